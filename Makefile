@@ -1,0 +1,42 @@
+# xiangqi-recorder: `make demo` and `make test` set everything up on a fresh machine.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed-stamp
+
+.PHONY: install system-deps test lint typecheck unit demo bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+## install: system packages (fonts) and a .venv with the project and its dev tools
+install: system-deps $(STAMP)
+
+system-deps:
+	@bash scripts/install-system-deps.sh
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+
+typecheck: $(STAMP)
+	$(BIN)/mypy
+
+unit: $(STAMP)
+	$(BIN)/pytest
+
+## test: install when needed, then ruff, mypy and pytest
+test: install lint typecheck unit
+
+## demo: the main job on the bundled default
+demo: install
+	$(BIN)/xqrec demo
+
+## bench: speed and accuracy figures (prints them)
+bench: install
+	$(BIN)/python -m bench
+
+clean:
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache

@@ -1,0 +1,1 @@
+"""The runtime: frame sources, vision, observer, resolver, clock link, store, exports and the CLI."""

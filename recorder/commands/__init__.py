@@ -1,0 +1,1 @@
+"""One module per ``xqrec`` sub-command; each exposes ``register(subparsers)``."""

@@ -1,0 +1,33 @@
+"""Xiangqi rules: positions, legal moves, game end, repetition verdicts, notation and PGN.
+
+Pure Python, standard library only. The names exported here are the package's public API.
+"""
+
+from rules.errors import (
+    AmbiguousMoveError,
+    IllegalMoveError,
+    InvalidFenError,
+    InvalidMoveError,
+    RulesError,
+)
+from rules.move import Move
+from rules.position import START_FEN, Position, Violation, perft
+from rules.squares import BLACK, RED, parse_square, square, square_name
+
+__all__ = [
+    "BLACK",
+    "RED",
+    "START_FEN",
+    "AmbiguousMoveError",
+    "IllegalMoveError",
+    "InvalidFenError",
+    "InvalidMoveError",
+    "Move",
+    "Position",
+    "RulesError",
+    "Violation",
+    "parse_square",
+    "perft",
+    "square",
+    "square_name",
+]

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the project needs (CJK fonts for the renderer and the
+# scoresheet, poppler-utils for PDF checks) when they are missing. Needs root or sudo.
+set -euo pipefail
+packages=(fonts-arphic-ukai fonts-arphic-uming fonts-wqy-zenhei fonts-noto-cjk poppler-utils)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+echo "installing system packages: ${missing[*]}"
+sudo=""
+[ "$(id -u)" -ne 0 ] && sudo="sudo"
+if ! command -v apt-get >/dev/null; then
+  echo "apt-get not found: install these packages by hand: ${missing[*]}" >&2
+  exit 1
+fi
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
