@@ -11,6 +11,8 @@ from rules.errors import (
     RulesError,
 )
 from rules.move import Move
+from rules.notation import detect_notation, format_move, parse_move
+from rules.pgn import PgnError, PgnGame, read_pgn, write_pgn
 from rules.position import START_FEN, Position, Violation, perft
 from rules.squares import BLACK, RED, parse_square, square, square_name
 
@@ -23,11 +25,18 @@ __all__ = [
     "InvalidFenError",
     "InvalidMoveError",
     "Move",
+    "PgnError",
+    "PgnGame",
     "Position",
     "RulesError",
     "Violation",
+    "detect_notation",
+    "format_move",
+    "parse_move",
     "parse_square",
     "perft",
+    "read_pgn",
     "square",
     "square_name",
+    "write_pgn",
 ]

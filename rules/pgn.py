@@ -1,0 +1,330 @@
+"""PGN for Xiangqi: read and write game records (``[Game "Chinese Chess"]``).
+
+A record holds tag pairs (the Seven Tag Roster with ``[Red]``/``[Black]`` in place of
+chess's White/Black, ``[FEN]`` for a non-standard start, ``[Format "Chinese"|"WXF"|"ICCS"]``
+for the move notation), then the movetext: move numbers, moves, ``{...}`` and ``;``
+comments, and the result (``1-0``, ``0-1``, ``1/2-1/2``, ``*``).
+
+Reading is lenient, as imported files are edges of the system: files may be UTF-8 (with
+or without BOM), GBK/GB18030 or Big5; moves may be in any notation the readers of
+:mod:`rules.notation` accept; annotation glyphs, NAGs and variations are skipped. A move
+that cannot be read stops that game, and the problem is kept in ``PgnGame.errors``
+(``strict=True`` raises instead). Writing is strict and stable: writing what was read and
+reading it again gives the same game, and writing that again gives the same text.
+"""
+
+from __future__ import annotations
+
+import codecs
+import logging
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from rules.errors import RulesError
+from rules.move import Move
+from rules.notation import CHINESE, ICCS, NOTATIONS, WXF, format_move, parse_move
+from rules.position import START_FEN, Position
+
+logger = logging.getLogger(__name__)
+
+RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
+SEVEN_TAG_ROSTER = ("Event", "Site", "Date", "Round", "Red", "Black", "Result")
+FORMAT_NAMES = {CHINESE: "Chinese", WXF: "WXF", ICCS: "ICCS"}
+_FORMAT_BY_NAME = {name.lower(): notation for notation, name in FORMAT_NAMES.items()}
+_START_PLACEMENT = START_FEN.split()[0]
+
+
+class PgnError(RulesError):
+    """A PGN record that cannot be read (raised only by ``read_pgn(..., strict=True)``)."""
+
+
+@dataclass
+class PgnGame:
+    """One game record: tags in file order, moves from the start position, comments, result.
+
+    ``comment`` precedes the first move; ``move_comments[i]`` follows ``moves[i]`` (empty
+    when there is none); clock annotations such as ``[%clk 0:10:00]`` stay in the comment
+    text. ``encoding`` is how the file's bytes were decoded; ``errors`` lists what could
+    not be read.
+    """
+
+    headers: dict[str, str] = field(default_factory=dict)
+    moves: list[Move] = field(default_factory=list)
+    comment: str = ""
+    move_comments: list[str] = field(default_factory=list)
+    result: str = "*"
+    encoding: str | None = None
+    errors: list[str] = field(default_factory=list)
+
+    @property
+    def start_fen(self) -> str:
+        """The FEN tag, or the standard start when there is none."""
+        return self.headers.get("FEN", "").strip() or START_FEN
+
+    def start_position(self) -> Position:
+        return Position.from_fen(self.start_fen)
+
+    def positions(self) -> list[Position]:
+        """The start position and the position after every move."""
+        position = self.start_position()
+        found = [position]
+        for move in self.moves:
+            position = position.play(move)
+            found.append(position)
+        return found
+
+    def add_move(self, move: Move, comment: str = "") -> None:
+        self.moves.append(move)
+        self.move_comments.append(comment)
+
+# --- bytes and text ---------------------------------------------------------------------
+_EIGHT_BIT_CODECS = ("gbk", "gb18030", "cp950", "big5hkscs")
+_NOTATION_CHARS = frozenset("车車俥马馬傌炮砲包兵卒帅帥将將仕士相象进進退平前后後")
+
+
+def _plausibility(text: str) -> int:
+    """How much decoded text looks like a Chinese game record (notation characters count most)."""
+    notation = sum(1 for ch in text if ch in _NOTATION_CHARS)
+    odd = sum(1 for ch in text if ord(ch) > 0x7F and not ("\u4e00" <= ch <= "\u9fff" or "\u3000" <= ch <= "\u303f"
+                                                           or "\uff00" <= ch <= "\uffef"))
+    return 10 * notation - odd
+
+
+def decode_pgn(data: bytes) -> tuple[str, str]:
+    """Decode PGN bytes: UTF-8 (BOM or not), else GBK/GB18030 or Big5, whichever reads as a record.
+
+    Legacy Chinese encodings often decode each other's bytes without error (into nonsense),
+    so every codec that succeeds is scored by how many notation characters it yields.
+    Returns ``(text, encoding)``; raises ``PgnError`` naming each codec's failure.
+    """
+    if data.startswith(codecs.BOM_UTF8):
+        return data[len(codecs.BOM_UTF8):].decode("utf-8", errors="replace"), "utf-8-sig"
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return data.decode("utf-16"), "utf-16"
+    failures = []
+    try:
+        return data.decode("utf-8"), "utf-8"
+    except UnicodeDecodeError as error:
+        failures.append(f"utf-8: {error.reason} at byte {error.start}")
+    best: tuple[int, str, str] | None = None
+    for encoding in _EIGHT_BIT_CODECS:
+        try:
+            text = data.decode(encoding)
+        except UnicodeDecodeError as error:
+            failures.append(f"{encoding}: {error.reason} at byte {error.start}")
+            continue
+        score = _plausibility(text)
+        if best is None or score > best[0]:
+            best = (score, text, encoding)
+    if best is None:
+        raise PgnError("cannot decode the PGN bytes (" + "; ".join(failures) + ")")
+    logger.debug("decoded PGN as %s (%s)", best[2], "; ".join(failures))
+    return best[1], best[2]
+
+
+_TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]')
+_TAG_LINE = re.compile(r'\s*(?:\[\s*[A-Za-z0-9_]+\s+"(?:[^"\\]|\\.)*"\s*\]\s*)+')
+_LOOSE_TAG = re.compile(r'\s*\[\s*([A-Za-z0-9_]+)\s+"(.*)"\s*\]\s*')
+
+
+def split_records(text: str) -> list[tuple[list[tuple[str, str]], str]]:
+    """Split PGN text into (tag pairs, movetext) per game; a tag line after movetext starts a new game."""
+    records: list[tuple[list[tuple[str, str]], str]] = []
+    tags: list[tuple[str, str]] = []
+    body: list[str] = []
+    depth = 0  # open '{' comments carried over lines
+    for line in text.splitlines():
+        if depth == 0 and line.startswith("%"):
+            continue
+        found = _tags_of(line) if depth == 0 else None
+        if found is not None:
+            if any(part.strip() for part in body):
+                records.append((tags, "\n".join(body)))
+                tags, body = [], []
+            tags.extend(found)
+            continue
+        body.append(line)
+        depth = _comment_depth(line, depth)
+    if tags or any(part.strip() for part in body):
+        records.append((tags, "\n".join(body)))
+    return records
+
+
+def _tags_of(line: str) -> list[tuple[str, str]] | None:
+    """The tag pairs on a tag line, or ``None`` for movetext.
+
+    Real files hold unescaped quotes inside values (``[Event ""X杯"全国赛"]``); a line
+    with one tag takes everything between its first and last quote.
+    """
+    if _TAG_LINE.fullmatch(line):
+        return [(name, re.sub(r"\\(.)", r"\1", value)) for name, value in _TAG.findall(line)]
+    loose = _LOOSE_TAG.fullmatch(line)
+    return [(loose.group(1), loose.group(2))] if loose else None
+
+
+def _comment_depth(line: str, depth: int) -> int:
+    """Whether a ``{`` comment is still open at the end of ``line`` (1) or not (0)."""
+    for ch in line:
+        if depth == 0 and ch == ";":
+            return 0
+        if ch == "{":
+            depth = 1
+        elif ch == "}":
+            depth = 0
+    return depth
+
+
+_TOKEN = re.compile(r"\{(?P<brace>[^}]*)\}?|;(?P<semi>[^\n]*)|(?P<paren>[()])|(?P<word>[^\s{};()]+)")
+_MOVE_NUMBER = re.compile(r"(\d+)(?:\.+|、|…|．)+(?P<rest>.*)")
+_WXF_TWO_FILES = re.compile(r"[1-9][1-9+\-][+\-.=][1-9]")
+_RESULT_WORDS = {"1-0": "1-0", "0-1": "0-1", "1/2-1/2": "1/2-1/2", "½-½": "1/2-1/2", "*": "*"}
+
+
+def tokenize(movetext: str) -> Iterator[tuple[str, str]]:
+    """(kind, value) tokens of movetext: ``move``, ``comment``, ``result`` or ``skipped``.
+
+    Move numbers, NAGs (``$1``) and glyphs (``!?``) are dropped; variations in parentheses
+    are skipped whole and reported as ``skipped``.
+    """
+    depth = 0
+    skipped: list[str] = []
+    for match in _TOKEN.finditer(movetext):
+        paren, word = match.group("paren"), match.group("word")
+        if paren:
+            depth = depth + 1 if paren == "(" else max(0, depth - 1)
+            if depth == 0 and skipped:
+                yield "skipped", "(" + " ".join(skipped) + ")"
+                skipped = []
+            continue
+        if depth:
+            skipped.append(match.group(0))
+            continue
+        if word is None:
+            comment = match.group("brace") if match.group("brace") is not None else match.group("semi")
+            yield "comment", " ".join(comment.split())
+            continue
+        if word in _RESULT_WORDS:
+            yield "result", _RESULT_WORDS[word]
+            continue
+        if word.startswith("$") or not word.strip("!?"):
+            continue
+        numbered = _MOVE_NUMBER.fullmatch(word)
+        if numbered and not _WXF_TWO_FILES.fullmatch(word):
+            word = numbered.group("rest").lstrip(".…")
+            if not word:
+                continue
+        yield "move", word.rstrip("!?#")
+
+
+def _notation_of(headers: dict[str, str]) -> str | None:
+    return _FORMAT_BY_NAME.get(headers.get("Format", "").strip().lower())
+
+
+def _read_game(header_text: list[tuple[str, str]], movetext: str, encoding: str | None,
+               strict: bool, number: int) -> PgnGame:
+    game = PgnGame(headers=dict(header_text), encoding=encoding)
+    notation = _notation_of(game.headers)
+    try:
+        position = game.start_position()
+    except RulesError as error:
+        problem = f"game {number}: bad FEN tag: {error}"
+        if strict:
+            raise PgnError(problem) from None
+        game.errors.append(problem)
+        return game
+    stopped = False
+    for kind, value in tokenize(movetext):
+        if kind == "comment":
+            if game.moves:
+                previous = game.move_comments[-1]
+                game.move_comments[-1] = f"{previous} {value}".strip()
+            else:
+                game.comment = f"{game.comment} {value}".strip()
+        elif kind == "result":
+            game.result = value
+        elif kind == "skipped":
+            game.errors.append(f"game {number}: skipped {value!r}")
+        elif kind == "move" and not stopped:
+            try:
+                move = parse_move(position, value, notation)
+            except RulesError as error:
+                ply = len(game.moves) + 1
+                problem = f"game {number}, ply {ply}: {error}"
+                if strict:
+                    raise PgnError(problem) from None
+                logger.warning("%s; the rest of the game is skipped", problem)
+                game.errors.append(problem)
+                stopped = True
+                continue
+            game.add_move(move)
+            position = position.play(move)
+    tagged = game.headers.get("Result", "").strip()
+    if game.result == "*" and tagged in RESULTS:
+        game.result = tagged
+    return game
+
+
+def read_pgn(source: str | bytes, *, strict: bool = False) -> list[PgnGame]:
+    """Every game in a PGN text or file content (bytes are decoded, see :func:`decode_pgn`)."""
+    encoding = None
+    if isinstance(source, bytes):
+        text, encoding = decode_pgn(source)
+    else:
+        text = source
+    games = []
+    for number, (headers, movetext) in enumerate(split_records(text), start=1):
+        games.append(_read_game(headers, movetext, encoding, strict, number))
+    return games
+
+
+def _quote(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def write_pgn(game: PgnGame, notation: str = CHINESE, *, traditional: bool = False,
+              fullwidth: bool = False) -> str:
+    """The game as PGN text with moves in ``notation`` (strict writing, one move pair a line).
+
+    Tags: ``Game`` first, the Seven Tag Roster (``?`` where unknown, ``Result`` from the
+    game), ``FEN`` only for a non-standard start, ``Format`` for the notation, then the
+    game's other tags in their order.
+    """
+    if notation not in NOTATIONS:
+        raise ValueError(f"unknown notation {notation!r}; expected one of {', '.join(NOTATIONS)}")
+    position = game.start_position()
+    tags: dict[str, str] = {"Game": "Chinese Chess"}
+    for name in SEVEN_TAG_ROSTER:
+        tags[name] = game.headers.get(name, "?")
+    tags["Result"] = game.result
+    if position.board != Position.start().board or position.side_to_move != "red":
+        tags["FEN"] = position.fen()
+    tags["Format"] = FORMAT_NAMES[notation]
+    for name, value in game.headers.items():
+        if name not in tags and name != "FEN":
+            tags[name] = value
+    lines = [f'[{name} "{_quote(value)}"]' for name, value in tags.items()]
+    lines.append("")
+    body: list[str] = []
+    if game.comment:
+        body.append("{" + game.comment.replace("}", ")") + "}")
+    line = ""
+    for index, move in enumerate(game.moves):
+        text = format_move(position, move, notation, traditional=traditional, fullwidth=fullwidth)
+        if position.side_to_move == "red" or not line:
+            if line:
+                body.append(line)
+            number = position.fullmove
+            line = f"{number}. {text}" if position.side_to_move == "red" else f"{number}. ... {text}"
+        else:
+            line += f" {text}"
+        comment = game.move_comments[index] if index < len(game.move_comments) else ""
+        if comment:
+            body.append(line + " {" + comment.replace("}", ")") + "}")
+            line = ""
+        position = position.play(move)
+    if line:
+        body.append(line)
+    body.append(game.result)
+    return "\n".join(lines + body) + "\n"
+
