@@ -26,6 +26,7 @@ from rules.squares import (
     HORSE_STEPS,
     KING_STEPS,
     PIECE_LIMITS,
+    PIECE_NAMES,
     RANKS,
     RAYS,
     RED,
@@ -266,9 +267,9 @@ class Position:
                 if letter.upper() == "K" and count == 0:
                     return f"no {side} general"
                 if count > limit:
-                    what = "two " + piece_name(letter) + "s" if letter.upper() == "K" else (
-                        f"{count} {piece_name(letter)}s, at most {limit}")
-                    return what
+                    if letter.upper() == "K":
+                        return f"{'two' if count == 2 else count} {piece_name(letter)}s"
+                    return f"{count} {piece_name(letter)}s, at most {limit}"
         for sq, piece in enumerate(board):
             if piece == EMPTY:
                 continue
@@ -283,8 +284,10 @@ class Position:
             if kind == "P" and own_half(sq, side):
                 home = 3 if side == RED else 6
                 behind = rank_of(sq) < home if side == RED else rank_of(sq) > home
-                if behind or file_of(sq) % 2 == 1:
+                if behind:
                     return f"{where} stands behind its start (it cannot get there)"
+                if file_of(sq) % 2 == 1:
+                    return f"{where} is off the soldiers' files before the river (it cannot get there)"
         red_g, black_g = board.index("K"), board.index("k")
         if file_of(red_g) == file_of(black_g) and all(
             board[sq] == EMPTY for sq in range(red_g + FILES, black_g, FILES)
@@ -419,13 +422,13 @@ class Position:
     def attackers(self, target: int | str, side: str) -> list[int]:
         """Squares of ``side``'s pieces that could capture on ``target`` by their movement rules.
 
-        The general's safety is not considered (a pinned piece still attacks).
+        The general's safety is not considered (a pinned piece still attacks). An empty
+        or own-occupied target is asked as if an enemy piece stood there, so a cannon
+        counts only with its screen (its plain moves are not attacks).
         """
         to = _square(target)
-        mover = self.with_side_to_move(side)
-        board = mover._board
-        if board[to] != EMPTY and side_of(board[to]) == side:
-            # Ask what would attack an enemy piece standing there.
+        board = self._board
+        if board[to] == EMPTY or side_of(board[to]) == side:
             board = board[:to] + ("k" if side == RED else "K") + board[to + 1 :]
         return sorted({f for f, t in _pseudo_moves(board, side) if t == to})
 
@@ -443,7 +446,8 @@ class Position:
             return Violation("wrong_side", f"it is {self._side}'s turn, not {side_of(piece)}'s ({name})", "2.1")
         target = self._board[dst]
         if target != EMPTY and side_of(target) == self._side:
-            return Violation("own_piece", f"{square_name(dst)} holds {self._side}'s own {piece_name(target)}", "2.3")
+            own_kind = PIECE_NAMES[target.upper()]
+            return Violation("own_piece", f"{square_name(dst)} holds {self._side}'s own {own_kind}", "2.3")
         geometry = _geometry_violation(self._board, src, dst, piece, name)
         if geometry:
             return geometry
@@ -455,15 +459,24 @@ class Position:
             if all(after[sq] == EMPTY for sq in range(low + FILES, high, FILES)):
                 return Violation("flying_general", "the generals would face each other on an open file", "2.2")
         if _general_attacked(after, own_g, self._side):
+            by = _checkers_text(after, own_g, opponent(self._side))
             if self.in_check():
-                return Violation("ignores_check", f"{self._side}'s general is in check and stays in check", "3.4")
-            return Violation("self_check", f"{self._side}'s own general would be left in check", "3.4")
+                return Violation("ignores_check", f"{self._side}'s general is in check and stays in check{by}", "3.4")
+            return Violation("self_check", f"{self._side}'s own general would be left in check{by}", "3.4")
         return None
 
     def explain_illegal(self, from_square: int | str, to_square: int | str) -> str | None:
         """A sentence saying why the physical move is illegal, or ``None`` when it is legal."""
         found = self.violation(from_square, to_square)
         return found.text if found else None
+
+
+def _checkers_text(board: str, general: int, side: str) -> str:
+    """`` by the red cannon on h9`` naming the pieces of ``side`` that attack ``general``."""
+    checkers = sorted({f for f, t in _pseudo_moves(board, side) if t == general})
+    if not checkers:
+        return ""
+    return " by the " + " and the ".join(f"{piece_name(board[sq])} on {square_name(sq)}" for sq in checkers)
 
 
 def _geometry_violation(board: str, src: int, dst: int, piece: str, name: str) -> Violation | None:

@@ -1,0 +1,4 @@
+"""Benchmarks: one ``bench_<area>.py`` module per area, each with a ``main() -> None`` that prints its figures.
+
+Run them all with ``python -m bench`` (``make bench``), or some with ``python -m bench rules``.
+"""

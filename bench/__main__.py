@@ -1,0 +1,54 @@
+"""Run every ``bench/bench_*.py`` module's ``main()`` in turn.
+
+``python -m bench`` runs all of them; ``python -m bench rules vision`` runs those whose
+module name contains one of the words.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import pkgutil
+import sys
+import time
+from pathlib import Path
+
+logger = logging.getLogger("bench")
+
+
+def bench_modules(filters: list[str]) -> list[str]:
+    """Names of the ``bench_*`` modules in this package, sorted, kept if they match a filter."""
+    folder = Path(__file__).resolve().parent
+    names = sorted(info.name for info in pkgutil.iter_modules([str(folder)]) if info.name.startswith("bench_"))
+    if filters:
+        names = [name for name in names if any(word in name for word in filters)]
+    return names
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the chosen benchmarks; a failing one is reported and the others still run."""
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    filters = list(sys.argv[1:] if argv is None else argv)
+    names = bench_modules(filters)
+    if not names:
+        print(f"no benchmark module matches {filters}")
+        return 2
+    failed = []
+    for name in names:
+        print(f"=== bench.{name} ===", flush=True)
+        started = time.perf_counter()
+        try:
+            module = importlib.import_module(f"bench.{name}")
+            module.main()
+        except Exception:
+            logger.exception("bench.%s failed", name)
+            failed.append(name)
+        print(f"=== bench.{name}: {time.perf_counter() - started:.1f} s ===\n", flush=True)
+    if failed:
+        print(f"failed: {', '.join(failed)}")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
