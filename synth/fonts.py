@@ -1,0 +1,122 @@
+"""CJK fonts for piece characters and river text, and a cache of rasterised glyphs.
+
+Fonts come from Debian packages (installed by ``scripts/install-system-deps.sh``); nothing is
+fetched at run time. A missing font raises :class:`FontMissingError` naming the package.
+Glyphs are rasterised once per (font, character, size) with Pillow and kept as float masks, so
+rendering many views stays fast.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+from PIL import Image, ImageDraw, ImageFont
+
+log = logging.getLogger(__name__)
+
+FONT_DIRS = (Path("/usr/share/fonts"), Path("/usr/local/share/fonts"), Path.home() / ".local/share/fonts")
+
+
+class FontMissingError(RuntimeError):
+    """A font file the renderer needs is not installed; the message names the Debian package."""
+
+
+@dataclass(frozen=True)
+class FontSpec:
+    """One typeface: where it lives, which Debian package ships it, and how it looks.
+
+    ``kind`` is the family of looks (kai, ming, hei, clerical); ``clerical`` faces are an emulation:
+    a ming/kai face flattened (wider and shorter) and thickened, because no clerical (lishu)
+    face is packaged in Debian's free font set.
+    """
+
+    key: str
+    filename: str
+    package: str
+    kind: str
+    index_traditional: int = 0
+    index_simplified: int = 0
+    flatten: float = 1.0
+    thicken: int = 0
+
+
+FONTS: dict[str, FontSpec] = {
+    spec.key: spec
+    for spec in (
+        FontSpec("ukai", "truetype/arphic/ukai.ttc", "fonts-arphic-ukai", "kai", 2, 0),
+        FontSpec("uming", "truetype/arphic/uming.ttc", "fonts-arphic-uming", "ming", 2, 0),
+        FontSpec("wqy-zenhei", "truetype/wqy/wqy-zenhei.ttc", "fonts-wqy-zenhei", "hei", 0, 0),
+        FontSpec("noto-sans", "opentype/noto/NotoSansCJK-Regular.ttc", "fonts-noto-cjk", "hei", 3, 2),
+        FontSpec("noto-sans-bold", "opentype/noto/NotoSansCJK-Bold.ttc", "fonts-noto-cjk", "hei", 3, 2),
+        FontSpec("noto-serif", "opentype/noto/NotoSerifCJK-Regular.ttc", "fonts-noto-cjk", "ming", 3, 2),
+        FontSpec("noto-serif-bold", "opentype/noto/NotoSerifCJK-Bold.ttc", "fonts-noto-cjk", "ming", 3, 2),
+        FontSpec("clerical-ming", "truetype/arphic/uming.ttc", "fonts-arphic-uming", "clerical", 2, 0, 0.78, 1),
+        FontSpec("clerical-kai", "truetype/arphic/ukai.ttc", "fonts-arphic-ukai", "clerical", 2, 0, 0.8, 1),
+    )
+}
+
+
+def font_path(spec: FontSpec) -> Path:
+    """The installed file of ``spec``; raises :class:`FontMissingError` naming the package."""
+    for base in FONT_DIRS:
+        candidate = base / spec.filename
+        if candidate.exists():
+            return candidate
+        found = list(base.glob(f"**/{Path(spec.filename).name}")) if base.exists() else []
+        if found:
+            return found[0]
+    raise FontMissingError(
+        f"font {Path(spec.filename).name!r} ({spec.kind}) is not installed: "
+        f"install the Debian package {spec.package} (make system-deps)"
+    )
+
+
+def check_fonts(keys: list[str] | None = None) -> None:
+    """Raise :class:`FontMissingError` if any font in ``keys`` (default: all) is missing."""
+    for key in keys or list(FONTS):
+        font_path(FONTS[key])
+
+
+@functools.lru_cache(maxsize=64)
+def _truetype(key: str, size: int, simplified: bool) -> ImageFont.FreeTypeFont:
+    spec = FONTS[key]
+    index = spec.index_simplified if simplified else spec.index_traditional
+    return ImageFont.truetype(str(font_path(spec)), size, index=index)
+
+
+@functools.lru_cache(maxsize=4096)
+def glyph_mask(key: str, char: str, size: int, simplified: bool = False) -> np.ndarray:
+    """A float32 coverage mask (0..1) of ``char``, its ink box centred in a ``size`` x ``size`` square.
+
+    ``size`` is the em size in pixels. The glyph is centred on its ink, not on the font's
+    metrics, the way characters sit in the middle of a piece.
+    """
+    spec = FONTS[key]
+    render = max(8, size * 2)  # supersample for clean small glyphs
+    font = _truetype(key, render, simplified)
+    canvas = Image.new("L", (render * 2, render * 2), 0)
+    ImageDraw.Draw(canvas).text((render // 2, render // 2), char, font=font, fill=255)
+    ink = np.asarray(canvas, dtype=np.uint8)
+    ys, xs = np.nonzero(ink > 16)
+    if len(xs) == 0:
+        raise FontMissingError(f"font {key} has no glyph for {char!r}")
+    crop: np.ndarray = ink[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
+    if spec.thicken:
+        k = 2 * spec.thicken + 1
+        crop = cv2.dilate(crop, np.ones((k, k), np.uint8))
+    h, w = crop.shape
+    scale = size / render
+    new_w = max(1, round(w * scale / max(spec.flatten, 0.5) ** 0.35))
+    new_h = max(1, round(h * scale * spec.flatten))
+    small = cv2.resize(crop, (new_w, new_h), interpolation=cv2.INTER_AREA)
+    side = max(size, new_w, new_h)
+    out = np.zeros((side, side), np.float32)
+    y0, x0 = (side - new_h) // 2, (side - new_w) // 2
+    out[y0 : y0 + new_h, x0 : x0 + new_w] = small.astype(np.float32) / 255.0
+    out.setflags(write=False)
+    return out

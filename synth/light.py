@@ -1,0 +1,91 @@
+"""Light and sensor effects in image space: gradient, colour cast, glare, shadows of people,
+noise, blur and JPEG.
+
+The illumination is built at an eighth of the resolution and enlarged (it is smooth by nature),
+and sensor noise comes from a fixed pre-drawn tile shifted by a seeded offset, so a view costs a
+few milliseconds here.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import math
+
+import cv2
+import numpy as np
+
+from synth.style import ViewStyle
+
+log = logging.getLogger(__name__)
+
+_TILE = 256
+
+
+@functools.lru_cache(maxsize=1)
+def _noise_tile() -> np.ndarray:
+    tile = np.random.default_rng(20240601).standard_normal((_TILE, _TILE, 3)).astype(np.float32)
+    tile.setflags(write=False)
+    return tile
+
+
+def illumination(rng: np.random.Generator, style: ViewStyle) -> tuple[np.ndarray, np.ndarray]:
+    """(gain, glare) maps at full resolution: gain multiplies the image, glare is added (0..255)."""
+    w, h = style.width, style.height
+    sw, sh = max(8, w // 8), max(8, h // 8)
+    ys, xs = np.mgrid[0:sh, 0:sw].astype(np.float32)
+    xs /= sw
+    ys /= sh
+    a = rng.uniform(0, 2 * math.pi)
+    ramp = (xs - 0.5) * math.cos(a) + (ys - 0.5) * math.sin(a)
+    gain = style.exposure * (1.0 + style.gradient * ramp)
+    # vignetting, mild
+    gain *= 1.0 - 0.12 * ((xs - 0.5) ** 2 + (ys - 0.5) ** 2)
+    for _ in range(style.people_shadows):
+        # a person's head/shoulder or arm: a big soft dark blob entering from an edge
+        cx, cy = _edge_point(rng)
+        rx, ry = rng.uniform(0.15, 0.4), rng.uniform(0.1, 0.3)
+        rot = rng.uniform(0, math.pi)
+        u = (xs - cx) * math.cos(rot) + (ys - cy) * math.sin(rot)
+        v = -(xs - cx) * math.sin(rot) + (ys - cy) * math.cos(rot)
+        blob = np.exp(-((u / rx) ** 2 + (v / ry) ** 2) ** 1.5)
+        gain *= 1.0 - rng.uniform(0.2, 0.45) * blob
+    glare = np.zeros((sh, sw), np.float32)
+    for _ in range(style.glare_spots):
+        gx, gy = rng.uniform(0.1, 0.9), rng.uniform(0.1, 0.9)
+        r = rng.uniform(0.04, 0.14)
+        glare += style.glare_strength * 255.0 * np.exp(-((xs - gx) ** 2 + ((ys - gy) * h / w) ** 2) / (r * r))
+    gain3 = gain[..., None] * np.asarray(style.cast, np.float32)[None, None, :]
+    gain_full = cv2.resize(gain3.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
+    glare_full = cv2.resize(glare, (w, h), interpolation=cv2.INTER_CUBIC)
+    return gain_full, glare_full
+
+
+def _edge_point(rng: np.random.Generator) -> tuple[float, float]:
+    side = int(rng.integers(4))
+    t = float(rng.uniform(0.1, 0.9))
+    return [(t, -0.05), (t, 1.05), (-0.05, t), (1.05, t)][side]
+
+
+def finish(
+    image: np.ndarray, gain: np.ndarray, glare: np.ndarray, style: ViewStyle, rng: np.random.Generator
+) -> np.ndarray:
+    """Apply light, blur, noise and JPEG to a float32 BGR image; returns uint8 BGR."""
+    out = image * gain
+    out += glare[..., None]
+    if style.blur_sigma > 0:
+        out = cv2.GaussianBlur(out, (0, 0), style.blur_sigma)
+    if style.noise_sigma > 0:
+        h, w = out.shape[:2]
+        tile = _noise_tile()
+        oy, ox = (int(v) for v in rng.integers(0, _TILE, 2))
+        reps = (math.ceil((h + oy) / _TILE), math.ceil((w + ox) / _TILE), 1)
+        noise = np.tile(tile, reps)[oy:oy + h, ox:ox + w]
+        # shot noise grows with brightness: sigma * (0.6 + 0.4 * level / 128)
+        out += noise * (style.noise_sigma * (0.6 + out * (0.4 / 128.0)))
+    result = np.clip(out, 0, 255).astype(np.uint8)
+    if style.jpeg_quality:
+        ok, buf = cv2.imencode(".jpg", result, [cv2.IMWRITE_JPEG_QUALITY, int(style.jpeg_quality)])
+        if ok:
+            result = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    return result
