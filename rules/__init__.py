@@ -10,10 +10,13 @@ from rules.errors import (
     InvalidMoveError,
     RulesError,
 )
+from rules.game import Game, Outcome, RepetitionEpisode
 from rules.move import Move
+from rules.move_kinds import Chase, MoveClass, MoveKind, classify_move
 from rules.notation import detect_notation, format_move, parse_move
 from rules.pgn import PgnError, PgnGame, read_pgn, write_pgn
 from rules.position import START_FEN, Position, Violation, perft
+from rules.repetition import RepetitionVerdict, SideCategory, SideConduct
 from rules.squares import BLACK, RED, parse_square, square, square_name
 
 __all__ = [
@@ -39,4 +42,14 @@ __all__ = [
     "square",
     "square_name",
     "write_pgn",
+    "Chase",
+    "Game",
+    "MoveClass",
+    "MoveKind",
+    "Outcome",
+    "RepetitionEpisode",
+    "RepetitionVerdict",
+    "SideCategory",
+    "SideConduct",
+    "classify_move",
 ]

@@ -1,0 +1,194 @@
+"""Repeated positions (重复局面, art. 23) and the 棋例 verdict on them (art. 25 and 26).
+
+A position counts as repeated three times when it has stood on the board three times with the
+same side to move (23.1). Following 23.2, the first move of the cycle (usually a piece coming in
+from outside, 外来点) is counted, unless it was a capture: an occurrence produced by a capture
+does not count. The moves of the last two cycles (from the third latest occurrence to the
+latest) are classified (:mod:`rules.move_kinds`), each side's conduct is named (长将, 长杀, 长捉, or allowed moves), and
+the verdict follows 25.1-25.3 and 26.9: one-sided perpetual check loses (25.1, 23.5.1); a side
+with forbidden moves against a side with allowed moves must change (25.3, 26.9.1) and loses if
+the cycle repeats once more with that side still forbidden (23.5.2.2, 4.1.5; the 1999 text's
+24.3); otherwise the game is drawn
+if neither changes (25.2 both allowed, 26.9.4 both forbidden).
+
+Not implemented: 23.4 (nine rounds of attacks over three or more points without a threefold
+repetition) and 26.9.2-26.9.3 (a perpetual chase answered by a joint chase, 联合捉子); such cases
+fall under 26.9.4 here. Verdicts are advice: the arbiter decides, and play goes on when a side
+changes its move.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import Enum
+
+from rules.move_kinds import MoveClass, MoveKind
+from rules.squares import BLACK, RED
+
+logger = logging.getLogger(__name__)
+
+_SIDE_ZH = {RED: "红方", BLACK: "黑方"}
+
+
+class SideCategory(Enum):
+    """A side's conduct over the repeated cycle (art. 24.9-24.14)."""
+
+    PERPETUAL_CHECK = "perpetual_check"  # 长将
+    PERPETUAL_MATE_THREAT = "perpetual_mate_threat"  # 长杀, 一将一杀
+    PERPETUAL_CHASE = "perpetual_chase"  # 长捉, 一将一捉, 一杀一捉
+    ALLOWED = "allowed"  # 闲 or attacks mixed with idle moves (允许着法)
+
+    @property
+    def forbidden(self) -> bool:
+        """Is this a 禁止着法 (24.13)?"""
+        return self is not SideCategory.ALLOWED
+
+
+@dataclass(frozen=True, slots=True)
+class SideConduct:
+    """What one side did over the repeated cycle: its moves' kinds and the resulting category."""
+
+    side: str
+    category: SideCategory
+    kinds: tuple[MoveKind, ...]
+    label_zh: str
+    label_en: str
+
+    @property
+    def forbidden(self) -> bool:
+        return self.category.forbidden
+
+
+@dataclass(frozen=True, slots=True)
+class RepetitionVerdict:
+    """A position repeated at least three times, the classified moves and the advised decision.
+
+    ``code`` is one of ``perpetual_check`` (a side loses, 25.1), ``must_change`` (a side must
+    change, 25.3), ``forbidden_not_changed`` (that side repeated once more and loses, 23.5.2.2),
+    ``draw_both_allowed`` (25.2) or ``draw_both_forbidden`` (26.9.4). ``result`` is ``"1-0"``,
+    ``"0-1"``, ``"1/2-1/2"`` or ``None`` while a side must still change. Advice, not a decision.
+    """
+
+    fen: str
+    ply: int
+    count: int
+    occurrences: tuple[int, ...]
+    moves: tuple[MoveClass, ...]
+    red: SideConduct
+    black: SideConduct
+    code: str
+    result: str | None
+    winner: str | None
+    must_change: str | None
+    article: str
+    text: str
+
+    @property
+    def cycle(self) -> tuple[MoveClass, ...]:
+        """The moves of the latest cycle (from the previous occurrence to this one)."""
+        start = self.occurrences[-2]
+        return tuple(m for m in self.moves if m.ply > start)
+
+    def conduct(self, side: str) -> SideConduct:
+        return self.red if side == RED else self.black
+
+    def describe(self) -> str:
+        """Several lines for an arbiter: the verdict, each side's conduct and every move's kind."""
+        lines = [self.text,
+                 f"position repeated {self.count} times at plies {', '.join(map(str, self.occurrences))}: {self.fen}"]
+        for conduct in (self.red, self.black):
+            lines.append(f"{conduct.side}: {conduct.label_zh} / {conduct.label_en}")
+        lines.extend("  " + m.describe() for m in self.moves)
+        return "\n".join(lines)
+
+
+def side_conduct(side: str, kinds: Sequence[MoveKind]) -> SideConduct:
+    """Name a side's conduct from the kinds of its moves over the cycle (24.9-24.14, 26.9.1)."""
+    present = set(kinds)
+    if not kinds or MoveKind.IDLE in present:
+        attacks = len([k for k in kinds if k is not MoveKind.IDLE])
+        if attacks:
+            return SideConduct(side, SideCategory.ALLOWED, tuple(kinds), "允许着法（攻闲交替）",
+                               f"allowed: {attacks} attacking and {len(kinds) - attacks} idle moves")
+        return SideConduct(side, SideCategory.ALLOWED, tuple(kinds), "闲着（允许着法）", "idle moves (allowed)")
+    if present == {MoveKind.CHECK}:
+        return SideConduct(side, SideCategory.PERPETUAL_CHECK, tuple(kinds), "长将", "perpetual check")
+    if MoveKind.CHASE not in present:
+        zh = "长杀" if present == {MoveKind.MATE_THREAT} else "一将一杀"
+        en = "perpetual mate threat" if present == {MoveKind.MATE_THREAT} else "alternating checks and mate threats"
+        return SideConduct(side, SideCategory.PERPETUAL_MATE_THREAT, tuple(kinds), zh, en)
+    if present == {MoveKind.CHASE}:
+        zh, en = "长捉", "perpetual chase"
+    else:
+        parts = [k for k in (MoveKind.CHECK, MoveKind.MATE_THREAT) if k in present]
+        zh = "".join("一" + k.chinese for k in parts) + "一捉"
+        en = "alternating " + ", ".join(k.value.replace("_", " ") + "s" for k in parts) + " and chases"
+    return SideConduct(side, SideCategory.PERPETUAL_CHASE, tuple(kinds), zh, en)
+
+
+def conducts(moves: Sequence[MoveClass]) -> tuple[SideConduct, SideConduct]:
+    """Red's and black's conduct over ``moves``."""
+    return (side_conduct(RED, [m.kind for m in moves if m.side == RED]),
+            side_conduct(BLACK, [m.kind for m in moves if m.side == BLACK]))
+
+
+def judge(fen: str, ply: int, occurrences: Sequence[int], moves: Sequence[MoveClass],
+          earlier: Sequence[MoveClass] = ()) -> RepetitionVerdict:
+    """The verdict for a position standing for the ``len(occurrences)``-th time at ``ply``.
+
+    ``moves`` are the classified moves of the last two cycles (from ``occurrences[-3]`` to
+    ``ply``); ``earlier`` those of the two cycles before the latest one (``occurrences[-4]`` to
+    ``occurrences[-2]``), given when the position stands for the fourth time or more: a side
+    forbidden there and still forbidden now did not change and loses (23.5.2.2).
+    """
+    red, black = conducts(moves)
+    count = len(occurrences)
+    stubborn: set[str] = set()
+    if earlier and count >= 4:
+        for before, now in zip(conducts(earlier), (red, black), strict=True):
+            if before.forbidden and now.forbidden and before.category is not SideCategory.PERPETUAL_CHECK:
+                stubborn.add(now.side)
+    code, result, winner, must, article, text = _decide(red, black, stubborn)
+    logger.debug("repetition at ply %d (%d times): %s", ply, count, code)
+    return RepetitionVerdict(fen, ply, count, tuple(occurrences), tuple(moves), red, black,
+                             code, result, winner, must, article, text)
+
+
+def _decide(red: SideConduct, black: SideConduct, stubborn: set[str]
+            ) -> tuple[str, str | None, str | None, str | None, str, str]:
+    advice = " 供裁判参考，以裁判裁决为准。 Advice for the arbiter, who decides."
+    checkers = [c for c in (red, black) if c.category is SideCategory.PERPETUAL_CHECK]
+    if len(checkers) == 1:
+        loser = checkers[0].side
+        winner = BLACK if loser == RED else RED
+        text = (f"{_SIDE_ZH[loser]}单方面长将，判负（第25.1条、第23.5.1条）。"
+                f" {loser.capitalize()} checks perpetually on its own and loses (art. 25.1, 23.5.1).")
+        return "perpetual_check", _result(winner), winner, None, "25.1", text + advice
+    if red.forbidden and black.forbidden:
+        text = (f"双方均为禁止着法（红方{red.label_zh}，黑方{black.label_zh}），双方不变作和（第25.4条、第26.9.4条）。"
+                f" Both sides' moves are forbidden (red: {red.label_en}; black: {black.label_en});"
+                " if neither changes, the game is drawn (art. 25.4, 26.9.4).")
+        return "draw_both_forbidden", "1/2-1/2", None, None, "26.9.4", text + advice
+    if red.forbidden or black.forbidden:
+        bad, good = (red, black) if red.forbidden else (black, red)
+        other = BLACK if bad.side == RED else RED
+        articles = "25.3, 26.9.1"
+        if bad.side in stubborn:
+            text = (f"{_SIDE_ZH[bad.side]}为禁止着法（{bad.label_zh}），应变着而不变，判负（第23.5.2.2条、第4.1.5条）。"
+                    f" {bad.side.capitalize()} plays forbidden moves ({bad.label_en}) and did not change"
+                    " when the cycle repeated again: it loses (art. 23.5.2.2, 4.1.5).")
+            return "forbidden_not_changed", _result(other), other, bad.side, "23.5.2.2", text + advice
+        text = (f"{_SIDE_ZH[bad.side]}为禁止着法（{bad.label_zh}），{_SIDE_ZH[good.side]}为允许着法（{good.label_zh}），"
+                f"{_SIDE_ZH[bad.side]}必须变着，两个回合内不变判负（第{articles.replace(', ', '条、第')}条、第23.5.2.2条）。"
+                f" {bad.side.capitalize()} plays forbidden moves ({bad.label_en}) against allowed moves"
+                f" ({good.label_en}): {bad.side} must change within two rounds or lose (art. {articles}, 23.5.2.2).")
+        return "must_change", None, None, bad.side, "25.3", text + advice
+    text = ("双方均为允许着法，双方不变作和（第25.2条）。"
+            " Both sides' moves are allowed: if neither changes, the game is drawn (art. 25.2).")
+    return "draw_both_allowed", "1/2-1/2", None, None, "25.2", text + advice
+
+
+def _result(winner: str) -> str:
+    return "1-0" if winner == RED else "0-1"
