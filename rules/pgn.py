@@ -207,7 +207,7 @@ def tokenize(movetext: str) -> Iterator[tuple[str, str]]:
         if word in _RESULT_WORDS:
             yield "result", _RESULT_WORDS[word]
             continue
-        if word.startswith("$") or not word.strip("!?"):
+        if word.startswith("$") or not word.strip("!?.…"):
             continue
         numbered = _MOVE_NUMBER.fullmatch(word)
         if numbered and not _WXF_TWO_FILES.fullmatch(word):

@@ -1,0 +1,187 @@
+"""Xiangqi PGN: the 300 original Big5 scoresheets, encodings, movetext features, writing, round trips."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from rules import Move, PgnError, PgnGame, Position, read_pgn, write_pgn
+from rules.pgn import decode_pgn
+from tests.conftest import SHARED_DATA
+
+PGN_DIR = SHARED_DATA / "pgn-chinese"
+
+
+def _scoresheets() -> list[Path]:
+    files = sorted(PGN_DIR.glob("*.pgn"))
+    if not files:
+        pytest.skip("../shared/data/pgn-chinese is not present")
+    return files
+
+
+def test_all_big5_scoresheets_read_to_the_exact_iccs_moves(games: list[tuple[str, list[str]]]) -> None:
+    files = _scoresheets()
+    assert len(files) == 300
+    for path in files:
+        (game,) = read_pgn(path.read_bytes())
+        result, moves = games[int(path.stem) - 1]
+        assert game.errors == [], path.name
+        assert game.encoding == "cp950"
+        assert [move.iccs for move in game.moves] == moves, path.name
+        assert game.result == result, path.name
+        assert game.headers["Game"] == "Chinese Chess"
+
+
+def _round_trip(game: PgnGame) -> None:
+    for notation in ("chinese", "wxf", "iccs"):
+        for traditional in (False, True) if notation == "chinese" else (False,):
+            text = write_pgn(game, notation, traditional=traditional, fullwidth=traditional)
+            (again,) = read_pgn(text)
+            assert again.errors == []
+            assert again.moves == game.moves and again.result == game.result
+            assert again.comment == game.comment and again.move_comments == game.move_comments
+            assert again.start_position() == game.start_position()
+            for name, value in game.headers.items():
+                assert name in ("Format", "FEN", "Game") or again.headers[name] == value
+            assert write_pgn(again, notation, traditional=traditional, fullwidth=traditional) == text
+
+
+def test_scoresheets_round_trip_through_every_notation() -> None:
+    for path in random.Random(3).sample(_scoresheets(), 12):
+        (game,) = read_pgn(path.read_bytes())
+        _round_trip(game)
+
+
+@pytest.mark.slow
+def test_all_scoresheets_round_trip_through_every_notation() -> None:
+    for path in _scoresheets():
+        (game,) = read_pgn(path.read_bytes())
+        _round_trip(game)
+
+
+def test_unescaped_quotes_in_tags_are_kept() -> None:
+    text = '[Game "Chinese Chess"]\n[Event ""城大建材杯"全國象棋大師冠軍賽"]\n\n1. 炮二平五 *\n'
+    (game,) = read_pgn(text)
+    assert game.headers["Event"] == '"城大建材杯"全國象棋大師冠軍賽'
+    assert '[Event "\\"城大建材杯\\"全國象棋大師冠軍賽"]' in write_pgn(game)
+    assert read_pgn(write_pgn(game))[0].headers["Event"] == game.headers["Event"]
+
+
+# --- encodings -------------------------------------------------------------------------
+
+SIMPLE = '[Game "Chinese Chess"]\n[Red "许银川"]\n[Black "吕钦"]\n[Result "1-0"]\n\n1. 炮二平五 马8进7\n2. 马二进三 1-0\n'
+TRADITIONAL = SIMPLE.replace("许银川", "許銀川").replace("吕钦", "呂欽").replace("马", "馬").replace("进", "進")
+
+
+@pytest.mark.parametrize(
+    ("data", "encoding"),
+    [
+        (SIMPLE.encode("utf-8"), "utf-8"),
+        (b"\xef\xbb\xbf" + SIMPLE.encode("utf-8"), "utf-8-sig"),
+        (SIMPLE.encode("gbk"), "gbk"),
+        (SIMPLE.encode("gb18030"), "gbk"),
+        (TRADITIONAL.encode("big5"), "cp950"),
+        (TRADITIONAL.encode("utf-16"), "utf-16"),
+    ],
+)
+def test_encodings_are_detected(data: bytes, encoding: str) -> None:
+    (game,) = read_pgn(data)
+    assert game.encoding == encoding
+    assert [m.iccs for m in game.moves] == ["h2e2", "h9g7", "h0g2"]
+    assert game.headers["Red"] in ("许银川", "許銀川")
+
+
+def test_traditional_text_in_gbk_is_not_mistaken_for_big5() -> None:
+    text, encoding = decode_pgn(TRADITIONAL.encode("gb18030"))
+    assert text == TRADITIONAL and encoding in ("gbk", "gb18030")
+
+
+def test_undecodable_bytes_say_which_codecs_failed() -> None:
+    with pytest.raises(PgnError, match="utf-8.*gbk.*gb18030.*cp950"):
+        read_pgn(b'[Game "Chinese Chess"]\n\xff\xff\n')
+
+
+# --- movetext --------------------------------------------------------------------------
+
+MULTI = """\
+[Game "Chinese Chess"]
+[Event "Test"]
+[Red "A"]
+[Black "B"]
+[Format "WXF"]
+
+{Opening comment}
+1. C2.5 H8+7 {[%clk 0:59:50] a black reply}
+; a line comment
+2. H2+3 $1 R9.8!? (2... C8.6 3. R1.2) 3. R1.2 C8+4 1/2-1/2
+
+[Game "Chinese Chess"]
+[Red "C"]
+[Black "D"]
+[FEN "3k5/9/4P4/4P4/4P4/9/9/9/9/5K3 b - - 0 40"]
+[Format "ICCS"]
+
+40... D9-D8 41. e7e8 0-1
+[Game "Chinese Chess"]
+[Result "*"]
+
+1.炮二平五 1...马8进7 2.兵三进一 *
+"""
+
+
+def test_multi_game_file_with_comments_variations_and_fen() -> None:
+    first, second, third = read_pgn(MULTI)
+    assert [m.iccs for m in first.moves] == ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "h7h3"]
+    assert first.comment == "Opening comment"
+    assert first.move_comments[1] == "[%clk 0:59:50] a black reply a line comment"
+    assert first.result == "1/2-1/2"
+    assert first.errors == ["game 1: skipped '(2... C8.6 3. R1.2)'"]
+    assert second.start_position().side_to_move == "black"
+    assert [m.iccs for m in second.moves] == ["d9d8", "e7e8"]
+    assert second.result == "0-1"
+    assert [m.iccs for m in third.moves] == ["h2e2", "h9g7", "g3g4"]
+
+
+def test_writer_emits_roster_fen_format_and_numbering() -> None:
+    game = read_pgn(MULTI)[1]
+    text = write_pgn(game, "chinese")
+    assert text.splitlines()[:10] == [
+        '[Game "Chinese Chess"]',
+        '[Event "?"]',
+        '[Site "?"]',
+        '[Date "?"]',
+        '[Round "?"]',
+        '[Red "C"]',
+        '[Black "D"]',
+        '[Result "0-1"]',
+        '[FEN "3k5/9/4P4/4P4/4P4/9/9/9/9/5K3 b - - 0 40"]',
+        '[Format "Chinese"]',
+    ]
+    assert text.endswith("\n40. ... 将4进1\n41. 前兵进一\n0-1\n")
+    standard = write_pgn(read_pgn(MULTI)[0], "wxf")
+    assert "[FEN" not in standard and '[Format "WXF"]' in standard
+    assert "1. C2.5 H8+7 {[%clk 0:59:50] a black reply a line comment}" in standard
+
+
+def test_bad_move_stops_the_game_leniently_or_raises_when_strict() -> None:
+    text = '[Game "Chinese Chess"]\n\n1. 炮二平五 马8进7 2. 车一进十 马二进三 *\n'
+    (game,) = read_pgn(text)
+    assert [m.iccs for m in game.moves] == ["h2e2", "h9g7"]
+    assert len(game.errors) == 1 and "ply 3" in game.errors[0] and "车一进十" in game.errors[0]
+    assert game.result == "*"
+    with pytest.raises(PgnError, match="ply 3"):
+        read_pgn(text, strict=True)
+
+
+def test_built_game_writes_and_reads_back() -> None:
+    game = PgnGame(headers={"Event": "Club", "Red": "R", "Black": "B"})
+    position = Position.start()
+    for iccs in ("h2e2", "h9g7", "h0g2"):
+        game.add_move(Move.from_iccs(iccs))
+        position = position.play(iccs)
+    game.move_comments[0] = "the central cannon"
+    game.result = "1-0"
+    _round_trip(game)
+    assert game.positions()[-1] == position
