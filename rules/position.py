@@ -270,6 +270,7 @@ class Position:
                     if letter.upper() == "K":
                         return f"{'two' if count == 2 else count} {piece_name(letter)}s"
                     return f"{count} {piece_name(letter)}s, at most {limit}"
+        unmoved_files: set[tuple[str, int]] = set()
         for sq, piece in enumerate(board):
             if piece == EMPTY:
                 continue
@@ -288,6 +289,10 @@ class Position:
                     return f"{where} stands behind its start (it cannot get there)"
                 if file_of(sq) % 2 == 1:
                     return f"{where} is off the soldiers' files before the river (it cannot get there)"
+                if (piece, file_of(sq)) in unmoved_files:
+                    # Before the river a soldier keeps its file, and each file starts with one.
+                    return f"{where} shares its file with another {piece_name(piece)} before the river"
+                unmoved_files.add((piece, file_of(sq)))
         red_g, black_g = board.index("K"), board.index("k")
         if file_of(red_g) == file_of(black_g) and all(
             board[sq] == EMPTY for sq in range(red_g + FILES, black_g, FILES)

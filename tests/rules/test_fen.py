@@ -37,6 +37,8 @@ INVALID = [
     ("black soldier behind", fen_with({9: BASE_BLACK, 7: "8p", 0: BASE_RED}), "black soldier on i7 stands behind"),
     ("soldier off its file before the river", fen_with({9: BASE_BLACK, 4: "1P7", 0: BASE_RED}), "red soldier on b4 is off the soldiers' files"),
     ("three red generals", fen_with({9: BASE_BLACK, 1: "4K4", 0: "3K1K3"}), "3 red generals"),
+    ("two soldiers on one file before the river", fen_with({9: BASE_BLACK, 4: "4P4", 3: "4P4", 0: BASE_RED}), "red soldier on e4 shares its file"),
+    ("black soldiers on one file before the river", fen_with({9: BASE_BLACK, 6: "p8", 5: "p8", 0: BASE_RED}), "black soldier on a6 shares its file"),
     ("six soldiers", fen_with({9: BASE_BLACK, 5: "PPPPPP3", 0: BASE_RED}), "6 red soldiers, at most 5"),
     ("three chariots", fen_with({9: BASE_BLACK, 5: "rrr6", 0: BASE_RED}), "3 black chariots, at most 2"),
     ("three horses", fen_with({9: BASE_BLACK, 5: "N1N1N4", 0: BASE_RED}), "3 red horses, at most 2"),

@@ -30,7 +30,7 @@ CASES = [
     ("horse leg blocked by own piece", START, "b0d1", "leg_blocked", "horse's leg on c0 is blocked"),
     ("horse leg blocked by enemy piece", fen_with({9: "3k5", 3: "4p4", 2: "4N4", 0: "4K4"}), "e2f4", "leg_blocked", "leg on e3"),
     ("black horse leg blocked", START.replace(" w ", " b "), "h9f8", "leg_blocked", "black horse's leg on g9"),
-    ("horse bad step", START, "b0b2", "own_piece", "b2"),
+    ("horse onto its own cannon", START, "b0b2", "own_piece", "b2 holds red's own cannon"),
     ("horse not an L", fen_with({9: "3k5", 4: "4N4", 0: "4K4"}), "e4g6", "bad_step", "horse moves one point straight"),
     ("elephant eye blocked", fen_with({9: "3k5", 1: "3N5", 0: "2B1K4"}), "c0e2", "eye_blocked", "eye on d1 is blocked"),
     ("elephant eye blocked by enemy", fen_with({9: "3k5", 3: "7p1", 4: "6B2", 0: "4K4"}), "g4i2", "eye_blocked", "eye on h3"),
