@@ -16,6 +16,7 @@ from collections.abc import Sequence
 COMMAND_MODULES = (
     "recorder.commands.perft",
     "recorder.commands.demo",
+    "recorder.commands.replay",
     "synth.cli",
 )
 
@@ -52,7 +53,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
-    except ValueError as error:
+    except (ValueError, OSError) as error:
+        # Bad input (a malformed file, a missing path) is the user's to fix: say what, no traceback.
         print(f"xqrec {args.command}: {error}", file=sys.stderr)
         return 2
 

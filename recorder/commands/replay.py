@@ -1,0 +1,128 @@
+"""``xqrec replay``: replay a recorded game through the rules and print its scoresheet with verdicts.
+
+Reads a PGN file (any notation, UTF-8/GBK/Big5) or a line of the shared ``games_iccs.txt``,
+checks every move, and prints the record in Chinese notation (art. 7.5) two columns per
+round, with the repetition verdicts (棋例) and the game's end as the rules see it.
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rules import RED, Game, Move, Position, format_move, read_pgn
+
+SHARED_DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
+
+
+@dataclass
+class ReplayRecord:
+    """A game to replay: its headers (PGN tag names), start position and moves."""
+
+    headers: dict[str, str]
+    start: Position
+    moves: list[Move]
+    notes: dict[int, list[str]] = field(default_factory=dict)
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("replay", help="replay a game through the rules: scoresheet and verdicts")
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument("pgn", nargs="?", type=Path, help="a PGN file (the first game is replayed)")
+    source.add_argument("--line", type=int, help="line number of ../shared/data/games_iccs.txt")
+    parser.add_argument("--notation", choices=("chinese", "wxf", "iccs"), default="chinese")
+    parser.add_argument("--traditional", action="store_true", help="traditional characters (車馬帥...)")
+    parser.set_defaults(handler=run)
+
+
+def load_shared_line(line: int, data: Path = SHARED_DATA) -> ReplayRecord:
+    """Game ``line`` (1-based) of ``games_iccs.txt`` with its tags from the index file."""
+    games = (data / "games_iccs.txt").read_text(encoding="utf-8").splitlines()
+    if not 1 <= line <= len(games):
+        raise ValueError(f"--line must be between 1 and {len(games)}")
+    result, *iccs = games[line - 1].split()
+    headers = {"Game": "Chinese Chess", "Result": result}
+    index = data / "games_iccs.index.tsv"
+    if index.exists():
+        rows = index.read_text(encoding="utf-8").splitlines()
+        names = rows[0].split("\t")
+        for row in rows[1:]:
+            values = dict(zip(names, row.split("\t"), strict=False))
+            if values.get("line") == str(line):
+                headers.update(Event=values.get("event", ""), Date=values.get("date", ""),
+                               Red=values.get("red", ""), Black=values.get("black", ""))
+                break
+    position, moves = Position.start(), []
+    for text in iccs:
+        move = Move.from_iccs(text)
+        position = position.play(move)
+        moves.append(move)
+    return ReplayRecord(headers, Position.start(), moves)
+
+
+def load_pgn(path: Path) -> ReplayRecord:
+    games = read_pgn(path.read_bytes())
+    if not games:
+        raise ValueError(f"{path}: no game found")
+    game = games[0]
+    if game.errors:
+        raise ValueError(f"{path}: " + "; ".join(game.errors))
+    return ReplayRecord(dict(game.headers), game.start_position(), list(game.moves))
+
+
+def scoresheet_lines(record: ReplayRecord, notation: str = "chinese", traditional: bool = False) -> list[str]:
+    """The record as text: tags, two columns per round, verdict notes, the outcome."""
+    game = Game(record.start)
+    written: list[str] = []
+    for move in record.moves:
+        written.append(format_move(game.position, move, notation, traditional=traditional))
+        game.push(move)
+    notes: dict[int, list[str]] = {}
+    for episode in game.repetitions():
+        for verdict in episode.verdicts:
+            notes.setdefault(verdict.ply, []).append(f"position repeated {verdict.count}x (重复{verdict.count}次): {verdict.text}")
+        if episode.end_ply > episode.start_ply:
+            notes.setdefault(episode.end_ply, []).append(
+                f"repetition lasts to here, a position stood {episode.max_count}x; then a side changed or the game ended")
+    lines = [f"{key}: {value}" for key, value in record.headers.items() if value]
+    lines.append("")
+    first_black = record.start.side_to_move != RED
+    rows: list[tuple[int, str, str]] = []
+    plies = ([""] if first_black else []) + written
+    for index in range(0, len(plies), 2):
+        red = plies[index]
+        black = plies[index + 1] if index + 1 < len(plies) else ""
+        rows.append((index // 2 + record.start.fullmove, red, black))
+    width = max((_display_width(red) for _, red, _ in rows), default=8) + 4
+    lines.append(f"{'回合':>4}  {_pad('红方 Red', width)}黑方 Black")
+    ply = 0 if not first_black else -1
+    for number, red, black in rows:
+        lines.append(f"{number:>4}. {_pad(red, width)}{black}")
+        for offset in (1, 2):
+            for note in notes.get(ply + offset, []):
+                lines.append(f"      ! ply {ply + offset}: {note}")
+        ply += 2
+    outcome = game.outcome()
+    lines.append("")
+    lines.append(f"Result as recorded: {record.headers.get('Result', '*')}")
+    if outcome is None:
+        lines.append("Rules: the game has not ended on the board (resignation, agreement or time).")
+    else:
+        kind = "advice for the arbiter" if outcome.advisory else "final"
+        lines.append(f"Rules ({kind}): {outcome.result} — {outcome.text}")
+    return lines
+
+
+def _display_width(text: str) -> int:
+    return sum(2 if ord(ch) > 0x2E80 else 1 for ch in text)
+
+
+def _pad(text: str, width: int) -> str:
+    return text + " " * max(1, width - _display_width(text))
+
+
+def run(args: argparse.Namespace) -> int:
+    record = load_shared_line(args.line) if args.line else load_pgn(args.pgn)
+    print("\n".join(scoresheet_lines(record, args.notation, args.traditional)))
+    return 0
