@@ -143,16 +143,21 @@ def check_games(
 ) -> CrossCheck:
     """Compare legal move sets at every ply of the chosen games (``indices`` are 0-based lines).
 
+    A position met before (same placement and side) is compared once.
+
     With ``in_check``, also ask pyffish whether each game move gives check and compare
     with ``in_check()`` of the position it leads to.
     """
     report = CrossCheck()
+    seen: set[Position] = set()
     for index in indices:
         _, moves = games[index]
         previous: Position | None = None
         for ply, position in enumerate(game_positions(moves)):
             where = f"game line {index + 1} ply {ply}"
-            compare_position(position, where, report)
+            if position not in seen:  # openings repeat across games: ask the engine once
+                seen.add(position)
+                compare_position(position, where, report)
             if in_check and previous is not None:
                 move = Move.from_iccs(moves[ply - 1])
                 theirs = bool(pyffish.gives_check(VARIANT, previous.fen(), [to_sf(move)]))

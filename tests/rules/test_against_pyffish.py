@@ -1,6 +1,6 @@
 """Cross-check with Fairy-Stockfish (pyffish): legal move sets, checks and game ends must agree.
 
-The quick set covers 100 real games spread over the file plus seeded random positions;
+The quick set covers 80 real games spread over the file plus seeded random positions;
 the whole file (2 998 games) runs under the ``slow`` marker and in ``make bench``.
 """
 
@@ -26,7 +26,7 @@ from bench.pyffish_crosscheck import (  # noqa: E402  (after the importorskip on
 from rules import Move, Position  # noqa: E402
 from tests.rules.random_positions import play_randomly, random_placement  # noqa: E402
 
-QUICK_GAMES = 100
+QUICK_GAMES = 80
 
 
 @pytest.fixture(scope="module")
@@ -72,30 +72,30 @@ def test_game_file_has_all_games(games: list[tuple[str, list[str]]]) -> None:
 def test_legal_moves_agree_on_a_spread_of_real_games(games: list[tuple[str, list[str]]]) -> None:
     report = check_games(games, spread(QUICK_GAMES, len(games)))
     assert_agrees(report)
-    assert report.positions > 5000
+    assert report.positions > 5000 and report.moves > 150_000
 
 
 def test_in_check_agrees_along_real_games(games: list[tuple[str, list[str]]]) -> None:
-    # Lines 3, 5 and 64 end in mate or stalemate; 255 and 1019 hold perpetual checks.
-    report = check_games(games, [2, 4, 63, 254, 1018], in_check=True)
+    # Lines 3 and 64 end in mate or stalemate; 255 holds perpetual checks.
+    report = check_games(games, [2, 63, 254], in_check=True)
     assert_agrees(report)
-    assert report.ends >= 3 and report.checks > 300
+    assert report.ends >= 2 and report.checks > 150
 
 
 def test_legal_moves_agree_on_random_play() -> None:
     rng = random.Random(20260)
-    positions = [p for _ in range(12) for p in play_randomly(rng, 150)]
+    positions = [p for _ in range(6) for p in play_randomly(rng, 120)]
     report = check_positions(positions, "random play position")
     assert_agrees(report)
 
 
 def test_legal_moves_and_checks_agree_on_random_placements() -> None:
     rng = random.Random(4242)
-    placements = [random_placement(rng) for _ in range(300)]
+    placements = [random_placement(rng) for _ in range(200)]
     assert_agrees(check_positions(placements, "random placement"))
-    report = check_positions(placements[:40], "random placement", check_moves=True)
+    report = check_positions(placements[:25], "random placement", check_moves=True)
     assert_agrees(report)
-    assert report.checks > 200
+    assert report.checks > 100
 
 
 def test_mate_and_stalemate_agree() -> None:
