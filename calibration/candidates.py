@@ -1,0 +1,180 @@
+"""Initial lattice hypotheses: candidate quadrilaterals, then 1D lattice fits in their rectified view.
+
+The board's grid (with its frame and the pieces' rims touching it) is one large connected network of
+thin strokes, so the convex hulls of the biggest stroke components give quadrilaterals around it --
+the grid itself, its outer frame or the board's edge. Rectifying the line evidence through such a
+quadrilateral makes the grid lines nearly axis-parallel; their column and row profiles then show 9
+and 10 evenly spaced peaks, whose spacing and offset place the lattice inside the quadrilateral.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+log = logging.getLogger(__name__)
+
+_CANVAS = 360  # long side of the rectified canvas, pixels
+_PAD = 0.15  # canvas margin around the quadrilateral, as a fraction of its size
+
+
+@dataclass(frozen=True)
+class Hypothesis:
+    """A board-to-image homography (in the detection image's pixels) and its profile-fit contrast."""
+
+    h: np.ndarray
+    contrast: float
+
+
+def candidate_quads(response: np.ndarray, max_quads: int = 8) -> list[np.ndarray]:
+    """Quadrilaterals (4x2 float arrays) around the most grid-like thin-stroke networks of ``response``.
+
+    Components are ranked by size times *balance*: a grid has strokes in two directions, while wood
+    grain, table stripes or cables run one way.
+    """
+    values = response[response > 2]
+    if values.size < 100:
+        return []
+    thr = max(8.0, float(np.percentile(values, 80)))
+    strokes = (response > thr).astype(np.uint8)
+    gx = cv2.Sobel(response, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(response, cv2.CV_32F, 0, 1, ksize=3)
+    angle = (np.degrees(np.arctan2(gy, gx)) % 180.0).astype(np.float32)
+    magnitude = np.hypot(gx, gy)
+    area_min = 0.004 * response.shape[0] * response.shape[1]
+    ranked: list[tuple[float, np.ndarray]] = []
+    for grow in (3, 9):
+        binary = np.asarray(cv2.morphologyEx(strokes, cv2.MORPH_CLOSE, np.ones((grow, grow), np.uint8)),
+                            dtype=np.uint8)
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
+        order = np.argsort(-stats[1:, cv2.CC_STAT_AREA]) + 1
+        for label in order[:8]:
+            x, y, w, h, area = stats[label]
+            if w * h < area_min:
+                break
+            mask = labels[y:y + h, x:x + w] == label
+            balance = _balance(angle[y:y + h, x:x + w][mask], magnitude[y:y + h, x:x + w][mask])
+            inked = int(np.count_nonzero(strokes[y:y + h, x:x + w][mask]))
+            contours, _ = cv2.findContours(mask.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+            hull = cv2.convexHull(np.concatenate(contours).astype(np.float32) + np.array([x, y], np.float32))
+            for quad in _quads_of_hull(hull):
+                ranked.append((inked * balance**2, quad))
+    ranked.sort(key=lambda item: -item[0])
+    quads: list[np.ndarray] = list(_gridness_quads(gx, gy))
+    for _, quad in ranked:
+        if not any(np.abs(quad - q).max() < 4 for q in quads):
+            quads.append(quad)
+        if len(quads) >= max_quads:
+            break
+    return quads
+
+
+def _gridness_quads(gx: np.ndarray, gy: np.ndarray) -> list[np.ndarray]:
+    """Quads around the largest region where strokes run two ways (structure tensor far from coherent)."""
+    sigma = max(4.0, gx.shape[1] / 80)
+    jxx = cv2.GaussianBlur(gx * gx, (0, 0), sigma)
+    jyy = cv2.GaussianBlur(gy * gy, (0, 0), sigma)
+    jxy = cv2.GaussianBlur(gx * gy, (0, 0), sigma)
+    trace = jxx + jyy
+    gap = np.sqrt((jxx - jyy) ** 2 + 4 * jxy**2)
+    gridness = trace - gap  # twice the smaller eigenvalue: large only where two directions meet
+    peak = float(np.percentile(gridness, 99.5))
+    if peak <= 0:
+        return []
+    out: list[np.ndarray] = []
+    for level in (0.15, 0.3):
+        mask = (gridness > level * peak).astype(np.uint8)
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        if count < 2:
+            continue
+        label = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+        if stats[label, cv2.CC_STAT_AREA] < 0.004 * mask.size:
+            continue
+        contours, _ = cv2.findContours((labels == label).astype(np.uint8), cv2.RETR_EXTERNAL,
+                                       cv2.CHAIN_APPROX_SIMPLE)
+        hull = cv2.convexHull(np.concatenate(contours).astype(np.float32))
+        out.extend(_quads_of_hull(hull))
+    return out
+
+
+def _balance(angle: np.ndarray, magnitude: np.ndarray) -> float:
+    """Stroke energy across the dominant direction over energy along it (1 for a square grid, ~0 for stripes)."""
+    if angle.size == 0:
+        return 0.0
+    hist, _ = np.histogram(angle, bins=36, range=(0.0, 180.0), weights=magnitude)
+    smooth = hist + np.roll(hist, 1) + np.roll(hist, -1)
+    top = int(np.argmax(smooth))
+    across = smooth[(top + 18) % 36] + 0.5 * (smooth[(top + 16) % 36] + smooth[(top + 20) % 36])
+    along = smooth[top] + 0.5 * (smooth[(top + 2) % 36] + smooth[(top - 2) % 36])
+    return float(min(1.0, across / max(along, 1e-9)))
+
+
+def _quads_of_hull(hull: np.ndarray) -> list[np.ndarray]:
+    """A 4-gon approximating ``hull`` (when one fits) and the hull's minimum-area rectangle."""
+    out = []
+    perimeter = cv2.arcLength(hull, True)
+    for frac in (0.02, 0.04, 0.06, 0.09, 0.12):
+        approx = cv2.approxPolyDP(hull, frac * perimeter, True)
+        if len(approx) == 4:
+            out.append(approx.reshape(4, 2).astype(np.float64))
+            break
+        if len(approx) < 4:
+            break
+    box = cv2.boxPoints(cv2.minAreaRect(hull)).astype(np.float64)
+    out.append(box)
+    return out
+
+
+def _fit_1d(profile: np.ndarray, n: int, span: float) -> tuple[float, float, float]:
+    """Best (contrast, spacing, offset) of ``n`` evenly spaced peaks in ``profile`` (a comb search)."""
+    length = len(profile)
+    spacings = np.arange(0.55 * span / (n - 1), 1.3 * span / (n - 1), 0.5)
+    offsets = np.arange(0.0, length, 0.5)
+    teeth = np.arange(n)
+    lines = offsets[None, :, None] + spacings[:, None, None] * teeth[None, None, :]
+    mids = lines[..., :-1] + 0.5 * spacings[:, None, None]
+    valid = lines[..., -1] <= length - 1
+    padded = np.r_[profile, np.zeros(1)]
+    on = padded[np.minimum(np.rint(lines).astype(np.intp), length)].mean(axis=2)
+    off = padded[np.minimum(np.rint(mids).astype(np.intp), length)].mean(axis=2)
+    score = np.where(valid, on - off, -np.inf)
+    i, j = np.unravel_index(int(np.argmax(score)), score.shape)
+    return float(score[i, j]), float(spacings[i]), float(offsets[j])
+
+
+def hypotheses_from_quad(response: np.ndarray, quad: np.ndarray) -> list[Hypothesis]:
+    """Both lattice orientations (9 files along the quad's first side, or 10) fitted inside ``quad``."""
+    side = [np.linalg.norm(quad[(i + 1) % 4] - quad[i]) for i in range(4)]
+    w = float(0.5 * (side[0] + side[2]))
+    h = float(0.5 * (side[1] + side[3]))
+    if min(w, h) < 40:
+        return []
+    scale = _CANVAS / max(w, h)
+    w, h = w * scale, h * scale
+    pad = _PAD * max(w, h)
+    dst = np.array([[pad, pad], [pad + w, pad], [pad + w, pad + h], [pad, pad + h]], dtype=np.float32)
+    to_canvas = cv2.getPerspectiveTransform(quad.astype(np.float32), dst)
+    size = (int(w + 2 * pad), int(h + 2 * pad))
+    canvas = cv2.warpPerspective(response, to_canvas, size, flags=cv2.INTER_LINEAR)
+    run = max(5, int(0.25 * min(w / 8, h / 8)))
+    vertical = cv2.morphologyEx(canvas, cv2.MORPH_OPEN, np.ones((run, 1), np.uint8))
+    horizontal = cv2.morphologyEx(canvas, cv2.MORPH_OPEN, np.ones((1, run), np.uint8))
+    cols = cv2.GaussianBlur(vertical.mean(axis=0).reshape(1, -1), (0, 0), 1.0).ravel()
+    rows = cv2.GaussianBlur(horizontal.mean(axis=1).reshape(1, -1), (0, 0), 1.0).ravel()
+    from_canvas = np.linalg.inv(to_canvas)
+    out = []
+    for nx, ny in ((9, 10), (10, 9)):
+        cx, sx, ox = _fit_1d(cols, nx, w)
+        cy, sy, oy = _fit_1d(rows, ny, h)
+        if not (np.isfinite(cx) and np.isfinite(cy)) or sx <= 0 or sy <= 0:
+            continue
+        if nx == 9:
+            m = np.array([[sx, 0.0, ox], [0.0, sy, oy], [0.0, 0.0, 1.0]])
+        else:
+            m = np.array([[0.0, sx, ox], [sy, 0.0, oy], [0.0, 0.0, 1.0]])
+        contrast = min(cx / (cols.mean() + 1e-6), cy / (rows.mean() + 1e-6))
+        out.append(Hypothesis(h=from_canvas @ m, contrast=float(contrast)))
+    return out

@@ -1,0 +1,206 @@
+"""``BoardGeometry``: where the 90 board points are in a camera frame, both ways, and a top-down view.
+
+The geometry is a board-to-image homography (board units: one grid spacing, ``(file, rank)`` from
+red's view) plus, optionally, the lens model it was made through. It rectifies frames to a fixed
+top-down image in which point (file, rank) sits at ``rectified_point(file, rank)``, and saves to
+JSON with the pixel position of every point in the source image.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import cv2
+import numpy as np
+
+from calibration.board import FILES, RANKS, all_points, parse_point, point_name
+from calibration.evidence import project
+from calibration.lens import Lens, board_to_image, lens_from_json
+
+if TYPE_CHECKING:
+    from calibration.drift import DriftResult
+
+log = logging.getLogger(__name__)
+
+RED_SIDES = ("bottom", "top", "left", "right")
+JSON_VERSION = 1
+ROTATE_180 = np.array([[-1.0, 0.0, FILES - 1.0], [0.0, -1.0, RANKS - 1.0], [0.0, 0.0, 1.0]])
+
+
+def side_of_rank0(h: np.ndarray) -> str:
+    """The image edge that rank 0 (red's back rank under this labelling) faces."""
+    centre = project(h, np.array([[4.0, 4.5]]))[0]
+    back = project(h, np.array([[4.0, 0.0]]))[0] - centre
+    if abs(back[0]) > abs(back[1]):
+        return "right" if back[0] > 0 else "left"
+    return "bottom" if back[1] > 0 else "top"
+
+
+@dataclass(frozen=True)
+class BoardGeometry:
+    """A found board: board-to-image homography, the frame size it was made for, confidence, red side.
+
+    ``red_side`` is the image edge red's back rank faces, or ``None`` while undetermined (no pieces
+    and no explicit side): the point names are then provisional and may be turned by 180 degrees.
+    """
+
+    homography: np.ndarray
+    image_size: tuple[int, int]  # (width, height) of the frames it applies to
+    confidence: float
+    red_side: str | None
+    lens: Lens | None = None
+    spacing: int = 48  # rectified image: pixels per grid spacing
+    margin: float = 1.0  # rectified image: border around the grid, in spacings
+    details: dict[str, float] = field(default_factory=dict, compare=False)
+
+    # -- mapping -------------------------------------------------------------------------------
+    def point(self, file: int | float, rank: int | float) -> tuple[float, float]:
+        """Pixel position in the source frame of board point (file, rank)."""
+        xy = self.points_array(np.array([[float(file), float(rank)]]))[0]
+        return float(xy[0]), float(xy[1])
+
+    def points_array(self, board: np.ndarray) -> np.ndarray:
+        """Source-frame pixels of an (N, 2) array of board coordinates."""
+        return board_to_image(self.homography, self.lens, np.asarray(board, dtype=np.float64))
+
+    def image_to_board(self, xy: tuple[float, float] | np.ndarray) -> tuple[float, float]:
+        """Board coordinates (file, rank), as floats, of a source-frame pixel."""
+        pts = np.asarray(xy, dtype=np.float64).reshape(1, 2)
+        if self.lens is not None:
+            pts = self.lens.undistort_points(pts)
+        uv = project(np.linalg.inv(self.homography), pts)[0]
+        return float(uv[0]), float(uv[1])
+
+    def points(self) -> dict[str, tuple[float, float]]:
+        """All 90 points: ICCS name -> source-frame pixel."""
+        board = all_points()
+        xy = self.points_array(board)
+        return {point_name(int(u), int(v)): (float(x), float(y)) for (u, v), (x, y) in zip(board, xy, strict=True)}
+
+    def spacing_px(self) -> float:
+        """Median length of one grid spacing in the source frame, pixels."""
+        from calibration.evidence import spacing_px
+
+        return spacing_px(self.homography)
+
+    # -- rectification -------------------------------------------------------------------------
+    @property
+    def rectified_size(self) -> tuple[int, int]:
+        """(width, height) of ``rectify``'s output."""
+        width = int(round((FILES - 1 + 2 * self.margin) * self.spacing)) + 1
+        height = int(round((RANKS - 1 + 2 * self.margin) * self.spacing)) + 1
+        return width, height
+
+    def rectified_point(self, file: int | float, rank: int | float) -> tuple[float, float]:
+        """Pixel of board point (file, rank) in the rectified image (red's back rank at the bottom)."""
+        return ((self.margin + file) * self.spacing, (self.margin + RANKS - 1 - rank) * self.spacing)
+
+    def rectified_to_board(self) -> np.ndarray:
+        """Homography from rectified pixels to board coordinates."""
+        s, m = float(self.spacing), self.margin
+        return np.array([[1 / s, 0.0, -m], [0.0, -1 / s, RANKS - 1 + m], [0.0, 0.0, 1.0]])
+
+    def rectify(self, frame: np.ndarray) -> np.ndarray:
+        """The fixed-size top-down view of the board (see ``rectified_point``)."""
+        self._check_frame(frame)
+        size = self.rectified_size
+        to_image = self.homography @ self.rectified_to_board()
+        if self.lens is None:
+            return cv2.warpPerspective(frame, to_image, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                       borderMode=cv2.BORDER_REPLICATE)
+        ys, xs = np.mgrid[0:size[1], 0:size[0]]
+        grid = np.stack([xs, ys], axis=-1).reshape(-1, 2).astype(np.float64)
+        src = self.lens.distort(project(to_image, grid)).reshape(size[1], size[0], 2).astype(np.float32)
+        return cv2.remap(frame, src[..., 0], src[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+    def _check_frame(self, frame: np.ndarray) -> None:
+        height, width = frame.shape[:2]
+        if (width, height) != tuple(self.image_size):
+            raise ValueError(f"frame is {width}x{height} but the calibration was made for "
+                             f"{self.image_size[0]}x{self.image_size[1]}")
+
+    # -- orientation ---------------------------------------------------------------------------
+    def turned(self) -> BoardGeometry:
+        """The same grid with its point names turned by 180 degrees (red on the other side)."""
+        h = self.homography @ ROTATE_180
+        side = side_of_rank0(h) if self.red_side is not None else None
+        return replace(self, homography=h, red_side=side)
+
+    def with_red_side(self, side: str) -> BoardGeometry:
+        """Name the points so that red's back rank faces image edge ``side`` (as near as the grid allows)."""
+        if side not in RED_SIDES:
+            raise ValueError(f"red side must be one of {', '.join(RED_SIDES)}, not {side!r}")
+        h = self.homography
+        want = {"bottom": (0.0, 1.0), "top": (0.0, -1.0), "left": (-1.0, 0.0), "right": (1.0, 0.0)}[side]
+        centre = project(h, np.array([[4.0, 4.5]]))[0]
+        back = project(h, np.array([[4.0, 0.0]]))[0] - centre
+        if float(np.dot(back, want)) < 0:
+            h = h @ ROTATE_180
+        return replace(self, homography=h, red_side=side_of_rank0(h))
+
+    # -- drift ---------------------------------------------------------------------------------
+    def check_drift(self, frame: np.ndarray) -> DriftResult:
+        """Has the board or camera moved since this calibration? (cheap; see ``calibration.drift``)."""
+        from calibration.drift import DriftCheck
+
+        checker = self.__dict__.get("_drift")
+        if checker is None:
+            checker = DriftCheck(self)
+            object.__setattr__(self, "_drift", checker)
+        return checker.check(frame)
+
+    # -- persistence ---------------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict: image size, points (source pixels, ICCS from red's view), red side, ..."""
+        return {
+            "version": JSON_VERSION,
+            "image_size": [int(self.image_size[0]), int(self.image_size[1])],
+            "red_side": self.red_side,
+            "confidence": round(float(self.confidence), 4),
+            "points": {name: [round(x, 3), round(y, 3)] for name, (x, y) in self.points().items()},
+            "homography": [[float(v) for v in row] for row in self.homography],
+            "rectified": {"spacing": self.spacing, "margin": self.margin},
+            "lens": self.lens.to_json() if self.lens is not None else None,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> BoardGeometry:
+        """Rebuild from ``to_json`` output; a file with only ``points`` is fitted from them."""
+        if "image_size" not in data or "points" not in data:
+            raise ValueError("calibration JSON needs 'image_size' and 'points'")
+        width, height = (int(v) for v in data["image_size"])
+        red_side = data.get("red_side")
+        if red_side is not None and red_side not in RED_SIDES:
+            raise ValueError(f"bad red_side in calibration JSON: {red_side!r}")
+        lens = lens_from_json(data["lens"]) if data.get("lens") else None
+        if data.get("homography") is not None:
+            h = np.array(data["homography"], dtype=np.float64).reshape(3, 3)
+        else:
+            names = list(data["points"])
+            board = np.array([parse_point(n) for n in names], dtype=np.float64)
+            image = np.array([data["points"][n] for n in names], dtype=np.float64)
+            if lens is not None:
+                image = lens.undistort_points(image)
+            if len(names) < 4:
+                raise ValueError("calibration JSON needs at least 4 points")
+            found, _ = cv2.findHomography(board, image, 0)
+            if found is None:
+                raise ValueError("calibration JSON points do not define a homography")
+            h = np.asarray(found, dtype=np.float64)
+        rect = data.get("rectified") or {}
+        return cls(homography=h / h[2, 2], image_size=(width, height),
+                   confidence=float(data.get("confidence", 1.0)), red_side=red_side, lens=lens,
+                   spacing=int(rect.get("spacing", 48)), margin=float(rect.get("margin", 1.0)))
+
+    def save(self, path: str | Path) -> None:
+        """Write ``to_json`` to ``path``."""
+        Path(path).write_text(json.dumps(self.to_json(), indent=1) + "\n", encoding="utf-8")
+
+    @classmethod
+    def load(cls, path: str | Path) -> BoardGeometry:
+        """Read a file written by ``save``."""
+        return cls.from_json(json.loads(Path(path).read_text(encoding="utf-8")))

@@ -1,0 +1,98 @@
+"""Scoring a lattice hypothesis against line evidence: does the projected 9x10 board look drawn here?
+
+A hypothesis is a board-to-image homography. Each unit segment of the board (between neighbouring
+points, the palace diagonals) is sampled on the line and at both sides of it; a segment is
+*supported* when the line is clearly stronger than its sides. A correct grid supports most drawn
+segments that pieces leave visible, shows nothing across the river's interior files, and nothing on
+the lines one spacing outside the grid -- the last two tell a correct grid from one shifted by a line.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from calibration.board import DRAWN_SEGMENTS, OUTSIDE_SEGMENTS, PALACE_SEGMENTS, RIVER_SEGMENTS
+from calibration.evidence import sample
+from calibration.lens import Lens, board_to_image
+
+_T = np.array([0.3, 0.4, 0.5, 0.6, 0.7])
+_SIDE = 0.22  # side samples, in spacings from the line
+
+
+@dataclass(frozen=True)
+class LatticeScore:
+    """How well a hypothesis matches the evidence (fractions in 0..1)."""
+
+    drawn: float  # drawn segments supported
+    river: float  # river gaps left empty
+    palace: float  # palace diagonal halves supported
+    outside: float  # segments one spacing outside the grid left empty
+    strength: float  # the reference line strength used
+
+    @property
+    def total(self) -> float:
+        """One number for ranking hypotheses: mostly the drawn support, the rest as tie-breakers."""
+        return self.drawn + 0.3 * self.river + 0.3 * self.palace + 0.3 * self.outside
+
+
+def segment_contrast(response: np.ndarray, h: np.ndarray, segments: np.ndarray,
+                     lens: Lens | None = None) -> np.ndarray:
+    """Per segment: line response minus the stronger side response (2nd best of 5 places along it)."""
+    if len(segments) == 0:
+        return np.zeros(0)
+    a = segments[:, 0, :]
+    b = segments[:, 1, :]
+    d = b - a
+    length = np.linalg.norm(d, axis=1, keepdims=True)
+    normal = np.c_[-d[:, 1], d[:, 0]] / length
+    on = a[:, None, :] + _T[None, :, None] * d[:, None, :]
+    left = on + _SIDE * normal[:, None, :]
+    right = on - _SIDE * normal[:, None, :]
+    pts = np.stack([on, left, right], axis=0)
+    values = sample(response, board_to_image(h, lens, pts))
+    contrast = values[0] - np.maximum(values[1], values[2])
+    contrast.sort(axis=1)
+    return contrast[:, -2]
+
+
+def reference_strength(response: np.ndarray, h: np.ndarray, lens: Lens | None = None) -> float:
+    """A typical drawn-line strength: a high percentile of the line response on the grid's lines."""
+    a = DRAWN_SEGMENTS[:, 0, :]
+    d = DRAWN_SEGMENTS[:, 1, :] - a
+    on = a[:, None, :] + _T[None, :, None] * d[:, None, :]
+    values = sample(response, board_to_image(h, lens, on)).ravel()
+    return float(max(np.percentile(values, 75), 1.0))
+
+
+def score_lattice(response: np.ndarray, h: np.ndarray, strength: float | None = None,
+                  lens: Lens | None = None) -> LatticeScore:
+    """Score board-to-image homography ``h`` against ``response`` (see the module docstring)."""
+    if strength is None:
+        strength = reference_strength(response, h, lens)
+    thr = 0.3 * strength
+    drawn = segment_contrast(response, h, DRAWN_SEGMENTS, lens) > thr
+    river = segment_contrast(response, h, RIVER_SEGMENTS, lens) > thr
+    palace = segment_contrast(response, h, PALACE_SEGMENTS, lens) > thr
+    outside = segment_contrast(response, h, OUTSIDE_SEGMENTS, lens) > thr
+    return LatticeScore(
+        drawn=float(drawn.mean()),
+        river=float(1.0 - river.mean()),
+        palace=float(palace.mean()),
+        outside=float(1.0 - outside.mean()),
+        strength=strength,
+    )
+
+
+def shifted(h: np.ndarray, du: float, dv: float) -> np.ndarray:
+    """The same image lattice with its board labels moved by (du, dv) points."""
+    t = np.array([[1.0, 0.0, du], [0.0, 1.0, dv], [0.0, 0.0, 1.0]])
+    return h @ t
+
+
+def flipped_axes(h: np.ndarray) -> np.ndarray:
+    """Relabel so the board's u and v axes swap (a 9-wide lattice read as 10-wide), about the centre."""
+    # u' = (v - 4.5) * ... cannot be exact for a 9x10 grid; swap around the centre (4, 4.5).
+    t = np.array([[0.0, 1.0, -0.5], [1.0, 0.0, 0.5], [0.0, 0.0, 1.0]])
+    return h @ t

@@ -1,0 +1,208 @@
+"""``BoardLocator``: find the board in a frame without markers, fit and refine the 9x10 lattice.
+
+Stages: (1) thin-line evidence on a reduced copy of the frame; (2) candidate quadrilaterals around
+the largest stroke networks and, inside each, 1D fits of 9 and 10 evenly spaced lines; (3) the best
+few hypotheses are refined at full resolution against the line evidence (robust to pieces and
+hands); (4) each is checked against its neighbours one line over, the river gap and the palace
+diagonals; (5) the winner's score becomes the confidence, and a weak one is refused rather than
+returned; (6) the point names are oriented (never mirrored) and red's side found from the pieces.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from calibration.board import FILES
+from calibration.candidates import Hypothesis, candidate_quads, hypotheses_from_quad
+from calibration.errors import BoardNotFoundError
+from calibration.evidence import line_response, project, spacing_px, to_gray
+from calibration.geometry import RED_SIDES, BoardGeometry, side_of_rank0
+from calibration.lattice import LatticeScore, score_lattice, shifted
+from calibration.lens import Lens
+from calibration.redside import red_evidence
+from calibration.refine import refine
+
+log = logging.getLogger(__name__)
+
+MIRROR = np.array([[-1.0, 0.0, FILES - 1.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]])
+
+
+@dataclass(frozen=True)
+class _Fit:
+    h: np.ndarray
+    lens: Lens | None
+    score: LatticeScore
+    rms: float
+    margin: float  # total-score lead over the best one-line-shifted alternative
+    confidence: float
+
+
+def _full_response(gray: np.ndarray, h: np.ndarray, dark: bool) -> np.ndarray:
+    """Line evidence at full resolution around the lattice, with a kernel scaled to its spacing."""
+    spacing = spacing_px(h)
+    kernel = int(np.clip(spacing / 6, 5, 21)) | 1
+    corners = project(h, np.array([[-1.5, -1.5], [9.5, -1.5], [9.5, 10.5], [-1.5, 10.5]]))
+    height, width = gray.shape
+    x0, y0 = np.clip(np.floor(corners.min(axis=0)).astype(int), 0, [width, height])
+    x1, y1 = np.clip(np.ceil(corners.max(axis=0)).astype(int), 0, [width, height])
+    out = np.zeros(gray.shape, np.float32)
+    if x1 - x0 < 16 or y1 - y0 < 16:
+        return out
+    out[y0:y1, x0:x1] = line_response(gray[y0:y1, x0:x1], kernel, dark=dark, blur=1.0)
+    return out
+
+
+def _confidence(score: LatticeScore, rms: float, margin: float) -> float:
+    """Map the evidence to 0..1: support of the drawn lines, fit residual, lead over shifted grids."""
+    support = np.clip((score.drawn - 0.45) / 0.3, 0.0, 1.0)
+    river = np.clip((score.river - 0.3) / 0.5, 0.0, 1.0)
+    fit = np.clip((0.08 - rms) / 0.05, 0.0, 1.0)
+    lead = np.clip(margin / 0.15, 0.0, 1.0)
+    return float(support * (0.5 + 0.5 * river) * (0.5 + 0.5 * fit) * (0.4 + 0.6 * lead))
+
+
+class BoardLocator:
+    """Finds the board in a frame: ``locate(frame) -> BoardGeometry`` or ``BoardNotFoundError``."""
+
+    def __init__(self, *, red_side: str | None = None, lens: Lens | None = None, fit_distortion: bool = True,
+                 min_confidence: float = 0.5, detect_size: int = 640, max_hypotheses: int = 4) -> None:
+        if red_side is not None and red_side not in RED_SIDES:
+            raise ValueError(f"red side must be one of {', '.join(RED_SIDES)}, not {red_side!r}")
+        self.red_side = red_side
+        self.lens = lens
+        self.fit_distortion = fit_distortion
+        self.min_confidence = min_confidence
+        self.detect_size = detect_size
+        self.max_hypotheses = max_hypotheses
+        self.min_red_evidence = 0.01
+        self.timings: dict[str, float] = {}
+
+    def locate(self, frame: np.ndarray) -> BoardGeometry:
+        """Find the board in ``frame`` (BGR or gray); raises ``BoardNotFoundError`` with the reason."""
+        if frame is None or frame.ndim not in (2, 3) or min(frame.shape[:2]) < 32:
+            raise BoardNotFoundError("not an image")
+        started = time.perf_counter()
+        height, width = frame.shape[:2]
+        work = frame
+        gray = to_gray(work)
+        best: _Fit | None = None
+        reason = "no grid-like line structure"
+        for dark in (True, False):
+            fit, why = self._fit(gray, dark)
+            if fit is not None and (best is None or fit.confidence > best.confidence):
+                best = fit
+            elif why and best is None:
+                reason = why
+            if best is not None and best.confidence >= self.min_confidence:
+                break
+        self.timings["fit_ms"] = 1000 * (time.perf_counter() - started)
+        if best is None:
+            raise BoardNotFoundError(reason)
+        if best.confidence < self.min_confidence:
+            raise BoardNotFoundError(
+                f"lattice fit too weak (confidence {best.confidence:.2f} < {self.min_confidence:.2f}; "
+                f"{best.score.drawn:.0%} of grid lines seen, residual {best.rms:.3f} spacing)")
+        h = best.h
+        if np.linalg.det(_jacobian(h)) > 0:  # names must not be mirrored: files run left to right
+            h = h @ MIRROR
+        evidence = red_evidence(work, h) if work.ndim == 3 else 0.0
+        red_side: str | None
+        if evidence <= -self.min_red_evidence:
+            h = h @ np.array([[-1.0, 0.0, 8.0], [0.0, -1.0, 9.0], [0.0, 0.0, 1.0]])
+            red_side = side_of_rank0(h)
+        elif evidence >= self.min_red_evidence:
+            red_side = side_of_rank0(h)
+        else:
+            red_side = None
+        geometry = BoardGeometry(
+            homography=h / h[2, 2], image_size=(width, height), confidence=best.confidence,
+            red_side=red_side, lens=best.lens,
+            details={"drawn": best.score.drawn, "river": best.score.river, "palace": best.score.palace,
+                     "outside": best.score.outside, "rms": best.rms, "margin": best.margin,
+                     "red_evidence": evidence})
+        if red_side is None and self.red_side is not None:
+            geometry = geometry.with_red_side(self.red_side)
+        self.timings["total_ms"] = 1000 * (time.perf_counter() - started)
+        return geometry
+
+    def _fit(self, gray: np.ndarray, dark: bool) -> tuple[_Fit | None, str]:
+        height, width = gray.shape
+        factor = min(1.0, self.detect_size / max(width, height))
+        small = cv2.resize(gray, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA) if factor < 1 else gray
+        response = line_response(small, 5, dark=dark)
+        quads = candidate_quads(response)
+        if not quads:
+            return None, "no grid-like line structure"
+        hyps: list[Hypothesis] = []
+        for quad in quads:
+            hyps.extend(hypotheses_from_quad(response, quad))
+        if not hyps:
+            return None, "no board-sized line structure"
+        up = np.diag([1 / factor, 1 / factor, 1.0])
+        ranked = sorted(hyps, key=lambda hyp: -score_lattice(response, hyp.h).total)
+        best: _Fit | None = None
+        cache: dict[int, np.ndarray] = {}
+        for hyp in ranked[: self.max_hypotheses]:
+            h0 = up @ hyp.h
+            if not _plausible(h0, gray.shape):
+                continue
+            kernel = int(np.clip(spacing_px(h0) / 6, 5, 21)) | 1
+            if kernel not in cache:
+                cache[kernel] = _full_response(gray, h0, dark)
+            full = cache[kernel]
+            strength = score_lattice(full, h0, lens=self.lens).strength
+            refined = refine(full, h0, strength, lens=self.lens,
+                             fit_radial=self.fit_distortion and self.lens is None)
+            if not _plausible(refined.h, gray.shape):
+                continue
+            fit = self._assess(full, refined.h, refined.lens, refined.rms)
+            if best is None or fit.confidence > best.confidence:
+                best = fit
+            if best.confidence > 0.9:
+                break
+        return best, "" if best else "no lattice fitted"
+
+    def _assess(self, response: np.ndarray, h: np.ndarray, lens: Lens | None, rms: float) -> _Fit:
+        """Score ``h`` and its one-line-shifted neighbours; keep the best labelling."""
+        base = score_lattice(response, h, lens=lens)
+        strength = base.strength
+        candidates = [(h, base)]
+        for du in (-1, 0, 1):
+            for dv in (-1, 0, 1):
+                if du or dv:
+                    alt = shifted(h, du, dv)
+                    candidates.append((alt, score_lattice(response, alt, strength, lens)))
+        candidates.sort(key=lambda c: -c[1].total)
+        (h_best, s_best), (_, s_next) = candidates[0], candidates[1]
+        margin = s_best.total - s_next.total
+        return _Fit(h=h_best, lens=lens, score=s_best, rms=rms, margin=margin,
+                    confidence=_confidence(s_best, rms, margin))
+
+
+def _plausible(h: np.ndarray, shape: tuple[int, ...]) -> bool:
+    """A homography that could be a camera's view of the board: finite, in front, convex, sane scale."""
+    if not np.all(np.isfinite(h)):
+        return False
+    corners = np.array([[-1.0, -1.0, 1.0], [9.0, -1.0, 1.0], [9.0, 10.0, 1.0], [-1.0, 10.0, 1.0]])
+    w = corners @ h[2]
+    if not (np.all(w > 0) or np.all(w < 0)):
+        return False  # the horizon crosses the board
+    quad = project(h, corners[:, :2])
+    edges = np.roll(quad, -1, axis=0) - quad
+    cross = edges[:, 0] * np.roll(edges, -1, axis=0)[:, 1] - edges[:, 1] * np.roll(edges, -1, axis=0)[:, 0]
+    if not (np.all(cross > 0) or np.all(cross < 0)):
+        return False
+    spacing = spacing_px(h)
+    return bool(5.0 <= spacing <= max(shape) / 4)
+
+
+def _jacobian(h: np.ndarray) -> np.ndarray:
+    """d(image)/d(board) at the board's centre."""
+    c = np.array([[4.0, 4.5], [5.0, 4.5], [4.0, 5.5]])
+    p = project(h, c)
+    return np.c_[p[1] - p[0], p[2] - p[0]]

@@ -1,0 +1,93 @@
+"""``xqrec calibrate SOURCE --out calib.json --overlay overlay.png``: find the board, save the grid.
+
+SOURCE is an image file, a video file, a camera index or a stream URL. For videos and cameras the
+first frames are tried in turn until the board is found (pieces help to settle red's side). A
+source with no board exits with status 1 and the reason.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from calibration import RED_SIDES, BoardLocator, BoardNotFoundError, LensModel, draw_overlay
+from calibration.geometry import BoardGeometry
+
+log = logging.getLogger(__name__)
+
+IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp"}
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("calibrate", help="find the board in a frame and save its grid (JSON)")
+    parser.add_argument("source", help="image or video file, camera index (0, 1, ...) or stream URL")
+    parser.add_argument("--out", type=Path, default=Path("calib.json"), help="calibration JSON to write")
+    parser.add_argument("--overlay", type=Path, help="also write the frame with the found grid drawn on it")
+    parser.add_argument("--red-side", choices=RED_SIDES,
+                        help="the image edge red sits at, used when no pieces stand to tell")
+    parser.add_argument("--lens", type=Path, help="lens calibration JSON (from a chessboard) to undistort with")
+    parser.add_argument("--frames", type=int, default=30, help="frames of a video/camera to try (default 30)")
+    parser.add_argument("--min-confidence", type=float, default=0.5, help="refuse grids below this (0-1)")
+    parser.set_defaults(handler=run)
+
+
+def _frames(source: str, limit: int) -> Iterator[np.ndarray]:
+    """Frames of ``source``: one for an image file, up to ``limit`` for a video, camera or stream."""
+    path = Path(source)
+    if path.suffix.lower() in IMAGE_SUFFIXES:
+        if not path.exists():
+            raise ValueError(f"no such image: {source}")
+        frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if frame is None:
+            raise ValueError(f"cannot read image: {source}")
+        yield frame
+        return
+    capture = cv2.VideoCapture(int(source) if source.isdigit() else source)
+    if not capture.isOpened():
+        raise ValueError(f"cannot open video source: {source}")
+    try:
+        for _ in range(limit):
+            ok, frame = capture.read()
+            if not ok:
+                break
+            yield frame
+    finally:
+        capture.release()
+
+
+def run(args: argparse.Namespace) -> int:
+    if not 0.0 <= args.min_confidence <= 1.0:
+        raise ValueError("--min-confidence must be between 0 and 1")
+    lens = LensModel.load(args.lens) if args.lens else None
+    locator = BoardLocator(red_side=args.red_side, lens=lens, min_confidence=args.min_confidence)
+    best: tuple[BoardGeometry, np.ndarray] | None = None
+    reason = "no frames could be read"
+    for frame in _frames(args.source, max(1, args.frames)):
+        try:
+            geometry = locator.locate(frame)
+        except BoardNotFoundError as error:
+            reason = error.reason
+            continue
+        if best is None or (best[0].red_side is None and geometry.red_side is not None) or (
+                (geometry.red_side is not None) == (best[0].red_side is not None)
+                and geometry.confidence > best[0].confidence):
+            best = (geometry, frame)
+        if best[0].red_side is not None and best[0].confidence >= 0.9:
+            break
+    if best is None:
+        print(f"xqrec calibrate: board not found: {reason}", file=sys.stderr)
+        return 1
+    geometry, frame = best
+    geometry.save(args.out)
+    if args.overlay:
+        cv2.imwrite(str(args.overlay), draw_overlay(frame, geometry))
+    side = geometry.red_side or "undetermined (no pieces; use --red-side)"
+    print(f"board found: confidence {geometry.confidence:.2f}, spacing {geometry.spacing_px():.1f} px, "
+          f"red side {side}; wrote {args.out}")
+    return 0
