@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from synth import textures
+from synth import blend, textures
 from synth.fonts import glyph_mask
 from synth.style import RIVER_TEXTS, ViewStyle
 
@@ -49,9 +49,9 @@ def board_extent(style: ViewStyle) -> tuple[float, float, float, float]:
     return (-m, -m, 8.0 + m, 9.0 + m)
 
 
-def _coverage_1d(n: int, centre: float, width: float) -> np.ndarray:
-    """Exact area coverage (0..1) along ``n`` pixels of a band ``width`` wide centred at ``centre``."""
-    idx = np.arange(n, dtype=np.float32)
+def _coverage_1d(stop: int, centre: float, width: float, start: int = 0) -> np.ndarray:
+    """Exact area coverage (0..1) of pixels ``start..stop-1`` by a band ``width`` wide centred at ``centre``."""
+    idx = np.arange(start, stop, dtype=np.float32)
     lo = np.clip(idx + 0.5 - (centre - width / 2), 0, 1)
     hi = np.clip((centre + width / 2) - (idx - 0.5), 0, 1)
     return np.clip(lo + hi - 1, 0, 1)
@@ -63,8 +63,8 @@ def _hline(ink: np.ndarray, v: float, u0: float, u1: float, width: float) -> Non
     c0, c1 = max(0, int(math.floor(u0 - 1))), min(ink.shape[1], int(math.ceil(u1 + 2)))
     if r0 >= r1 or c0 >= c1:
         return
-    rows = _coverage_1d(r1, v, width)[r0:r1]
-    cols = _coverage_1d(c1, (u0 + u1) / 2, u1 - u0)[c0:c1]
+    rows = _coverage_1d(r1, v, width, r0)
+    cols = _coverage_1d(c1, (u0 + u1) / 2, u1 - u0, c0)
     np.maximum(ink[r0:r1, c0:c1], rows[:, None] * cols[None, :], out=ink[r0:r1, c0:c1])
 
 
@@ -72,18 +72,14 @@ def _vline(ink: np.ndarray, u: float, v0: float, v1: float, width: float) -> Non
     _hline(ink.T, u, v0, v1, width)
 
 
-def _seg(ink: np.ndarray, p: tuple[float, float], q: tuple[float, float], width: float) -> None:
-    """A line segment at any angle, anti-aliased (used for palace diagonals and marks)."""
+def _seg(layer: np.ndarray, p: tuple[float, float], q: tuple[float, float], width: float) -> None:
+    """A line segment at any angle, anti-aliased, onto ``layer`` (palace diagonals and marks)."""
     shift = 4
     f = 1 << shift
-    layer = np.zeros_like(ink)
     cv2.line(
         layer, (round(p[0] * f), round(p[1] * f)), (round(q[0] * f), round(q[1] * f)), 1.0,
         max(1, round(width)), cv2.LINE_AA, shift,
     )
-    if width < 1:
-        layer *= width
-    np.maximum(ink, layer, out=ink)
 
 
 def _stamp(ink: np.ndarray, mask: np.ndarray, cu: float, cv: float, angle_deg: float) -> None:
@@ -129,11 +125,15 @@ def draw_ink(frame: TextureFrame, style: ViewStyle) -> np.ndarray:
     _hline(ink, bv1, bu0 - bw / 2, bu1 + bw / 2, bw)
     _vline(ink, bu0, bv0 - bw / 2, bv1 + bw / 2, bw)
     _vline(ink, bu1, bv0 - bw / 2, bv1 + bw / 2, bw)
+    layer = np.zeros_like(ink)
     for r0 in (0, 7):
-        _seg(ink, t(3, r0), t(5, r0 + 2), lw)
-        _seg(ink, t(5, r0), t(3, r0 + 2), lw)
+        _seg(layer, t(3, r0), t(5, r0 + 2), lw)
+        _seg(layer, t(5, r0), t(3, r0 + 2), lw)
     if style.cross_marks:
-        _cross_marks(ink, frame, lw)
+        _cross_marks(layer, frame, lw)
+    if lw < 1:
+        layer *= lw
+    np.maximum(ink, layer, out=ink)
     _river_text(ink, frame, style)
     return ink
 
@@ -197,13 +197,18 @@ def render_static(
     la = math.radians(style.light_azimuth_deg)
     reach = (style.board_thickness + 0.05) / math.tan(math.radians(style.light_elevation_deg))
     du, dv = -math.cos(la) * reach * s, math.sin(la) * reach * s
-    shadow = np.zeros((frame.height, frame.width), np.float32)
     f = 16
-    rect = np.array([[bu0 + du, bv0 + dv], [bu1 + du, bv0 + dv], [bu1 + du, bv1 + dv], [bu0 + du, bv1 + dv]])
-    cv2.fillConvexPoly(shadow, np.round(rect * f).astype(np.int32), 1.0, cv2.LINE_AA, 4)
     k = int(max(3, 0.25 * s)) | 1
+    pad = k + 2
+    sr0, sr1 = max(0, int(min(bv0, bv0 + dv)) - pad), min(frame.height, int(max(bv1, bv1 + dv)) + pad)
+    sc0, sc1 = max(0, int(min(bu0, bu0 + du)) - pad), min(frame.width, int(max(bu1, bu1 + du)) + pad)
+    shadow = np.zeros((sr1 - sr0, sc1 - sc0), np.float32)
+    rect = np.array([[bu0 + du, bv0 + dv], [bu1 + du, bv0 + dv], [bu1 + du, bv1 + dv], [bu0 + du, bv1 + dv]])
+    rect -= (sc0, sr0)
+    cv2.fillConvexPoly(shadow, np.round(rect * f).astype(np.int32), 1.0, cv2.LINE_AA, 4)
     soft = cv2.GaussianBlur(shadow, (k, k), 0)
-    tex *= (1.0 - 0.45 * soft)[..., None]
+    shadowed = tex[sr0:sr1, sc0:sc1]
+    blend.scale(shadowed, 1.0 - 0.45 * soft)
     # the board's side edge seen under perspective: its bottom outline projected onto the top plane
     if style.board_thickness > 0.02:
         cx, cy, cz = camera_centre
@@ -220,17 +225,16 @@ def render_static(
     c0, c1 = max(0, int(math.floor(bu0))), min(frame.width, int(math.ceil(bu1)) + 1)
     surf = textures.surface(rng, r1 - r0, c1 - c0, style.board_material, style.board_colour, s)
     field = np.ones((r1 - r0, c1 - c0), np.float32)
+    sub = TextureFrame(frame.x0 + c0 / s, frame.y_top - r0 / s, s, c1 - c0, r1 - r0)
     if style.folds:
-        sub = TextureFrame(frame.x0 + c0 / s, frame.y_top - r0 / s, s, c1 - c0, r1 - r0)
         _folds(rng, field, sub, style)
-    surf *= field[..., None]
-    cover = _coverage_1d(r1, (bv0 + bv1) / 2, bv1 - bv0)[r0:r1, None] * _coverage_1d(c1, (bu0 + bu1) / 2, bu1 - bu0)[None, c0:c1]
+    if style.folds:
+        blend.scale(surf, field)
+    cover = np.outer(_coverage_1d(r1, (bv0 + bv1) / 2, bv1 - bv0, r0), _coverage_1d(c1, (bu0 + bu1) / 2, bu1 - bu0, c0))
     region = tex[r0:r1, c0:c1]
-    region += (surf - region) * cover[..., None]
+    blend.lerp(region, surf, cover)
     # ink, with a little unevenness in how it took
-    ink = draw_ink(frame, style)
-    ink_r = ink[r0:r1, c0:c1]
+    ink_r = draw_ink(sub, style)
     ink_r *= 0.85 + 0.15 * textures.smooth_noise(rng, r1 - r0, c1 - c0, max(3.0, s * 0.3))
-    colour = np.asarray(style.line_colour, np.float32)
-    region += (colour - region) * ink_r[..., None]
+    blend.lerp(region, style.line_colour, ink_r)
     return tex

@@ -89,18 +89,17 @@ def _truetype(key: str, size: int, simplified: bool) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(str(font_path(spec)), size, index=index)
 
 
-@functools.lru_cache(maxsize=4096)
-def glyph_mask(key: str, char: str, size: int, simplified: bool = False) -> np.ndarray:
-    """A float32 coverage mask (0..1) of ``char``, its ink box centred in a ``size`` x ``size`` square.
+BASE_PX = 128
 
-    ``size`` is the em size in pixels. The glyph is centred on its ink, not on the font's
-    metrics, the way characters sit in the middle of a piece.
-    """
+
+@functools.lru_cache(maxsize=512)
+def _glyph_base(key: str, char: str, simplified: bool) -> np.ndarray:
+    """``char`` rasterised once at ``BASE_PX`` em size, cropped to its ink, flattened/thickened
+    for the clerical emulation (uint8)."""
     spec = FONTS[key]
-    render = max(8, size * 2)  # supersample for clean small glyphs
-    font = _truetype(key, render, simplified)
-    canvas = Image.new("L", (render * 2, render * 2), 0)
-    ImageDraw.Draw(canvas).text((render // 2, render // 2), char, font=font, fill=255)
+    font = _truetype(key, BASE_PX, simplified)
+    canvas = Image.new("L", (BASE_PX * 2, BASE_PX * 2), 0)
+    ImageDraw.Draw(canvas).text((BASE_PX // 2, BASE_PX // 2), char, font=font, fill=255)
     ink = np.asarray(canvas, dtype=np.uint8)
     ys, xs = np.nonzero(ink > 16)
     if len(xs) == 0:
@@ -109,11 +108,25 @@ def glyph_mask(key: str, char: str, size: int, simplified: bool = False) -> np.n
     if spec.thicken:
         k = 2 * spec.thicken + 1
         crop = cv2.dilate(crop, np.ones((k, k), np.uint8))
-    h, w = crop.shape
-    scale = size / render
-    new_w = max(1, round(w * scale / max(spec.flatten, 0.5) ** 0.35))
-    new_h = max(1, round(h * scale * spec.flatten))
-    small = cv2.resize(crop, (new_w, new_h), interpolation=cv2.INTER_AREA)
+    if spec.flatten != 1.0:
+        h, w = crop.shape
+        crop = cv2.resize(crop, (round(w / spec.flatten**0.35), round(h * spec.flatten)), interpolation=cv2.INTER_AREA)
+    return crop
+
+
+@functools.lru_cache(maxsize=4096)
+def glyph_mask(key: str, char: str, size: int, simplified: bool = False) -> np.ndarray:
+    """A float32 coverage mask (0..1) of ``char`` with the em size ``size`` pixels, its ink box
+    centred in a square at least ``size`` wide.
+
+    The glyph is centred on its ink, not on the font's metrics, the way characters sit in the
+    middle of a piece. Read-only (shared by the cache).
+    """
+    base = _glyph_base(key, char, simplified)
+    h, w = base.shape
+    scale = size / BASE_PX
+    new_w, new_h = max(1, round(w * scale)), max(1, round(h * scale))
+    small = cv2.resize(base, (new_w, new_h), interpolation=cv2.INTER_AREA)
     side = max(size, new_w, new_h)
     out = np.zeros((side, side), np.float32)
     y0, x0 = (side - new_h) // 2, (side - new_w) // 2

@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 
+from synth import blend
+
 if TYPE_CHECKING:
     from synth.scene import Scene
 
@@ -150,17 +152,14 @@ class HandOverlay:
         k = int(self.pose.scale * 0.8) | 1
         shadow = cv2.GaussianBlur(shadow, (k, k), 0)
         img = image[roi]
-        img *= (1.0 - 0.45 * shadow)[..., None]
+        blend.scale(img, 1.0 - 0.45 * shadow)
         # rounded shading from the distance to the outline
         binary = (body[roi] > 0.5).astype(np.uint8)
         dist = cv2.distanceTransform(binary, cv2.DIST_L2, 3)
         depth = np.sqrt(np.clip(dist / (0.5 * self.pose.scale), 0, 1))
         shade = 0.55 + 0.5 * depth
-        skin_c = np.asarray(self.pose.skin, np.float32)
-        colour = skin_c[None, None, :] * shade[..., None]
+        colour = blend.tint(self.pose.skin, shade)
         if self.pose.sleeve is not None:
-            sl = sleeve[roi][..., None]
-            colour = colour * (1 - sl) + np.asarray(self.pose.sleeve, np.float32) * shade[..., None] * sl
-        a = body[roi][..., None]
-        img += (colour - img) * a
+            blend.lerp(colour, blend.tint(self.pose.sleeve, shade), sleeve[roi])
+        blend.lerp(img, colour, body[roi])
         return body

@@ -15,11 +15,12 @@ import math
 import cv2
 import numpy as np
 
+from synth import blend
 from synth.style import ViewStyle
 
 log = logging.getLogger(__name__)
 
-_TILE = 256
+_TILE = 1024
 
 
 @functools.lru_cache(maxsize=1)
@@ -30,7 +31,8 @@ def _noise_tile() -> np.ndarray:
 
 
 def illumination(rng: np.random.Generator, style: ViewStyle) -> tuple[np.ndarray, np.ndarray]:
-    """(gain, glare) maps at full resolution: gain multiplies the image, glare is added (0..255)."""
+    """(gain, glare) three-channel maps at full resolution: gain multiplies the image, glare is
+    added (0..255)."""
     w, h = style.width, style.height
     sw, sh = max(8, w // 8), max(8, h // 8)
     ys, xs = np.mgrid[0:sh, 0:sw].astype(np.float32)
@@ -55,9 +57,9 @@ def illumination(rng: np.random.Generator, style: ViewStyle) -> tuple[np.ndarray
         gx, gy = rng.uniform(0.1, 0.9), rng.uniform(0.1, 0.9)
         r = rng.uniform(0.04, 0.14)
         glare += style.glare_strength * 255.0 * np.exp(-((xs - gx) ** 2 + ((ys - gy) * h / w) ** 2) / (r * r))
-    gain3 = gain[..., None] * np.asarray(style.cast, np.float32)[None, None, :]
-    gain_full = cv2.resize(gain3.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
-    glare_full = cv2.resize(glare, (w, h), interpolation=cv2.INTER_CUBIC)
+    gain3 = blend.tint(style.cast, gain.astype(np.float32))
+    gain_full = cv2.resize(gain3, (w, h), interpolation=cv2.INTER_LINEAR)
+    glare_full = blend.expand3(cv2.resize(glare, (w, h), interpolation=cv2.INTER_LINEAR))
     return gain_full, glare_full
 
 
@@ -67,23 +69,33 @@ def _edge_point(rng: np.random.Generator) -> tuple[float, float]:
     return [(t, -0.05), (t, 1.05), (-0.05, t), (1.05, t)][side]
 
 
+def _noise(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
+    """Unit Gaussian noise ``(h, w, 3)``: a seeded window into a fixed pre-drawn tile."""
+    tile = _noise_tile()
+    if h <= _TILE and w <= _TILE:
+        oy = int(rng.integers(0, _TILE - h + 1))
+        ox = int(rng.integers(0, _TILE - w + 1))
+        flip = int(rng.integers(4))
+        window = tile[oy:oy + h, ox:ox + w]
+        return window[::-1] if flip & 1 else window
+    oy, ox = (int(v) for v in rng.integers(0, _TILE, 2))
+    reps = (math.ceil((h + oy) / _TILE), math.ceil((w + ox) / _TILE), 1)
+    return np.tile(tile, reps)[oy:oy + h, ox:ox + w]
+
+
 def finish(
     image: np.ndarray, gain: np.ndarray, glare: np.ndarray, style: ViewStyle, rng: np.random.Generator
 ) -> np.ndarray:
     """Apply light, blur, noise and JPEG to a float32 BGR image; returns uint8 BGR."""
-    out = image * gain
-    out += glare[..., None]
+    out = cv2.multiply(image, gain)
+    if style.glare_spots:
+        out += glare
     if style.blur_sigma > 0:
         out = cv2.GaussianBlur(out, (0, 0), style.blur_sigma)
     if style.noise_sigma > 0:
-        h, w = out.shape[:2]
-        tile = _noise_tile()
-        oy, ox = (int(v) for v in rng.integers(0, _TILE, 2))
-        reps = (math.ceil((h + oy) / _TILE), math.ceil((w + ox) / _TILE), 1)
-        noise = np.tile(tile, reps)[oy:oy + h, ox:ox + w]
-        # shot noise grows with brightness: sigma * (0.6 + 0.4 * level / 128)
-        out += noise * (style.noise_sigma * (0.6 + out * (0.4 / 128.0)))
-    result = np.clip(out, 0, 255).astype(np.uint8)
+        out = cv2.scaleAdd(_noise(rng, out.shape[0], out.shape[1]), float(style.noise_sigma), out)
+    np.clip(out, 0, 255, out=out)
+    result = out.astype(np.uint8)
     if style.jpeg_quality:
         ok, buf = cv2.imencode(".jpg", result, [cv2.IMWRITE_JPEG_QUALITY, int(style.jpeg_quality)])
         if ok:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from synth import textures
+from synth import blend, textures
 from synth.board import TextureFrame
 from synth.fonts import glyph_mask
 from synth.style import ViewStyle
@@ -55,7 +55,12 @@ def character_set(style: ViewStyle, rng: np.random.Generator) -> dict[str, str]:
 
 
 class PieceArtist:
-    """Draws the pieces of one scene; caches glyphs, the face grain and local pixel grids."""
+    """Draws the pieces of one scene.
+
+    Each piece kind's top face (grain, ring, carved or printed character) is rendered once per
+    scene as an upright BGRA sprite; a piece is then one rotated, scaled, sub-pixel placed warp
+    of its sprite times a bevel/highlight map that stays fixed to the light, plus its side wall.
+    """
 
     def __init__(self, style: ViewStyle, frame: TextureFrame, camera_centre: tuple[float, float, float],
                  rng: np.random.Generator) -> None:
@@ -64,17 +69,73 @@ class PieceArtist:
         self.camera_centre = camera_centre
         self.chars = character_set(style, rng)
         self.radius_px = style.piece_radius * frame.scale
-        self.glyph_px = max(5, round(self.radius_px * (1.12 if style.ring else 1.3)))
-        size = int(self.radius_px * 2.6) + 6
+        cz = camera_centre[2]
+        self.sprite_radius = self.radius_px * cz / (cz - style.piece_height)
+        self.half = int(math.ceil(self.sprite_radius * 1.05)) + 3
+        self.size = 2 * self.half + 1
+        size = self.size
         if style.piece_face == "wood":
-            self.grain = textures.wood(rng, size * 3, size * 3, style.piece_colour, frame.scale * 0.6,
-                                       angle_deg=float(rng.uniform(0, 180)), contrast=0.18)
+            self.grain = textures.wood(rng, size * 4, size * 4, style.piece_colour, frame.scale * 0.6,
+                                       angle_deg=float(rng.uniform(0, 180)), contrast=0.16)
         else:
-            n = textures.smooth_noise(rng, size * 3, size * 3, 2.0)
-            self.grain = textures._tint(style.piece_colour, 1.0 - 0.03 * (n - 0.5))
+            n = textures.smooth_noise(rng, size * 4, size * 4, 2.0)
+            self.grain = blend.tint(style.piece_colour, 1.0 - 0.03 * (n - 0.5))
         la = math.radians(style.light_azimuth_deg)
         self.light_dir = (math.cos(la), -math.sin(la))  # in texture axes (v points down)
         self._rng = rng
+        ys, xs = np.mgrid[0:size, 0:size].astype(np.float32) - self.half
+        self._dx, self._dy = xs, ys
+        self._d = np.sqrt(xs * xs + ys * ys)
+        self._sprites: dict[str, np.ndarray] = {}
+        self.shade = self._shade_map()
+
+    def _shade_map(self) -> np.ndarray:
+        """Bevel and gloss, fixed to the light direction: a multiplier per sprite pixel."""
+        r, d = self.sprite_radius, self._d
+        bevel_w = max(1.2, 0.14 * r)
+        e = np.clip((d - (r - bevel_w)) / bevel_w, 0, 1)
+        lx, ly = self.light_dir
+        facing = (self._dx * lx + self._dy * ly) / np.maximum(d, 1e-3)
+        shade = 1.0 + e * (0.28 * facing - 0.12)
+        if self.style.piece_face == "plastic":
+            hx, hy = self._dx - 0.35 * lx * r, self._dy - 0.35 * ly * r
+            shade += 0.3 * np.exp(-(hx * hx + hy * hy) / (0.15 * r * r))
+        elif self.style.piece_face == "bone":
+            shade += 0.08 * np.exp(-(self._dx**2 + self._dy**2) / (0.5 * r * r))
+        return shade.astype(np.float32)
+
+    def sprite(self, letter: str) -> np.ndarray:
+        """The upright top face of ``letter`` as float32 BGRA (alpha = the disc)."""
+        cached = self._sprites.get(letter)
+        if cached is not None:
+            return cached
+        st, r, d, size = self.style, self.sprite_radius, self._d, self.size
+        gy, gx = self._rng.integers(0, self.grain.shape[0] - size, 2)
+        face = self.grain[gy:gy + size, gx:gx + size].copy()
+        ink_colour = np.asarray(st.red_ink if letter.isupper() else st.black_ink, np.float32)
+        ink = np.zeros((size, size), np.float32)
+        if st.ring:
+            ring_w = max(0.7, 0.05 * r)
+            ink = np.maximum(ink, np.clip(ring_w / 2 + 0.5 - np.abs(d - 0.8 * r), 0, 1))
+        glyph_px = max(5, round(r * (1.12 if st.ring else 1.3)))
+        glyph = glyph_mask(st.font, self.chars[letter], glyph_px, st.charset == "simplified")
+        gh, gw = glyph.shape
+        m = np.array([[1, 0, self.half - (gw - 1) / 2], [0, 1, self.half - (gh - 1) / 2]], np.float32)
+        ink = np.maximum(ink, cv2.warpAffine(glyph, m, (size, size), flags=cv2.INTER_LINEAR))
+        if st.carved:
+            # a carved groove: its upper wall in shadow, the lower one catching light
+            shifted = np.roll(ink, 1, axis=0)
+            wall_dark = np.clip(ink - shifted, 0, 1)
+            wall_lit = np.clip(shifted - ink, 0, 1)
+            blend.scale(face, 1.0 - 0.3 * wall_lit)
+            blend.lerp(face, ink_colour * 0.8, 0.92 * ink)
+            blend.scale(face, 1.0 - 0.25 * wall_dark)
+        else:
+            blend.lerp(face, ink_colour, 0.95 * ink)
+        alpha = np.clip(r - d + 0.5, 0, 1)
+        out = np.dstack([face, alpha]).astype(np.float32)
+        self._sprites[letter] = out
+        return out
 
     def _top(self, x: float, y: float, h: float) -> tuple[float, float, float]:
         cx, cy, cz = self.camera_centre
@@ -86,18 +147,27 @@ class PieceArtist:
         if not pieces:
             return
         st, s = self.style, self.frame.scale
-        mask = np.zeros(tex.shape[:2], np.float32)
         reach = 0.55 * st.piece_height / math.tan(math.radians(st.light_elevation_deg))
-        f = 16
+        lx, ly = self.light_dir
+        centres = []
         for x, y, p in pieces:
-            lx, ly = self.light_dir
             u, v = self.frame.to_tex(x, y)
-            u -= lx * (reach + p.lift) * s
-            v -= ly * (reach + p.lift) * s
-            cv2.circle(mask, (round(u * f), round(v * f)), round(self.radius_px * 1.02 * f), 1.0, -1, cv2.LINE_AA, 4)
+            centres.append((u - lx * (reach + p.lift) * s, v - ly * (reach + p.lift) * s))
         k = int(max(3, 0.22 * s)) | 1
+        pad = int(self.radius_px * 1.1) + k + 2
+        arr = np.asarray(centres)
+        r0, r1 = max(0, int(arr[:, 1].min()) - pad), min(tex.shape[0], int(arr[:, 1].max()) + pad)
+        c0, c1 = max(0, int(arr[:, 0].min()) - pad), min(tex.shape[1], int(arr[:, 0].max()) + pad)
+        if r0 >= r1 or c0 >= c1:
+            return
+        mask = np.zeros((r1 - r0, c1 - c0), np.float32)
+        f = 16
+        rad = round(self.radius_px * 1.02 * f)
+        for u, v in centres:
+            cv2.circle(mask, (round((u - c0) * f), round((v - r0) * f)), rad, 1.0, -1, cv2.LINE_AA, 4)
         soft = cv2.GaussianBlur(mask, (k, k), 0)
-        tex *= (1.0 - 0.5 * soft)[..., None]
+        region = tex[r0:r1, c0:c1]
+        blend.scale(region, 1.0 - 0.5 * soft)
 
     def draw(self, tex: np.ndarray, pieces: list[tuple[float, float, Placement]]) -> None:
         """Draw each piece (base centre ``x, y`` in board units) onto the texture, far ones first."""
@@ -108,69 +178,35 @@ class PieceArtist:
 
     def _draw_one(self, tex: np.ndarray, x: float, y: float, p: Placement) -> None:
         st, frame = self.style, self.frame
-        base_h = p.lift
-        top_x, top_y, fz = self._top(x, y, base_h + st.piece_height)
-        bx, by, fb = self._top(x, y, base_h)
+        top_x, top_y, fz = self._top(x, y, p.lift + st.piece_height)
+        bx, by, fb = self._top(x, y, p.lift)
         r_top = self.radius_px * fz
         r_base = self.radius_px * fb
         bu, bv = frame.to_tex(bx, by)
         tu, tv = frame.to_tex(top_x, top_y)
-        red = p.letter.isupper()
         # side wall: the hull of the base and top circles
-        angles = np.linspace(0, 2 * np.pi, 40, endpoint=False)
-        ring = np.column_stack([np.cos(angles), np.sin(angles)])
-        pts = np.vstack([ring * r_base + (bu, bv), ring * r_top + (tu, tv)])
+        pts = np.vstack([_RING * r_base + (bu, bv), _RING * r_top + (tu, tv)])
         hull = cv2.convexHull(np.round(pts * 16).astype(np.int32))
         side = tuple(float(c) * 0.62 for c in st.piece_colour)
         cv2.fillConvexPoly(tex, hull, side, cv2.LINE_AA, 4)
-        # top face patch
-        half = int(r_top) + 3
+        # top face: the sprite rotated about its centre, scaled and placed at (tu, tv)
+        half, size = self.half, self.size
         u0, v0 = int(math.floor(tu)) - half, int(math.floor(tv)) - half
-        size = 2 * half + 1
         a0, b0 = max(0, v0), max(0, u0)
         a1, b1 = min(tex.shape[0], v0 + size), min(tex.shape[1], u0 + size)
         if a0 >= a1 or b0 >= b1:
             return
-        ys, xs = np.mgrid[v0:v0 + size, u0:u0 + size].astype(np.float32)
-        dx, dy = xs - tu, ys - tv
-        d = np.sqrt(dx * dx + dy * dy)
-        alpha = np.clip(r_top - d + 0.5, 0, 1)
-        gy, gx = self._rng.integers(0, self.grain.shape[0] - size, 2)
-        face = self.grain[gy:gy + size, gx:gx + size].copy()
-        # bevel: the rim catches light on one side and falls off on the other
-        bevel_w = max(1.2, 0.14 * r_top)
-        e = np.clip((d - (r_top - bevel_w)) / bevel_w, 0, 1)
-        lx, ly = self.light_dir
-        facing = (dx * lx + dy * ly) / np.maximum(d, 1e-3)
-        shade = 1.0 + e * (0.28 * facing - 0.12)
-        if st.piece_face == "plastic":
-            hl = np.exp(-(((dx - 0.35 * lx * r_top) ** 2 + (dy - 0.35 * ly * r_top) ** 2) / (0.18 * r_top * r_top)))
-            face += (255.0 - face) * (0.25 * hl)[..., None]
-        face *= shade[..., None]
-        ink_colour = np.asarray(st.red_ink if red else st.black_ink, np.float32)
-        ink = np.zeros((size, size), np.float32)
-        if st.ring:
-            rr = 0.8 * r_top
-            ring_w = max(0.6, 0.05 * r_top)
-            ink = np.maximum(ink, np.clip(ring_w / 2 + 0.5 - np.abs(d - rr), 0, 1))
-        glyph = glyph_mask(st.font, self.chars[p.letter], self.glyph_px, st.charset == "simplified")
-        gh, gw = glyph.shape
-        m = cv2.getRotationMatrix2D(((gw - 1) / 2, (gh - 1) / 2), p.rotation, fz)
-        m[0, 2] += tu - u0 - (gw - 1) / 2
-        m[1, 2] += tv - v0 - (gh - 1) / 2
-        g = cv2.warpAffine(glyph, m, (size, size), flags=cv2.INTER_LINEAR)
-        ink = np.maximum(ink, g)
-        if st.carved:
-            # a carved groove: dark on the side toward the light, a faint highlight on the other
-            sx, sy = round(lx), round(ly)
-            shifted = np.roll(np.roll(ink, sy, axis=0), sx, axis=1)
-            groove = np.clip(ink - shifted, 0, 1)
-            lip = np.clip(shifted - ink, 0, 1)
-            face *= (1.0 - 0.35 * lip)[..., None]
-            face += (ink_colour * 0.8 - face) * (0.92 * ink)[..., None]
-            face += (255.0 - face) * (0.12 * groove)[..., None]
-        else:
-            face += (ink_colour - face) * (0.95 * ink)[..., None]
-        region = tex[a0:a1, b0:b1]
+        m = cv2.getRotationMatrix2D((float(half), float(half)), p.rotation, r_top / self.sprite_radius)
+        m[0, 2] += tu - u0 - half
+        m[1, 2] += tv - v0 - half
+        face = cv2.warpAffine(self.sprite(p.letter), m, (size, size), flags=cv2.INTER_LINEAR)
+        t = np.array([[1, 0, tu - u0 - half], [0, 1, tv - v0 - half]], np.float32)
+        shade = cv2.warpAffine(self.shade, t, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
         sub = (slice(a0 - v0, a1 - v0), slice(b0 - u0, b1 - u0))
-        region += (face[sub] - region) * alpha[sub][..., None]
+        rgb = face[sub][..., :3].copy()
+        blend.scale(rgb, shade[sub])
+        blend.lerp(tex[a0:a1, b0:b1], rgb, face[sub][..., 3])
+
+
+_ANGLES = np.linspace(0, 2 * np.pi, 32, endpoint=False)
+_RING = np.column_stack([np.cos(_ANGLES), np.sin(_ANGLES)])

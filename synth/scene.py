@@ -28,6 +28,7 @@ log = logging.getLogger(__name__)
 
 POINT_NAMES = [f"{FILE_NAMES[f]}{r}" for r in range(10) for f in range(9)]
 MAX_TEXTURE_SIDE = 4096
+MAP_STEP = 4
 
 
 class Overlay(Protocol):
@@ -105,26 +106,36 @@ class Scene:
         return TextureFrame(float(lo[0]), float(hi[1]), float(scale), width, height)
 
     def _distortion_maps(self) -> tuple[np.ndarray, np.ndarray]:
-        st = self.style
-        ys, xs = np.mgrid[0:st.height, 0:st.width].astype(np.float32)
-        c = np.array([(st.width - 1) / 2, (st.height - 1) / 2], np.float32)
-        n = np.float32(math.hypot(st.width, st.height) / 2)
-        qx, qy = (xs - c[0]) / n, (ys - c[1]) / n
-        k = np.float32(1.0) + np.float32(st.barrel) * (qx * qx + qy * qy)
-        ux, uy = c[0] + qx * k * n, c[1] + qy * k * n
-        m = np.linalg.inv(self.tex_to_image).astype(np.float32)
-        den = m[2, 0] * ux + m[2, 1] * uy + m[2, 2]
-        mx = (m[0, 0] * ux + m[0, 1] * uy + m[0, 2]) / den
-        my = (m[1, 0] * ux + m[1, 1] * uy + m[1, 2]) / den
+        """Texture coordinates of every output pixel (through the lens model), as remap maps.
+
+        The map is smooth, so it is computed exactly on a grid every ``STEP`` pixels and enlarged
+        with linear interpolation aligned so that the samples fall on pixel coordinates
+        ``STEP * j - STEP + (STEP - 1) / 2``; interpolation error is far below 0.01 px.
+        """
+        st, step = self.style, MAP_STEP
+        nw, nh = -(-st.width // step) + 2, -(-st.height // step) + 2
+        off = (step - 1) / 2 - step
+        xs = (np.arange(nw, dtype=np.float64) * step + off)[None, :].repeat(nh, 0)
+        ys = (np.arange(nh, dtype=np.float64) * step + off)[:, None].repeat(nw, 1)
+        und = self.camera.undistort(np.column_stack([xs.ravel(), ys.ravel()]))
+        tex = apply_homography(np.linalg.inv(self.tex_to_image), und)
+        mx = tex[:, 0].reshape(nh, nw).astype(np.float32)
+        my = tex[:, 1].reshape(nh, nw).astype(np.float32)
+        big = (nw * step, nh * step)
+        mx = cv2.resize(mx, big, interpolation=cv2.INTER_LINEAR)[step:step + st.height, step:step + st.width]
+        my = cv2.resize(my, big, interpolation=cv2.INTER_LINEAR)[step:step + st.height, step:step + st.width]
         return cv2.convertMaps(mx, my, cv2.CV_16SC2)
 
     def warp(self, tex: np.ndarray) -> np.ndarray:
-        """Board texture to camera image (float32 BGR)."""
+        """Board texture to camera image (float32 BGR); warped as 8-bit, which is 2-3x faster."""
         size = (self.style.width, self.style.height)
+        tex8 = cv2.convertScaleAbs(tex)
         if self._maps is None:
-            return cv2.warpPerspective(tex, self.tex_to_image, size, flags=cv2.INTER_LINEAR,
-                                       borderMode=cv2.BORDER_REPLICATE)
-        return cv2.remap(tex, self._maps[0], self._maps[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+            out = cv2.warpPerspective(tex8, self.tex_to_image, size, flags=cv2.INTER_LINEAR,
+                                      borderMode=cv2.BORDER_REPLICATE)
+        else:
+            out = cv2.remap(tex8, self._maps[0], self._maps[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        return out.astype(np.float32)
 
     def board_to_image(self, xy: np.ndarray) -> np.ndarray:
         """Final-image pixels of board-plane points ``(N, 2)``."""

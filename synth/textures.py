@@ -11,6 +11,8 @@ import logging
 import cv2
 import numpy as np
 
+from synth import blend
+
 log = logging.getLogger(__name__)
 
 
@@ -19,32 +21,43 @@ def smooth_noise(rng: np.random.Generator, height: int, width: int, cell: float)
     gh = max(2, int(height / cell) + 2)
     gw = max(2, int(width / cell) + 2)
     small = rng.random((gh, gw), dtype=np.float32)
-    return cv2.resize(small, (width, height), interpolation=cv2.INTER_CUBIC)
+    return cv2.resize(small, (width, height), interpolation=cv2.INTER_LINEAR)
 
 
 def _tint(colour: tuple[int, int, int], field: np.ndarray) -> np.ndarray:
     """``colour`` scaled per pixel by ``field`` (a 2-D brightness factor), as float32 BGR."""
-    out = np.empty((*field.shape, 3), np.float32)
-    for c in range(3):
-        out[..., c] = field * float(colour[c])
-    return out
+    return blend.tint(colour, field)
 
 
 def wood(
     rng: np.random.Generator, height: int, width: int, colour: tuple[int, int, int], px_per_unit: float,
     *, angle_deg: float = 0.0, contrast: float = 0.22,
 ) -> np.ndarray:
-    """Wood with long grain lines along ``angle_deg``, darker late-wood bands and slow colour drift."""
-    ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
+    """Wood with long grain lines along ``angle_deg``, darker late-wood bands and slow colour drift.
+
+    The grain is a random 1-D growth-ring profile (bands of varied width and darkness) looked up
+    at ``across + warp``, so the cost is a few array operations whatever the detail.
+    """
     a = np.deg2rad(angle_deg)
-    along = xs * np.cos(a) + ys * np.sin(a)
-    across = -xs * np.sin(a) + ys * np.cos(a)
-    warp = smooth_noise(rng, height, width, max(6.0, px_per_unit * 2.5)) * (px_per_unit * 0.9)
-    warp += smooth_noise(rng, height, width, max(3.0, px_per_unit * 0.6)) * (px_per_unit * 0.12)
-    period = px_per_unit * float(rng.uniform(0.12, 0.3))
-    phase = (across + warp + 0.02 * along) / period
-    bands = 0.5 + 0.5 * np.sin(phase * 2 * np.pi).astype(np.float32)
-    bands = bands**3  # thin dark late-wood lines
+    xs = np.arange(width, dtype=np.float32)[None, :]
+    ys = np.arange(height, dtype=np.float32)[:, None]
+    across = (ys * np.float32(np.cos(a)) - xs * np.float32(np.sin(a))) * np.float32(4.0)
+    warp = smooth_noise(rng, height, width, max(6.0, px_per_unit * 2.5)) * np.float32(px_per_unit * 3.6)
+    warp += smooth_noise(rng, height, width, max(3.0, px_per_unit * 0.6)) * np.float32(px_per_unit * 0.5)
+    # the ring profile at 4 samples per pixel: each year a light early-wood band fading into a dark line
+    period = px_per_unit * float(rng.uniform(0.12, 0.35)) * 4
+    n = 4096
+    years = int(n / max(period * 0.5, 3)) + 2
+    widths = np.maximum(3, (period * rng.uniform(0.5, 1.6, years)).astype(np.int64))
+    starts = np.cumsum(widths) - widths
+    depth = rng.uniform(0.5, 1.0, years).astype(np.float32)
+    start_of = np.repeat(starts, widths)[:n]
+    width_of = np.repeat(widths, widths)[:n]
+    t = (np.arange(n) - start_of) / (width_of - 1)
+    profile = (t**4).astype(np.float32) * np.repeat(depth, widths)[:n]
+    profile = np.convolve(profile, np.ones(3, np.float32) / 3, mode="same").astype(np.float32)
+    idx = (across + warp).astype(np.int32) % n
+    bands = profile[idx]
     drift = smooth_noise(rng, height, width, max(8.0, px_per_unit * 3))
     field = 1.0 - contrast * bands - 0.08 * (drift - 0.5)
     return _tint(colour, field.astype(np.float32))
@@ -82,8 +95,8 @@ def table(
     rng: np.random.Generator, height: int, width: int, material: str, colour: tuple[int, int, int], px_per_unit: float
 ) -> np.ndarray:
     """The table top around the board, made at a third of the resolution and enlarged."""
-    small_h, small_w = max(4, height // 3), max(4, width // 3)
-    scale = px_per_unit / 3
+    small_h, small_w = max(4, height // 4), max(4, width // 4)
+    scale = px_per_unit / 4
     if material in ("dark-wood", "light-wood"):
         small = wood(rng, small_h, small_w, colour, scale * 4, angle_deg=float(rng.uniform(0, 180)), contrast=0.3)
     elif material == "cloth":
