@@ -1,0 +1,178 @@
+"""Repetition verdicts (art. 23, 25, 26) on constructed cycles, cross-checked with Fairy-Stockfish.
+
+pyffish squares use ranks 1-10, so ICCS ``h2e2`` is its ``h3e3``. ``is_optional_game_end`` returns
+``(ended, value)`` with the value for the side to move: > 0 it wins, < 0 it loses, 0 a draw.
+Where it disagrees with the rule text, the text decides and the test says so.
+"""
+
+from __future__ import annotations
+
+import pyffish
+import pytest
+
+from rules import Game, Move, MoveClass, MoveKind, Position, SideCategory
+from rules.repetition import judge
+
+CASES: dict[str, tuple[str, list[str]]] = {
+    # 25.1: the red chariot checks on every move, black's general only steps aside.
+    "perpetual_check": ("3k5/9/9/9/9/9/9/9/R8/5K3 w", ["a1d1", "d9e9"] + ["d1e1", "e9d9", "e1d1", "d9e9"] * 2),
+    # 25.2: both sides shuffle an advisor.
+    "mutual_idle": ("3ak4/9/9/8p/9/9/P8/9/9/3A1K3 w", ["d0e1", "d9e8", "e1d0", "e8d9"] * 2),
+    # 25.3: the chariot follows the unprotected cannon from c7 to g7 and back; black only flees.
+    "chase_unprotected": ("3k5/9/2c6/9/9/9/9/6R2/9/5K3 w", ["g2c2", "c7g7", "c2g2", "g7c7"] * 2),
+    # 26.1: the general itself chases the unprotected cannon.
+    "general_chase": ("5k3/9/9/9/9/9/9/4K4/3c5/9 w", ["e2e1", "d1d2", "e1e2", "d2d1"] * 2),
+    # 26.1: a soldier itself chases the unprotected cannon.
+    "soldier_chase": ("3k5/9/3c5/4P4/9/9/9/9/9/5K3 w", ["e6d6", "d7e7", "d6e6", "e7d7"] * 2),
+    # 26.7: soldiers before the river are not chased pieces...
+    "uncrossed_soldiers": ("3ak4/9/9/2p3p2/9/9/6R2/9/9/3K5 w", ["g3c3", "d9e8", "c3g3", "e8d9"] * 2),
+    # ... soldiers across the river are (the 1999 text's 25.3), so this is a perpetual chase.
+    "crossed_soldiers": ("3ak4/9/9/9/9/2p3p2/9/6R2/9/3K5 w", ["g2c2", "d9e8", "c2g2", "e8d9"] * 2),
+    # 26.9.1: one check, one chase (the unprotected cannon on c2).
+    "check_and_chase": ("5a3/5k3/9/9/9/9/9/2cR5/3K5/9 w", ["d2d8", "f8f7", "d8d2", "f7f8"] * 2),
+}
+
+
+def play(name: str, extra_cycles: int = 0) -> Game:
+    fen, moves = CASES[name]
+    cycle = moves[-4:]
+    return Game(Position.from_fen(fen), moves + cycle * extra_cycles)
+
+
+def to_pyffish(iccs: str) -> str:
+    return f"{iccs[0]}{int(iccs[1]) + 1}{iccs[2]}{int(iccs[3]) + 1}"
+
+
+def pyffish_first_end(fen: str, moves: list[str]) -> tuple[int, int] | None:
+    """(ply, value for the side to move) where Fairy-Stockfish first sees a repetition end."""
+    converted = [to_pyffish(m) for m in moves]
+    full_fen = fen + " - - 0 1"
+    for ply in range(1, len(converted) + 1):
+        ended, value = pyffish.is_optional_game_end("xiangqi", full_fen, converted[:ply])
+        if ended:
+            return ply, value
+    return None
+
+
+def test_perpetual_check_loses_25_1() -> None:
+    game = play("perpetual_check")
+    verdict = game.repetition(9)  # black to move, the position after Rd1+ for the third time
+    assert verdict is not None
+    assert (verdict.code, verdict.result, verdict.winner, verdict.article) == ("perpetual_check", "0-1", "black", "25.1")
+    assert verdict.red.category is SideCategory.PERPETUAL_CHECK
+    assert verdict.black.category is SideCategory.ALLOWED
+    assert verdict.count == 3 and verdict.occurrences == (1, 5, 9)
+    assert "长将" in verdict.text and "25.1" in verdict.text
+    assert all(m.kind is MoveKind.CHECK for m in verdict.moves if m.side == "red")
+    assert [m.ply for m in verdict.cycle] == [6, 7, 8, 9]
+
+
+def test_pyffish_agrees_on_perpetual_check() -> None:
+    fen, moves = CASES["perpetual_check"]
+    # same ply, black to move and winning
+    assert pyffish_first_end(fen, moves) == (9, pyffish.VALUE_MATE)
+    assert play("perpetual_check").repetition(9) is not None
+
+
+def test_capture_as_first_move_of_the_cycle_is_not_counted_23_2() -> None:
+    # The cycle starts with Rxd1+ (a capture): 23.2 leaves that occurrence out, so the third
+    # counted repetition comes one ply later than Fairy-Stockfish's (which counts it). Text decides.
+    fen = "3k5/9/9/9/9/9/9/9/R2p5/5K3 w"
+    moves = ["a1d1", "d9e9"] + ["d1e1", "e9d9", "e1d1", "d9e9"] * 2 + ["d1e1"]
+    game = Game(Position.from_fen(fen), moves)
+    assert game.repetition(9) is None
+    verdict = game.repetition(10)
+    assert verdict is not None and verdict.code == "perpetual_check" and verdict.occurrences == (2, 6, 10)
+    assert pyffish_first_end(fen, moves) == (9, pyffish.VALUE_MATE)
+
+
+@pytest.mark.parametrize("name", ["mutual_idle", "general_chase", "soldier_chase", "uncrossed_soldiers"])
+def test_both_allowed_draw_25_2_and_pyffish_agrees(name: str) -> None:
+    verdict = play(name).repetition()
+    assert verdict is not None
+    assert (verdict.code, verdict.result, verdict.article) == ("draw_both_allowed", "1/2-1/2", "25.2")
+    fen, moves = CASES[name]
+    assert pyffish_first_end(fen, moves) == (8, 0)
+
+
+def test_general_and_soldier_chases_are_allowed_26_1() -> None:
+    for name in ("general_chase", "soldier_chase"):
+        verdict = play(name).repetition()
+        assert verdict is not None
+        red = [m for m in verdict.moves if m.side == "red"]
+        assert all(m.kind is MoveKind.IDLE and "26.1" in " ".join(m.notes) for m in red)
+
+
+def test_perpetual_chase_of_unprotected_piece_must_change_25_3() -> None:
+    game = play("chase_unprotected")
+    verdict = game.repetition()
+    assert verdict is not None
+    assert (verdict.code, verdict.result, verdict.must_change, verdict.article) == ("must_change", None, "red", "25.3")
+    assert verdict.red.category is SideCategory.PERPETUAL_CHASE and verdict.red.label_zh == "长捉"
+    assert {c.target_piece for m in verdict.moves for c in m.chases} == {"c"}
+    outcome = game.outcome()
+    assert outcome is not None and outcome.advisory and outcome.result is None and outcome.reason == "must_change"
+    # Fairy-Stockfish names the same culprit but declares the loss at once (red to move, losing);
+    # the text (25.3, 23.5.2) first asks red to change. Red repeating once more then loses.
+    fen, moves = CASES["chase_unprotected"]
+    assert pyffish_first_end(fen, moves) == (8, -pyffish.VALUE_MATE)
+    again = play("chase_unprotected", extra_cycles=1).repetition()
+    assert again is not None
+    assert (again.code, again.result, again.winner, again.article) == ("forbidden_not_changed", "0-1", "black", "23.5.2.2")
+
+
+def test_pyffish_disagrees_on_chasing_crossed_soldiers() -> None:
+    # Fairy-Stockfish calls it a draw; a soldier across the river is a piece (1999 art. 25.3, 2011
+    # 26.7 excludes only soldiers before the river), so chasing an unprotected one for ever is a
+    # forbidden 长捉无根子 (26.9.1): the text decides, red must change.
+    verdict = play("crossed_soldiers").repetition()
+    assert verdict is not None and verdict.code == "must_change" and verdict.must_change == "red"
+    fen, moves = CASES["crossed_soldiers"]
+    assert pyffish_first_end(fen, moves) == (8, 0)
+
+
+def test_one_check_one_chase_is_forbidden_26_9_1() -> None:
+    # Fairy-Stockfish calls it a draw; 26.9.1 (and 24.13) name 一将一捉 as forbidden: the text decides.
+    verdict = play("check_and_chase").repetition()
+    assert verdict is not None
+    assert verdict.red.label_zh == "一将一捉" and verdict.red.forbidden
+    assert (verdict.code, verdict.must_change) == ("must_change", "red")
+    assert "26.9.1" in verdict.text
+    fen, moves = CASES["check_and_chase"]
+    assert pyffish_first_end(fen, moves) == (8, 0)
+
+
+def _classes(pattern: dict[str, list[MoveKind]]) -> list[MoveClass]:
+    moves: list[MoveClass] = []
+    for index in range(len(pattern["red"])):
+        for side in ("red", "black"):
+            ply = len(moves) + 1
+            moves.append(MoveClass(ply, Move.from_iccs("a0a1"), side, pattern[side][index]))
+    return moves
+
+
+def test_mutual_perpetual_check_is_a_draw() -> None:
+    # Both sides forbidden (25.4): no one-sided perpetual check, so a draw (26.9.4; 1999 art. 26.3).
+    moves = _classes({"red": [MoveKind.CHECK] * 4, "black": [MoveKind.CHECK] * 4})
+    verdict = judge("fen", 8, (0, 4, 8), moves)
+    assert (verdict.code, verdict.result, verdict.article) == ("draw_both_forbidden", "1/2-1/2", "26.9.4")
+
+
+def test_perpetual_check_against_a_perpetual_chase_still_loses() -> None:
+    moves = _classes({"red": [MoveKind.CHASE] * 4, "black": [MoveKind.CHECK] * 4})
+    verdict = judge("fen", 8, (0, 4, 8), moves)
+    assert (verdict.code, verdict.winner) == ("perpetual_check", "red")
+
+
+def test_mixed_checks_and_idle_moves_are_allowed() -> None:
+    moves = _classes({"red": [MoveKind.CHECK, MoveKind.IDLE] * 2, "black": [MoveKind.IDLE] * 4})
+    verdict = judge("fen", 8, (0, 4, 8), moves)
+    assert verdict.code == "draw_both_allowed"
+
+
+def test_describe_lists_every_move_for_the_arbiter() -> None:
+    verdict = play("check_and_chase").repetition()
+    assert verdict is not None
+    text = verdict.describe()
+    assert "一将一捉" in text and "Advice for the arbiter" in text
+    assert text.count("\n  ply ") == len(verdict.moves) == 8

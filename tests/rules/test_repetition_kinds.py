@@ -1,0 +1,110 @@
+"""The 棋例 kind of single moves (art. 24, 26): 将, 杀, 捉 and 闲 on hand-built positions."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules import Move, MoveKind, Position, classify_move
+from rules.move_kinds import chases, mates_by_checks
+
+
+def kind_of(fen: str, iccs: str, previous: str | None = None) -> tuple[MoveKind, str]:
+    position = Position.from_fen(fen)
+    before = Move.from_iccs(previous) if previous else None
+    found = classify_move(position, Move.from_iccs(iccs), 1, before)
+    return found.kind, found.describe()
+
+
+def test_check_is_the_heaviest_kind() -> None:
+    kind, _ = kind_of("3k5/9/9/9/9/9/9/9/R8/5K3 w", "a1d1")
+    assert kind is MoveKind.CHECK
+
+
+def test_chariot_attacking_a_protected_horse_is_not_a_chase() -> None:
+    # 24.15/24.3: the rook on c9 protects the horse; R for N is a loss, so the move only follows (跟).
+    kind, text = kind_of("2r1k4/9/2n6/9/9/9/9/7R1/9/5K3 w", "h2h7")
+    assert kind is MoveKind.IDLE
+    assert "跟" in text
+
+
+def test_horse_attacking_a_protected_chariot_is_a_chase() -> None:
+    # 24.3: the exchange still wins (a chariot for a horse), protected or not.
+    kind, text = kind_of("2r1k4/9/9/2r6/9/9/5N3/9/9/5K3 w", "f3e5")
+    assert kind is MoveKind.CHASE
+    assert "chariot attacked by a red horse" in text
+
+
+def test_horse_move_that_attacks_nothing_is_idle() -> None:
+    kind, _ = kind_of("2r1k4/9/9/2r6/9/9/9/5N3/9/5K3 w", "f2e4")
+    assert kind is MoveKind.IDLE
+
+
+def test_pinned_protector_is_a_false_root() -> None:
+    # 24.16: the c9 rook is pinned to its general by the a9 rook, so the horse counts as unprotected.
+    kind, text = kind_of("R1r1k4/9/2n6/9/9/9/9/7R1/9/5K3 w", "h2h7")
+    assert kind is MoveKind.CHASE
+    assert "cannot truly recapture" in text
+
+
+def test_offering_an_exchange_of_chariots_is_idle_unless_the_target_is_unprotected() -> None:
+    kind, text = kind_of("2r1k4/9/2r6/9/9/9/9/7R1/9/5K3 w", "h2h7")
+    assert kind is MoveKind.IDLE and "兑" in text  # 24.4
+    kind, text = kind_of("4k4/9/2r6/9/9/9/9/7R1/9/5K3 w", "h2h7")
+    assert kind is MoveKind.CHASE and "unprotected" in text  # 26.10
+
+
+def test_general_move_uncovering_a_chariot_chase_is_a_chase() -> None:
+    # 26.1.1: the general steps aside and its chariot now attacks the unprotected horse.
+    kind, text = kind_of("5k2r/9/9/9/4n4/9/9/9/4K4/4R4 w", "e1d1")
+    assert kind is MoveKind.CHASE
+    assert "chariot e0 chases black horse e5" in text
+
+
+def test_general_answering_check_makes_no_chase() -> None:
+    # 26.1.2: black's general escapes the check and so uncovers its chariot's attack on d0: idle.
+    kind, text = kind_of("3k1Rb2/9/b8/6C2/6p1p/9/P2r2P1P/c3n4/N3A4/3A1K3 b", "d9d8")
+    assert kind is MoveKind.IDLE
+    assert "26.1.2" in text
+
+
+def test_other_piece_answering_check_with_a_new_chase_is_a_chase() -> None:
+    # 26.1.2: blocking the check with the chariot, which then attacks the unprotected red chariot.
+    kind, text = kind_of("4k4/9/9/r6N1/9/9/9/4R4/9/3K5 b", "a6e6")
+    assert kind is MoveKind.CHASE
+    assert "chases red chariot e2" in text
+    # the blocking chariot is pinned, so it does not chase the horse on h6
+    assert "h6" not in text
+
+
+def test_soldier_that_has_just_crossed_is_not_chased() -> None:
+    # 26.7: taking a soldier that has just crossed the river is no gain; one that crossed earlier is.
+    fen = "4k4/9/9/9/4P4/9/9/9/3K5/6r2 b"
+    assert kind_of(fen, "g0g5", previous="e4e5")[0] is MoveKind.IDLE
+    assert kind_of(fen, "g0g5", previous="d1d0")[0] is MoveKind.CHASE
+
+
+def test_soldier_before_the_river_is_no_target() -> None:
+    position = Position.from_fen("3ak4/9/9/2p3p2/9/9/2R6/9/9/3K5 w")
+    assert chases(position) == []
+    crossed = Position.from_fen("3ak4/9/9/9/9/2p3p2/9/2R6/9/3K5 w")
+    assert [c.target_piece for c in chases(crossed)] == ["p"]
+
+
+def test_capture_that_gets_the_capturer_mated_is_no_chase() -> None:
+    # 24.3 and the 1999 text's 细则 7: after Rxh5 black mates with Ri0 (the horse covers f1).
+    assert chases(Position.from_fen("4k3r/9/9/9/7c1/9/6n2/9/9/5K1R1 w")) == []
+    assert len(chases(Position.from_fen("4k3r/9/9/9/7c1/9/9/9/9/5K1R1 w"))) == 1
+
+
+def test_mate_threat() -> None:
+    # 24.2: the advisor leaves e8, the generals' file opens and ...Rf9 would mate.
+    assert kind_of("4k3r/4a4/9/9/9/9/9/9/9/R2A1K3 b", "e8d9")[0] is MoveKind.MATE_THREAT
+    assert kind_of("4k3r/4a4/9/9/9/9/9/9/9/R2A1K3 b", "i9i8")[0] is MoveKind.IDLE
+
+
+@pytest.mark.parametrize(("fen", "depth", "expected"), [
+    ("4k3r/9/9/9/9/9/9/9/9/R2A1K3 b", 1, True),  # Rf9 mates at once
+    ("4k3r/4a4/9/9/9/9/9/9/9/R2A1K3 b", 2, False),
+])
+def test_mates_by_checks(fen: str, depth: int, expected: bool) -> None:
+    assert mates_by_checks(Position.from_fen(fen), depth) is expected
