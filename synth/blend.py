@@ -29,13 +29,13 @@ def lerp(img: np.ndarray, target: np.ndarray | tuple[float, ...], alpha: np.ndar
         add = np.multiply(target, a3)
     else:
         c = [float(v) for v in np.asarray(target, np.float64).ravel()[:3]]
-        add = cv2.multiply(a3, (c[0], c[1], c[2], 0.0))
+        add = cv2.multiply(a3, np.array([c[0], c[1], c[2], 0.0]))
     np.subtract(np.float32(1.0), a3, out=a3)
     np.multiply(img, a3, out=img)
     np.add(img, add, out=img)
 
 
-def tint(colour: tuple[int, int, int] | np.ndarray, field: np.ndarray) -> np.ndarray:
+def tint(colour: tuple[float, ...] | np.ndarray, field: np.ndarray) -> np.ndarray:
     """A float32 BGR image of ``colour`` scaled per pixel by the one-channel ``field``."""
     f = np.ascontiguousarray(field, dtype=np.float32)
     return cv2.merge([f * np.float32(c) for c in np.asarray(colour, np.float32)])

@@ -95,9 +95,10 @@ def finish(
     if style.noise_sigma > 0:
         out = cv2.scaleAdd(_noise(rng, out.shape[0], out.shape[1]), float(style.noise_sigma), out)
     np.clip(out, 0, 255, out=out)
-    result = out.astype(np.uint8)
+    result: np.ndarray = out.astype(np.uint8)
     if style.jpeg_quality:
         ok, buf = cv2.imencode(".jpg", result, [cv2.IMWRITE_JPEG_QUALITY, int(style.jpeg_quality)])
-        if ok:
-            result = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else None
+        if decoded is not None:
+            result = decoded
     return result

@@ -119,11 +119,10 @@ class Scene:
         ys = (np.arange(nh, dtype=np.float64) * step + off)[:, None].repeat(nw, 1)
         und = self.camera.undistort(np.column_stack([xs.ravel(), ys.ravel()]))
         tex = apply_homography(np.linalg.inv(self.tex_to_image), und)
-        mx = tex[:, 0].reshape(nh, nw).astype(np.float32)
-        my = tex[:, 1].reshape(nh, nw).astype(np.float32)
         big = (nw * step, nh * step)
-        mx = cv2.resize(mx, big, interpolation=cv2.INTER_LINEAR)[step:step + st.height, step:step + st.width]
-        my = cv2.resize(my, big, interpolation=cv2.INTER_LINEAR)[step:step + st.height, step:step + st.width]
+        crop = (slice(step, step + st.height), slice(step, step + st.width))
+        mx = cv2.resize(tex[:, 0].reshape(nh, nw).astype(np.float32), big, interpolation=cv2.INTER_LINEAR)[crop]
+        my = cv2.resize(tex[:, 1].reshape(nh, nw).astype(np.float32), big, interpolation=cv2.INTER_LINEAR)[crop]
         return cv2.convertMaps(mx, my, cv2.CV_16SC2)
 
     def warp(self, tex: np.ndarray) -> np.ndarray:
