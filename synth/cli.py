@@ -34,6 +34,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     _register_position(render_sub)
     _register_dataset(render_sub)
     # --- further `render` sub-commands register below this line (e.g. `render game`, synth.video) ---
+    from synth.video_cli import register_game
+
+    register_game(render_sub)
 
 
 def _style_arguments(parser: argparse.ArgumentParser) -> None:
