@@ -271,7 +271,7 @@ def read_pgn(source: str | bytes, *, strict: bool = False) -> list[PgnGame]:
     if isinstance(source, bytes):
         text, encoding = decode_pgn(source)
     else:
-        text = source
+        text = source.removeprefix("\ufeff")
     games = []
     for number, (headers, movetext) in enumerate(split_records(text), start=1):
         games.append(_read_game(headers, movetext, encoding, strict, number))

@@ -185,3 +185,11 @@ def test_built_game_writes_and_reads_back() -> None:
     game.result = "1-0"
     _round_trip(game)
     assert game.positions()[-1] == position
+
+
+def test_printed_move_list_as_in_the_rules_text() -> None:
+    """Art. 7.5's layout: numbers with 、, full-width spaces, black files as numerals, a BOM."""
+    text = "\ufeff1、炮二平五　马八进七\n2、马二进三　车九平八\n3．车一平二　炮八进四\n"
+    (game,) = read_pgn(text)
+    assert [m.iccs for m in game.moves] == ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "h7h3"]
+    assert game.errors == [] and game.result == "*"
