@@ -52,16 +52,21 @@ class DatasetOptions:
     shard_views: int = 100
 
 
+def dataset_view(options: DatasetOptions, index: int) -> tuple[np.ndarray, ViewTruth, Scene]:
+    """View ``index`` of the dataset: its random position, style and hand all follow from its seed."""
+    s = view_seed(options.split, options.seed, index)
+    rng = np.random.default_rng([s, 4])
+    position = random_position(rng)
+    style = ViewStyle.sample(np.random.default_rng([s, 1]), split=options.split,
+                             width=options.width, height=options.height)
+    hand = bool(rng.random() < options.hand_rate)
+    return render_view(position.fen(), s, style=style, hand=hand, split=options.split)
+
+
 def generate_views(options: DatasetOptions) -> Iterator[tuple[int, np.ndarray, ViewTruth, Scene]]:
     """Yield (index, image, truth, scene) for each view of the dataset, in order."""
     for i in range(options.n):
-        s = view_seed(options.split, options.seed, i)
-        rng = np.random.default_rng([s, 4])
-        position = random_position(rng)
-        style = ViewStyle.sample(np.random.default_rng([s, 1]), split=options.split,
-                                 width=options.width, height=options.height)
-        hand = bool(rng.random() < options.hand_rate)
-        image, truth, scene = render_view(position.fen(), s, style=style, hand=hand, split=options.split)
+        image, truth, scene = dataset_view(options, i)
         yield i, image, truth, scene
 
 

@@ -54,9 +54,15 @@ def illumination(rng: np.random.Generator, style: ViewStyle) -> tuple[np.ndarray
         gain *= 1.0 - rng.uniform(0.2, 0.45) * blob
     glare = np.zeros((sh, sw), np.float32)
     for _ in range(style.glare_spots):
-        gx, gy = rng.uniform(0.1, 0.9), rng.uniform(0.1, 0.9)
-        r = rng.uniform(0.04, 0.14)
-        glare += style.glare_strength * 255.0 * np.exp(-((xs - gx) ** 2 + ((ys - gy) * h / w) ** 2) / (r * r))
+        # a window or lamp reflected by a glossy surface: a soft elongated patch with a brighter core
+        gx, gy = rng.uniform(0.15, 0.85), rng.uniform(0.15, 0.85)
+        r = rng.uniform(0.06, 0.18)
+        stretch = rng.uniform(1.0, 2.5)
+        rot = rng.uniform(0, math.pi)
+        u = (xs - gx) * math.cos(rot) + (ys - gy) * h / w * math.sin(rot)
+        v = -(xs - gx) * math.sin(rot) + (ys - gy) * h / w * math.cos(rot)
+        d2 = (u / stretch) ** 2 + v**2
+        glare += style.glare_strength * 255.0 * (0.6 * np.exp(-d2 / (r * r)) + 0.4 * np.exp(-d2 / (0.2 * r * r)))
     gain3 = blend.tint(style.cast, gain.astype(np.float32))
     gain_full = cv2.resize(gain3, (w, h), interpolation=cv2.INTER_LINEAR)
     glare_full = blend.expand3(cv2.resize(glare, (w, h), interpolation=cv2.INTER_LINEAR))

@@ -117,7 +117,7 @@ class PieceArtist:
         if st.ring:
             ring_w = max(0.7, 0.05 * r)
             ink = np.maximum(ink, np.clip(ring_w / 2 + 0.5 - np.abs(d - 0.8 * r), 0, 1))
-        glyph_px = max(5, round(r * (1.12 if st.ring else 1.3)))
+        glyph_px = max(5, round(r * (1.18 if st.ring else 1.35)))
         glyph = glyph_mask(st.font, self.chars[letter], glyph_px, st.charset == "simplified")
         gh, gw = glyph.shape
         m = np.array([[1, 0, self.half - (gw - 1) / 2], [0, 1, self.half - (gh - 1) / 2]], np.float32)
@@ -187,7 +187,7 @@ class PieceArtist:
         # side wall: the hull of the base and top circles
         pts = np.vstack([_RING * r_base + (bu, bv), _RING * r_top + (tu, tv)])
         hull = cv2.convexHull(np.round(pts * 16).astype(np.int32))
-        side = tuple(float(c) * 0.62 for c in st.piece_colour)
+        side = tuple(float(c) * (0.62 if st.piece_face == "wood" else 0.8) for c in st.piece_colour)
         cv2.fillConvexPoly(tex, hull, side, cv2.LINE_AA, 4)
         # top face: the sprite rotated about its centre, scaled and placed at (tu, tv)
         half, size = self.half, self.size

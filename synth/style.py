@@ -46,7 +46,7 @@ PIECE_PALETTES: dict[str, tuple[tuple[int, int, int], ...]] = {
 }
 TABLE_PALETTES: dict[str, tuple[tuple[int, int, int], ...]] = {
     "dark-wood": ((40, 60, 95), (30, 45, 70), (50, 75, 115), (35, 55, 80), (45, 58, 90)),
-    "light-wood": ((120, 160, 195), (100, 145, 185), (130, 170, 200), (110, 150, 175), (125, 155, 190)),
+    "light-wood": ((105, 160, 200), (90, 145, 190), (120, 175, 210), (100, 150, 180), (110, 155, 195)),
     "cloth": ((70, 110, 40), (110, 60, 30), (60, 60, 130), (85, 90, 90), (40, 80, 20)),
     "laminate": ((170, 170, 165), (200, 200, 200), (150, 160, 170), (180, 185, 175), (140, 140, 150)),
 }
@@ -230,9 +230,9 @@ class ViewStyle:
             light_elevation_deg=float(rng.uniform(40.0, 80.0)),
             gradient=float(rng.uniform(0.0, 0.35)),
             cast=(float(rng.normal(1.0, 0.05)), float(rng.normal(1.0, 0.03)), float(rng.normal(1.0, 0.05))),
-            exposure=float(rng.uniform(0.8, 1.15)),
-            glare_spots=int(rng.integers(0, 3 if glossy else 2)),
-            glare_strength=float(rng.uniform(0.2, 0.7) if glossy else rng.uniform(0.05, 0.25)),
+            exposure=float(rng.uniform(0.9, 1.2)),
+            glare_spots=int(rng.integers(0, 3)) if glossy else int(rng.random() < 0.2),
+            glare_strength=float(rng.uniform(0.15, 0.5) if glossy else rng.uniform(0.04, 0.12)),
             people_shadows=int(_pick(rng, (0, 0, 1, 2))),
             noise_sigma=float(rng.uniform(0.5, 6.0)),
             blur_sigma=float(_pick(rng, (0.0, 0.0, 0.6, 1.0, 1.5))),

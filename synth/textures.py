@@ -31,7 +31,7 @@ def _tint(colour: tuple[int, int, int], field: np.ndarray) -> np.ndarray:
 
 def wood(
     rng: np.random.Generator, height: int, width: int, colour: tuple[int, int, int], px_per_unit: float,
-    *, angle_deg: float = 0.0, contrast: float = 0.22,
+    *, angle_deg: float = 0.0, contrast: float = 0.22, waviness: float = 1.0,
 ) -> np.ndarray:
     """Wood with long grain lines along ``angle_deg``, darker late-wood bands and slow colour drift.
 
@@ -42,8 +42,8 @@ def wood(
     xs = np.arange(width, dtype=np.float32)[None, :]
     ys = np.arange(height, dtype=np.float32)[:, None]
     across = (ys * np.float32(np.cos(a)) - xs * np.float32(np.sin(a))) * np.float32(4.0)
-    warp = smooth_noise(rng, height, width, max(6.0, px_per_unit * 2.5)) * np.float32(px_per_unit * 3.6)
-    warp += smooth_noise(rng, height, width, max(3.0, px_per_unit * 0.6)) * np.float32(px_per_unit * 0.5)
+    warp = smooth_noise(rng, height, width, max(6.0, px_per_unit * 2.5)) * np.float32(px_per_unit * 3.6 * waviness)
+    warp += smooth_noise(rng, height, width, max(3.0, px_per_unit * 0.6)) * np.float32(px_per_unit * 0.5 * waviness)
     # the ring profile at 4 samples per pixel: each year a light early-wood band fading into a dark line
     period = px_per_unit * float(rng.uniform(0.12, 0.35)) * 4
     n = 4096
@@ -98,7 +98,8 @@ def table(
     small_h, small_w = max(4, height // 4), max(4, width // 4)
     scale = px_per_unit / 4
     if material in ("dark-wood", "light-wood"):
-        small = wood(rng, small_h, small_w, colour, scale * 4, angle_deg=float(rng.uniform(0, 180)), contrast=0.3)
+        small = wood(rng, small_h, small_w, colour, scale * 1.5, angle_deg=float(rng.uniform(0, 180)), contrast=0.14,
+                     waviness=0.25)
     elif material == "cloth":
         slow = smooth_noise(rng, small_h, small_w, max(4.0, scale * 3))
         small = _tint(colour, 1.0 - 0.12 * (slow - 0.5))

@@ -1,0 +1,135 @@
+"""Every look option of ViewStyle has an effect, and every font draws every piece character."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import numpy as np
+import pytest
+
+from rules import START_FEN
+from synth.fonts import FONTS, glyph_mask
+from synth.pieces import CHARACTERS, VARIANTS
+from synth.style import (
+    BLACK_INKS,
+    BOARD_MATERIALS,
+    LINE_COLOURS,
+    PIECE_FACES,
+    RIVER_TEXTS,
+    TABLE_MATERIALS,
+    TABLE_PALETTES,
+    ViewStyle,
+)
+from synth.view import render_position
+
+BASE = dataclasses.replace(
+    ViewStyle.sample(np.random.default_rng(21), width=480, height=360),
+    noise_sigma=0.0, jpeg_quality=0, blur_sigma=0.0, coverage=0.9, tilt_deg=8.0, barrel=0.0,
+)
+
+
+SPARSE = "3k5/9/9/9/9/9/9/9/9/5K3 w - - 0 1"  # leaves the cannon and soldier marks visible
+
+
+def _render(fen: str = START_FEN, **changes: Any) -> np.ndarray:
+    image, _ = render_position(fen, 21, style=dataclasses.replace(BASE, **changes))
+    return image.astype(np.int16)
+
+
+def _changed(a: np.ndarray, b: np.ndarray, min_pixels: int = 200) -> bool:
+    return int((np.abs(a - b).sum(axis=2) > 24).sum()) >= min_pixels
+
+
+@pytest.mark.parametrize("font", sorted(FONTS))
+@pytest.mark.parametrize("charset", ["traditional", "simplified"])
+def test_every_font_draws_every_character(font: str, charset: str) -> None:
+    chars = set(CHARACTERS[charset].values()) | set(VARIANTS[charset].values())
+    chars |= set("".join(RIVER_TEXTS[charset]))
+    for ch in chars:
+        mask = glyph_mask(font, ch, 40, charset == "simplified")
+        ink = float(mask.mean())
+        assert 0.05 < ink < 0.7, f"{font} {ch!r}: ink {ink:.2f}"
+
+
+def test_scripts_draw_different_characters() -> None:
+    trad = glyph_mask("noto-sans", "帥", 48, False)
+    simp = glyph_mask("noto-sans", "帅", 48, True)
+    assert trad.shape != simp.shape or np.abs(trad - simp).mean() > 0.02
+
+
+@pytest.mark.parametrize(
+    ("field", "values"),
+    [
+        ("board_material", BOARD_MATERIALS),
+        ("piece_face", PIECE_FACES),
+        ("font", ("ukai", "noto-sans-bold", "clerical-ming")),
+        ("charset", ("traditional", "simplified")),
+        ("carved", (True, False)),
+        ("ring", (True, False)),
+        ("black_ink", tuple(BLACK_INKS.values())),
+        ("line_colour", tuple(LINE_COLOURS.values())),
+        ("line_width", (0.015, 0.04)),
+        ("river_script", ("traditional", "simplified")),
+        ("river_facing", ("red", "both")),
+        ("cross_marks", (True, False)),
+        ("folds", (0, 3)),
+        ("board_thickness", (0.0, 0.35)),
+        ("piece_height", (0.18, 0.38)),
+        ("rotation_spread", (0.0, 180.0)),
+        ("offset_max", (0.0, 0.15)),
+        ("tilt_deg", (0.0, 25.0)),
+        ("roll_deg", (0.0, 90.0, 200.0)),
+        ("coverage", (0.4, 0.95)),
+        ("barrel", (0.0, 0.06)),
+        ("light_azimuth_deg", (0.0, 180.0)),
+        ("gradient", (0.0, 0.35)),
+        ("cast", ((1.0, 1.0, 1.0), (0.9, 1.0, 1.1))),
+        ("exposure", (0.85, 1.15)),
+        ("glare_spots", (0, 2)),
+        ("people_shadows", (0, 2)),
+        ("noise_sigma", (0.0, 6.0)),
+        ("blur_sigma", (0.0, 1.5)),
+        ("jpeg_quality", (0, 40)),
+    ],
+)
+def test_each_option_changes_the_view(field: str, values: tuple[Any, ...]) -> None:
+    extra: dict[str, Any] = {"glare_strength": 0.5} if field == "glare_spots" else {}
+    fen = SPARSE if field == "cross_marks" else START_FEN
+    images = [_render(fen, **{field: v}, **extra) for v in values]
+    small = field in ("noise_sigma", "jpeg_quality", "blur_sigma", "cross_marks")  # local or faint effects
+    for a, b in zip(images, images[1:], strict=False):
+        assert _changed(a, b, 20 if small else 200), field
+
+
+def test_table_materials_look_different() -> None:
+    images = [_render(table_material=m, table_colour=TABLE_PALETTES[m][0], coverage=0.5) for m in TABLE_MATERIALS]
+    for i, a in enumerate(images):
+        for b in images[i + 1 :]:
+            assert _changed(a, b, 2000)
+
+
+@pytest.mark.parametrize(("width", "height"), [(640, 480), (1920, 1080)])
+def test_resolutions(width: int, height: int) -> None:
+    image, truth = render_position(START_FEN, 4, style=dataclasses.replace(BASE, width=width, height=height))
+    assert image.shape == (height, width, 3)
+    pts = np.array(list(truth.points.values()))
+    assert pts[:, 0].min() > 0 and pts[:, 0].max() < width and pts[:, 1].min() > 0 and pts[:, 1].max() < height
+
+
+def test_sampled_styles_span_the_ranges() -> None:
+    styles = [ViewStyle.sample(np.random.default_rng(s)) for s in range(300)]
+    assert max(s.tilt_deg for s in styles) <= 25.0
+    assert {s.board_material for s in styles} == set(BOARD_MATERIALS)
+    assert {s.piece_face for s in styles} == set(PIECE_FACES)
+    assert {s.black_ink_name for s in styles} == set(BLACK_INKS)
+    assert min(s.coverage for s in styles) >= 0.4 and max(s.coverage for s in styles) <= 0.95
+    assert max(s.offset_max for s in styles) <= 0.15
+    assert any(s.rotation_spread >= 180 for s in styles)
+    sizes = {(s.width, s.height) for s in styles}
+    assert (640, 480) in sizes and (1920, 1080) in sizes
+    sides = set()
+    for s in styles[:40]:
+        _, truth = render_position(START_FEN, 0, style=dataclasses.replace(s, width=160, height=120))
+        sides.add(truth.red_side)
+    assert sides == {"bottom", "top", "left", "right"}
