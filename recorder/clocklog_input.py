@@ -1,0 +1,79 @@
+"""Clock presses from a JSON-lines clock log (the format ``synth`` writes; the serial link feeds the same path).
+
+A line reads ``{"t": seconds, "event": "press", "side": "red"|"black", "red_ms": n, "black_ms": n}``.
+Reading is lenient, as a log is an edge of the system: a malformed line is logged, counted and
+skipped. :class:`ClockFeed` hands out the presses up to a given time, in order, so the session can
+interleave them with the frames of the same clock.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from rules import BLACK, RED
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class ClockPress:
+    """One press: the button's side and the time each side has left after it (milliseconds)."""
+
+    t: float
+    side: str
+    red_ms: int
+    black_ms: int
+
+
+def parse_clock_lines(lines: Iterable[str], source: str = "clock log") -> tuple[list[ClockPress], int]:
+    """Presses from JSON lines (sorted by time) and the number of lines skipped as malformed."""
+    presses: list[ClockPress] = []
+    skipped = 0
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            data = json.loads(line)
+            if data.get("event", "press") != "press":
+                continue
+            press = ClockPress(float(data["t"]), str(data["side"]), int(data["red_ms"]), int(data["black_ms"]))
+            if press.side not in (RED, BLACK):
+                raise ValueError(f"side {press.side!r} is not red or black")
+        except (ValueError, KeyError, TypeError, AttributeError) as error:
+            log.warning("%s line %d skipped: %s", source, number, error)
+            skipped += 1
+            continue
+        presses.append(press)
+    presses.sort(key=lambda p: p.t)
+    return presses, skipped
+
+
+def read_clock_log(path: str | Path) -> list[ClockPress]:
+    """Every press of a clock log file, in time order (malformed lines skipped with a warning)."""
+    with open(path, encoding="utf-8") as source:
+        presses, _ = parse_clock_lines(source, str(path))
+    return presses
+
+
+class ClockFeed:
+    """Presses handed out in time order: ``until(t)`` returns those at or before ``t`` not yet given."""
+
+    def __init__(self, presses: Iterable[ClockPress]) -> None:
+        self._presses = sorted(presses, key=lambda p: p.t)
+        self._next = 0
+
+    def until(self, t: float) -> list[ClockPress]:
+        start = self._next
+        while self._next < len(self._presses) and self._presses[self._next].t <= t:
+            self._next += 1
+        return self._presses[start:self._next]
+
+    def remaining(self) -> list[ClockPress]:
+        """The presses not handed out yet (e.g. after the last frame)."""
+        rest = self._presses[self._next:]
+        self._next = len(self._presses)
+        return rest

@@ -1,0 +1,268 @@
+"""Typed recorder events and the append-only event log (one JSON object per line, with a ``"type"``).
+
+The event log is the single record of a game: the scoresheet and PGN are derived from it
+(:mod:`recorder.scoresheet`). Every event is a frozen dataclass with the video time ``t`` (seconds)
+at which the recorder knew it; :func:`event_to_json` adds the class name as ``"type"`` and
+:func:`event_from_json` reads it back. Alerts (things an arbiter must look at) share the base
+:class:`Alert`: a ``kind`` code, the ``squares`` involved, the rule ``article`` and a sentence.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import logging
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+log = logging.getLogger(__name__)
+
+EVENT_LOG_VERSION = 1
+
+
+@dataclass(frozen=True)
+class Event:
+    """Base of every event: ``t`` is the video (or stream) time in seconds."""
+
+    t: float
+
+
+@dataclass(frozen=True)
+class RecordingStarted(Event):
+    """The recorder began watching ``source`` from ``start_fen`` (the model hash names the classifier)."""
+
+    source: str
+    start_fen: str
+    model_sha256: str | None = None
+    version: int = EVENT_LOG_VERSION
+
+
+@dataclass(frozen=True)
+class RecordingStopped(Event):
+    """The recorder stopped (end of file, or told to stop); ``frames`` read in all."""
+
+    frames: int
+    reason: str = "end of source"
+
+
+@dataclass(frozen=True)
+class MoveRecorded(Event):
+    """A move confirmed from the board: ply (1-based), ICCS and Chinese notation, clock times if known.
+
+    ``t_still`` is the time the board was first seen still after the move; ``confidence`` is the
+    posterior probability of this move among the candidates the resolver weighed; ``pair`` is
+    true for each move of two recorded from one still view (a fast player moved twice).
+    """
+
+    ply: int
+    iccs: str
+    chinese: str
+    side: str
+    fen_after: str
+    confidence: float
+    t_still: float | None = None
+    red_ms: int | None = None
+    black_ms: int | None = None
+    pair: bool = False
+
+
+@dataclass(frozen=True)
+class ClockPressed(Event):
+    """A clock press: the button's ``side``, both times after it, and the ply it completed (if any).
+
+    ``effective`` is false for a press of the button whose time was not running (it changes
+    nothing on a real clock).
+    """
+
+    side: str
+    red_ms: int
+    black_ms: int
+    ply: int | None = None
+    effective: bool = True
+
+
+@dataclass(frozen=True)
+class PositionRestored(Event):
+    """The board is back at the position after ``ply`` (art. 5.8): moves after it are taken back.
+
+    ``taken_back`` lists the ICCS of the moves removed from the record (empty when the board
+    only came back to the last confirmed position after a disturbance or an illegal move).
+    """
+
+    ply: int
+    fen: str
+    taken_back: tuple[str, ...] = ()
+    kind: str = "position_restored"
+
+
+@dataclass(frozen=True)
+class CalibrationChanged(Event):
+    """The board grid was found again (camera or board moved, red side found)."""
+
+    reason: str
+    shift: float
+    red_side: str | None
+    confidence: float
+
+
+@dataclass(frozen=True)
+class SourceGap(Event):
+    """The frame source stalled or dropped from ``t`` until ``t_resumed``; it was reopened."""
+
+    t_resumed: float
+    reason: str
+    reopen_attempts: int = 1
+
+
+@dataclass(frozen=True)
+class GameEnded(Event):
+    """A game-end verdict from ``rules``: checkmate, stalemate (definite) or advice for the arbiter."""
+
+    ply: int
+    result: str | None
+    reason: str
+    article: str
+    text: str
+    advisory: bool
+
+
+@dataclass(frozen=True)
+class Alert(Event):
+    """Something the arbiter must look at: ``kind`` code, ``squares`` (ICCS names), rule ``article``."""
+
+    kind: str
+    squares: tuple[str, ...]
+    article: str
+    text: str
+    ply: int = 0  # plies recorded when the alert was raised
+
+
+@dataclass(frozen=True)
+class IllegalMoveAlert(Alert):
+    """A physical move that is not legal (``kind`` ``illegal_move``) or by the side not on turn
+    (``wrong_side``); ``piece`` is its FEN letter and ``violation`` the rules' code
+    (``leg_blocked``, ``eye_blocked``, ``no_screen``, ``flying_general``, ``self_check``...)."""
+
+    piece: str = ""
+    violation: str = ""
+    iccs: str = ""
+
+
+@dataclass(frozen=True)
+class BoardDisturbed(Alert):
+    """A piece knocked off its point, missing or extra (``board_disturbed``), or a board that no legal
+    continuation explains (``unexplained``)."""
+
+    fen_seen: str = ""
+
+
+@dataclass(frozen=True)
+class ClockAlert(Alert):
+    """A clock press with no move (``press_without_move``, art. 8.1.7) or a move with no press
+    (``move_without_press``, art. 6)."""
+
+    side: str = ""
+
+
+@dataclass(frozen=True)
+class TwoMovesSeen(Alert):
+    """Two moves were made between two still views (``two_moves``); both are recorded, in order."""
+
+    moves: tuple[str, ...] = field(default_factory=tuple)
+
+
+EVENT_TYPES: dict[str, type[Event]] = {
+    cls.__name__: cls
+    for cls in (RecordingStarted, RecordingStopped, MoveRecorded, ClockPressed, PositionRestored,
+                CalibrationChanged, SourceGap, GameEnded, Alert, IllegalMoveAlert, BoardDisturbed,
+                ClockAlert, TwoMovesSeen)
+}
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, float):
+        return round(value, 3)
+    if isinstance(value, tuple | list):
+        return [_plain(v) for v in value]
+    return value
+
+
+def event_to_json(event: Event) -> dict[str, Any]:
+    """The event as a JSON-ready dict with ``"type"`` first (floats rounded to milliseconds)."""
+    data: dict[str, Any] = {"type": type(event).__name__}
+    for item in dataclasses.fields(event):
+        data[item.name] = _plain(getattr(event, item.name))
+    return data
+
+
+def event_from_json(data: dict[str, Any]) -> Event:
+    """Rebuild an event from :func:`event_to_json` output; unknown keys are ignored (newer logs)."""
+    name = data.get("type")
+    cls = EVENT_TYPES.get(str(name))
+    if cls is None:
+        raise ValueError(f"unknown event type {name!r}")
+    values: dict[str, Any] = {}
+    for item in dataclasses.fields(cls):
+        if item.name in data:
+            value = data[item.name]
+            values[item.name] = tuple(value) if isinstance(value, list) else value
+    try:
+        return cls(**values)
+    except TypeError as error:
+        raise ValueError(f"{name} event is missing a field: {error}") from None
+
+
+class EventLog:
+    """An append-only JSON-lines event log; also keeps the events in memory (``events``).
+
+    ``path`` ``None`` keeps them in memory only. Each line is flushed as it is written so a
+    reader (or a crash) sees every event up to the last one.
+    """
+
+    def __init__(self, path: str | Path | None = None) -> None:
+        self.path = Path(path) if path is not None else None
+        self.events: list[Event] = []
+        self._out: IO[str] | None = None
+        if self.path is not None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._out = self.path.open("a", encoding="utf-8")
+
+    def append(self, event: Event) -> None:
+        self.events.append(event)
+        if self._out is not None:
+            self._out.write(json.dumps(event_to_json(event), ensure_ascii=False) + "\n")
+            self._out.flush()
+
+    def extend(self, events: Iterable[Event]) -> None:
+        for event in events:
+            self.append(event)
+
+    def close(self) -> None:
+        if self._out is not None:
+            self._out.close()
+            self._out = None
+
+    def __enter__(self) -> EventLog:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def iter_events(lines: Iterable[str]) -> Iterator[Event]:
+    """Events from JSON lines; blank lines are skipped, a bad line raises ``ValueError`` naming it."""
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            yield event_from_json(json.loads(line))
+        except (ValueError, TypeError) as error:
+            raise ValueError(f"event log line {number}: {error}") from None
+
+
+def read_events(path: str | Path) -> list[Event]:
+    """Every event of a log file, in order."""
+    with open(path, encoding="utf-8") as source:
+        return list(iter_events(source))

@@ -1,0 +1,181 @@
+"""The observer: watch the board over time and hand the resolver still, uncovered views.
+
+``Observer.feed(frame, t) -> Observation | None``. Each frame is first compared with the previous
+one on a small grey copy of the board's area (:class:`recorder.motion.MotionDetector`, about a
+millisecond): while nothing moves and the board has been observed, the frame is skipped without
+rectifying or classifying it. After motion, the observer waits until the board has been still for
+``still_s`` seconds, then classifies the still frames (``smooth_frames`` of them, averaged) and
+emits an :class:`Observation` unless a hand still covers the board ("covered" on more than
+``max_covered`` points): a move is never taken from a frame with a hand over the board.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import numpy as np
+
+from recorder.motion import MotionDetector
+
+log = logging.getLogger(__name__)
+
+CLASSES: tuple[str, ...] = ("empty", "K", "A", "B", "N", "R", "C", "P", "k", "a", "b", "n", "r", "c", "p", "covered")
+"""Class order of :attr:`Observation.probs` (rows are squares ``rank * 9 + file`` as in ``rules``)."""
+COVERED_INDEX = CLASSES.index("covered")
+PIECE_CLASSES = len(CLASSES) - 1  # empty + 14 pieces
+
+
+@dataclass(frozen=True)
+class Observation:
+    """A still view of the board: per-square class probabilities and the squares not seen.
+
+    ``probs`` is (90, 16) in :data:`CLASSES` order, rows indexed by ``rules`` square numbers
+    (``rank * 9 + file``), averaged over ``frames`` still frames; ``mask`` is True where the
+    point could not be seen. ``t_still`` is when the board became still (the hand left) and
+    ``t`` the time of the last frame used.
+    """
+
+    t: float
+    t_still: float
+    probs: np.ndarray
+    mask: np.ndarray
+    frames: int = 1
+    meta: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.probs.shape != (90, len(CLASSES)):
+            raise ValueError(f"observation probabilities must be (90, {len(CLASSES)}), got {self.probs.shape}")
+        if self.mask.shape != (90,):
+            raise ValueError(f"observation mask must be (90,), got {self.mask.shape}")
+
+
+def _square_rows() -> np.ndarray:
+    """For each rules square (rank*9+file), its row in the classifier's order (rank 9 first)."""
+    rows = np.empty(90, dtype=np.int64)
+    for sq in range(90):
+        rank, file = divmod(sq, 9)
+        rows[sq] = (9 - rank) * 9 + file
+    return rows
+
+
+_SQUARE_ROWS = _square_rows()
+
+
+def to_square_order(probs: np.ndarray, classes: tuple[str, ...] | list[str]) -> np.ndarray:
+    """Classifier probabilities (90 points in FEN reading order x its classes) as (90 squares, CLASSES).
+
+    Classes the classifier lacks get probability 0; rows are renormalised to sum to 1.
+    """
+    probs = np.asarray(probs, dtype=np.float64)
+    if probs.shape != (90, len(classes)):
+        raise ValueError(f"expected (90, {len(classes)}) probabilities, got {probs.shape}")
+    out = np.zeros((90, len(CLASSES)), dtype=np.float64)
+    for c, name in enumerate(classes):
+        if name in CLASSES:
+            out[:, CLASSES.index(name)] = probs[_SQUARE_ROWS, c]
+        elif name == ".":
+            out[:, 0] = probs[_SQUARE_ROWS, c]
+    total = out.sum(axis=1, keepdims=True)
+    return out / np.maximum(total, 1e-12)
+
+
+class Classifier(Protocol):
+    """What the observer needs of the vision stage (``recorder.vision.PieceClassifier`` fits)."""
+
+    def classify(self, rectified: np.ndarray) -> Any: ...
+
+
+ProbabilityFn = Callable[[np.ndarray], np.ndarray]
+"""A frame -> (90, 16) square-order probabilities function (rectify + classify + reorder)."""
+
+
+@dataclass(frozen=True)
+class ObserverConfig:
+    """Timing and thresholds of the observer (seconds where named ``_s``)."""
+
+    still_s: float = 0.1  # the board must be still this long after motion before it is read
+    smooth_frames: int = 2  # still frames classified and averaged per observation (1-5)
+    max_covered: int = 2  # more points read "covered" than this: a hand is still there, wait
+    covered_p: float = 0.5  # a point is masked when "covered" has at least this probability
+    retry_s: float = 0.5  # while a still hand covers the board, read it again this often
+    refresh_s: float = 0.0  # > 0: re-read a still board this often even without motion
+
+    def __post_init__(self) -> None:
+        if not 0.0 <= self.still_s <= 5.0:
+            raise ValueError("still_s must be within 0-5 s")
+        if not 1 <= self.smooth_frames <= 5:
+            raise ValueError("smooth_frames must be within 1-5")
+        if not 0 <= self.max_covered <= 90:
+            raise ValueError("max_covered must be within 0-90")
+
+
+class Observer:
+    """Turns a stream of frames into observations of the still board (see the module doc).
+
+    ``probabilities(frame)`` returns the (90, 16) square-order probabilities of a frame
+    (rectification and classification included); ``motion`` compares frames cheaply.
+    """
+
+    def __init__(self, probabilities: ProbabilityFn, motion: MotionDetector,
+                 config: ObserverConfig | None = None) -> None:
+        self.probabilities = probabilities
+        self.motion = motion
+        self.config = config or ObserverConfig()
+        self.frames = 0
+        self.classified = 0
+        self.skipped = 0
+        self.reset()
+
+    def reset(self) -> None:
+        """Forget the board's state: the next still frames are read again (after re-calibration)."""
+        self._observed = False  # the still board has been handed over since the last motion
+        self._still_since: float | None = None
+        self._samples: list[np.ndarray] = []
+        self._next_read = -np.inf
+        self._last_observation_t = -np.inf
+        self.motion.reset()
+
+    def feed(self, frame: np.ndarray, t: float) -> Observation | None:
+        """Take one frame (video time ``t``); returns an observation when the board has just settled."""
+        self.frames += 1
+        moving = self.motion.moving(frame)
+        cfg = self.config
+        if moving:
+            self._observed = False
+            self._still_since = None
+            self._samples.clear()
+            self._next_read = -np.inf
+            return None
+        if self._still_since is None:
+            self._still_since = t
+        if self._observed:
+            if cfg.refresh_s > 0 and t - self._last_observation_t >= cfg.refresh_s:
+                self._observed = False
+                self._samples.clear()
+            else:
+                self.skipped += 1
+                return None
+        if t < self._next_read:
+            self.skipped += 1
+            return None
+        # Read still frames from the first one on, so the smoothing is done when the window closes.
+        probs = self.probabilities(frame)
+        self.classified += 1
+        self._samples.append(probs)
+        if len(self._samples) > cfg.smooth_frames:
+            self._samples.pop(0)
+        if t - self._still_since < cfg.still_s - 1e-9:
+            return None
+        mean = np.mean(self._samples, axis=0)
+        mask = mean[:, COVERED_INDEX] >= cfg.covered_p
+        if int(mask.sum()) > cfg.max_covered:
+            log.debug("t=%.2f: board still but %d points covered; waiting", t, int(mask.sum()))
+            self._samples.clear()
+            self._next_read = t + cfg.retry_s
+            return None
+        self._observed = True
+        self._last_observation_t = t
+        return Observation(t=t, t_still=self._still_since, probs=mean, mask=mask, frames=len(self._samples))

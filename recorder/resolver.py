@@ -1,0 +1,274 @@
+"""The resolver: from the last confirmed position, the legal move that best explains a still board.
+
+``Resolver.observe(observation) -> list[Event]``. Candidates are the current position (nothing
+happened), every legal move, earlier positions of the game (an arbiter's restoration, art. 5.8,
+within ``restore_plies``) and, when the clock announces two moves or nothing nearer fits, every
+pair of moves. Each is scored by its log-likelihood under the classifier's per-point
+probabilities (:class:`~recorder.resolver_scoring.Scorer`), masked points left out, plus a small
+prior against pairs and restorations. The best is accepted when the classifier contradicts it on
+at most ``max_bad_points`` points and it beats the best candidate with a different board by
+``margin`` nats; otherwise :func:`~recorder.resolver_diagnose.diagnose` says what is wrong and the
+resolver stays *desynchronised* (records nothing) until the board matches again.
+
+Clock presses (``press``) and the passing of time (``tick``) go through a
+:class:`~recorder.resolver_clock.ClockBook` when a clock is connected.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from recorder.clocklog_input import ClockPress
+from recorder.events import (
+    Alert,
+    BoardDisturbed,
+    ClockPressed,
+    Event,
+    GameEnded,
+    MoveRecorded,
+    PositionRestored,
+    TwoMovesSeen,
+)
+from recorder.observer import Observation
+from recorder.resolver_clock import ClockBook
+from recorder.resolver_diagnose import changes, diagnose, placement_seen
+from recorder.resolver_scoring import Scorer, boards_classes
+from rules import Game, Move, Position, format_move
+from rules.squares import piece_name, square_name
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class ResolverConfig:
+    """How sure the resolver must be (log-likelihoods in nats)."""
+
+    floor: float = 1e-3  # probabilities are floored here: one misread point costs at most ~7 nats
+    bad_p: float = 0.1  # a point contradicts a candidate when its class has less than this
+    confident_p: float = 0.8  # a reading this sure counts as a change in a diagnosis
+    max_bad_points: int = 1  # points an accepted candidate may contradict (a misread point)
+    margin: float = 4.0  # the best must beat the best different board by this much
+    pair_prior: float = 6.0  # nats against two moves between still views (0 when the clock says 2)
+    restore_prior: float = 3.0  # nats against going back to an earlier position
+    restore_plies: int = 10  # how far back a restoration may go (art. 5.8.2: five rounds)
+    clock_grace_s: float = 4.0  # unmatched presses / unpressed moves are flagged after this
+
+    def __post_init__(self) -> None:
+        if not 1e-9 < self.floor < 0.5:
+            raise ValueError("floor must be within 1e-9-0.5")
+        if not 0 <= self.max_bad_points <= 10:
+            raise ValueError("max_bad_points must be within 0-10")
+        if self.margin < 0 or self.pair_prior < 0 or self.restore_prior < 0:
+            raise ValueError("margin and priors must not be negative")
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    kind: str  # "current", "move", "pair", "restore"
+    board: str
+    moves: tuple[Move, ...] = ()
+    restore_ply: int = -1
+    prior: float = 0.0
+
+
+@dataclass
+class _Decision:
+    candidate: _Candidate
+    score: float
+    gap: float
+    bad: int
+    confidence: float
+    ranked: list[tuple[float, _Candidate]] = field(default_factory=list)
+
+
+class Resolver:
+    """Keeps the confirmed game and turns observations (and clock presses) into events."""
+
+    def __init__(self, start: Position | None = None, config: ResolverConfig | None = None,
+                 clock: bool = False) -> None:
+        self.config = config or ResolverConfig()
+        self.game = Game(start)
+        self.desynced = False
+        self.last_trouble: float | None = None
+        self.clock = ClockBook(self.game.position.side_to_move, self.config.clock_grace_s) if clock else None
+        self._reported_end: tuple[str, int] | None = None
+        self._last_advisory: str | None = None
+        self.observations = 0
+
+    # --- observations ------------------------------------------------------------------
+    def observe(self, observation: Observation) -> list[Event]:
+        """Events for one still view of the board (possibly none)."""
+        self.observations += 1
+        cfg = self.config
+        scorer = Scorer(observation.probs, observation.mask, cfg.floor, cfg.bad_p)
+        decision = self._decide(scorer, with_pairs=False)
+        if not self._acceptable(decision):
+            decision = self._decide(scorer, with_pairs=True)
+        t = observation.t
+        if self._acceptable(decision) and self._touches_mask(decision.candidate, observation):
+            log.debug("t=%.2f: best candidate changes a point that could not be seen; waiting", t)
+            return []
+        if self._acceptable(decision):
+            return self._accept(decision, observation, scorer)
+        alerts = diagnose(self.game.position, scorer, t=t, ply=self.game.ply, confident_p=cfg.confident_p)
+        if alerts:
+            self.desynced = True
+            self.last_trouble = t
+            log.info("t=%.2f: %s", t, alerts[0].text)
+        else:
+            log.debug("t=%.2f: observation inconclusive (gap %.1f, %d bad points); waiting", t, decision.gap,
+                      decision.bad)
+        return list(alerts)
+
+    def _acceptable(self, decision: _Decision) -> bool:
+        return decision.bad <= self.config.max_bad_points and decision.gap >= self.config.margin
+
+    def _touches_mask(self, candidate: _Candidate, observation: Observation) -> bool:
+        """Does ``candidate`` differ from the record on a point nobody could see (a hand may be there)?"""
+        if not observation.mask.any():
+            return False
+        current = self.game.position.board
+        return any(observation.mask[sq] for sq in range(90) if candidate.board[sq] != current[sq])
+
+    def _candidates(self, with_pairs: bool) -> list[_Candidate]:
+        game, cfg = self.game, self.config
+        position = game.position
+        found = [_Candidate("current", position.board)]
+        after: list[tuple[Move, Position]] = [(m, position.play(m)) for m in position.legal_moves()]
+        found += [_Candidate("move", p.board, (m,)) for m, p in after]
+        positions = game.positions
+        seen = {position.board}
+        for ply in range(game.ply - 1, max(-1, game.ply - cfg.restore_plies - 1), -1):
+            board = positions[ply].board
+            if board not in seen:
+                seen.add(board)
+                found.append(_Candidate("restore", board, restore_ply=ply, prior=cfg.restore_prior))
+        if with_pairs:
+            prior = cfg.pair_prior
+            if self.clock is not None and self.clock.moves_pressed(position.side_to_move) >= 2:
+                prior = 0.0
+            for move, middle in after:
+                for reply in middle.legal_moves():
+                    found.append(_Candidate("pair", middle.play(reply).board, (move, reply), prior=prior))
+        return found
+
+    def _decide(self, scorer: Scorer, with_pairs: bool) -> _Decision:
+        candidates = self._candidates(with_pairs)
+        classes = boards_classes([c.board for c in candidates])
+        scores = scorer.scores(classes) - np.array([c.prior for c in candidates])
+        order = np.argsort(-scores, kind="stable")
+        best = int(order[0])
+        best_board = candidates[best].board
+        runner = next((float(scores[i]) for i in order[1:] if candidates[i].board != best_board), -math.inf)
+        distinct: dict[str, float] = {}
+        for i in order:
+            distinct.setdefault(candidates[i].board, float(scores[i]))
+        values = np.array(list(distinct.values()))
+        confidence = float(1.0 / np.exp(values - values.max()).sum())
+        bad = int(scorer.bad_points(classes[best]).sum())
+        ranked = [(float(scores[i]), candidates[i]) for i in order[:5]]
+        return _Decision(candidates[best], float(scores[best]), float(scores[best]) - runner, bad, confidence, ranked)
+
+    # --- accepting ------------------------------------------------------------------------
+    def _accept(self, decision: _Decision, observation: Observation, scorer: Scorer) -> list[Event]:
+        candidate, t = decision.candidate, observation.t
+        events: list[Event] = []
+        if candidate.kind == "current":
+            if self.desynced:
+                events.append(PositionRestored(t, self.game.ply, self.game.position.fen()))
+                self.last_trouble = t
+            self.desynced = False
+        elif candidate.kind == "restore":
+            taken: list[str] = []
+            removed = set()
+            while self.game.ply > candidate.restore_ply:
+                removed.add(self.game.ply)
+                taken.insert(0, self.game.pop().iccs)
+            if self.clock is not None:
+                self.clock.taken_back(removed)
+            events.append(PositionRestored(t, self.game.ply, self.game.position.fen(), tuple(taken)))
+            self.desynced = False
+            self.last_trouble = t
+        else:
+            if len(candidate.moves) == 2:
+                events.append(TwoMovesSeen(t, "two_moves", tuple(square_name(s) for m in candidate.moves
+                                                                 for s in (m.from_square, m.to_square)),
+                                           "", "two moves were made between still views: both recorded, in order",
+                                           self.game.ply, tuple(m.iccs for m in candidate.moves)))
+            events += self._record(candidate.moves, observation, decision.confidence)
+            self.desynced = False
+        residual = self._residual(scorer, t)
+        if residual:
+            self.desynced = True
+            self.last_trouble = t
+            events += residual
+        return events
+
+    def _residual(self, scorer: Scorer, t: float) -> list[Alert]:
+        """A board that matches the record except for confidently contradicted points (a knocked piece)."""
+        position = self.game.position
+        found = changes(position, scorer, self.config.confident_p)
+        if not found:
+            return []
+        names = tuple(square_name(sq) for sq in found.squares)
+        parts = []
+        for sq in found.squares:
+            expected = position.board[sq]
+            what = f"the {piece_name(expected)}" if expected != "." else "an empty point"
+            parts.append(f"{what} on {square_name(sq)} reads as {found.seen[sq] if found.seen[sq] != '.' else 'empty'}")
+        text = "; ".join(parts) + ": a piece is off its point or missing; the board must be put right (art. 5.9)"
+        return [BoardDisturbed(t, "board_disturbed", names, "5.9", text, self.game.ply,
+                               placement_seen(position, found))]
+
+    def _record(self, moves: tuple[Move, ...], observation: Observation, confidence: float) -> list[Event]:
+        records: list[tuple[int, Move, str, str, str]] = []
+        for move in moves:
+            before = self.game.position
+            chinese = format_move(before, move, "chinese")
+            side = before.side_to_move
+            after = self.game.push(move)
+            records.append((self.game.ply, move, chinese, side, after.fen()))
+        presses: dict[int, ClockPress | None] = {}
+        if self.clock is not None:
+            for ply, _, _, side, _ in reversed(records):  # newest first: see ClockBook.take_press
+                presses[ply] = self.clock.recorded(ply, side, observation.t)
+        events: list[Event] = []
+        for ply, move, chinese, side, fen in records:
+            press = presses.get(ply)
+            events.append(MoveRecorded(
+                observation.t, ply, move.iccs, chinese, side, fen, round(confidence, 4), observation.t_still,
+                press.red_ms if press else None, press.black_ms if press else None, len(moves) > 1))
+            log.info("t=%.2f: ply %d %s %s (confidence %.3f)", observation.t, ply, move.iccs, chinese, confidence)
+        events += self._game_end(observation.t)
+        return events
+
+    def _game_end(self, t: float) -> list[Event]:
+        outcome = self.game.outcome()
+        if outcome is None:
+            self._last_advisory = None
+            return []
+        key = (outcome.reason, self.game.ply)
+        if key == self._reported_end or (outcome.advisory and outcome.reason == self._last_advisory):
+            return []
+        self._reported_end = key
+        self._last_advisory = outcome.reason if outcome.advisory else None
+        return [GameEnded(t, self.game.ply, outcome.result, outcome.reason, outcome.article, outcome.text,
+                          outcome.advisory)]
+
+    # --- the clock ------------------------------------------------------------------------
+    def press(self, press: ClockPress) -> list[Event]:
+        """Events for a clock press (a press with no clock connected is ignored)."""
+        if self.clock is None:
+            return []
+        event: ClockPressed = self.clock.press(press)
+        return [event]
+
+    def tick(self, t: float) -> list[Event]:
+        """Let time pass to ``t``: clock presses and moves left unmatched become alerts."""
+        if self.clock is None or (not self.clock.pending and not self.clock.unpressed):
+            return []
+        return self.clock.expire(t, self.last_trouble, self.desynced, self.game.ply)

@@ -1,0 +1,131 @@
+"""Clock presses against recorded moves: which press completed which ply, and what the arbiter must hear.
+
+A press by the side whose time runs is *effective* (it flips the clock). Each recorded ply is
+matched with a press by its mover: one already waiting (pressed before the board settled) or one
+that comes later. Presses left unmatched for ``grace_s`` seconds become ``press_without_move``
+alerts (art. 8.1.7; the second one loses the game, art. 4.1.9) unless the board was in trouble
+around them (an arbiter restoring a position presses the clock back); plies left unpressed
+become ``move_without_press`` alerts (art. 6: a player presses the clock after each move).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from recorder.clocklog_input import ClockPress
+from recorder.events import ClockAlert, ClockPressed, Event
+from rules.squares import opponent
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class _Pending:
+    press: ClockPress
+    effective: bool
+
+
+@dataclass
+class _Unpressed:
+    ply: int
+    side: str
+    t: float
+
+
+class ClockBook:
+    """Bookkeeping of presses and plies; the resolver owns one when a clock is connected."""
+
+    def __init__(self, running: str, grace_s: float = 4.0, match_window_s: float = 8.0) -> None:
+        self.running = running
+        self.grace_s = grace_s
+        self.match_window_s = match_window_s
+        self.pending: list[_Pending] = []
+        self.unpressed: list[_Unpressed] = []
+        self.presses = 0
+
+    def press(self, press: ClockPress) -> ClockPressed:
+        """Note a press; returns its event (``ply`` set when it completes an already recorded ply)."""
+        self.presses += 1
+        effective = press.side == self.running
+        if effective:
+            self.running = opponent(self.running)
+        match = None
+        for item in reversed(self.unpressed):
+            if item.side == press.side and item.t >= press.t - self.match_window_s:
+                match = item
+                break
+        if match is not None:
+            self.unpressed.remove(match)
+            return ClockPressed(press.t, press.side, press.red_ms, press.black_ms, match.ply, effective)
+        self.pending.append(_Pending(press, effective))
+        return ClockPressed(press.t, press.side, press.red_ms, press.black_ms, None, effective)
+
+    def moves_pressed(self, side_to_move: str) -> int:
+        """How many moves the waiting presses announce: 2 when the side to move pressed and then the other."""
+        sides = [p.press.side for p in self.pending if p.effective]
+        if side_to_move in sides and opponent(side_to_move) in sides[sides.index(side_to_move) + 1:]:
+            return 2
+        return 1 if side_to_move in sides else 0
+
+    def take_press(self, side: str, t: float) -> ClockPress | None:
+        """The waiting press that completed a ply by ``side`` recorded at ``t``, removed from the waiting list.
+
+        A press is eligible when no unmatched effective press by the other side came after it
+        (that one would have ended the turn); of the eligible ones the latest is taken.
+        """
+        for index in range(len(self.pending) - 1, -1, -1):
+            item = self.pending[index]
+            if item.press.side != side or item.press.t < t - self.match_window_s:
+                continue
+            later = self.pending[index + 1:]
+            if any(p.effective and p.press.side != side for p in later):
+                continue
+            del self.pending[index]
+            return item.press
+        return None
+
+    def recorded(self, ply: int, side: str, t: float) -> ClockPress | None:
+        """A ply was recorded at ``t``; returns the press that completed it, or notes it as unpressed."""
+        press = self.take_press(side, t)
+        if press is None:
+            self.unpressed.append(_Unpressed(ply, side, t))
+        return press
+
+    def taken_back(self, plies: set[int]) -> None:
+        """Forget plies removed from the record."""
+        self.unpressed = [u for u in self.unpressed if u.ply not in plies]
+
+    def expire(self, t: float, last_trouble: float | None, desynced: bool, ply: int) -> list[Event]:
+        """Alerts for presses and plies left unmatched ``grace_s`` seconds before ``t``.
+
+        ``last_trouble`` is the latest time of board trouble (an alert or a restored position) and
+        ``desynced`` whether the board is wrong now: presses around trouble are the players' or the
+        arbiter's corrections, not clock faults.
+        """
+        events: list[Event] = []
+        keep: list[_Pending] = []
+        for item in self.pending:
+            if t - item.press.t < self.grace_s:
+                keep.append(item)
+                continue
+            near_trouble = desynced or (last_trouble is not None and last_trouble >= item.press.t - self.grace_s)
+            if item.effective and not near_trouble:
+                p = item.press
+                text = (f"{p.side} pressed the clock at {p.t:.1f} s without a move on the board "
+                        "(art. 8.1.7; a second time loses the game, art. 4.1.9)")
+                events.append(ClockAlert(t, "press_without_move", (), "8.1.7", text, ply, p.side))
+            else:
+                log.debug("press at %.2f s by %s dropped (effective=%s, trouble=%s)", item.press.t,
+                          item.press.side, item.effective, near_trouble)
+        self.pending = keep
+        still: list[_Unpressed] = []
+        for entry in self.unpressed:
+            if t - entry.t < self.grace_s:
+                still.append(entry)
+                continue
+            text = (f"ply {entry.ply} by {entry.side} was made but the clock was not pressed "
+                    "(art. 6: press the clock after each move)")
+            events.append(ClockAlert(t, "move_without_press", (), "6", text, ply, entry.side))
+        self.unpressed = still
+        return events

@@ -1,0 +1,117 @@
+"""Why a still board matches no legal continuation: the alert an arbiter needs.
+
+The points the classifier confidently reads differently from the last confirmed position are
+split into *vacated* (a piece was there, now empty) and *appeared* (a piece now stands where
+another piece or nothing stood). One vacated point and one point now holding that same piece
+is a physical move, and ``Position.violation`` names what is wrong with it: the side not on
+turn (``wrong_side``) or an illegal move with the rule broken. Anything else is a disturbed
+board: a piece missing, off its point or extra (``board_disturbed``), or a board that cannot
+be explained by one piece moving (``unexplained``).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+import numpy as np
+
+from recorder.events import Alert, BoardDisturbed, IllegalMoveAlert
+from recorder.observer import CLASSES
+from recorder.resolver_scoring import Scorer, board_classes
+from rules import Position
+from rules.squares import opponent, piece_name, side_of, square_name
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Changes:
+    """Points confidently read differently from a position (square numbers)."""
+
+    vacated: tuple[int, ...]
+    appeared: tuple[int, ...]
+    seen: dict[int, str]  # square -> FEN letter read there ('.' for empty)
+
+    @property
+    def squares(self) -> tuple[int, ...]:
+        return tuple(sorted(self.vacated + self.appeared))
+
+    def __bool__(self) -> bool:
+        return bool(self.vacated or self.appeared)
+
+
+def _letter(index: int) -> str:
+    name = CLASSES[index]
+    return "." if name == "empty" else name
+
+
+def changes(position: Position, scorer: Scorer, confident_p: float) -> Changes:
+    """The points of ``position`` the observation confidently contradicts."""
+    current = board_classes(position.board)
+    best, conf = scorer.reading()
+    expected_p = scorer.piece_probs[np.arange(90), current]
+    differ = scorer.visible & (best != current) & (conf >= confident_p) & (expected_p < scorer.bad_p)
+    vacated: list[int] = []
+    appeared: list[int] = []
+    seen: dict[int, str] = {}
+    for index in np.flatnonzero(differ):
+        sq = int(index)
+        seen[sq] = _letter(int(best[sq]))
+        (vacated if best[sq] == 0 else appeared).append(sq)
+    return Changes(tuple(vacated), tuple(appeared), seen)
+
+
+def placement_seen(position: Position, found: Changes) -> str:
+    """The FEN placement of ``position`` with the confidently read changes applied (for the log)."""
+    board = list(position.board)
+    for sq, letter in found.seen.items():
+        board[sq] = letter
+    return Position("".join(board), position.side_to_move).fen().split()[0]
+
+
+def diagnose(position: Position, scorer: Scorer, *, t: float, ply: int, confident_p: float) -> list[Alert]:
+    """The alert for an observation no legal continuation explains ([] when nothing is clearly wrong)."""
+    found = changes(position, scorer, confident_p)
+    if not found:
+        return []
+    names = tuple(square_name(sq) for sq in found.squares)
+    seen_fen = placement_seen(position, found)
+    if len(found.vacated) == 1 and len(found.appeared) == 1:
+        src, dst = found.vacated[0], found.appeared[0]
+        piece = position.board[src]
+        if found.seen[dst] == piece:
+            alert = _move_alert(position, src, dst, piece, t, ply)
+            if alert is not None:
+                return [alert]
+    if found.vacated and not found.appeared:
+        pieces = ", ".join(f"the {piece_name(position.board[sq])} on {square_name(sq)}" for sq in found.vacated)
+        text = (f"{pieces} is missing or lies off its point; the board must be put right (art. 5.9)")
+        return [BoardDisturbed(t, "board_disturbed", names, "5.9", text, ply, seen_fen)]
+    if found.appeared and not found.vacated and all(position.board[sq] == "." for sq in found.appeared):
+        pieces = ", ".join(f"a {piece_name(found.seen[sq])} on {square_name(sq)}" for sq in found.appeared)
+        text = f"{pieces} appeared where no piece should stand; the board must be put right (art. 5.9)"
+        return [BoardDisturbed(t, "board_disturbed", names, "5.9", text, ply, seen_fen)]
+    text = (f"the board ({len(found.squares)} points differ from the record: {', '.join(names)}) matches no legal "
+            "continuation; moves are not recorded until it matches again (art. 5.8)")
+    return [BoardDisturbed(t, "unexplained", names, "5.8", text, ply, seen_fen)]
+
+
+def _move_alert(position: Position, src: int, dst: int, piece: str, t: float, ply: int) -> IllegalMoveAlert | None:
+    """The alert for a physical move ``src``-``dst`` of ``piece`` that is not legal now."""
+    squares = (square_name(src), square_name(dst))
+    iccs = squares[0] + squares[1]
+    violation = position.violation(src, dst)
+    if violation is None:
+        return None  # a legal move the scores did not accept (too uncertain): say nothing yet
+    name = piece_name(piece)
+    if violation.code == "wrong_side":
+        mover = side_of(piece)
+        also = position.with_side_to_move(mover).violation(src, dst)
+        extra = f"; the move is also illegal: {also.text}" if also is not None else ""
+        text = (f"{mover} moved the {name} {iccs} but it is {opponent(mover)}'s turn (art. {violation.article})"
+                f"{extra}")
+        return IllegalMoveAlert(t, "wrong_side", squares, violation.article, text, ply, piece,
+                                also.code if also is not None else "wrong_side", iccs)
+    text = f"illegal move of the {name} {iccs}: {violation.text} (art. {violation.article})"
+    return IllegalMoveAlert(t, "illegal_move", squares, violation.article, text, ply, piece, violation.code, iccs)

@@ -1,0 +1,60 @@
+"""Scoring candidate positions against an observation: log-likelihood under per-point probabilities.
+
+A candidate board explains an observation as well as the classifier believes each of its points:
+the score is the sum over the visible points of ``log p(point shows the candidate's piece)``
+(probabilities floored so one misread point costs a bounded amount). Points the classifier
+clearly contradicts are counted as ``bad`` points.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from recorder.observer import CLASSES, PIECE_CLASSES
+
+_LUT = np.zeros(256, dtype=np.int64)
+for _index, _name in enumerate(CLASSES[:PIECE_CLASSES]):
+    _LUT[ord("." if _name == "empty" else _name)] = _index
+
+
+def board_classes(board: str) -> np.ndarray:
+    """(90,) class index of each square of a 90-character board string ('.' empty)."""
+    return _LUT[np.frombuffer(board.encode("ascii"), dtype=np.uint8)]
+
+
+def boards_classes(boards: list[str]) -> np.ndarray:
+    """(N, 90) class indices of several boards."""
+    if not boards:
+        return np.zeros((0, 90), dtype=np.int64)
+    return _LUT[np.frombuffer("".join(boards).encode("ascii"), dtype=np.uint8).reshape(len(boards), 90)]
+
+
+class Scorer:
+    """Scores of boards under one observation.
+
+    ``piece_probs`` (90, 15) are the probabilities of empty and the 14 pieces, renormalised
+    without "covered"; ``visible`` marks the points that count.
+    """
+
+    def __init__(self, probs: np.ndarray, mask: np.ndarray, floor: float = 1e-3, bad_p: float = 0.1) -> None:
+        piece = np.asarray(probs, dtype=np.float64)[:, :PIECE_CLASSES]
+        piece = piece / np.maximum(piece.sum(axis=1, keepdims=True), 1e-12)
+        self.piece_probs = piece
+        self.visible = ~np.asarray(mask, dtype=bool)
+        self.logp = np.log(np.maximum(piece, floor)) * self.visible[:, None]
+        self.bad_p = bad_p
+        self._rows = np.arange(90)
+
+    def scores(self, classes: np.ndarray) -> np.ndarray:
+        """(N,) log-likelihoods of (N, 90) class boards."""
+        return self.logp[self._rows[None, :], classes].sum(axis=1)
+
+    def bad_points(self, classes: np.ndarray) -> np.ndarray:
+        """(90,) True where a visible point clearly contradicts the (90,) class board."""
+        p = self.piece_probs[self._rows, classes]
+        return self.visible & (p < self.bad_p)
+
+    def reading(self) -> tuple[np.ndarray, np.ndarray]:
+        """The most probable class at each point and its probability."""
+        best = np.argmax(self.piece_probs, axis=1)
+        return best, self.piece_probs[self._rows, best]

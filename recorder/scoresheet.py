@@ -1,0 +1,148 @@
+"""The game rebuilt from its event log, and what is derived from it: the PGN and the text scoresheet.
+
+The event log is the single record: :func:`rebuild` replays it (moves, clock presses, moves taken
+back by a restoration, alerts, the game's end) into a :class:`RecordedGame`. :func:`to_pgn` writes
+the PGN through ``rules.write_pgn`` with ``[%clk]`` comments where clock times are known, and
+:func:`scoresheet_text` the scoresheet in Chinese notation (art. 7.5), one round a line.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from recorder.events import (
+    Alert,
+    ClockPressed,
+    Event,
+    GameEnded,
+    MoveRecorded,
+    PositionRestored,
+    RecordingStarted,
+)
+from rules import START_FEN, Move, PgnGame, Position, write_pgn
+from rules.squares import RED
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class PlyEntry:
+    """One recorded ply as the log has it."""
+
+    ply: int
+    iccs: str
+    chinese: str
+    side: str
+    t: float
+    confidence: float
+    clock_ms: int | None = None  # the mover's time left after the press that completed the move
+
+
+@dataclass
+class RecordedGame:
+    """A game rebuilt from an event log."""
+
+    start_fen: str = START_FEN
+    plies: list[PlyEntry] = field(default_factory=list)
+    corrected: list[PlyEntry] = field(default_factory=list)  # taken back by a restoration (art. 5.8)
+    alerts: list[Alert] = field(default_factory=list)
+    ended: GameEnded | None = None
+    advice: list[GameEnded] = field(default_factory=list)
+    source: str = ""
+
+    @property
+    def moves(self) -> list[str]:
+        return [p.iccs for p in self.plies]
+
+    @property
+    def result(self) -> str:
+        return self.ended.result if self.ended is not None and self.ended.result else "*"
+
+
+def rebuild(events: Iterable[Event]) -> RecordedGame:
+    """Replay an event log into the game it records (later events override earlier ones)."""
+    game = RecordedGame()
+    for event in events:
+        if isinstance(event, RecordingStarted):
+            game.start_fen, game.source = event.start_fen, event.source
+        elif isinstance(event, MoveRecorded):
+            del game.plies[event.ply - 1:]
+            if len(game.plies) != event.ply - 1:
+                log.warning("event log: ply %d recorded after only %d plies", event.ply, len(game.plies))
+            clock = _mover_ms(event.side, event.red_ms, event.black_ms)
+            game.plies.append(PlyEntry(event.ply, event.iccs, event.chinese, event.side, event.t,
+                                       event.confidence, clock))
+        elif isinstance(event, ClockPressed):
+            if event.ply is not None and 0 < event.ply <= len(game.plies):
+                entry = game.plies[event.ply - 1]
+                if entry.side == event.side:
+                    entry.clock_ms = _mover_ms(event.side, event.red_ms, event.black_ms)
+        elif isinstance(event, PositionRestored):
+            game.corrected += game.plies[event.ply:]
+            del game.plies[event.ply:]
+            if game.ended is not None and game.ended.ply > event.ply:
+                game.ended = None
+        elif isinstance(event, GameEnded):
+            if event.advisory:
+                game.advice.append(event)
+            else:
+                game.ended = event
+        elif isinstance(event, Alert):
+            game.alerts.append(event)
+    return game
+
+
+def _mover_ms(side: str, red_ms: int | None, black_ms: int | None) -> int | None:
+    return red_ms if side == RED else black_ms
+
+
+def _clock_text(ms: int) -> str:
+    seconds = max(0, round(ms / 1000))
+    return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
+
+
+def to_pgn_game(game: RecordedGame, headers: dict[str, str] | None = None) -> PgnGame:
+    """The game as a ``rules.PgnGame`` with ``[%clk]`` comments where the clock time is known."""
+    pgn = PgnGame(headers=dict(headers or {}))
+    if game.start_fen != START_FEN:
+        pgn.headers["FEN"] = game.start_fen
+    for entry in game.plies:
+        comment = f"[%clk {_clock_text(entry.clock_ms)}]" if entry.clock_ms is not None else ""
+        pgn.add_move(Move.from_iccs(entry.iccs), comment)
+    pgn.result = game.result
+    return pgn
+
+
+def to_pgn(game: RecordedGame, notation: str = "iccs", headers: dict[str, str] | None = None) -> str:
+    """PGN text (``[Game "Chinese Chess"]``) with moves in ``notation`` (``iccs``, ``chinese`` or ``wxf``)."""
+    return write_pgn(to_pgn_game(game, headers), notation)
+
+
+def scoresheet_text(game: RecordedGame, *, title: str = "", with_clock: bool = True) -> str:
+    """The scoresheet in Chinese notation (art. 7.5): round number, red's move, black's move, one round a line."""
+    lines = []
+    if title:
+        lines += [title, ""]
+    position = Position.from_fen(game.start_fen)
+    row: list[str] = []
+    number = position.fullmove
+    if position.side_to_move != RED:
+        row = ["……"]
+    for entry in game.plies:
+        text = entry.chinese
+        if with_clock and entry.clock_ms is not None:
+            text += f" ({_clock_text(entry.clock_ms)})"
+        row.append(text)
+        if len(row) == 2:
+            lines.append(f"{number:>3}. " + "  ".join(f"{cell:<16}" for cell in row).rstrip())
+            row, number = [], number + 1
+    if row:
+        lines.append(f"{number:>3}. {row[0]}")
+    if game.ended is not None:
+        lines += ["", f"{game.ended.result or ''} {game.ended.text}".strip()]
+    if game.corrected:
+        taken = ", ".join(f"{e.ply}.{e.iccs}" for e in game.corrected)
+        lines += ["", f"taken back by the arbiter (art. 5.8): {taken}"]
+    return "\n".join(lines) + "\n"

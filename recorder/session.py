@@ -1,0 +1,218 @@
+"""A recording session: source frames -> calibration -> vision -> observer -> resolver -> event log.
+
+``RecordingSession.feed(item)`` takes a :class:`~recorder.sources.Frame` (or a
+:class:`~recorder.sources.Gap`) and returns the events it caused, which are also appended to the
+event log. The board is located on the first frames (unless a calibration is given); before an
+observation is trusted the grid is checked for drift, and a moved board is located again
+(``CalibrationChanged``) before anything is read from it. On the first observation the point
+naming is checked against the start position both ways round (red's side may be unknown).
+Clock presses (from a clock log or the serial link) are handed to the resolver in time order.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+
+from calibration import BoardGeometry, BoardLocator, BoardNotFoundError
+from recorder.clocklog_input import ClockFeed, ClockPress
+from recorder.events import (
+    CalibrationChanged,
+    Event,
+    EventLog,
+    RecordingStarted,
+    RecordingStopped,
+    SourceGap,
+)
+from recorder.motion import MotionConfig, MotionDetector
+from recorder.observer import Classifier, Observation, Observer, ObserverConfig, to_square_order
+from recorder.resolver import Resolver, ResolverConfig
+from recorder.resolver_scoring import Scorer, board_classes
+from recorder.sources import Frame, Gap
+from rules import Position
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class SessionConfig:
+    """Settings of the whole pipeline."""
+
+    observer: ObserverConfig = field(default_factory=ObserverConfig)
+    motion: MotionConfig = field(default_factory=MotionConfig)
+    resolver: ResolverConfig = field(default_factory=ResolverConfig)
+    locate_every_s: float = 1.0  # while the board is not found, try again this often
+    orientation_margin: float = 20.0  # nats by which the turned naming must fit the start better
+
+
+class Rectifier:
+    """``BoardGeometry.rectify`` with the pixel maps computed once (the lens model makes them costly)."""
+
+    def __init__(self, geometry: BoardGeometry) -> None:
+        self.geometry = geometry
+        width, height = geometry.rectified_size
+        ys, xs = np.mgrid[0:height, 0:width]
+        pixels = np.stack([xs.ravel(), ys.ravel(), np.ones(xs.size)], axis=0).astype(np.float64)
+        board = geometry.rectified_to_board() @ pixels
+        board = (board[:2] / board[2]).T
+        image = geometry.points_array(board).reshape(height, width, 2).astype(np.float32)
+        self._map_x = np.ascontiguousarray(image[..., 0])
+        self._map_y = np.ascontiguousarray(image[..., 1])
+
+    def __call__(self, frame: np.ndarray) -> np.ndarray:
+        return cv2.remap(frame, self._map_x, self._map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+class RecordingSession:
+    """Wires the stages for one board and keeps the timings of each (``timings``, milliseconds in total)."""
+
+    def __init__(self, classifier: Classifier, *, geometry: BoardGeometry | None = None,
+                 locator: BoardLocator | None = None, start: Position | None = None,
+                 presses: Iterable[ClockPress] | None = None, events: EventLog | None = None,
+                 config: SessionConfig | None = None, source_name: str = "",
+                 on_event: Callable[[Event], None] | None = None) -> None:
+        self.config = config or SessionConfig()
+        self.classifier = classifier
+        self.locator = locator or BoardLocator()
+        self.start = start or Position.start()
+        self.clock = ClockFeed(presses) if presses is not None else None
+        self.resolver = Resolver(self.start, self.config.resolver, clock=presses is not None)
+        self.log = events or EventLog()
+        self.on_event = on_event
+        self.geometry: BoardGeometry | None = None
+        self.observer: Observer | None = None
+        self._rectify: Rectifier | None = None
+        self._next_locate = -np.inf
+        self._oriented = False
+        self.frames = 0
+        self.last_t = 0.0
+        self.timings: dict[str, float] = {"motion_ms": 0.0, "classify_ms": 0.0, "resolve_ms": 0.0, "locate_ms": 0.0}
+        model = getattr(classifier, "sha256", None)
+        self._emit([RecordingStarted(0.0, source_name, self.start.fen(), model if isinstance(model, str) else None)])
+        if geometry is not None:
+            self._use(geometry)
+
+    # --- plumbing -----------------------------------------------------------------------
+    def _emit(self, events: list[Event]) -> list[Event]:
+        for event in events:
+            self.log.append(event)
+            if self.on_event is not None:
+                self.on_event(event)
+        return events
+
+    def _use(self, geometry: BoardGeometry) -> None:
+        self.geometry = geometry
+        self._rectify = Rectifier(geometry)
+        motion = MotionDetector.for_points(np.array(list(geometry.points().values())), geometry.image_size,
+                                           self.config.motion)
+        if self.observer is None:
+            self.observer = Observer(self._probabilities, motion, self.config.observer)
+        else:
+            self.observer.motion = motion
+            self.observer.reset()
+
+    def _probabilities(self, frame: np.ndarray) -> np.ndarray:
+        assert self._rectify is not None
+        started = time.perf_counter()
+        result: Any = self.classifier.classify(self._rectify(frame))
+        probs = to_square_order(result.probs, result.classes)
+        self.timings["classify_ms"] += 1000 * (time.perf_counter() - started)
+        return probs
+
+    # --- the main step --------------------------------------------------------------------
+    def feed(self, item: Frame | Gap) -> list[Event]:
+        """Process one frame (or a gap report) and return the events it caused."""
+        if isinstance(item, Gap):
+            return self._emit([SourceGap(item.t, item.t_resumed, item.reason, item.attempts)])
+        self.frames += 1
+        t = item.t
+        self.last_t = t
+        events: list[Event] = []
+        if self.clock is not None:
+            for press in self.clock.until(t):
+                events += self.resolver.press(press)
+        if self.observer is None:
+            events += self._locate(item.image, t, "board found")
+        if self.observer is not None:
+            started = time.perf_counter()
+            before = self.timings["classify_ms"]
+            observation = self.observer.feed(item.image, t)
+            spent = 1000 * (time.perf_counter() - started)
+            self.timings["motion_ms"] += spent - (self.timings["classify_ms"] - before)
+            if observation is not None:
+                events += self._observed(item.image, observation)
+        started = time.perf_counter()
+        events += self.resolver.tick(t)
+        self.timings["resolve_ms"] += 1000 * (time.perf_counter() - started)
+        return self._emit(events)
+
+    def _locate(self, image: np.ndarray, t: float, reason: str) -> list[Event]:
+        if t < self._next_locate:
+            return []
+        self._next_locate = t + self.config.locate_every_s
+        started = time.perf_counter()
+        try:
+            geometry = self.locator.locate(image)
+        except BoardNotFoundError as error:
+            log.info("t=%.2f: board not found: %s", t, error.reason)
+            return []
+        finally:
+            self.timings["locate_ms"] += 1000 * (time.perf_counter() - started)
+        shift = 0.0
+        if self.geometry is not None:
+            old = np.array(list(self.geometry.points().values()))
+            new = np.array(list(geometry.points().values()))
+            shift = float(np.linalg.norm(old - new, axis=1).mean() / max(self.geometry.spacing_px(), 1e-9))
+        self._use(geometry)
+        return [CalibrationChanged(t, reason, shift, geometry.red_side, geometry.confidence)]
+
+    def _observed(self, image: np.ndarray, observation: Observation) -> list[Event]:
+        assert self.geometry is not None and self.observer is not None
+        drift = self.geometry.check_drift(image)
+        if drift.moved and not drift.occluded:
+            self._next_locate = -np.inf
+            found = self._locate(image, observation.t, "board moved")
+            if found:
+                return found  # read the board again with the new grid
+            log.info("t=%.2f: drift check says moved (score %.2f) but the board was not found again",
+                     observation.t, drift.score)
+        if not self._oriented:
+            self._oriented = True
+            turned = self._check_orientation(observation)
+            if turned is not None:
+                return turned
+        started = time.perf_counter()
+        events = self.resolver.observe(observation)
+        self.timings["resolve_ms"] += 1000 * (time.perf_counter() - started)
+        return events
+
+    def _check_orientation(self, observation: Observation) -> list[Event] | None:
+        """Turn the point naming by 180 degrees when the start position fits much better that way."""
+        assert self.geometry is not None
+        expected = board_classes(self.start.board)[None, :]
+        straight = float(Scorer(observation.probs, observation.mask).scores(expected)[0])
+        turned = float(Scorer(observation.probs[::-1], observation.mask[::-1]).scores(expected)[0])
+        if turned <= straight + self.config.orientation_margin:
+            return None
+        geometry = self.geometry.turned()
+        self._use(geometry)
+        log.info("t=%.2f: the start position fits the turned naming better; red's side is %s",
+                 observation.t, geometry.red_side)
+        return [CalibrationChanged(observation.t, "red side from the pieces", 0.0, geometry.red_side,
+                                   geometry.confidence)]
+
+    def finish(self, reason: str = "end of source") -> list[Event]:
+        """Hand over the remaining clock presses, let the clock grace run out, and close the record."""
+        events: list[Event] = []
+        if self.clock is not None:
+            for press in self.clock.remaining():
+                events += self.resolver.press(press)
+        events += self.resolver.tick(self.last_t + self.config.resolver.clock_grace_s)
+        events.append(RecordingStopped(self.last_t, self.frames, reason))
+        return self._emit(events)

@@ -1,0 +1,241 @@
+"""Frame sources: a video file, a camera index, an RTSP/HTTP stream URL (OpenCV ``VideoCapture``), a folder of images.
+
+Iterating a source yields :class:`Frame` (image, time, index) and, for live sources, :class:`Gap`
+when the stream stalled or dropped and was reopened. Files give video time (frame index / fps);
+live sources give seconds since the source was opened. A live source reads in a background
+thread into a one-frame slot (a slow consumer gets the newest frame, never a backlog); a read
+that fails or returns nothing for ``stall_s`` seconds closes the capture and reopens it with
+back-off (``backoff_s`` doubling up to ``max_backoff_s``), and the gap is reported so the
+recorder can log it and carry on with the same game.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+import cv2
+import numpy as np
+
+log = logging.getLogger(__name__)
+
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One image from a source at time ``t`` (seconds) and its running ``index``."""
+
+    image: np.ndarray
+    t: float
+    index: int
+
+
+@dataclass(frozen=True)
+class Gap:
+    """The source gave nothing from ``t`` to ``t_resumed`` (``reason``) and was reopened ``attempts`` times."""
+
+    t: float
+    t_resumed: float
+    reason: str
+    attempts: int
+
+
+class Capture(Protocol):
+    """The part of ``cv2.VideoCapture`` the sources use (tests pass fakes)."""
+
+    def isOpened(self) -> bool: ...  # noqa: N802 (OpenCV's name)
+
+    def read(self) -> tuple[bool, Any]: ...
+
+    def get(self, prop: int) -> float: ...
+
+    def release(self) -> None: ...
+
+
+Opener = Callable[[str | int], Capture]
+
+
+def _open_cv(target: str | int) -> Capture:
+    return cv2.VideoCapture(target)
+
+
+class FrameSource:
+    """Base of the sources: iterate for frames; ``frame_count`` is known for files and folders."""
+
+    name: str = ""
+    fps: float = 10.0
+    frame_count: int | None = None
+    live: bool = False
+
+    def __iter__(self) -> Iterator[Frame | Gap]:
+        raise NotImplementedError
+
+    def stop(self) -> None:
+        """Ask a live source to end its iteration (from another thread or a signal handler)."""
+
+
+class VideoFileSource(FrameSource):
+    """Frames of a video file, timed by their index (``fps`` from the file unless given)."""
+
+    def __init__(self, path: str | Path, fps: float | None = None, opener: Opener = _open_cv) -> None:
+        self.name = str(path)
+        self._opener = opener
+        capture = opener(self.name)
+        if not capture.isOpened():
+            raise ValueError(f"cannot open video file {path}")
+        self._capture = capture
+        file_fps = float(capture.get(cv2.CAP_PROP_FPS) or 0.0)
+        self.fps = float(fps or (file_fps if file_fps > 0 else 10.0))
+        count = int(capture.get(cv2.CAP_PROP_FRAME_COUNT) or 0)
+        self.frame_count = count if count > 0 else None
+
+    def __iter__(self) -> Iterator[Frame | Gap]:
+        index = 0
+        try:
+            while True:
+                ok, image = self._capture.read()
+                if not ok or image is None:
+                    break
+                yield Frame(image, index / self.fps, index)
+                index += 1
+        finally:
+            self._capture.release()
+        if self.frame_count is not None and index < self.frame_count - 1:
+            log.warning("%s: ended after %d of %d frames", self.name, index, self.frame_count)
+
+
+class ImageFolderSource(FrameSource):
+    """The images of a folder in name order, one frame each at ``fps``; unreadable files are skipped."""
+
+    def __init__(self, folder: str | Path, fps: float | None = None) -> None:
+        self.name = str(folder)
+        self.fps = float(fps or 10.0)
+        self.files = sorted(p for p in Path(folder).iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+        if not self.files:
+            raise ValueError(f"no images in {folder}")
+        self.frame_count = len(self.files)
+        self.skipped = 0
+
+    def __iter__(self) -> Iterator[Frame | Gap]:
+        for index, path in enumerate(self.files):
+            image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+            if image is None:
+                self.skipped += 1
+                log.warning("skipped unreadable image %s", path)
+                continue
+            yield Frame(image, index / self.fps, index)
+
+
+class LiveSource(FrameSource):
+    """A camera or stream, read in a background thread, reopened with back-off when it stalls or drops."""
+
+    live = True
+
+    def __init__(self, target: str | int, *, opener: Opener = _open_cv, stall_s: float = 3.0,
+                 backoff_s: float = 0.5, max_backoff_s: float = 10.0, max_attempts: int | None = None,
+                 clock: Callable[[], float] = time.monotonic, sleep: Callable[[float], None] = time.sleep) -> None:
+        self.name = str(target)
+        self.target = target
+        self._opener = opener
+        self.stall_s, self.backoff_s, self.max_backoff_s = stall_s, backoff_s, max_backoff_s
+        self.max_attempts = max_attempts
+        self._clock, self._sleep = clock, sleep
+        self._stopped = threading.Event()
+        self.failed_reads = 0
+        self.reopens = 0
+
+    def stop(self) -> None:
+        self._stopped.set()
+
+    def _open(self) -> Capture | None:
+        capture = self._opener(self.target)
+        if capture.isOpened():
+            fps = float(capture.get(cv2.CAP_PROP_FPS) or 0.0)
+            if fps > 0:
+                self.fps = fps
+            return capture
+        capture.release()
+        return None
+
+    def _reader(self, capture: Capture, slot: queue.Queue[tuple[bool, Any]], alive: threading.Event) -> None:
+        while alive.is_set() and not self._stopped.is_set():
+            ok, image = capture.read()
+            item = (bool(ok) and image is not None, image)
+            with contextlib.suppress(queue.Empty):
+                slot.get_nowait()  # keep only the newest frame
+            slot.put(item)
+            if not item[0]:
+                break
+
+    def __iter__(self) -> Iterator[Frame | Gap]:
+        t0 = self._clock()
+        index = 0
+        capture = self._reopen(t0, first=True)
+        while capture is not None and not self._stopped.is_set():
+            slot: queue.Queue[tuple[bool, Any]] = queue.Queue(maxsize=1)
+            alive = threading.Event()
+            alive.set()
+            thread = threading.Thread(target=self._reader, args=(capture, slot, alive), daemon=True)
+            thread.start()
+            reason = ""
+            while not self._stopped.is_set():
+                try:
+                    ok, image = slot.get(timeout=self.stall_s)
+                except queue.Empty:
+                    reason = f"no frame for {self.stall_s:.1f} s"
+                    break
+                if not ok:
+                    self.failed_reads += 1
+                    reason = "read failed"
+                    break
+                yield Frame(image, self._clock() - t0, index)
+                index += 1
+            alive.clear()
+            capture.release()
+            if self._stopped.is_set():
+                break
+            lost = self._clock() - t0
+            log.warning("%s: %s at %.1f s; reopening", self.name, reason, lost)
+            attempts_before = self.reopens
+            capture = self._reopen(t0)
+            if capture is not None:
+                yield Gap(lost, self._clock() - t0, reason, self.reopens - attempts_before)
+
+    def _reopen(self, t0: float, first: bool = False) -> Capture | None:
+        delay = self.backoff_s
+        attempts = 0
+        while not self._stopped.is_set():
+            capture = self._open()
+            attempts += 1
+            if not first:
+                self.reopens += 1
+            if capture is not None:
+                return capture
+            if self.max_attempts is not None and attempts >= max(1, self.max_attempts):
+                log.error("%s: could not be opened after %d attempts", self.name, attempts)
+                break
+            self._sleep(delay)
+            delay = min(self.max_backoff_s, delay * 2)
+        return None
+
+
+def open_source(spec: str, *, fps: float | None = None, opener: Opener = _open_cv, **live: Any) -> FrameSource:
+    """The source ``spec`` names: a camera index (digits), a stream URL (``scheme://``), a folder or a video file."""
+    if spec.isdigit():
+        return LiveSource(int(spec), opener=opener, **live)
+    if "://" in spec:
+        return LiveSource(spec, opener=opener, **live)
+    path = Path(spec)
+    if path.is_dir():
+        return ImageFolderSource(path, fps)
+    if path.is_file():
+        return VideoFileSource(path, fps, opener)
+    raise ValueError(f"source {spec!r} is not a camera index, a stream URL, a folder or a video file")

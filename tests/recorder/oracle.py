@@ -1,0 +1,55 @@
+"""A stand-in classifier that answers from a synth video's truth (to test the pipeline without a model).
+
+It is told the index of the frame being read (``frame``) by the test driver; inside a still view
+of the truth it reports that view's board with probability ``p``, elsewhere "covered" everywhere
+(a hand is over the board).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from recorder.observer import CLASSES
+from rules import Position
+
+_VISION_CLASSES = CLASSES  # the stand-in answers in the recorder's own class order, FEN reading order
+
+
+@dataclass
+class OracleResult:
+    probs: np.ndarray
+    classes: tuple[str, ...]
+
+
+class OracleClassifier:
+    """Truth-driven ``classify``: set ``frame`` before each call (see the module doc)."""
+
+    def __init__(self, truth: dict[str, Any], p: float = 0.95) -> None:
+        self.truth = truth
+        self.p = p
+        self.frame = 0
+        self.calls = 0
+        self._cache: dict[str, np.ndarray] = {}
+
+    def _board_probs(self, placement: str) -> np.ndarray:
+        if placement not in self._cache:
+            board = Position.from_fen(placement + " w").board
+            probs = np.full((90, len(CLASSES)), (1 - self.p) / (len(CLASSES) - 1))
+            for row in range(90):
+                rank, file = 9 - row // 9, row % 9
+                letter = board[rank * 9 + file]
+                probs[row, CLASSES.index("empty" if letter == "." else letter)] = self.p
+            self._cache[placement] = probs
+        return self._cache[placement]
+
+    def classify(self, rectified: np.ndarray) -> OracleResult:
+        self.calls += 1
+        for still in self.truth["stills"]:
+            if still["from_frame"] <= self.frame <= still["to_frame"]:
+                return OracleResult(self._board_probs(still["board"]), _VISION_CLASSES)
+        probs = np.full((90, len(CLASSES)), 0.001)
+        probs[:, CLASSES.index("covered")] = 1.0
+        return OracleResult(probs / probs.sum(axis=1, keepdims=True), _VISION_CLASSES)

@@ -1,0 +1,170 @@
+"""The resolver on synthetic probability streams: moves, misreads, alerts, restorations, pairs, game end."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from recorder.events import (
+    BoardDisturbed,
+    GameEnded,
+    IllegalMoveAlert,
+    MoveRecorded,
+    PositionRestored,
+    TwoMovesSeen,
+)
+from recorder.resolver import Resolver
+from rules import Position
+from rules.squares import parse_square
+from tests.recorder.synthetic import observe_board
+
+GAMES = Path(__file__).resolve().parents[3] / "shared" / "data" / "games_iccs.txt"
+
+
+def _games(count: int) -> list[list[str]]:
+    lines = GAMES.read_text(encoding="utf-8").splitlines()[:count]
+    return [line.split()[1:] for line in lines]
+
+
+def _moved(board: str, src: str, dst: str) -> str:
+    cells = list(board)
+    a, b = parse_square(src), parse_square(dst)
+    cells[b], cells[a] = cells[a], "."
+    return "".join(cells)
+
+
+def _recorded(events: list) -> list[str]:
+    return [e.iccs for e in events if isinstance(e, MoveRecorded)]
+
+
+@pytest.mark.skipif(not GAMES.exists(), reason="shared games not present")
+def test_real_games_are_recorded_move_by_move() -> None:
+    for game_index, moves in enumerate(_games(3)):
+        resolver = Resolver()
+        position = Position.start()
+        assert resolver.observe(observe_board(position.board, 0.5, seed=game_index)) == []
+        for i, move in enumerate(moves):
+            position = position.play(move)
+            events = resolver.observe(observe_board(position.board, 1.0 + i, seed=1000 * game_index + i))
+            assert _recorded(events) == [move]
+            assert not [e for e in events if isinstance(e, IllegalMoveAlert | BoardDisturbed)]
+        assert [m.iccs for m in resolver.game.moves] == moves
+
+
+def test_move_event_carries_notation_and_confidence() -> None:
+    resolver = Resolver()
+    after = Position.start().play("h2e2")
+    (event,) = resolver.observe(observe_board(after.board, 2.0))
+    assert isinstance(event, MoveRecorded)
+    assert (event.ply, event.iccs, event.chinese, event.side) == (1, "h2e2", "炮二平五", "red")
+    assert event.confidence > 0.99 and event.fen_after == after.fen()
+
+
+def test_one_misread_point_neither_loses_nor_invents_a_move() -> None:
+    resolver = Resolver()
+    start = Position.start()
+    # a piece read as empty with middling confidence: no move, no alert
+    assert resolver.observe(observe_board(start.board, 1.0, misread={parse_square("a0"): (".", 0.7)})) == []
+    # a real move whose destination is read only half-heartedly, and an unrelated misread point
+    after = start.play("b2e2")
+    events = resolver.observe(observe_board(after.board, 2.0, misread={
+        parse_square("e2"): ("B", 0.5), parse_square("i3"): (".", 0.6)}))
+    assert _recorded(events) == ["b2e2"]
+
+
+def test_hand_over_the_destination_records_nothing() -> None:
+    resolver = Resolver()
+    after = Position.start().play("h2e2")
+    events = resolver.observe(observe_board(after.board, 1.0, covered=(parse_square("e2"), parse_square("e3"))))
+    assert events == []
+    assert _recorded(resolver.observe(observe_board(after.board, 2.0))) == ["h2e2"]
+
+
+def test_illegal_move_alert_names_the_rule_then_the_board_resyncs() -> None:
+    resolver = Resolver()
+    start = resolver.game.position
+    seen = _moved(start.board, "h2", "h7")  # the cannon takes the cannon without a screen
+    (alert,) = resolver.observe(observe_board(seen, 1.0))
+    assert isinstance(alert, IllegalMoveAlert)
+    assert alert.kind == "illegal_move" and alert.squares == ("h2", "h7") and alert.violation == "no_screen"
+    assert resolver.desynced
+    # still wrong: keep alerting, record nothing
+    again = resolver.observe(observe_board(seen, 2.0, seed=3))
+    assert [a.kind for a in again] == ["illegal_move"] and resolver.game.ply == 0
+    (restored,) = resolver.observe(observe_board(start.board, 3.0))
+    assert isinstance(restored, PositionRestored) and restored.taken_back == ()
+    assert _recorded(resolver.observe(observe_board(start.play("h2e2").board, 4.0))) == ["h2e2"]
+
+
+def test_blocked_horse_leg() -> None:
+    position = Position.from_fen("4k4/4a4/9/9/9/9/9/9/9/3NK4 w - - 0 1")
+    resolver = Resolver(position)
+    seen = _moved(position.board, "d0", "f1")  # the leg on e0 holds the general
+    (alert,) = resolver.observe(observe_board(seen, 1.0))
+    assert isinstance(alert, IllegalMoveAlert) and alert.violation == "leg_blocked"
+    assert "leg" in alert.text and alert.article == "2.2"
+
+
+def test_wrong_side_move() -> None:
+    resolver = Resolver()
+    seen = _moved(Position.start().board, "h7", "e7")
+    (alert,) = resolver.observe(observe_board(seen, 1.0))
+    assert isinstance(alert, IllegalMoveAlert) and alert.kind == "wrong_side" and alert.piece == "c"
+    (restored,) = resolver.observe(observe_board(Position.start().board, 2.0))
+    assert isinstance(restored, PositionRestored)
+
+
+def test_knocked_piece_after_a_move_is_flagged_and_cleared() -> None:
+    resolver = Resolver()
+    after = Position.start().play("h2e2")
+    events = resolver.observe(observe_board(after.board, 1.0, misread={parse_square("g3"): (".", 0.95)}))
+    assert _recorded(events) == ["h2e2"]
+    (disturbed,) = [e for e in events if isinstance(e, BoardDisturbed)]
+    assert disturbed.kind == "board_disturbed" and disturbed.squares == ("g3",)
+    (restored,) = resolver.observe(observe_board(after.board, 2.0))
+    assert isinstance(restored, PositionRestored) and restored.ply == 1
+
+
+def test_missing_pieces_without_a_move() -> None:
+    resolver = Resolver()
+    cells = list(Position.start().board)
+    cells[parse_square("a3")] = "."
+    cells[parse_square("c3")] = "."
+    (alert,) = resolver.observe(observe_board("".join(cells), 1.0))
+    assert alert.kind == "board_disturbed" and set(alert.squares) == {"a3", "c3"}
+
+
+def test_restoring_an_earlier_position_takes_moves_back() -> None:
+    resolver = Resolver()
+    position = Position.start()
+    boards = [position.board]
+    for i, move in enumerate(["h2e2", "h9g7", "h0g2", "i9h9"]):
+        position = position.play(move)
+        boards.append(position.board)
+        assert _recorded(resolver.observe(observe_board(position.board, 1.0 + i))) == [move]
+    (restored,) = resolver.observe(observe_board(boards[2], 10.0))
+    assert isinstance(restored, PositionRestored)
+    assert restored.ply == 2 and restored.taken_back == ("h0g2", "i9h9")
+    assert resolver.game.ply == 2
+    assert _recorded(resolver.observe(observe_board(Position.start().play("h2e2").play("h9g7").play("b0c2").board,
+                                                    11.0))) == ["b0c2"]
+
+
+def test_two_moves_between_still_views_are_recorded_as_a_pair() -> None:
+    resolver = Resolver()
+    after = Position.start().play("h2e2").play("h9g7")
+    events = resolver.observe(observe_board(after.board, 1.0))
+    assert _recorded(events) == ["h2e2", "h9g7"]
+    assert any(isinstance(e, TwoMovesSeen) for e in events)
+    assert all(e.pair for e in events if isinstance(e, MoveRecorded))
+
+
+def test_checkmate_becomes_a_game_end_event() -> None:
+    # red rook mates on the back rank: the other rook holds rank 8, the red general holds file e
+    position = Position.from_fen("3k5/8R/9/9/9/9/9/9/9/R3K4 w - - 0 1")
+    resolver = Resolver(position)
+    after = position.play("a0a9")
+    events = resolver.observe(observe_board(after.board, 1.0))
+    ended = [e for e in events if isinstance(e, GameEnded)]
+    assert _recorded(events) == ["a0a9"] and ended and ended[0].reason == "checkmate" and ended[0].result == "1-0"
