@@ -18,6 +18,7 @@ COMMAND_MODULES = (
     "recorder.commands.demo",
     "recorder.commands.calibrate",
     "recorder.commands.replay",
+    "recorder.commands.record",
     "synth.cli",
 )
 

@@ -1,0 +1,157 @@
+"""``xqrec record SOURCE``: record a game from a video file, camera, stream or image folder.
+
+Writes the event log (``--events``), the PGN (``--pgn``) and the scoresheet (``--scoresheet``),
+prints one status line per recorded move or alert, and a progress bar on stderr for files.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+import time
+from pathlib import Path
+from typing import Any, TextIO
+
+from recorder.events import (
+    Alert,
+    CalibrationChanged,
+    ClockPressed,
+    Event,
+    EventLog,
+    GameEnded,
+    MoveRecorded,
+    PositionRestored,
+    SourceGap,
+)
+from recorder.scoresheet import rebuild, scoresheet_text, to_pgn
+
+log = logging.getLogger(__name__)
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("record", help="record a game from a camera, stream, video file or image folder")
+    parser.add_argument("source", help="video file, camera index (0, 1...), stream URL (rtsp://, http://) or image folder")
+    parser.add_argument("--clock-log", type=Path, help="clock presses as JSON lines (the format synth writes)")
+    parser.add_argument("--pgn", type=Path, help="write the PGN here")
+    parser.add_argument("--events", type=Path, help="append the event log (JSON lines) here")
+    parser.add_argument("--scoresheet", type=Path, help="write the scoresheet (Chinese notation) here")
+    parser.add_argument("--calibration", type=Path, help="board calibration JSON (default: find the board)")
+    parser.add_argument("--model", type=Path, help="piece classifier ONNX file (default: the bundled model)")
+    parser.add_argument("--fen", help="start position (default: the standard start)")
+    parser.add_argument("--notation", choices=("iccs", "chinese", "wxf"), default="iccs",
+                        help="move notation in the PGN (default iccs)")
+    parser.add_argument("--fps", type=float, help="frame rate of an image folder (or to override a file's)")
+    parser.add_argument("--threads", type=int, default=1, help="classifier threads (default 1)")
+    parser.add_argument("--quiet", action="store_true", help="no status lines or progress bar")
+    parser.set_defaults(handler=run)
+
+
+def status_line(event: Event) -> str | None:
+    """The one-line terminal status for an event worth showing, or ``None``."""
+    if isinstance(event, MoveRecorded):
+        clock = ""
+        if event.red_ms is not None and event.black_ms is not None:
+            clock = f"  clock {event.red_ms / 1000:.0f}s/{event.black_ms / 1000:.0f}s"
+        pair = " (pair)" if event.pair else ""
+        return (f"{event.t:8.1f}s  ply {event.ply:>3}  {event.chinese}  {event.iccs}  "
+                f"p={event.confidence:.2f}{clock}{pair}")
+    if isinstance(event, Alert):
+        where = " ".join(event.squares)
+        return f"{event.t:8.1f}s  !! {event.kind} {where}: {event.text}"
+    if isinstance(event, PositionRestored):
+        taken = f", taken back: {' '.join(event.taken_back)}" if event.taken_back else ""
+        return f"{event.t:8.1f}s  position after ply {event.ply} restored{taken}"
+    if isinstance(event, GameEnded):
+        return f"{event.t:8.1f}s  game end ({event.reason}{', advice' if event.advisory else ''}): {event.text}"
+    if isinstance(event, SourceGap):
+        return f"{event.t:8.1f}s  source gap until {event.t_resumed:.1f}s ({event.reason})"
+    if isinstance(event, CalibrationChanged):
+        return f"{event.t:8.1f}s  calibration: {event.reason} (red side {event.red_side})"
+    if isinstance(event, ClockPressed):
+        return None
+    return None
+
+
+class Progress:
+    """A progress bar on a terminal stream, cleared before each status line."""
+
+    def __init__(self, total: int | None, stream: TextIO, enabled: bool) -> None:
+        self.total = total
+        self.stream = stream
+        self.enabled = enabled and total is not None and total > 0
+        self._last = 0.0
+        self._shown = False
+
+    def update(self, done: int) -> None:
+        if not self.enabled or self.total is None:
+            return
+        now = time.monotonic()
+        if now - self._last < 0.2 and done < self.total:
+            return
+        self._last = now
+        share = min(1.0, done / self.total)
+        bar = "#" * int(30 * share)
+        self.stream.write(f"\r[{bar:<30}] {share:4.0%} {done}/{self.total} frames")
+        self.stream.flush()
+        self._shown = True
+
+    def clear(self) -> None:
+        if self._shown:
+            self.stream.write("\r" + " " * 60 + "\r")
+            self.stream.flush()
+            self._shown = False
+
+
+def _classifier(args: argparse.Namespace) -> Any:
+    from recorder.vision import PieceClassifier
+
+    try:
+        return PieceClassifier(args.model, threads=args.threads)
+    except FileNotFoundError as error:
+        raise ValueError(str(error)) from None
+
+
+def run(args: argparse.Namespace) -> int:
+    from calibration import BoardGeometry
+    from recorder.clocklog_input import read_clock_log
+    from recorder.session import RecordingSession
+    from recorder.sources import Frame, open_source
+    from rules import Position
+
+    source = open_source(args.source, fps=args.fps)
+    presses = read_clock_log(args.clock_log) if args.clock_log else None
+    geometry = BoardGeometry.load(args.calibration) if args.calibration else None
+    start = Position.from_fen(args.fen) if args.fen else None
+    progress = Progress(source.frame_count, sys.stderr, not args.quiet and sys.stderr.isatty())
+
+    def show(event: Event) -> None:
+        line = status_line(event)
+        if line is not None and not args.quiet:
+            progress.clear()
+            print(line, flush=True)
+
+    with EventLog(args.events) as events:
+        session = RecordingSession(_classifier(args), geometry=geometry, start=start, presses=presses,
+                                   events=events, source_name=args.source, on_event=show)
+        try:
+            for item in source:
+                session.feed(item)
+                if isinstance(item, Frame):
+                    progress.update(item.index + 1)
+            reason = "end of source"
+        except KeyboardInterrupt:
+            source.stop()
+            reason = "stopped by the user"
+        progress.clear()
+        session.finish(reason)
+        game = rebuild(events.events)
+    if args.pgn:
+        args.pgn.write_text(to_pgn(game, args.notation, {"Site": args.source}), encoding="utf-8")
+    sheet = scoresheet_text(game)
+    if args.scoresheet:
+        args.scoresheet.write_text(sheet, encoding="utf-8")
+    if not args.quiet:
+        print()
+        print(sheet, end="")
+    return 0
