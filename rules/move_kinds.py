@@ -199,7 +199,7 @@ def _capture_gain(position: Position, move: Move) -> str | None:
     if not _is_gain(captured, lost):
         return None
     if not lost:
-        return "unprotected" if not _has_protector(after, move.to_square) else "protector cannot truly recapture"
+        return "unprotected" if not _has_protector(after, move.to_square) else "its protection does not hold: 假根 or 少根"
     if target.upper() == "R" and attacker.upper() != "R":
         return f"chariot attacked by a {piece_name(attacker)}"
     return "wins material in the exchange"

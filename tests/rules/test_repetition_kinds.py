@@ -43,7 +43,7 @@ def test_pinned_protector_is_a_false_root() -> None:
     # 24.16: the c9 rook is pinned to its general by the a9 rook, so the horse counts as unprotected.
     kind, text = kind_of("R1r1k4/9/2n6/9/9/9/9/7R1/9/5K3 w", "h2h7")
     assert kind is MoveKind.CHASE
-    assert "cannot truly recapture" in text
+    assert "protection does not hold" in text
 
 
 def test_offering_an_exchange_of_chariots_is_idle_unless_the_target_is_unprotected() -> None:
