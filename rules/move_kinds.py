@@ -306,7 +306,7 @@ def _idle_notes(before: Position, after: Position, move: Move, described: set[in
             continue
         where = square_name(target_move.to_square)
         if target.upper() == moved.upper():
-            notes.append(f"offers an exchange (兑) of {piece_name(moved)}s on {where}")
+            notes.append(f"offers to exchange (兑) the {piece_name(moved)} for the {piece_name(target)} on {where}")
         else:
             notes.append(f"follows (跟) the {piece_name(target)} on {where}, no gain in taking it")
     if any(m.to_square == move.to_square for m in after.legal_moves()):

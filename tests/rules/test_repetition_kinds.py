@@ -53,6 +53,15 @@ def test_offering_an_exchange_of_chariots_is_idle_unless_the_target_is_unprotect
     assert kind is MoveKind.CHASE and "unprotected" in text  # 26.10
 
 
+def test_under_protected_piece_is_chased() -> None:
+    # 24.15 少根子: the elephant alone guards the horse on g5 against the red horse and chariot;
+    # NxN, BxN, RxB wins the elephant. Without the chariot it is a plain exchange offer (兑).
+    kind, text = kind_of("4k4/9/4b4/9/6n2/9/9/3N5/9/3K2R2 w", "d2e4")
+    assert kind is MoveKind.CHASE and "wins material in the exchange" in text
+    kind, text = kind_of("4k4/9/4b4/9/6n2/9/9/3N5/9/3K5 w", "d2e4")
+    assert kind is MoveKind.IDLE and "exchange (兑) the red horse for the black horse on g5" in text
+
+
 def test_general_move_uncovering_a_chariot_chase_is_a_chase() -> None:
     # 26.1.1: the general steps aside and its chariot now attacks the unprotected horse.
     kind, text = kind_of("5k2r/9/9/9/4n4/9/9/9/4K4/4R4 w", "e1d1")
