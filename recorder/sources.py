@@ -169,11 +169,17 @@ class LiveSource(FrameSource):
         while alive.is_set() and not self._stopped.is_set():
             ok, image = capture.read()
             item = (bool(ok) and image is not None, image)
+            if not item[0]:
+                while alive.is_set():  # a failure must reach the consumer: wait for room
+                    try:
+                        slot.put(item, timeout=0.1)
+                        break
+                    except queue.Full:
+                        continue
+                break
             with contextlib.suppress(queue.Empty):
                 slot.get_nowait()  # keep only the newest frame
             slot.put(item)
-            if not item[0]:
-                break
 
     def __iter__(self) -> Iterator[Frame | Gap]:
         t0 = self._clock()

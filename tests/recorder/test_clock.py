@@ -1,0 +1,95 @@
+"""Clock presses against recorded moves: matching, press without move, move without press, pairs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from recorder.clocklog_input import ClockFeed, ClockPress, parse_clock_lines, read_clock_log
+from recorder.events import ClockAlert, ClockPressed, MoveRecorded
+from recorder.resolver import Resolver
+from rules import Position
+from tests.recorder.synthetic import observe_board
+
+P0 = Position.start()
+P1 = P0.play("h2e2")
+P2 = P1.play("h9g7")
+
+
+def _kinds(events: list) -> list[str]:
+    return [e.kind for e in events if isinstance(e, ClockAlert)]
+
+
+def test_clock_log_lines_are_read_leniently(tmp_path: Path) -> None:
+    path = tmp_path / "clock.jsonl"
+    path.write_text('{"t": 2.5, "event": "press", "side": "red", "red_ms": 1, "black_ms": 2}\n'
+                    'not json\n\n'
+                    '{"t": 1.0, "event": "press", "side": "black", "red_ms": 3, "black_ms": 4}\n'
+                    '{"t": 3.0, "event": "press", "side": "blue", "red_ms": 3, "black_ms": 4}\n', encoding="utf-8")
+    presses = read_clock_log(path)
+    assert [p.t for p in presses] == [1.0, 2.5]
+    _, skipped = parse_clock_lines(path.read_text().splitlines())
+    assert skipped == 2
+    feed = ClockFeed(presses)
+    assert feed.until(0.5) == [] and [p.t for p in feed.until(1.0)] == [1.0] and len(feed.remaining()) == 1
+
+
+def test_press_after_the_move_completes_it_and_carries_the_time() -> None:
+    resolver = Resolver(clock=True)
+    (move,) = resolver.observe(observe_board(P1.board, 3.0))
+    assert isinstance(move, MoveRecorded) and move.red_ms is None
+    (pressed,) = resolver.press(ClockPress(3.3, "red", 905000, 900000))
+    assert isinstance(pressed, ClockPressed) and pressed.ply == 1 and pressed.effective
+    assert resolver.tick(20.0) == []
+
+
+def test_press_before_the_still_board_is_attached_to_the_move() -> None:
+    resolver = Resolver(clock=True)
+    resolver.press(ClockPress(2.9, "red", 905000, 900000))
+    (move,) = resolver.observe(observe_board(P1.board, 3.0))
+    assert isinstance(move, MoveRecorded) and move.red_ms == 905000
+    assert resolver.tick(20.0) == []
+
+
+def test_press_without_a_move_and_the_press_back_are_flagged() -> None:
+    resolver = Resolver(clock=True)
+    resolver.press(ClockPress(2.0, "red", 905000, 900000))
+    resolver.press(ClockPress(3.0, "black", 905000, 905000))
+    assert resolver.tick(4.0) == []  # still within the grace
+    resolver.press(ClockPress(6.0, "red", 910000, 905000))
+    (move,) = resolver.observe(observe_board(P1.board, 6.2))
+    assert isinstance(move, MoveRecorded) and move.red_ms == 910000  # the real move's own press
+    assert _kinds(resolver.tick(12.0)) == ["press_without_move", "press_without_move"]
+
+
+def test_move_without_press_is_flagged_once_the_grace_is_over() -> None:
+    resolver = Resolver(clock=True)
+    resolver.observe(observe_board(P1.board, 3.0))
+    resolver.press(ClockPress(6.0, "black", 900000, 899000))  # black's button while red's time runs
+    events = resolver.observe(observe_board(P2.board, 6.2))
+    assert [e.iccs for e in events if isinstance(e, MoveRecorded)] == ["h9g7"]
+    assert _kinds(resolver.tick(8.0)) == ["move_without_press"]
+
+
+def test_two_presses_announce_two_moves() -> None:
+    resolver = Resolver(clock=True)
+    resolver.press(ClockPress(2.0, "red", 905000, 900000))
+    resolver.press(ClockPress(3.0, "black", 905000, 905000))
+    events = resolver.observe(observe_board(P2.board, 3.2))
+    moves = [e for e in events if isinstance(e, MoveRecorded)]
+    assert [m.iccs for m in moves] == ["h2e2", "h9g7"]
+    assert moves[0].red_ms == 905000 and moves[1].black_ms == 905000
+    assert resolver.tick(20.0) == []
+
+
+def test_presses_around_an_arbiter_restoration_are_not_flagged() -> None:
+    resolver = Resolver(clock=True)
+    cells = list(P0.board)
+    cells[2 * 9 + 7], cells[7 * 9 + 7] = ".", "C"  # the cannon h2 takes h7 without a screen
+    resolver.press(ClockPress(2.0, "red", 905000, 900000))
+    alerts = resolver.observe(observe_board("".join(cells), 2.2))
+    assert alerts and alerts[0].kind == "illegal_move"
+    resolver.press(ClockPress(5.0, "black", 905000, 900000))  # the arbiter presses the clock back
+    resolver.observe(observe_board(P0.board, 5.5))
+    resolver.press(ClockPress(8.0, "red", 910000, 900000))
+    resolver.observe(observe_board(P1.board, 8.2))
+    assert _kinds(resolver.tick(30.0)) == []

@@ -1,0 +1,93 @@
+"""Event log round trip, and the game rebuilt from it: moves, clock times, restorations, PGN, scoresheet."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from recorder.events import (
+    ClockPressed,
+    EventLog,
+    GameEnded,
+    IllegalMoveAlert,
+    MoveRecorded,
+    PositionRestored,
+    RecordingStarted,
+    event_from_json,
+    event_to_json,
+    read_events,
+)
+from recorder.scoresheet import rebuild, scoresheet_text, to_pgn
+from rules import START_FEN, Move, Position, format_move, read_pgn
+
+
+def _move(ply: int, iccs: str, position: Position, t: float, red_ms: int | None = None,
+          black_ms: int | None = None) -> MoveRecorded:
+    after = position.play(iccs)
+    return MoveRecorded(t, ply, iccs, format_move(position, Move.from_iccs(iccs), "chinese"), position.side_to_move, after.fen(), 0.99, t - 0.2, red_ms, black_ms)
+
+
+def _game_events() -> list:
+    p0 = Position.start()
+    p1 = p0.play("h2e2")
+    p2 = p1.play("h9g7")
+    p3 = p2.play("h0g2")
+    return [
+        RecordingStarted(0.0, "video.mp4", START_FEN),
+        _move(1, "h2e2", p0, 3.0, 903000, 900000),
+        _move(2, "h9g7", p1, 6.0),
+        ClockPressed(6.3, "black", 903000, 905000, 2),
+        _move(3, "h0g2", p2, 9.0),
+        IllegalMoveAlert(12.0, "illegal_move", ("b9", "d8"), "2.2", "the horse's leg is blocked", 3, "n",
+                         "leg_blocked", "b9d8"),
+        _move(4, "i9h9", p3, 15.0),
+        PositionRestored(20.0, 2, p2.fen(), ("h0g2", "i9h9")),
+        _move(3, "b0c2", p2, 25.0),
+    ]
+
+
+def test_events_round_trip_through_json_lines(tmp_path: Path) -> None:
+    events = _game_events()
+    path = tmp_path / "game.events.jsonl"
+    with EventLog(path) as log:
+        log.extend(events)
+    lines = path.read_text(encoding="utf-8").splitlines()
+    assert len(lines) == len(events)
+    assert all('"type"' in line for line in lines)
+    assert read_events(path) == events
+    data = event_to_json(events[1])
+    assert data["type"] == "MoveRecorded" and data["iccs"] == "h2e2" and data["chinese"] == "炮二平五"
+
+
+def test_unknown_or_broken_events_are_refused() -> None:
+    with pytest.raises(ValueError, match="unknown event type"):
+        event_from_json({"type": "Nonsense", "t": 1})
+    with pytest.raises(ValueError, match="missing"):
+        event_from_json({"type": "MoveRecorded", "t": 1})
+
+
+def test_rebuild_applies_restorations_and_clock_times() -> None:
+    game = rebuild(_game_events())
+    assert game.moves == ["h2e2", "h9g7", "b0c2"]
+    assert [e.iccs for e in game.corrected] == ["h0g2", "i9h9"]
+    assert game.plies[0].clock_ms == 903000 and game.plies[1].clock_ms == 905000 and game.plies[2].clock_ms is None
+    assert [a.kind for a in game.alerts] == ["illegal_move"]
+
+
+def test_pgn_from_the_log_reads_back_with_clock_comments() -> None:
+    text = to_pgn(rebuild(_game_events()), "iccs")
+    assert '[Game "Chinese Chess"]' in text and "[%clk 0:15:03]" in text
+    (back,) = read_pgn(text)
+    assert [m.iccs for m in back.moves] == ["h2e2", "h9g7", "b0c2"]
+    chinese = to_pgn(rebuild(_game_events()), "chinese")
+    assert "炮二平五" in chinese
+
+
+def test_scoresheet_in_chinese_notation_with_result() -> None:
+    events = _game_events() + [GameEnded(30.0, 3, "1-0", "checkmate", "4.1.1", "黑方被将死", False)]
+    sheet = scoresheet_text(rebuild(events))
+    lines = sheet.splitlines()
+    assert lines[0].startswith("  1. 炮二平五") and "马8进7" in lines[0]
+    assert lines[1].startswith("  2. 马八进七")
+    assert "1-0" in sheet and "taken back" in sheet

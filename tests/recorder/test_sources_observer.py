@@ -1,0 +1,108 @@
+"""Frame sources (reopen with back-off, folders, files) and the observer's still-window logic."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+import pytest
+
+from recorder.motion import MotionDetector
+from recorder.observer import CLASSES, Observer, ObserverConfig
+from recorder.sources import Frame, Gap, ImageFolderSource, LiveSource, VideoFileSource, open_source
+
+
+class _FakeCapture:
+    def __init__(self, frames: int, opened: bool = True) -> None:
+        self.left, self.opened = frames, opened
+
+    def isOpened(self) -> bool:  # noqa: N802
+        return self.opened
+
+    def read(self) -> tuple[bool, Any]:
+        if self.left <= 0:
+            return False, None
+        self.left -= 1
+        time.sleep(0.02)  # a camera delivers frames at its own pace
+        return True, np.zeros((8, 8, 3), np.uint8)
+
+    def get(self, prop: int) -> float:
+        return 0.0
+
+    def release(self) -> None:
+        self.opened = False
+
+
+def test_a_dropped_stream_is_reopened_with_back_off_and_the_gap_reported() -> None:
+    plan = [_FakeCapture(3), _FakeCapture(0, opened=False), _FakeCapture(0, opened=False), _FakeCapture(2)]
+    waits: list[float] = []
+    source = LiveSource("rtsp://camera", opener=lambda target: plan.pop(0) if plan else _FakeCapture(0, False),
+                        sleep=waits.append, stall_s=0.5, max_attempts=3)
+    items = list(source)
+    frames = [i for i in items if isinstance(i, Frame)]
+    gaps = [i for i in items if isinstance(i, Gap)]
+    assert len(frames) == 5 and [f.index for f in frames] == [0, 1, 2, 3, 4]
+    assert len(gaps) == 1 and gaps[0].reason == "read failed" and gaps[0].attempts == 3
+    assert waits[:2] == [0.5, 1.0]  # doubling back-off
+    assert source.reopens >= 3
+
+
+def test_folder_and_file_sources(tmp_path: Path) -> None:
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    for i in range(3):
+        cv2.imwrite(str(folder / f"{i:03d}.png"), np.full((16, 16, 3), i * 40, np.uint8))
+    (folder / "notes.txt").write_text("not an image")
+    source = open_source(str(folder), fps=5.0)
+    assert isinstance(source, ImageFolderSource) and source.frame_count == 3
+    frames = [f for f in source if isinstance(f, Frame)]
+    assert [f.t for f in frames] == [0.0, 0.2, 0.4]
+    video = tmp_path / "clip.mp4"
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter.fourcc(*"mp4v"), 10.0, (32, 32))
+    for i in range(5):
+        writer.write(np.full((32, 32, 3), i * 30, np.uint8))
+    writer.release()
+    clip = open_source(str(video))
+    assert isinstance(clip, VideoFileSource) and clip.fps == pytest.approx(10.0)
+    assert [round(f.t, 2) for f in clip if isinstance(f, Frame)] == [0.0, 0.1, 0.2, 0.3, 0.4]
+    with pytest.raises(ValueError):
+        open_source(str(tmp_path / "missing.mp4"))
+
+
+def _frame(hand: bool, shade: int = 120) -> np.ndarray:
+    image = np.full((120, 160, 3), shade, np.uint8)
+    cv2.line(image, (20, 20), (140, 100), (30, 30, 30), 2)
+    if hand:
+        cv2.circle(image, (80, 60), 25, (180, 200, 220), -1)
+    return image
+
+
+def test_observer_waits_for_a_still_uncovered_board_and_skips_still_frames() -> None:
+    covered = {"now": False}
+    calls = []
+
+    def probabilities(frame: np.ndarray) -> np.ndarray:
+        calls.append(1)
+        probs = np.full((90, len(CLASSES)), 0.01)
+        probs[:, 0] = 0.9
+        if covered["now"]:
+            probs[:40, CLASSES.index("covered")] = 5.0
+        return probs / probs.sum(axis=1, keepdims=True)
+
+    motion = MotionDetector((0, 0, 160, 120), spacing=12.0)
+    observer = Observer(probabilities, motion, ObserverConfig(still_s=0.1, smooth_frames=2, retry_s=0.3))
+    seen = []
+    script = [False] * 6 + [True, True] + [False] * 5 + [True] * 2  # hand in at frames 6-7 and 13-14
+    for i, hand in enumerate(script):
+        if i == 13:
+            covered["now"] = True  # the hand stays still over the board from here
+        obs = observer.feed(_frame(hand), i / 10)
+        if obs is not None:
+            seen.append((i, obs.frames))
+    for i in range(15, 25):  # the hand rests motionless: read "covered", never handed over
+        assert observer.feed(_frame(True), i / 10) is None
+    assert seen == [(2, 2), (10, 2)]  # 0.2 s after the first frame, and 0.2 s after the hand left (frame 8)
+    assert observer.skipped > 0 and len(calls) < 20
