@@ -38,7 +38,8 @@ _FINGERS = (
     ((-0.92, -0.45, 0.68), (-0.55, -0.50, 0.60), (-0.22, -0.52, 0.30), 0.22),  # little
 )
 _THUMB = ((-1.75, 0.45, 0.75), (-0.85, 0.62, 0.55), (-0.05, 0.40, 0.26), 0.31)
-_PALM = ((-1.05, 0.50, 0.80), (-0.95, -0.58, 0.74), (-2.30, -0.46, 0.95), (-2.45, 0.44, 1.00))
+# The palm as a broad, flattened tube from the knuckles to the wrist: (u, v, z) axis and widths.
+_PALM = (((-1.02, -0.05, 0.80), (-1.70, 0.02, 0.86), (-2.35, 0.0, 0.92)), (1.14, 1.12, 0.96))
 _WRIST_U, _WRIST_W = -2.35, 0.98
 
 
@@ -135,14 +136,14 @@ def hand_parts(pose: HandPose, look: HandLook, project: Projector, width: int, h
     reach = _arm_length(to_board, project, width, height)
     u0, u1 = _WRIST_U, _WRIST_U - reach
     sleeve_u = _WRIST_U - min(2.6, reach * 0.45)
-    forearm = _capsule([(u0 + 0.5, 0.0, 0.9), (sleeve_u, 0.0, 1.1), (u1, 0.0, 1.0 + 0.1 * reach)],
+    forearm = _capsule([(u0 + 0.1, 0.0, 0.9), (sleeve_u, 0.0, 1.1), (u1, 0.0, 1.0 + 0.1 * reach)],
                        [_WRIST_W, 1.22, 1.35], to_board, project, "skin")
-    forearm.height = 0.55
+    forearm.height = 0.95
     sleeve = _capsule([(sleeve_u + 0.15, 0.0, 1.3), (u1 - 0.5, 0.0, 1.05 + 0.1 * reach)],
                       [1.45, 1.6], to_board, project, "sleeve")
     sleeve.height = 0.6
-    palm_pts = project(np.array([to_board(*p) for p in _PALM]))
-    palm = _Part(palm_pts, palm_pts[:2], np.zeros(2), 0.9, "palm")
+    palm = _capsule(list(_PALM[0]), list(_PALM[1]), to_board, project, "palm")
+    palm.height = 0.85
     parts = [forearm, sleeve, palm]
     thumb = _capsule([_THUMB[0], _THUMB[1], _THUMB[2]], [_THUMB[3] * 1.25, _THUMB[3], _THUMB[3] * 0.85],
                      to_board, project, "finger")
@@ -186,7 +187,9 @@ class Light:
 
 
 def _tube_field(part: _Part, box: tuple[int, int, int, int]) -> tuple[np.ndarray, np.ndarray]:
-    """(coverage 0..1, height profile in pixels) of a tube inside ``box`` (x0, y0, x1, y1)."""
+    """(coverage 0..1, height profile in pixels) of a tube inside ``box`` (x0, y0, x1, y1).
+
+    The palm's cross-section is flatter than a finger's or the forearm's (a squarer profile)."""
     x0, y0, x1, y1 = box
     ys, xs = np.mgrid[y0:y1, x0:x1].astype(np.float32)
     best_ratio = np.full(xs.shape, np.inf, np.float32)
@@ -202,18 +205,11 @@ def _tube_field(part: _Part, box: tuple[int, int, int, int]) -> tuple[np.ndarray
         best_ratio = np.where(closer, ratio, best_ratio)
         best_half = np.where(closer, half, best_half)
     cover = np.clip((1.0 - best_ratio) * best_half + 0.5, 0.0, 1.0)
-    profile = np.sqrt(np.clip(1.0 - best_ratio * best_ratio, 0.0, 1.0)) * best_half
+    r2 = best_ratio * best_ratio
+    if part.kind == "palm":
+        r2 = r2 * r2
+    profile = np.sqrt(np.clip(1.0 - r2, 0.0, 1.0)) * best_half
     return cover, profile
-
-
-def _palm_field(part: _Part, box: tuple[int, int, int, int], scale: float) -> tuple[np.ndarray, np.ndarray]:
-    """(coverage, height profile) of the palm: flat on top, rounded over its edges."""
-    x0, y0, x1, y1 = box
-    cover = _fill((y1 - y0, x1 - x0), part.polygon, (x0, y0))
-    dist = cv2.distanceTransform((cover > 0.5).astype(np.uint8), cv2.DIST_L2, 3)
-    edge = max(1.0, scale * 0.3)
-    t = np.clip(dist / edge, 0.0, 1.0)
-    return cover, np.sqrt(1.0 - (1.0 - t) ** 2) * edge
 
 
 def _sub_box(part: _Part, outer: tuple[int, int, int, int]) -> tuple[int, int, int, int] | None:
@@ -257,10 +253,7 @@ def draw_hand(image: np.ndarray, pose: HandPose, look: HandLook, project: Projec
         sub = _sub_box(part, box)
         if sub is None:
             continue
-        if part.kind == "palm":
-            cover, profile = _palm_field(part, sub, scale)
-        else:
-            cover, profile = _tube_field(part, sub)
+        cover, profile = _tube_field(part, sub)
         sl = (slice(sub[1] - y0, sub[3] - y0), slice(sub[0] - x0, sub[2] - x0))
         level = part.height * scale * 0.5 + profile
         inside = cover > 0.5
@@ -284,7 +277,7 @@ def draw_hand(image: np.ndarray, pose: HandPose, look: HandLook, project: Projec
     if not (alpha > 0.02).any():
         return mask_full
     # shading from the height field's slopes
-    smooth = cv2.GaussianBlur(heightmap, (0, 0), max(0.7, scale * 0.03))
+    smooth = cv2.GaussianBlur(heightmap, (0, 0), max(0.7, scale * 0.045))
     gx = cv2.Sobel(smooth, cv2.CV_32F, 1, 0, ksize=3) / 8.0
     gy = cv2.Sobel(smooth, cv2.CV_32F, 0, 1, ksize=3) / 8.0
     norm = np.sqrt(gx * gx + gy * gy + 1.0)

@@ -64,15 +64,14 @@ def illegal_destination(position: Position, move: Move, rng: random.Random) -> t
             found = position.violation(src, dst)
             if found is None:
                 continue
-            rank = 0 if found.code in _PLAUSIBLE else 1
-            rank += 0 if target is None else 2
-            straight = f == f0 or r == r0 or abs(f - f0) == abs(r - r0) or {abs(f - f0), abs(r - r0)} == {1, 2}
-            rank += 0 if straight else 2
+            # plausible mistakes first, then empty targets, then the shortest slips
+            rank = (0 if found.code in _PLAUSIBLE else 4) + (0 if target is None else 2)
+            rank = rank * 10 + max(abs(f - f0), abs(r - r0))
             candidates.append((rank, dst, found.code, found.text))
     if not candidates:
         raise ValueError(f"no illegal destination for {move.iccs} in {position.fen()}")
     best = min(c[0] for c in candidates)
-    pool = sorted(c for c in candidates if c[0] == best)
+    pool = sorted(c for c in candidates if c[0] // 10 == best // 10 and c[0] <= best + 1)
     _, dst, code, text = pool[rng.randrange(len(pool))]
     return dst, code, text
 

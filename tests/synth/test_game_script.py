@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import random
 
 import pytest
 
 from rules import BLACK, RED, Move, Position
 from rules.squares import parse_square
 from synth.game_script import ScriptOptions, build_timeline, parse_injections
-from synth.video_faults import INJECTION_KINDS
+from synth.video_faults import INJECTION_KINDS, illegal_destination
 from synth.video_timeline import Timeline, state_board
 
 # The first 24 plies of line 1 of games_iccs.txt; captures at plies 15, 16, 22, 23 and 24.
@@ -97,6 +98,15 @@ def test_same_seed_same_timeline_other_seed_differs() -> None:
     c = build_timeline(GAME[:10], 43, inject=["knock", "no_press"])
     assert dataclasses.asdict(a) == dataclasses.asdict(b)
     assert dataclasses.asdict(a) != dataclasses.asdict(c)
+
+
+def test_illegal_destination_prefers_a_plausible_slip() -> None:
+    start = Position.start()
+    dst, code, _ = illegal_destination(start, Move.from_iccs("b0c2"), random.Random(1))
+    assert (dst, code) == (parse_square("d1"), "leg_blocked")  # the horse's leg on c0 is blocked
+    for seed in range(5):
+        dst, _, _ = illegal_destination(start, Move.from_iccs("h2e2"), random.Random(seed))
+        assert start.violation(parse_square("h2"), dst) is not None
 
 
 def test_parse_injections() -> None:
