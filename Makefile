@@ -34,6 +34,11 @@ test: install lint typecheck unit
 demo: install
 	$(BIN)/xqrec demo
 
+## demo-video: render the demo game video (a real 80-ply game, about 6 min at 1280x720) into out/demo/
+.PHONY: demo-video
+demo-video: install
+	bash scripts/render_demo_video.sh out/demo
+
 ## bench: speed and accuracy figures (prints them)
 bench: install
 	$(BIN)/python -m bench
