@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-SKIN_TONES = ((140, 170, 215), (120, 150, 200), (95, 125, 180), (75, 100, 150), (55, 75, 110), (150, 180, 225))
+SKIN_TONES = ((125, 162, 222), (108, 146, 206), (88, 122, 182), (66, 95, 150), (50, 70, 112), (138, 172, 228))
 SLEEVES = ((40, 40, 40), (160, 90, 40), (200, 200, 200), (50, 50, 120), (70, 110, 60), (120, 120, 120))
 _F = 8  # sub-pixel bits for cv2 drawing, as a multiplier
 
@@ -42,9 +42,12 @@ class HandPose:
     scale: float
     skin: tuple[int, int, int]
     sleeve: tuple[int, int, int] | None
-    spread: float = 0.4
+    spread: float = 0.2
     lift: float = 0.8
     shadow_dir: tuple[float, float] = (0.6, 0.8)
+    curl: tuple[float, float, float, float] = (1.0, 1.0, 1.0, 1.0)
+    thumb_angle: float = 40.0
+    handed: int = 1
 
     @classmethod
     def sample(cls, rng: np.random.Generator, scene: Scene, target: tuple[float, float] | None = None) -> HandPose:
@@ -74,9 +77,12 @@ class HandPose:
             scale=scene.spacing_px * float(rng.uniform(0.95, 1.2)),
             skin=SKIN_TONES[int(rng.integers(len(SKIN_TONES)))],
             sleeve=SLEEVES[int(rng.integers(len(SLEEVES)))] if rng.random() < 0.6 else None,
-            spread=float(rng.uniform(0.1, 0.8)),
+            spread=float(rng.uniform(0.0, 0.45)),
             lift=float(rng.uniform(0.3, 1.2)),
             shadow_dir=(math.cos(la), math.sin(la)),
+            curl=tuple(float(v) for v in rng.uniform(0.45, 1.0, 4)),  # type: ignore[arg-type]
+            thumb_angle=float(rng.uniform(20.0, 60.0)),
+            handed=1 if rng.random() < 0.85 else -1,
         )
 
 
@@ -108,17 +114,26 @@ def hand_masks(pose: HandPose, shape: tuple[int, int]) -> tuple[np.ndarray, np.n
     axes = (round(palm_len * 0.55 * _F), round(palm_w * 0.5 * _F))
     angle = math.degrees(math.atan2(d[1], d[0]))
     cv2.ellipse(skin, tuple(np.round(centre * _F).astype(int)), axes, angle, 0, 360, 1.0, -1, cv2.LINE_AA, 3)
-    # fingers: index to little, slightly fanned and curled (shorter) at random
-    lengths = (1.0, 1.08, 1.0, 0.8)
-    for i, frac in enumerate((0.36, 0.12, -0.12, -0.36)):
-        base = knuckles + n * frac * palm_w
-        fan = (frac / 0.36) * pose.spread * 0.25
+    # fingers, index to little: tapered, a little fanned, curled ones look shorter from above
+    side = float(pose.handed)
+    lengths = (0.95, 1.05, 0.98, 0.78)
+    for i, frac in enumerate((0.34, 0.11, -0.12, -0.34)):
+        base = knuckles + n * side * frac * palm_w - d * 0.1 * s
+        fan = side * (frac / 0.34) * pose.spread * 0.3
         fd = d * math.cos(fan) + n * math.sin(fan)
-        _capsule(skin, base, base + fd * finger_len * lengths[i] * 0.85, 0.2 * s)
-    thumb_base = wrist + d * palm_len * 0.3 + n * palm_w * 0.45
-    td = d * 0.6 + n * (0.6 + 0.3 * pose.spread)
-    td /= np.linalg.norm(td)
-    _capsule(skin, thumb_base, thumb_base + td * 1.3 * s, 0.24 * s)
+        length = finger_len * lengths[i] * pose.curl[i]
+        mid = base + fd * length * 0.55
+        width = 0.2 * s * (1.0 if i < 3 else 0.88)
+        _capsule(skin, base, mid, width * 1.08)
+        _capsule(skin, mid, base + fd * length, width * 0.9)
+    # the thumb: from the side of the palm near the wrist, bent at its joint
+    ta = math.radians(pose.thumb_angle)
+    td = d * math.cos(ta) + n * side * math.sin(ta)
+    thumb_base = wrist + d * palm_len * 0.25 + n * side * palm_w * 0.38
+    joint = thumb_base + td * 0.75 * s
+    td2 = d * math.cos(ta * 0.4) + n * side * math.sin(ta * 0.4)
+    _capsule(skin, thumb_base, joint, 0.27 * s)
+    _capsule(skin, joint, joint + td2 * 0.6 * s, 0.21 * s)
     if pose.sleeve is not None:
         cuff = entry + (wrist - entry) * 0.55
         cuff_w = arm_w * 1.25
@@ -153,12 +168,19 @@ class HandOverlay:
         shadow = cv2.GaussianBlur(shadow, (k, k), 0)
         img = image[roi]
         blend.scale(img, 1.0 - 0.45 * shadow)
-        # rounded shading from the distance to the outline
+        # a rounded body: height from the distance to the outline, lit from the shadow's opposite side
         binary = (body[roi] > 0.5).astype(np.uint8)
-        dist = cv2.distanceTransform(binary, cv2.DIST_L2, 3)
-        depth = np.sqrt(np.clip(dist / (0.5 * self.pose.scale), 0, 1))
-        shade = 0.55 + 0.5 * depth
-        colour = blend.tint(self.pose.skin, shade)
+        dist = cv2.distanceTransform(binary, cv2.DIST_L2, cv2.DIST_MASK_PRECISE)
+        height = np.sqrt(np.clip(dist / (0.45 * self.pose.scale), 0, 1)).astype(np.float32)
+        height = cv2.GaussianBlur(height, (0, 0), max(0.8, 0.08 * self.pose.scale))
+        gx = cv2.Sobel(height, cv2.CV_32F, 1, 0, ksize=3) * (self.pose.scale / 8.0)
+        gy = cv2.Sobel(height, cv2.CV_32F, 0, 1, ksize=3) * (self.pose.scale / 8.0)
+        lx, ly = -self.pose.shadow_dir[0], -self.pose.shadow_dir[1]
+        lambert = np.clip(0.85 + 0.18 * (gx * lx + gy * ly), 0.55, 1.1)
+        shade = (0.62 + 0.38 * height) * lambert
+        # skin reddens in its shadows (light scattered under the surface): blue and green fall faster
+        b, g, r = (float(c) for c in self.pose.skin)
+        colour = cv2.merge([b * shade**1.35, g * shade**1.15, r * shade]).astype(np.float32)
         if self.pose.sleeve is not None:
             blend.lerp(colour, blend.tint(self.pose.sleeve, shade), sleeve[roi])
         blend.lerp(img, colour, body[roi])

@@ -187,8 +187,14 @@ class PieceArtist:
         # side wall: the hull of the base and top circles
         pts = np.vstack([_RING * r_base + (bu, bv), _RING * r_top + (tu, tv)])
         hull = cv2.convexHull(np.round(pts * 16).astype(np.int32))
-        side = tuple(float(c) * (0.62 if st.piece_face == "wood" else 0.8) for c in st.piece_colour)
-        cv2.fillConvexPoly(tex, hull, side, cv2.LINE_AA, 4)
+        dim = 0.62 if st.piece_face == "wood" else 0.8
+        cv2.fillConvexPoly(tex, hull, tuple(float(c) * dim for c in st.piece_colour), cv2.LINE_AA, 4)
+        # the lower half of the wall is darker (it faces down and away from the light)
+        mu, mv = (bu + tu) / 2, (bv + tv) / 2
+        r_mid = (r_base + r_top) / 2
+        low = np.vstack([_RING * r_base + (bu, bv), _RING * r_mid + (mu, mv)])
+        hull = cv2.convexHull(np.round(low * 16).astype(np.int32))
+        cv2.fillConvexPoly(tex, hull, tuple(float(c) * dim * 0.78 for c in st.piece_colour), cv2.LINE_AA, 4)
         # top face: the sprite rotated about its centre, scaled and placed at (tu, tv)
         half, size = self.half, self.size
         u0, v0 = int(math.floor(tu)) - half, int(math.floor(tv)) - half

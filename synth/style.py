@@ -74,6 +74,14 @@ def _jitter(rng: np.random.Generator, colour: tuple[int, int, int], amount: floa
     return (int(shifted[0]), int(shifted[1]), int(shifted[2]))
 
 
+def _white_balance(rng: np.random.Generator) -> tuple[float, float, float]:
+    """BGR gains of a camera's white-balance error: mostly along the warm-cool axis (lamp light vs
+    daylight), with only a trace of green-magenta."""
+    temperature = float(np.clip(rng.normal(0.0, 0.06), -0.15, 0.15))  # > 0 warm (tungsten), < 0 cool
+    tint = float(rng.normal(0.0, 0.012))
+    return (1.0 - temperature, 1.0 + tint, 1.0 + temperature)
+
+
 @dataclass(frozen=True)
 class ViewStyle:
     """All look choices of one view. Lengths are in units of the grid spacing unless named ``_px``."""
@@ -229,7 +237,7 @@ class ViewStyle:
             light_azimuth_deg=float(rng.uniform(0.0, 360.0)),
             light_elevation_deg=float(rng.uniform(40.0, 80.0)),
             gradient=float(rng.uniform(0.0, 0.35)),
-            cast=(float(rng.normal(1.0, 0.05)), float(rng.normal(1.0, 0.03)), float(rng.normal(1.0, 0.05))),
+            cast=_white_balance(rng),
             exposure=float(rng.uniform(0.9, 1.2)),
             glare_spots=int(rng.integers(0, 3)) if glossy else int(rng.random() < 0.2),
             glare_strength=float(rng.uniform(0.15, 0.5) if glossy else rng.uniform(0.04, 0.12)),
