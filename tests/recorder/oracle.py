@@ -34,22 +34,26 @@ class OracleClassifier:
         self.calls = 0
         self._cache: dict[str, np.ndarray] = {}
 
-    def _board_probs(self, placement: str) -> np.ndarray:
-        if placement not in self._cache:
-            board = Position.from_fen(placement + " w").board
+    def _board_probs(self, placement: str, off_point: tuple[str, ...] = ()) -> np.ndarray:
+        key = placement + "|" + ",".join(off_point)
+        if key not in self._cache:
+            board = list(Position.from_fen(placement + " w").board)
+            for name in off_point:  # a piece well off its point: its point reads empty
+                board[int(name[1]) * 9 + "abcdefghi".index(name[0])] = "."
             probs = np.full((90, len(CLASSES)), (1 - self.p) / (len(CLASSES) - 1))
             for row in range(90):
                 rank, file = 9 - row // 9, row % 9
                 letter = board[rank * 9 + file]
                 probs[row, CLASSES.index("empty" if letter == "." else letter)] = self.p
-            self._cache[placement] = probs
-        return self._cache[placement]
+            self._cache[key] = probs
+        return self._cache[key]
 
     def classify(self, rectified: np.ndarray) -> OracleResult:
         self.calls += 1
         for still in self.truth["stills"]:
             if still["from_frame"] <= self.frame <= still["to_frame"]:
-                return OracleResult(self._board_probs(still["board"]), _VISION_CLASSES)
+                off = tuple(sorted(still.get("off_point", {})))
+                return OracleResult(self._board_probs(still["board"], off), _VISION_CLASSES)
         probs = np.full((90, len(CLASSES)), 0.001)
         probs[:, CLASSES.index("covered")] = 1.0
         return OracleResult(probs / probs.sum(axis=1, keepdims=True), _VISION_CLASSES)

@@ -1,0 +1,267 @@
+"""Recorder figures on rendered game videos: moves right, false alerts, injected cases, latency, throughput.
+
+Videos are rendered by ``synth`` from real games of ``../shared/data/games_iccs.txt`` with the
+``test`` style split and seeds from 700000 up (never used while developing), once, into
+``out/bench/videos/`` (rendering is the slow part; later runs reuse the files). Two sets:
+
+- clean games (``--games``, first ``--plies`` plies of each): every move must be recorded right,
+  with no alert at all; latency is the video time from the hand leaving (truth ``t_complete``)
+  to the move's event;
+- injected games (``--cases``): each video carries one case of every kind (illegal, wrong_side,
+  knock, restore, quick_pair, press_no_move, no_press); a case counts as handled when the event
+  log holds an alert of each expected kind near it and the final record equals the truth.
+
+Throughput: ``--boards`` recorders run at once in separate processes pinned to ``--cores`` cores,
+each on its own video as fast as it can; real time at 10 fps means every one keeps above 10 fps.
+
+The classifier is the bundled ONNX model; with ``--oracle`` (or when no model exists) a truth
+stand-in replaces it, which measures everything but vision.
+
+``python -m bench.bench_recorder --games 50 --cases 50`` gives the issue's figures (rendering takes
+hours on two cores); ``python -m bench recorder`` runs a small set.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import multiprocessing
+import os
+import statistics
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = ROOT.parent / "shared" / "data" / "games_iccs.txt"
+VIDEOS = ROOT / "out" / "bench" / "videos"
+SEED_BASE = 700000
+INJECT_KINDS = ("illegal", "wrong_side", "knock", "restore", "quick_pair", "press_no_move", "no_press")
+INJECT_PLIES = (3, 6, 9, 12, 15, 18, 21)
+EXPECTED = {
+    "illegal": ("illegal_move",), "wrong_side": ("wrong_side",), "knock": ("board_disturbed",),
+    "restore": ("illegal_move", "position_restored"), "quick_pair": ("two_moves",),
+    "press_no_move": ("press_without_move",), "no_press": ("move_without_press",),
+}
+ALERT_AFTER_S = 8.0  # an alert may come this long after a case's end (the clock grace)
+
+log = logging.getLogger("bench.recorder")
+
+
+@dataclass(frozen=True)
+class VideoSpec:
+    name: str
+    line: int  # 0-based line of games_iccs.txt
+    plies: int
+    seed: int
+    inject: tuple[str, ...] = ()
+
+    def path(self, suffix: str) -> Path:
+        return VIDEOS / f"{self.name}{suffix}"
+
+
+def plan(games: int, cases: int, plies: int) -> tuple[list[VideoSpec], list[VideoSpec]]:
+    """The clean and injected video sets (deterministic: same arguments, same videos)."""
+    clean = [VideoSpec(f"clean-{i:03d}-p{plies}", 1000 + 37 * i, plies, SEED_BASE + i) for i in range(games)]
+    injected = []
+    for i in range(cases):
+        kinds = INJECT_KINDS[i % len(INJECT_KINDS):] + INJECT_KINDS[:i % len(INJECT_KINDS)]
+        inject = tuple(f"{k}@{p}" for k, p in zip(kinds, INJECT_PLIES, strict=True))
+        injected.append(VideoSpec(f"inject-{i:03d}", 2000 + 41 * i, 26, SEED_BASE + 5000 + i, inject))
+    return clean, injected
+
+
+def render(spec: VideoSpec, width: int, height: int) -> float:
+    """Render ``spec`` unless its files exist; returns the seconds spent."""
+    if spec.path(".truth.json").exists() and spec.path(".mp4").exists():
+        return 0.0
+    from synth.video import render_game
+
+    moves = GAMES.read_text(encoding="utf-8").splitlines()[spec.line].split()[1:][:spec.plies]
+    started = time.perf_counter()
+    VIDEOS.mkdir(parents=True, exist_ok=True)
+    render_game(moves, spec.seed, out=spec.path(".mp4"), truth_path=spec.path(".tmp.json"),
+                clock_path=spec.path(".clock.jsonl"), inject=spec.inject, width=width, height=height, split="test")
+    spec.path(".tmp.json").rename(spec.path(".truth.json"))  # the truth last: a complete set
+    return time.perf_counter() - started
+
+
+def _classifier(oracle: bool, truth: dict[str, Any]) -> Any:
+    if not oracle:
+        from recorder.vision import PieceClassifier
+
+        return PieceClassifier(threads=1)
+    sys.path.insert(0, str(ROOT))
+    from tests.recorder.oracle import OracleClassifier
+
+    return OracleClassifier(truth)
+
+
+def model_available() -> bool:
+    from recorder.vision import DEFAULT_MODEL
+
+    return DEFAULT_MODEL.exists() and DEFAULT_MODEL.with_suffix(".json").exists()
+
+
+def record(spec: VideoSpec, oracle: bool) -> dict[str, Any]:
+    """Record one video; returns its events (as JSON dicts), frames, wall and stage timings."""
+    from recorder.clocklog_input import read_clock_log
+    from recorder.events import event_to_json
+    from recorder.session import RecordingSession
+    from recorder.sources import Frame, open_source
+
+    truth = json.loads(spec.path(".truth.json").read_text(encoding="utf-8"))
+    classifier = _classifier(oracle, truth)
+    session = RecordingSession(classifier, presses=read_clock_log(spec.path(".clock.jsonl")), source_name=spec.name)
+    started = time.perf_counter()
+    for item in open_source(str(spec.path(".mp4"))):
+        if oracle and isinstance(item, Frame):
+            classifier.frame = item.index
+        session.feed(item)
+    session.finish()
+    wall = time.perf_counter() - started
+    return {"events": [event_to_json(e) for e in session.log.events], "frames": session.frames, "wall": wall,
+            "timings": session.timings, "truth": truth}
+
+
+@dataclass
+class Tally:
+    moves: int = 0
+    moves_right: int = 0
+    games: int = 0
+    games_right: int = 0
+    false_alerts: int = 0
+    latencies: list[float] = field(default_factory=list)
+    cases: dict[str, list[int]] = field(default_factory=dict)  # kind -> [handled, total]
+    misses: list[str] = field(default_factory=list)
+
+
+def _final_moves(events: list[dict[str, Any]]) -> list[str]:
+    moves: list[str] = []
+    for e in events:
+        if e["type"] == "MoveRecorded":
+            del moves[e["ply"] - 1:]
+            moves.append(e["iccs"])
+        elif e["type"] == "PositionRestored":
+            del moves[e["ply"]:]
+    return moves
+
+
+def score(spec: VideoSpec, result: dict[str, Any], tally: Tally) -> None:
+    """Add one recorded video's figures to ``tally``."""
+    truth, events = result["truth"], result["events"]
+    want = truth["moves"]
+    got = _final_moves(events)
+    tally.games += 1
+    tally.moves += len(want)
+    tally.moves_right += sum(1 for a, b in zip(want, got, strict=False) if a == b)
+    if got == want:
+        tally.games_right += 1
+    else:
+        tally.misses.append(f"{spec.name}: recorded {len(got)} moves, truth {len(want)}; first difference at ply "
+                            f"{next((i + 1 for i, (a, b) in enumerate(zip(want, got, strict=False)) if a != b), min(len(want), len(got)) + 1)}")
+    recorded = {}
+    for e in events:
+        if e["type"] == "MoveRecorded":
+            recorded[(e["ply"], e["iccs"])] = e["t"]
+    pair_plies = {p for inj in truth["injections"] if inj["kind"] == "quick_pair" for p in (inj["ply"], inj["ply"] + 1)}
+    for p in truth["plies"]:
+        t = recorded.get((p["ply"], p["iccs"]))
+        if t is not None and p["ply"] not in pair_plies:
+            tally.latencies.append(t - p["t_complete"])
+    alerts = [e for e in events if "kind" in e]  # alerts and restorations
+    if not truth["injections"]:
+        bad = [e for e in events if e["type"] in ("IllegalMoveAlert", "BoardDisturbed", "ClockAlert", "TwoMovesSeen")]
+        tally.false_alerts += len(bad)
+        for e in bad[:3]:
+            tally.misses.append(f"{spec.name}: false alert at {e['t']}: {e['kind']} {e.get('text', '')[:120]}")
+        return
+    for inj in truth["injections"]:
+        lo, hi = inj["t_start"] - 0.5, inj["t_end"] + ALERT_AFTER_S
+        kinds = {e["kind"] for e in alerts if lo <= e["t"] <= hi}
+        expected = EXPECTED[inj["kind"]]
+        handled = all(k in kinds for k in expected)
+        entry = tally.cases.setdefault(inj["kind"], [0, 0])
+        entry[1] += 1
+        entry[0] += int(handled)
+        if not handled:
+            tally.misses.append(f"{spec.name}: {inj['kind']}@{inj['ply']} expected {expected}, saw {sorted(kinds)}")
+
+
+def _worker(args: tuple[VideoSpec, bool, int]) -> tuple[str, int, float]:
+    spec, oracle, cores = args
+    if hasattr(os, "sched_setaffinity"):
+        available = sorted(os.sched_getaffinity(0))
+        os.sched_setaffinity(0, set(available[:cores]))
+    result = record(spec, oracle)
+    return spec.name, result["frames"], result["wall"]
+
+
+def throughput(specs: list[VideoSpec], oracle: bool, boards: int, cores: int) -> list[tuple[str, int, float]]:
+    """Record ``boards`` videos at once on ``cores`` cores; (name, frames, wall seconds) each."""
+    chosen = (specs * boards)[:boards]
+    with multiprocessing.get_context("spawn").Pool(boards) as pool:
+        return pool.map(_worker, [(s, oracle, cores) for s in chosen])
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="bench_recorder", description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, default=4, help="clean games (default 4; the target is 50)")
+    parser.add_argument("--cases", type=int, default=2, help="injected videos, one case of each kind each (target 50)")
+    parser.add_argument("--plies", type=int, default=30, help="plies of each clean game (default 30)")
+    parser.add_argument("--width", type=int, default=640)
+    parser.add_argument("--height", type=int, default=360)
+    parser.add_argument("--oracle", action="store_true", help="use the truth stand-in instead of the model")
+    parser.add_argument("--boards", type=int, default=4, help="recorders run at once for the throughput figure")
+    parser.add_argument("--cores", type=int, default=2, help="cores they share")
+    parser.add_argument("--render-only", action="store_true", help="render the videos and stop")
+    parser.add_argument("--no-throughput", action="store_true")
+    args = parser.parse_args(sys.argv[1:] if argv is None and __name__ == "__main__" else (argv or []))
+    logging.getLogger("recorder").setLevel(logging.WARNING)
+    clean, injected = plan(args.games, args.cases, args.plies)
+    order = [s for pair in zip(clean, injected, strict=False) for s in pair]
+    order += clean[len(injected):] + injected[len(clean):]
+    spent = sum(render(spec, args.width, args.height) for spec in order)
+    print(f"videos: {len(clean)} clean ({args.plies} plies), {len(injected)} injected; rendered now in {spent:.0f} s")
+    if args.render_only:
+        return
+    oracle = args.oracle or not model_available()
+    print("classifier:", "ORACLE (truth stand-in: vision not measured)" if oracle else "models/piece_classifier.onnx")
+    tally = Tally()
+    frames = 0
+    wall = 0.0
+    stage: dict[str, float] = {}
+    for spec in clean + injected:
+        result = record(spec, oracle)
+        score(spec, result, tally)
+        frames += result["frames"]
+        wall += result["wall"]
+        for k, v in result["timings"].items():
+            stage[k] = stage.get(k, 0.0) + v
+    print(f"clean games: {sum(1 for s in clean)}; moves right {tally.moves_right}/{tally.moves} over all videos; "
+          f"games exactly right {tally.games_right}/{tally.games}")
+    print(f"false alerts in clean games: {tally.false_alerts}")
+    for kind in INJECT_KINDS:
+        handled, total = tally.cases.get(kind, [0, 0])
+        print(f"  injected {kind:<14} handled {handled}/{total}")
+    if tally.latencies:
+        lat = sorted(tally.latencies)
+        p95 = lat[min(len(lat) - 1, int(0.95 * len(lat)))]
+        print(f"latency (move event - hand gone, video s): median {statistics.median(lat):.2f}, p95 {p95:.2f}, "
+              f"max {lat[-1]:.2f}; over 0.5 s: {sum(1 for x in lat if x > 0.5)}/{len(lat)}")
+    print(f"single recorder: {frames} frames in {wall:.1f} s = {frames / max(wall, 1e-9):.0f} fps; stage ms per frame: "
+          + ", ".join(f"{k} {v / max(frames, 1):.2f}" for k, v in stage.items()))
+    for line in tally.misses[:20]:
+        print("  miss:", line)
+    if not args.no_throughput and clean:
+        runs = throughput(clean, oracle, args.boards, args.cores)
+        rates = [f / w for _, f, w in runs]
+        print(f"throughput: {args.boards} recorders at once on {args.cores} cores: "
+              + ", ".join(f"{r:.0f}" for r in rates) + f" fps each; real time at 10 fps: {min(rates) >= 10.0}")
+
+
+if __name__ == "__main__":
+    main()

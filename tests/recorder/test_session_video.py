@@ -1,0 +1,58 @@
+"""The whole pipeline on the synth fixture videos, with a truth stand-in for the classifier.
+
+Calibration, motion, the still window, the resolver and the clock path run for real; only the
+per-point probabilities come from the truth (inside still views) or read "covered" (hands about).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from recorder.clocklog_input import read_clock_log
+from recorder.events import Alert, Event, MoveRecorded
+from recorder.scoresheet import rebuild
+from recorder.session import RecordingSession
+from recorder.sources import Frame, open_source
+from tests.recorder.oracle import OracleClassifier
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+
+
+def _record(name: str) -> tuple[dict, list[Event]]:
+    truth = json.loads((FIXTURES / f"{name}.truth.json").read_text(encoding="utf-8"))
+    oracle = OracleClassifier(truth)
+    session = RecordingSession(oracle, presses=read_clock_log(FIXTURES / f"{name}.clock.jsonl"), source_name=name)
+    for item in open_source(str(FIXTURES / f"{name}.mp4")):
+        if isinstance(item, Frame):
+            oracle.frame = item.index
+        session.feed(item)
+    session.finish()
+    return truth, session.log.events
+
+
+@pytest.mark.skipif(not (FIXTURES / "game_short.mp4").exists(), reason="fixture video missing")
+def test_clean_game_is_recorded_without_alerts_and_promptly() -> None:
+    truth, events = _record("game_short")
+    game = rebuild(events)
+    assert game.moves == truth["moves"]
+    assert not [e for e in events if isinstance(e, Alert)]
+    moves = [e for e in events if isinstance(e, MoveRecorded)]
+    for event, ply in zip(moves, truth["plies"], strict=True):
+        assert event.t - ply["t_complete"] <= 0.5 + 1e-6
+        assert event.red_ms is not None or any(p.ply == event.ply and p.clock_ms for p in game.plies)
+
+
+@pytest.mark.skipif(not (FIXTURES / "game_faults.mp4").exists(), reason="fixture video missing")
+def test_every_injected_case_is_flagged_with_its_kind() -> None:
+    truth, events = _record("game_faults")
+    assert rebuild(events).moves == truth["moves"]
+    alerts = [e for e in events if isinstance(e, Alert)]
+    expected = {"illegal": {"illegal_move"}, "wrong_side": {"wrong_side"}, "knock": {"board_disturbed"},
+                "restore": {"illegal_move"}, "quick_pair": {"two_moves"}, "press_no_move": {"press_without_move"},
+                "no_press": {"move_without_press"}}
+    for case in truth["injections"]:
+        kinds = {a.kind for a in alerts if case["t_start"] - 0.5 <= a.t <= case["t_end"] + 8.0}
+        assert expected[case["kind"]] <= kinds, (case["kind"], kinds)
