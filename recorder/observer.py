@@ -100,7 +100,7 @@ class ObserverConfig:
     smooth_frames: int = 2  # still frames classified and averaged per observation (1-5)
     max_covered: int = 2  # more points read "covered" than this: a hand is still there, wait
     covered_p: float = 0.5  # a point is masked when "covered" has at least this probability
-    retry_s: float = 0.5  # while a still hand covers the board, read it again this often
+    retry_s: float = 0.3  # while a still hand covers the board, read it again this often
     refresh_s: float = 0.0  # > 0: re-read a still board this often even without motion
 
     def __post_init__(self) -> None:
@@ -137,6 +137,12 @@ class Observer:
         self._next_read = -np.inf
         self._last_observation_t = -np.inf
         self.motion.reset()
+
+    def retry_later(self, t: float) -> None:
+        """Read the still board again in ``retry_s`` (the last observation had hidden points)."""
+        self._observed = False
+        self._samples.clear()
+        self._next_read = t + self.config.retry_s
 
     def feed(self, frame: np.ndarray, t: float) -> Observation | None:
         """Take one frame (video time ``t``); returns an observation when the board has just settled."""

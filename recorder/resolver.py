@@ -98,6 +98,7 @@ class Resolver:
         self._reported_end: tuple[str, int] | None = None
         self._last_advisory: str | None = None
         self.observations = 0
+        self.wants_retry = False  # the last observation was inconclusive because points were hidden
 
     # --- observations ------------------------------------------------------------------
     def observe(self, observation: Observation) -> list[Event]:
@@ -109,11 +110,18 @@ class Resolver:
         if not self._acceptable(decision):
             decision = self._decide(scorer, with_pairs=True)
         t = observation.t
+        self.wants_retry = False
+        masked = bool(observation.mask.any())
         if self._acceptable(decision) and self._touches_mask(decision.candidate, observation):
             log.debug("t=%.2f: best candidate changes a point that could not be seen; waiting", t)
+            self.wants_retry = True
             return []
         if self._acceptable(decision):
             return self._accept(decision, observation, scorer)
+        if masked:  # part of the board is hidden (a hand may hold a piece): look again before alerting
+            log.debug("t=%.2f: no candidate fits and %d points are hidden; waiting", t, int(observation.mask.sum()))
+            self.wants_retry = True
+            return []
         alerts = diagnose(self.game.position, scorer, t=t, ply=self.game.ply, confident_p=cfg.confident_p)
         if alerts:
             self.desynced = True
@@ -201,7 +209,7 @@ class Resolver:
                                            self.game.ply, tuple(m.iccs for m in candidate.moves)))
             events += self._record(candidate.moves, observation, decision.confidence)
             self.desynced = False
-        residual = self._residual(scorer, t)
+        residual = [] if observation.mask.any() else self._residual(scorer, t)
         if residual:
             self.desynced = True
             self.last_trouble = t

@@ -190,6 +190,8 @@ class RecordingSession:
         started = time.perf_counter()
         events = self.resolver.observe(observation)
         self.timings["resolve_ms"] += 1000 * (time.perf_counter() - started)
+        if self.resolver.wants_retry:
+            self.observer.retry_later(observation.t)
         return events
 
     def _check_orientation(self, observation: Observation) -> list[Event] | None:

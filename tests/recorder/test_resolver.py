@@ -168,3 +168,11 @@ def test_checkmate_becomes_a_game_end_event() -> None:
     events = resolver.observe(observe_board(after.board, 1.0))
     ended = [e for e in events if isinstance(e, GameEnded)]
     assert _recorded(events) == ["a0a9"] and ended and ended[0].reason == "checkmate" and ended[0].result == "1-0"
+
+
+def test_a_lifted_piece_under_a_resting_hand_raises_no_alert() -> None:
+    resolver = Resolver()
+    cells = list(Position.start().board)
+    cells[parse_square("h2")] = "."  # the cannon is in the hand, the hand hides two points
+    events = resolver.observe(observe_board("".join(cells), 1.0, covered=(parse_square("f5"), parse_square("f6"))))
+    assert events == [] and resolver.wants_retry and not resolver.desynced
