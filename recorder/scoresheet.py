@@ -21,7 +21,7 @@ from recorder.events import (
     PositionRestored,
     RecordingStarted,
 )
-from rules import START_FEN, Move, PgnGame, Position, write_pgn
+from rules import START_FEN, Move, PgnGame, Position, format_move, write_pgn
 from rules.squares import RED
 
 log = logging.getLogger(__name__)
@@ -145,4 +145,23 @@ def scoresheet_text(game: RecordedGame, *, title: str = "", with_clock: bool = T
     if game.corrected:
         taken = ", ".join(f"{e.ply}.{e.iccs}" for e in game.corrected)
         lines += ["", f"taken back by the arbiter (art. 5.8): {taken}"]
+    return "\n".join(lines) + "\n"
+
+
+def side_by_side(game: RecordedGame, truth_moves: list[str], start_fen: str = START_FEN) -> str:
+    """The recorded moves next to the true ones, in Chinese notation, one ply a line, marking differences."""
+    position = Position.from_fen(start_fen)
+    lines = [f"{'ply':>4}  {'recorded':<12}{'truth':<12}"]
+    right = 0
+    for index in range(max(len(game.plies), len(truth_moves))):
+        got = game.plies[index].chinese if index < len(game.plies) else "-"
+        want = "-"
+        if index < len(truth_moves):
+            move = Move.from_iccs(truth_moves[index])
+            want = format_move(position, move, "chinese")
+            position = position.play(move)
+        same = index < len(game.plies) and index < len(truth_moves) and game.plies[index].iccs == truth_moves[index]
+        right += 1 if same else 0
+        lines.append(f"{index + 1:>4}  {got:<12}{want:<12}{'' if same else '  <-- differs'}")
+    lines.append(f"{right}/{len(truth_moves)} plies as in the truth")
     return "\n".join(lines) + "\n"

@@ -24,7 +24,7 @@ from recorder.events import (
     PositionRestored,
     SourceGap,
 )
-from recorder.scoresheet import rebuild, scoresheet_text, to_pgn
+from recorder.scoresheet import RecordedGame, rebuild, scoresheet_text, to_pgn
 
 log = logging.getLogger(__name__)
 
@@ -112,28 +112,31 @@ def _classifier(args: argparse.Namespace) -> Any:
         raise ValueError(str(error)) from None
 
 
-def run(args: argparse.Namespace) -> int:
+def record_source(source_spec: str, classifier: Any, *, clock_log: Path | None = None,
+                  events_path: Path | None = None, calibration: Path | None = None, fen: str | None = None,
+                  fps: float | None = None, show: bool = True) -> RecordedGame:
+    """Record ``source_spec`` to the end (or Ctrl-C) and return the game rebuilt from its event log."""
     from calibration import BoardGeometry
     from recorder.clocklog_input import read_clock_log
     from recorder.session import RecordingSession
     from recorder.sources import Frame, open_source
     from rules import Position
 
-    source = open_source(args.source, fps=args.fps)
-    presses = read_clock_log(args.clock_log) if args.clock_log else None
-    geometry = BoardGeometry.load(args.calibration) if args.calibration else None
-    start = Position.from_fen(args.fen) if args.fen else None
-    progress = Progress(source.frame_count, sys.stderr, not args.quiet and sys.stderr.isatty())
+    source = open_source(source_spec, fps=fps)
+    presses = read_clock_log(clock_log) if clock_log else None
+    geometry = BoardGeometry.load(calibration) if calibration else None
+    start = Position.from_fen(fen) if fen else None
+    progress = Progress(source.frame_count, sys.stderr, show and sys.stderr.isatty())
 
-    def show(event: Event) -> None:
+    def on_event(event: Event) -> None:
         line = status_line(event)
-        if line is not None and not args.quiet:
+        if line is not None and show:
             progress.clear()
             print(line, flush=True)
 
-    with EventLog(args.events) as events:
-        session = RecordingSession(_classifier(args), geometry=geometry, start=start, presses=presses,
-                                   events=events, source_name=args.source, on_event=show)
+    with EventLog(events_path) as events:
+        session = RecordingSession(classifier, geometry=geometry, start=start, presses=presses,
+                                   events=events, source_name=source_spec, on_event=on_event)
         try:
             for item in source:
                 session.feed(item)
@@ -145,7 +148,12 @@ def run(args: argparse.Namespace) -> int:
             reason = "stopped by the user"
         progress.clear()
         session.finish(reason)
-        game = rebuild(events.events)
+        return rebuild(events.events)
+
+
+def run(args: argparse.Namespace) -> int:
+    game = record_source(args.source, _classifier(args), clock_log=args.clock_log, events_path=args.events,
+                         calibration=args.calibration, fen=args.fen, fps=args.fps, show=not args.quiet)
     if args.pgn:
         args.pgn.write_text(to_pgn(game, args.notation, {"Site": args.source}), encoding="utf-8")
     sheet = scoresheet_text(game)
