@@ -2,9 +2,32 @@
 
 While frames are filmed a :class:`StillTracker` notes, per frame, the physical board, which
 hands were visible and the camera offset; :func:`build_truth` turns that and the
-:class:`~synth.video_timeline.Timeline` into JSON: plies with the frame where each is
-complete (hand gone, board still), injected cases with their frames and expected outcome,
-still views, camera bumps, hand visits, clock presses and the light.
+:class:`~synth.video_timeline.Timeline` into JSON. Frame ``i`` is at ``i / fps`` seconds.
+
+Top-level fields:
+
+- ``seed``, ``fps``, ``width``, ``height``, ``frames``, ``duration_s``, ``video``, ``frames_sha256``
+  (of the raw frames before encoding), ``start_fen``, ``moves`` (ICCS), ``inject``, ``split``, ``options``.
+- ``plies``: per move ``ply`` (from 1), ``iccs``, ``side``, ``fen_after``, ``capture`` (letter or null),
+  ``frame_complete`` / ``t_complete`` (first frame with the mover's hand gone and the board still),
+  ``press_t`` (null if the clock was not pressed), ``stable_after`` (false when the next move
+  starts before a still view).
+- ``injections``: per case ``kind``, ``ply``, ``side`` (the offender), ``squares``, ``frame_start``,
+  ``frame_end``, ``expected`` (the arbiter outcome in words), ``alerts`` (codes such as
+  ``illegal_move``, ``position_restored``, ``wrong_side``, ``board_disturbed``,
+  ``press_without_move``, ``move_without_press``, ``two_moves``), ``hand_frames`` and per kind
+  ``frame_seen`` (the fault first visible in a still view), ``frame_restored``, ``frame_fixed``,
+  ``frame_press``/``frame_press_back``, ``violation``/``reason`` (rules' code and sentence),
+  ``fen_seen`` (the board as seen), ``move`` (the wrong side's move), ``offset`` (a knocked piece's).
+- ``stills``: maximal runs of frames with no hand, one board and a steady camera:
+  ``from_frame``, ``to_frame``, ``board`` (FEN placement), ``off_point`` (point -> offset in grid
+  spacings, for pieces at least :data:`OFF_POINT` away from their point).
+- ``bumps``: ``frame_start``, ``frame_settled``, ``shift_px``, ``angle_deg``, ``points_after``.
+- ``hands``: per hand visit ``actor`` (red/black/arbiter), ``purpose``, ``frame_first``, ``frame_last``.
+- ``clock``: ``base_ms``, ``increment_ms``, ``running_at_start``, ``log`` (the JSON-lines file) and
+  ``presses`` (each with ``t``, ``frame``, ``side``, ``red_ms``, ``black_ms``, ``ply``, ``note``).
+- ``light`` (the drift keys), ``points`` (pixel of each board point before any bump) and ``scene``
+  (style, camera model, ``red_side``, ``spacing_px``).
 """
 
 from __future__ import annotations

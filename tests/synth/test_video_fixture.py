@@ -5,9 +5,11 @@ They are rendered by ``scripts/make_video_fixtures.py``; re-run it after changin
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from rules import Position
@@ -19,12 +21,17 @@ FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 NAMES = ("game_short", "game_faults")
 
 
+@functools.lru_cache(maxsize=2)
+def _frames(name: str) -> tuple[np.ndarray, ...]:
+    return tuple(read_frames(FIXTURES / f"{name}.mp4"))
+
+
 @pytest.mark.parametrize("name", NAMES)
 def test_fixture_matches_its_truth(name: str) -> None:
     video = FIXTURES / f"{name}.mp4"
     assert video.stat().st_size < 2_000_000
     truth = json.loads((FIXTURES / f"{name}.truth.json").read_text())
-    frames = read_frames(video)
+    frames = _frames(name)
     assert len(frames) == truth["frames"]
     assert frames[0].shape == (truth["height"], truth["width"], 3)
     position = Position.from_fen(truth["start_fen"])
@@ -43,7 +50,7 @@ def test_fixture_matches_its_truth(name: str) -> None:
 def test_fault_fixture_holds_every_injection() -> None:
     truth = json.loads((FIXTURES / "game_faults.truth.json").read_text())
     assert sorted(i["kind"] for i in truth["injections"]) == sorted(INJECTION_KINDS)
-    frames = read_frames(FIXTURES / "game_faults.mp4")
+    frames = _frames("game_faults")
     knock = next(i for i in truth["injections"] if i["kind"] == "knock")
     disturbed = next(s for s in truth["stills"] if s["from_frame"] == knock["frame_seen"])
     assert knock["squares"][0] in disturbed["off_point"]
