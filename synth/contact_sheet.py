@@ -22,7 +22,7 @@ from synth.view import render_position
 
 log = logging.getLogger(__name__)
 
-TILE = (320, 240)
+TILE = (288, 216)
 COLUMNS = 6
 SAMPLES = 24
 VIDEO_FRAMES = 6

@@ -70,7 +70,8 @@ def _pick(rng: np.random.Generator, options: tuple[Any, ...] | list[Any], weight
 
 
 def _jitter(rng: np.random.Generator, colour: tuple[int, int, int], amount: float) -> tuple[int, int, int]:
-    shifted = np.clip(np.asarray(colour, float) + rng.normal(0.0, amount, 3), 0, 255)
+    # mostly lighter/darker, only a little change of hue (a shade of the same material)
+    shifted = np.clip(np.asarray(colour, float) + rng.normal(0.0, amount) + rng.normal(0.0, amount / 3, 3), 0, 255)
     return (int(shifted[0]), int(shifted[1]), int(shifted[2]))
 
 
@@ -230,7 +231,7 @@ class ViewStyle:
             tilt_deg=float(min(25.0, abs(rng.normal(0.0, 10.0)))),
             tilt_azimuth_deg=float(rng.uniform(0.0, 360.0)),
             roll_deg=roll % 360.0,
-            coverage=float(rng.uniform(0.4, 0.95)),
+            coverage=float(rng.uniform(0.65, 0.95) if rng.random() < 0.75 else rng.uniform(0.4, 0.65)),
             distance=float(rng.uniform(14.0, 30.0)),
             centre_shift=(float(rng.uniform(-1, 1)), float(rng.uniform(-1, 1))),
             barrel=float(rng.uniform(0.0, 0.06)) if rng.random() < 0.6 else 0.0,
