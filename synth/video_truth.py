@@ -64,7 +64,9 @@ class StillTracker:
         for k in visible:
             self.first_seen.setdefault(k, index)
             self.last_seen[k] = index
-        still = not visible
+        t = index / self.fps
+        shaking = any(b.t <= t < b.t + b.duration for b in self.timeline.bumps)
+        still = not visible and not shaking
         if self._run is not None:
             start, run_state, run_camera = self._run
             if still and state == run_state and camera == run_camera:

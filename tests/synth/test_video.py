@@ -89,6 +89,10 @@ def test_camera_bump_moves_the_points(tmp_path: Path) -> None:
     assert 0.1 < np.linalg.norm(after - before) < 12
     frames = read_frames(out)
     assert frames[bump["frame_settled"] + 1].shape == frames[0].shape
+    # no still view inside the shake; one ends as it starts and the next begins once settled
+    assert not [s for s in truth["stills"] if bump["frame_start"] < s["from_frame"] < bump["frame_settled"]]
+    assert any(s["to_frame"] == bump["frame_start"] - 1 for s in truth["stills"])
+    assert any(s["from_frame"] == bump["frame_settled"] for s in truth["stills"])
 
 
 def test_unknown_encoder_and_bad_fps_are_refused(tmp_path: Path) -> None:
