@@ -69,6 +69,19 @@ def illumination(rng: np.random.Generator, style: ViewStyle) -> tuple[np.ndarray
     return gain_full, glare_full
 
 
+def motion_kernel(length: float, angle_deg: float) -> np.ndarray:
+    """A normalised line kernel ``length`` pixels long at ``angle_deg`` (a straight streak)."""
+    size = int(math.ceil(length)) | 1
+    kernel = np.zeros((size, size), np.float32)
+    c = (size - 1) / 2
+    a = math.radians(angle_deg)
+    dx, dy = math.cos(a) * (length - 1) / 2, math.sin(a) * (length - 1) / 2
+    f = 16
+    cv2.line(kernel, (round((c - dx) * f), round((c - dy) * f)), (round((c + dx) * f), round((c + dy) * f)), 1.0, 1,
+             cv2.LINE_AA, 4)
+    return kernel / max(float(kernel.sum()), 1e-6)
+
+
 def _edge_point(rng: np.random.Generator) -> tuple[float, float]:
     side = int(rng.integers(4))
     t = float(rng.uniform(0.1, 0.9))
@@ -98,6 +111,8 @@ def finish(
         out += glare
     if style.blur_sigma > 0:
         out = cv2.GaussianBlur(out, (0, 0), style.blur_sigma)
+    if style.motion_blur >= 1.0:
+        out = cv2.filter2D(out, -1, motion_kernel(style.motion_blur, style.motion_angle_deg))
     if style.noise_sigma > 0:
         out = cv2.scaleAdd(_noise(rng, out.shape[0], out.shape[1]), float(style.noise_sigma), out)
     np.clip(out, 0, 255, out=out)

@@ -113,6 +113,7 @@ class PieceArtist:
         gy, gx = self._rng.integers(0, self.grain.shape[0] - size, 2)
         face = self.grain[gy:gy + size, gx:gx + size].copy()
         ink_colour = np.asarray(st.red_ink if letter.isupper() else st.black_ink, np.float32)
+        strength = float(self._rng.uniform(0.8, 0.97))  # paint worn or thin on some kinds
         ink = np.zeros((size, size), np.float32)
         if st.ring:
             ring_w = max(0.7, 0.05 * r)
@@ -128,10 +129,10 @@ class PieceArtist:
             wall_dark = np.clip(ink - shifted, 0, 1)
             wall_lit = np.clip(shifted - ink, 0, 1)
             blend.scale(face, 1.0 - 0.3 * wall_lit)
-            blend.lerp(face, ink_colour * 0.8, 0.92 * ink)
+            blend.lerp(face, ink_colour * 0.8, strength * ink)
             blend.scale(face, 1.0 - 0.25 * wall_dark)
         else:
-            blend.lerp(face, ink_colour, 0.95 * ink)
+            blend.lerp(face, ink_colour, strength * ink)
         alpha = np.clip(r - d + 0.5, 0, 1)
         out = np.dstack([face, alpha]).astype(np.float32)
         self._sprites[letter] = out
@@ -210,8 +211,14 @@ class PieceArtist:
         shade = cv2.warpAffine(self.shade, t, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
         sub = (slice(a0 - v0, a1 - v0), slice(b0 - u0, b1 - u0))
         rgb = face[sub][..., :3].copy()
-        blend.scale(rgb, shade[sub])
+        blend.scale(rgb, shade[sub] * _piece_tone(p.letter, x, y))
         blend.lerp(tex[a0:a1, b0:b1], rgb, face[sub][..., 3])
+
+
+def _piece_tone(letter: str, x: float, y: float) -> float:
+    """A stable brightness factor (0.95-1.05) per piece and place: no two discs are quite alike."""
+    h = math.sin(round(x) * 12.9898 + round(y) * 78.233 + ord(letter) * 3.71) * 43758.5453
+    return 0.95 + 0.1 * (h - math.floor(h))
 
 
 _ANGLES = np.linspace(0, 2 * np.pi, 32, endpoint=False)
