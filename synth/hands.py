@@ -11,6 +11,7 @@ board along the light direction are added. Drawing touches only the hand's bound
 
 from __future__ import annotations
 
+import functools
 import logging
 import math
 from collections.abc import Callable
@@ -174,6 +175,20 @@ def _fill(shape: tuple[int, int], polygon: np.ndarray, origin: tuple[int, int]) 
     return canvas.astype(np.float32) / 255.0
 
 
+_GRAIN = 256
+
+
+@functools.lru_cache(maxsize=1)
+def _grain_tile() -> np.ndarray:
+    """A fixed tile of soft noise for skin and cloth texture (read-only)."""
+    noise = np.random.default_rng(7321).standard_normal((_GRAIN, _GRAIN)).astype(np.float32)
+    padded = np.pad(noise, 8, mode="wrap")
+    tile = np.ascontiguousarray(cv2.GaussianBlur(padded, (0, 0), 1.2)[8:-8, 8:-8])
+    tile = (tile / (float(tile.std()) or 1.0)).astype(np.float32)
+    tile.setflags(write=False)
+    return tile
+
+
 @dataclass(frozen=True)
 class Light:
     """Direction of the main light (unit vector from the board towards the light, image axes + up)."""
@@ -276,37 +291,42 @@ def draw_hand(image: np.ndarray, pose: HandPose, look: HandLook, project: Projec
         alpha[sl] = np.maximum(alpha[sl], cover)
     if not (alpha > 0.02).any():
         return mask_full
-    # shading from the height field's slopes
+    # shading from the height field's slopes, computed only where the hand is
     smooth = cv2.GaussianBlur(heightmap, (0, 0), max(0.7, scale * 0.045))
-    gx = cv2.Sobel(smooth, cv2.CV_32F, 1, 0, ksize=3) / 8.0
-    gy = cv2.Sobel(smooth, cv2.CV_32F, 0, 1, ksize=3) / 8.0
+    sel = alpha > 0.004
+    ys, xs = np.nonzero(sel)
+    gx = cv2.Sobel(smooth, cv2.CV_32F, 1, 0, ksize=3)[sel] / 8.0
+    gy = cv2.Sobel(smooth, cv2.CV_32F, 0, 1, ksize=3)[sel] / 8.0
     norm = np.sqrt(gx * gx + gy * gy + 1.0)
     lambert = np.clip((-gx * lvec[0] - gy * lvec[1] + lvec[2]) / norm, 0.0, 1.0)
-    spec = (np.clip(lambert, 0.0, 1.0) / norm) ** 14
-    rng = np.random.default_rng(seed)
-    grain = cv2.GaussianBlur(rng.standard_normal(shape).astype(np.float32), (0, 0), max(0.6, scale * 0.02))
+    spec = (lambert / norm) ** 14
+    # skin grain moves with the hand: a fixed tile read relative to the pinch point
+    tile = _grain_tile()
+    anchor = np.round(here[0]).astype(int) - np.array([x0, y0])
+    grain = tile[(ys - anchor[1] + seed) % _GRAIN, (xs - anchor[0] + 3 * seed) % _GRAIN][:, None]
     skin = np.asarray(look.skin, np.float32)
     sleeve = np.asarray(look.sleeve, np.float32)
-    rim = (1.0 / norm < 0.7).astype(np.float32)  # steep sides (between fingers): a little redder
+    rim = (1.0 / norm < 0.7).astype(np.float32)[:, None]  # steep sides (between fingers): a little redder
     redder = np.asarray((0.9, 0.93, 1.05), np.float32)
-    skin_col = skin * (1.0 + (redder - 1.0) * rim[..., None]) * (1.0 + 0.04 * grain[..., None])
+    skin_col = skin * (1.0 + (redder - 1.0) * rim) * (1.0 + 0.015 * grain)
     nail_col = np.minimum(255.0, skin * np.asarray((1.1, 1.12, 1.04), np.float32) + 20.0)
-    skin_col += (nail_col - skin_col) * (0.75 * nails[..., None])
-    folds = 1.0 + 0.07 * np.sin(smooth / max(1.0, scale * 0.06))[..., None]
-    cloth_col = sleeve * folds * (1.0 + 0.03 * grain[..., None])
-    base = skin_col + (cloth_col - skin_col) * cloth[..., None]
-    shade = (0.4 + 0.65 * lambert)[..., None]
-    gloss = (spec * (0.14 - 0.11 * cloth) * 255.0)[..., None]
+    skin_col += (nail_col - skin_col) * (0.75 * nails[sel][:, None])
+    cloth_sel = cloth[sel][:, None]
+    folds = 1.0 + 0.07 * np.sin(smooth[sel] / max(1.0, scale * 0.06))[:, None]
+    cloth_col = sleeve * folds * (1.0 + 0.012 * grain)
+    base = skin_col + (cloth_col - skin_col) * cloth_sel
+    shade = (0.4 + 0.65 * lambert)[:, None]
+    gloss = spec[:, None] * (0.14 - 0.11 * cloth_sel) * 255.0
     colour = base * shade + gloss
     if gain is not None:
-        colour *= gain[y0:y1, x0:x1]
+        colour *= gain[y0:y1, x0:x1][sel]
     roi = image[y0:y1, x0:x1].astype(np.float32)
     m = np.array([[1, 0, shadow_dx], [0, 1, shadow_dy]], np.float32)
     shadow = cv2.warpAffine(alpha, m, (shape[1], shape[0]))
     shadow = cv2.GaussianBlur(shadow, (0, 0), max(1.0, scale * (0.12 + 0.18 * lift)))
     roi *= (1.0 - 0.5 * shadow * (1.0 - alpha))[..., None]
-    a = alpha[..., None]
-    roi += (colour - roi) * a
+    under = roi[sel]
+    roi[sel] = under + (colour - under) * alpha[sel][:, None]
     image[y0:y1, x0:x1] = np.clip(roi, 0, 255).astype(np.uint8)
     mask_full[y0:y1, x0:x1] = (alpha > 0.5).astype(np.uint8) * 255
     return mask_full
