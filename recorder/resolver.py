@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import logging
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -38,7 +39,7 @@ from recorder.resolver_clock import ClockBook
 from recorder.resolver_diagnose import changes, diagnose, placement_seen
 from recorder.resolver_scoring import Scorer, boards_classes
 from rules import Game, Move, Position, format_move
-from rules.squares import piece_name, square_name
+from rules.squares import RED, piece_name, square_name
 
 log = logging.getLogger(__name__)
 
@@ -50,11 +51,12 @@ class ResolverConfig:
     floor: float = 1e-3  # probabilities are floored here: one misread point costs at most ~7 nats
     bad_p: float = 0.1  # a point contradicts a candidate when its class has less than this
     confident_p: float = 0.8  # a reading this sure counts as a change in a diagnosis
-    max_bad_points: int = 1  # points an accepted candidate may contradict (a misread point)
+    max_bad_points: int = 3  # points an accepted candidate may contradict (misread points, a knocked piece)
     margin: float = 4.0  # the best must beat the best different board by this much
     pair_prior: float = 6.0  # nats against two moves between still views (0 when the clock says 2)
     restore_prior: float = 3.0  # nats against going back to an earlier position
     restore_plies: int = 10  # how far back a restoration may go (art. 5.8.2: five rounds)
+    confirm_alerts: bool = True  # raise a new trouble only when a second look sees it too
     clock_grace_s: float = 4.0  # unmatched presses / unpressed moves are flagged after this
 
     def __post_init__(self) -> None:
@@ -98,7 +100,8 @@ class Resolver:
         self._reported_end: tuple[str, int] | None = None
         self._last_advisory: str | None = None
         self.observations = 0
-        self.wants_retry = False  # the last observation was inconclusive because points were hidden
+        self.wants_retry = False  # the last observation asks for a second look (hidden points, a new trouble)
+        self._suspect: tuple[tuple[str, tuple[str, ...]], ...] | None = None
 
     # --- observations ------------------------------------------------------------------
     def observe(self, observation: Observation) -> list[Event]:
@@ -107,33 +110,57 @@ class Resolver:
         cfg = self.config
         scorer = Scorer(observation.probs, observation.mask, cfg.floor, cfg.bad_p)
         decision = self._decide(scorer, with_pairs=False)
-        if not self._acceptable(decision):
+        if not self._acceptable(decision, scorer):
             decision = self._decide(scorer, with_pairs=True)
         t = observation.t
         self.wants_retry = False
         masked = bool(observation.mask.any())
-        if self._acceptable(decision) and self._touches_mask(decision.candidate, observation):
+        if self._acceptable(decision, scorer) and self._touches_mask(decision.candidate, observation):
             log.debug("t=%.2f: best candidate changes a point that could not be seen; waiting", t)
             self.wants_retry = True
             return []
-        if self._acceptable(decision):
-            return self._accept(decision, observation, scorer)
+        if self._acceptable(decision, scorer):
+            events = self._accept(decision, observation)
+            residual = [] if masked else self._residual(scorer, t)
+            return events + self._confirm(residual, t)
         if masked:  # part of the board is hidden (a hand may hold a piece): look again before alerting
             log.debug("t=%.2f: no candidate fits and %d points are hidden; waiting", t, int(observation.mask.sum()))
             self.wants_retry = True
             return []
         alerts = diagnose(self.game.position, scorer, t=t, ply=self.game.ply, confident_p=cfg.confident_p)
-        if alerts:
+        if not alerts:
+            log.debug("t=%.2f: observation inconclusive (gap %.1f, %d bad points); waiting", t, decision.gap,
+                      decision.bad)
+        return self._confirm(alerts, t)
+
+    def _confirm(self, alerts: Sequence[Alert], t: float) -> list[Alert]:
+        """Alerts to raise now: a new trouble is raised once a second look (``wants_retry``) sees it again."""
+        if not alerts:
+            self._suspect = None
+            return []
+        key = tuple((a.kind, a.squares) for a in alerts)
+        if self.desynced or key == self._suspect or not self.config.confirm_alerts:
+            self._suspect = None
             self.desynced = True
             self.last_trouble = t
             log.info("t=%.2f: %s", t, alerts[0].text)
-        else:
-            log.debug("t=%.2f: observation inconclusive (gap %.1f, %d bad points); waiting", t, decision.gap,
-                      decision.bad)
-        return list(alerts)
+            return list(alerts)
+        self._suspect = key
+        self.wants_retry = True
+        return []
 
-    def _acceptable(self, decision: _Decision) -> bool:
-        return decision.bad <= self.config.max_bad_points and decision.gap >= self.config.margin
+    def _acceptable(self, decision: _Decision, scorer: Scorer) -> bool:
+        """The best candidate fits (few contradicted points, none forming a physical move) and leads clearly."""
+        if decision.bad > self.config.max_bad_points or decision.gap < self.config.margin:
+            return False
+        if decision.bad < 2:
+            return True
+        board = decision.candidate.board
+        found = changes(Position(board, RED), scorer, self.config.confident_p)
+        moved = any(found.seen[a] == board[v] for v in found.vacated for a in found.appeared)
+        if moved:
+            log.debug("contradicted points of the best candidate form a move: not accepted")
+        return not moved
 
     def _touches_mask(self, candidate: _Candidate, observation: Observation) -> bool:
         """Does ``candidate`` differ from the record on a point nobody could see (a hand may be there)?"""
@@ -182,7 +209,7 @@ class Resolver:
         return _Decision(candidates[best], float(scores[best]), float(scores[best]) - runner, bad, confidence, ranked)
 
     # --- accepting ------------------------------------------------------------------------
-    def _accept(self, decision: _Decision, observation: Observation, scorer: Scorer) -> list[Event]:
+    def _accept(self, decision: _Decision, observation: Observation) -> list[Event]:
         candidate, t = decision.candidate, observation.t
         events: list[Event] = []
         if candidate.kind == "current":
@@ -209,17 +236,12 @@ class Resolver:
                                            self.game.ply, tuple(m.iccs for m in candidate.moves)))
             events += self._record(candidate.moves, observation, decision.confidence)
             self.desynced = False
-        residual = [] if observation.mask.any() else self._residual(scorer, t)
-        if residual:
-            self.desynced = True
-            self.last_trouble = t
-            events += residual
         return events
 
     def _residual(self, scorer: Scorer, t: float) -> list[Alert]:
         """A board that matches the record except for confidently contradicted points (a knocked piece)."""
         position = self.game.position
-        found = changes(position, scorer, self.config.confident_p)
+        found = changes(position, scorer, self.config.confident_p, substitutions=False)
         if not found:
             return []
         names = tuple(square_name(sq) for sq in found.squares)

@@ -46,12 +46,18 @@ def _letter(index: int) -> str:
     return "." if name == "empty" else name
 
 
-def changes(position: Position, scorer: Scorer, confident_p: float) -> Changes:
-    """The points of ``position`` the observation confidently contradicts."""
+def changes(position: Position, scorer: Scorer, confident_p: float, substitutions: bool = True) -> Changes:
+    """The points of ``position`` the observation confidently contradicts.
+
+    With ``substitutions`` false, a piece read as another piece does not count (pieces do not
+    change identity on their own: that is far more often a misread than an event).
+    """
     current = board_classes(position.board)
     best, conf = scorer.reading()
     expected_p = scorer.piece_probs[np.arange(90), current]
     differ = scorer.visible & (best != current) & (conf >= confident_p) & (expected_p < scorer.bad_p)
+    if not substitutions:
+        differ &= (best == 0) | (current == 0)
     vacated: list[int] = []
     appeared: list[int] = []
     seen: dict[int, str] = {}

@@ -87,6 +87,7 @@ def test_presses_around_an_arbiter_restoration_are_not_flagged() -> None:
     cells[2 * 9 + 7], cells[7 * 9 + 7] = ".", "C"  # the cannon h2 takes h7 without a screen
     resolver.press(ClockPress(2.0, "red", 905000, 900000))
     alerts = resolver.observe(observe_board("".join(cells), 2.2))
+    alerts += resolver.observe(observe_board("".join(cells), 2.6))  # the second look confirms it
     assert alerts and alerts[0].kind == "illegal_move"
     resolver.press(ClockPress(5.0, "black", 905000, 900000))  # the arbiter presses the clock back
     resolver.observe(observe_board(P0.board, 5.5))

@@ -34,6 +34,14 @@ def _moved(board: str, src: str, dst: str) -> str:
     return "".join(cells)
 
 
+def _look(resolver: Resolver, board: str, t: float, **kwargs: object) -> list:
+    """Observe ``board``; when the resolver asks for a second look, observe it again (as the observer would)."""
+    events = resolver.observe(observe_board(board, t, **kwargs))  # type: ignore[arg-type]
+    if resolver.wants_retry:
+        events += resolver.observe(observe_board(board, t + 0.4, **kwargs))  # type: ignore[arg-type]
+    return events
+
+
 def _recorded(events: list) -> list[str]:
     return [e.iccs for e in events if isinstance(e, MoveRecorded)]
 
@@ -85,14 +93,14 @@ def test_illegal_move_alert_names_the_rule_then_the_board_resyncs() -> None:
     resolver = Resolver()
     start = resolver.game.position
     seen = _moved(start.board, "h2", "h7")  # the cannon takes the cannon without a screen
-    (alert,) = resolver.observe(observe_board(seen, 1.0))
+    (alert,) = _look(resolver, seen, 1.0)
     assert isinstance(alert, IllegalMoveAlert)
     assert alert.kind == "illegal_move" and alert.squares == ("h2", "h7") and alert.violation == "no_screen"
     assert resolver.desynced
     # still wrong: keep alerting, record nothing
-    again = resolver.observe(observe_board(seen, 2.0, seed=3))
+    again = _look(resolver, seen, 2.0, seed=3)
     assert [a.kind for a in again] == ["illegal_move"] and resolver.game.ply == 0
-    (restored,) = resolver.observe(observe_board(start.board, 3.0))
+    (restored,) = _look(resolver, start.board, 3.0)
     assert isinstance(restored, PositionRestored) and restored.taken_back == ()
     assert _recorded(resolver.observe(observe_board(start.play("h2e2").board, 4.0))) == ["h2e2"]
 
@@ -101,7 +109,7 @@ def test_blocked_horse_leg() -> None:
     position = Position.from_fen("4k4/4a4/9/9/9/9/9/9/9/3NK4 w - - 0 1")
     resolver = Resolver(position)
     seen = _moved(position.board, "d0", "f1")  # the leg on e0 holds the general
-    (alert,) = resolver.observe(observe_board(seen, 1.0))
+    (alert,) = _look(resolver, seen, 1.0)
     assert isinstance(alert, IllegalMoveAlert) and alert.violation == "leg_blocked"
     assert "leg" in alert.text and alert.article == "2.2"
 
@@ -109,20 +117,20 @@ def test_blocked_horse_leg() -> None:
 def test_wrong_side_move() -> None:
     resolver = Resolver()
     seen = _moved(Position.start().board, "h7", "e7")
-    (alert,) = resolver.observe(observe_board(seen, 1.0))
+    (alert,) = _look(resolver, seen, 1.0)
     assert isinstance(alert, IllegalMoveAlert) and alert.kind == "wrong_side" and alert.piece == "c"
-    (restored,) = resolver.observe(observe_board(Position.start().board, 2.0))
+    (restored,) = _look(resolver, Position.start().board, 2.0)
     assert isinstance(restored, PositionRestored)
 
 
 def test_knocked_piece_after_a_move_is_flagged_and_cleared() -> None:
     resolver = Resolver()
     after = Position.start().play("h2e2")
-    events = resolver.observe(observe_board(after.board, 1.0, misread={parse_square("g3"): (".", 0.95)}))
+    events = _look(resolver, after.board, 1.0, misread={parse_square("g3"): (".", 0.95)})
     assert _recorded(events) == ["h2e2"]
     (disturbed,) = [e for e in events if isinstance(e, BoardDisturbed)]
     assert disturbed.kind == "board_disturbed" and disturbed.squares == ("g3",)
-    (restored,) = resolver.observe(observe_board(after.board, 2.0))
+    (restored,) = _look(resolver, after.board, 2.0)
     assert isinstance(restored, PositionRestored) and restored.ply == 1
 
 
@@ -131,7 +139,7 @@ def test_missing_pieces_without_a_move() -> None:
     cells = list(Position.start().board)
     cells[parse_square("a3")] = "."
     cells[parse_square("c3")] = "."
-    (alert,) = resolver.observe(observe_board("".join(cells), 1.0))
+    (alert,) = _look(resolver, "".join(cells), 1.0)
     assert alert.kind == "board_disturbed" and set(alert.squares) == {"a3", "c3"}
 
 
@@ -176,3 +184,12 @@ def test_a_lifted_piece_under_a_resting_hand_raises_no_alert() -> None:
     cells[parse_square("h2")] = "."  # the cannon is in the hand, the hand hides two points
     events = resolver.observe(observe_board("".join(cells), 1.0, covered=(parse_square("f5"), parse_square("f6"))))
     assert events == [] and resolver.wants_retry and not resolver.desynced
+
+
+def test_a_transient_confident_misread_is_not_alerted() -> None:
+    resolver = Resolver()
+    after = Position.start().play("h2e2")
+    events = resolver.observe(observe_board(after.board, 1.0, misread={parse_square("d5"): ("R", 0.97)}))
+    assert _recorded(events) == ["h2e2"] and resolver.wants_retry
+    assert resolver.observe(observe_board(after.board, 1.4, seed=9)) == []
+    assert not resolver.desynced
