@@ -131,7 +131,8 @@ class Resolver:
         if not alerts:
             log.debug("t=%.2f: observation inconclusive (gap %.1f, %d bad points); waiting", t, decision.gap,
                       decision.bad)
-        return self._confirm(alerts, t)
+        confirmed: list[Event] = list(self._confirm(alerts, t))
+        return confirmed
 
     def _confirm(self, alerts: Sequence[Alert], t: float) -> list[Alert]:
         """Alerts to raise now: a new trouble is raised once a second look (``wants_retry``) sees it again."""
