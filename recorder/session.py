@@ -168,7 +168,11 @@ class RecordingSession:
         if self.geometry is not None:
             old = np.array(list(self.geometry.points().values()))
             new = np.array(list(geometry.points().values()))
-            shift = float(np.linalg.norm(old - new, axis=1).mean() / max(self.geometry.spacing_px(), 1e-9))
+            turned = np.array(list(geometry.turned().points().values()))
+            straight, flipped = np.linalg.norm(old - new, axis=1).mean(), np.linalg.norm(old - turned, axis=1).mean()
+            if flipped < straight:  # the board was nudged, not turned: keep the point names it had
+                geometry, straight = geometry.turned(), flipped
+            shift = float(straight / max(self.geometry.spacing_px(), 1e-9))
         self._use(geometry)
         return [CalibrationChanged(t, reason, shift, geometry.red_side, geometry.confidence)]
 

@@ -13,9 +13,22 @@ from typing import Any
 import numpy as np
 
 from recorder.observer import CLASSES
-from rules import Position
 
 _VISION_CLASSES = CLASSES  # the stand-in answers in the recorder's own class order, FEN reading order
+
+
+def _board_of(placement: str) -> list[str]:
+    """90 cells (square = rank * 9 + file) of a FEN placement, unchecked: a still view may show an illegal board."""
+    board = ["."] * 90
+    for row, text in enumerate(placement.split("/")):
+        file = 0
+        for char in text:
+            if char.isdigit():
+                file += int(char)
+            else:
+                board[(9 - row) * 9 + file] = char
+                file += 1
+    return board
 
 
 @dataclass
@@ -37,7 +50,7 @@ class OracleClassifier:
     def _board_probs(self, placement: str, off_point: tuple[str, ...] = ()) -> np.ndarray:
         key = placement + "|" + ",".join(off_point)
         if key not in self._cache:
-            board = list(Position.from_fen(placement + " w").board)
+            board = _board_of(placement)
             for name in off_point:  # a piece well off its point: its point reads empty
                 board[int(name[1]) * 9 + "abcdefghi".index(name[0])] = "."
             probs = np.full((90, len(CLASSES)), (1 - self.p) / (len(CLASSES) - 1))
