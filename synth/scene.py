@@ -22,6 +22,7 @@ from synth.board import TextureFrame, board_extent, render_static
 from synth.camera import Camera, apply_homography
 from synth.light import finish, illumination
 from synth.pieces import PieceArtist, Placement
+from synth.props import draw_props
 from synth.style import ViewStyle
 
 log = logging.getLogger(__name__)
@@ -70,6 +71,7 @@ class Scene:
         )
         self.frame = self._texture_frame()
         self.static = render_static(rng, self.frame, style, self.camera.centre)
+        draw_props(np.random.default_rng([seed, 7003]), self.static, self.frame, style, self.camera.centre)
         self.artist = PieceArtist(style, self.frame, self.camera.centre, rng)
         self.gain, self.glare = illumination(rng, style)
         grid = np.array([point_xy(n) for n in POINT_NAMES])

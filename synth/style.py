@@ -104,6 +104,7 @@ class ViewStyle:
     board_thickness: float = 0.1
     table_material: str = "dark-wood"
     table_colour: tuple[int, int, int] = (40, 60, 95)
+    props: bool = False  # a clock, score sheets and a pen on the table
     # pieces
     piece_face: str = "wood"
     piece_colour: tuple[int, int, int] = (110, 175, 215)
@@ -216,6 +217,7 @@ class ViewStyle:
             board_thickness=float(rng.uniform(0.1, 0.35)) if material == "wood" else float(rng.uniform(0.0, 0.03)),
             table_material=table,
             table_colour=table_colour,
+            props=bool(rng.random() < 0.6),
             piece_face=face,
             piece_colour=piece_colour,
             piece_radius=float(rng.uniform(0.40, 0.46)),

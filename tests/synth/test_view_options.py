@@ -134,3 +134,20 @@ def test_sampled_styles_span_the_ranges() -> None:
         _, truth = render_position(START_FEN, 0, style=dataclasses.replace(s, width=160, height=120))
         sides.add(truth.red_side)
     assert sides == {"bottom", "top", "left", "right"}
+
+
+def test_props_lie_beside_the_board_not_on_it() -> None:
+    """Clock, score sheets and pen change the table, not the board (at most a little clock shadow)."""
+    import cv2
+
+    for seed in (1, 2, 3):
+        style = dataclasses.replace(BASE, coverage=0.5, centre_shift=(0.0, 0.0), tilt_deg=5.0)
+        plain, truth = render_position(START_FEN, seed, style=dataclasses.replace(style, props=False))
+        dressed, truth2 = render_position(START_FEN, seed, style=dataclasses.replace(style, props=True))
+        assert truth.points == truth2.points
+        changed = np.abs(plain.astype(int) - dressed.astype(int)).sum(axis=2) > 30
+        grid = np.array([truth.points[n] for n in ("a0", "i0", "i9", "a9")], np.float32)
+        inside = np.zeros(changed.shape, np.uint8)
+        cv2.fillConvexPoly(inside, np.round(grid).astype(np.int32), 1)
+        assert changed[inside == 1].mean() < 0.03
+        assert changed[inside == 0].sum() > 100
