@@ -16,6 +16,7 @@ from collections.abc import Sequence
 COMMAND_MODULES = (
     "recorder.commands.perft",
     "recorder.commands.demo",
+    "recorder.commands.read_board",
     "recorder.commands.calibrate",
     "recorder.commands.replay",
     "recorder.commands.record",
