@@ -21,6 +21,7 @@ import cv2
 
 from rules import START_FEN
 from synth.dataset import DatasetOptions, write_dataset
+from synth.fonts import FontMissingError
 from synth.style import SPLITS, ViewStyle
 from synth.view import render_position
 
@@ -114,7 +115,10 @@ def run_position(args: argparse.Namespace) -> int:
     if (args.width is None) != (args.height is None):
         raise ValueError("give both --width and --height, or neither")
     style = build_style(args)
-    image, truth = render_position(args.fen, args.seed, style=style, hand=args.hand, split=args.split)
+    try:
+        image, truth = render_position(args.fen, args.seed, style=style, hand=args.hand, split=args.split)
+    except FontMissingError as error:  # reported like other bad input: one line naming the package
+        raise ValueError(str(error)) from error
     args.out.parent.mkdir(parents=True, exist_ok=True)
     if not cv2.imwrite(str(args.out), image):
         raise ValueError(f"cannot write image {args.out} (use .jpg or .png)")
@@ -134,7 +138,10 @@ def run_dataset(args: argparse.Namespace) -> int:
                              width=args.width, height=args.height, crops=args.crops,
                              spacing_px=args.spacing_px, crop_px=args.crop_px)
     started = time.perf_counter()
-    manifest = write_dataset(options, args.outdir)
+    try:
+        manifest = write_dataset(options, args.outdir)
+    except FontMissingError as error:
+        raise ValueError(str(error)) from error
     elapsed = time.perf_counter() - started
     print(f"{args.n} views ({manifest['kind']}) in {elapsed:.1f} s -> {args.outdir}")
     return 0

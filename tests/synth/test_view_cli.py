@@ -102,3 +102,17 @@ def test_crops_are_centred_on_the_points() -> None:
         row = dist[16].mean()
         off_row = dist[8].mean()
         assert row < off_row, name  # the horizontal line runs through the crop's middle row
+
+
+def test_missing_font_is_a_one_line_error(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from synth import fonts
+
+    monkeypatch.setattr(fonts, "FONT_DIRS", (tmp_path,))
+    for cache in (fonts._truetype, fonts._glyph_base, fonts.glyph_mask):
+        cache.cache_clear()
+    try:
+        with pytest.raises(ValueError, match="install the Debian package fonts-"):
+            _run(["render", "position", "--out", str(tmp_path / "x.png")])
+    finally:
+        for cache in (fonts._truetype, fonts._glyph_base, fonts.glyph_mask):
+            cache.cache_clear()
