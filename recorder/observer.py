@@ -43,6 +43,7 @@ class Observation:
     probs: np.ndarray
     mask: np.ndarray
     frames: int = 1
+    offsets: np.ndarray | None = None  # (90, 2) disc offsets from the points, spacings (recorder.offpoint)
     meta: dict[str, Any] = field(default_factory=dict, compare=False)
 
     def __post_init__(self) -> None:

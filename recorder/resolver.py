@@ -35,6 +35,7 @@ from recorder.events import (
     TwoMovesSeen,
 )
 from recorder.observer import Observation
+from recorder.offpoint import off_point
 from recorder.resolver_clock import ClockBook
 from recorder.resolver_diagnose import changes, diagnose, placement_seen
 from recorder.resolver_scoring import Scorer, boards_classes
@@ -56,6 +57,7 @@ class ResolverConfig:
     pair_prior: float = 6.0  # nats against two moves between still views (0 when the clock says 2)
     restore_prior: float = 3.0  # nats against going back to an earlier position
     restore_plies: int = 10  # how far back a restoration may go (art. 5.8.2: five rounds)
+    off_point: float = 0.3  # a piece this many spacings from its point is off it (art. 5.9)
     confirm_alerts: bool = True  # raise a new trouble only when a second look sees it too
     clock_grace_s: float = 4.0  # unmatched presses / unpressed moves are flagged after this
 
@@ -120,8 +122,10 @@ class Resolver:
             self.wants_retry = True
             return []
         if self._acceptable(decision, scorer):
+            residual = [] if masked else self._residual(decision.candidate.board, scorer, observation)
+            if residual and self.desynced and decision.candidate.kind == "current":
+                return list(self._confirm(residual, t))  # still disturbed: keep alerting
             events = self._accept(decision, observation)
-            residual = [] if masked else self._residual(scorer, t)
             return events + self._confirm(residual, t)
         if masked:  # part of the board is hidden (a hand may hold a piece): look again before alerting
             log.debug("t=%.2f: no candidate fits and %d points are hidden; waiting", t, int(observation.mask.sum()))
@@ -239,21 +243,29 @@ class Resolver:
             self.desynced = False
         return events
 
-    def _residual(self, scorer: Scorer, t: float) -> list[Alert]:
-        """A board that matches the record except for confidently contradicted points (a knocked piece)."""
-        position = self.game.position
+    def _residual(self, board: str, scorer: Scorer, observation: Observation) -> list[Alert]:
+        """What is wrong on a board that otherwise matches ``board``: a piece off its point, missing or extra."""
+        position = Position(board, RED)
         found = changes(position, scorer, self.config.confident_p, substitutions=False)
-        if not found:
+        shifted: dict[int, float] = {}
+        if observation.offsets is not None:
+            occupied = np.frombuffer(board.encode("ascii"), dtype=np.uint8) != ord(".")
+            shifted = off_point(observation.offsets, occupied & scorer.visible, self.config.off_point)
+        if not found and not shifted:
             return []
-        names = tuple(square_name(sq) for sq in found.squares)
+        squares = sorted(set(found.squares) | set(shifted))
         parts = []
-        for sq in found.squares:
-            expected = position.board[sq]
+        for sq in squares:
+            expected = board[sq]
             what = f"the {piece_name(expected)}" if expected != "." else "an empty point"
-            parts.append(f"{what} on {square_name(sq)} reads as {found.seen[sq] if found.seen[sq] != '.' else 'empty'}")
-        text = "; ".join(parts) + ": a piece is off its point or missing; the board must be put right (art. 5.9)"
-        return [BoardDisturbed(t, "board_disturbed", names, "5.9", text, self.game.ply,
-                               placement_seen(position, found))]
+            if sq in shifted:
+                parts.append(f"{what} on {square_name(sq)} lies {shifted[sq]:.2f} spacings off its point")
+            else:
+                seen = found.seen[sq]
+                parts.append(f"{what} on {square_name(sq)} reads as {'empty' if seen == '.' else piece_name(seen)}")
+        text = "; ".join(parts) + ": the board must be put right (art. 5.9)"
+        return [BoardDisturbed(observation.t, "board_disturbed", tuple(square_name(sq) for sq in squares), "5.9",
+                               text, self.game.ply, placement_seen(position, found))]
 
     def _record(self, moves: tuple[Move, ...], observation: Observation, confidence: float) -> list[Event]:
         records: list[tuple[int, Move, str, str, str]] = []

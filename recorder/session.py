@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import cv2
@@ -32,6 +32,7 @@ from recorder.events import (
 )
 from recorder.motion import MotionConfig, MotionDetector
 from recorder.observer import Classifier, Observation, Observer, ObserverConfig, to_square_order
+from recorder.offpoint import piece_offsets
 from recorder.resolver import Resolver, ResolverConfig
 from recorder.resolver_scoring import Scorer, board_classes
 from recorder.sources import Frame, Gap
@@ -92,7 +93,8 @@ class RecordingSession:
         self._oriented = False
         self.frames = 0
         self.last_t = 0.0
-        self.timings: dict[str, float] = {"motion_ms": 0.0, "classify_ms": 0.0, "resolve_ms": 0.0, "locate_ms": 0.0}
+        self.timings: dict[str, float] = {"motion_ms": 0.0, "classify_ms": 0.0, "resolve_ms": 0.0, "locate_ms": 0.0,
+                                         "offpoint_ms": 0.0}
         model = getattr(classifier, "sha256", None)
         self._emit([RecordingStarted(0.0, source_name, self.start.fen(), model if isinstance(model, str) else None)])
         if geometry is not None:
@@ -186,6 +188,12 @@ class RecordingSession:
                 return found  # read the board again with the new grid
             log.info("t=%.2f: drift check says moved (score %.2f) but the board was not found again",
                      observation.t, drift.score)
+        started = time.perf_counter()
+        rectified = self._rectify(image) if self._rectify is not None else None
+        if rectified is not None:
+            offsets = piece_offsets(rectified, float(self.geometry.spacing), float(self.geometry.margin))
+            observation = replace(observation, offsets=offsets)
+        self.timings["offpoint_ms"] += 1000 * (time.perf_counter() - started)
         if not self._oriented:
             self._oriented = True
             turned = self._check_orientation(observation)

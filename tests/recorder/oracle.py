@@ -40,9 +40,10 @@ class OracleResult:
 class OracleClassifier:
     """Truth-driven ``classify``: set ``frame`` before each call (see the module doc)."""
 
-    def __init__(self, truth: dict[str, Any], p: float = 0.95) -> None:
+    def __init__(self, truth: dict[str, Any], p: float = 0.95, off_point_empty: bool = False) -> None:
         self.truth = truth
         self.p = p
+        self.off_point_empty = off_point_empty  # read a piece far off its point as empty (else as its piece)
         self.frame = 0
         self.calls = 0
         self._cache: dict[str, np.ndarray] = {}
@@ -65,7 +66,7 @@ class OracleClassifier:
         self.calls += 1
         for still in self.truth["stills"]:
             if still["from_frame"] <= self.frame <= still["to_frame"]:
-                off = tuple(sorted(still.get("off_point", {})))
+                off = tuple(sorted(still.get("off_point", {}))) if self.off_point_empty else ()
                 return OracleResult(self._board_probs(still["board"], off), _VISION_CLASSES)
         probs = np.full((90, len(CLASSES)), 0.001)
         probs[:, CLASSES.index("covered")] = 1.0
