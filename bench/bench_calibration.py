@@ -50,6 +50,7 @@ class View:
     pieces: int
     hand: bool
     style: ViewStyle
+    fen: str = ""
 
 
 def _random_position(rng: np.random.Generator) -> Position:
@@ -109,7 +110,7 @@ def make_view(index: int, split: str = "test") -> View:
     fen = position.fen()
     image, truth = render_position(fen, seed, style=style, hand=hand)
     pieces = sum(ch.isalpha() for ch in fen.split(" ")[0])
-    return View(index, seed, image, dict(truth.points), truth.red_side, pieces, hand, style)
+    return View(index, seed, image, dict(truth.points), truth.red_side, pieces, hand, style, fen)
 
 
 def point_errors(geometry: BoardGeometry, view: View) -> tuple[np.ndarray, float]:

@@ -17,7 +17,7 @@ import numpy as np
 
 log = logging.getLogger(__name__)
 
-_CANVAS = 360  # long side of the rectified canvas, pixels
+_CANVAS = 240  # long side of the rectified canvas, pixels
 _PAD = 0.15  # canvas margin around the quadrilateral, as a fraction of its size
 
 
@@ -29,7 +29,7 @@ class Hypothesis:
     contrast: float
 
 
-def candidate_quads(response: np.ndarray, max_quads: int = 8) -> list[np.ndarray]:
+def candidate_quads(response: np.ndarray, max_quads: int = 6) -> list[np.ndarray]:
     """Quadrilaterals (4x2 float arrays) around the most grid-like thin-stroke networks of ``response``.
 
     Components are ranked by size times *balance*: a grid has strokes in two directions, while wood
@@ -132,14 +132,14 @@ def _fit_1d(profile: np.ndarray, n: int, span: float) -> tuple[float, float, flo
     """Best (contrast, spacing, offset) of ``n`` evenly spaced peaks in ``profile`` (a comb search)."""
     length = len(profile)
     spacings = np.arange(0.55 * span / (n - 1), 1.3 * span / (n - 1), 0.5)
-    offsets = np.arange(0.0, length, 0.5)
+    offsets = np.arange(0.0, length, 1.0)
     teeth = np.arange(n)
     lines = offsets[None, :, None] + spacings[:, None, None] * teeth[None, None, :]
     mids = lines[..., :-1] + 0.5 * spacings[:, None, None]
     valid = lines[..., -1] <= length - 1
     padded = np.r_[profile, np.zeros(1)]
-    on = padded[np.minimum(np.rint(lines).astype(np.intp), length)].mean(axis=2)
-    off = padded[np.minimum(np.rint(mids).astype(np.intp), length)].mean(axis=2)
+    on = padded[np.minimum(np.rint(lines).astype(np.intp), length)].sum(axis=2) / n
+    off = padded[np.minimum(np.rint(mids).astype(np.intp), length)].sum(axis=2) / (n - 1)
     score = np.where(valid, on - off, -np.inf)
     i, j = np.unravel_index(int(np.argmax(score)), score.shape)
     return float(score[i, j]), float(spacings[i]), float(offsets[j])

@@ -150,7 +150,7 @@ class DriftMonitor:
     def _settle_red_side(self, frame: np.ndarray, t: float) -> CalibrationUpdate | None:
         from calibration.redside import red_evidence
 
-        evidence = red_evidence(frame, self.geometry.homography)
+        evidence = red_evidence(frame, self.geometry.homography, self.geometry.lens)
         if abs(evidence) < self.locator.min_red_evidence:
             return None
         from calibration.geometry import side_of_rank0

@@ -42,12 +42,16 @@ def project(h: np.ndarray, uv: np.ndarray) -> np.ndarray:
 
 
 def sample(image: np.ndarray, xy: np.ndarray) -> np.ndarray:
-    """Bilinear samples of a float32 ``image`` at (..., 2) pixel positions (0 outside)."""
+    """Bilinear samples of ``image`` (one or more channels) at (..., 2) pixel positions (0 outside).
+
+    Returns float32 of shape ``xy.shape[:-1]`` (plus the channel axis for colour images).
+    """
     shape = xy.shape[:-1]
+    extra = image.shape[2:]
     flat = xy.reshape(-1, 2).astype(np.float32)
     n = flat.shape[0]
     if n == 0:
-        return np.zeros(shape, dtype=np.float32)
+        return np.zeros(shape + extra, dtype=np.float32)
     cols = min(n, 4096)
     rows = -(-n // cols)
     padded = np.full((rows * cols, 2), -10.0, dtype=np.float32)
@@ -55,7 +59,7 @@ def sample(image: np.ndarray, xy: np.ndarray) -> np.ndarray:
     mapx = np.ascontiguousarray(padded[:, 0].reshape(rows, cols))
     mapy = np.ascontiguousarray(padded[:, 1].reshape(rows, cols))
     out = cv2.remap(image, mapx, mapy, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
-    return out.ravel()[:n].reshape(shape)
+    return np.asarray(out, dtype=np.float32).reshape(rows * cols, *extra)[:n].reshape(shape + extra)
 
 
 def spacing_px(h: np.ndarray) -> float:

@@ -19,6 +19,7 @@ from calibration.lens import Lens, board_to_image
 
 _T = np.array([0.3, 0.4, 0.5, 0.6, 0.7])
 _SIDE = 0.22  # side samples, in spacings from the line
+_SIDE_FAR = 0.36
 
 
 @dataclass(frozen=True)
@@ -30,6 +31,8 @@ class LatticeScore:
     palace: float  # palace diagonal halves supported
     outside: float  # segments one spacing outside the grid left empty
     strength: float  # the reference line strength used
+    clear: float = 1.0  # supported / (supported + contradicted): hidden segments (pieces, hands) left out
+    supported: int = 0  # drawn segments supported
 
     @property
     def total(self) -> float:
@@ -39,20 +42,24 @@ class LatticeScore:
 
 def segment_contrast(response: np.ndarray, h: np.ndarray, segments: np.ndarray,
                      lens: Lens | None = None) -> np.ndarray:
-    """Per segment: line response minus the stronger side response (2nd best of 5 places along it)."""
+    """Per segment: line response minus the side response (2nd best of 5 places along it).
+
+    Each side is sampled at two distances and the weaker kept, so a parallel line close by (the outer
+    frame next to the grid's edge, a point mark) does not hide a real line.
+    """
     if len(segments) == 0:
         return np.zeros(0)
     a = segments[:, 0, :]
-    b = segments[:, 1, :]
-    d = b - a
+    d = segments[:, 1, :] - a
     length = np.linalg.norm(d, axis=1, keepdims=True)
     normal = np.c_[-d[:, 1], d[:, 0]] / length
     on = a[:, None, :] + _T[None, :, None] * d[:, None, :]
-    left = on + _SIDE * normal[:, None, :]
-    right = on - _SIDE * normal[:, None, :]
-    pts = np.stack([on, left, right], axis=0)
+    offsets = [_SIDE, _SIDE_FAR, -_SIDE, -_SIDE_FAR]
+    pts = np.stack([on] + [on + k * normal[:, None, :] for k in offsets], axis=0)
     values = sample(response, board_to_image(h, lens, pts))
-    contrast = values[0] - np.maximum(values[1], values[2])
+    left = np.minimum(values[1], values[2])
+    right = np.minimum(values[3], values[4])
+    contrast = values[0] - np.maximum(left, right)
     contrast.sort(axis=1)
     return contrast[:, -2]
 
@@ -66,13 +73,46 @@ def reference_strength(response: np.ndarray, h: np.ndarray, lens: Lens | None = 
     return float(max(np.percentile(values, 75), 1.0))
 
 
+def hidden_segments(frame: np.ndarray, response: np.ndarray, h: np.ndarray, strength: float,
+                    lens: Lens | None = None, segments: np.ndarray = DRAWN_SEGMENTS) -> np.ndarray:
+    """Per segment: is something on it (a colour unlike the board's, or busy strokes beside the line)?
+
+    The board's colour is the median over the middles of the grid's cells, which pieces never cover.
+    """
+    cells = np.array([[u + 0.5 + du, v + 0.5 + dv] for v in range(9) for u in range(8)
+                      for du in (-0.15, 0.15) for dv in (-0.15, 0.15)])
+    board = sample(frame, board_to_image(h, lens, cells))
+    colour = np.median(board, axis=0)
+    spread = np.linalg.norm(board - colour, axis=1)
+    limit = max(25.0, 3.0 * float(np.median(spread)))
+    a = segments[:, 0, :]
+    d = segments[:, 1, :] - a
+    normal = np.c_[-d[:, 1], d[:, 0]] / np.linalg.norm(d, axis=1, keepdims=True)
+    on = a[:, None, :] + _T[None, :, None] * d[:, None, :]
+    sides = np.stack([on + _SIDE * normal[:, None, :], on - _SIDE * normal[:, None, :]], axis=0)
+    pixels = board_to_image(h, lens, sides)
+    colours = sample(frame, pixels)
+    foreign = np.linalg.norm(colours - colour, axis=-1) > limit
+    busy = sample(response, pixels) > 0.5 * strength
+    hidden = (foreign | busy).mean(axis=(0, 2)) > 0.5
+    return np.asarray(hidden)
+
+
 def score_lattice(response: np.ndarray, h: np.ndarray, strength: float | None = None,
-                  lens: Lens | None = None) -> LatticeScore:
-    """Score board-to-image homography ``h`` against ``response`` (see the module docstring)."""
+                  lens: Lens | None = None, frame: np.ndarray | None = None) -> LatticeScore:
+    """Score board-to-image homography ``h`` against ``response`` (see the module docstring).
+
+    With the colour ``frame``, ``clear`` counts only the segments that are supported or plainly bare.
+    """
     if strength is None:
         strength = reference_strength(response, h, lens)
     thr = 0.3 * strength
     drawn = segment_contrast(response, h, DRAWN_SEGMENTS, lens) > thr
+    clear = 1.0
+    if frame is not None and frame.ndim == 3:
+        hidden = hidden_segments(frame, response, h, strength, lens)
+        contradicted = ~drawn & ~hidden
+        clear = float(drawn.sum() / max(int(drawn.sum() + contradicted.sum()), 1))
     river = segment_contrast(response, h, RIVER_SEGMENTS, lens) > thr
     palace = segment_contrast(response, h, PALACE_SEGMENTS, lens) > thr
     outside = segment_contrast(response, h, OUTSIDE_SEGMENTS, lens) > thr
@@ -82,6 +122,8 @@ def score_lattice(response: np.ndarray, h: np.ndarray, strength: float | None = 
         palace=float(palace.mean()),
         outside=float(1.0 - outside.mean()),
         strength=strength,
+        clear=clear,
+        supported=int(drawn.sum()),
     )
 
 

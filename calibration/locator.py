@@ -40,6 +40,7 @@ class _Fit:
     rms: float
     margin: float  # total-score lead over the best one-line-shifted alternative
     confidence: float
+    relabelled: bool = False  # a shifted or transposed naming of the refined lattice won
 
 
 def _full_response(gray: np.ndarray, h: np.ndarray, dark: bool) -> np.ndarray:
@@ -58,12 +59,19 @@ def _full_response(gray: np.ndarray, h: np.ndarray, dark: bool) -> np.ndarray:
 
 
 def _confidence(score: LatticeScore, rms: float, margin: float) -> float:
-    """Map the evidence to 0..1: support of the drawn lines, fit residual, lead over shifted grids."""
-    support = np.clip((score.drawn - 0.45) / 0.3, 0.0, 1.0)
-    river = np.clip((score.river - 0.3) / 0.5, 0.0, 1.0)
-    fit = np.clip((0.08 - rms) / 0.05, 0.0, 1.0)
+    """Map the evidence to 0..1; every factor must hold for a high value.
+
+    Of the drawn segments not hidden by pieces or hands most must be found (``clear``), enough of
+    them in all (``supported``: a small patch of grid-like texture is not a board), the line places
+    must agree with one homography to a few hundredths of a spacing (``rms``), the river's gap must be
+    bare, and the naming must beat every one-line shifted or transposed naming (``margin``).
+    """
+    clear = np.clip((score.clear - 0.75) / 0.15, 0.0, 1.0)
+    amount = np.clip((score.supported - 40) / 50, 0.0, 1.0)
+    river = 0.5 + 0.5 * np.clip((score.river - 0.3) / 0.5, 0.0, 1.0)
+    fit = np.clip((0.03 - rms) / 0.015, 0.0, 1.0)
     lead = np.clip(margin / 0.15, 0.0, 1.0)
-    return float(support * (0.5 + 0.5 * river) * (0.5 + 0.5 * fit) * (0.4 + 0.6 * lead))
+    return float(clear * amount * river * fit * lead)
 
 
 class BoardLocator:
@@ -79,7 +87,7 @@ class BoardLocator:
         self.min_confidence = min_confidence
         self.detect_size = detect_size
         self.max_hypotheses = max_hypotheses
-        self.min_red_evidence = 0.01
+        self.min_red_evidence = 0.3
         self.timings: dict[str, float] = {}
 
     def locate(self, frame: np.ndarray) -> BoardGeometry:
@@ -93,7 +101,7 @@ class BoardLocator:
         best: _Fit | None = None
         reason = "no grid-like line structure"
         for dark in (True, False):
-            fit, why = self._fit(gray, dark)
+            fit, why = self._fit(work, gray, dark)
             if fit is not None and (best is None or fit.confidence > best.confidence):
                 best = fit
             elif why and best is None:
@@ -106,11 +114,11 @@ class BoardLocator:
         if best.confidence < self.min_confidence:
             raise BoardNotFoundError(
                 f"lattice fit too weak (confidence {best.confidence:.2f} < {self.min_confidence:.2f}; "
-                f"{best.score.drawn:.0%} of grid lines seen, residual {best.rms:.3f} spacing)")
+                f"{best.score.clear:.0%} of visible grid lines found, residual {best.rms:.3f} spacing)")
         h = best.h
         if np.linalg.det(_jacobian(h)) > 0:  # names must not be mirrored: files run left to right
             h = h @ MIRROR
-        evidence = red_evidence(work, h) if work.ndim == 3 else 0.0
+        evidence = red_evidence(work, h, best.lens) if work.ndim == 3 else 0.0
         red_side: str | None
         if evidence <= -self.min_red_evidence:
             h = h @ np.array([[-1.0, 0.0, 8.0], [0.0, -1.0, 9.0], [0.0, 0.0, 1.0]])
@@ -122,7 +130,7 @@ class BoardLocator:
         geometry = BoardGeometry(
             homography=h / h[2, 2], image_size=(width, height), confidence=best.confidence,
             red_side=red_side, lens=best.lens,
-            details={"drawn": best.score.drawn, "river": best.score.river, "palace": best.score.palace,
+            details={"clear": best.score.clear, "supported": best.score.supported, "drawn": best.score.drawn, "river": best.score.river, "palace": best.score.palace,
                      "outside": best.score.outside, "rms": best.rms, "margin": best.margin,
                      "red_evidence": evidence})
         if red_side is None and self.red_side is not None:
@@ -130,7 +138,7 @@ class BoardLocator:
         self.timings["total_ms"] = 1000 * (time.perf_counter() - started)
         return geometry
 
-    def _fit(self, gray: np.ndarray, dark: bool) -> tuple[_Fit | None, str]:
+    def _fit(self, frame: np.ndarray, gray: np.ndarray, dark: bool) -> tuple[_Fit | None, str]:
         height, width = gray.shape
         factor = min(1.0, self.detect_size / max(width, height))
         small = cv2.resize(gray, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA) if factor < 1 else gray
@@ -160,14 +168,19 @@ class BoardLocator:
                              fit_radial=self.fit_distortion and self.lens is None)
             if not _plausible(refined.h, gray.shape):
                 continue
-            fit = self._assess(full, refined.h, refined.lens, refined.rms)
+            fit = self._assess(full, refined.h, refined.lens, refined.rms, frame)
+            if fit.relabelled:  # the lines were right but named wrongly: refit with the right names
+                again = refine(full, fit.h, strength, lens=refined.lens, windows=(0.15, 0.08, 0.05))
+                if _plausible(again.h, gray.shape):
+                    fit = self._assess(full, again.h, again.lens, again.rms, frame)
             if best is None or fit.confidence > best.confidence:
                 best = fit
             if best.confidence > 0.9:
                 break
         return best, "" if best else "no lattice fitted"
 
-    def _assess(self, response: np.ndarray, h: np.ndarray, lens: Lens | None, rms: float) -> _Fit:
+    def _assess(self, response: np.ndarray, h: np.ndarray, lens: Lens | None, rms: float,
+                frame: np.ndarray) -> _Fit:
         """Score ``h`` and its one-line-shifted neighbours; keep the best labelling."""
         base = score_lattice(response, h, lens=lens)
         strength = base.strength
@@ -177,11 +190,16 @@ class BoardLocator:
                 if du or dv:
                     alt = shifted(h, du, dv)
                     candidates.append((alt, score_lattice(response, alt, strength, lens)))
-        candidates.sort(key=lambda c: -c[1].total)
-        (h_best, s_best), (_, s_next) = candidates[0], candidates[1]
+        for c in (-2, -1, 0, 1):  # the 9x10 lattice read across: files along the fitted ranks
+            for d in (-1, 0, 1, 2):
+                alt = h @ np.array([[0.0, 1.0, c], [1.0, 0.0, d], [0.0, 0.0, 1.0]])
+                candidates.append((alt, score_lattice(response, alt, strength, lens)))
+        order = sorted(range(len(candidates)), key=lambda i: -candidates[i][1].total)
+        (h_best, s_best), (_, s_next) = candidates[order[0]], candidates[order[1]]
         margin = s_best.total - s_next.total
+        s_best = score_lattice(response, h_best, strength, lens, frame)
         return _Fit(h=h_best, lens=lens, score=s_best, rms=rms, margin=margin,
-                    confidence=_confidence(s_best, rms, margin))
+                    confidence=_confidence(s_best, rms, margin), relabelled=order[0] != 0)
 
 
 def _plausible(h: np.ndarray, shape: tuple[int, ...]) -> bool:
