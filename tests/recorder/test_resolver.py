@@ -193,3 +193,16 @@ def test_a_transient_confident_misread_is_not_alerted() -> None:
     assert _recorded(events) == ["h2e2"] and resolver.wants_retry
     assert resolver.observe(observe_board(after.board, 1.4, seed=9)) == []
     assert not resolver.desynced
+
+
+@pytest.mark.skipif(not GAMES.exists(), reason="shared games not present")
+def test_perpetual_check_verdict_becomes_an_advisory_event() -> None:
+    moves = GAMES.read_text(encoding="utf-8").splitlines()[1018].split()[1:]  # line 1019: perpetual check
+    resolver = Resolver()
+    position = Position.start()
+    ended = []
+    for i, move in enumerate(moves):
+        position = position.play(move)
+        ended += [e for e in resolver.observe(observe_board(position.board, 1.0 + i, seed=i)) if isinstance(e, GameEnded)]
+    assert [(e.ply, e.reason, e.advisory) for e in ended] == [(66, "perpetual_check", True)]
+    assert resolver.game.ply == len(moves)  # the recorder keeps recording after the verdict
