@@ -46,7 +46,7 @@ def illumination(rng: np.random.Generator, style: ViewStyle) -> tuple[np.ndarray
     for _ in range(style.people_shadows):
         # a person's head/shoulder or arm: a big soft dark blob entering from an edge
         cx, cy = _edge_point(rng)
-        rx, ry = rng.uniform(0.15, 0.4), rng.uniform(0.1, 0.3)
+        rx, ry = rng.uniform(0.15, 0.45), rng.uniform(0.06, 0.3)  # round heads to long arms
         rot = rng.uniform(0, math.pi)
         u = (xs - cx) * math.cos(rot) + (ys - cy) * math.sin(rot)
         v = -(xs - cx) * math.sin(rot) + (ys - cy) * math.cos(rot)
