@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: install system-deps test lint typecheck unit demo bench clean
+.PHONY: install system-deps test lint typecheck unit demo bench train clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -42,6 +42,13 @@ demo-video: install
 ## bench: speed and accuracy figures (prints them)
 bench: install
 	$(BIN)/python -m bench
+
+## train: render synth data, train the piece classifier, export models/piece_classifier.onnx (about 30-60 min on 2 cores)
+# torch must be the CPU build: a local wheel folder first, then PyTorch's CPU index (plain PyPI pulls CUDA)
+TORCH_FIND ?= --find-links /opt/wheels --extra-index-url https://download.pytorch.org/whl/cpu
+train: install
+	$(BIN)/pip install --quiet $(TORCH_FIND) -e '.[train]'
+	$(BIN)/python -m models.train
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache
