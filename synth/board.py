@@ -120,11 +120,9 @@ def draw_ink(frame: TextureFrame, style: ViewStyle) -> np.ndarray:
     # outer border: a heavier frame a little outside the grid
     g = style.border_gap
     bw = max(0.5, style.border_width * s)
-    (bu0, bv0), (bu1, bv1) = t(-g, 9 + g), t(8 + g, -g)
-    _hline(ink, bv0, bu0 - bw / 2, bu1 + bw / 2, bw)
-    _hline(ink, bv1, bu0 - bw / 2, bu1 + bw / 2, bw)
-    _vline(ink, bu0, bv0 - bw / 2, bv1 + bw / 2, bw)
-    _vline(ink, bu1, bv0 - bw / 2, bv1 + bw / 2, bw)
+    _frame(ink, frame, g, bw)
+    if style.border_double:  # a second, thin frame just outside the heavy one
+        _frame(ink, frame, g + style.border_width / 2 + 0.07, lw)
     layer = np.zeros_like(ink)
     for r0 in (0, 7):
         _seg(layer, t(3, r0), t(5, r0 + 2), lw)
@@ -136,6 +134,16 @@ def draw_ink(frame: TextureFrame, style: ViewStyle) -> np.ndarray:
     np.maximum(ink, layer, out=ink)
     _river_text(ink, frame, style)
     return ink
+
+
+def _frame(ink: np.ndarray, frame: TextureFrame, gap: float, width_px: float) -> None:
+    """A rectangle ``gap`` units outside the grid, lines ``width_px`` wide."""
+    (u0, v0), (u1, v1) = frame.to_tex(-gap, 9 + gap), frame.to_tex(8 + gap, -gap)
+    half = width_px / 2
+    _hline(ink, v0, u0 - half, u1 + half, width_px)
+    _hline(ink, v1, u0 - half, u1 + half, width_px)
+    _vline(ink, u0, v0 - half, v1 + half, width_px)
+    _vline(ink, u1, v0 - half, v1 + half, width_px)
 
 
 def _cross_marks(ink: np.ndarray, frame: TextureFrame, lw: float) -> None:

@@ -118,6 +118,9 @@ class PieceArtist:
         if st.ring:
             ring_w = max(0.7, 0.05 * r)
             ink = np.maximum(ink, np.clip(ring_w / 2 + 0.5 - np.abs(d - 0.8 * r), 0, 1))
+            if st.double_ring:  # a thin second ring just inside the rim
+                thin = max(0.6, 0.03 * r)
+                ink = np.maximum(ink, np.clip(thin / 2 + 0.5 - np.abs(d - 0.88 * r), 0, 1))
         glyph_px = max(5, round(r * (1.18 if st.ring else 1.35)))
         glyph = glyph_mask(st.font, self.chars[letter], glyph_px, st.charset == "simplified")
         gh, gw = glyph.shape

@@ -95,6 +95,7 @@ class ViewStyle:
     line_width: float = 0.025
     border_gap: float = 0.12
     border_width: float = 0.05
+    border_double: bool = False
     margin: float = 0.75
     river_script: str = "traditional"
     river_font: str = "ukai"
@@ -114,6 +115,7 @@ class ViewStyle:
     charset: str = "traditional"
     carved: bool = True
     ring: bool = True
+    double_ring: bool = False
     red_ink: tuple[int, int, int] = RED_INK
     black_ink: tuple[int, int, int] = BLACK_INKS["green"]
     black_ink_name: str = "green"
@@ -208,6 +210,7 @@ class ViewStyle:
             line_width=float(rng.uniform(0.015, 0.04)),
             border_gap=float(rng.uniform(0.08, 0.2)),
             border_width=float(rng.uniform(0.02, 0.07)),
+            border_double=bool(rng.random() < 0.3),
             margin=float(rng.uniform(0.55, 1.1)),
             river_script=_pick(rng, ("traditional", "simplified"), [0.7, 0.3]),
             river_font=_pick(rng, fonts),
@@ -226,6 +229,7 @@ class ViewStyle:
             charset=charset,
             carved=bool(rng.random() < (0.75 if face == "wood" else 0.35)),
             ring=bool(rng.random() < 0.8),
+            double_ring=bool(rng.random() < 0.3),
             red_ink=_jitter(rng, RED_INK, 10),
             black_ink=_jitter(rng, BLACK_INKS[black_ink_name], 6),
             black_ink_name=black_ink_name,

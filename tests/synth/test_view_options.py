@@ -25,7 +25,7 @@ from synth.view import render_position
 
 BASE = dataclasses.replace(
     ViewStyle.sample(np.random.default_rng(21), width=480, height=360),
-    noise_sigma=0.0, jpeg_quality=0, blur_sigma=0.0, coverage=0.9, tilt_deg=8.0, barrel=0.0,
+    noise_sigma=0.0, jpeg_quality=0, blur_sigma=0.0, motion_blur=0.0, coverage=0.9, tilt_deg=8.0, barrel=0.0, ring=True,
 )
 
 
@@ -67,6 +67,8 @@ def test_scripts_draw_different_characters() -> None:
         ("charset", ("traditional", "simplified")),
         ("carved", (True, False)),
         ("ring", (True, False)),
+        ("double_ring", (False, True)),
+        ("border_double", (False, True)),
         ("black_ink", tuple(BLACK_INKS.values())),
         ("line_colour", tuple(LINE_COLOURS.values())),
         ("line_width", (0.015, 0.04)),
@@ -98,7 +100,8 @@ def test_each_option_changes_the_view(field: str, values: tuple[Any, ...]) -> No
     extra: dict[str, Any] = {"glare_strength": 0.5} if field == "glare_spots" else {}
     fen = SPARSE if field == "cross_marks" else START_FEN
     images = [_render(fen, **{field: v}, **extra) for v in values]
-    small = field in ("noise_sigma", "jpeg_quality", "blur_sigma", "motion_blur", "cross_marks", "river_script")  # local or faint effects
+    small = field in ("noise_sigma", "jpeg_quality", "blur_sigma", "motion_blur", "cross_marks", "river_script",
+                     "double_ring", "border_double")  # local or faint effects
     for a, b in zip(images, images[1:], strict=False):
         assert _changed(a, b, 20 if small else 200), field
 
