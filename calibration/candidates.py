@@ -128,10 +128,16 @@ def _quads_of_hull(hull: np.ndarray) -> list[np.ndarray]:
     return out
 
 
-def _fit_1d(profile: np.ndarray, n: int, span: float) -> tuple[float, float, float]:
-    """Best (contrast, spacing, offset) of ``n`` evenly spaced peaks in ``profile`` (a comb search)."""
+def _fit_1d(profile: np.ndarray, n: int, span: float, *, low: float | None = None,
+            high: float | None = None) -> tuple[float, float, float]:
+    """Best (contrast, spacing, offset) of ``n`` evenly spaced peaks in ``profile`` (a comb search).
+
+    The comb's total length runs from ``low`` to ``high`` (default 0.55 to 1.3 times ``span``).
+    """
     length = len(profile)
-    spacings = np.arange(0.55 * span / (n - 1), 1.3 * span / (n - 1), 0.5)
+    low = 0.55 * span if low is None else low
+    high = 1.3 * span if high is None else high
+    spacings = np.arange(low / (n - 1), high / (n - 1), 0.25 if high - low < 0.5 * span else 0.5)
     offsets = np.arange(0.0, length, 1.0)
     teeth = np.arange(n)
     lines = offsets[None, :, None] + spacings[:, None, None] * teeth[None, None, :]
@@ -178,3 +184,26 @@ def hypotheses_from_quad(response: np.ndarray, quad: np.ndarray) -> list[Hypothe
         contrast = min(cx / (cols.mean() + 1e-6), cy / (rows.mean() + 1e-6))
         out.append(Hypothesis(h=from_canvas @ m, contrast=float(contrast)))
     return out
+
+
+def realign(response: np.ndarray, h: np.ndarray, scale: float = 16.0) -> np.ndarray:
+    """Refit spacing and offset of both line families in the view rectified by board-to-image ``h``.
+
+    A refined grid can sit on most of the file lines while being slid along them (or the other way):
+    in its own rectified view the lines are axis-parallel, so the comb search over the whole profile
+    puts the 9 and 10 lines back where the evidence is, globally.
+    """
+    margin = 2.0
+    to_canvas = np.array([[scale, 0.0, margin * scale], [0.0, scale, margin * scale], [0.0, 0.0, 1.0]])
+    size = (int((8 + 2 * margin) * scale), int((9 + 2 * margin) * scale))
+    image_to_canvas = to_canvas @ np.linalg.inv(h)
+    canvas = cv2.warpPerspective(response, image_to_canvas, size, flags=cv2.INTER_LINEAR)
+    run = max(5, int(0.4 * scale))
+    vertical = cv2.morphologyEx(canvas, cv2.MORPH_OPEN, np.ones((run, 1), np.uint8))
+    horizontal = cv2.morphologyEx(canvas, cv2.MORPH_OPEN, np.ones((1, run), np.uint8))
+    cols = cv2.GaussianBlur(vertical.mean(axis=0).reshape(1, -1), (0, 0), 1.0).ravel()
+    rows = cv2.GaussianBlur(horizontal.mean(axis=1).reshape(1, -1), (0, 0), 1.0).ravel()
+    _, sx, ox = _fit_1d(cols, 9, 8 * scale, low=0.85 * scale * 8, high=1.15 * scale * 8)
+    _, sy, oy = _fit_1d(rows, 10, 9 * scale, low=0.85 * scale * 9, high=1.15 * scale * 9)
+    m = np.array([[sx, 0.0, ox], [0.0, sy, oy], [0.0, 0.0, 1.0]])
+    return np.asarray(h @ np.linalg.inv(to_canvas) @ m)

@@ -112,7 +112,10 @@ def score_lattice(response: np.ndarray, h: np.ndarray, strength: float | None = 
     if frame is not None and frame.ndim == 3:
         hidden = hidden_segments(frame, response, h, strength, lens)
         contradicted = ~drawn & ~hidden
-        clear = float(drawn.sum() / max(int(drawn.sum() + contradicted.sum()), 1))
+        along_files = DRAWN_SEGMENTS[:, 0, 0] == DRAWN_SEGMENTS[:, 1, 0]
+        # files and ranks apart: a lattice slid along the files still sits on every file line
+        clear = min(float(drawn[m].sum() / max(int(drawn[m].sum() + contradicted[m].sum()), 1))
+                    for m in (along_files, ~along_files))
     river = segment_contrast(response, h, RIVER_SEGMENTS, lens) > thr
     palace = segment_contrast(response, h, PALACE_SEGMENTS, lens) > thr
     outside = segment_contrast(response, h, OUTSIDE_SEGMENTS, lens) > thr

@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 from calibration.board import FILES
-from calibration.candidates import Hypothesis, candidate_quads, hypotheses_from_quad
+from calibration.candidates import Hypothesis, candidate_quads, hypotheses_from_quad, realign
 from calibration.errors import BoardNotFoundError
 from calibration.evidence import line_response, project, spacing_px, to_gray
 from calibration.geometry import RED_SIDES, BoardGeometry, side_of_rank0
@@ -173,6 +173,14 @@ class BoardLocator:
                 again = refine(full, fit.h, strength, lens=refined.lens, windows=(0.15, 0.08, 0.05))
                 if _plausible(again.h, gray.shape):
                     fit = self._assess(full, again.h, again.lens, again.rms, frame)
+            if fit.confidence < 0.9:  # slid along a line family? refit both combs in its own view
+                start = realign(full, fit.h)
+                if _plausible(start, gray.shape):
+                    again = refine(full, start, strength, lens=fit.lens, windows=(0.2, 0.1, 0.06))
+                    if _plausible(again.h, gray.shape):
+                        other = self._assess(full, again.h, again.lens, again.rms, frame)
+                        if other.confidence > fit.confidence:
+                            fit = other
             if best is None or fit.confidence > best.confidence:
                 best = fit
             if best.confidence > 0.9:

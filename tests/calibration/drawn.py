@@ -110,8 +110,8 @@ def render_drawn(
     hand: bool = False,
 ) -> DrawnView:
     """Draw a board and warp it into a ``size`` camera frame; returns the frame and the true points."""
-    rng = np.random.default_rng(seed)
-    flat = draw_flat_board(rng, pieces)
+    flat = draw_flat_board(np.random.default_rng([seed, 1]), pieces)
+    rng = np.random.default_rng([seed, 2])  # the camera does not depend on what stands on the board
     fh, fw = flat.shape[:2]
     width, height = size
     tilt = math.radians(rng.uniform(0, 25) if tilt_deg is None else tilt_deg)
