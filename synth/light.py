@@ -69,6 +69,19 @@ def illumination(rng: np.random.Generator, style: ViewStyle) -> tuple[np.ndarray
     return gain_full, glare_full
 
 
+def _focus_falloff(image: np.ndarray, style: ViewStyle) -> np.ndarray:
+    """Blend toward a blurred copy along a ramp across the frame (the far side of a tilted view)."""
+    h, w = image.shape[:2]
+    sigma = 0.6 + 2.0 * style.focus_falloff * max(w, h) / 1280
+    blurred = cv2.GaussianBlur(image, (0, 0), sigma)
+    a = math.radians(style.focus_angle_deg)
+    xs = (np.arange(w, dtype=np.float32) / w - 0.5) * np.float32(math.cos(a))
+    ys = (np.arange(h, dtype=np.float32) / h - 0.5) * np.float32(math.sin(a))
+    ramp = np.clip((xs[None, :] + ys[:, None]) * 1.6 + 0.2, 0, 1).astype(np.float32)
+    blend.lerp(image, blurred, ramp)
+    return image
+
+
 def motion_kernel(length: float, angle_deg: float) -> np.ndarray:
     """A normalised line kernel ``length`` pixels long at ``angle_deg`` (a straight streak)."""
     size = int(math.ceil(length)) | 1
@@ -111,6 +124,8 @@ def finish(
         out += glare
     if style.blur_sigma > 0:
         out = cv2.GaussianBlur(out, (0, 0), style.blur_sigma)
+    if style.focus_falloff > 0:
+        out = _focus_falloff(out, style)
     if style.motion_blur >= 1.0:
         out = cv2.filter2D(out, -1, motion_kernel(style.motion_blur, style.motion_angle_deg))
     if style.noise_sigma > 0:

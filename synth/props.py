@@ -145,8 +145,10 @@ def draw_pen(rng: np.random.Generator, tex: np.ndarray, frame: TextureFrame, sty
     ends = _tex(frame, np.array([[x, y] - half, [x, y] + half]))
     colour = tuple(float(v) for v in rng.choice([[30, 30, 30], [150, 60, 20], [30, 30, 160], [220, 220, 220]]))
     width = max(1, round(0.18 * frame.scale))
-    cv2.line(tex, (int(ends[0][0]), int(ends[0][1])), (int(ends[1][0]), int(ends[1][1])), colour, width,
-             cv2.LINE_AA, 4)
+    p, q = (int(ends[0][0]), int(ends[0][1])), (int(ends[1][0]), int(ends[1][1]))
+    cv2.line(tex, p, q, tuple(c * 0.7 for c in colour), width, cv2.LINE_AA, 4)
+    # a rounded barrel catches a line of light along its length
+    cv2.line(tex, p, q, tuple(min(255.0, c * 1.2 + 40) for c in colour), max(1, width // 3), cv2.LINE_AA, 4)
 
 
 def draw_props(rng: np.random.Generator, tex: np.ndarray, frame: TextureFrame, style: ViewStyle,

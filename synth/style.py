@@ -143,6 +143,8 @@ class ViewStyle:
     noise_sigma: float = 2.0
     blur_sigma: float = 0.0
     motion_blur: float = 0.0  # streak length in pixels (camera shake or a long exposure)
+    focus_falloff: float = 0.0  # 0..1: one side of the frame drifts out of focus (shallow depth of field)
+    focus_angle_deg: float = 0.0
     motion_angle_deg: float = 0.0
     jpeg_quality: int = 0  # 0 means no JPEG round trip
 
@@ -164,7 +166,8 @@ class ViewStyle:
     def clean(self) -> ViewStyle:
         """The same look with no lens distortion, noise, blur, JPEG, glare or shadows (for geometry checks)."""
         return dataclasses.replace(
-            self, barrel=0.0, noise_sigma=0.0, blur_sigma=0.0, motion_blur=0.0, jpeg_quality=0, glare_spots=0,
+            self, barrel=0.0, noise_sigma=0.0, blur_sigma=0.0, motion_blur=0.0, focus_falloff=0.0, jpeg_quality=0,
+            glare_spots=0,
             people_shadows=0,
         )
 
@@ -256,5 +259,7 @@ class ViewStyle:
             blur_sigma=float(_pick(rng, (0.0, 0.0, 0.6, 1.0, 1.5))),
             motion_blur=float(rng.uniform(2.0, 6.0)) if rng.random() < 0.12 else 0.0,
             motion_angle_deg=float(rng.uniform(0.0, 180.0)),
+            focus_falloff=float(rng.uniform(0.3, 1.0)) if rng.random() < 0.25 else 0.0,
+            focus_angle_deg=float(rng.uniform(0.0, 360.0)),
             jpeg_quality=int(_pick(rng, (0, 60, 75, 85, 95))),
         )

@@ -93,6 +93,7 @@ def test_scripts_draw_different_characters() -> None:
         ("noise_sigma", (0.0, 6.0)),
         ("blur_sigma", (0.0, 1.5)),
         ("motion_blur", (0.0, 5.0)),
+        ("focus_falloff", (0.0, 1.0)),
         ("jpeg_quality", (0, 40)),
     ],
 )
@@ -100,7 +101,8 @@ def test_each_option_changes_the_view(field: str, values: tuple[Any, ...]) -> No
     extra: dict[str, Any] = {"glare_strength": 0.5} if field == "glare_spots" else {}
     fen = SPARSE if field == "cross_marks" else START_FEN
     images = [_render(fen, **{field: v}, **extra) for v in values]
-    small = field in ("noise_sigma", "jpeg_quality", "blur_sigma", "motion_blur", "cross_marks", "river_script",
+    small = field in ("noise_sigma", "jpeg_quality", "blur_sigma", "motion_blur", "focus_falloff", "cross_marks",
+                     "river_script",
                      "double_ring", "border_double")  # local or faint effects
     for a, b in zip(images, images[1:], strict=False):
         assert _changed(a, b, 20 if small else 200), field
