@@ -5,8 +5,8 @@ grid spacings radius. ``piece_offsets`` finds the circles (OpenCV's Hough transf
 gives, for each of the 90 points, the offset of the nearest circle centre in grid spacings (NaN
 where none lies within ``reach``). The classifier says *what* stands near a point; this says
 *where*: a piece knocked halfway between points (art. 5.9) still reads as its piece but sits
-0.3 spacings or more off its point. The resolver removes the common shift of all pieces (piece
-tops seen at an angle stand a little off their feet) before judging one piece.
+0.3 spacings or more off its point. The parallax of the piece tops (an affine field over the board)
+is fitted and taken off before one piece is judged.
 """
 
 from __future__ import annotations
@@ -46,14 +46,52 @@ def piece_offsets(rectified: np.ndarray, spacing: float, margin: float, *, reach
     return out
 
 
-def off_point(offsets: np.ndarray, occupied: np.ndarray, threshold: float) -> dict[int, float]:
-    """Occupied squares whose disc stands ``threshold`` spacings or more off the point, with the distance.
+def residual_offsets(offsets: np.ndarray, occupied: np.ndarray) -> np.ndarray:
+    """(90, 2) offsets of the occupied squares' discs less what the whole board's pieces share (NaN elsewhere).
 
-    The median offset over the occupied squares is taken off first; squares without a disc are skipped.
+    Piece tops seen from a camera that is not straight above stand off their feet by an amount that
+    grows linearly with the distance from the camera's foot point, so the offsets of all pieces are
+    fitted by an affine function of the position (least squares, refitted without the pieces far
+    off it; the median with fewer than 8 pieces) and the fit is taken off.
     """
+    out = np.full((90, 2), np.nan)
     rows = np.flatnonzero(occupied & ~np.isnan(offsets[:, 0]))
     if len(rows) < 3:
-        return {}
-    common = np.median(offsets[rows], axis=0)
-    distance = np.hypot(*(offsets[rows] - common).T)
-    return {int(sq): float(d) for sq, d in zip(rows, distance, strict=True) if d >= threshold}
+        return out
+    values = offsets[rows]
+    residual = values - np.median(values, axis=0)
+    if len(rows) >= 8:
+        design = np.c_[rows % 9, rows // 9, np.ones(len(rows))].astype(np.float64)
+        keep = np.ones(len(rows), dtype=bool)
+        for _ in range(2):
+            coef, *_ = np.linalg.lstsq(design[keep], values[keep], rcond=None)
+            fitted = values - design @ coef
+            keep = np.hypot(*fitted.T) < 0.2
+            if keep.sum() < 6:
+                break
+            residual = fitted
+    out[rows] = residual
+    return out
+
+
+def off_point(offsets: np.ndarray, occupied: np.ndarray, threshold: float,
+              reference: np.ndarray | None = None, threshold_new: float | None = None) -> dict[int, float]:
+    """Occupied squares whose disc stands ``threshold`` spacings or more off the point, with the distance.
+
+    With ``reference`` (residual offsets of the same squares in an earlier still view, NaN where the
+    square was empty or changed), a piece must also have moved ``threshold`` since then, which
+    keeps a slightly wrong calibration (the same error on every view) from raising alerts; pieces
+    without a reference are judged by their residual against ``threshold_new`` (default ``threshold``).
+    """
+    residual = residual_offsets(offsets, occupied)
+    found: dict[int, float] = {}
+    for index in np.flatnonzero(~np.isnan(residual[:, 0])):
+        sq = int(index)
+        distance = float(np.hypot(*residual[sq]))
+        if reference is not None and not np.isnan(reference[sq, 0]):
+            moved = float(np.hypot(*(residual[sq] - reference[sq])))
+            if moved >= threshold and distance >= threshold:
+                found[sq] = distance
+        elif distance >= (threshold_new or threshold):
+            found[sq] = distance
+    return found

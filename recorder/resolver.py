@@ -35,7 +35,7 @@ from recorder.events import (
     TwoMovesSeen,
 )
 from recorder.observer import Observation
-from recorder.offpoint import off_point
+from recorder.offpoint import off_point, residual_offsets
 from recorder.resolver_clock import ClockBook
 from recorder.resolver_diagnose import changes, diagnose, placement_seen
 from recorder.resolver_scoring import Scorer, boards_classes
@@ -57,7 +57,8 @@ class ResolverConfig:
     pair_prior: float = 6.0  # nats against two moves between still views (0 when the clock says 2)
     restore_prior: float = 3.0  # nats against going back to an earlier position
     restore_plies: int = 10  # how far back a restoration may go (art. 5.8.2: five rounds)
-    off_point: float = 0.3  # a piece this many spacings from its point is off it (art. 5.9)
+    off_point: float = 0.3  # a piece that moved this many spacings off its point is off it (art. 5.9)
+    off_point_new: float = 0.4  # the same for a piece seen for the first time there (no earlier view)
     confirm_alerts: bool = True  # raise a new trouble only when a second look sees it too
     clock_grace_s: float = 4.0  # unmatched presses / unpressed moves are flagged after this
 
@@ -103,6 +104,7 @@ class Resolver:
         self._last_advisory: str | None = None
         self.observations = 0
         self.wants_retry = False  # the last observation asks for a second look (hidden points, a new trouble)
+        self._offsets_ref: tuple[str, np.ndarray] | None = None  # board and residual disc offsets of a clean view
         self._suspect: tuple[tuple[str, tuple[str, ...]], ...] | None = None
 
     # --- observations ------------------------------------------------------------------
@@ -250,7 +252,15 @@ class Resolver:
         shifted: dict[int, float] = {}
         if observation.offsets is not None:
             occupied = np.frombuffer(board.encode("ascii"), dtype=np.uint8) != ord(".")
-            shifted = off_point(observation.offsets, occupied & scorer.visible, self.config.off_point)
+            reference = None
+            if self._offsets_ref is not None:
+                before, offsets = self._offsets_ref
+                same = np.array([board[sq] == before[sq] for sq in range(90)])
+                reference = np.where(same[:, None], offsets, np.nan)
+            shifted = off_point(observation.offsets, occupied & scorer.visible, self.config.off_point, reference,
+                                self.config.off_point_new)
+            if not shifted and not found:  # a clean view: the reference for the next one
+                self._offsets_ref = (board, residual_offsets(observation.offsets, occupied & scorer.visible))
         if not found and not shifted:
             return []
         squares = sorted(set(found.squares) | set(shifted))
@@ -301,6 +311,10 @@ class Resolver:
         self._last_advisory = outcome.reason if outcome.advisory else None
         return [GameEnded(t, self.game.ply, outcome.result, outcome.reason, outcome.article, outcome.text,
                           outcome.advisory)]
+
+    def forget_offsets(self) -> None:
+        """Drop the reference disc offsets (the board was calibrated again)."""
+        self._offsets_ref = None
 
     # --- the clock ------------------------------------------------------------------------
     def press(self, press: ClockPress) -> list[Event]:

@@ -110,6 +110,7 @@ class RecordingSession:
 
     def _use(self, geometry: BoardGeometry) -> None:
         self.geometry = geometry
+        self.resolver.forget_offsets()  # offsets under another grid do not compare
         self._rectify = Rectifier(geometry)
         motion = MotionDetector.for_points(np.array(list(geometry.points().values())), geometry.image_size,
                                            self.config.motion)
