@@ -121,7 +121,7 @@ class PieceArtist:
             if st.double_ring:  # a thin second ring just inside the rim
                 thin = max(0.6, 0.03 * r)
                 ink = np.maximum(ink, np.clip(thin / 2 + 0.5 - np.abs(d - 0.88 * r), 0, 1))
-        glyph_px = max(5, round(r * (1.18 if st.ring else 1.35)))
+        glyph_px = max(5, round(r * (1.28 if st.ring else 1.5)))
         glyph = glyph_mask(st.font, self.chars[letter], glyph_px, st.charset == "simplified")
         gh, gw = glyph.shape
         m = np.array([[1, 0, self.half - (gw - 1) / 2], [0, 1, self.half - (gh - 1) / 2]], np.float32)
