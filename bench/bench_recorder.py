@@ -245,14 +245,27 @@ def main(argv: list[str] | None = None) -> None:
     frames = 0
     wall = 0.0
     stage: dict[str, float] = {}
+    rows_path = VIDEOS.parent / "recorder_rows.jsonl"
+    rows = rows_path.open("w", encoding="utf-8")
     for spec in clean + injected:
         result = record(spec, oracle)
+        misses_before = len(tally.misses)
         score(spec, result, tally)
+        rows.write(json.dumps({"video": spec.name, "seed": spec.seed, "line": spec.line + 1, "inject": spec.inject,
+                               "frames": result["frames"], "wall_s": round(result["wall"], 2),
+                               "moves_truth": len(result["truth"]["moves"]),
+                               "moves_recorded": _final_moves(result["events"]),
+                               "right": _final_moves(result["events"]) == result["truth"]["moves"],
+                               "problems": tally.misses[misses_before:],
+                               "timings_ms": {k: round(v, 1) for k, v in result["timings"].items()}},
+                              ensure_ascii=False) + "\n")
         frames += result["frames"]
         wall += result["wall"]
         for k, v in result["timings"].items():
             stage[k] = stage.get(k, 0.0) + v
-    print(f"clean games: {sum(1 for s in clean)}; moves right {tally.moves_right}/{tally.moves} over all videos; "
+    rows.close()
+    print(f"one row per video: {rows_path}")
+    print(f"clean games: {len(clean)}; moves right {tally.moves_right}/{tally.moves} over all videos; "
           f"games exactly right {tally.games_right}/{tally.games}")
     print(f"false alerts in clean games: {tally.false_alerts}")
     for kind in INJECT_KINDS:
