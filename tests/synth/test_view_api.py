@@ -131,3 +131,31 @@ def test_style_round_trips_through_json() -> None:
     assert ViewStyle.from_dict(style.to_dict()) == style
     with pytest.raises(ValueError, match="unknown"):
         ViewStyle.from_dict({"nonsense": 1})
+
+
+def test_scene_rerenders_frames_with_fresh_noise_only() -> None:
+    """The video path: one Scene, several moments; geometry fixed, only sensor noise changes with t."""
+    style = _style(13, noise_sigma=3.0, jpeg_quality=0)
+    scene = Scene(style, 13)
+    placements = {"e0": Placement("K", 0.0), "e9": Placement("k", 180.0), "h2": Placement("C", 10.0, (0.05, 0.0))}
+    a, pa = scene.render(placements, (), 0.0)
+    b, pb = scene.render(placements, (), 0.1)
+    a2, _ = scene.render(placements, (), 0.0)
+    assert pa == pb
+    assert np.array_equal(a, a2)
+    diff = np.abs(a.astype(int) - b.astype(int))
+    assert 0 < diff.mean() < 6
+    moved = dict(placements, h2=Placement("C", 10.0, (0.05, 0.0)))
+    moved["e2"] = moved.pop("h2")
+    c, _ = scene.render(moved, (), 0.0)
+    assert (np.abs(c.astype(int) - a.astype(int)).sum(axis=2) > 60).sum() > 50
+
+
+def test_random_positions_are_valid_and_varied() -> None:
+    from synth.positions import random_position
+
+    rng = np.random.default_rng(0)
+    fens = {random_position(rng).fen().split()[0] for _ in range(40)}
+    assert len(fens) > 35
+    counts = [sum(c.isalpha() for c in fen) for fen in fens]
+    assert min(counts) < 12 and max(counts) > 24  # sparse endgames and crowded middlegames
