@@ -106,3 +106,20 @@ def test_observer_waits_for_a_still_uncovered_board_and_skips_still_frames() -> 
         assert observer.feed(_frame(True), i / 10) is None
     assert seen == [(2, 2), (10, 2)]  # 0.2 s after the first frame, and 0.2 s after the hand left (frame 8)
     assert observer.skipped > 0 and len(calls) < 20
+
+
+class _StallingCapture(_FakeCapture):
+    def read(self) -> tuple[bool, Any]:
+        if self.left <= 0:
+            time.sleep(1.0)  # the stream hangs
+        return super().read()
+
+
+def test_a_stalled_stream_is_reopened() -> None:
+    plan: list[_FakeCapture] = [_StallingCapture(2), _FakeCapture(2)]
+    source = LiveSource("http://camera/stream", opener=lambda target: plan.pop(0) if plan else _FakeCapture(0, False),
+                        sleep=lambda s: None, stall_s=0.3, max_attempts=1)
+    items = list(source)
+    gaps = [i for i in items if isinstance(i, Gap)]
+    assert len([i for i in items if isinstance(i, Frame)]) == 4
+    assert len(gaps) == 1 and gaps[0].reason.startswith("no frame for")
