@@ -252,3 +252,12 @@ def test_camera_bumps_and_light() -> None:
     assert max(abs(a - b) for a, b in zip(gains, gains[1:], strict=False)) < 0.02  # slow changes
     with pytest.raises(ValueError, match="bumps"):
         build_timeline(GAME[:2], 14, options=ScriptOptions(bumps=20))
+
+
+def test_game_from_a_given_position_with_black_to_move() -> None:
+    fen = "4k4/9/9/9/9/9/9/9/4A4/3K5 b - - 0 1"
+    tl = build_timeline(["e9f9", "d0d1"], 15, start_fen=fen)
+    assert tl.start_fen == fen and tl.clock_start["running"] == BLACK
+    assert [tl.tracks[p.track].actor for p in tl.plies] == [BLACK, RED]
+    assert tl.plies[-1].fen_after == Position.from_fen(fen).play("e9f9").play("d0d1").fen()
+    assert state_board(tl.initial) == Position.from_fen(fen).board

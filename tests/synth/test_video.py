@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import cv2
@@ -134,3 +135,11 @@ def test_raised_hand_looks_bigger_and_drawing_is_deterministic() -> None:
     palm_low = cv2.countNonZero(low[: 120])
     palm_high = cv2.countNonZero(high[: 120])
     assert palm_high > palm_low
+
+
+@pytest.mark.skipif(shutil.which("ffmpeg") is None, reason="ffmpeg is not installed")
+def test_ffmpeg_encoder_gives_the_same_frame_count(tmp_path: Path) -> None:
+    out = tmp_path / "h264.mp4"
+    result = render_game(MOVES[:2], 3, out=out, fps=8, options=FAST, encoder="ffmpeg",
+                         scene=StandInSceneFull(160, 120))
+    assert len(read_frames(out)) == result.frames
