@@ -193,6 +193,16 @@ def _folds(rng: np.random.Generator, field: np.ndarray, frame: TextureFrame, sty
             field += ridge[:, None]
 
 
+def _wear(rng: np.random.Generator, field: np.ndarray, scale: float, wear: float) -> None:
+    """Stains and grime of a board in use: soft darker blotches where a noise field runs high,
+    and a faint darkening toward the players' edges where hands rest."""
+    h, w = field.shape
+    blotch = textures.smooth_noise(rng, h, w, max(4.0, scale * rng.uniform(0.6, 1.5)))
+    field -= wear * 0.12 * np.clip((blotch - 0.72) / 0.28, 0, 1)
+    ys = np.linspace(-1.0, 1.0, h, dtype=np.float32)
+    field -= (wear * 0.04 * ys**4)[:, None]
+
+
 def render_static(
     rng: np.random.Generator, frame: TextureFrame, style: ViewStyle, camera_centre: tuple[float, float, float]
 ) -> np.ndarray:
@@ -236,7 +246,9 @@ def render_static(
     sub = TextureFrame(frame.x0 + c0 / s, frame.y_top - r0 / s, s, c1 - c0, r1 - r0)
     if style.folds:
         _folds(rng, field, sub, style)
-    if style.folds:
+    if style.wear > 0:
+        _wear(rng, field, s, style.wear)
+    if style.folds or style.wear > 0:
         blend.scale(surf, field)
     cover = np.outer(_coverage_1d(r1, (bv0 + bv1) / 2, bv1 - bv0, r0), _coverage_1d(c1, (bu0 + bu1) / 2, bu1 - bu0, c0))
     region = tex[r0:r1, c0:c1]

@@ -102,6 +102,7 @@ class ViewStyle:
     river_facing: str = "red"
     cross_marks: bool = True
     folds: int = 0
+    wear: float = 0.0  # 0..1 stains and grime on the board surface
     board_thickness: float = 0.1
     table_material: str = "dark-wood"
     table_colour: tuple[int, int, int] = (40, 60, 95)
@@ -219,6 +220,7 @@ class ViewStyle:
             river_font=_pick(rng, fonts),
             river_facing=_pick(rng, ("red", "both")),
             cross_marks=bool(rng.random() < 0.9),
+            wear=float(rng.uniform(0.2, 1.0)) if rng.random() < 0.5 else 0.0,
             folds=int(_pick(rng, (0, 1, 2, 3))) if material in ("plastic", "vinyl", "paper") else 0,
             board_thickness=float(rng.uniform(0.1, 0.35)) if material == "wood" else float(rng.uniform(0.0, 0.03)),
             table_material=table,

@@ -76,6 +76,7 @@ def test_scripts_draw_different_characters() -> None:
         ("river_facing", ("red", "both")),
         ("cross_marks", (True, False)),
         ("folds", (0, 3)),
+        ("wear", (0.0, 1.0)),
         ("board_thickness", (0.0, 0.35)),
         ("piece_height", (0.18, 0.38)),
         ("rotation_spread", (0.0, 180.0)),
