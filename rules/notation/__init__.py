@@ -38,10 +38,11 @@ def format_move(
     *,
     traditional: bool = False,
     fullwidth: bool = False,
+    short: bool = False,
 ) -> str:
     """``move`` (legal in ``position``) in ``notation``; the Chinese options are ignored by the others."""
     if notation == CHINESE:
-        return format_chinese(position, move, traditional=traditional, fullwidth=fullwidth)
+        return format_chinese(position, move, traditional=traditional, fullwidth=fullwidth, short=short)
     if notation == WXF:
         return format_wxf(position, move)
     if notation == ICCS:

@@ -21,7 +21,7 @@ import unicodedata
 
 from rules.errors import InvalidMoveError
 from rules.move import Move
-from rules.notation.common import BACKWARD, FORWARD, SIDEWAYS, Spec, describe, resolve
+from rules.notation.common import BACKWARD, FORWARD, SIDEWAYS, Description, Spec, describe, resolve
 from rules.position import Position
 from rules.squares import RED
 
@@ -87,15 +87,19 @@ def _number(value: int, side: str, fullwidth: bool) -> str:
     return _FULLWIDTH[value - 1] if fullwidth else str(value)
 
 
-def format_chinese(position: Position, move: Move, *, traditional: bool = False, fullwidth: bool = False) -> str:
+def format_chinese(position: Position, move: Move, *, traditional: bool = False, fullwidth: bool = False,
+                   short: bool = False) -> str:
     """The strict Chinese notation of a legal ``move`` (``炮二平五``, ``马8进7``, ``前车进二``).
 
     ``traditional`` writes 帥將馬車進後; ``fullwidth`` writes black's digits full-width
-    (``马８进７``), as printed scoresheets do.
+    (``马８进７``), as printed scoresheets do. ``short`` writes the short form of art. 7.5:
+    digits for both sides and no direction (``炮25``, ``马87``, ``后车6``).
     """
     found = describe(position, move)
     side = found.side
     name = _NAMES[side, traditional][found.kind]
+    if short:
+        return _short_form(found, name, fullwidth, traditional)
     tail = _DIRECTIONS[traditional][found.direction] + _number(found.number, side, fullwidth)
     if found.order is None:
         return name + _number(found.file, side, fullwidth) + tail
@@ -108,6 +112,20 @@ def format_chinese(position: Position, move: Move, *, traditional: bool = False,
     if found.two_files:
         return place + _number(found.file, side, fullwidth) + tail
     return place + name + tail
+
+
+def _short_form(found: Description, name: str, fullwidth: bool, traditional: bool) -> str:
+    """Art. 7.5's short form: piece (or place), file and the move's number, all in digits."""
+    digits = _FULLWIDTH if fullwidth else "123456789"
+    number = digits[found.number - 1]
+    if found.order is None:
+        return name + digits[found.file - 1] + number
+    index, count = found.order
+    front, middle, rear = _PLACES[traditional]
+    place = (front if index == 0 else rear if index == count - 1 else middle) if count <= 3 else digits[index]
+    if found.two_files:
+        return place + digits[found.file - 1] + number
+    return place + name + number
 
 
 def normalize_chinese(text: str) -> str:
