@@ -87,7 +87,7 @@ class BoardLocator:
         self.min_confidence = min_confidence
         self.detect_size = detect_size
         self.max_hypotheses = max_hypotheses
-        self.min_red_evidence = 0.3
+        self.min_red_evidence = 0.2
         self.timings: dict[str, float] = {}
 
     def locate(self, frame: np.ndarray) -> BoardGeometry:
@@ -170,13 +170,15 @@ class BoardLocator:
                 continue
             fit = self._assess(full, refined.h, refined.lens, refined.rms, frame)
             if fit.relabelled:  # the lines were right but named wrongly: refit with the right names
-                again = refine(full, fit.h, strength, lens=refined.lens, windows=(0.15, 0.08, 0.05))
+                again = refine(full, fit.h, strength, lens=refined.lens, windows=(0.15, 0.08, 0.05),
+                               fit_radial=self.fit_distortion and self.lens is None)
                 if _plausible(again.h, gray.shape):
                     fit = self._assess(full, again.h, again.lens, again.rms, frame)
             if fit.confidence < 0.9:  # slid along a line family? refit both combs in its own view
                 start = realign(full, fit.h)
                 if _plausible(start, gray.shape):
-                    again = refine(full, start, strength, lens=fit.lens, windows=(0.2, 0.1, 0.06))
+                    again = refine(full, start, strength, lens=fit.lens, windows=(0.2, 0.1, 0.06),
+                                   fit_radial=self.fit_distortion and self.lens is None)
                     if _plausible(again.h, gray.shape):
                         other = self._assess(full, again.h, again.lens, again.rms, frame)
                         if other.confidence > fit.confidence:

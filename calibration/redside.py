@@ -2,8 +2,7 @@
 
 Red's king and advisors never leave red's palace and its elephants never cross the river, so the
 half of the board where the red pieces stand -- counting palace and elephant points more -- is
-red's. Occupied points are those whose grid crossing is hidden (the line arms next to the point are
-not seen); each occupied point's colour is its mean redness relative to its brightness; the pieces
+red's. Occupied points are those ringed by an edge all around (a disc's rim, side or shadow); each occupied point's colour is its mean redness relative to its brightness; the pieces
 are split into the redder and the less red group where the gap between them is widest (no fixed
 colour thresholds: faces, inks, lighting and white balance vary). Without pieces, or when the two
 groups are not clearly apart, the side stays undetermined.
@@ -165,7 +164,7 @@ def red_side_evidence(frame: np.ndarray, h: np.ndarray, lens: Lens | None = None
     """Vote for the side red sits on under board-to-image ``h`` (see the module docstring)."""
     if frame.ndim != 3:
         return RedSideEvidence(0.0, 0, 0.0, [], [])
-    occupied = occupied_points(frame, h, lens) & (ring_points(frame, h, lens) >= 0.75)
+    occupied = ring_points(frame, h, lens) >= 0.75
     redness = point_redness(frame, h, lens)
     cells = [(f, r) for r in range(RANKS) for f in range(FILES) if occupied[r, f]]
     values = np.array([redness[r, f] for f, r in cells])
@@ -193,9 +192,18 @@ def red_side_evidence(frame: np.ndarray, h: np.ndarray, lens: Lens | None = None
 
 def red_evidence(frame: np.ndarray, h: np.ndarray, lens: Lens | None = None, min_separation: float = 2.0,
                  min_gap: float = 0.08) -> float:
-    """Signed strength of the vote (> 0: red at rank 0); 0.0 when the pieces' colours do not split
-    clearly or no king-like piece stands in each palace (a hand's fingers are not pieces)."""
+    """Signed strength of the vote (> 0: red at rank 0); 0.0 when it is not safe to say.
+
+    The pieces' colours must split clearly into a redder and a less red group. When each palace holds
+    a piece of the colour the vote gives its side (the kings), a clear majority is enough; otherwise
+    (a king hidden or missed) the vote must be strong and both groups hold several pieces -- a hand's
+    fingers mistaken for a piece or two cannot turn the board.
+    """
     evidence = red_side_evidence(frame, h, lens)
-    if evidence.separation < min_separation or evidence.gap < min_gap or not evidence.kings_agree:
+    if evidence.separation < min_separation or evidence.gap < min_gap:
         return 0.0
-    return evidence.value
+    if evidence.kings_agree and abs(evidence.value) >= 0.2:
+        return evidence.value
+    if abs(evidence.value) >= 0.5 and len(evidence.red) >= 2 and len(evidence.black) >= 2:
+        return evidence.value
+    return 0.0

@@ -24,7 +24,7 @@ log = logging.getLogger(__name__)
 
 _T = np.array([0.22, 0.36, 0.5, 0.64, 0.78])
 _SEGMENTS = np.concatenate([DRAWN_SEGMENTS, PALACE_SEGMENTS])
-_K_RANGE = (-0.08, 0.16)
+_K_RANGE = (0.0, 0.16)  # barrel only: wide-angle webcams bow lines outwards
 
 
 @dataclass(frozen=True)
@@ -116,44 +116,42 @@ def _robust_fit(obs: _Observations, undistorted: np.ndarray, iterations: int = 4
     return g, res, weights
 
 
-def _fit_radial(obs: _Observations, image_size: tuple[int, int], inliers: np.ndarray) -> tuple[float, float]:
-    """The radial ``k`` that best straightens the observed lines, and its cost relative to k = 0."""
-    sel = _Observations(obs.image[inliers], obs.normals[inliers], obs.c[inliers])
+def _radial_cost(obs: _Observations, image_size: tuple[int, int], k: float) -> float:
+    """Robust (clipped) mean squared line residual after refitting the homography with radial ``k``."""
+    und = RadialDistortion(k, image_size).undistort_points(obs.image) if k else obs.image
+    _, res, _ = _robust_fit(obs, und, iterations=2)
+    return float(np.mean(np.minimum(res**2, 0.03**2)))
 
-    def cost(k: float) -> float:
-        lens = RadialDistortion(k, image_size)
-        und = lens.undistort_points(sel.image)
-        g, res, _ = _robust_fit(sel, und, iterations=1)
-        return float(np.mean(np.minimum(res**2, 0.05**2)))
 
+def _fit_radial(obs: _Observations, image_size: tuple[int, int], k0: float) -> tuple[float, float, float]:
+    """Best radial ``k`` near ``k0`` (grid, then a parabola); returns (k, its cost, the cost at k0)."""
     lo, hi = _K_RANGE
-    golden = (np.sqrt(5) - 1) / 2
-    a, b = lo, hi
-    x1, x2 = b - golden * (b - a), a + golden * (b - a)
-    f1, f2 = cost(x1), cost(x2)
-    for _ in range(16):
-        if f1 < f2:
-            b, x2, f2 = x2, x1, f1
-            x1 = b - golden * (b - a)
-            f1 = cost(x1)
-        else:
-            a, x1, f1 = x1, x2, f2
-            x2 = a + golden * (b - a)
-            f2 = cost(x2)
-    k = (a + b) / 2
-    return k, cost(k) / max(cost(0.0), 1e-12)
+    ks = np.clip(k0 + np.arange(-0.03, 0.0301 if k0 else 0.0801, 0.01), lo, hi)
+    ks = np.unique(np.r_[ks, k0])
+    costs = np.array([_radial_cost(obs, image_size, float(k)) for k in ks])
+    i = int(np.argmin(costs))
+    k = float(ks[i])
+    if 0 < i < len(ks) - 1:
+        y0, y1, y2 = costs[i - 1], costs[i], costs[i + 1]
+        denom = y0 - 2 * y1 + y2
+        if denom > 0:
+            step = ks[i + 1] - ks[i]
+            k = float(np.clip(k + 0.5 * step * (y0 - y2) / denom, ks[i - 1], ks[i + 1]))
+    cost = _radial_cost(obs, image_size, k)
+    if cost > costs[i]:
+        k, cost = float(ks[i]), float(costs[i])
+    return k, cost, float(costs[list(ks).index(k0)])
 
 
 def refine(response: np.ndarray, h: np.ndarray, strength: float, *, lens: Lens | None = None,
            fit_radial: bool = False, windows: tuple[float, ...] = (0.3, 0.18, 0.1, 0.06)) -> Refinement:
     """Refine board-to-image ``h`` against ``response`` with shrinking search windows (spacings).
 
-    ``lens`` (fixed) maps undistorted to source pixels; with ``fit_radial`` and no lens, a radial
-    distortion is estimated from the line evidence and kept when it explains the lines clearly better.
+    ``lens`` maps undistorted to source pixels; with ``fit_radial`` a radial distortion is estimated
+    from the line evidence (refined at each window) and kept when it explains the lines clearly better.
     """
     image_size = (response.shape[1], response.shape[0])
     rms, inliers, found = 1.0, 0, 0
-    radial_tried = False
     for i, window in enumerate(windows):
         obs = _locate_lines(response, h, lens, window, strength)
         found = len(obs.c)
@@ -162,14 +160,16 @@ def refine(response: np.ndarray, h: np.ndarray, strength: float, *, lens: Lens |
             break
         und = lens.undistort_points(obs.image) if lens is not None else obs.image
         g, res, weights = _robust_fit(obs, und)
-        if fit_radial and not radial_tried and i >= 1 and lens is None:
-            radial_tried = True
-            k, ratio = _fit_radial(obs, image_size, weights > 0)
-            if abs(k) > 0.004 and ratio < 0.8:
-                lens = RadialDistortion(float(k), image_size)
-                und = lens.undistort_points(obs.image)
+        if fit_radial and i >= 1:
+            k0 = lens.k if isinstance(lens, RadialDistortion) else 0.0
+            k, cost, cost0 = _fit_radial(obs, image_size, k0)
+            # a lens term is taken up (or changed) only when it clearly straightens the lines
+            needed = 0.8 if k0 == 0.0 else 0.97
+            if k != k0 and cost < needed * cost0:
+                lens = RadialDistortion(k, image_size) if k > 0.002 else None
+                und = lens.undistort_points(obs.image) if lens is not None else obs.image
                 g, res, weights = _robust_fit(obs, und)
-                log.debug("refine: radial k=%.4f (cost ratio %.2f)", k, ratio)
+                log.debug("refine: radial k=%.4f (cost %.2e -> %.2e)", k, cost0, cost)
         good = weights > 0
         try:
             h_new = np.linalg.inv(g)

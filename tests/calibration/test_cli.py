@@ -1,0 +1,44 @@
+"""``xqrec calibrate``: writes the JSON and the overlay, refuses a frame with no board."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from recorder.cli import main
+from tests.calibration.drawn import render_drawn, start_pieces
+
+
+def test_calibrate_image_writes_json_and_overlay(tmp_path: Path) -> None:
+    view = render_drawn(51, pieces=start_pieces())
+    source = tmp_path / "frame.png"
+    cv2.imwrite(str(source), view.image)
+    out, overlay = tmp_path / "calib.json", tmp_path / "overlay.png"
+    assert main(["calibrate", str(source), "--out", str(out), "--overlay", str(overlay)]) == 0
+    data = json.loads(out.read_text())
+    assert data["red_side"] == view.red_side and data["image_size"] == [1280, 960]
+    assert len(data["points"]) == 90
+    assert np.hypot(*(np.array(data["points"]["e0"]) - view.points["e0"])) < 0.05 * view.spacing_px
+    assert cv2.imread(str(overlay)).shape == view.image.shape
+
+
+def test_calibrate_with_explicit_red_side_on_an_empty_board(tmp_path: Path) -> None:
+    view = render_drawn(52, rotation_deg=92.0, tilt_deg=10.0)
+    source = tmp_path / "empty.jpg"
+    cv2.imwrite(str(source), view.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    out = tmp_path / "calib.json"
+    assert main(["calibrate", str(source), "--out", str(out), "--red-side", view.red_side]) == 0
+    data = json.loads(out.read_text())
+    assert data["red_side"] == view.red_side
+    assert np.hypot(*(np.array(data["points"]["a0"]) - view.points["a0"])) < 0.05 * view.spacing_px
+
+
+def test_calibrate_without_a_board_exits_nonzero(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    source = tmp_path / "table.png"
+    cv2.imwrite(str(source), np.full((480, 640, 3), 90, np.uint8))
+    assert main(["calibrate", str(source), "--out", str(tmp_path / "c.json")]) == 1
+    assert "board not found" in capsys.readouterr().err
+    assert not (tmp_path / "c.json").exists()
