@@ -66,7 +66,13 @@ def _locate_lines(response: np.ndarray, h: np.ndarray, lens: Lens | None, window
     probe = places[:, None, :] + offsets[None, :, None] * normals[:, None, :]
     pixels = board_to_image(h, lens, probe)
     values = sample(response, pixels)
-    best = np.argmax(values, axis=1)
+    # the strong local maximum nearest the prediction (not simply the strongest: the board's outer
+    # frame next to the grid's edge is often a thicker, stronger line a little way out)
+    inner = values[:, 1:-1]
+    local = (inner >= values[:, :-2]) & (inner > values[:, 2:]) & (inner >= 0.5 * values.max(axis=1, keepdims=True))
+    distance = np.where(local, np.abs(np.arange(1, count - 1) - (count - 1) / 2)[None, :], np.inf)
+    best = np.argmin(distance, axis=1) + 1
+    best = np.where(np.isfinite(distance.min(axis=1)), best, 0)
     rows = np.arange(len(values))
     peak = values[rows, best]
     floor = values.min(axis=1)
