@@ -20,6 +20,10 @@ COMMAND_MODULES = (
     "recorder.commands.calibrate",
     "recorder.commands.replay",
     "recorder.commands.record",
+    "recorder.commands.games",
+    "recorder.commands.show",
+    "recorder.commands.export",
+    "recorder.commands.clock_sim",
     "synth.cli",
 )
 

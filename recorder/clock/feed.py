@@ -1,0 +1,94 @@
+"""Live clock items for the session: :class:`LiveClockFeed` has :class:`~recorder.clocklog_input.ClockFeed`'s
+``until(t)``/``remaining()`` and maps host monotonic time to recording time.
+
+For a live camera the session's frame time and the link's stamps share the monotonic clock, so
+recording time is ``(host - origin) * rate`` with ``origin`` the moment the source started. A video
+file replayed against a clock is read at ``rate`` times real time (:func:`paced`), so the same
+mapping holds.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import time
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import replace
+from typing import TypeVar
+
+from recorder.clock.model import ClockNotice
+from recorder.clock.presses import Item
+from recorder.clocklog_input import ClockPress
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+
+class LiveClockFeed:
+    """Presses and notices from a queue, handed out by recording time like ``ClockFeed``."""
+
+    def __init__(self, items: queue.Queue[Item], origin: float, rate: float = 1.0,
+                 settle_s: float = 0.5) -> None:
+        if rate <= 0:
+            raise ValueError(f"clock rate {rate} must be positive")
+        self.source = items
+        self.origin = origin
+        self.rate = rate
+        self.settle_s = settle_s
+        self._presses: list[ClockPress] = []
+        self._notices: list[ClockNotice] = []
+
+    def _to_recording(self, t: float) -> float:
+        return (t - self.origin) * self.rate
+
+    def _drain(self) -> None:
+        while True:
+            try:
+                item = self.source.get_nowait()
+            except queue.Empty:
+                return
+            if isinstance(item, ClockPress):
+                self._presses.append(replace(item, t=self._to_recording(item.t)))
+            else:
+                self._notices.append(replace(item, t=self._to_recording(item.t)))
+
+    def until(self, t: float) -> list[ClockPress]:
+        """Presses at or before recording time ``t`` not yet handed out."""
+        self._drain()
+        ready = [p for p in self._presses if p.t <= t]
+        self._presses = [p for p in self._presses if p.t > t]
+        return ready
+
+    def notices_until(self, t: float) -> list[ClockNotice]:
+        """Link notices at or before recording time ``t`` not yet handed out."""
+        self._drain()
+        ready = [n for n in self._notices if n.t <= t]
+        self._notices = [n for n in self._notices if n.t > t]
+        return ready
+
+    def remaining(self) -> list[ClockPress]:
+        """Every press not handed out, after waiting ``settle_s`` for ones still on the line."""
+        time.sleep(self.settle_s)
+        self._drain()
+        rest, self._presses = self._presses, []
+        return rest
+
+    def remaining_notices(self) -> list[ClockNotice]:
+        self._drain()
+        rest, self._notices = self._notices, []
+        return rest
+
+
+def paced(items: Iterable[T], t_of: Callable[[T], float | None], rate: float = 1.0,
+          clock: Callable[[], float] = time.monotonic, sleep: Callable[[float], None] = time.sleep,
+          origin: float | None = None) -> Iterator[T]:
+    """``items`` no faster than ``rate`` times real time: an item at time ``t`` waits until ``origin + t / rate``."""
+    start = clock() if origin is None else origin
+    for item in items:
+        t = t_of(item)
+        if t is not None:
+            wait = start + t / rate - clock()
+            if wait > 0:
+                sleep(wait)
+        yield item

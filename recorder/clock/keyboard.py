@@ -1,0 +1,81 @@
+"""A keyboard clock for a table without a serial clock: the arbiter's (or a player's) key is the press.
+
+Each line read from the stream is a press: ``red``/``r`` or ``black``/``b`` names the side, an empty
+line is the side whose time runs. The times come from a :class:`~recorder.clock.model.ChessClock`
+started with the first mover running when the clock starts (at the recording's start). Presses go
+to the same queue type as the serial link's, stamped with the host's monotonic clock.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable
+from typing import TextIO
+
+from recorder.clock.model import CONNECTED, LEFT, ChessClock, ClockNotice, SideMap
+from recorder.clock.presses import Item
+from recorder.clocklog_input import ClockPress
+from rules import BLACK, RED
+
+log = logging.getLogger(__name__)
+
+_WORDS = {"red": RED, "r": RED, "black": BLACK, "b": BLACK}
+
+
+class KeyboardClock:
+    """Key presses to ClockPress values with software-kept times (``items`` is the queue)."""
+
+    def __init__(self, base_ms: int, increment_ms: int = 0, *, first_mover: str = RED,
+                 clock: Callable[[], float] = time.monotonic, max_items: int = 10_000) -> None:
+        self.model = ChessClock(base_ms, increment_ms)
+        self.sides = SideMap(LEFT, confirmed=True)
+        self.first_mover = first_mover
+        self.clock = clock
+        self.items: queue.Queue[Item] = queue.Queue(max_items)
+        self.ignored = 0
+        self._thread: threading.Thread | None = None
+        self._started = False
+
+    def start_clock(self) -> None:
+        """Start the first mover's time now."""
+        now = self.clock()
+        self.model.start(self.sides.physical(self.first_mover), now)
+        self._started = True
+        self.items.put(ClockNotice(now, CONNECTED, "keyboard clock started"))
+
+    def key(self, line: str) -> ClockPress | None:
+        """One typed line as a press (``None`` for a line that names no side)."""
+        if not self._started:
+            self.start_clock()
+        now = self.clock()
+        word = line.strip().lower()
+        if word:
+            colour = _WORDS.get(word)
+            if colour is None:
+                self.ignored += 1
+                log.warning("keyboard clock: %r is not red, black or an empty line", line.strip())
+                return None
+            side = self.sides.physical(colour)
+        else:
+            side = self.model.running or self.model.turn
+        self.model.press(side, now)
+        red_ms = self.model.remaining_ms(self.sides.physical(RED), now)
+        black_ms = self.model.remaining_ms(self.sides.physical(BLACK), now)
+        press = ClockPress(now, self.sides.colour(side), red_ms, black_ms)
+        self.items.put(press)
+        return press
+
+    def follow(self, stream: TextIO) -> KeyboardClock:
+        """Read ``stream`` line by line in a daemon thread until it ends."""
+        def run() -> None:
+            for line in stream:
+                self.key(line)
+
+        if not self._started:
+            self.start_clock()
+        self._thread = threading.Thread(target=run, name="keyboard-clock", daemon=True)
+        self._thread.start()
+        return self

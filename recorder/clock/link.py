@@ -1,0 +1,166 @@
+"""The serial clock link: a thread that reads a clock over pyserial, notices when it goes, and reconnects.
+
+The thread opens the port (any pyserial URL: a device, a pty, ``loop://``), sends the protocol's
+set-up, and reads with a short timeout. Each valid message marks the line alive. After
+``silence_s`` without one it polls the clock; with no answer ``answer_s`` later (or on a serial
+error) the clock counts as disconnected: a notice goes out, the port is closed, and opening is
+retried with exponential back-off. The first valid message on a new connection sends a
+``clock_connected`` notice naming the gap. Presses and notices go into a thread-safe queue,
+stamped with the host's monotonic clock.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import serial
+
+from recorder.clock.model import CONNECTED, DISCONNECTED, ClockNotice
+from recorder.clock.presses import Item
+from recorder.clock.protocols import ClockProtocol
+
+log = logging.getLogger(__name__)
+
+Opener = Callable[..., Any]
+
+
+class SerialClockLink:
+    """Reads ``port`` in a background thread; ``items`` is the queue of presses and notices."""
+
+    def __init__(self, port: str, protocol: ClockProtocol, *, baudrate: int = 9600, silence_s: float = 3.0,
+                 answer_s: float = 1.5, backoff_s: tuple[float, float] = (0.25, 8.0),
+                 opener: Opener = serial.serial_for_url, clock: Callable[[], float] = time.monotonic,
+                 max_items: int = 10_000) -> None:
+        self.port_name = port
+        self.protocol = protocol
+        self.baudrate = baudrate
+        self.silence_s = silence_s
+        self.answer_s = answer_s
+        self.backoff_s = backoff_s
+        self.opener = opener
+        self.clock = clock
+        self.items: queue.Queue[Item] = queue.Queue(max_items)
+        self.connections = 0
+        self.disconnections = 0
+        self.open_failures = 0
+        self.connected = False
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._last_heard: float | None = None
+        self._gap_from: float | None = None
+
+    # --- control -----------------------------------------------------------------------
+    def start(self) -> SerialClockLink:
+        self._thread = threading.Thread(target=self._run, name=f"clock-link {self.port_name}", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self, timeout: float = 2.0) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout)
+
+    def __enter__(self) -> SerialClockLink:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def _put(self, item: Item) -> None:
+        try:
+            self.items.put_nowait(item)
+        except queue.Full:
+            log.warning("clock link queue full; %s dropped", type(item).__name__)
+
+    # --- the thread ----------------------------------------------------------------------
+    def _run(self) -> None:
+        delay = self.backoff_s[0]
+        while not self._stop.is_set():
+            port = self._open()
+            if port is None:
+                self._stop.wait(delay)
+                delay = min(delay * 2, self.backoff_s[1])
+                continue
+            try:
+                heard = self._session(port)
+            finally:
+                try:
+                    port.close()
+                except Exception:  # noqa: BLE001 -- closing a failed port must not kill the thread
+                    log.debug("closing %s failed", self.port_name, exc_info=True)
+            if heard:
+                delay = self.backoff_s[0]
+            elif not self._stop.is_set():
+                self._stop.wait(delay)
+                delay = min(delay * 2, self.backoff_s[1])
+
+    def _open(self) -> Any | None:
+        try:
+            return self.opener(self.port_name, baudrate=self.baudrate, timeout=0.05, write_timeout=1.0)
+        except (serial.SerialException, OSError, ValueError) as error:
+            self.open_failures += 1
+            if self.open_failures == 1 or self.open_failures % 20 == 0:
+                log.warning("clock port %s cannot be opened (%s); retrying", self.port_name, error)
+            if self._gap_from is None and not self.connected:
+                self._gap_from = self.clock()
+            return None
+
+    def _lost(self, why: str) -> None:
+        now = self.clock()
+        if self.connected:
+            self.connected = False
+            self.disconnections += 1
+            self._gap_from = self._last_heard if self._last_heard is not None else now
+            log.warning("clock on %s lost: %s", self.port_name, why)
+            self._put(ClockNotice(now, DISCONNECTED, f"clock on {self.port_name} lost ({why}); "
+                                  f"last heard {now - self._gap_from:.1f} s ago"))
+
+    def _session(self, port: Any) -> bool:
+        """Talk to an open port until it fails or falls silent; returns whether the clock answered."""
+        self.protocol.reset()
+        opened = self.clock()
+        heard_any = False
+        last = opened
+        polled: float | None = None
+        try:
+            port.write(self.protocol.setup())
+            while not self._stop.is_set():
+                data = port.read(max(1, getattr(port, "in_waiting", 0) or 1))
+                now = self.clock()
+                if data:
+                    before = self.protocol.heard
+                    items = self.protocol.feed(data, now)
+                    if self.protocol.heard > before:
+                        last, polled = now, None
+                        self._last_heard = now
+                        if not self.connected:
+                            self._came_back(now)
+                        heard_any = True
+                    for item in items:
+                        self._put(item)
+                if now - last >= self.silence_s:
+                    if polled is None:
+                        port.write(self.protocol.poll())
+                        polled = now
+                    elif now - polled >= self.answer_s:
+                        self._lost(f"silent for {now - last:.1f} s")
+                        return heard_any
+        except (serial.SerialException, OSError) as error:
+            self._lost(f"serial error: {error}")
+        return heard_any
+
+    def _came_back(self, now: float) -> None:
+        self.connected = True
+        self.connections += 1
+        if self._gap_from is None:
+            text = f"clock connected on {self.port_name} ({self.protocol.name})"
+        else:
+            text = f"clock back on {self.port_name} after a {now - self._gap_from:.1f} s gap"
+        self._gap_from = None
+        log.info(text)
+        self._put(ClockNotice(now, CONNECTED, text))

@@ -1,0 +1,119 @@
+"""The byte-level side of each protocol for the link: what to send, and bytes to presses and notices.
+
+A protocol object owns its parser and a :class:`~recorder.clock.presses.PressTracker`; ``feed``
+returns the items the bytes produced and ``heard`` counts the valid messages, so the link can
+tell a silent line from a talking one.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Protocol
+
+from recorder.clock import dgt
+from recorder.clock.model import NO_CLOCK, ClockNotice
+from recorder.clock.presses import Item, PressTracker
+from recorder.clock.text import TextParser, query_line
+
+log = logging.getLogger(__name__)
+
+
+class ClockProtocol(Protocol):
+    name: str
+    tracker: PressTracker
+    heard: int
+
+    def setup(self) -> bytes: ...
+
+    def poll(self) -> bytes: ...
+
+    def reset(self) -> None: ...
+
+    def feed(self, data: bytes, t: float) -> list[Item]: ...
+
+
+class DgtProtocol:
+    """DGT clock messages through a DGT interface."""
+
+    name = "dgt"
+
+    def __init__(self, tracker: PressTracker | None = None) -> None:
+        self.tracker = tracker or PressTracker()
+        self.parser = dgt.DgtParser()
+        self.heard = 0
+        self.counts: dict[str, int] = {}
+        self._no_clock = False
+
+    def setup(self) -> bytes:
+        return bytes((dgt.SEND_UPDATE_NICE, dgt.SEND_CLOCK))
+
+    def poll(self) -> bytes:
+        return bytes((dgt.SEND_CLOCK,))
+
+    def reset(self) -> None:
+        self.parser = dgt.DgtParser()
+        self.tracker.reset_link()
+        self._no_clock = False
+
+    def feed(self, data: bytes, t: float) -> list[Item]:
+        items: list[Item] = []
+        for message in self.parser.feed(data):
+            kind, reading = dgt.decode_time(message)
+            self.counts[kind] = self.counts.get(kind, 0) + 1
+            if kind == dgt.BAD:
+                continue
+            self.heard += 1
+            if kind == dgt.NO_CLOCK:
+                if not self._no_clock:
+                    items.append(ClockNotice(t, NO_CLOCK, "the DGT interface reports no clock connected"))
+                    self.tracker.reset_link()
+                self._no_clock = True
+            elif kind == dgt.TIME and reading is not None:
+                self._no_clock = False
+                items += self.tracker.reading(reading, t)
+        return items
+
+
+class TextProtocol:
+    """The plain text line protocol of ``docs/clock-protocol.md``."""
+
+    name = "text"
+
+    def __init__(self, tracker: PressTracker | None = None) -> None:
+        self.tracker = tracker or PressTracker()
+        self.parser = TextParser()
+        self.heard = 0
+
+    def setup(self) -> bytes:
+        return query_line()
+
+    def poll(self) -> bytes:
+        return query_line()
+
+    def reset(self) -> None:
+        self.parser = TextParser()
+        self.tracker.reset_link()
+
+    def feed(self, data: bytes, t: float) -> list[Item]:
+        items: list[Item] = []
+        for message in self.parser.feed(data):
+            self.heard += 1
+            if message.kind == "P" and message.side is not None:
+                items += self.tracker.press(message.side, message.left_ms, message.right_ms, t)
+            elif message.kind == "T":
+                items += self.tracker.reading(message.reading(), t)
+            elif message.kind == "F" and message.side is not None:
+                items += self.tracker.flag(message.side, t)
+            elif message.kind == "H":
+                log.info("clock says hello (seq %d)", message.seq)
+                self.tracker.reset_link()
+        return items
+
+
+def make_protocol(name: str, tracker: PressTracker | None = None) -> DgtProtocol | TextProtocol:
+    """The protocol called ``name`` (``dgt`` or ``text``)."""
+    if name == "dgt":
+        return DgtProtocol(tracker)
+    if name == "text":
+        return TextProtocol(tracker)
+    raise ValueError(f"clock protocol {name!r} is not dgt or text")

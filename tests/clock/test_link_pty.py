@@ -1,0 +1,101 @@
+"""The real serial code path through a pty pair: the emulator on the master, the link on the slave."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+from recorder.clock.link import SerialClockLink
+from recorder.clock.model import CONNECTED, DISCONNECTED, LEFT, MAPPING, NO_CLOCK, RIGHT, ClockNotice
+from recorder.clock.presses import Item, PressTracker
+from recorder.clock.protocols import make_protocol
+from recorder.clock.sim import ClockSim, ScriptEvent, open_pty, serve
+from recorder.clocklog_input import ClockPress
+
+
+def _link(path: str, protocol: str, tracker: PressTracker | None = None) -> SerialClockLink:
+    return SerialClockLink(path, make_protocol(protocol, tracker), silence_s=0.4, answer_s=0.3,
+                           backoff_s=(0.05, 0.2)).start()
+
+
+@contextmanager
+def running_sim(sim: ClockSim, script: list[ScriptEvent], link_path: Path | None = None,
+                duration: float = 2.5) -> Iterator[str]:
+    master, slave, path = open_pty()
+    if link_path is not None:
+        if link_path.is_symlink():
+            link_path.unlink()
+        link_path.symlink_to(path)
+    stop = threading.Event()
+    thread = threading.Thread(target=serve, args=(sim, master, script),
+                              kwargs={"wait_host": True, "stop": stop.is_set, "duration": duration}, daemon=True)
+    thread.start()
+    try:
+        yield path
+        thread.join(duration + 2)
+    finally:
+        stop.set()
+        thread.join(2)
+        os.close(master)
+        os.close(slave)
+
+
+def _drain(link: SerialClockLink) -> list[Item]:
+    items = []
+    while not link.items.empty():
+        items.append(link.items.get_nowait())
+    return items
+
+
+@pytest.mark.parametrize("protocol", ["dgt", "text"])
+def test_presses_arrive_with_colours_and_times(protocol: str) -> None:
+    sim = ClockSim(protocol, 300_000, 5_000, red_side=RIGHT)  # a clock turned round: red on its right
+    script = [ScriptEvent(0.2 + 0.25 * k, RIGHT if k % 2 == 0 else LEFT) for k in range(4)]
+    with running_sim(sim, script, duration=1.6) as path:
+        link = _link(path, protocol, PressTracker(LEFT))
+    link.stop()
+    items = _drain(link)
+    presses = [i for i in items if isinstance(i, ClockPress)]
+    notices = [i for i in items if isinstance(i, ClockNotice)]
+    assert [p.side for p in presses] == ["red", "black", "red", "black"]
+    assert [n.kind for n in notices][:2] == [CONNECTED, MAPPING] and "right" in notices[1].text
+    gaps = [b.t - a.t for a, b in zip(presses, presses[1:], strict=False)]
+    assert all(0.15 < g < 0.4 for g in gaps), gaps
+    last = presses[-1]
+    assert 300_000 <= last.red_ms <= 310_000 and 300_000 <= last.black_ms <= 310_000
+
+
+def test_silence_noclock_and_noise_are_survived() -> None:
+    sim = ClockSim("dgt", 300_000, 0, noise=0.003, drop=0.003, seed=5)
+    script = [ScriptEvent(0.2, LEFT), ScriptEvent(0.3, None, "noclock", 0.3), ScriptEvent(0.8, None, "silence", 1.2),
+              ScriptEvent(2.3, RIGHT), ScriptEvent(2.5, None, "garbage", 60), ScriptEvent(2.7, LEFT)]
+    with running_sim(sim, script, duration=3.3) as path:
+        link = _link(path, "dgt")
+    link.stop()
+    items = _drain(link)
+    kinds = [i.kind for i in items if isinstance(i, ClockNotice)]
+    assert kinds.count(CONNECTED) >= 2 and DISCONNECTED in kinds and NO_CLOCK in kinds
+    back = [i for i in items if isinstance(i, ClockNotice) and i.kind == CONNECTED][1]
+    assert "gap" in back.text
+    presses = [i for i in items if isinstance(i, ClockPress)]
+    assert [p.side for p in presses] == ["red", "black", "red"]
+
+
+def test_a_vanished_port_is_reopened_when_it_returns(tmp_path: Path) -> None:
+    link_path = tmp_path / "clock"
+    with running_sim(ClockSim("text", 300_000), [ScriptEvent(0.2, LEFT)], link_path, duration=0.6):
+        link = _link(str(link_path), "text")
+    time.sleep(0.3)  # the pty is gone: the link fails to open and backs off
+    with running_sim(ClockSim("text", 300_000), [ScriptEvent(0.2, LEFT)], link_path, duration=0.8):
+        pass
+    link.stop()
+    assert link.open_failures >= 1
+    notices = [i for i in _drain(link) if isinstance(i, ClockNotice) and i.kind != MAPPING]
+    assert [n.kind for n in notices] == [CONNECTED, DISCONNECTED, CONNECTED, DISCONNECTED]  # the second sim ends too
+    assert "gap" in notices[2].text

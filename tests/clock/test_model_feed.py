@@ -1,0 +1,76 @@
+"""The clock model, time controls, the keyboard clock, the live feed and pacing."""
+
+from __future__ import annotations
+
+import io
+import queue
+
+import pytest
+
+from recorder.clock.feed import LiveClockFeed, paced
+from recorder.clock.keyboard import KeyboardClock
+from recorder.clock.model import CONNECTED, LEFT, RIGHT, ChessClock, ClockNotice, parse_time_control
+from recorder.clock.presses import Item
+from recorder.clocklog_input import ClockPress
+
+
+def test_clock_counts_down_adds_the_increment_and_flags() -> None:
+    clock = ChessClock(10_000, 2_000)
+    clock.start(LEFT, 0.0)
+    assert not clock.press(RIGHT, 1.0)  # the button of the side not running does nothing
+    assert clock.press(LEFT, 3.0) and clock.remaining_ms(LEFT, 3.0) == 9_000
+    assert clock.remaining_ms(RIGHT, 5.5) == 7_500
+    reading = clock.reading(20.0)
+    assert reading.right_flag and reading.right_ms == 0 and not reading.running and reading.left_ms == 9_000
+
+
+def test_time_controls() -> None:
+    assert parse_time_control("15+10") == (900_000, 10_000)
+    assert parse_time_control("90s") == (90_000, 0)
+    for bad in ("", "x+1", "0+5", "5+-1"):
+        with pytest.raises(ValueError):
+            parse_time_control(bad)
+
+
+def test_keyboard_clock_keeps_times() -> None:
+    now = [100.0]
+    keyboard = KeyboardClock(60_000, 1_000, clock=lambda: now[0])
+    keyboard.start_clock()
+    now[0] = 104.0
+    assert keyboard.key("\n") == ClockPress(104.0, "red", 57_000, 60_000)
+    now[0] = 106.5
+    assert keyboard.key("b\n") == ClockPress(106.5, "black", 57_000, 58_500)
+    assert keyboard.key("huh") is None and keyboard.ignored == 1
+    items = [keyboard.items.get_nowait() for _ in range(keyboard.items.qsize())]
+    assert isinstance(items[0], ClockNotice) and items[0].kind == CONNECTED and len(items) == 3
+
+
+def test_keyboard_follows_a_stream() -> None:
+    keyboard = KeyboardClock(60_000).follow(io.StringIO("red\nblack\n"))
+    assert keyboard._thread is not None
+    keyboard._thread.join(2)
+    kinds = [type(keyboard.items.get_nowait()).__name__ for _ in range(3)]
+    assert kinds == ["ClockNotice", "ClockPress", "ClockPress"]
+
+
+def test_live_feed_maps_host_time_to_recording_time() -> None:
+    items: queue.Queue[Item] = queue.Queue()
+    feed = LiveClockFeed(items, origin=1000.0, rate=2.0, settle_s=0.0)
+    items.put(ClockPress(1002.0, "red", 1, 2))
+    items.put(ClockNotice(1001.0, CONNECTED, "hello"))
+    items.put(ClockPress(1005.0, "black", 1, 2))
+    assert feed.until(3.9) == [] and feed.notices_until(3.9)[0].t == 2.0
+    assert feed.until(4.0) == [ClockPress(4.0, "red", 1, 2)]
+    assert feed.remaining() == [ClockPress(10.0, "black", 1, 2)] and feed.until(99) == []
+
+
+def test_paced_waits_for_real_time() -> None:
+    now = [0.0]
+    slept: list[float] = []
+
+    def sleep(s: float) -> None:
+        slept.append(s)
+        now[0] += s
+
+    out = list(paced([0.0, 1.0, 3.0], lambda t: t, rate=2.0, clock=lambda: now[0], sleep=sleep))
+    assert out == [0.0, 1.0, 3.0] and slept == [0.5, 1.0]
