@@ -18,18 +18,19 @@ from typing import TypeVar
 
 from recorder.clock.model import ClockNotice
 from recorder.clock.presses import Item
-from recorder.clocklog_input import ClockPress
+from recorder.clocklog_input import ClockFeed, ClockPress
 
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
 
-class LiveClockFeed:
-    """Presses and notices from a queue, handed out by recording time like ``ClockFeed``."""
+class LiveClockFeed(ClockFeed):
+    """Presses and notices from a queue, handed out by recording time like ``ClockFeed`` (a drop-in for it)."""
 
     def __init__(self, items: queue.Queue[Item], origin: float, rate: float = 1.0,
                  settle_s: float = 0.5) -> None:
+        super().__init__([])
         if rate <= 0:
             raise ValueError(f"clock rate {rate} must be positive")
         self.source = items

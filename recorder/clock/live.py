@@ -1,0 +1,101 @@
+"""A clock for ``xqrec record``: the serial link or the keyboard, its feed, and its notices as events.
+
+:class:`LiveClock` is what the recording loop needs: ``feed(origin)`` gives a
+:class:`~recorder.clock.feed.LiveClockFeed` for the session (it is a ``ClockFeed``), ``events_until``
+turns link notices into :class:`~recorder.events.ClockAlert` events for the event log (a flag fall,
+the clock lost and back with the gap, no clock on the interface, and which side of the clock is red's,
+stored with the game), and ``pace`` replays a video file at the clock's speed.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+import time
+from collections.abc import Iterable, Iterator
+from typing import Any, TextIO
+
+from recorder.clock.feed import LiveClockFeed, paced
+from recorder.clock.keyboard import KeyboardClock
+from recorder.clock.link import SerialClockLink
+from recorder.clock.model import (
+    CONNECTED,
+    DISCONNECTED,
+    FLAG_FALLEN,
+    MAPPING,
+    NO_CLOCK,
+    ClockNotice,
+    parse_time_control,
+)
+from recorder.clock.presses import PressTracker
+from recorder.clock.protocols import make_protocol
+from recorder.events import ClockAlert, Event
+from rules import RED
+
+log = logging.getLogger(__name__)
+
+# notice kind -> (alert kind, rule article)
+_ALERTS = {
+    FLAG_FALLEN: ("flag_fallen", "21.3"),
+    DISCONNECTED: ("clock_disconnected", "21.4"),
+    CONNECTED: ("clock_connected", ""),
+    NO_CLOCK: ("no_clock", "21.4"),
+    MAPPING: ("clock_mapping", "6"),
+}
+
+
+def notice_event(notice: ClockNotice, ply: int = 0) -> Event:
+    """The event-log form of a notice (its ``t`` already in recording time)."""
+    kind, article = _ALERTS.get(notice.kind, (notice.kind, ""))
+    return ClockAlert(notice.t, kind, (), article, notice.text, ply, notice.side)
+
+
+class LiveClock:
+    """The clock of one recording: ``protocol`` is ``dgt``, ``text`` or ``keyboard`` (``port`` ``-``: stdin)."""
+
+    def __init__(self, port: str, protocol: str, *, red_side: str = "left", first_mover: str = RED,
+                 time_control: str = "15+10", rate: float = 1.0, keys: TextIO | None = None,
+                 **link_options: Any) -> None:
+        if rate <= 0:
+            raise ValueError(f"clock rate {rate} must be positive")
+        self.rate = rate
+        self.keyboard: KeyboardClock | None = None
+        self.link: SerialClockLink | None = None
+        self._keys = keys
+        if protocol == "keyboard":
+            base_ms, increment_ms = parse_time_control(time_control)
+            self.keyboard = KeyboardClock(base_ms, increment_ms, first_mover=first_mover)
+        else:
+            tracker = PressTracker(red_side, first_mover)
+            self.link = SerialClockLink(port, make_protocol(protocol, tracker), **link_options)
+        self._feed: LiveClockFeed | None = None
+
+    def start(self, origin: float | None = None) -> LiveClockFeed:
+        """Start listening; recording time 0 is host time ``origin`` (default: now)."""
+        origin = time.monotonic() if origin is None else origin
+        if self.keyboard is not None:
+            self.keyboard.follow(self._keys or sys.stdin)
+            self._feed = LiveClockFeed(self.keyboard.items, origin, self.rate)
+        else:
+            assert self.link is not None
+            self.link.start()
+            self._feed = LiveClockFeed(self.link.items, origin, self.rate)
+        return self._feed
+
+    def events_until(self, t: float, ply: int = 0) -> list[Event]:
+        """Events for the notices up to recording time ``t``."""
+        if self._feed is None:
+            return []
+        return [notice_event(n, ply) for n in self._feed.notices_until(t)]
+
+    def pace(self, source: Iterable[Any]) -> Iterator[Any]:
+        """A file's frames no faster than the clock's rate (a live source is passed through untouched)."""
+        if getattr(source, "live", False):
+            yield from source
+            return
+        yield from paced(source, lambda item: getattr(item, "t", None) if hasattr(item, "image") else None,
+                         self.rate)
+
+    def stop(self) -> None:
+        if self.link is not None:
+            self.link.stop()

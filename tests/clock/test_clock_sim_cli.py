@@ -1,0 +1,49 @@
+"""``xqrec clock-sim`` as a process: it prints its pty path, and the link reads its scripted presses."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from recorder.clock.link import SerialClockLink
+from recorder.clock.model import LEFT, RIGHT, SideMap
+from recorder.clock.protocols import make_protocol
+from recorder.clock.sim import parse_script
+from recorder.clocklog_input import ClockPress
+
+
+def test_scripts_in_both_forms() -> None:
+    lines = ['{"t": 1.5, "event": "press", "side": "black"}', "# comment", "0.5 red", "2 r",
+             '{"t": 3, "fault": "silence", "s": 2}']
+    events = parse_script(lines, SideMap(RIGHT))
+    assert [(e.t, e.side, e.fault) for e in events] == [(0.5, RIGHT, None), (1.5, LEFT, None), (2.0, RIGHT, None),
+                                                          (3.0, None, "silence")]
+    with pytest.raises(ValueError, match="line 1"):
+        parse_script(["1 purple"], SideMap())
+
+
+def test_clock_sim_process_serves_a_script(tmp_path: Path) -> None:
+    script = tmp_path / "script.txt"
+    script.write_text("0.2 red\n0.4 black\n", encoding="utf-8")
+    process = subprocess.Popen([sys.executable, "-m", "recorder.cli", "clock-sim", "--protocol", "text",
+                                "--script", str(script), "--wait-host", "--no-keys", "--duration", "2.5",
+                                "--time-control", "5+2"], stdout=subprocess.PIPE, text=True)
+    try:
+        assert process.stdout is not None
+        path = process.stdout.readline().strip()
+        assert path.startswith("/dev/")
+        link = SerialClockLink(path, make_protocol("text"), silence_s=0.5, answer_s=0.3).start()
+        process.wait(10)
+        link.stop()
+    finally:
+        process.kill()
+    presses = []
+    while not link.items.empty():
+        item = link.items.get_nowait()
+        if isinstance(item, ClockPress):
+            presses.append(item)
+    assert [(p.side, p.red_ms // 1000) for p in presses] == [("red", 301), ("black", 301)]
+    assert 301_000 < presses[1].black_ms <= 302_000
