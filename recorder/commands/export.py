@@ -1,0 +1,60 @@
+"""``xqrec export GAME``: a stored game as PGN, the PDF scoresheet or text; ``--round`` a whole round's PGN."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from recorder.commands.games import add_db_argument
+from recorder.exports.pgn import export_pgn
+from recorder.exports.round_pgn import round_pgn
+from recorder.exports.text import export_text
+from recorder.store import GameStore
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("export", help="export a stored game: PGN, PDF scoresheet or text")
+    parser.add_argument("game", type=int, nargs="?", help="game id (see xqrec games)")
+    parser.add_argument("--round", nargs=2, metavar=("EVENT", "ROUND"),
+                        help="instead of one game: every game of this round as one PGN")
+    parser.add_argument("--format", choices=("pgn", "pdf", "txt"), default="pgn")
+    parser.add_argument("--notation", choices=("chinese", "wxf", "iccs"), default=None,
+                        help="PGN move notation (default iccs; the PDF and text are always Chinese)")
+    parser.add_argument("--short", action="store_true", help="PDF: the short notation of art. 7.5 (炮25)")
+    parser.add_argument("--paper", choices=("A4", "A5"), default="A4", help="PDF paper size (default A4)")
+    parser.add_argument("--out", type=Path, help="write here (default: standard output; required for pdf)")
+    add_db_argument(parser)
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if (args.game is None) == (args.round is None):
+        raise ValueError("name a GAME or --round EVENT ROUND")
+    with GameStore(args.db) as store:
+        if args.round is not None:
+            text = round_pgn(store, args.round[0], args.round[1], args.notation or "iccs")
+            return _emit(text, args.out)
+        try:
+            row = store.game(args.game)
+        except KeyError as error:
+            raise ValueError(error.args[0]) from None
+        events = store.events(row.id)
+        if args.format == "pdf":
+            if args.out is None:
+                raise ValueError("--format pdf needs --out FILE")
+            from recorder.exports.pdf import write_scoresheet_pdf
+
+            write_scoresheet_pdf(args.out, events, row.info, short=args.short, paper=args.paper)
+            return 0
+        if args.format == "txt":
+            return _emit(export_text(events, row.info), args.out)
+        return _emit(export_pgn(events, row.info, args.notation or "iccs", {"GameId": str(row.id)}), args.out)
+
+
+def _emit(text: str, out: Path | None) -> int:
+    if out is None:
+        sys.stdout.write(text)
+    else:
+        out.write_text(text, encoding="utf-8")
+    return 0

@@ -1,0 +1,268 @@
+"""The printable, signed scoresheet (art. 9): a PDF in Chinese notation as art. 7.5 shows it.
+
+One page (more for a long game) laid out like a tournament form: the title, a header grid
+(event, site, round, board, date, players, time control, result), the moves two columns per
+round (red, black) in three blocks of numbered rounds with each move's clock time, the time
+used by each side, the fouls and alerts with their move numbers, the final position as a
+diagram, and signature lines for both players and the arbiter. Full or short notation
+(``short=True``: 炮25), A4 or A5 (everything scales with the page width).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from fpdf import FPDF
+
+from recorder.events import Event
+from recorder.exports.diagram import RED_INK, diagram_size, draw_position
+from recorder.exports.fonts import find_cjk_font
+from recorder.exports.pgn import clock_text
+from recorder.exports.text import notes_of, time_used
+from recorder.scoresheet import RecordedGame, rebuild
+from recorder.store.db import GameInfo
+from rules import Move, Position, format_move
+
+log = logging.getLogger(__name__)
+
+PAPERS = {"A4": (210.0, 297.0), "A5": (148.0, 210.0)}
+RESULT_WORDS = {"1-0": "红胜 1-0", "0-1": "黑胜 0-1", "1/2-1/2": "和棋 ½-½", "*": "未完 *"}
+FONT = "cjk"
+BLOCKS = 3  # blocks of numbered rounds across the page
+
+
+@dataclass(frozen=True)
+class _Cell:
+    text: str
+    clock: str = ""
+
+
+def _rounds(game: RecordedGame, short: bool) -> list[tuple[int, _Cell, _Cell]]:
+    """(round number, red cell, black cell) of every round, in the notation asked for."""
+    position = Position.from_fen(game.start_fen)
+    rows: list[tuple[int, _Cell, _Cell]] = []
+    number = position.fullmove
+    red: _Cell | None = None
+    if position.side_to_move != "red":
+        red = _Cell("……")
+    for entry in game.plies:
+        move = Move.from_iccs(entry.iccs)
+        cell = _Cell(format_move(position, move, "chinese", short=short),
+                     clock_text(entry.clock_ms) if entry.clock_ms is not None else "")
+        position = position.play(move)
+        if red is None:
+            red = cell
+        else:
+            rows.append((number, red, cell))
+            red, number = None, number + 1
+    if red is not None:
+        rows.append((number, red, _Cell("")))
+    return rows
+
+
+class _Sheet:
+    """The page geometry (all in mm, scaled with the page width) and the drawing steps."""
+
+    def __init__(self, paper: str) -> None:
+        if paper not in PAPERS:
+            raise ValueError(f"paper must be one of {', '.join(PAPERS)}, not {paper!r}")
+        width, height = PAPERS[paper]
+        self.s = width / 210.0
+        self.pdf = FPDF(unit="mm", format=(width, height))
+        self.pdf.set_auto_page_break(False)
+        self.pdf.set_margins(0, 0, 0)
+        font, index = find_cjk_font()
+        self.pdf.add_font(FONT, "", str(font), collection_font_number=index)
+        self.width, self.height = width, height
+        self.margin = 12 * self.s
+        self.inner = width - 2 * self.margin
+
+    def font(self, points: float) -> None:
+        self.pdf.set_font(FONT, size=points * self.s)
+
+    def text_cell(self, x: float, y: float, w: float, h: float, text: str, *, points: float = 9,
+                  align: str = "L", border: Literal[0, 1] = 0, fill: tuple[int, int, int] | None = None,
+                  color: tuple[int, int, int] = (0, 0, 0)) -> None:
+        self.font(points)
+        self.pdf.set_text_color(*color)
+        if fill is not None:
+            self.pdf.set_fill_color(*fill)
+        self.pdf.set_xy(x, y)
+        self.pdf.cell(w, h, text, border=border, align=align, fill=fill is not None)
+        self.pdf.set_text_color(0, 0, 0)
+
+    # --- parts of the form -----------------------------------------------------------------
+    def title(self, y: float, continued: int) -> float:
+        s = self.s
+        self.text_cell(self.margin, y, self.inner, 9 * s, "中国象棋比赛记录表", points=18, align="C")
+        sub = "Xiangqi scoresheet" + (f"  (续 {continued} / continued)" if continued else "")
+        self.text_cell(self.margin, y + 9 * s, self.inner, 5 * s, sub, points=9, align="C", color=(80, 80, 80))
+        return y + 16 * s
+
+    def header(self, y: float, info: GameInfo, result: str) -> float:
+        s, pdf = self.s, self.pdf
+        h = 7 * s
+        board = "" if info.board is None else str(info.board)
+        rows = [
+            [("比赛名称 Event", info.event, 3), ("地点 Site", info.site, 1)],
+            [("轮次 Round", info.round, 1), ("台次 Board", board, 1), ("日期 Date", info.date, 1),
+             ("用时 Time control", info.time_control, 1)],
+            [("红方 Red", info.red, 2), ("黑方 Black", info.black, 2)],
+        ]
+        unit = self.inner / 4
+        pdf.set_line_width(0.3 * s)
+        for row_index, row in enumerate(rows):
+            x = self.margin
+            for label, value, span in row:
+                w = unit * span
+                label_w = min(w * 0.5, 26 * s)
+                color = RED_INK if label.startswith("红") else (0, 0, 0)
+                self.text_cell(x, y + row_index * h, label_w, h, label, points=7.5, border=1,
+                               fill=(238, 238, 238), color=color)
+                self.text_cell(x + label_w, y + row_index * h, w - label_w, h, " " + value, points=10, border=1)
+                x += w
+        y += len(rows) * h
+        self.text_cell(self.margin, y, 26 * s, h, "结果 Result", points=7.5, border=1, fill=(238, 238, 238))
+        self.text_cell(self.margin + 26 * s, y, self.inner - 26 * s, h,
+                       " " + RESULT_WORDS.get(result, result), points=11, border=1)
+        return y + h
+
+    def moves(self, y: float, rows: Sequence[tuple[int, _Cell, _Cell]], per_block: int, row_h: float) -> float:
+        s = self.s
+        gap = 3 * s
+        block_w = (self.inner - gap * (BLOCKS - 1)) / BLOCKS
+        number_w = 8 * s
+        move_w = (block_w - number_w) / 2
+        head_h = 6.5 * s
+        self.pdf.set_line_width(0.25 * s)
+        for block in range(BLOCKS):
+            x = self.margin + block * (block_w + gap)
+            self.text_cell(x, y, number_w, head_h, "回合", points=7, align="C", border=1, fill=(225, 225, 225))
+            self.text_cell(x + number_w, y, move_w, head_h, "红方 Red", points=8, align="C", border=1,
+                           fill=(225, 225, 225), color=RED_INK)
+            self.text_cell(x + number_w + move_w, y, move_w, head_h, "黑方 Black", points=8, align="C", border=1,
+                           fill=(225, 225, 225))
+            for line in range(per_block):
+                index = block * per_block + line
+                top = y + head_h + line * row_h
+                shade = (247, 247, 247) if line % 2 else None
+                number = str(rows[index][0]) if index < len(rows) else ""
+                if index < len(rows):
+                    red, black = rows[index][1], rows[index][2]
+                else:
+                    red = black = _Cell("")
+                self.text_cell(x, top, number_w, row_h, number, points=7.5, align="C", border=1, fill=shade)
+                for offset, cell in ((number_w, red), (number_w + move_w, black)):
+                    self.text_cell(x + offset, top, move_w, row_h, " " + cell.text, points=10, border=1, fill=shade)
+                    if cell.clock:
+                        self.text_cell(x + offset, top + row_h * 0.45, move_w - 0.8 * s, row_h * 0.55,
+                                       cell.clock, points=5.5, align="R", color=(110, 110, 110))
+        return y + head_h + per_block * row_h
+
+    def footer(self, y: float, game: RecordedGame, events: Sequence[Event], info: GameInfo,
+               spacing: float) -> float:
+        s, pdf = self.s, self.pdf
+        diagram_w, diagram_h = diagram_size(spacing)
+        box_w = self.inner - diagram_w - 4 * s
+        box_h = diagram_h
+        x = self.margin
+        used = time_used(game, info.time_control)
+        self.text_cell(x, y, box_w, 6 * s, " 用时 Time used", points=8, border=1, fill=(225, 225, 225))
+        red = clock_text(used["red"]) if used["red"] is not None else "—"
+        black = clock_text(used["black"]) if used["black"] is not None else "—"
+        self.text_cell(x, y + 6 * s, box_w / 2, 7 * s, f" 红方 {red}", points=10, border=1, color=RED_INK)
+        self.text_cell(x + box_w / 2, y + 6 * s, box_w / 2, 7 * s, f" 黑方 {black}", points=10, border=1)
+        top = y + 15 * s
+        self.text_cell(x, top, box_w, 6 * s, " 犯规与警告 Fouls and alerts (回合 / move)", points=8, border=1,
+                       fill=(225, 225, 225))
+        pdf.set_line_width(0.25 * s)
+        pdf.rect(x, top + 6 * s, box_w, box_h - 21 * s)
+        notes = notes_of(events) + [(a.ply, f"advice ({a.reason}, art. {a.article}): {a.text}") for a in game.advice]
+        if game.ended is not None and game.ended.text:
+            notes.append((game.ended.ply, f"end ({game.ended.reason}, art. {game.ended.article}): {game.ended.text}"))
+        self.font(6.5)
+        pdf.set_xy(x + 1 * s, top + 7 * s)
+        limit = top + box_h - 16 * s
+        for ply, text in notes:
+            if pdf.get_y() > limit - 3 * s:
+                pdf.set_x(x + 1 * s)
+                pdf.cell(box_w - 2 * s, 3 * s, "…")
+                break
+            where = "开局前" if ply <= 0 else f"第{(ply + 1) // 2}回合{'红' if ply % 2 else '黑'}后"
+            pdf.set_x(x + 1 * s)
+            pdf.multi_cell(box_w - 2 * s, 3 * s, f"{where}: {text}", new_x="LMARGIN", new_y="NEXT")
+        if not notes:
+            self.text_cell(x + 1 * s, top + 7 * s, box_w - 2 * s, 4 * s, "无 none", points=7, color=(110, 110, 110))
+        dx = self.margin + self.inner - diagram_w
+        self.text_cell(dx, y - 0.5 * s, diagram_w, 4 * s, "终局局面 Final position", points=7, align="C")
+        draw_position(pdf, self._final(game), dx, y + 3 * s, spacing, FONT)
+        return y + max(box_h, diagram_h + 3 * s)
+
+    def signatures(self, y: float) -> float:
+        s = self.s
+        w = self.inner / 3
+        self.pdf.set_line_width(0.3 * s)
+        for index, label in enumerate(("红方签名 Red", "黑方签名 Black", "裁判签名 Arbiter")):
+            x = self.margin + index * w
+            self.text_cell(x, y, w - 4 * s, 5 * s, label, points=8, color=RED_INK if index == 0 else (0, 0, 0))
+            self.pdf.line(x, y + 14 * s, x + w - 6 * s, y + 14 * s)
+        return y + 16 * s
+
+    @staticmethod
+    def _final(game: RecordedGame) -> Position:
+        position = Position.from_fen(game.start_fen)
+        for entry in game.plies:
+            position = position.play(Move.from_iccs(entry.iccs))
+        return position
+
+
+def scoresheet_pdf(events: Sequence[Event], info: GameInfo | None = None, *, short: bool = False,
+                   paper: str = "A4") -> bytes:
+    """The scoresheet of a recorded game as PDF bytes (see the module docstring)."""
+    info = info or GameInfo()
+    game = rebuild(events)
+    logging.getLogger("fontTools.subset").setLevel(logging.ERROR)  # bitmap tables it drops are not needed
+    sheet = _Sheet(paper)
+    s = sheet.s
+    rows = _rounds(game, short)
+    spacing = 6.2 * s
+    footer_h = max(diagram_size(spacing)[1] + 3 * s, diagram_size(spacing)[1]) + 4 * s + 16 * s
+    row_h = 5.6 * s
+    title_h, header_h, head_h, gap = 16 * s, 4 * 7 * s + 4 * s, 6.5 * s, 4 * s
+
+    def per_block(first: bool, last: bool) -> int:
+        room = sheet.height - 2 * sheet.margin - title_h - (header_h if first else gap) - head_h - gap
+        return max(1, int((room - (footer_h if last else 0)) // row_h))
+
+    pages: list[tuple[list[tuple[int, _Cell, _Cell]], int]] = []
+    rest = list(rows)
+    while True:  # full pages of moves while the rest does not fit beside the footer
+        first = not pages
+        if len(rest) <= BLOCKS * per_block(first, True):
+            pages.append((rest, per_block(first, True)))
+            break
+        lines = per_block(first, False)
+        pages.append((rest[:BLOCKS * lines], lines))
+        rest = rest[BLOCKS * lines:]
+    for number, (page, lines) in enumerate(pages):
+        sheet.pdf.add_page()
+        y = sheet.title(sheet.margin, number)
+        y = sheet.header(y, info, game.result) + gap if number == 0 else y + gap
+        if page or number == 0:  # a last page after full ones may hold only the footer and signatures
+            y = sheet.moves(y, page, lines, row_h) + gap
+        if number == len(pages) - 1:
+            y = sheet.footer(y, game, events, info, spacing) + gap
+            sheet.signatures(y)
+    return bytes(sheet.pdf.output())
+
+
+def write_scoresheet_pdf(path: str | Path, events: Sequence[Event], info: GameInfo | None = None, *,
+                         short: bool = False, paper: str = "A4") -> Path:
+    """Write the scoresheet PDF to ``path``; returns the path."""
+    target = Path(path)
+    target.write_bytes(scoresheet_pdf(events, info, short=short, paper=paper))
+    return target

@@ -1,0 +1,164 @@
+"""PGN export of a recorded game, built on ``rules.write_pgn``: tags from the store, per-move clock
+comments and the arbiter's alerts and corrections as comments; and reading such PGN back.
+
+Each move's comment holds ``[%clk H:MM:SS]`` (the mover's time left after the press that completed
+it) and ``[%emt H:MM:SS]`` (the time the move took), then any alert raised after it and any
+position the arbiter restored (art. 5.8) with the moves taken back. Alerts raised before the
+first move are in the game comment. :func:`read_clocks` reads the clock annotations back, so a
+game written and read again gives the same moves, tags, comments and clock times.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from recorder.events import Alert, Event, PositionRestored
+from recorder.scoresheet import RecordedGame, rebuild
+from recorder.store.db import GameInfo
+from rules import START_FEN, Move, PgnGame, write_pgn
+from rules.squares import RED
+
+log = logging.getLogger(__name__)
+
+_CLK = re.compile(r"\[%clk\s+(\d+):(\d\d):(\d\d)\]")
+_EMT = re.compile(r"\[%emt\s+(\d+):(\d\d):(\d\d)\]")
+SIDE_NAMES = {"red": "红方", "black": "黑方"}
+
+
+def clock_text(ms: int) -> str:
+    """Milliseconds as ``H:MM:SS`` (rounded to the second, never negative)."""
+    seconds = max(0, round(ms / 1000))
+    return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
+
+
+def parse_time_control(text: str) -> tuple[int, int] | None:
+    """``"5400+30"`` -> (base ms, increment ms); ``None`` for an empty or unknown form."""
+    match = re.fullmatch(r"\s*(\d+)(?:\+(\d+))?\s*", text or "")
+    if match is None:
+        return None
+    return int(match.group(1)) * 1000, int(match.group(2) or 0) * 1000
+
+
+def move_times(game: RecordedGame, time_control: str = "") -> list[int | None]:
+    """Milliseconds each ply took: the mover's previous time left, less this one, plus the increment.
+
+    The first move of a side needs the starting time from ``time_control``; a ply without a
+    clock time (or after one) has ``None``.
+    """
+    control = parse_time_control(time_control)
+    last: dict[str, int | None] = {"red": None, "black": None}
+    if control is not None:
+        last = {"red": control[0], "black": control[0]}
+    increment = control[1] if control is not None else 0
+    times: list[int | None] = []
+    for entry in game.plies:
+        before = last[entry.side]
+        if entry.clock_ms is None or before is None:
+            times.append(None)
+        else:
+            times.append(max(0, before - entry.clock_ms + increment))
+        last[entry.side] = entry.clock_ms
+    return times
+
+
+def alert_comment(alert: Alert) -> str:
+    """One alert as a comment sentence: kind, squares, article, text."""
+    where = " " + " ".join(alert.squares) if alert.squares else ""
+    article = f" (art. {alert.article})" if alert.article else ""
+    return f"alert {alert.kind}{where}{article}: {alert.text}"
+
+
+def restored_comment(event: PositionRestored) -> str:
+    taken = f"; taken back: {' '.join(event.taken_back)}" if event.taken_back else ""
+    return f"arbiter: position after ply {event.ply} restored (art. 5.8){taken}"
+
+
+def headers_for(info: GameInfo | None, result: str, extra: dict[str, str] | None = None) -> dict[str, str]:
+    """PGN tags from the store's game information (``?`` where unknown, as PGN asks)."""
+    info = info or GameInfo()
+    headers = {"Event": info.event or "?", "Site": info.site or "?", "Date": info.date or "????.??.??",
+               "Round": info.round or "?", "Red": info.red or "?", "Black": info.black or "?",
+               "Result": result}
+    if info.time_control:
+        headers["TimeControl"] = info.time_control
+    if info.board is not None:
+        headers["Board"] = str(info.board)
+    headers.update(extra or {})
+    return headers
+
+
+def to_pgn_game(events: Sequence[Event], info: GameInfo | None = None,
+                extra: dict[str, str] | None = None) -> PgnGame:
+    """The recorded game as a ``rules.PgnGame`` with clock, alert and correction comments."""
+    game = rebuild(events)
+    notes: list[list[str]] = [[] for _ in game.plies]
+    opening: list[str] = []
+    for event in events:
+        if isinstance(event, PositionRestored) and event.taken_back:
+            _attach(notes, opening, event.ply, restored_comment(event))
+        elif isinstance(event, Alert):
+            _attach(notes, opening, event.ply, alert_comment(event))
+    for advice in game.advice:
+        _attach(notes, opening, advice.ply, f"advice ({advice.reason}, art. {advice.article}): {advice.text}")
+    if game.ended is not None and game.ended.text:
+        _attach(notes, opening, game.ended.ply, f"end ({game.ended.reason}, art. {game.ended.article}): "
+                                                f"{game.ended.text}")
+    pgn = PgnGame(headers=headers_for(info, game.result, extra))
+    if game.start_fen != START_FEN:
+        pgn.headers["FEN"] = game.start_fen
+    pgn.comment = " ".join(opening)
+    times = move_times(game, info.time_control if info else "")
+    for entry, spent, extra_notes in zip(game.plies, times, notes, strict=True):
+        parts = []
+        if entry.clock_ms is not None:
+            parts.append(f"[%clk {clock_text(entry.clock_ms)}]")
+        if spent is not None:
+            parts.append(f"[%emt {clock_text(spent)}]")
+        pgn.add_move(Move.from_iccs(entry.iccs), " ".join(parts + extra_notes))
+    pgn.result = game.result
+    return pgn
+
+
+def _attach(notes: list[list[str]], opening: list[str], ply: int, text: str) -> None:
+    text = " ".join(text.replace("{", "(").replace("}", ")").split())
+    if ply <= 0 or not notes:
+        opening.append(text)
+    else:
+        notes[min(ply, len(notes)) - 1].append(text)
+
+
+def export_pgn(events: Sequence[Event], info: GameInfo | None = None, notation: str = "iccs",
+               extra: dict[str, str] | None = None) -> str:
+    """PGN text of a recorded game, moves in ``notation`` (``iccs``, ``wxf`` or ``chinese``)."""
+    return write_pgn(to_pgn_game(events, info, extra), notation)
+
+
+@dataclass(frozen=True)
+class ClockMark:
+    """The clock annotations of one move as read back: time left and time used, in milliseconds."""
+
+    clk_ms: int | None
+    emt_ms: int | None
+
+
+def _ms(match: re.Match[str] | None) -> int | None:
+    if match is None:
+        return None
+    hours, minutes, seconds = (int(part) for part in match.groups())
+    return ((hours * 60 + minutes) * 60 + seconds) * 1000
+
+
+def read_clocks(game: PgnGame) -> list[ClockMark]:
+    """``[%clk]`` and ``[%emt]`` of every move of a read PGN game (``None`` where absent)."""
+    marks = []
+    for comment in game.move_comments:
+        marks.append(ClockMark(_ms(_CLK.search(comment)), _ms(_EMT.search(comment))))
+    return marks
+
+
+def side_name(side: str) -> str:
+    """红方 / 黑方 for the printed forms."""
+    return SIDE_NAMES.get(side, side) if side else SIDE_NAMES[RED]

@@ -1,0 +1,63 @@
+"""The plain-text record of a stored game: its header, the scoresheet (art. 7.5) and the alerts.
+
+The scoresheet body is :func:`recorder.scoresheet.scoresheet_text`; this adds what the arbiter
+needs beside it: who, where, the time control, time used by each side, and every alert and
+correction with the move number it came after.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from recorder.events import Alert, Event, PositionRestored
+from recorder.exports.pgn import alert_comment, clock_text, move_times, restored_comment
+from recorder.scoresheet import RecordedGame, rebuild, scoresheet_text
+from recorder.store.db import GameInfo
+
+
+def time_used(game: RecordedGame, time_control: str = "") -> dict[str, int | None]:
+    """Milliseconds each side spent on its moves (``None`` when no clock time was recorded)."""
+    used: dict[str, int | None] = {"red": None, "black": None}
+    for entry, spent in zip(game.plies, move_times(game, time_control), strict=True):
+        if spent is not None:
+            used[entry.side] = (used[entry.side] or 0) + spent
+    return used
+
+
+def round_of(ply: int) -> str:
+    """Where a ply count points: ply 3 -> ``after 2. (red)``, ply 4 -> ``after 2... (black)``."""
+    if ply <= 0:
+        return "before the first move"
+    return f"after {(ply + 1) // 2}{'.' if ply % 2 else '...'} ({'red' if ply % 2 else 'black'})"
+
+
+def notes_of(events: Sequence[Event]) -> list[tuple[int, str]]:
+    """(ply, sentence) of every alert and correction, in recorded order."""
+    notes = []
+    for event in events:
+        if isinstance(event, PositionRestored) and event.taken_back:
+            notes.append((event.ply, restored_comment(event)))
+        elif isinstance(event, Alert):
+            notes.append((event.ply, alert_comment(event)))
+    return notes
+
+
+def export_text(events: Sequence[Event], info: GameInfo | None = None, title: str = "") -> str:
+    """The game's record as text: header lines, scoresheet with clock times, alerts with move numbers."""
+    info = info or GameInfo()
+    game = rebuild(events)
+    lines = [title or "中国象棋比赛记录表 / Xiangqi scoresheet"]
+    pairs = [("Event", info.event), ("Site", info.site), ("Date", info.date), ("Round", info.round),
+             ("Board", "" if info.board is None else str(info.board)), ("Red", info.red),
+             ("Black", info.black), ("Time control", info.time_control), ("Result", game.result)]
+    lines += [f"{name + ':':<14}{value}" for name, value in pairs if value]
+    used = time_used(game, info.time_control)
+    if any(value is not None for value in used.values()):
+        lines.append("Time used:    " + ", ".join(f"{side} {clock_text(ms)}" for side, ms in used.items()
+                                                  if ms is not None))
+    lines.append("")
+    body = scoresheet_text(game)
+    notes = notes_of(events)
+    if notes:
+        body += "\nAlerts and corrections:\n" + "".join(f"  {round_of(ply)}: {text}\n" for ply, text in notes)
+    return "\n".join(lines) + "\n" + body

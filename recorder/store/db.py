@@ -1,0 +1,284 @@
+"""The game store: tournaments, rounds, boards, games and every game's event log in one SQLite file.
+
+SQLite from the standard library, in WAL mode with ``synchronous=FULL``: each event is one
+committed transaction, so a killed process or a power cut loses nothing that was reported.
+Games are ``open`` while being recorded (or after a crash) and ``closed`` when the recording
+reached its end; a session row per run of the recorder (process id, host) tells a game that is
+being recorded now from one left open by a crash.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import socket
+import sqlite3
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from recorder.events import Event, GameEnded, RecordingStarted, event_from_json, event_to_json
+from recorder.store.migrations import migrate
+
+log = logging.getLogger(__name__)
+
+APP_DIR = "xiangqi-recorder"
+DB_NAME = "recorder.sqlite3"
+
+
+def default_db_path() -> Path:
+    """``$XDG_DATA_HOME/xiangqi-recorder/recorder.sqlite3`` (``~/.local/share/...`` when unset)."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / APP_DIR / DB_NAME
+
+
+def _now() -> str:
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """What the arbiter tells about a game: tournament, round, board, players, time control, set-up."""
+
+    event: str = ""
+    site: str = ""
+    round: str = ""
+    date: str = ""
+    board: int | None = None
+    red: str = ""
+    black: str = ""
+    time_control: str = ""  # PGN style: seconds[+increment], e.g. "5400+30"
+    camera: str = ""
+    clock: str = ""
+
+
+@dataclass
+class GameRow:
+    """One game as the store lists it."""
+
+    id: int
+    info: GameInfo
+    source: str
+    status: str  # "open", "closed"
+    result: str
+    start_fen: str
+    model_sha256: str | None
+    created: str
+    updated: str
+    plies: int = 0
+    interrupted: bool = False  # open, and no live recorder holds it (a crash or a pulled cable)
+    sessions: int = 0
+
+    @property
+    def state(self) -> str:
+        """``closed``, ``recording`` or ``interrupted`` (open with no recorder running)."""
+        if self.status == "closed":
+            return "closed"
+        return "interrupted" if self.interrupted else "recording"
+
+
+def _alive(pid: int, host: str) -> bool:
+    if host != socket.gethostname():
+        return True  # cannot tell from here: assume it is still recording
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+class GameStore:
+    """The SQLite game store; ``GameStore(path)`` creates and migrates the file on first use.
+
+    ``path`` ``None`` opens :func:`default_db_path`; ``":memory:"`` a private in-memory store.
+    """
+
+    def __init__(self, path: str | Path | None = None) -> None:
+        memory = str(path) == ":memory:"
+        self.path = None if memory else Path(path) if path is not None else default_db_path()
+        if self.path is not None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.db = sqlite3.connect(":memory:" if self.path is None else self.path, isolation_level=None,
+                                  timeout=10.0)
+        self.db.row_factory = sqlite3.Row
+        if self.path is not None:
+            self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=FULL")
+        self.db.execute("PRAGMA foreign_keys=ON")
+        migrate(self.db, self.path)
+        self._seq: dict[int, int] = {}
+
+    def close(self) -> None:
+        self.db.close()
+
+    def __enter__(self) -> GameStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # --- tournaments, rounds, boards ----------------------------------------------------
+    def _board_id(self, info: GameInfo) -> int | None:
+        if info.board is None and not info.event and not info.round:
+            return None
+        self.db.execute("INSERT OR IGNORE INTO tournaments (name, site, created) VALUES (?, ?, ?)",
+                        (info.event, info.site, _now()))
+        tournament = self.db.execute("SELECT id FROM tournaments WHERE name = ?", (info.event,)).fetchone()[0]
+        self.db.execute("INSERT OR IGNORE INTO rounds (tournament_id, name, date) VALUES (?, ?, ?)",
+                        (tournament, info.round, info.date))
+        round_id = self.db.execute("SELECT id FROM rounds WHERE tournament_id = ? AND name = ?",
+                                   (tournament, info.round)).fetchone()[0]
+        self.db.execute("INSERT OR IGNORE INTO boards (round_id, number) VALUES (?, ?)",
+                        (round_id, info.board if info.board is not None else 0))
+        row = self.db.execute("SELECT id FROM boards WHERE round_id = ? AND number = ?",
+                              (round_id, info.board if info.board is not None else 0)).fetchone()
+        return int(row[0])
+
+    # --- games ----------------------------------------------------------------------------
+    def create_game(self, source: str, info: GameInfo | None = None) -> int:
+        """A new open game for ``source`` (the camera, stream or file recorded); returns its id."""
+        info = info or GameInfo()
+        now = _now()
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            board = self._board_id(info)
+            cursor = self.db.execute(
+                "INSERT INTO games (board_id, source, red, black, time_control, camera, clock, created, updated)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (board, source, info.red, info.black, info.time_control, info.camera, info.clock, now, now))
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
+        game_id = int(cursor.lastrowid or 0)
+        log.info("game %d created for %s", game_id, source)
+        return game_id
+
+    def append(self, game_id: int, event: Event) -> int:
+        """Commit ``event`` to the game's log (one transaction, durable on return); returns its number."""
+        seq = self._seq.get(game_id)
+        if seq is None:
+            row = self.db.execute("SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?", (game_id,)).fetchone()
+            seq = int(row[0])
+        seq += 1
+        data = json.dumps(event_to_json(event), ensure_ascii=False)
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            self.db.execute("INSERT INTO events (game_id, seq, type, t, data) VALUES (?, ?, ?, ?, ?)",
+                            (game_id, seq, type(event).__name__, float(event.t), data))
+            if isinstance(event, RecordingStarted):
+                self.db.execute("UPDATE games SET start_fen = CASE start_fen WHEN '' THEN ? ELSE start_fen END,"
+                                " model_sha256 = COALESCE(?, model_sha256) WHERE id = ?",
+                                (event.start_fen, event.model_sha256, game_id))
+            elif isinstance(event, GameEnded) and not event.advisory and event.result:
+                self.db.execute("UPDATE games SET result = ? WHERE id = ?", (event.result, game_id))
+            self.db.execute("UPDATE games SET updated = ? WHERE id = ?", (_now(), game_id))
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            self._seq.pop(game_id, None)
+            raise
+        self.db.execute("COMMIT")
+        self._seq[game_id] = seq
+        return seq
+
+    def events(self, game_id: int) -> list[Event]:
+        """The game's event log in the order it was recorded."""
+        rows = self.db.execute("SELECT seq, data FROM events WHERE game_id = ? ORDER BY seq", (game_id,))
+        found = []
+        for row in rows:
+            try:
+                found.append(event_from_json(json.loads(row["data"])))
+            except ValueError as error:
+                raise ValueError(f"game {game_id}, event {row['seq']}: {error}") from None
+        return found
+
+    def set_result(self, game_id: int, result: str) -> None:
+        self.db.execute("UPDATE games SET result = ?, updated = ? WHERE id = ?", (result, _now(), game_id))
+
+    def close_game(self, game_id: int, result: str | None = None) -> None:
+        """Mark the game closed (recorded to its end); ``result`` overrides the stored one."""
+        self.db.execute("UPDATE games SET status = 'closed', result = COALESCE(?, result), updated = ? WHERE id = ?",
+                        (result, _now(), game_id))
+
+    # --- sessions: one per run of the recorder -------------------------------------------
+    def begin_session(self, game_id: int, resumed_at_ply: int | None = None) -> int:
+        cursor = self.db.execute(
+            "INSERT INTO sessions (game_id, pid, host, started, resumed_at_ply) VALUES (?, ?, ?, ?, ?)",
+            (game_id, os.getpid(), socket.gethostname(), _now(), resumed_at_ply))
+        return int(cursor.lastrowid or 0)
+
+    def end_session(self, session_id: int) -> None:
+        self.db.execute("UPDATE sessions SET stopped = ? WHERE id = ?", (_now(), session_id))
+
+    # --- queries ---------------------------------------------------------------------------
+    _SELECT = """
+        SELECT g.*, b.number AS board_number, r.name AS round_name, r.date AS round_date,
+               t.name AS event_name, t.site AS site,
+               (SELECT COUNT(*) FROM sessions s WHERE s.game_id = g.id) AS session_count,
+               (SELECT MAX(CAST(json_extract(e.data, '$.ply') AS INTEGER)) FROM events e
+                 WHERE e.game_id = g.id AND e.type = 'MoveRecorded') AS max_ply
+        FROM games g LEFT JOIN boards b ON b.id = g.board_id LEFT JOIN rounds r ON r.id = b.round_id
+             LEFT JOIN tournaments t ON t.id = r.tournament_id
+    """
+
+    def _row(self, row: sqlite3.Row) -> GameRow:
+        info = GameInfo(event=row["event_name"] or "", site=row["site"] or "", round=row["round_name"] or "",
+                        date=row["round_date"] or "", board=row["board_number"], red=row["red"],
+                        black=row["black"], time_control=row["time_control"], camera=row["camera"],
+                        clock=row["clock"])
+        game = GameRow(row["id"], info, row["source"], row["status"], row["result"], row["start_fen"],
+                       row["model_sha256"], row["created"], row["updated"], int(row["max_ply"] or 0),
+                       sessions=int(row["session_count"]))
+        if game.status == "open":
+            game.interrupted = not self._held(game.id)
+        return game
+
+    def _held(self, game_id: int) -> bool:
+        last = self.db.execute("SELECT pid, host, stopped FROM sessions WHERE game_id = ? ORDER BY id DESC LIMIT 1",
+                               (game_id,)).fetchone()
+        return last is not None and last["stopped"] is None and _alive(int(last["pid"]), str(last["host"]))
+
+    def game(self, game_id: int) -> GameRow:
+        """One game by id; ``KeyError`` when there is none."""
+        row = self.db.execute(self._SELECT + " WHERE g.id = ?", (game_id,)).fetchone()
+        if row is None:
+            raise KeyError(f"no game {game_id} in the store")
+        return self._row(row)
+
+    def games(self, *, status: str | None = None, event: str | None = None,
+              round_name: str | None = None) -> list[GameRow]:
+        """Games, oldest first, optionally only those of one status, tournament or round."""
+        where, values = [], []
+        if status is not None:
+            where.append("g.status = ?")
+            values.append(status)
+        if event is not None:
+            where.append("t.name = ?")
+            values.append(event)
+        if round_name is not None:
+            where.append("r.name = ?")
+            values.append(round_name)
+        sql = self._SELECT + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY g.id"
+        return [self._row(row) for row in self.db.execute(sql, values)]
+
+    def find_open(self, source: str, info: GameInfo | None = None) -> GameRow | None:
+        """The latest open game for the same source (and board, when one is named), if any."""
+        info = info or GameInfo()
+        for game in reversed(self.games(status="open")):
+            if game.source != source:
+                continue
+            if info.board is not None and (game.info.board, game.info.round, game.info.event) != (
+                    info.board, info.round, info.event):
+                continue
+            return game
+        return None
+
+    def iter_all_events(self) -> Iterator[tuple[int, dict[str, Any]]]:
+        """(game id, raw event JSON) of every stored event, for diagnostics and exports."""
+        for row in self.db.execute("SELECT game_id, data FROM events ORDER BY game_id, seq"):
+            yield int(row["game_id"]), json.loads(row["data"])

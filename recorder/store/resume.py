@@ -1,0 +1,147 @@
+"""Recording into the store, and taking up a game left open by a crash.
+
+:class:`StoreRecording` is what ``xqrec record --db`` plugs into a session: an event sink that
+commits every event as it happens (:meth:`StoreRecording.sink`), and, when an open game for
+the same source and board is found, the point to resume from. Resuming rebuilds the game from
+its stored events (:func:`recorder.scoresheet.rebuild`), replays its moves into the new
+session's resolver (so ply numbers, repetition history and the clock's turn carry on), hands
+on only the clock presses not yet stored, and, for a file source, skips the frames already
+seen. The resolver then checks the first still view against the last recorded position: a
+board that does not match raises its usual alert instead of a silent jump.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from recorder.clocklog_input import ClockPress
+from recorder.events import ClockPressed, Event, MoveRecorded, RecordingStopped
+from recorder.scoresheet import RecordedGame, rebuild
+from recorder.store.db import GameInfo, GameStore
+from rules import Move, Position
+from rules.squares import opponent
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+
+@dataclass
+class ResumePoint:
+    """Where a stored open game stands: its events, the game they rebuild, and the time reached."""
+
+    game_id: int
+    events: list[Event]
+    game: RecordedGame
+    t: float  # the latest stored event time (source time of the interrupted run)
+    last_press_t: float | None
+
+    @property
+    def ply(self) -> int:
+        return len(self.game.plies)
+
+    @property
+    def position(self) -> Position:
+        """The last recorded position: what the board must show when recording goes on."""
+        position = Position.from_fen(self.game.start_fen)
+        for entry in self.game.plies:
+            position = position.play(Move.from_iccs(entry.iccs))
+        return position
+
+
+def resume_point(store: GameStore, game_id: int) -> ResumePoint:
+    """Rebuild a stored game to the point its recording reached."""
+    events = store.events(game_id)
+    presses = [e.t for e in events if isinstance(e, ClockPressed)]
+    return ResumePoint(game_id, events, rebuild(events), max((e.t for e in events), default=0.0),
+                       max(presses) if presses else None)
+
+
+def prime_resolver(resolver: Any, point: ResumePoint) -> None:
+    """Bring a new session's resolver to ``point``: the recorded moves, and the clock's bookkeeping.
+
+    The clock runs for the side after the last effective stored press; a recorded ply whose press
+    had not come yet waits for it again, and so do presses stored after the last move that no
+    ply took, so the next move gets its clock time as it would have without the crash.
+    """
+    for entry in point.game.plies:
+        resolver.game.push(Move.from_iccs(entry.iccs))
+    book = getattr(resolver, "clock", None)
+    if book is None:
+        return
+    running = Position.from_fen(point.game.start_fen).side_to_move
+    last_move_t = max((e.t for e in point.events if isinstance(e, MoveRecorded)), default=float("-inf"))
+    matched = {e.ply for e in point.events if isinstance(e, ClockPressed) and e.ply is not None}
+    waiting: list[ClockPressed] = []
+    for event in point.events:
+        if not isinstance(event, ClockPressed):
+            continue
+        if event.ply is None and event.t > last_move_t:
+            waiting.append(event)
+        elif event.effective:
+            running = opponent(event.side)
+    book.running = running
+    for entry in point.game.plies[-2:]:
+        if entry.clock_ms is None and entry.ply not in matched:
+            book.recorded(entry.ply, entry.side, entry.t)
+    for event in waiting:
+        book.press(ClockPress(event.t, event.side, event.red_ms, event.black_ms))
+
+
+def presses_after(presses: Iterable[ClockPress] | None, point: ResumePoint | None) -> list[ClockPress] | None:
+    """The clock presses not yet stored (all of them when not resuming)."""
+    if presses is None:
+        return None
+    if point is None or point.last_press_t is None:
+        return list(presses)
+    return [p for p in presses if p.t > point.last_press_t + 1e-6]
+
+
+def skip_seen(items: Iterable[T], point: ResumePoint | None) -> Iterator[T]:
+    """Frames (and gaps) of a file source after the time the interrupted run reached."""
+    for item in items:
+        t = getattr(item, "t", None)
+        if point is not None and t is not None and t <= point.t:
+            continue
+        yield item
+
+
+@dataclass
+class StoreRecording:
+    """One run of the recorder writing to the store: the game, the session row, the event sink."""
+
+    store: GameStore
+    game_id: int
+    resume: ResumePoint | None = None
+    session_id: int = 0
+    stored: int = field(default=0)
+
+    @classmethod
+    def open(cls, store: GameStore, source: str, info: GameInfo | None = None,
+             resume: bool = True) -> StoreRecording:
+        """The open game for ``source`` (and board) taken up again, or a new game."""
+        found = store.find_open(source, info) if resume else None
+        if found is not None:
+            point = resume_point(store, found.id)
+            log.warning("resuming game %d after ply %d (stored up to t=%.1f s)", found.id, point.ply, point.t)
+            recording = cls(store, found.id, point)
+        else:
+            recording = cls(store, store.create_game(source, info))
+        recording.session_id = store.begin_session(recording.game_id, recording.resume.ply if recording.resume else None)
+        return recording
+
+    def sink(self, event: Event) -> None:
+        """Commit one event; a stop at the end of the source closes the game."""
+        self.store.append(self.game_id, event)
+        self.stored += 1
+        if isinstance(event, RecordingStopped):
+            self.store.end_session(self.session_id)
+            if event.reason == "end of source":
+                self.store.close_game(self.game_id, rebuild(self.store.events(self.game_id)).result)
+
+    def game(self) -> RecordedGame:
+        """The whole game as stored (all runs together)."""
+        return rebuild(self.store.events(self.game_id))

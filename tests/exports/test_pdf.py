@@ -1,0 +1,60 @@
+"""The PDF scoresheet: rendered to PNG (pdftoppm) and read back as text (pdftotext) with every move in it."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from recorder.exports.pdf import scoresheet_pdf
+from recorder.scoresheet import rebuild
+from recorder.store import GameInfo
+from rules import Move, Position, format_move
+from tests.exports.game_events import game_events
+
+SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "games_iccs.txt"
+INFO = GameInfo(event="全国象棋个人赛", site="北京", round="5", date="2026.11.30", board=3, red="王天一",
+                black="郑惟桐", time_control="5400+30")
+
+pytestmark = pytest.mark.skipif(shutil.which("pdftotext") is None or shutil.which("pdftoppm") is None,
+                                reason="poppler-utils not installed")
+
+
+def _moves(moves: list[str], short: bool) -> list[str]:
+    position, out = Position.start(), []
+    for text in moves:
+        move = Move.from_iccs(text)
+        out.append(format_move(position, move, "chinese", short=short))
+        position = position.play(move)
+    return out
+
+
+def _line(number: int) -> tuple[str, list[str]]:
+    result, *moves = SHARED.read_text(encoding="utf-8").splitlines()[number - 1].split()
+    return result, moves
+
+
+@pytest.mark.parametrize(("paper", "short", "line"), [("A4", False, 2), ("A5", True, 3), ("A4", False, 309)])
+def test_pdf_holds_every_move_and_renders(tmp_path: Path, paper: str, short: bool, line: int) -> None:
+    result, moves = _line(line)
+    events = game_events(moves, result=result, faults=True)
+    pdf = tmp_path / "sheet.pdf"
+    pdf.write_bytes(scoresheet_pdf(events, INFO, short=short, paper=paper))
+    subprocess.run(["pdftoppm", "-png", "-r", "50", "-f", "1", "-l", "1", str(pdf), str(tmp_path / "page")],
+                   check=True)
+    (png,) = tmp_path.glob("page*.png")
+    assert png.stat().st_size > 10_000
+    text = subprocess.run(["pdftotext", "-raw", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+    words = text.split()
+    game = rebuild(events)
+    written = _moves(game.moves, short)
+    assert len(written) == len(moves)
+    for move in written:
+        assert move in words, move
+    for expected in ("中国象棋比赛记录表", "红方签名", "黑方签名", "裁判签名", "王天一", "郑惟桐", "5400+30",
+                     "犯规与警告", "illegal_move"):
+        assert expected in text
+    size = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True).stdout
+    assert ("595.28 x 841.89" if paper == "A4" else "419.53 x 595.28") in size

@@ -1,0 +1,71 @@
+"""PGN export: tags, [%clk]/[%emt] per move, alerts and corrections as comments; written, read back and
+written again it is the same; PGN from other programs (Chinese moves, GBK) loads, bad moves are reported."""
+
+from __future__ import annotations
+
+import pytest
+
+from recorder.exports.pgn import export_pgn, move_times, read_clocks, to_pgn_game
+from recorder.scoresheet import rebuild
+from recorder.store import GameInfo
+from rules import Position, read_pgn, write_pgn
+from tests.exports.game_events import BASE_MS, INCREMENT_MS, game_events
+
+MOVES = ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7", "b0c2", "c6c5", "c3c4", "h7i7", "b2b6"]
+INFO = GameInfo(event="全国个人赛", site="北京", round="3", date="2026.11.30", board=7, red="许银川", black="吕钦",
+                time_control="5400+30")
+
+
+@pytest.mark.parametrize("notation", ["iccs", "chinese", "wxf"])
+def test_written_pgn_reads_back_identically(notation: str) -> None:
+    events = game_events(MOVES, faults=True, result="1/2-1/2")
+    text = export_pgn(events, INFO, notation)
+    (back,) = read_pgn(text)
+    expected = to_pgn_game(events, INFO)
+    assert [m.iccs for m in back.moves] == MOVES
+    assert back.move_comments == expected.move_comments and back.comment == expected.comment
+    assert back.result == "1/2-1/2" and not back.errors
+    for name in ("Event", "Site", "Date", "Round", "Red", "Black", "Result", "TimeControl"):
+        assert back.headers[name] == expected.headers[name]
+    assert back.headers["Game"] == "Chinese Chess"
+    assert back.headers["Format"] == {"iccs": "ICCS", "chinese": "Chinese", "wxf": "WXF"}[notation]
+    assert write_pgn(back, notation) == text
+
+
+def test_clock_comments_are_the_recorded_times() -> None:
+    events = game_events(MOVES, seed=3)
+    game = rebuild(events)
+    (back,) = read_pgn(export_pgn(events, INFO))
+    marks = read_clocks(back)
+    assert [m.clk_ms for m in marks] == [round(p.clock_ms / 1000) * 1000 for p in game.plies if p.clock_ms]
+    spent = move_times(game, INFO.time_control)
+    assert spent[0] == BASE_MS - game.plies[0].clock_ms + INCREMENT_MS  # type: ignore[operator]
+    assert [m.emt_ms for m in marks] == [round(s / 1000) * 1000 for s in spent if s is not None]
+    no_control = read_clocks(read_pgn(export_pgn(events, GameInfo()))[0])
+    assert no_control[0].emt_ms is None and no_control[2].emt_ms is not None  # a side's first move needs the base
+
+
+def test_alerts_and_corrections_are_comments_at_their_move() -> None:
+    events = game_events(MOVES, faults=True)
+    (back,) = read_pgn(export_pgn(events, INFO, "chinese"))
+    assert "alert illegal_move b0 b3 (art. 5.3)" in back.move_comments[3]
+    assert "taken back: c6c5" in back.move_comments[6] and "art. 5.8" in back.move_comments[6]
+
+
+def test_a_non_standard_start_writes_fen() -> None:
+    fen = "3k5/9/9/9/9/4R4/9/9/4R4/4K4 w - - 0 1"
+    text = export_pgn(game_events(["e4e6", "d9d8"], start_fen=fen), INFO, "chinese")
+    assert f'[FEN "{Position.from_fen(fen).fen()}"]' in text
+    (back,) = read_pgn(text)
+    assert [m.iccs for m in back.moves] == ["e4e6", "d9d8"] and back.start_fen == Position.from_fen(fen).fen()
+
+
+def test_pgn_from_other_programs_in_gbk_and_with_bad_moves() -> None:
+    text = ('[Game "Chinese Chess"]\n[Red "胡荣华"]\n[Black "杨官璘"]\n[Result "1-0"]\n\n'
+            "1. 炮二平五 马８进７ 2. 马二进三 车９平８ {好棋} 3. 车一平二 1-0\n")
+    (game,) = read_pgn(text.encode("gbk"))
+    assert game.encoding in ("gbk", "gb18030") and game.headers["Red"] == "胡荣华"
+    assert [m.iccs for m in game.moves] == ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0"]
+    assert game.move_comments[3] == "好棋"
+    (bad,) = read_pgn("1. 炮二平五 马8进7 2. 车一进九 *\n")
+    assert len(bad.moves) == 2 and bad.errors and "ply 3" in bad.errors[0]

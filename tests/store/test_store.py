@@ -1,0 +1,135 @@
+"""The SQLite game store: events committed and read back, migrations with a backup, open/closed games,
+resuming a stored game into a resolver, and shared games through the store and PGN."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from recorder.events import RecordingStopped
+from recorder.exports.pgn import export_pgn
+from recorder.resolver import Resolver
+from recorder.scoresheet import rebuild
+from recorder.store import GameInfo, GameStore, StoreRecording, prime_resolver, resume_point
+from recorder.store.migrations import LATEST, MIGRATIONS, schema_version
+from rules import Position, read_pgn
+from tests.exports.game_events import game_events
+
+SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "games_iccs.txt"
+OPENING = ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7", "b0c2", "c6c5", "c3c4", "h7i7"]
+
+
+def test_events_are_committed_and_read_back(tmp_path: Path) -> None:
+    path = tmp_path / "store.sqlite3"
+    events = game_events(OPENING, faults=True)
+    with GameStore(path) as store:
+        game = store.create_game("cam0", GameInfo(event="Open", round="1", board=4, red="A", black="B"))
+        for event in events:
+            store.append(game, event)
+        assert store.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    with GameStore(path) as store:  # a second process sees everything committed
+        assert store.events(game) == events
+        row = store.game(game)
+        assert (row.info.event, row.info.round, row.info.board, row.info.red) == ("Open", "1", 4, "A")
+        assert row.plies == len(OPENING) and row.start_fen == events[0].start_fen  # type: ignore[attr-defined]
+        assert row.model_sha256 == "ab" * 32
+
+
+def test_default_path_follows_xdg(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    with GameStore() as store:
+        assert store.path == tmp_path / "data" / "xiangqi-recorder" / "recorder.sqlite3"
+    assert store.path is not None and store.path.exists()
+
+
+def test_migration_backs_up_an_older_store(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite3"
+    old = sqlite3.connect(path, isolation_level=None)
+    schema_version(old)
+    for statement in MIGRATIONS[0][1].split(";"):
+        if statement.strip():
+            old.execute(statement)
+    old.execute("INSERT INTO schema_version (version) VALUES (1)")
+    old.execute("INSERT INTO games (source, created, updated) VALUES ('cam1', 'x', 'x')")
+    old.close()
+    with GameStore(path) as store:
+        assert schema_version(store.db) == LATEST
+        assert [g.source for g in store.games()] == ["cam1"]
+    backup = tmp_path / "old.sqlite3.v1.bak"
+    assert backup.exists()
+    with sqlite3.connect(backup) as copy:
+        assert copy.execute("SELECT source FROM games").fetchall() == [("cam1",)]
+        assert copy.execute("SELECT MAX(version) FROM schema_version").fetchone()[0] == 1
+
+
+def test_a_newer_store_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "new.sqlite3"
+    GameStore(path).close()
+    with sqlite3.connect(path) as db:
+        db.execute("INSERT INTO schema_version (version) VALUES (?)", (LATEST + 1,))
+    with pytest.raises(ValueError, match="newer"):
+        GameStore(path)
+
+
+def test_open_closed_and_interrupted_games(tmp_path: Path) -> None:
+    store = GameStore(tmp_path / "s.sqlite3")
+    events = game_events(OPENING[:4])
+    run = StoreRecording.open(store, "video.mp4")
+    for event in events[:-1]:
+        run.sink(event)
+    assert store.game(run.game_id).state == "recording"  # this process holds it
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    store.db.execute("UPDATE sessions SET pid = ? WHERE id = ?", (int(dead.stdout), run.session_id))
+    assert store.game(run.game_id).state == "interrupted"
+    again = StoreRecording.open(store, "video.mp4")
+    assert again.game_id == run.game_id and again.resume is not None and again.resume.ply == 4
+    assert StoreRecording.open(store, "other.mp4").game_id != run.game_id
+    again.sink(RecordingStopped(50.0, 500, "stopped by the user"))
+    assert store.game(run.game_id).status == "open"  # a stop by hand may go on later
+    again.sink(RecordingStopped(60.0, 600))
+    assert store.game(run.game_id).state == "closed"
+    assert StoreRecording.open(store, "video.mp4").game_id != run.game_id
+
+
+def test_resume_primes_the_resolver_with_moves_and_clock(tmp_path: Path) -> None:
+    store = GameStore(":memory:")
+    game = store.create_game("cam")
+    events = game_events(OPENING[:5])
+    for event in events[:-1]:
+        store.append(game, event)
+    point = resume_point(store, game)
+    assert point.ply == 5 and point.position == Position.start().play("h2e2").play("h9g7").play("h0g2") \
+        .play("i9h9").play("i0h0")
+    resolver = Resolver(Position.start(), clock=True)
+    prime_resolver(resolver, point)
+    assert resolver.game.ply == 5 and resolver.game.position == point.position
+    assert resolver.clock is not None and resolver.clock.running == "black"
+
+
+def _round_trip(lines: list[str]) -> None:
+    store = GameStore(":memory:")
+    for number, line in enumerate(lines):
+        result, *moves = line.split()
+        game = store.create_game(f"line-{number}", GameInfo(event="CCPD", round=str(number)))
+        for event in game_events(moves, seed=number, result=result):
+            store.append(game, event)
+        events = store.events(game)
+        assert rebuild(events).moves == moves
+        for notation in ("iccs", "chinese", "wxf"):
+            (back,) = read_pgn(export_pgn(events, store.game(game).info, notation))
+            assert [m.iccs for m in back.moves] == moves and back.result == result and not back.errors
+
+
+def test_sample_of_shared_games_through_store_and_pgn() -> None:
+    lines = SHARED.read_text(encoding="utf-8").splitlines()
+    _round_trip(random.Random(7).sample(lines, 12))
+
+
+@pytest.mark.slow
+def test_all_shared_games_through_store_and_pgn() -> None:
+    _round_trip(SHARED.read_text(encoding="utf-8").splitlines())
