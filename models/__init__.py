@@ -1,0 +1,1 @@
+"""Model files (ONNX + metadata + cards) and, under ``models.train``, the code that makes them."""

@@ -1,0 +1,1 @@
+"""Training of the piece classifier: ``python -m models.train`` (or ``make train``)."""

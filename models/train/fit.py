@@ -1,0 +1,114 @@
+"""Training loop, temperature scaling and the calibration error (ECE)."""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+from models.train.augment import geometric, photometric
+from models.train.data import CACHE_CONTEXT, CACHE_PX, CROP_PX, centre
+from models.train.net import PieceNet
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class FitConfig:
+    """Optimisation settings: steps of ``batch`` crops, AdamW with a one-cycle learning rate."""
+
+    steps: int = 6000
+    batch: int = 256
+    lr: float = 3e-3
+    weight_decay: float = 1e-4
+    label_smoothing: float = 0.0
+    seed: int = 0
+    threads: int = 2
+
+
+def to_tensor(crops: np.ndarray) -> torch.Tensor:
+    """(N, H, W, 3) uint8 BGR -> (N, 3, H, W) float in [0, 1] (channel order kept: BGR)."""
+    return torch.from_numpy(np.ascontiguousarray(crops)).permute(0, 3, 1, 2).float().div_(255.0)
+
+
+def train(model: PieceNet, crops: np.ndarray, labels: np.ndarray, config: FitConfig,
+          progress: bool = True) -> list[float]:
+    """Train ``model`` on cached crops (N, CACHE_PX, CACHE_PX, 3) with augmentation; returns the loss curve."""
+    torch.manual_seed(config.seed)
+    torch.set_num_threads(config.threads)
+    gen = torch.Generator().manual_seed(config.seed)
+    opt = torch.optim.AdamW(model.parameters(), lr=config.lr, weight_decay=config.weight_decay)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=config.lr, total_steps=config.steps, pct_start=0.15)
+    labels_t = torch.from_numpy(labels.astype(np.int64))
+    spacing_px = CACHE_PX / CACHE_CONTEXT
+    losses: list[float] = []
+    model.train()
+    bar = None
+    if progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=config.steps, desc=f"train {model.arch}", unit="step")
+    started = time.perf_counter()
+    for step in range(config.steps):
+        idx = torch.randint(0, len(labels), (config.batch,), generator=gen)
+        x = to_tensor(crops[idx.numpy()])
+        x = photometric(geometric(x, CROP_PX, gen, spacing_px=spacing_px), gen)
+        loss = F.cross_entropy(model.logits(x), labels_t[idx], label_smoothing=config.label_smoothing)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        losses.append(loss.item())
+        if bar is not None:
+            bar.update(1)
+            if step % 50 == 0:
+                bar.set_postfix(loss=f"{np.mean(losses[-50:]):.4f}")
+    if bar is not None:
+        bar.close()
+    log.info("trained %s for %d steps in %.0f s", model.arch, config.steps, time.perf_counter() - started)
+    model.eval()
+    return losses
+
+
+@torch.no_grad()
+def logits_of(model: PieceNet, crops: np.ndarray, batch: int = 1024) -> np.ndarray:
+    """Uncalibrated logits of the runtime (centre) crops of cached crops."""
+    model.eval()
+    out = [model.logits(to_tensor(centre(crops[i:i + batch]))).numpy() for i in range(0, len(crops), batch)]
+    return np.concatenate(out)
+
+
+def softmax(logits: np.ndarray, temperature: float = 1.0) -> np.ndarray:
+    """Row-wise softmax of logits / temperature."""
+    z = logits / temperature
+    z = z - z.max(axis=1, keepdims=True)
+    e = np.exp(z)
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def fit_temperature(logits: np.ndarray, labels: np.ndarray) -> float:
+    """The temperature that minimises the negative log-likelihood on held-out (dev) logits."""
+    best_t, best_nll = 1.0, float("inf")
+    for t in np.exp(np.linspace(np.log(0.3), np.log(5.0), 200)):
+        p = softmax(logits, float(t))
+        nll = float(-np.mean(np.log(p[np.arange(len(labels)), labels] + 1e-12)))
+        if nll < best_nll:
+            best_t, best_nll = float(t), nll
+    return best_t
+
+
+def expected_calibration_error(probs: np.ndarray, labels: np.ndarray, bins: int = 15) -> float:
+    """ECE of the top-class confidence: the bin-weighted mean |accuracy - confidence| over ``bins`` bins."""
+    conf = probs.max(axis=1)
+    right = probs.argmax(axis=1) == labels
+    edges = np.linspace(0.0, 1.0, bins + 1)
+    ece = 0.0
+    for lo, hi in zip(edges[:-1], edges[1:], strict=True):
+        inside = (conf > lo) & (conf <= hi)
+        if inside.any():
+            ece += inside.mean() * abs(right[inside].mean() - conf[inside].mean())
+    return float(ece)

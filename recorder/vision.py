@@ -1,0 +1,235 @@
+"""Vision: what stands on each of the 90 points of a rectified board.
+
+``PieceClassifier.classify(rectified) -> PointProbabilities`` runs the ONNX piece classifier once per
+board on a batch of 90 context crops (``point_crops``), one per point. ``point_crops`` is the one crop
+function used both here and by the training code in ``models/train`` so that the model sees at run
+time exactly what it was trained on. The runtime needs onnxruntime only (never torch).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+log = logging.getLogger(__name__)
+
+FILES = 9
+RANKS = 10
+# Point order used everywhere in vision: FEN reading order (rank 9 first, files a..i within a rank).
+POINT_NAMES: tuple[str, ...] = tuple(f"{'abcdefghi'[f]}{r}" for r in range(RANKS - 1, -1, -1) for f in range(FILES))
+DEFAULT_MODEL = Path(__file__).resolve().parent.parent / "models" / "piece_classifier.onnx"
+EMPTY = "empty"
+COVERED = "covered"
+
+
+def point_index(name: str) -> int:
+    """Index into ``POINT_NAMES`` of an ICCS point name such as ``"e0"``."""
+    file, rank = "abcdefghi".index(name[0]), int(name[1:])
+    return (RANKS - 1 - rank) * FILES + file
+
+
+def rectified_layout(shape: Sequence[int]) -> tuple[float, float]:
+    """(spacing px, margin in spacings) of a rectified board image, read from its size.
+
+    ``BoardGeometry.rectify`` makes ``(8 + 2m) s + 1`` by ``(9 + 2m) s + 1`` pixels, so the height
+    minus the width is the spacing and the margin follows.
+    """
+    height, width = int(shape[0]), int(shape[1])
+    spacing = float(height - width)
+    if spacing < 8:
+        raise ValueError(f"a rectified board is one spacing taller than wide; got {width}x{height}")
+    margin = ((width - 1) / spacing - (FILES - 1)) / 2
+    if margin < 0:
+        raise ValueError(f"rectified image {width}x{height} leaves no room around the grid")
+    return spacing, margin
+
+
+def point_crops(
+    rectified: np.ndarray,
+    *,
+    out_px: int = 40,
+    context: float = 1.5,
+    spacing: float | None = None,
+    margin: float | None = None,
+) -> np.ndarray:
+    """Square crops centred on the 90 points, ``(90, out_px, out_px, 3)`` uint8, in ``POINT_NAMES`` order.
+
+    Each crop spans ``context`` grid spacings (so neighbouring points' edges are in view, which
+    tells a piece from a shadow or a hand). The board is first shrunk with area averaging to the
+    crop's scale, then the crops are sampled bilinearly at the exact (sub-pixel) point centres.
+    ``spacing``/``margin`` default to the layout read from the image size (``rectified_layout``).
+    """
+    if rectified.ndim != 3 or rectified.shape[2] != 3:
+        raise ValueError(f"expected a BGR image (H, W, 3), got shape {rectified.shape}")
+    if spacing is None or margin is None:
+        spacing, margin = rectified_layout(rectified.shape)
+    scale = out_px / (context * spacing)
+    height, width = rectified.shape[:2]
+    dst_w, dst_h = max(1, round(width * scale)), max(1, round(height * scale))
+    small = cv2.resize(rectified, (dst_w, dst_h), interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
+    sx, sy = dst_w / width, dst_h / height
+    idx = np.arange(len(POINT_NAMES))
+    cx = (margin + idx % FILES) * spacing
+    cy = (margin + idx // FILES) * spacing
+    cx = (cx + 0.5) * sx - 0.5
+    cy = (cy + 0.5) * sy - 0.5
+    offsets = np.arange(out_px, dtype=np.float32) - (out_px - 1) / 2
+    map_x = (cx[:, None, None] + offsets[None, None, :]).astype(np.float32)
+    map_y = (cy[:, None, None] + offsets[None, :, None]).astype(np.float32)
+    map_x = np.broadcast_to(map_x, (len(idx), out_px, out_px)).reshape(-1, out_px)
+    map_y = np.broadcast_to(map_y, (len(idx), out_px, out_px)).reshape(-1, out_px)
+    crops = cv2.remap(small, np.ascontiguousarray(map_x), np.ascontiguousarray(map_y), cv2.INTER_LINEAR,
+                      borderMode=cv2.BORDER_REPLICATE)
+    return crops.reshape(len(idx), out_px, out_px, 3)
+
+
+@dataclass(frozen=True)
+class PointProbabilities:
+    """Class probabilities at every point: ``probs[i, c]`` for point ``POINT_NAMES[i]`` and ``classes[c]``."""
+
+    probs: np.ndarray
+    classes: tuple[str, ...]
+
+    def __post_init__(self) -> None:
+        if self.probs.shape != (len(POINT_NAMES), len(self.classes)):
+            raise ValueError(f"probabilities must be (90, {len(self.classes)}), got {self.probs.shape}")
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Point names in row order (``POINT_NAMES``)."""
+        return POINT_NAMES
+
+    def labels(self) -> list[str]:
+        """The most probable class at each point."""
+        return [self.classes[i] for i in np.argmax(self.probs, axis=1)]
+
+    def label(self, name: str) -> str:
+        """The most probable class at point ``name``."""
+        return self.classes[int(np.argmax(self.probs[point_index(name)]))]
+
+    def prob(self, name: str, cls: str) -> float:
+        """Probability of class ``cls`` at point ``name``."""
+        return float(self.probs[point_index(name), self.classes.index(cls)])
+
+    def confidence(self) -> np.ndarray:
+        """(90,) probability of the most probable class at each point."""
+        return np.max(self.probs, axis=1)
+
+    def covered_mask(self) -> np.ndarray:
+        """(90,) True where "covered" (a hand, an arm, a piece in mid-air) is the most probable class."""
+        return np.argmax(self.probs, axis=1) == self.classes.index(COVERED)
+
+    def covered_points(self) -> list[str]:
+        """Names of the points read as covered."""
+        return [n for n, c in zip(POINT_NAMES, self.covered_mask(), strict=True) if c]
+
+    def pieces(self) -> dict[str, str]:
+        """Point name -> FEN letter of every point whose most probable class is a piece."""
+        return {n: lab for n, lab in zip(POINT_NAMES, self.labels(), strict=True) if lab not in (EMPTY, COVERED)}
+
+    def argmax_fen_placement(self, covered: str = EMPTY) -> str:
+        """The FEN piece placement (red at the bottom) of the most probable classes.
+
+        Covered points are written as empty unless ``covered`` is ``"best_piece"``, which puts the most
+        probable piece or empty class there instead (a guess under the hand).
+        """
+        if covered not in (EMPTY, "best_piece"):
+            raise ValueError(f"covered must be 'empty' or 'best_piece', not {covered!r}")
+        probs = self.probs
+        if covered == "best_piece":
+            probs = probs.copy()
+            probs[:, self.classes.index(COVERED)] = -1.0
+        labels = [self.classes[i] for i in np.argmax(probs, axis=1)]
+        rows = []
+        for r in range(RANKS):
+            row, gap = "", 0
+            for lab in labels[r * FILES:(r + 1) * FILES]:
+                if lab in (EMPTY, COVERED):
+                    gap += 1
+                    continue
+                row += (str(gap) if gap else "") + lab
+                gap = 0
+            rows.append(row + (str(gap) if gap else ""))
+        return "/".join(rows)
+
+    def to_json(self, digits: int = 4) -> dict[str, Any]:
+        """JSON-ready: per point name, each class's probability (rounded) and the best class."""
+        return {
+            "classes": list(self.classes),
+            "points": {
+                n: {"best": self.classes[int(np.argmax(p))], "probs": [round(float(v), digits) for v in p]}
+                for n, p in zip(POINT_NAMES, self.probs, strict=True)
+            },
+        }
+
+
+def file_sha256(path: Path) -> str:
+    """Hex SHA-256 of a file's bytes."""
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+class PieceClassifier:
+    """The ONNX piece classifier and its metadata (``<model>.json``: input size, classes, normalisation, hash).
+
+    ``threads`` bounds onnxruntime's intra-op threads (the recorder shares the CPU with the camera).
+    The model hash is checked on load so a recorded game can name the exact model that read it.
+    """
+
+    def __init__(self, model_path: str | Path | None = None, *, threads: int = 2, check_hash: bool = True) -> None:
+        import onnxruntime as ort
+
+        self.model_path = Path(model_path) if model_path is not None else DEFAULT_MODEL
+        meta_path = self.model_path.with_suffix(".json")
+        if not self.model_path.exists() or not meta_path.exists():
+            raise FileNotFoundError(f"piece classifier needs {self.model_path} and {meta_path}")
+        self.metadata: dict[str, Any] = json.loads(meta_path.read_text(encoding="utf-8"))
+        self.sha256 = file_sha256(self.model_path)
+        if check_hash and self.metadata.get("sha256") != self.sha256:
+            raise ValueError(f"{self.model_path} has sha256 {self.sha256}, metadata says {self.metadata.get('sha256')}")
+        self.classes: tuple[str, ...] = tuple(self.metadata["classes"])
+        crop = self.metadata["crop"]
+        self.out_px = int(crop["size_px"])
+        self.context = float(crop["context_spacings"])
+        norm = self.metadata["normalisation"]
+        self._scale = np.float32(norm.get("scale", 1.0 / 255.0))
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = threads
+        options.inter_op_num_threads = 1
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        self._session = ort.InferenceSession(str(self.model_path), options, providers=["CPUExecutionProvider"])
+        self._input = self._session.get_inputs()[0].name
+        self.last_timings: dict[str, float] = {}
+
+    def crops(self, rectified: np.ndarray, *, spacing: float | None = None, margin: float | None = None) -> np.ndarray:
+        """The 90 crops this model reads, (90, size, size, 3) BGR uint8."""
+        return point_crops(rectified, out_px=self.out_px, context=self.context, spacing=spacing, margin=margin)
+
+    def predict_crops(self, crops: np.ndarray) -> np.ndarray:
+        """Calibrated class probabilities (N, classes) for BGR uint8 crops (N, size, size, 3)."""
+        x = np.ascontiguousarray(crops.transpose(0, 3, 1, 2), dtype=np.float32) * self._scale
+        (probs,) = self._session.run(None, {self._input: x})
+        return np.asarray(probs, dtype=np.float32)
+
+    def classify(self, rectified: np.ndarray, *, spacing: float | None = None,
+                 margin: float | None = None) -> PointProbabilities:
+        """Probabilities of every class at the 90 points of a board rectified by ``BoardGeometry.rectify``."""
+        t0 = time.perf_counter()
+        crops = self.crops(rectified, spacing=spacing, margin=margin)
+        t1 = time.perf_counter()
+        probs = self.predict_crops(crops)
+        t2 = time.perf_counter()
+        self.last_timings = {"crop_ms": (t1 - t0) * 1e3, "infer_ms": (t2 - t1) * 1e3}
+        return PointProbabilities(probs=probs, classes=self.classes)
