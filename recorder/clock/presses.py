@@ -44,12 +44,13 @@ class PressTracker:
         self.presses = 0
         self.glitches = 0
         self.inferred = 0
-        self.last: ClockReading | None = None
+        self.last: ClockReading | None = None  # the last report taken (damaged ones left out)
 
     def reset_link(self) -> None:
         """Forget the lever and turn (after a reconnect) so the first new report is not taken as a press."""
         self._lever = None
         self._turn = None
+        self.last = None
 
     def _confirm(self, running_side: str, t: float) -> list[Item]:
         if self.map.confirmed:
@@ -71,16 +72,17 @@ class PressTracker:
     def reading(self, reading: ClockReading, t: float) -> list[Item]:
         """A time report received at host time ``t``."""
         items: list[Item] = []
+        if reading.lever_down is not None and reading.running and reading.turn == reading.lever_down:
+            # a damaged report (the line has no checksum): the presser's own time cannot still run.
+            # Keep the lever we trust, so that the next good report does not read as a press.
+            self.glitches += 1
+            log.info("clock: lever down on %s but that side's time runs; report ignored", reading.lever_down)
+            return items
         if reading.running and reading.turn is not None:
             items += self._confirm(reading.turn, t)
         if reading.lever_down is not None:
             if self._lever is not None and reading.lever_down != self._lever:
-                if reading.running and reading.turn == reading.lever_down:
-                    self.glitches += 1
-                    log.info("clock: lever moved to %s but that side's time still runs; ignored",
-                             reading.lever_down)
-                else:
-                    items.append(self._press(reading.lever_down, reading.left_ms, reading.right_ms, t))
+                items.append(self._press(reading.lever_down, reading.left_ms, reading.right_ms, t))
             self._lever = reading.lever_down
         elif reading.running and reading.turn is not None and self._turn not in (None, reading.turn):
             assert self._turn is not None
@@ -90,7 +92,9 @@ class PressTracker:
         if reading.running and reading.turn is not None:
             self._turn = reading.turn
         for side in SIDES:
-            if reading.flag(side):
+            # a flag with the time at zero, or in two reports running (one damaged byte is not a flag fall)
+            seen_before = self.last is not None and self.last.flag(side)
+            if reading.flag(side) and (reading.ms(side) == 0 or seen_before):
                 items += self.flag(side, t)
         self.last = reading
         return items

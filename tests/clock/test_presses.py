@@ -44,6 +44,9 @@ def test_lever_against_the_turn_is_a_glitch() -> None:
     tracker.reading(_dgt(900_000, 900_000, LEFT), 0.0)
     odd = ClockReading(899_000, 900_000, True, LEFT, LEFT)  # lever says left pressed, but left still runs
     assert tracker.reading(odd, 1.0) == [] and tracker.glitches == 1
+    assert tracker.reading(_dgt(898_000, 900_000, LEFT), 2.0) == []  # the good report after it is no press
+    (press,) = tracker.reading(_dgt(905_000, 900_000, RIGHT), 3.0)
+    assert press == ClockPress(3.0, "red", 905_000, 900_000)
 
 
 def test_reconnect_does_not_invent_a_press() -> None:
@@ -67,3 +70,13 @@ def test_explicit_presses_and_a_flag_once() -> None:
     flags = tracker.reading(_dgt(61_000, 0, RIGHT, running=False, flag_right=True), 3.0)
     flags += tracker.reading(_dgt(61_000, 0, RIGHT, running=False, flag_right=True), 4.0)
     assert [(n.kind, n.side) for n in flags if isinstance(n, ClockNotice)] == [(FLAG_FALLEN, "black")]
+
+
+def test_a_single_flag_bit_with_time_left_is_noise() -> None:
+    tracker = PressTracker()
+    tracker.reading(_dgt(61_000, 50_000, RIGHT), 0.0)
+    assert tracker.reading(_dgt(61_000, 49_000, RIGHT, flag_right=True), 1.0) == []
+    assert tracker.reading(_dgt(61_000, 48_000, RIGHT), 2.0) == []
+    tracker.reading(_dgt(61_000, 3_000, RIGHT, flag_right=True), 3.0)
+    (notice,) = tracker.reading(_dgt(61_000, 2_000, RIGHT, flag_right=True), 4.0)
+    assert isinstance(notice, ClockNotice) and notice.kind == FLAG_FALLEN
