@@ -34,7 +34,7 @@ from synth.video_truth import StillTracker, build_truth
 log = logging.getLogger(__name__)
 
 FOURCC = "mp4v"
-_NOISE_FRAMES = 6
+_NOISE_FRAMES = 4
 
 
 @dataclass
@@ -100,12 +100,17 @@ class _Noise:
         self.rng = rng
         self.fields = []
         for _ in range(_NOISE_FRAMES):
-            noise = rng.normal(0.0, sigma, shape)
+            noise = rng.standard_normal(shape, dtype=np.float32) * np.float32(sigma)
             self.fields.append((np.clip(noise, 0, 255).astype(np.uint8), np.clip(-noise, 0, 255).astype(np.uint8)))
 
     def apply(self, image: np.ndarray) -> np.ndarray:
         up, down = self.fields[int(self.rng.integers(len(self.fields)))]
         return cv2.subtract(cv2.add(image, up), down)
+
+
+def _step(value: float, step: float = 0.0025) -> float:
+    """``value`` rounded to a multiple of ``step``."""
+    return round(value / step) * step
 
 
 def _light_field(width: int, height: int) -> tuple[np.ndarray, np.ndarray]:
@@ -161,9 +166,10 @@ def film(timeline: Timeline, scene: BoardScene, seed: int, fps: float,
         visible: list[int] = []
         ambient = timeline.light_at(t)
         camera = timeline.camera_at(t)
-        key = (id(stills[state]), round(ambient.gain, 3), tuple(round(c, 3) for c in ambient.tint),
-               round(ambient.gradient[0], 3), round(ambient.gradient[1], 3),
-               tuple(round(c, 5) for c in camera))
+        # the light is applied in steps of 1/400 (invisible), so a still board reuses its lit frame
+        level, tint3, grad = (_step(ambient.gain), tuple(_step(c) for c in ambient.tint),
+                             (_step(ambient.gradient[0]), _step(ambient.gradient[1])))
+        key = (id(stills[state]), level, tint3, grad, tuple(round(c, 5) for c in camera))
         if not active and key == lit_key and lit is not None:
             frame = lit
         else:
@@ -180,9 +186,11 @@ def film(timeline: Timeline, scene: BoardScene, seed: int, fps: float,
                                  scene.project, light, seed=seed * 1000 + k, gain=gain)
                 if mask.any():
                     visible.append(k)
-            shade = (ambient.gain * (1.0 + ambient.gradient[0] * xs + ambient.gradient[1] * ys)).astype(np.float32)
-            tint = np.asarray(ambient.tint, np.float32)
-            frame = np.clip(image.astype(np.float32) * shade[..., None] * tint, 0, 255).astype(np.uint8)
+            shade = (level * (1.0 + grad[0] * xs + grad[1] * ys)).astype(np.float32)
+            lit_image = image.astype(np.float32)
+            for c in range(3):
+                lit_image[..., c] *= shade * np.float32(tint3[c])
+            frame = cv2.convertScaleAbs(lit_image)
             matrix = _camera_matrix(camera, width, height)
             if matrix is not None:
                 frame = cv2.warpAffine(frame, matrix, (width, height), flags=cv2.INTER_LINEAR,
@@ -190,7 +198,7 @@ def film(timeline: Timeline, scene: BoardScene, seed: int, fps: float,
             if not active:
                 lit_key, lit = key, frame
         out = noise.apply(frame)
-        digest.update(out.tobytes())
+        digest.update(np.ascontiguousarray(out).data)
         tracker.add(i, state, visible, camera)
         sink(out)
     return tracker, digest.hexdigest()
@@ -227,7 +235,7 @@ class _FfmpegWriter:
 
     def write(self, frame: np.ndarray) -> None:
         assert self.process.stdin is not None
-        self.process.stdin.write(np.ascontiguousarray(frame).tobytes())
+        self.process.stdin.write(np.ascontiguousarray(frame).data)
 
     def close(self) -> None:
         assert self.process.stdin is not None
