@@ -33,12 +33,10 @@ def project(h: np.ndarray, uv: np.ndarray) -> np.ndarray:
     """Apply homography ``h`` to (..., 2) points; returns (..., 2)."""
     shape = uv.shape
     flat = uv.reshape(-1, 2)
-    ones = np.ones((flat.shape[0], 1))
-    out = np.c_[flat, ones] @ h.T
+    out = flat @ h[:, :2].T + h[:, 2]
     w = out[:, 2:3]
     w = np.where(np.abs(w) < 1e-12, 1e-12, w)
-    out = out[:, :2] / w
-    return out.reshape(shape)
+    return (out[:, :2] / w).reshape(shape)
 
 
 def sample(image: np.ndarray, xy: np.ndarray) -> np.ndarray:

@@ -106,8 +106,8 @@ class BoardLocator:
                 best = fit
             elif why and best is None:
                 reason = why
-            if best is not None and best.confidence >= self.min_confidence:
-                break
+            if best is not None and best.confidence >= min(self.min_confidence, 0.3):
+                break  # light lines on a dark board are tried only when dark lines gave nothing
         self.timings["fit_ms"] = 1000 * (time.perf_counter() - started)
         if best is None:
             raise BoardNotFoundError(reason)
@@ -155,7 +155,7 @@ class BoardLocator:
         ranked = sorted(hyps, key=lambda hyp: -score_lattice(response, hyp.h).total)
         best: _Fit | None = None
         cache: dict[int, np.ndarray] = {}
-        for hyp in ranked[: self.max_hypotheses]:
+        for index, hyp in enumerate(ranked[: self.max_hypotheses]):
             h0 = up @ hyp.h
             if not _plausible(h0, gray.shape):
                 continue
@@ -174,7 +174,7 @@ class BoardLocator:
                                fit_radial=self.fit_distortion and self.lens is None)
                 if _plausible(again.h, gray.shape):
                     fit = self._assess(full, again.h, again.lens, again.rms, frame)
-            if fit.confidence < 0.9:  # slid along a line family? refit both combs in its own view
+            if fit.confidence < 0.9 and index < 2:  # slid along a line family? refit both combs in its view
                 start = realign(full, fit.h)
                 if _plausible(start, gray.shape):
                     again = refine(full, start, strength, lens=fit.lens, windows=(0.2, 0.1, 0.06),
@@ -200,10 +200,12 @@ class BoardLocator:
                 if du or dv:
                     alt = shifted(h, du, dv)
                     candidates.append((alt, score_lattice(response, alt, strength, lens)))
-        for c in (-2, -1, 0, 1):  # the 9x10 lattice read across: files along the fitted ranks
-            for d in (-1, 0, 1, 2):
-                alt = h @ np.array([[0.0, 1.0, c], [1.0, 0.0, d], [0.0, 0.0, 1.0]])
-                candidates.append((alt, score_lattice(response, alt, strength, lens)))
+        top = max(candidates, key=lambda item: item[1].total)[1]
+        if top.river < 0.8 or top.palace < 0.5:  # maybe the 9x10 lattice read across: files along ranks
+            for c in (-2, -1, 0, 1):
+                for d in (-1, 0, 1, 2):
+                    alt = h @ np.array([[0.0, 1.0, c], [1.0, 0.0, d], [0.0, 0.0, 1.0]])
+                    candidates.append((alt, score_lattice(response, alt, strength, lens)))
         order = sorted(range(len(candidates)), key=lambda i: -candidates[i][1].total)
         (h_best, s_best), (_, s_next) = candidates[order[0]], candidates[order[1]]
         margin = s_best.total - s_next.total

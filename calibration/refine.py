@@ -93,8 +93,8 @@ def _locate_lines(response: np.ndarray, h: np.ndarray, lens: Lens | None, window
 def _solve(image_pts: np.ndarray, normals: np.ndarray, c: np.ndarray, weights: np.ndarray) -> np.ndarray:
     """Weighted normalised DLT for the image-to-board homography G from point-on-line constraints."""
     t = _normaliser(image_pts)
-    p = np.c_[image_pts, np.ones(len(image_pts))] @ t.T
-    rows = np.c_[normals[:, 0:1] * p, normals[:, 1:2] * p, -c[:, None] * p]
+    p = image_pts @ t[:, :2].T + t[:, 2]
+    rows = np.concatenate([normals[:, 0:1] * p, normals[:, 1:2] * p, -c[:, None] * p], axis=1)
     _, _, vt = np.linalg.svd(rows * weights[:, None], full_matrices=False)
     return vt[-1].reshape(3, 3) @ t
 
@@ -132,7 +132,7 @@ def _radial_cost(obs: _Observations, image_size: tuple[int, int], k: float) -> f
 def _fit_radial(obs: _Observations, image_size: tuple[int, int], k0: float) -> tuple[float, float, float]:
     """Best radial ``k`` near ``k0`` (grid, then a parabola); returns (k, its cost, the cost at k0)."""
     lo, hi = _K_RANGE
-    ks = np.clip(k0 + np.arange(-0.03, 0.0301 if k0 else 0.0801, 0.01), lo, hi)
+    ks = np.clip(k0 + np.array([-0.012, -0.006, 0.0, 0.006, 0.012]) if k0 else np.array([0.0, 0.01, 0.02, 0.035, 0.05, 0.07, 0.1]), lo, hi)
     ks = np.unique(np.r_[ks, k0])
     costs = np.array([_radial_cost(obs, image_size, float(k)) for k in ks])
     i = int(np.argmin(costs))
