@@ -93,6 +93,68 @@ class _Sprites:
         image[iy0:iy1, ix0:ix1] = (roi + (sub_p - roi) * sub_a).astype(np.uint8)
 
 
+class _HandPainter:
+    """Draws the hands active at a moment (with the pieces they hold) over a still board.
+
+    A hand that moves far within one frame's exposure (half the frame interval) is drawn at
+    several instants across it and the images averaged: motion blur, as a camera shows it.
+    """
+
+    def __init__(self, timeline: Timeline, scene: BoardScene, sprites: _Sprites, seed: int, fps: float) -> None:
+        self.timeline, self.scene, self.sprites, self.seed = timeline, scene, sprites, seed
+        self.exposure = 0.5 / fps
+        self.light, self.gain = scene.light(), scene.gain()
+        self.looks = {}
+        for index, track in enumerate(timeline.tracks):
+            size = 1.05 + 0.15 * ((track.skin * 7 + track.sleeve * 3) % 10) / 10.0
+            self.looks[index] = HandLook.pick(track.skin, track.sleeve, size)
+
+    def _samples(self, t: float, tracks: list[int]) -> int:
+        """How many instants to draw: one per ~4 pixels the fastest hand moves in the exposure."""
+        fastest = 0.0
+        for k in tracks:
+            a = self.timeline.tracks[k].at(max(self.timeline.tracks[k].start, t - self.exposure / 2))
+            b = self.timeline.tracks[k].at(min(self.timeline.tracks[k].end, t + self.exposure / 2))
+            if a is None or b is None:
+                continue
+            pa, pb = self.scene.project(np.array([[a.x, a.y, 0.12 + 1.6 * a.z], [b.x, b.y, 0.12 + 1.6 * b.z]]))
+            fastest = max(fastest, float(np.linalg.norm(pb - pa)))
+        return int(min(4, max(1, math.ceil(fastest / 4.0))))
+
+    def _draw(self, image: np.ndarray, t: float, tracks: list[int]) -> list[int]:
+        visible = []
+        for k in tracks:
+            track = self.timeline.tracks[k]
+            pose = track.at(min(track.end, max(track.start, t)))
+            if pose is None:
+                continue
+            lift = 0.12 + 1.6 * pose.z
+            for n, piece in enumerate(pose.holding):
+                centre = self.scene.project(np.array([[pose.x - 0.15 * n, pose.y - 0.1 * n, lift + 0.3]]))[0]
+                self.sprites.draw(image, piece, centre, 1.0 + 0.04 * lift)
+            mask = draw_hand(image, HandPose(pose.x, pose.y, pose.z, track.shoulder), self.looks[k],
+                             self.scene.project, self.light, seed=self.seed * 1000 + k, gain=self.gain)
+            if mask.any():
+                visible.append(k)
+        return visible
+
+    def paint(self, base: np.ndarray, t: float, tracks: list[int]) -> tuple[np.ndarray, list[int]]:
+        """(image, tracks whose hand shows) for the hands ``tracks`` at time ``t`` over ``base``."""
+        if not tracks:
+            return base.copy(), []
+        count = self._samples(t, tracks)
+        if count == 1:
+            image = base.copy()
+            return image, self._draw(image, t, tracks)
+        total = np.zeros(base.shape, np.float32)
+        seen: set[int] = set()
+        for i in range(count):
+            image = base.copy()
+            seen.update(self._draw(image, t + (i / (count - 1) - 0.5) * self.exposure, tracks))
+            total += image
+        return cv2.convertScaleAbs(total, alpha=1.0 / count), sorted(seen)
+
+
 class _Noise:
     """Per-frame sensor noise: a few pre-drawn fields, one picked per frame by the seeded generator."""
 
@@ -137,13 +199,9 @@ def film(timeline: Timeline, scene: BoardScene, seed: int, fps: float,
     rng = np.random.default_rng([seed, 9001])
     noise = _Noise(rng, (height, width, 3), 1.0)
     xs, ys = _light_field(width, height)
-    light, gain = scene.light(), scene.gain()
-    looks = {}
-    for index, track in enumerate(timeline.tracks):
-        size = 1.05 + 0.15 * ((track.skin * 7 + track.sleeve * 3) % 10) / 10.0
-        looks[index] = HandLook.pick(track.skin, track.sleeve, size)
     stills: dict[BoardState, np.ndarray] = {}
     sprites = _Sprites(scene)
+    painter = _HandPainter(timeline, scene, sprites, seed, fps)
     tracker = StillTracker(timeline, fps)
     digest = hashlib.sha256()
     previous_state: BoardState | None = None
@@ -162,7 +220,7 @@ def film(timeline: Timeline, scene: BoardScene, seed: int, fps: float,
         elif previous_state is not None and state != previous_state:
             sprites.learn(stills[previous_state], stills[state], previous_state, state)
         previous_state = state
-        active = [(k, tr.at(t)) for k, tr in enumerate(timeline.tracks) if tr.start <= t <= tr.end]
+        active = [(k, tr) for k, tr in enumerate(timeline.tracks) if tr.start <= t <= tr.end]
         visible: list[int] = []
         ambient = timeline.light_at(t)
         camera = timeline.camera_at(t)
@@ -173,19 +231,7 @@ def film(timeline: Timeline, scene: BoardScene, seed: int, fps: float,
         if not active and key == lit_key and lit is not None:
             frame = lit
         else:
-            image = stills[state].copy()
-            for k, pose in active:
-                if pose is None:
-                    continue
-                track = timeline.tracks[k]
-                lift = 0.12 + 1.6 * pose.z
-                for n, piece in enumerate(pose.holding):
-                    centre = scene.project(np.array([[pose.x - 0.15 * n, pose.y - 0.1 * n, lift + 0.3]]))[0]
-                    sprites.draw(image, piece, centre, 1.0 + 0.04 * lift)
-                mask = draw_hand(image, HandPose(pose.x, pose.y, pose.z, track.shoulder), looks[k],
-                                 scene.project, light, seed=seed * 1000 + k, gain=gain)
-                if mask.any():
-                    visible.append(k)
+            image, visible = painter.paint(stills[state], t, [k for k, _ in active])
             shade = (level * (1.0 + grad[0] * xs + grad[1] * ys)).astype(np.float32)
             lit_image = image.astype(np.float32)
             for c in range(3):
