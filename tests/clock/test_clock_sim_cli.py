@@ -29,7 +29,7 @@ def test_clock_sim_process_serves_a_script(tmp_path: Path) -> None:
     script = tmp_path / "script.txt"
     script.write_text("0.2 red\n0.4 black\n", encoding="utf-8")
     process = subprocess.Popen([sys.executable, "-m", "recorder.cli", "clock-sim", "--protocol", "text",
-                                "--script", str(script), "--wait-host", "--no-keys", "--duration", "2.5",
+                                "--script", str(script), "--wait-host", "--no-keys", "--duration", "1.2",
                                 "--time-control", "5+2"], stdout=subprocess.PIPE, text=True)
     try:
         assert process.stdout is not None
