@@ -19,11 +19,16 @@ def to_gray(frame: np.ndarray) -> np.ndarray:
 
 
 def line_response(gray: np.ndarray, kernel: int, *, dark: bool = True, blur: float = 0.0) -> np.ndarray:
-    """Float32 map of thin-line strength: black-hat (dark lines) or top-hat (light lines)."""
+    """Float32 map of thin-line strength: black-hat (dark lines) or top-hat (light lines).
+
+    ``gray`` may be a colour image: the response is then the strongest of its channels'.
+    """
     kernel = max(3, int(kernel) | 1)
     element = cv2.getStructuringElement(cv2.MORPH_RECT, (kernel, kernel))
     op = cv2.MORPH_BLACKHAT if dark else cv2.MORPH_TOPHAT
     response = np.asarray(cv2.morphologyEx(gray, op, element), dtype=np.float32)
+    if response.ndim == 3:  # colour: the channel where the lines stand out most (red ink on green cloth)
+        response = response.max(axis=2)
     if blur > 0:
         response = np.asarray(cv2.GaussianBlur(response, (0, 0), blur), dtype=np.float32)
     return response

@@ -20,7 +20,7 @@ import numpy as np
 from calibration.board import FILES
 from calibration.candidates import Hypothesis, candidate_quads, hypotheses_from_quad, realign
 from calibration.errors import BoardNotFoundError
-from calibration.evidence import line_response, project, spacing_px, to_gray
+from calibration.evidence import line_response, project, spacing_px
 from calibration.geometry import RED_SIDES, BoardGeometry, side_of_rank0
 from calibration.lattice import LatticeScore, score_lattice, shifted
 from calibration.lens import Lens
@@ -48,10 +48,10 @@ def _full_response(gray: np.ndarray, h: np.ndarray, dark: bool) -> np.ndarray:
     spacing = spacing_px(h)
     kernel = int(np.clip(spacing / 6, 5, 21)) | 1
     corners = project(h, np.array([[-1.5, -1.5], [9.5, -1.5], [9.5, 10.5], [-1.5, 10.5]]))
-    height, width = gray.shape
+    height, width = gray.shape[:2]
     x0, y0 = np.clip(np.floor(corners.min(axis=0)).astype(int), 0, [width, height])
     x1, y1 = np.clip(np.ceil(corners.max(axis=0)).astype(int), 0, [width, height])
-    out = np.zeros(gray.shape, np.float32)
+    out = np.zeros(gray.shape[:2], np.float32)
     if x1 - x0 < 16 or y1 - y0 < 16:
         return out
     out[y0:y1, x0:x1] = line_response(gray[y0:y1, x0:x1], kernel, dark=dark, blur=1.0)
@@ -97,7 +97,7 @@ class BoardLocator:
         started = time.perf_counter()
         height, width = frame.shape[:2]
         work = frame
-        gray = to_gray(work)
+        gray = work  # colour when given: lines are sought in whichever channel shows them best
         best: _Fit | None = None
         reason = "no grid-like line structure"
         for dark in (True, False):
@@ -139,7 +139,7 @@ class BoardLocator:
         return geometry
 
     def _fit(self, frame: np.ndarray, gray: np.ndarray, dark: bool) -> tuple[_Fit | None, str]:
-        height, width = gray.shape
+        height, width = gray.shape[:2]
         factor = min(1.0, self.detect_size / max(width, height))
         small = cv2.resize(gray, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA) if factor < 1 else gray
         response = line_response(small, 5, dark=dark)
@@ -157,7 +157,7 @@ class BoardLocator:
         cache: dict[int, np.ndarray] = {}
         for index, hyp in enumerate(ranked[: self.max_hypotheses]):
             h0 = up @ hyp.h
-            if not _plausible(h0, gray.shape):
+            if not _plausible(h0, gray.shape[:2]):
                 continue
             kernel = int(np.clip(spacing_px(h0) / 6, 5, 21)) | 1
             if kernel not in cache:
@@ -166,20 +166,20 @@ class BoardLocator:
             strength = score_lattice(full, h0, lens=self.lens).strength
             refined = refine(full, h0, strength, lens=self.lens,
                              fit_radial=self.fit_distortion and self.lens is None)
-            if not _plausible(refined.h, gray.shape):
+            if not _plausible(refined.h, gray.shape[:2]):
                 continue
             fit = self._assess(full, refined.h, refined.lens, refined.rms, frame)
             if fit.relabelled:  # the lines were right but named wrongly: refit with the right names
                 again = refine(full, fit.h, strength, lens=refined.lens, windows=(0.15, 0.08, 0.05),
                                fit_radial=self.fit_distortion and self.lens is None)
-                if _plausible(again.h, gray.shape):
+                if _plausible(again.h, gray.shape[:2]):
                     fit = self._assess(full, again.h, again.lens, again.rms, frame)
             if fit.confidence < 0.9 and index < 2:  # slid along a line family? refit both combs in its view
                 start = realign(full, fit.h)
-                if _plausible(start, gray.shape):
+                if _plausible(start, gray.shape[:2]):
                     again = refine(full, start, strength, lens=fit.lens, windows=(0.2, 0.1, 0.06),
                                    fit_radial=self.fit_distortion and self.lens is None)
-                    if _plausible(again.h, gray.shape):
+                    if _plausible(again.h, gray.shape[:2]):
                         other = self._assess(full, again.h, again.lens, again.rms, frame)
                         if other.confidence > fit.confidence:
                             fit = other
