@@ -190,14 +190,20 @@ def run(views: int, split: str, out: Path, overlays: int) -> dict[str, float]:
         writer = csv.DictWriter(handle, fieldnames=fields)
         writer.writeheader()
         writer.writerows(rows)
-    keep.sort(key=lambda item: -item[0])
-    for rank, (_, view, geometry, reason) in enumerate(keep[:overlays]):
+    for old in shots.glob("*.png"):
+        old.unlink()
+    found_views = sorted((item for item in keep if item[2] is not None), key=lambda item: -item[0])
+    refused_views = [item for item in keep if item[2] is None]
+    picks = [("worst", item) for item in found_views[:overlays]]
+    picks += [("refused", item) for item in refused_views[:overlays]]
+    picks += [("sample", item) for item in found_views[overlays::max(1, len(found_views) // 4)][:4]]
+    for rank, (kind, (_, view, geometry, reason)) in enumerate(picks):
         if geometry is not None:
             image = draw_overlay(view.image, geometry)
         else:
             image = view.image.copy()
             cv2.putText(image, f"refused: {reason}"[:90], (10, 30), cv2.FONT_HERSHEY_SIMPLEX, 0.7, (0, 0, 255), 2)
-        cv2.imwrite(str(shots / f"worst{rank:02d}_view{view.index}.png"), image)
+        cv2.imwrite(str(shots / f"{kind}{rank:02d}_view{view.index}.png"), image)
     found = [r for r in rows if r["found"]]
     with_pieces = [r for r in found if int(r["pieces"]) > 0]
     figures = {
@@ -228,7 +234,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--views", type=int, default=300)
     parser.add_argument("--split", default="test", choices=("train", "dev", "test"))
     parser.add_argument("--out", type=Path, default=Path("out/bench"))
-    parser.add_argument("--overlays", type=int, default=12, help="worst views to save as overlay images")
+    parser.add_argument("--overlays", type=int, default=8,
+                        help="how many of the worst found views (and of the refusals) to save as overlays")
     args = parser.parse_args(argv)
     figures = run(args.views, args.split, args.out, args.overlays)
     print(f"calibration on {int(figures['views'])} {args.split}-split views at {SIZE[0]}x{SIZE[1]} (one core):")

@@ -20,7 +20,7 @@ import numpy as np
 from calibration.board import FILES
 from calibration.candidates import Hypothesis, candidate_quads, hypotheses_from_quad, realign
 from calibration.errors import BoardNotFoundError
-from calibration.evidence import line_response, project, spacing_px
+from calibration.evidence import line_response, project, spacing_px, to_gray
 from calibration.geometry import RED_SIDES, BoardGeometry, side_of_rank0
 from calibration.lattice import LatticeScore, score_lattice, shifted
 from calibration.lens import Lens
@@ -100,14 +100,18 @@ class BoardLocator:
         gray = work  # colour when given: lines are sought in whichever channel shows them best
         best: _Fit | None = None
         reason = "no grid-like line structure"
-        for dark in (True, False):
-            fit, why = self._fit(work, gray, dark)
+        for dark, colour in ((True, False), (True, True), (False, False)):
+            if not dark and best is not None and best.confidence >= 0.3:
+                break  # light lines on a dark board are tried only when dark lines gave nothing
+            if colour and gray.ndim != 3:
+                continue
+            fit, why = self._fit(work, gray, dark, colour)
             if fit is not None and (best is None or fit.confidence > best.confidence):
                 best = fit
             elif why and best is None:
                 reason = why
-            if best is not None and best.confidence >= min(self.min_confidence, 0.3):
-                break  # light lines on a dark board are tried only when dark lines gave nothing
+            if best is not None and best.confidence >= self.min_confidence:
+                break
         self.timings["fit_ms"] = 1000 * (time.perf_counter() - started)
         if best is None:
             raise BoardNotFoundError(reason)
@@ -138,10 +142,12 @@ class BoardLocator:
         self.timings["total_ms"] = 1000 * (time.perf_counter() - started)
         return geometry
 
-    def _fit(self, frame: np.ndarray, gray: np.ndarray, dark: bool) -> tuple[_Fit | None, str]:
+    def _fit(self, frame: np.ndarray, gray: np.ndarray, dark: bool, colour: bool) -> tuple[_Fit | None, str]:
+        """Best fit from one detection pass: dark or light lines, found in gray or in any colour channel."""
         height, width = gray.shape[:2]
         factor = min(1.0, self.detect_size / max(width, height))
-        small = cv2.resize(gray, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA) if factor < 1 else gray
+        seen = gray if colour or gray.ndim == 2 else to_gray(gray)
+        small = cv2.resize(seen, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA) if factor < 1 else seen
         response = line_response(small, 5, dark=dark)
         quads = candidate_quads(response)
         if not quads:
