@@ -219,13 +219,14 @@ def serve(sim: ClockSim, master: int, script: list[ScriptEvent], *, keys: TextIO
 
     With ``wait_host`` the clock starts when the host first writes (its set-up), which lines the
     script up with a recorder started at the same moment. ``keys`` lines press buttons: ``l``/``r``,
-    ``red``/``black``, an empty line for the running side, ``q`` to quit.
+    ``red``/``black``, an empty line for the running side, ``q`` to quit (the end of ``keys`` does not).
     """
     pending = list(script)
     began = clock()
     if not wait_host:
         sim.start(began)
     last_script = script[-1].t if script else None
+    typed = b""
     while not stop():
         now = clock()
         watched = [master] + ([keys] if keys is not None else [])
@@ -240,15 +241,20 @@ def serve(sim: ClockSim, master: int, script: list[ScriptEvent], *, keys: TextIO
                 sim.start(now)
             sim.host_bytes(data, now)
         if keys is not None and keys in readable:
-            line = keys.readline()
-            if not line or line.strip().lower() == "q":
-                return
-            word = line.strip().lower()
-            try:
-                side = _side(word, sim.sides) if word else sim.clock.running or sim.clock.turn
-                sim.press(side, now)
-            except ValueError as error:
-                log.warning("%s", error)
+            chunk = os.read(keys.fileno(), 1024)  # raw reads: a buffered readline would hide queued lines
+            if not chunk:
+                keys = None  # end of input: the script (if any) goes on
+            typed += chunk
+            while b"\n" in typed:
+                line, _, typed = typed.partition(b"\n")
+                word = line.decode("utf-8", "replace").strip().lower()
+                if word == "q":
+                    return
+                try:
+                    side = _side(word, sim.sides) if word else sim.clock.running or sim.clock.turn
+                    sim.press(side, now)
+                except ValueError as error:
+                    log.warning("%s", error)
         t = sim.clock_time(now)
         while pending and sim.started is not None and pending[0].t <= t:
             event = pending.pop(0)

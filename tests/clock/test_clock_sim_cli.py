@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -25,17 +26,22 @@ def test_scripts_in_both_forms() -> None:
         parse_script(["1 purple"], SideMap())
 
 
-def test_clock_sim_process_serves_a_script(tmp_path: Path) -> None:
+def test_clock_sim_process_serves_a_script_and_keys(tmp_path: Path) -> None:
     script = tmp_path / "script.txt"
     script.write_text("0.2 red\n0.4 black\n", encoding="utf-8")
     process = subprocess.Popen([sys.executable, "-m", "recorder.cli", "clock-sim", "--protocol", "text",
-                                "--script", str(script), "--wait-host", "--no-keys", "--duration", "1.2",
-                                "--time-control", "5+2"], stdout=subprocess.PIPE, text=True)
+                                "--script", str(script), "--wait-host", "--duration", "1.5",
+                                "--time-control", "5+2"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     try:
-        assert process.stdout is not None
+        assert process.stdout is not None and process.stdin is not None
         path = process.stdout.readline().strip()
         assert path.startswith("/dev/")
         link = SerialClockLink(path, make_protocol("text"), silence_s=0.5, answer_s=0.3).start()
+        deadline = time.monotonic() + 3
+        while sum(isinstance(i, ClockPress) for i in list(link.items.queue)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        process.stdin.write("\nl\n")  # the running side (red) presses, then the left button again: no effect
+        process.stdin.flush()
         process.wait(10)
         link.stop()
     finally:
@@ -45,5 +51,7 @@ def test_clock_sim_process_serves_a_script(tmp_path: Path) -> None:
         item = link.items.get_nowait()
         if isinstance(item, ClockPress):
             presses.append(item)
-    assert [(p.side, p.red_ms // 1000) for p in presses] == [("red", 301), ("black", 301)]
+    assert [(p.side, p.red_ms // 1000) for p in presses[:2]] == [("red", 301), ("black", 301)]
     assert 301_000 < presses[1].black_ms <= 302_000
+    assert [p.side for p in presses[2:]] == ["red", "red"]  # the keyboard's presses, the second one idle
+    assert presses[3].red_ms == presses[2].red_ms  # no increment for an idle press
