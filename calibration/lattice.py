@@ -134,10 +134,3 @@ def shifted(h: np.ndarray, du: float, dv: float) -> np.ndarray:
     """The same image lattice with its board labels moved by (du, dv) points."""
     t = np.array([[1.0, 0.0, du], [0.0, 1.0, dv], [0.0, 0.0, 1.0]])
     return h @ t
-
-
-def flipped_axes(h: np.ndarray) -> np.ndarray:
-    """Relabel so the board's u and v axes swap (a 9-wide lattice read as 10-wide), about the centre."""
-    # u' = (v - 4.5) * ... cannot be exact for a 9x10 grid; swap around the centre (4, 4.5).
-    t = np.array([[0.0, 1.0, -0.5], [1.0, 0.0, 0.5], [0.0, 0.0, 1.0]])
-    return h @ t

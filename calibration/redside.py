@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 
 from calibration.board import FILES, RANKS, all_points
-from calibration.evidence import line_response, sample, spacing_px, to_gray
+from calibration.evidence import sample, to_gray
 from calibration.lens import Lens, board_to_image
 
 log = logging.getLogger(__name__)
@@ -25,8 +25,6 @@ log = logging.getLogger(__name__)
 _PALACE = {(f, r) for f in (3, 4, 5) for r in (0, 1, 2, 7, 8, 9)}
 _ELEPHANT = {(2, 0), (6, 0), (0, 2), (4, 2), (8, 2), (2, 4), (6, 4)}
 _ELEPHANT |= {(f, 9 - r) for f, r in _ELEPHANT}
-_ARM_STEPS = np.array([0.1, 0.17, 0.24])
-_SIDE = 0.2
 _DISC = 0.3  # colour disc radius, spacings
 
 
@@ -41,56 +39,6 @@ class RedSideEvidence:
     black: list[tuple[int, int]]
     gap: float = 0.0  # mean redness of the red group minus that of the black group
     kings_agree: bool = False  # each palace holds a piece of the colour the vote gives its side
-
-
-def _arms(file: int, rank: int) -> list[tuple[float, float]]:
-    """Unit directions of the grid lines leaving point (file, rank)."""
-    out = []
-    if file > 0:
-        out.append((-1.0, 0.0))
-    if file < FILES - 1:
-        out.append((1.0, 0.0))
-    inner = 0 < file < FILES - 1
-    if rank > 0 and not (inner and rank == 5):
-        out.append((0.0, -1.0))
-    if rank < RANKS - 1 and not (inner and rank == 4):
-        out.append((0.0, 1.0))
-    return out
-
-
-def occupied_points(frame: np.ndarray, h: np.ndarray, lens: Lens | None = None) -> np.ndarray:
-    """(RANKS, FILES) bool: points whose crossing is hidden (a piece, or something else, stands there)."""
-    gray = to_gray(frame)
-    kernel = int(np.clip(spacing_px(h) / 6, 5, 21)) | 1
-    corners = board_to_image(h, lens, np.array([[-1.0, -1.0], [9.0, -1.0], [9.0, 10.0], [-1.0, 10.0]]))
-    height, width = gray.shape
-    x0, y0 = np.clip(np.floor(corners.min(axis=0)).astype(int), 0, [width, height])
-    x1, y1 = np.clip(np.ceil(corners.max(axis=0)).astype(int), 0, [width, height])
-    response = np.zeros(gray.shape, np.float32)
-    if x1 - x0 > 16 and y1 - y0 > 16:
-        response[y0:y1, x0:x1] = line_response(gray[y0:y1, x0:x1], kernel, blur=1.0)
-    places, sides, owner = [], [], []
-    for index, (u, v) in enumerate(all_points()):
-        for du, dv in _arms(int(u), int(v)):
-            for step in _ARM_STEPS:
-                on = (u + du * step, v + dv * step)
-                places.append(on)
-                sides.append(((on[0] + dv * _SIDE, on[1] + du * _SIDE), (on[0] - dv * _SIDE, on[1] - du * _SIDE)))
-                owner.append(index)
-    on_values = sample(response, board_to_image(h, lens, np.array(places)))
-    side_values = sample(response, board_to_image(h, lens, np.array(sides)))
-    contrast = on_values - side_values.max(axis=1)
-    strength = max(float(np.percentile(on_values, 80)), 4.0)
-    seen = contrast > 0.3 * strength
-    owners = np.array(owner)
-    arms = len(_ARM_STEPS)
-    visible = np.zeros(RANKS * FILES)
-    total = np.zeros(RANKS * FILES)
-    # an arm is seen when most of its samples are; a point is open when half its arms are seen
-    seen_arms = seen.reshape(-1, arms).sum(axis=1) >= 2
-    np.add.at(visible, owners[::arms], seen_arms.astype(float))
-    np.add.at(total, owners[::arms], 1.0)
-    return (visible / np.maximum(total, 1) < 0.5).reshape(RANKS, FILES)
 
 
 def ring_points(frame: np.ndarray, h: np.ndarray, lens: Lens | None = None) -> np.ndarray:

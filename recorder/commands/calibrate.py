@@ -3,6 +3,10 @@
 SOURCE is an image file, a video file, a camera index or a stream URL. For videos and cameras the
 first frames are tried in turn until the board is found (pieces help to settle red's side). A
 source with no board exits with status 1 and the reason.
+
+``xqrec calibrate SOURCE --chessboard 9x6 --out lens.json`` instead makes the one-time lens
+calibration of a wide-angle camera from views of a printed chessboard (SOURCE may then also be a
+folder of images); pass the result to later runs with ``--lens lens.json``.
 """
 
 from __future__ import annotations
@@ -16,7 +20,14 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from calibration import RED_SIDES, BoardLocator, BoardNotFoundError, LensModel, draw_overlay
+from calibration import (
+    RED_SIDES,
+    BoardLocator,
+    BoardNotFoundError,
+    LensModel,
+    calibrate_chessboard,
+    draw_overlay,
+)
 from calibration.geometry import BoardGeometry
 
 log = logging.getLogger(__name__)
@@ -34,12 +45,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--lens", type=Path, help="lens calibration JSON (from a chessboard) to undistort with")
     parser.add_argument("--frames", type=int, default=30, help="frames of a video/camera to try (default 30)")
     parser.add_argument("--min-confidence", type=float, default=0.5, help="refuse grids below this (0-1)")
+    parser.add_argument("--chessboard", metavar="COLSxROWS",
+                        help="lens calibration instead: inner corners of the printed chessboard, e.g. 9x6")
     parser.set_defaults(handler=run)
 
 
 def _frames(source: str, limit: int) -> Iterator[np.ndarray]:
     """Frames of ``source``: one for an image file, up to ``limit`` for a video, camera or stream."""
     path = Path(source)
+    if path.is_dir():
+        for item in sorted(path.iterdir()):
+            if item.suffix.lower() in IMAGE_SUFFIXES:
+                yield from _frames(str(item), limit)
+        return
     if path.suffix.lower() in IMAGE_SUFFIXES:
         if not path.exists():
             raise ValueError(f"no such image: {source}")
@@ -61,7 +79,20 @@ def _frames(source: str, limit: int) -> Iterator[np.ndarray]:
         capture.release()
 
 
+def _calibrate_lens(args: argparse.Namespace) -> int:
+    try:
+        cols, rows = (int(v) for v in args.chessboard.lower().split("x"))
+    except ValueError as error:
+        raise ValueError(f"--chessboard wants COLSxROWS inner corners, e.g. 9x6, not {args.chessboard!r}") from error
+    lens = calibrate_chessboard(_frames(args.source, max(1, args.frames)), (cols, rows))
+    lens.save(args.out)
+    print(f"lens calibrated: reprojection error {lens.rms:.3f} px; wrote {args.out}")
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.chessboard:
+        return _calibrate_lens(args)
     if not 0.0 <= args.min_confidence <= 1.0:
         raise ValueError("--min-confidence must be between 0 and 1")
     lens = LensModel.load(args.lens) if args.lens else None

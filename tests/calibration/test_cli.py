@@ -42,3 +42,16 @@ def test_calibrate_without_a_board_exits_nonzero(tmp_path: Path, capsys) -> None
     assert main(["calibrate", str(source), "--out", str(tmp_path / "c.json")]) == 1
     assert "board not found" in capsys.readouterr().err
     assert not (tmp_path / "c.json").exists()
+
+
+def test_lens_calibration_from_a_folder_of_chessboard_views(tmp_path: Path) -> None:
+    from tests.calibration.test_geometry import _chessboard_views
+
+    folder = tmp_path / "chart"
+    folder.mkdir()
+    for i, view in enumerate(_chessboard_views()):
+        cv2.imwrite(str(folder / f"view{i}.png"), view)
+    out = tmp_path / "lens.json"
+    assert main(["calibrate", str(folder), "--chessboard", "10x8", "--out", str(out)]) == 0
+    data = json.loads(out.read_text())
+    assert data["model"] == "opencv" and data["image_size"] == [800, 600]
