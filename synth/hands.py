@@ -61,12 +61,20 @@ class HandLook:
 
 @dataclass(frozen=True)
 class HandPose:
-    """Where the hand is: pinch point (x, y) on the board, lift ``z`` (0 = touching), arm direction."""
+    """Where the hand is: pinch point (x, y) on the board, lift ``z`` (0 = touching), arm direction,
+    and ``grip``: 1 = fingers closed round a piece, 0 = relaxed and open (reaching, leaving)."""
 
     x: float
     y: float
     z: float
     shoulder: tuple[float, float]
+    grip: float = 1.0
+
+
+def _opened(point: tuple[float, float, float], openness: float, reach: float) -> tuple[float, float, float]:
+    """A finger point moved forward, spread sideways and raised as the hand opens."""
+    u, v, z = point
+    return u + reach * openness, v * (1.0 + 0.35 * openness), z + 0.15 * openness * reach
 
 
 def _frame(pose: HandPose, look: HandLook) -> Callable[[float, float, float], tuple[float, float, float]]:
@@ -146,11 +154,13 @@ def hand_parts(pose: HandPose, look: HandLook, project: Projector, width: int, h
     palm = _capsule(list(_PALM[0]), list(_PALM[1]), to_board, project, "palm")
     palm.height = 0.85
     parts = [forearm, sleeve, palm]
-    thumb = _capsule([_THUMB[0], _THUMB[1], _THUMB[2]], [_THUMB[3] * 1.25, _THUMB[3], _THUMB[3] * 0.85],
-                     to_board, project, "finger")
+    openness = 1.0 - min(1.0, max(0.0, pose.grip))
+    thumb = _capsule([_THUMB[0], _opened(_THUMB[1], openness, 0.1), _opened(_THUMB[2], openness, 0.2)],
+                     [_THUMB[3] * 1.25, _THUMB[3], _THUMB[3] * 0.85], to_board, project, "finger")
     parts.append(thumb)
     for knuckle, joint, tip, w in _FINGERS:
-        parts.append(_capsule([knuckle, joint, tip], [w * 1.1, w, w * 0.85], to_board, project, "finger"))
+        bent = [knuckle, _opened(joint, openness, 0.12), _opened(tip, openness, 0.3)]
+        parts.append(_capsule(bent, [w * 1.1, w, w * 0.85], to_board, project, "finger"))
     return parts
 
 

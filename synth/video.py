@@ -132,7 +132,9 @@ class _HandPainter:
             for n, piece in enumerate(pose.holding):
                 centre = self.scene.project(np.array([[pose.x - 0.15 * n, pose.y - 0.1 * n, lift + 0.3]]))[0]
                 self.sprites.draw(image, piece, centre, 1.0 + 0.04 * lift)
-            mask = draw_hand(image, HandPose(pose.x, pose.y, pose.z, track.shoulder), self.looks[k],
+            # fingers close round a piece near the board or while holding one, open when up and empty
+            grip = 1.0 if pose.holding else min(1.0, max(0.0, 1.0 - (pose.z - 0.3) / 0.35))
+            mask = draw_hand(image, HandPose(pose.x, pose.y, pose.z, track.shoulder, grip), self.looks[k],
                              self.scene.project, self.light, seed=self.seed * 1000 + k, gain=self.gain)
             if mask.any():
                 visible.append(k)
