@@ -173,11 +173,51 @@ class TwoMovesSeen(Alert):
     moves: tuple[str, ...] = field(default_factory=tuple)
 
 
+# --- the arbiter's actions (from the live console) and the alert's camera still -------------------
+@dataclass(frozen=True)
+class AlertAcknowledged(Event):
+    """The arbiter saw the alert stored as event ``seq`` of this game and dealt with it; ``by`` names
+    who, ``at`` the wall-clock time (UTC, ISO 8601); ``t`` is the game's latest source time."""
+
+    seq: int
+    kind: str
+    by: str
+    note: str = ""
+    at: str = ""
+
+
+@dataclass(frozen=True)
+class MoveCorrected(MoveRecorded):
+    """The arbiter set ply ``ply`` to ``iccs`` (it replaces ``was``); later plies are re-recorded after
+    it. A ``MoveRecorded``, so the game rebuilt from the log carries the correction."""
+
+    by: str = ""
+    was: str = ""
+    at: str = ""
+
+
+@dataclass(frozen=True)
+class ResultMarked(GameEnded):
+    """The arbiter marked the game's result (a ``GameEnded`` that is not advisory); ``by`` names who."""
+
+    by: str = ""
+    at: str = ""
+
+
+@dataclass(frozen=True)
+class AlertFrame(Event):
+    """The camera's still frame of the moment of the alert raised at time ``t``: a JPEG at ``path``
+    (relative to the store's folder, or absolute), saved by the recorder just after the alert."""
+
+    path: str
+    kind: str = ""
+
+
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.__name__: cls
     for cls in (RecordingStarted, RecordingStopped, MoveRecorded, ClockPressed, PositionRestored,
                 CalibrationChanged, SourceGap, GameEnded, Alert, IllegalMoveAlert, BoardDisturbed,
-                ClockAlert, TwoMovesSeen)
+                ClockAlert, TwoMovesSeen, AlertAcknowledged, MoveCorrected, ResultMarked, AlertFrame)
 }
 
 
