@@ -1,0 +1,77 @@
+"""Plugging the store into ``xqrec record``: the command-line options and the hooks around a session.
+
+:func:`add_store_arguments` adds ``--db`` and the game's details (tournament, round, board,
+players, time control, camera and clock set-up) to the record command; :func:`open_for_record`
+finds the open game for the same source and board (or creates one); :func:`resume_session`
+brings a new session to the point a crashed run reached and returns the source items still to
+read (a file's frames after the stored time; a live source's frames all).
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any, TypeVar
+
+from recorder.store.db import GameInfo, GameStore
+from recorder.store.resume import StoreRecording, prime_resolver, skip_seen
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+
+def add_store_arguments(parser: argparse.ArgumentParser) -> None:
+    """The store's options of ``xqrec record``."""
+    group = parser.add_argument_group("game store")
+    group.add_argument("--db", type=Path,
+                       help="game store (default $XDG_DATA_HOME/xiangqi-recorder/recorder.sqlite3, created on first use)")
+    group.add_argument("--no-db", action="store_true", help="do not store the game")
+    group.add_argument("--new-game", action="store_true", help="start a new game even if one is open for this board")
+    group.add_argument("--event", default="", help="tournament name")
+    group.add_argument("--site", default="", help="where it is played")
+    group.add_argument("--round", default="", help="round")
+    group.add_argument("--date", default="", help="date (YYYY.MM.DD)")
+    group.add_argument("--board", type=int, help="board number")
+    group.add_argument("--red", default="", help="red player")
+    group.add_argument("--black", default="", help="black player")
+    group.add_argument("--time-control", default="", help='PGN form, seconds[+increment], e.g. "5400+30"')
+    group.add_argument("--camera", default="", help="camera set-up (model, mounting)")
+    group.add_argument("--clock", default="", help="clock set-up (model, port)")
+
+
+def info_from_args(args: argparse.Namespace) -> GameInfo:
+    """The game's details from the record command's options."""
+    return GameInfo(event=args.event, site=args.site, round=args.round, date=args.date, board=args.board,
+                    red=args.red, black=args.black, time_control=args.time_control, camera=args.camera,
+                    clock=args.clock)
+
+
+def open_for_record(args: argparse.Namespace, source: str) -> StoreRecording | None:
+    """The store recording for a ``record`` run (``None`` with ``--no-db``)."""
+    if getattr(args, "no_db", False):
+        return None
+    store = GameStore(getattr(args, "db", None))
+    recording = StoreRecording.open(store, source, info_from_args(args), resume=not args.new_game)
+    if recording.resume is not None and not args.quiet:
+        point = recording.resume
+        print(f"resuming game {recording.game_id} after ply {point.ply} (stored up to {point.t:.1f} s); "
+              f"the board must show {point.position.fen()}", flush=True)
+    return recording
+
+
+def resume_session(session: Any, recording: StoreRecording | None, items: Iterable[T], seekable: bool) -> Iterable[T]:
+    """Bring ``session`` to the stored game's last position; the source items still to read.
+
+    The session checks the first view against that position (its orientation check and the
+    resolver both start from it), so a board that was changed while nothing recorded raises
+    an alert rather than a silent jump.
+    """
+    if recording is None or recording.resume is None:
+        return items
+    point = recording.resume
+    prime_resolver(session.resolver, point)
+    session.start = point.position
+    return skip_seen(items, point) if seekable else items

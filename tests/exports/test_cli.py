@@ -1,0 +1,67 @@
+"""``xqrec games``, ``xqrec show`` and ``xqrec export`` on a store with a few games (one left open)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from recorder.cli import main
+from recorder.store import GameInfo, GameStore
+from rules import read_pgn
+from tests.exports.game_events import game_events
+
+MOVES = ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7", "b0c2", "c6c5", "c3c4", "h7i7"]
+
+
+@pytest.fixture()
+def db(tmp_path: Path) -> Path:
+    path = tmp_path / "games.sqlite3"
+    with GameStore(path) as store:
+        for board, (red, black) in enumerate([("许银川", "吕钦"), ("胡荣华", "杨官璘")], 1):
+            game = store.create_game(f"cam{board}", GameInfo(event="Open", round="2", board=board, red=red,
+                                                             black=black, time_control="5400+30"))
+            events = game_events(MOVES[:8 + board], seed=board, faults=board == 1,
+                                 result="1-0" if board == 1 else None)
+            for event in events if board == 1 else events[:-1]:  # board 2 was left open
+                store.append(game, event)
+            if board == 1:
+                store.close_game(game)
+            else:
+                store.begin_session(game)  # this process: still recording
+    return path
+
+
+def test_games_lists_states(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["games", "--db", str(db)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert "closed" in out[1] and "许银川" in out[1] and " 9 " in out[1] and "1-0" in out[1]
+    assert "recording" in out[2] and "Open/2/board 2" in out[2]
+    assert main(["games", "--db", str(db), "--open"]) == 0
+    assert len(capsys.readouterr().out.splitlines()) == 2
+
+
+def test_show_prints_record_with_alerts(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["show", "1", "--db", str(db)]) == 0
+    out = capsys.readouterr().out
+    assert "炮二平五" in out and "alert illegal_move" in out and "taken back: c6c5" in out
+    assert "Time used:" in out and "Red:          许银川" in out
+    assert main(["show", "9", "--db", str(db)]) == 2  # no such game: a message, no traceback
+
+
+def test_export_formats_and_round(db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["export", "1", "--db", str(db), "--notation", "chinese"]) == 0
+    (game,) = read_pgn(capsys.readouterr().out)
+    assert [m.iccs for m in game.moves] == MOVES[:9] and game.headers["Format"] == "Chinese"
+    out = tmp_path / "g.txt"
+    assert main(["export", "1", "--db", str(db), "--format", "txt", "--out", str(out)]) == 0
+    assert "中国象棋比赛记录表" in out.read_text(encoding="utf-8")
+    pdf = tmp_path / "g.pdf"
+    assert main(["export", "1", "--db", str(db), "--format", "pdf", "--out", str(pdf), "--paper", "A5",
+                 "--short"]) == 0
+    assert pdf.read_bytes().startswith(b"%PDF")
+    assert main(["export", "--round", "Open", "2", "--db", str(db)]) == 0
+    games = read_pgn(capsys.readouterr().out)
+    assert [g.headers["Board"] for g in games] == ["1", "2"] and [g.result for g in games] == ["1-0", "*"]
+    assert [len(g.moves) for g in games] == [9, 10]
+    assert main(["export", "--round", "Open", "7", "--db", str(db)]) == 2
