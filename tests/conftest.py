@@ -26,3 +26,9 @@ def games() -> list[tuple[str, list[str]]]:
     if not (SHARED_DATA / "games_iccs.txt").exists():
         pytest.skip("../shared/data is not present")
     return read_games()
+
+
+@pytest.fixture(autouse=True)
+def _private_data_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Keep every test out of the user's data directory (``xqrec record`` stores games there by default)."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("data-home")))
