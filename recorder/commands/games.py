@@ -1,11 +1,14 @@
-"""``xqrec games``: list the games in the store (id, state, board, players, plies, result)."""
+"""``xqrec games``: list the games in the store (id, state, board, players, plies, result); ``--import``
+stores the games of a PGN file written elsewhere (any notation; UTF-8, GBK or Big5)."""
 
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from recorder.store import GameStore
+from recorder.store.importer import import_pgn
 
 
 def add_db_argument(parser: argparse.ArgumentParser) -> None:
@@ -19,11 +22,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--open", action="store_true", help="only games not closed (recording or interrupted)")
     parser.add_argument("--event", help="only games of this tournament")
     parser.add_argument("--round", help="only games of this round")
+    parser.add_argument("--import", dest="import_pgn", type=Path, metavar="PGN",
+                        help="first store the games of this PGN file")
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
     with GameStore(args.db) as store:
+        if args.import_pgn is not None:
+            ids, problems = import_pgn(store, args.import_pgn.read_bytes(), str(args.import_pgn))
+            print(f"imported {len(ids)} game(s) from {args.import_pgn}")
+            for problem in problems:
+                print(f"  not read: {problem}", file=sys.stderr)
         games = store.games(status="open" if args.open else None, event=args.event, round_name=args.round)
         if not games:
             print("no games")

@@ -65,3 +65,12 @@ def test_export_formats_and_round(db: Path, tmp_path: Path, capsys: pytest.Captu
     assert [g.headers["Board"] for g in games] == ["1", "2"] and [g.result for g in games] == ["1-0", "*"]
     assert [len(g.moves) for g in games] == [9, 10]
     assert main(["export", "--round", "Open", "7", "--db", str(db)]) == 2
+
+
+def test_games_imports_a_pgn_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pgn = tmp_path / "other.pgn"
+    pgn.write_bytes("[Red \"胡荣华\"]\n[Result \"1-0\"]\n\n1. 炮二平五 马８进７ 2. 车一进九 1-0\n".encode("gbk"))
+    assert main(["games", "--db", str(tmp_path / "i.sqlite3"), "--import", str(pgn)]) == 0
+    captured = capsys.readouterr()
+    assert "imported 1 game" in captured.out and "胡荣华" in captured.out and "closed" in captured.out
+    assert "ply 3" in captured.err
