@@ -105,6 +105,7 @@ class ClockSim:
         self._flags_sent: set[str] = set()
         self._out = bytearray()
         self.presses = 0
+        self.pressed: list[tuple[float, str, bool]] = []  # (real time, side, flipped) of each press
 
     # --- time ---------------------------------------------------------------------------
     def clock_time(self, now: float) -> float:
@@ -124,6 +125,7 @@ class ClockSim:
             return False
         flipped = self.clock.press(side, self.clock_time(now))
         self.presses += 1
+        self.pressed.append((now, side, flipped))
         if self.protocol == "text" and now >= self.silent_until:
             self._send_text("P", side, now)
         return flipped
