@@ -124,6 +124,9 @@ class StoreRecording:
              resume: bool = True) -> StoreRecording:
         """The open game for ``source`` (and board) taken up again, or a new game."""
         found = store.find_open(source, info) if resume else None
+        if found is not None and found.state == "recording":
+            raise ValueError(f"game {found.id} for {source} is being recorded by another running recorder "
+                             "(stop it first, or use --new-game)")
         if found is not None:
             point = resume_point(store, found.id)
             log.warning("resuming game %d after ply %d (stored up to t=%.1f s)", found.id, point.ply, point.t)

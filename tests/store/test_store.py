@@ -83,6 +83,8 @@ def test_open_closed_and_interrupted_games(tmp_path: Path) -> None:
     for event in events[:-1]:
         run.sink(event)
     assert store.game(run.game_id).state == "recording"  # this process holds it
+    with pytest.raises(ValueError, match="being recorded"):
+        StoreRecording.open(store, "video.mp4")
     dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
     store.db.execute("UPDATE sessions SET pid = ? WHERE id = ?", (int(dead.stdout), run.session_id))
     assert store.game(run.game_id).state == "interrupted"
