@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the project needs (CJK fonts for the renderer and the
-# scoresheet, poppler-utils for PDF checks) when they are missing. Needs root or sudo.
+# scoresheet, poppler-utils for PDF checks, ffmpeg for H.264 game videos: about 1 MB per minute
+# instead of 5.5 with OpenCV's mp4v) when they are missing. Needs root or sudo.
 set -euo pipefail
-packages=(fonts-arphic-ukai fonts-arphic-uming fonts-wqy-zenhei fonts-noto-cjk poppler-utils)
+packages=(fonts-arphic-ukai fonts-arphic-uming fonts-wqy-zenhei fonts-noto-cjk poppler-utils ffmpeg)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
