@@ -229,7 +229,7 @@ def film(timeline: Timeline, scene: BoardScene, seed: int, fps: float,
         # the light is applied in steps of 1/400 (invisible), so a still board reuses its lit frame
         level, tint3, grad = (_step(ambient.gain), tuple(_step(c) for c in ambient.tint),
                              (_step(ambient.gradient[0]), _step(ambient.gradient[1])))
-        key = (id(stills[state]), level, tint3, grad, tuple(round(c, 5) for c in camera))
+        key = (state, level, tint3, grad, tuple(round(c, 5) for c in camera))
         if not active and key == lit_key and lit is not None:
             frame = lit
         else:
