@@ -24,7 +24,8 @@ Top-level fields:
   spacings, for pieces at least :data:`OFF_POINT` away from their point).
 - ``bumps``: ``frame_start``, ``frame_settled``, ``shift_px``, ``angle_deg``, ``points_after``.
 - ``hands``: per hand visit ``actor`` (red/black/arbiter), ``purpose``, ``frame_first``, ``frame_last``.
-- ``clock``: ``base_ms``, ``increment_ms``, ``running_at_start``, ``log`` (the JSON-lines file) and
+- ``clock``: ``base_ms``, ``increment_ms``, ``running_at_start``, ``started_t`` (the clock starts with
+  the video), ``log`` (the JSON-lines file) and
   ``presses`` (each with ``t``, ``frame``, ``side``, ``red_ms``, ``black_ms``, ``ply``, ``note``).
 - ``light`` (the drift keys), ``points`` (pixel of each board point before any bump) and ``scene``
   (style, camera model, ``red_side``, ``spacing_px``).
@@ -169,6 +170,7 @@ def build_truth(timeline: Timeline, tracker: StillTracker, scene: BoardScene, *,
         "base_ms": round(timeline.clock_start["base_s"] * 1000),
         "increment_ms": round(timeline.clock_start["increment_s"] * 1000),
         "running_at_start": timeline.clock_start["running"],
+        "started_t": timeline.clock_start["t"],
         "presses": [{"t": round(p.t, 3), "frame": _frame(p.t, fps), "side": p.side, "red_ms": p.red_ms,
                      "black_ms": p.black_ms, "ply": p.ply, "note": p.note} for p in timeline.presses],
     }
