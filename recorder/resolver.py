@@ -312,6 +312,10 @@ class Resolver:
         return [GameEnded(t, self.game.ply, outcome.result, outcome.reason, outcome.article, outcome.text,
                           outcome.advisory)]
 
+    def blind(self, t: float) -> None:
+        """The board cannot be seen at ``t`` (not found yet): clock presses around now are not judged."""
+        self.last_trouble = t
+
     def forget_offsets(self) -> None:
         """Drop the reference disc offsets (the board was calibrated again)."""
         self._offsets_ref = None

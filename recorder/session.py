@@ -23,6 +23,7 @@ import numpy as np
 from calibration import BoardGeometry, BoardLocator, BoardNotFoundError
 from recorder.clocklog_input import ClockFeed, ClockPress
 from recorder.events import (
+    BoardDisturbed,
     CalibrationChanged,
     Event,
     EventLog,
@@ -48,7 +49,8 @@ class SessionConfig:
     observer: ObserverConfig = field(default_factory=ObserverConfig)
     motion: MotionConfig = field(default_factory=MotionConfig)
     resolver: ResolverConfig = field(default_factory=ResolverConfig)
-    locate_every_s: float = 1.0  # while the board is not found, try again this often
+    locate_every_s: float = 1.0  # while the board is not found, try again after this (doubling)
+    locate_max_wait_s: float = 8.0  # ... up to this
     orientation_margin: float = 20.0  # nats by which the turned naming must fit the start better
 
 
@@ -90,6 +92,8 @@ class RecordingSession:
         self.observer: Observer | None = None
         self._rectify: Rectifier | None = None
         self._next_locate = -np.inf
+        self._locate_wait = self.config.locate_every_s
+        self._blind_alerted: float | None = None
         self._oriented = False
         self.frames = 0
         self.last_t = 0.0
@@ -142,6 +146,7 @@ class RecordingSession:
                 events += self.resolver.press(press)
         if self.observer is None:
             events += self._locate(item.image, t, "board found")
+            self.resolver.blind(t)  # presses while the board is not watched are not judged
         if self.observer is not None:
             started = time.perf_counter()
             before = self.timings["classify_ms"]
@@ -158,15 +163,21 @@ class RecordingSession:
     def _locate(self, image: np.ndarray, t: float, reason: str) -> list[Event]:
         if t < self._next_locate:
             return []
-        self._next_locate = t + self.config.locate_every_s
+        self._next_locate = t + self._locate_wait
         started = time.perf_counter()
         try:
             geometry = self.locator.locate(image)
         except BoardNotFoundError as error:
             log.info("t=%.2f: board not found: %s", t, error.reason)
+            self._locate_wait = min(self.config.locate_max_wait_s, 2 * self._locate_wait)  # back off
+            if self.observer is None and self._blind_alerted is None:
+                self._blind_alerted = t
+                return [BoardDisturbed(t, "board_not_found", (), "", f"the board cannot be found in the picture "
+                                       f"({error.reason}); nothing is recorded until it is", self.resolver.game.ply)]
             return []
         finally:
             self.timings["locate_ms"] += 1000 * (time.perf_counter() - started)
+        self._locate_wait = self.config.locate_every_s
         shift = 0.0
         if self.geometry is not None:
             old = np.array(list(self.geometry.points().values()))
