@@ -159,8 +159,11 @@ class GameStore:
         log.info("game %d created for %s", game_id, source)
         return game_id
 
-    def append(self, game_id: int, event: Event) -> int:
-        """Commit ``event`` to the game's log (one transaction, durable on return); returns its number."""
+    def append(self, game_id: int, event: Event, *, close_with: str | None = None) -> int:
+        """Commit ``event`` to the game's log (one transaction, durable on return); returns its number.
+
+        ``close_with`` closes the game with that result in the same transaction (the last event).
+        """
         seq = self._seq.get(game_id)
         if seq is None:
             row = self.db.execute("SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?", (game_id,)).fetchone()
@@ -178,6 +181,8 @@ class GameStore:
             elif isinstance(event, GameEnded) and not event.advisory and event.result:
                 self.db.execute("UPDATE games SET result = ? WHERE id = ?", (event.result, game_id))
             self.db.execute("UPDATE games SET updated = ? WHERE id = ?", (_now(), game_id))
+            if close_with is not None:
+                self.db.execute("UPDATE games SET status = 'closed', result = ? WHERE id = ?", (close_with, game_id))
         except BaseException:
             self.db.execute("ROLLBACK")
             self._seq.pop(game_id, None)

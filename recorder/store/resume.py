@@ -137,13 +137,14 @@ class StoreRecording:
         return recording
 
     def sink(self, event: Event) -> None:
-        """Commit one event; a stop at the end of the source closes the game."""
-        self.store.append(self.game_id, event)
+        """Commit one event; a stop at the end of the source closes the game (in the same transaction)."""
+        result = None
+        if isinstance(event, RecordingStopped) and event.reason == "end of source":
+            result = rebuild([*self.store.events(self.game_id), event]).result
+        self.store.append(self.game_id, event, close_with=result)
         self.stored += 1
         if isinstance(event, RecordingStopped):
             self.store.end_session(self.session_id)
-            if event.reason == "end of source":
-                self.store.close_game(self.game_id, rebuild(self.store.events(self.game_id)).result)
 
     def game(self) -> RecordedGame:
         """The whole game as stored (all runs together)."""
