@@ -18,7 +18,7 @@ from typing import Literal
 
 from fpdf import FPDF
 
-from recorder.events import Event
+from recorder.events import Event, RecordingStarted
 from recorder.exports.diagram import RED_INK, diagram_size, draw_position
 from recorder.exports.fonts import find_cjk_font
 from recorder.exports.pgn import clock_text
@@ -220,6 +220,12 @@ class _Sheet:
         return position
 
 
+def _provenance(events: Sequence[Event]) -> str:
+    """Who wrote the record: the recorder and the piece model's hash (kept with every game)."""
+    models = {e.model_sha256 for e in events if isinstance(e, RecordingStarted) and e.model_sha256}
+    return "recorded by xqrec" + (f", model sha256 {sorted(models)[0][:12]}" if models else "")
+
+
 def scoresheet_pdf(events: Sequence[Event], info: GameInfo | None = None, *, short: bool = False,
                    paper: str = "A4") -> bytes:
     """The scoresheet of a recorded game as PDF bytes (see the module docstring)."""
@@ -257,6 +263,9 @@ def scoresheet_pdf(events: Sequence[Event], info: GameInfo | None = None, *, sho
         if number == len(pages) - 1:
             y = sheet.footer(y, game, events, info, spacing) + gap
             sheet.signatures(y)
+        sheet.text_cell(sheet.margin, sheet.height - sheet.margin + 2 * s, sheet.inner, 4 * s,
+                        f"{_provenance(events)}    第 {number + 1} / {len(pages)} 页", points=6, align="R",
+                        color=(120, 120, 120))
     return bytes(sheet.pdf.output())
 
 
