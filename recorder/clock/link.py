@@ -53,6 +53,7 @@ class SerialClockLink:
         self._thread: threading.Thread | None = None
         self._last_heard: float | None = None
         self._gap_from: float | None = None
+        self._missing_said = False
 
     # --- control -----------------------------------------------------------------------
     def start(self) -> SerialClockLink:
@@ -83,6 +84,7 @@ class SerialClockLink:
         while not self._stop.is_set():
             port = self._open()
             if port is None:
+                self._never_heard("cannot be opened")
                 self._stop.wait(delay)
                 delay = min(delay * 2, self.backoff_s[1])
                 continue
@@ -96,6 +98,7 @@ class SerialClockLink:
             if heard:
                 delay = self.backoff_s[0]
             elif not self._stop.is_set():
+                self._never_heard("no answer")
                 self._stop.wait(delay)
                 delay = min(delay * 2, self.backoff_s[1])
 
@@ -109,6 +112,13 @@ class SerialClockLink:
             if self._gap_from is None and not self.connected:
                 self._gap_from = self.clock()
             return None
+
+    def _never_heard(self, why: str) -> None:
+        """Say once that no clock has been heard since the start (recording goes on from vision)."""
+        if self.connections == 0 and not self._missing_said:
+            self._missing_said = True
+            self._put(ClockNotice(self.clock(), DISCONNECTED, f"no clock on {self.port_name} ({why}); "
+                                  "recording from the board alone until it answers"))
 
     def _lost(self, why: str) -> None:
         now = self.clock()

@@ -99,3 +99,12 @@ def test_a_vanished_port_is_reopened_when_it_returns(tmp_path: Path) -> None:
     notices = [i for i in _drain(link) if isinstance(i, ClockNotice) and i.kind != MAPPING]
     assert [n.kind for n in notices] == [CONNECTED, DISCONNECTED, CONNECTED, DISCONNECTED]  # the second sim ends too
     assert "gap" in notices[2].text
+
+
+def test_a_port_that_never_answers_is_said_once(tmp_path: Path) -> None:
+    link = _link(str(tmp_path / "no-such-port"), "dgt")
+    time.sleep(0.5)
+    link.stop()
+    notices = [i for i in _drain(link) if isinstance(i, ClockNotice)]
+    assert link.open_failures >= 3 and len(notices) == 1
+    assert notices[0].kind == DISCONNECTED and "no clock" in notices[0].text
