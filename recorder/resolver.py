@@ -37,7 +37,7 @@ from recorder.events import (
 from recorder.observer import Observation
 from recorder.offpoint import off_point, residual_offsets
 from recorder.resolver_clock import ClockBook
-from recorder.resolver_diagnose import changes, diagnose, placement_seen
+from recorder.resolver_diagnose import changes, diagnose, move_pairs, placement_seen
 from recorder.resolver_scoring import Scorer, boards_classes
 from rules import Game, Move, Position, format_move
 from rules.squares import RED, piece_name, square_name
@@ -164,7 +164,7 @@ class Resolver:
             return True
         board = decision.candidate.board
         found = changes(Position(board, RED), scorer, self.config.confident_p)
-        moved = any(found.seen[a] == board[v] for v in found.vacated for a in found.appeared)
+        moved = bool(move_pairs(board, found))
         if moved:
             log.debug("contradicted points of the best candidate form a move: not accepted")
         return not moved

@@ -49,23 +49,41 @@ def _letter(index: int) -> str:
 def changes(position: Position, scorer: Scorer, confident_p: float, substitutions: bool = True) -> Changes:
     """The points of ``position`` the observation confidently contradicts.
 
-    With ``substitutions`` false, a piece read as another piece does not count (pieces do not
-    change identity on their own: that is far more often a misread than an event).
+    A point is *vacated* when a piece should stand there and it confidently reads empty, and
+    *appeared* when it should be empty and confidently reads occupied (``seen`` names the most
+    probable piece). With ``substitutions``, an occupied point whose piece confidently reads as
+    another piece also counts as appeared (a capture); without, it does not (pieces do not change
+    identity on their own: that is far more often a misread than an event).
     """
     current = board_classes(position.board)
-    best, conf = scorer.reading()
-    expected_p = scorer.piece_probs[np.arange(90), current]
-    differ = scorer.visible & (best != current) & (conf >= confident_p) & (expected_p < scorer.bad_p)
-    if not substitutions:
-        differ &= (best == 0) | (current == 0)
-    vacated: list[int] = []
-    appeared: list[int] = []
+    probs = scorer.piece_probs
+    visible = scorer.visible
+    piece_best = 1 + np.argmax(probs[:, 1:], axis=1)
+    vacated_mask = visible & (current != 0) & (probs[:, 0] >= confident_p)
+    gained_mask = visible & (current == 0) & (scorer.occupied_p >= confident_p)
+    if substitutions:
+        given = probs[:, 1:] / np.maximum(scorer.occupied_p, 1e-12)[:, None]
+        rows = np.arange(90)
+        type_p = given[rows, piece_best - 1]
+        current_p = given[rows, np.maximum(current, 1) - 1]
+        swapped = (visible & (current != 0) & (scorer.occupied_p >= 0.5) & (piece_best != current)
+                   & (type_p >= confident_p) & (current_p < scorer.bad_p))
+        gained_mask = gained_mask | swapped
     seen: dict[int, str] = {}
-    for index in np.flatnonzero(differ):
-        sq = int(index)
-        seen[sq] = _letter(int(best[sq]))
-        (vacated if best[sq] == 0 else appeared).append(sq)
-    return Changes(tuple(vacated), tuple(appeared), seen)
+    for index in np.flatnonzero(vacated_mask):
+        seen[int(index)] = "."
+    for index in np.flatnonzero(gained_mask):
+        seen[int(index)] = _letter(int(piece_best[index]))
+    vacated = tuple(int(i) for i in np.flatnonzero(vacated_mask))
+    appeared = tuple(int(i) for i in np.flatnonzero(gained_mask))
+    return Changes(vacated, appeared, seen)
+
+
+def move_pairs(board: str, found: Changes) -> list[tuple[int, int]]:
+    """(from, to) pairs among the changes that look like a piece moved: a vacated point and a point
+    that gained a piece (any reading of its type) or now reads as the vacated piece."""
+    return [(v, a) for v in found.vacated for a in found.appeared
+            if board[a] == "." or found.seen[a] == board[v]]
 
 
 def placement_seen(position: Position, found: Changes) -> str:
@@ -86,7 +104,7 @@ def diagnose(position: Position, scorer: Scorer, *, t: float, ply: int, confiden
     if len(found.vacated) == 1 and len(found.appeared) == 1:
         src, dst = found.vacated[0], found.appeared[0]
         piece = position.board[src]
-        if found.seen[dst] == piece:
+        if move_pairs(position.board, found):
             alert = _move_alert(position, src, dst, piece, t, ply)
             if alert is not None:
                 return [alert]

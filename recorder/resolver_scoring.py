@@ -33,15 +33,25 @@ class Scorer:
     """Scores of boards under one observation.
 
     ``piece_probs`` (90, 15) are the probabilities of empty and the 14 pieces, renormalised
-    without "covered"; ``visible`` marks the points that count.
+    without "covered"; ``visible`` marks the points that count. A point's probability is read
+    as two parts: whether it is occupied (floored at ``floor``), and which piece it is given that
+    it is occupied (floored at ``type_floor``, much higher): telling a piece from an empty point
+    is what a classifier does best, and nearly every legal continuation differs from the others
+    in occupancy, so a doubtful piece type must not outweigh a clear occupancy.
     """
 
-    def __init__(self, probs: np.ndarray, mask: np.ndarray, floor: float = 1e-3, bad_p: float = 0.1) -> None:
+    def __init__(self, probs: np.ndarray, mask: np.ndarray, floor: float = 1e-3, bad_p: float = 0.1,
+                 type_floor: float = 0.05) -> None:
         piece = np.asarray(probs, dtype=np.float64)[:, :PIECE_CLASSES]
         piece = piece / np.maximum(piece.sum(axis=1, keepdims=True), 1e-12)
         self.piece_probs = piece
         self.visible = ~np.asarray(mask, dtype=bool)
-        self.logp = np.log(np.maximum(piece, floor)) * self.visible[:, None]
+        self.occupied_p = 1.0 - piece[:, 0]
+        given = piece[:, 1:] / np.maximum(self.occupied_p, 1e-12)[:, None]
+        logp = np.empty_like(piece)
+        logp[:, 0] = np.log(np.maximum(piece[:, 0], floor))
+        logp[:, 1:] = np.log(np.maximum(self.occupied_p, floor))[:, None] + np.log(np.maximum(given, type_floor))
+        self.logp = logp * self.visible[:, None]
         self.bad_p = bad_p
         self._rows = np.arange(90)
 
@@ -50,8 +60,8 @@ class Scorer:
         return self.logp[self._rows[None, :], classes].sum(axis=1)
 
     def bad_points(self, classes: np.ndarray) -> np.ndarray:
-        """(90,) True where a visible point clearly contradicts the (90,) class board."""
-        p = self.piece_probs[self._rows, classes]
+        """(90,) True where a visible point clearly contradicts the occupancy of the (90,) class board."""
+        p = np.where(classes == 0, self.piece_probs[:, 0], self.occupied_p)
         return self.visible & (p < self.bad_p)
 
     def reading(self) -> tuple[np.ndarray, np.ndarray]:
