@@ -222,6 +222,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--boards", type=int, default=4, help="recorders run at once for the throughput figure")
     parser.add_argument("--cores", type=int, default=2, help="cores they share")
     parser.add_argument("--render-only", action="store_true", help="render the videos and stop")
+    parser.add_argument("--no-render", action="store_true", help="use only the videos already rendered")
     parser.add_argument("--no-throughput", action="store_true")
     args = parser.parse_args(sys.argv[1:] if argv is None and __name__ == "__main__" else (argv or []))
     logging.getLogger("recorder").setLevel(logging.WARNING)
@@ -230,13 +231,16 @@ def main(argv: list[str] | None = None) -> None:
     order += clean[len(injected):] + injected[len(clean):]
     spent = 0.0
     for spec in order:
+        if args.no_render:
+            break
         try:
             spent += render(spec, args.width, args.height)
         except ValueError as error:  # a game that cannot carry a case: left out, and said so
             print(f"not rendered: {spec.name}: {error}")
     clean = [s for s in clean if s.path(".truth.json").exists()]
     injected = [s for s in injected if s.path(".truth.json").exists()]
-    print(f"videos: {len(clean)} clean ({args.plies} plies), {len(injected)} injected; rendered now in {spent:.0f} s")
+    print(f"videos: {len(clean)} clean ({args.plies} plies), {len(injected)} injected; rendered now in {spent:.0f} s",
+          flush=True)
     if args.render_only:
         return
     oracle = args.oracle or not model_available()
