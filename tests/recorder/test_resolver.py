@@ -206,3 +206,11 @@ def test_perpetual_check_verdict_becomes_an_advisory_event() -> None:
         ended += [e for e in resolver.observe(observe_board(position.board, 1.0 + i, seed=i)) if isinstance(e, GameEnded)]
     assert [(e.ply, e.reason, e.advisory) for e in ended] == [(66, "perpetual_check", True)]
     assert resolver.game.ply == len(moves)  # the recorder keeps recording after the verdict
+
+
+def test_occupancy_decides_when_the_piece_type_is_misread() -> None:
+    resolver = Resolver()
+    after = Position.start().play("h2c2")
+    # the cannon now on c2 reads as a soldier, and only half-confidently occupied
+    events = resolver.observe(observe_board(after.board, 1.0, misread={parse_square("c2"): ("P", 0.5)}))
+    assert _recorded(events) == ["h2c2"]
