@@ -1,0 +1,78 @@
+"""The link against a scripted fake port: the set-up it sends, polls on silence, errors and reopening."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import serial
+
+from recorder.clock import dgt
+from recorder.clock.link import SerialClockLink
+from recorder.clock.model import CONNECTED, DISCONNECTED, LEFT, RIGHT, ClockNotice, ClockReading
+from recorder.clock.protocols import make_protocol
+from recorder.clocklog_input import ClockPress
+
+
+class FakePort:
+    """Answers each expected write with scripted bytes; ``fail`` raises a serial error once answered out."""
+
+    def __init__(self, exchange: list[tuple[bytes, bytes]], fail: bool) -> None:
+        self.exchange = list(exchange)
+        self.fail = fail
+        self.written = bytearray()
+        self.pending = bytearray()
+        self.closed = False
+        self.in_waiting = 0
+
+    def write(self, data: bytes) -> int:
+        self.written += data
+        if self.exchange and data == self.exchange[0][0]:  # one answer per expected write
+            self.pending += self.exchange.pop(0)[1]
+        return len(data)
+
+    def read(self, size: int) -> bytes:
+        if self.pending:
+            out, self.pending = bytes(self.pending[:7]), self.pending[7:]  # arrive in pieces
+            return out
+        if self.fail and not self.exchange:
+            raise serial.SerialException("device disconnected")
+        time.sleep(0.01)
+        return b""
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def _time(left_s: int, right_s: int, turn: str) -> bytes:
+    return dgt.encode_time(ClockReading(left_s * 1000, right_s * 1000, True, turn, RIGHT if turn == LEFT else LEFT))
+
+
+def test_setup_press_error_and_reopen() -> None:
+    setup = bytes((dgt.SEND_UPDATE_NICE, dgt.SEND_CLOCK))
+    ports = iter([
+        FakePort([(setup, _time(600, 600, LEFT) + _time(599, 600, LEFT) + _time(603, 600, RIGHT))], fail=True),
+        FakePort([(setup, _time(603, 590, RIGHT)), (bytes((dgt.SEND_CLOCK,)), _time(603, 589, RIGHT))], fail=False),
+    ])
+    opened: list[FakePort] = []
+
+    def opener(name: str, **options: Any) -> FakePort:
+        assert name == "fake" and options["baudrate"] == 9600
+        port = next(ports)
+        opened.append(port)
+        return port
+
+    link = SerialClockLink("fake", make_protocol("dgt"), silence_s=0.2, answer_s=5.0, backoff_s=(0.01, 0.05),
+                           opener=opener).start()
+    deadline = time.monotonic() + 3
+    while (len(opened) < 2 or opened[1].exchange) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    link.stop()
+    assert bytes(opened[0].written) == setup and opened[0].closed
+    assert bytes(opened[1].written[:2]) == setup and bytes((dgt.SEND_CLOCK,)) in opened[1].written[2:]  # the poll
+    items: Iterator[Any] = iter(list(link.items.queue))
+    kinds = [i.kind if isinstance(i, ClockNotice) else i.side for i in items]
+    assert kinds == [CONNECTED, "clock_mapping", "red", DISCONNECTED, CONNECTED]
+    press = next(i for i in link.items.queue if isinstance(i, ClockPress))
+    assert (press.red_ms, press.black_ms) == (603_000, 600_000)
