@@ -24,6 +24,7 @@ COMMAND_MODULES = (
     "recorder.commands.show",
     "recorder.commands.export",
     "recorder.commands.clock_sim",
+    "recorder.commands.serve",
     "synth.cli",
 )
 

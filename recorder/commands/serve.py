@@ -1,0 +1,45 @@
+"""``xqrec serve``: the live arbiter console and broadcast feed over the game store."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+from pathlib import Path
+
+from recorder.commands.games import add_db_argument
+
+log = logging.getLogger(__name__)
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("serve", help="the arbiter console and broadcast feed (local web server)")
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="address to listen on (default 127.0.0.1; any other needs serve.password in the config)")
+    parser.add_argument("--port", type=int, default=8080, help="port (default 8080; 0 picks a free one)")
+    parser.add_argument("--config", type=Path,
+                        help="config file (default $XDG_CONFIG_HOME/xiangqi-recorder/config.toml)")
+    add_db_argument(parser)
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from recorder.server import ConsoleServer, check_bind, load_serve_config
+    from recorder.store import default_db_path
+
+    if not 0 <= args.port <= 65535:
+        raise ValueError(f"--port must be 0-65535, not {args.port}")
+    config = load_serve_config(args.config)
+    check_bind(args.host, config)
+    db = args.db or default_db_path()
+    server = ConsoleServer((args.host, args.port), db, config)
+    print(f"arbiter console on {server.url}/  (store {db}; broadcast {server.url}/broadcast/live.pgn)",
+          flush=True)
+    if not config.password:
+        print("no serve.password in the config: the arbiter's actions only ask for a name", flush=True)
+    try:
+        server.serve_forever(poll_interval=0.25)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+    return 0

@@ -1,0 +1,139 @@
+"""The arbiter's actions from the console, each appended to the game's log as an event naming who.
+
+Acknowledging an alert (:class:`AlertAcknowledged`), correcting a move (:class:`MoveCorrected`:
+the ply is set to the arbiter's move and the later plies are recorded again after it, or the
+correction is refused when one of them is no longer legal) and marking the result
+(:class:`ResultMarked`). The events carry the game's latest source time ``t`` (so the log stays in
+time order) and the wall-clock time ``at``.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import UTC, datetime
+from typing import Any
+
+from recorder.events import Alert, AlertAcknowledged, Event, MoveCorrected, ResultMarked
+from recorder.server.state import StoredEvent
+from recorder.store.db import GameStore
+from rules import Move, Position, format_move, parse_move
+
+log = logging.getLogger(__name__)
+
+RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
+MAX_TEXT = 500
+
+
+class ActionError(ValueError):
+    """An action the game's record does not allow (the message says why); the server answers 409."""
+
+
+def _now() -> str:
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _t(events: list[StoredEvent]) -> float:
+    return max((s.event.t for s in events), default=0.0)
+
+
+def _text(value: Any, name: str) -> str:
+    if value is None:
+        return ""
+    if not isinstance(value, str) or len(value) > MAX_TEXT:
+        raise ActionError(f"{name} must be text of at most {MAX_TEXT} characters")
+    return value.strip()
+
+
+def acknowledge(store: GameStore, game_id: int, events: list[StoredEvent], body: dict[str, Any],
+                by: str) -> list[Event]:
+    """Acknowledge the alert numbered ``body["seq"]`` (every open alert with ``"all": true``)."""
+    note = _text(body.get("note"), "note")
+    alerts = {s.seq: s.event for s in events if isinstance(s.event, Alert)}
+    done = {s.event.seq for s in events if isinstance(s.event, AlertAcknowledged)}
+    if body.get("all"):
+        targets = [seq for seq in alerts if seq not in done]
+    else:
+        seq = body.get("seq")
+        if not isinstance(seq, int) or isinstance(seq, bool) or seq not in alerts:
+            raise ActionError(f"game {game_id} has no alert numbered {seq!r}")
+        if seq in done:
+            raise ActionError(f"alert {seq} of game {game_id} is already acknowledged")
+        targets = [seq]
+    appended: list[Event] = []
+    for seq in targets:
+        event = AlertAcknowledged(_t(events), seq, alerts[seq].kind, by, note, _now())
+        store.append(game_id, event)
+        appended.append(event)
+    log.info("game %d: %d alert(s) acknowledged by %s", game_id, len(appended), by)
+    return appended
+
+
+def correct(store: GameStore, game_id: int, events: list[StoredEvent], body: dict[str, Any], plies: list[str],
+            start_fen: str, by: str) -> list[Event]:
+    """Set ply ``body["ply"]`` to ``body["move"]`` (ICCS, WXF or Chinese); later plies are recorded again.
+
+    ``plies`` are the game's current moves (ICCS). Refused when the move is illegal there or a
+    later ply becomes illegal after it (the arbiter then restores the position on the board).
+    """
+    ply = body.get("ply")
+    if not isinstance(ply, int) or isinstance(ply, bool) or not 1 <= ply <= len(plies) + 1:
+        raise ActionError(f"ply must be a number from 1 to {len(plies) + 1}")
+    text = _text(body.get("move"), "move")
+    if not text:
+        raise ActionError("name the move (ICCS like h2e2, or Chinese like 炮二平五)")
+    position = Position.from_fen(start_fen)
+    for iccs in plies[:ply - 1]:
+        position = position.play(Move.from_iccs(iccs))
+    try:
+        move = parse_move(position, text)
+    except ValueError as error:
+        raise ActionError(f"ply {ply}: {error}") from None
+    was = plies[ply - 1] if ply <= len(plies) else ""
+    if move.iccs == was:
+        raise ActionError(f"ply {ply} is already {was}")
+    sequence = [move.iccs] + plies[ply:]
+    t, at = _t(events), _now()
+    clocks = _clock_of(events)
+    made: list[Event] = []
+    for number, iccs in enumerate(sequence, ply):
+        step = Move.from_iccs(iccs)
+        if not position.is_legal(step):
+            raise ActionError(f"after the correction ply {number} ({iccs}) is no longer legal: restore the "
+                              f"position on the board instead (art. 5.8)")
+        after = position.play(step)
+        red_ms, black_ms = clocks.get(number, (None, None))
+        made.append(MoveCorrected(t, number, iccs, format_move(position, step, "chinese"), position.side_to_move,
+                                  after.fen(), 1.0, None, red_ms, black_ms, False, by,
+                                  was if number == ply else iccs, at))
+        position = after
+    for event in made:
+        store.append(game_id, event)
+    log.info("game %d: ply %d corrected to %s by %s", game_id, ply, move.iccs, by)
+    return made
+
+
+def _clock_of(events: list[StoredEvent]) -> dict[int, tuple[int | None, int | None]]:
+    from recorder.events import MoveRecorded
+
+    found: dict[int, tuple[int | None, int | None]] = {}
+    for stored in events:
+        if isinstance(stored.event, MoveRecorded):
+            found[stored.event.ply] = (stored.event.red_ms, stored.event.black_ms)
+    return found
+
+
+def mark_result(store: GameStore, game_id: int, events: list[StoredEvent], body: dict[str, Any], plies: int,
+                by: str) -> list[Event]:
+    """Mark the result (``1-0``, ``0-1``, ``1/2-1/2``, or ``*`` to reopen) with an optional reason."""
+    result = body.get("result")
+    if result not in RESULTS:
+        raise ActionError(f"result must be one of {', '.join(RESULTS)}")
+    text = _text(body.get("text"), "text")
+    article = _text(body.get("article"), "article")
+    event = ResultMarked(_t(events), plies, None if result == "*" else result, "arbiter", article, text, False,
+                         by, _now())
+    store.append(game_id, event)
+    if result == "*":
+        store.set_result(game_id, "*")
+    log.info("game %d: result %s marked by %s", game_id, result, by)
+    return [event]

@@ -1,0 +1,374 @@
+"""The console server: JSON API, Server-Sent Events, the page's static files, exports and the broadcast PGN.
+
+Routes (GET unless said):
+
+- ``/`` the arbiter console; ``/games/{id}`` a game's page; ``/static/...`` their files
+- ``/api/games`` every game's state (``last_event_id`` to start the event stream from)
+- ``/api/games/{id}`` one game's state; ``/api/games/{id}/frames/{seq}`` an alert's still frame
+- ``/api/events`` the Server-Sent Events stream (``Last-Event-ID`` or ``?since=`` continues)
+- POST ``/api/games/{id}/ack`` | ``/correct`` | ``/result``: the arbiter's actions (password when set)
+- ``/games/{id}/export.pgn`` | ``.pdf`` | ``.txt``: the exports
+- ``/broadcast/live.pgn`` the latest round's games; ``/broadcast/round/{event}/{round}.pgn`` one round
+"""
+
+from __future__ import annotations
+
+import base64
+import hmac
+import json
+import logging
+import mimetypes
+import threading
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, unquote, urlsplit
+
+from recorder.events import AlertFrame
+from recorder.server import actions
+from recorder.server.config import ServeConfig
+from recorder.server.feed import EventFeed, Message, messages_for
+from recorder.server.state import events_after, game_state, last_event_id, read_game_events
+from recorder.store.db import GameStore
+
+log = logging.getLogger(__name__)
+
+STATIC = Path(__file__).parent / "static"
+KEEPALIVE_S = 15.0
+MAX_BODY = 64 * 1024
+PAGES = {"/": "console.html", "/index.html": "console.html"}
+
+
+class ConsoleServer(ThreadingHTTPServer):
+    """The HTTP server with the store's path, the settings and the live event feed."""
+
+    daemon_threads = True
+    allow_reuse_address = True
+
+    def __init__(self, address: tuple[str, int], db_path: Path | str, config: ServeConfig,
+                 poll_s: float = 0.15) -> None:
+        self.db_path = Path(db_path)
+        self.config = config
+        self._local = threading.local()
+        GameStore(self.db_path).close()  # create and migrate the store before any thread reads it
+        self.feed = EventFeed(lambda: last_event_id(self.store().db), lambda after: events_after(self.store().db, after),
+                              lambda gid: self.state_of(self.store(), gid), poll_s)
+        super().__init__(address, ConsoleHandler)
+        self.feed.start()
+
+    def store(self) -> GameStore:
+        """This thread's connection to the store (SQLite connections stay in their thread)."""
+        store = getattr(self._local, "store", None)
+        if store is None:
+            store = GameStore(self.db_path)
+            self._local.store = store
+        return store
+
+    @staticmethod
+    def state_of(store: GameStore, game_id: int) -> dict[str, Any] | None:
+        try:
+            row = store.game(game_id)
+        except KeyError:
+            return None
+        return game_state(row, read_game_events(store.db, game_id))
+
+    def server_close(self) -> None:
+        self.feed.stop()
+        super().server_close()
+
+    @property
+    def url(self) -> str:
+        host, port = self.server_address[:2]
+        name = host.decode() if isinstance(host, bytes) else str(host)
+        return f"http://{name}:{port}"
+
+
+class HttpError(Exception):
+    def __init__(self, status: HTTPStatus, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+class ConsoleHandler(BaseHTTPRequestHandler):
+    """One request; routes by path."""
+
+    server: ConsoleServer
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 (the base class's name)
+        log.debug("%s %s", self.address_string(), format % args)
+
+    # --- plumbing ---------------------------------------------------------------------------
+    def _send(self, status: HTTPStatus, body: bytes, content_type: str,
+              headers: dict[str, str] | None = None) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("X-Content-Type-Options", "nosniff")
+        for key, value in (headers or {}).items():
+            self.send_header(key, value)
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
+    def _json(self, data: Any, status: HTTPStatus = HTTPStatus.OK) -> None:
+        body = json.dumps(data, ensure_ascii=False).encode("utf-8")
+        self._send(status, body, "application/json; charset=utf-8", {"Cache-Control": "no-store"})
+
+    def _error(self, error: HttpError) -> None:
+        headers: dict[str, str] = {}
+        # no WWW-Authenticate challenge for fetch() calls: the page asks with its own form
+        if error.status == HTTPStatus.UNAUTHORIZED and "text/html" in self.headers.get("Accept", ""):
+            headers["WWW-Authenticate"] = f'Basic realm="{self.server.config.realm}", charset="UTF-8"'
+        body = json.dumps({"error": str(error)}, ensure_ascii=False).encode("utf-8")
+        self._send(error.status, body, "application/json; charset=utf-8", headers)
+
+    def _game_id(self, text: str) -> int:
+        if not text.isdigit():
+            raise HttpError(HTTPStatus.NOT_FOUND, f"no game {text!r}")
+        game_id = int(text)
+        try:
+            self.server.store().game(game_id)
+        except KeyError:
+            raise HttpError(HTTPStatus.NOT_FOUND, f"no game {game_id} in the store") from None
+        return game_id
+
+    def do_HEAD(self) -> None:
+        self.do_GET()
+
+    def do_GET(self) -> None:
+        parts = urlsplit(self.path)
+        query = parse_qs(parts.query)
+        try:
+            self._get(parts.path, query)
+        except HttpError as error:
+            self._error(error)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+
+    def do_POST(self) -> None:
+        parts = urlsplit(self.path)
+        try:
+            self._post(parts.path)
+        except HttpError as error:
+            self._error(error)
+        except actions.ActionError as error:
+            self._error(HttpError(HTTPStatus.CONFLICT, str(error)))
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+
+    # --- GET ---------------------------------------------------------------------------------
+    def _get(self, path: str, query: dict[str, list[str]]) -> None:
+        store = self.server.store()
+        segments = [unquote(s) for s in path.strip("/").split("/")] if path.strip("/") else []
+        if path in PAGES:
+            return self._static(PAGES[path])
+        match segments:
+            case ["static", *rest] if rest:
+                return self._static("/".join(rest))
+            case ["games", gid] if gid.isdigit():
+                self._game_id(gid)
+                return self._static("game.html")
+            case ["games", gid, name] if name.startswith("export."):
+                return self._export(self._game_id(gid), name.removeprefix("export."), query)
+            case ["api", "games"]:
+                newest = last_event_id(store.db)
+                states = [self.server.state_of(store, row.id) for row in store.games()]
+                return self._json({"games": states, "last_event_id": newest})
+            case ["api", "games", gid]:
+                return self._json(self.server.state_of(store, self._game_id(gid)))
+            case ["api", "games", gid, "frames", seq]:
+                return self._frame(self._game_id(gid), seq)
+            case ["api", "events"]:
+                return self._events(query)
+            case ["api", "whoami"]:
+                return self._json({"password": bool(self.server.config.password)})
+            case ["broadcast", "live.pgn"]:
+                return self._broadcast(None, None, query)
+            case ["broadcast", "round", event, name] if name.endswith(".pgn"):
+                return self._broadcast(event, name.removesuffix(".pgn"), query)
+        raise HttpError(HTTPStatus.NOT_FOUND, f"nothing at {path}")
+
+    def _static(self, name: str) -> None:
+        target = (STATIC / name).resolve()
+        if STATIC.resolve() not in target.parents or not target.is_file():
+            raise HttpError(HTTPStatus.NOT_FOUND, f"no file {name}")
+        kind = mimetypes.guess_type(target.name)[0] or "application/octet-stream"
+        if kind.startswith("text/") or kind in ("application/javascript", "image/svg+xml"):
+            kind += "; charset=utf-8"
+        self._send(HTTPStatus.OK, target.read_bytes(), kind, {"Cache-Control": "no-cache"})
+
+    def _frame(self, game_id: int, seq: str) -> None:
+        for stored in read_game_events(self.server.store().db, game_id):
+            if str(stored.seq) == seq and isinstance(stored.event, AlertFrame):
+                path = Path(stored.event.path)
+                if not path.is_absolute():
+                    path = self.server.db_path.parent / path
+                if path.suffix.lower() not in (".jpg", ".jpeg", ".png") or not path.is_file():
+                    break
+                kind = "image/png" if path.suffix.lower() == ".png" else "image/jpeg"
+                return self._send(HTTPStatus.OK, path.read_bytes(), kind, {"Cache-Control": "max-age=86400"})
+        raise HttpError(HTTPStatus.NOT_FOUND, f"no still frame {seq} for game {game_id}")
+
+    def _export(self, game_id: int, kind: str, query: dict[str, list[str]]) -> None:
+        from recorder.exports.pgn import export_pgn
+        from recorder.exports.text import export_text
+
+        store = self.server.store()
+        row = store.game(game_id)
+        events = store.events(game_id)
+        name = f"game-{game_id}"
+        if kind == "pgn":
+            notation = query.get("notation", ["iccs"])[0]
+            if notation not in ("iccs", "wxf", "chinese"):
+                raise HttpError(HTTPStatus.BAD_REQUEST, "notation must be iccs, wxf or chinese")
+            body = export_pgn(events, row.info, notation, {"GameId": str(game_id)}).encode("utf-8")
+            content = "application/x-chess-pgn; charset=utf-8"
+        elif kind == "pdf":
+            from recorder.exports.pdf import scoresheet_pdf
+
+            paper = query.get("paper", ["A4"])[0]
+            short = query.get("short", ["0"])[0] in ("1", "true", "yes")
+            try:
+                body = scoresheet_pdf(events, row.info, short=short, paper=paper)
+            except (OSError, RuntimeError) as error:  # no CJK font on this machine
+                raise HttpError(HTTPStatus.INTERNAL_SERVER_ERROR, f"cannot make the PDF: {error}") from None
+            content = "application/pdf"
+        elif kind == "txt":
+            body = export_text(events, row.info).encode("utf-8")
+            content = "text/plain; charset=utf-8"
+        else:
+            raise HttpError(HTTPStatus.NOT_FOUND, f"no export {kind!r} (pgn, pdf, txt)")
+        self._send(HTTPStatus.OK, body, content, {
+            "Content-Disposition": f'attachment; filename="{name}.{kind}"', "Cache-Control": "no-store"})
+
+    def _broadcast(self, event: str | None, round_name: str | None, query: dict[str, list[str]]) -> None:
+        """The round's multi-game PGN; ``ETag`` is the store's newest event, so a relay polling with
+        ``If-None-Match`` gets ``304`` until something changes."""
+        from recorder.exports.round_pgn import round_pgn
+
+        store = self.server.store()
+        notation = query.get("notation", ["iccs"])[0]
+        if notation not in ("iccs", "wxf", "chinese"):
+            raise HttpError(HTTPStatus.BAD_REQUEST, "notation must be iccs, wxf or chinese")
+        tag = f'"{last_event_id(store.db)}-{notation}-{event}-{round_name}"'
+        if self.headers.get("If-None-Match") == tag:
+            self.send_response(HTTPStatus.NOT_MODIFIED)
+            self.send_header("ETag", tag)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        if event is None or round_name is None:
+            games = store.games()
+            if not games:
+                text = ""
+            else:
+                latest = max(games, key=lambda g: g.id).info
+                text = self._round_text(store, latest.event, latest.round, notation, round_pgn)
+        else:
+            text = self._round_text(store, event, round_name, notation, round_pgn)
+        self._send(HTTPStatus.OK, text.encode("utf-8"), "application/x-chess-pgn; charset=utf-8",
+                   {"ETag": tag, "Cache-Control": "no-cache", "Access-Control-Allow-Origin": "*"})
+
+    @staticmethod
+    def _round_text(store: GameStore, event: str, round_name: str, notation: str, round_pgn: Any) -> str:
+        try:
+            return str(round_pgn(store, event, round_name, notation))
+        except ValueError as error:
+            raise HttpError(HTTPStatus.NOT_FOUND, str(error)) from None
+
+    # --- Server-Sent Events -----------------------------------------------------------------
+    def _events(self, query: dict[str, list[str]]) -> None:
+        start = self.headers.get("Last-Event-ID") or query.get("since", [""])[0]
+        after = int(start) if start.strip().isdigit() else self.server.feed.last_id
+        self.send_response(HTTPStatus.OK)
+        self.send_header("Content-Type", "text/event-stream; charset=utf-8")
+        self.send_header("Cache-Control", "no-store")
+        self.send_header("X-Accel-Buffering", "no")
+        self.send_header("Connection", "close")
+        self.end_headers()
+        self.close_connection = True
+        self.wfile.write(b"retry: 1000\n\n")
+        self.wfile.flush()
+        feed = self.server.feed
+        idle = 0.0
+        while not feed.stopped:
+            messages = feed.wait_after(after, 1.0)
+            if messages is None:  # further behind than the messages kept: read the store
+                batch = events_after(self.server.store().db, after, 2000)
+                messages = messages_for(batch, self._state)
+                if not batch:
+                    after = feed.last_id
+            if messages:
+                self._write(messages)
+                after = messages[-1].id
+                idle = 0.0
+            else:
+                idle += 1.0
+                if idle >= KEEPALIVE_S:
+                    self.wfile.write(b": keep-alive\n\n")
+                    self.wfile.flush()
+                    idle = 0.0
+
+    def _state(self, game_id: int) -> dict[str, Any] | None:
+        return self.server.state_of(self.server.store(), game_id)
+
+    def _write(self, messages: list[Message]) -> None:
+        self.wfile.write("".join(m.text for m in messages).encode("utf-8"))
+        self.wfile.flush()
+
+    # --- POST: the arbiter's actions ----------------------------------------------------------
+    def _arbiter(self, body: dict[str, Any]) -> str:
+        """Who acts: the Basic-auth user when a password is set (checked), else the name given."""
+        header = self.headers.get("Authorization", "")
+        user, password = "", ""
+        if header.startswith("Basic "):
+            try:
+                user, _, password = base64.b64decode(header[6:]).decode("utf-8").partition(":")
+            except (ValueError, UnicodeDecodeError):
+                raise HttpError(HTTPStatus.BAD_REQUEST, "malformed Authorization header") from None
+        expected = self.server.config.password
+        if expected and not hmac.compare_digest(password.encode("utf-8"), expected.encode("utf-8")):
+            raise HttpError(HTTPStatus.UNAUTHORIZED, "the arbiter's password is needed for this")
+        name = (user or str(body.get("by") or "")).strip()
+        if not name:
+            raise HttpError(HTTPStatus.UNAUTHORIZED, "say who you are (the arbiter's name)")
+        if len(name) > 80:
+            raise HttpError(HTTPStatus.BAD_REQUEST, "the name is too long")
+        return name
+
+    def _body(self) -> dict[str, Any]:
+        length = int(self.headers.get("Content-Length") or 0)
+        if length > MAX_BODY:
+            raise HttpError(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, "request too large")
+        raw = self.rfile.read(length) if length else b"{}"
+        try:
+            data = json.loads(raw.decode("utf-8") or "{}")
+        except (ValueError, UnicodeDecodeError):
+            raise HttpError(HTTPStatus.BAD_REQUEST, "the body must be JSON") from None
+        if not isinstance(data, dict):
+            raise HttpError(HTTPStatus.BAD_REQUEST, "the body must be a JSON object")
+        return data
+
+    def _post(self, path: str) -> None:
+        segments = path.strip("/").split("/")
+        if len(segments) != 4 or segments[:2] != ["api", "games"] or segments[3] not in ("ack", "correct", "result"):
+            raise HttpError(HTTPStatus.NOT_FOUND, f"nothing to post at {path}")
+        if self.headers.get("Content-Type", "").split(";")[0].strip() != "application/json":
+            raise HttpError(HTTPStatus.UNSUPPORTED_MEDIA_TYPE, "send JSON (Content-Type: application/json)")
+        body = self._body()
+        by = self._arbiter(body)
+        store = self.server.store()
+        game_id = self._game_id(segments[2])
+        events = read_game_events(store.db, game_id)
+        state = self.server.state_of(store, game_id) or {}
+        action = segments[3]
+        if action == "ack":
+            done = actions.acknowledge(store, game_id, events, body, by)
+        elif action == "correct":
+            done = actions.correct(store, game_id, events, body, [m["iccs"] for m in state.get("moves", [])],
+                                   state.get("start_fen", ""), by)
+        else:
+            done = actions.mark_result(store, game_id, events, body, len(state.get("moves", [])), by)
+        self._json({"ok": True, "appended": len(done), "state": self.server.state_of(store, game_id)})

@@ -1,0 +1,185 @@
+"""A game's live state for the console, built from its stored event log.
+
+:func:`read_game_events` reads the log with each event's store numbers (``id``: the row number,
+increasing across all games, used as the Server-Sent Events id; ``seq``: its number within the
+game, which the arbiter's acknowledgement names). :func:`game_state` replays it into what a tile
+and the game page show: the position, the moves in Chinese notation with clock times, both
+clocks and which one runs, every alert with its acknowledgement and still frame, the result.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sqlite3
+from dataclasses import dataclass
+from typing import Any
+
+from recorder.events import (
+    Alert,
+    AlertAcknowledged,
+    AlertFrame,
+    BoardDisturbed,
+    ClockPressed,
+    Event,
+    GameEnded,
+    MoveCorrected,
+    MoveRecorded,
+    PositionRestored,
+    RecordingStarted,
+    RecordingStopped,
+    ResultMarked,
+    event_from_json,
+    event_to_json,
+)
+from recorder.store.db import GameRow
+from rules import START_FEN, Position
+from rules.squares import BLACK, RED
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class StoredEvent:
+    """One event of the store with its row number (``id``, all games) and number in its game (``seq``)."""
+
+    id: int
+    game_id: int
+    seq: int
+    event: Event
+
+
+def _stored(row: sqlite3.Row | tuple[Any, ...]) -> StoredEvent | None:
+    try:
+        event = event_from_json(json.loads(row[3]))
+    except ValueError as error:  # a newer recorder's event: skip it, keep serving
+        log.warning("event %s of game %s unreadable: %s", row[0], row[1], error)
+        return None
+    return StoredEvent(int(row[0]), int(row[1]), int(row[2]), event)
+
+
+def read_game_events(db: sqlite3.Connection, game_id: int) -> list[StoredEvent]:
+    """The game's events in order, with their store numbers (rows the program cannot read are skipped)."""
+    rows = db.execute("SELECT rowid, game_id, seq, data FROM events WHERE game_id = ? ORDER BY seq", (game_id,))
+    return [s for s in (_stored(r) for r in rows) if s is not None]
+
+
+def events_after(db: sqlite3.Connection, after_id: int, limit: int = 5000) -> list[StoredEvent]:
+    """Events of every game stored after row ``after_id``, oldest first (at most ``limit``)."""
+    rows = db.execute("SELECT rowid, game_id, seq, data FROM events WHERE rowid > ? ORDER BY rowid LIMIT ?",
+                      (after_id, limit))
+    return [s for s in (_stored(r) for r in rows) if s is not None]
+
+
+def last_event_id(db: sqlite3.Connection) -> int:
+    """The row number of the newest stored event (0 for an empty store): cheap, the watcher polls it."""
+    row = db.execute("SELECT MAX(rowid) FROM events").fetchone()
+    return int(row[0]) if row and row[0] is not None else 0
+
+
+def _info(game: GameRow) -> dict[str, Any]:
+    info = game.info
+    return {"id": game.id, "event": info.event, "site": info.site, "round": info.round, "date": info.date,
+            "board": info.board, "red": info.red, "black": info.black, "time_control": info.time_control,
+            "source": game.source, "state": game.state, "created": game.created}
+
+
+def _alert(stored: StoredEvent, fen: str, frame_url: str | None) -> dict[str, Any]:
+    alert = stored.event
+    assert isinstance(alert, Alert)
+    data = event_to_json(alert)
+    data.update(seq=stored.seq, id=stored.id, fen=fen, frame=frame_url, acknowledged=None)
+    if isinstance(alert, BoardDisturbed) and alert.fen_seen:
+        data["fen_seen"] = alert.fen_seen
+    return data
+
+
+def game_state(game: GameRow, events: list[StoredEvent]) -> dict[str, Any]:
+    """The game as the console shows it (JSON-ready)."""
+    start = START_FEN
+    moves: list[dict[str, Any]] = []
+    alerts: list[dict[str, Any]] = []
+    by_seq: dict[int, dict[str, Any]] = {}
+    clocks: dict[str, Any] = {"red_ms": None, "black_ms": None, "running": None, "t": None}
+    ended: dict[str, Any] | None = None
+    advice: list[dict[str, Any]] = []
+    actions: list[dict[str, Any]] = []
+    stopped = False
+    t_last = 0.0
+    for stored in events:
+        event = stored.event
+        t_last = max(t_last, event.t)
+        if isinstance(event, RecordingStarted):
+            start = event.start_fen or START_FEN
+            stopped = False
+        elif isinstance(event, RecordingStopped):
+            stopped = True
+        elif isinstance(event, MoveRecorded):
+            del moves[event.ply - 1:]
+            entry = {"ply": event.ply, "iccs": event.iccs, "chinese": event.chinese, "side": event.side,
+                     "fen": event.fen_after, "t": event.t, "confidence": event.confidence,
+                     "clock_ms": event.red_ms if event.side == RED else event.black_ms, "seq": stored.seq}
+            if isinstance(event, MoveCorrected):
+                entry.update(corrected_by=event.by, was=event.was)
+                actions.append({"seq": stored.seq, "type": "MoveCorrected", "by": event.by, "at": event.at,
+                                "text": f"ply {event.ply}: {event.was or '?'} -> {event.iccs} ({event.chinese})"})
+            moves.append(entry)
+            if event.red_ms is not None and event.black_ms is not None:
+                clocks.update(red_ms=event.red_ms, black_ms=event.black_ms, t=event.t)
+            if ended is not None and ended["ply"] >= event.ply:
+                ended = None
+        elif isinstance(event, ClockPressed):
+            clocks.update(red_ms=event.red_ms, black_ms=event.black_ms, t=event.t,
+                          running=BLACK if event.side == RED else RED)
+            if event.ply is not None and 0 < event.ply <= len(moves) and moves[event.ply - 1]["side"] == event.side:
+                moves[event.ply - 1]["clock_ms"] = event.red_ms if event.side == RED else event.black_ms
+        elif isinstance(event, PositionRestored):
+            del moves[event.ply:]
+            if ended is not None and ended["ply"] > event.ply:
+                ended = None
+        elif isinstance(event, GameEnded):
+            item = {"ply": event.ply, "result": event.result, "reason": event.reason, "article": event.article,
+                    "text": event.text, "by": event.by if isinstance(event, ResultMarked) else ""}
+            if event.advisory:
+                advice.append(item)
+            else:
+                ended = item
+            if isinstance(event, ResultMarked):
+                actions.append({"seq": stored.seq, "type": "ResultMarked", "by": event.by, "at": event.at,
+                                "text": f"result {event.result}" + (f": {event.text}" if event.text else "")})
+        elif isinstance(event, Alert):
+            fen = moves[-1]["fen"] if moves else start
+            item = _alert(stored, fen, None)
+            alerts.append(item)
+            by_seq[stored.seq] = item
+        elif isinstance(event, AlertFrame):
+            for item in reversed(alerts):
+                if abs(float(item["t"]) - event.t) < 1e-6 and item["frame"] is None:
+                    item["frame"] = f"/api/games/{game.id}/frames/{stored.seq}"
+                    break
+        elif isinstance(event, AlertAcknowledged):
+            target = by_seq.get(event.seq)
+            if target is not None:
+                target["acknowledged"] = {"by": event.by, "at": event.at, "note": event.note, "seq": stored.seq}
+            actions.append({"seq": stored.seq, "type": "AlertAcknowledged", "by": event.by, "at": event.at,
+                            "text": f"alert #{event.seq} ({event.kind}) acknowledged"
+                                    + (f": {event.note}" if event.note else "")})
+    fen = moves[-1]["fen"] if moves else start
+    if clocks["running"] is None and clocks["red_ms"] is not None:
+        clocks["running"] = _side_to_move(fen)
+    if ended is not None or stopped:
+        clocks["running"] = None
+    result = ended["result"] if ended is not None and ended["result"] else game.result or "*"
+    state = _info(game)
+    state.update(start_fen=start, fen=fen, side_to_move=_side_to_move(fen), moves=moves, clocks=clocks,
+                 alerts=alerts, open_alerts=sum(1 for a in alerts if a["acknowledged"] is None),
+                 ended=ended, advice=advice, actions=actions, result=result, t=t_last,
+                 last_event_id=max((s.id for s in events), default=0))
+    return state
+
+
+def _side_to_move(fen: str) -> str:
+    try:
+        return Position.from_fen(fen).side_to_move
+    except ValueError:
+        return RED

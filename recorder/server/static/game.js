@@ -1,0 +1,153 @@
+// A game's page: the board with the moves to step through, the scoresheet, the alerts, the
+// arbiter's actions and the exports; follows the game live.
+"use strict";
+
+(() => {
+  const gameId = Number(location.pathname.split("/").filter(Boolean)[1]);
+  let state = null, receivedAt = Date.now(), view = null;  // view: ply shown, null = follow the latest
+  const $ = (id) => document.getElementById(id);
+
+  function fenAt(ply) { return ply === 0 ? state.start_fen : state.moves[ply - 1].fen; }
+  function shown() { return view == null ? state.moves.length : Math.min(view, state.moves.length); }
+
+  function drawBoard() {
+    const ply = shown();
+    const last = ply ? state.moves[ply - 1] : null;
+    $("board").innerHTML = XQBoard.svg(fenAt(ply), {script: XQ.prefs.script, last: last ? last.iccs : ""});
+    $("at").textContent = ply ? `${ply}. ${XQBoard.notation(last.chinese, XQ.prefs.script)}` : "start";
+    document.querySelectorAll("#sheet td.mv").forEach((td) => td.classList.toggle("here", Number(td.dataset.ply) === ply));
+    drawClocks();
+  }
+
+  function drawClocks() {
+    for (const side of ["red", "black"]) {
+      const el = $("clock-" + side);
+      const running = (state.clocks || {}).running === side && (state.result || "*") === "*";
+      el.className = `clock ${side}${running ? " running" : ""}`;
+      el.innerHTML = `<span class="who">${side === "red" ? "红" : "黑"} ${XQ.esc(state[side] || side)}</span>`
+        + `<span class="time">${XQ.clock(XQ.clockNow(state, side, receivedAt))}</span>`;
+    }
+  }
+
+  function drawSheet() {
+    const script = XQ.prefs.script;
+    const rows = [];
+    let row = null;
+    const startBlack = state.start_fen.split(" ")[1] === "b";
+    const cell = (m) => `<td class="mv ${m.side}${m.corrected_by ? " corrected" : ""}" data-ply="${m.ply}" title="${XQ.esc(m.iccs)}${m.corrected_by ? " — corrected by " + XQ.esc(m.corrected_by) : ""}">`
+      + `${XQ.esc(XQBoard.notation(m.chinese, script))}${m.clock_ms != null ? `<small>${XQ.clock(m.clock_ms)}</small>` : ""}</td>`;
+    state.moves.forEach((m, i) => {
+      if (m.side === "red" || (i === 0 && startBlack)) {
+        row = {n: rows.length + 1, red: m.side === "red" ? cell(m) : "<td>……</td>", black: m.side === "black" ? cell(m) : ""};
+        rows.push(row);
+      } else if (row) row.black = cell(m);
+      else rows.push(row = {n: 1, red: "<td>……</td>", black: cell(m)});
+    });
+    $("sheet").tBodies[0].innerHTML = rows.map((r) => `<tr><th>${r.n}</th>${r.red}${r.black || "<td></td>"}</tr>`).join("")
+      || `<tr><td colspan="3" class="none">no moves yet</td></tr>`;
+    if (state.ended) {
+      $("sheet").tBodies[0].insertAdjacentHTML("beforeend", `<tr class="end"><td colspan="3">${XQ.esc(XQ.RESULT[state.ended.result] || state.ended.result || "")} ${XQ.esc(state.ended.text || "")}${state.ended.by ? " — " + XQ.esc(state.ended.by) : ""}</td></tr>`);
+    }
+  }
+
+  function drawAlerts() {
+    const list = state.alerts.slice().reverse();
+    $("alertlist").innerHTML = list.map((a) => {
+      const squares = a.squares.flatMap((s) => s.length === 4 ? [s.slice(0, 2), s.slice(2)] : [s]);
+      const picture = a.frame ? `<img class="still" src="${XQ.esc(a.frame)}" alt="camera still">`
+        : XQBoard.svg(a.fen_seen || a.fen, {script: XQ.prefs.script, marks: squares});
+      const ack = a.acknowledged
+        ? `<div class="ackd">✓ acknowledged by ${XQ.esc(a.acknowledged.by)} ${XQ.esc((a.acknowledged.at || "").replace("T", " ").replace("Z", " UTC"))}${a.acknowledged.note ? ": " + XQ.esc(a.acknowledged.note) : ""}</div>`
+        : `<button type="button" class="ack" data-seq="${a.seq}">Acknowledge</button>`;
+      return `<div class="alertitem${a.acknowledged ? " done" : " open"}">
+        <div class="thumb">${picture}</div>
+        <div><div class="what">${XQ.esc(XQ.kindName(a.kind))} ${a.article ? `<span class="article">art. ${XQ.esc(a.article)}</span>` : ""}</div>
+        <div class="text">after ply ${a.ply} · ${a.t.toFixed(1)} s · ${XQ.esc(a.squares.join(" "))}</div>
+        <div class="text">${XQ.esc(a.text)}</div>${ack}</div></div>`;
+    }).join("") || `<p class="none">No alerts.</p>`;
+    $("actions").innerHTML = state.actions.map((a) => `<li><b>${XQ.esc(a.by)}</b> ${XQ.esc(a.text)} <small>${XQ.esc((a.at || "").replace("T", " ").replace("Z", ""))}</small></li>`).join("")
+      || `<li class="none">none yet</li>`;
+  }
+
+  function drawAll() {
+    const title = `${state.board != null ? "Board " + state.board + ": " : ""}${state.red || "Red"} – ${state.black || "Black"}`;
+    $("title").textContent = title;
+    document.title = title + " · xqrec";
+    $("state").textContent = state.state;
+    $("state").className = "state " + state.state;
+    $("result").textContent = state.result && state.result !== "*" ? (XQ.RESULT[state.result] || state.result) : "";
+    $("correct").elements.ply.max = String(state.moves.length + 1);
+    if (!$("correct").elements.ply.value) $("correct").elements.ply.value = String(Math.max(1, state.moves.length));
+    drawSheet();
+    drawAlerts();
+    drawBoard();
+  }
+
+  function accept(next) {
+    const known = new Set(state ? state.alerts.map((a) => a.seq) : []);
+    const fresh = state && next.alerts.some((a) => !known.has(a.seq) && !a.acknowledged);
+    state = next;
+    receivedAt = Date.now();
+    drawAll();
+    if (fresh) XQ.beep();
+  }
+
+  function step(how) {
+    const n = state.moves.length;
+    const at = shown();
+    view = {first: 0, prev: Math.max(0, at - 1), next: Math.min(n, at + 1), last: null}[how];
+    if (view === n) view = null;
+    drawBoard();
+  }
+
+  document.querySelector(".stepper").addEventListener("click", (e) => {
+    const b = e.target.closest("button[data-step]");
+    if (b) step(b.dataset.step);
+  });
+  document.addEventListener("keydown", (e) => {
+    if (e.target.closest("input, select, textarea")) return;
+    const how = {ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last"}[e.key];
+    if (how) { e.preventDefault(); step(how); }
+  });
+  $("sheet").addEventListener("click", (e) => {
+    const td = e.target.closest("td.mv");
+    if (!td) return;
+    view = Number(td.dataset.ply) === state.moves.length ? null : Number(td.dataset.ply);
+    drawBoard();
+  });
+  $("alertlist").addEventListener("click", async (e) => {
+    const b = e.target.closest("button.ack");
+    if (!b) return;
+    b.disabled = true;
+    const done = await XQ.act(gameId, "ack", {seq: Number(b.dataset.seq)});
+    if (done) { accept(done.state); XQ.toast("Alert acknowledged"); } else b.disabled = false;
+  });
+  $("correct").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const f = e.target.elements;
+    const done = await XQ.act(gameId, "correct", {ply: Number(f.ply.value), move: f.move.value.trim()});
+    if (done) { accept(done.state); f.move.value = ""; XQ.toast(`Ply ${f.ply.value} corrected`); }
+  });
+  $("resultform").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const f = e.target.elements;
+    const done = await XQ.act(gameId, "result", {result: f.result.value, text: f.text.value.trim()});
+    if (done) { accept(done.state); XQ.toast("Result marked"); }
+  });
+
+  async function start() {
+    XQ.scriptToggle(() => drawAll());
+    XQ.soundToggle();
+    for (const [id, query] of [["pgn", "export.pgn"], ["pgn-cn", "export.pgn?notation=chinese"], ["pdf", "export.pdf"], ["txt", "export.txt"]]) {
+      $(id).href = `/games/${gameId}/${query}`;
+    }
+    const r = await fetch(`/api/games/${gameId}`);
+    if (!r.ok) { $("title").textContent = `No game ${gameId}`; return; }
+    accept(await r.json());
+    XQ.stream(state.last_event_id, (msg) => {
+      if (msg.game === gameId && msg.state) accept(msg.state);
+    }, XQ.setStatus);
+    setInterval(drawClocks, 250);
+  }
+  start();
+})();

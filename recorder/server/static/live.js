@@ -1,0 +1,175 @@
+// Shared by the console and the game page: the JSON API, the event stream, the arbiter's
+// sign-in, the alert sound, clock and text formatting, the script (traditional/simplified) choice.
+"use strict";
+
+const XQ = (() => {
+  const prefs = {
+    get script() { return localStorage.getItem("xq.script") || "trad"; },
+    set script(v) { localStorage.setItem("xq.script", v); },
+  };
+
+  function esc(text) {
+    return String(text == null ? "" : text).replace(/[&<>"']/g,
+      (c) => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"}[c]));
+  }
+
+  function clock(ms) {
+    if (ms == null) return "–:––";
+    const s = Math.max(0, Math.round(ms / 1000));
+    const h = Math.floor(s / 3600), m = Math.floor(s / 60) % 60, sec = s % 60;
+    return (h ? h + ":" + String(m).padStart(2, "0") : String(m)) + ":" + String(sec).padStart(2, "0");
+  }
+
+  // The running clock counts down from the last known time while the game is being recorded.
+  function clockNow(state, side, receivedAt) {
+    const c = state.clocks || {};
+    const ms = c[side + "_ms"];
+    if (ms == null) return null;
+    if (c.running === side && state.state === "recording" && (state.result || "*") === "*") {
+      return ms - (Date.now() - receivedAt);
+    }
+    return ms;
+  }
+
+  // --- the arbiter: a name (and the password when the server has one) ----------------------
+  let auth = JSON.parse(sessionStorage.getItem("xq.auth") || "null");
+  let needsPassword = null;
+
+  async function whoami() {
+    if (needsPassword === null) {
+      const r = await fetch("/api/whoami");
+      needsPassword = (await r.json()).password;
+    }
+    return needsPassword;
+  }
+
+  function askArbiter(message) {
+    return new Promise((resolve) => {
+      const dlg = document.getElementById("signin");
+      dlg.querySelector(".why").textContent = message || "";
+      dlg.querySelector("[name=pw]").parentElement.hidden = !needsPassword;
+      dlg.querySelector("[name=name]").value = (auth && auth.name) || localStorage.getItem("xq.name") || "";
+      dlg.onclose = () => {
+        if (dlg.returnValue !== "ok") return resolve(null);
+        auth = {name: dlg.querySelector("[name=name]").value.trim(), pw: dlg.querySelector("[name=pw]").value};
+        localStorage.setItem("xq.name", auth.name);
+        sessionStorage.setItem("xq.auth", JSON.stringify(auth));
+        resolve(auth);
+      };
+      dlg.showModal();
+    });
+  }
+
+  // POST an action; asks who acts (and the password) when the server says so.
+  async function act(gameId, action, body) {
+    await whoami();
+    if (!auth || !auth.name) {
+      if (!(await askArbiter("Your name is written in the game's record with each action."))) return null;
+    }
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const headers = {"Content-Type": "application/json"};
+      headers.Authorization = "Basic " + btoa(unescape(encodeURIComponent(auth.name + ":" + (auth.pw || ""))));
+      const r = await fetch(`/api/games/${gameId}/${action}`, {method: "POST", headers,
+        body: JSON.stringify(Object.assign({by: auth.name}, body))});
+      const data = await r.json();
+      if (r.status === 401) {
+        if (!(await askArbiter(data.error))) return null;
+        continue;
+      }
+      if (!r.ok) { toast(data.error || r.statusText, true); return null; }
+      return data;
+    }
+    return null;
+  }
+
+  function toast(text, bad) {
+    const el = document.getElementById("toast");
+    if (!el) return;
+    el.textContent = text;
+    el.className = "toast show" + (bad ? " bad" : "");
+    clearTimeout(toast.timer);
+    toast.timer = setTimeout(() => { el.className = "toast"; }, 5000);
+  }
+
+  // --- sound: a two-tone beep on a new alert (the browser allows it after a first click) -------
+  let audio = null;
+  function unlockSound() {
+    if (!audio) {
+      try { audio = new (window.AudioContext || window.webkitAudioContext)(); } catch (e) { audio = null; }
+    }
+    if (audio && audio.state === "suspended") audio.resume();
+    return audio;
+  }
+  function beep() {
+    const ctx = unlockSound();
+    if (!ctx || localStorage.getItem("xq.mute") === "1") return false;
+    const now = ctx.currentTime;
+    [[880, 0], [660, 0.22], [880, 0.44]].forEach(([freq, at]) => {
+      const osc = ctx.createOscillator(), gain = ctx.createGain();
+      osc.frequency.value = freq;
+      osc.type = "square";
+      gain.gain.setValueAtTime(0.0001, now + at);
+      gain.gain.exponentialRampToValueAtTime(0.2, now + at + 0.02);
+      gain.gain.exponentialRampToValueAtTime(0.0001, now + at + 0.18);
+      osc.connect(gain).connect(ctx.destination);
+      osc.start(now + at);
+      osc.stop(now + at + 0.2);
+    });
+    document.body.dataset.beeps = String(Number(document.body.dataset.beeps || 0) + 1);
+    return true;
+  }
+  document.addEventListener("click", unlockSound, {once: true});
+
+  // --- the event stream: the browser reconnects by itself and sends Last-Event-ID -----------
+  function stream(since, onMessage, onStatus) {
+    const source = new EventSource("/api/events?since=" + encodeURIComponent(since));
+    source.addEventListener("game", (e) => {
+      document.body.dataset.lastEventId = e.lastEventId;
+      onMessage(JSON.parse(e.data));
+    });
+    source.onopen = () => onStatus(true);
+    source.onerror = () => onStatus(false);
+    return source;
+  }
+
+  function setStatus(ok) {
+    const el = document.getElementById("live");
+    if (!el) return;
+    el.textContent = ok ? "● live" : "● reconnecting…";
+    el.className = ok ? "live ok" : "live down";
+  }
+
+  function scriptToggle(onChange) {
+    const el = document.getElementById("script");
+    const show = () => { el.textContent = prefs.script === "trad" ? "繁 → 简" : "简 → 繁"; };
+    show();
+    el.onclick = () => { prefs.script = prefs.script === "trad" ? "simp" : "trad"; show(); onChange(); };
+  }
+
+  function soundToggle() {
+    const el = document.getElementById("sound");
+    const show = () => {
+      const muted = localStorage.getItem("xq.mute") === "1";
+      el.textContent = muted ? "🔕 sound off" : "🔔 sound on";
+      el.classList.toggle("off", muted);
+    };
+    show();
+    el.onclick = () => {
+      localStorage.setItem("xq.mute", localStorage.getItem("xq.mute") === "1" ? "0" : "1");
+      show();
+      unlockSound();
+    };
+  }
+
+  const RESULT = {"1-0": "红胜 1-0", "0-1": "黑胜 0-1", "1/2-1/2": "和 ½-½"};
+  const KIND = {
+    illegal_move: "Illegal move", wrong_side: "Moved out of turn", board_disturbed: "Board disturbed",
+    unexplained: "Board not understood", press_without_move: "Clock pressed without a move",
+    move_without_press: "Move without clock press", two_moves: "Two moves at once",
+    position_restored: "Position restored",
+  };
+  function kindName(kind) { return KIND[kind] || String(kind || "alert").replace(/_/g, " "); }
+
+  return {prefs, esc, clock, clockNow, act, toast, beep, unlockSound, stream, setStatus, scriptToggle,
+          soundToggle, RESULT, kindName, whoami, askArbiter};
+})();

@@ -1,0 +1,201 @@
+"""The console server's JSON API, the event stream, the arbiter's actions, exports and the broadcast PGN."""
+
+from __future__ import annotations
+
+import base64
+import json
+import socket
+import time
+import urllib.error
+import urllib.request
+from typing import Any
+
+import pytest
+
+from recorder.events import AlertAcknowledged, MoveCorrected, ResultMarked
+from recorder.server import ServeConfig, check_bind, is_loopback, load_serve_config
+from recorder.store import GameInfo, GameStore
+from rules import read_pgn
+from tests.server.feeder import illegal_alert, recorder_events, truth
+
+
+def get(url: str, headers: dict[str, str] | None = None) -> tuple[int, bytes, Any]:
+    request = urllib.request.Request(url, headers=headers or {})
+    try:
+        with urllib.request.urlopen(request, timeout=5) as reply:
+            return reply.status, reply.read(), reply.headers
+    except urllib.error.HTTPError as error:
+        return error.code, error.read(), error.headers
+
+
+def post(url: str, body: dict[str, Any], user: str | None = None, password: str = "") -> tuple[int, Any]:
+    headers = {"Content-Type": "application/json"}
+    if user is not None:
+        headers["Authorization"] = "Basic " + base64.b64encode(f"{user}:{password}".encode()).decode()
+    request = urllib.request.Request(url, json.dumps(body).encode(), headers, method="POST")
+    try:
+        with urllib.request.urlopen(request, timeout=5) as reply:
+            return reply.status, json.loads(reply.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())
+
+
+def record(db: Any, name: str = "game_short", board: int = 1, alert: bool = True) -> int:
+    with GameStore(db) as store:
+        game = store.create_game(f"{name}.mp4", GameInfo(event="Open", round="3", board=board, red="Li", black="Wang",
+                                                         time_control="900+10"))
+        events = list(recorder_events(name))
+        for event in events:
+            store.append(game, event)
+        if alert:
+            store.append(game, illegal_alert(events[-1].t + 1, 3))
+    return game
+
+
+def read_sse(url: str, headers: dict[str, str], count: int, timeout: float = 5.0) -> list[dict[str, Any]]:
+    """The first ``count`` messages of an event stream (id and decoded data)."""
+    host, port = url.split("//")[1].split("/")[0].split(":")
+    path = "/" + url.split("//")[1].split("/", 1)[1]
+    with socket.create_connection((host, int(port)), timeout=timeout) as sock:
+        extra = "".join(f"{k}: {v}\r\n" for k, v in headers.items())
+        sock.sendall(f"GET {path} HTTP/1.1\r\nHost: {host}\r\nAccept: text/event-stream\r\n{extra}\r\n".encode())
+        buffer, messages, deadline = b"", [], time.monotonic() + timeout
+        while len(messages) < count and time.monotonic() < deadline:
+            buffer += sock.recv(65536)
+            while b"\n\n" in buffer:
+                block, buffer = buffer.split(b"\n\n", 1)
+                fields = dict(line.split(": ", 1) for line in block.decode().splitlines() if ": " in line)
+                if "data" in fields:
+                    messages.append({"id": int(fields["id"]), **json.loads(fields["data"])})
+        return messages
+
+
+def test_games_state_has_position_moves_clocks_and_alerts(console: Any) -> None:
+    game = record(console.db)
+    status, body, _ = get(console.url + "/api/games")
+    data = json.loads(body)
+    assert status == 200 and data["last_event_id"] > 0
+    (state,) = data["games"]
+    assert state["id"] == game and state["board"] == 1 and state["red"] == "Li"
+    plies = truth("game_short")["plies"]
+    assert [m["iccs"] for m in state["moves"]] == [p["iccs"] for p in plies]
+    assert [m["chinese"] for m in state["moves"][:3]] == ["兵七进一", "马8进7", "马八进七"]
+    assert state["fen"] == plies[-1]["fen_after"]
+    last = truth("game_short")["clock"]["presses"][len(plies) - 1]
+    assert (state["clocks"]["red_ms"], state["clocks"]["black_ms"]) == (last["red_ms"], last["black_ms"])
+    assert state["clocks"]["running"] == "red" and state["moves"][-1]["clock_ms"] == last["black_ms"]
+    assert state["open_alerts"] == 1 and state["alerts"][0]["article"] == "5.3"
+    assert state["alerts"][0]["fen"] == state["fen"]
+    status, _, _ = get(console.url + "/api/games/999")
+    assert status == 404
+
+
+def test_event_stream_sends_new_events_and_continues_after_last_event_id(console: Any) -> None:
+    game = record(console.db, alert=False)
+    _, body, _ = get(console.url + "/api/games")
+    since = json.loads(body)["last_event_id"]
+    with GameStore(console.db) as store:
+        seq = store.append(game, illegal_alert(20.0, 3))
+        store.append(game, AlertAcknowledged(20.5, seq, "illegal_move", "Zhang"))
+    first = read_sse(console.url + f"/api/events?since={since}", {}, 2)
+    assert [m["event"]["type"] for m in first] == ["IllegalMoveAlert", "AlertAcknowledged"]
+    assert first[0]["id"] == since + 1 and first[1]["state"]["alerts"][0]["acknowledged"]["by"] == "Zhang"
+    # a reconnect names the last id it saw: only what came after it is sent (the header wins over ?since)
+    again = read_sse(console.url + "/api/events?since=0", {"Last-Event-ID": str(first[0]["id"])}, 1)
+    assert [m["id"] for m in again] == [first[1]["id"]]
+    # from the very start: the store is read for what the feed no longer holds
+    replay = read_sse(console.url + "/api/events", {"Last-Event-ID": "0"}, 3)
+    assert [m["event"]["type"] for m in replay[:3]] == ["RecordingStarted", "MoveRecorded", "ClockPressed"]
+    assert [m["id"] for m in replay] == sorted({m["id"] for m in replay})  # each once, in order
+
+
+def test_actions_are_events_naming_the_arbiter(console: Any) -> None:
+    game = record(console.db)
+    url = f"{console.url}/api/games/{game}"
+    seq = json.loads(get(url)[1])["alerts"][0]["seq"]
+    status, reply = post(url + "/ack", {"seq": seq})
+    assert status == 401  # no name given
+    status, reply = post(url + "/ack", {"seq": seq, "note": "warned red"}, "Zhang")
+    assert status == 200 and reply["state"]["open_alerts"] == 0
+    assert post(url + "/ack", {"seq": seq}, "Zhang")[0] == 409  # already done
+    status, reply = post(url + "/correct", {"ply": 3, "move": "b0a2"}, "Zhang")
+    assert status == 409 and "ply 7 (c2d4) is no longer legal" in reply["error"]
+    assert post(url + "/correct", {"ply": 10, "move": "h2h9"}, "Zhang")[0] == 409  # not a legal move
+    status, reply = post(url + "/correct", {"ply": 10, "move": "卒5进1"}, "Zhang")
+    assert status == 200 and reply["state"]["moves"][9]["iccs"] == "e6e5"
+    assert len(reply["state"]["moves"]) == 10
+    status, reply = post(url + "/result", {"result": "1-0", "text": "black resigned"}, "Zhang")
+    assert status == 200 and reply["state"]["result"] == "1-0"
+    assert post(url + "/result", {"result": "2-0"}, "Zhang")[0] == 409
+    with GameStore(console.db) as store:
+        events = store.events(game)
+        assert store.game(game).result == "1-0"
+    acts = [e for e in events if isinstance(e, AlertAcknowledged | MoveCorrected | ResultMarked)]
+    assert [type(e).__name__ for e in acts] == ["AlertAcknowledged", "MoveCorrected", "ResultMarked"]
+    assert all(e.by == "Zhang" and e.at.endswith("Z") for e in acts)
+    assert acts[1].was == "b7a7" and acts[1].iccs == "e6e5" and acts[1].chinese == "卒5进1"
+
+
+def test_password_guards_actions_not_viewing(guarded: Any) -> None:
+    game = record(guarded.db)
+    url = f"{guarded.url}/api/games/{game}"
+    assert get(url)[0] == 200
+    seq = json.loads(get(url)[1])["alerts"][0]["seq"]
+    assert post(url + "/ack", {"seq": seq, "by": "Zhang"})[0] == 401
+    assert post(url + "/ack", {"seq": seq}, "Zhang", "wrong password")[0] == 401
+    status, reply = post(url + "/ack", {"seq": seq}, "Zhang", "correct horse battery")
+    assert status == 200 and reply["state"]["alerts"][0]["acknowledged"]["by"] == "Zhang"
+
+
+def test_exports_and_broadcast_pgn(console: Any) -> None:
+    one = record(console.db, board=2)
+    two = record(console.db, "game_faults", board=1, alert=False)
+    status, body, headers = get(f"{console.url}/games/{one}/export.pgn")
+    assert status == 200 and "attachment" in headers["Content-Disposition"]
+    (game,) = read_pgn(body.decode())
+    assert game.headers["Red"] == "Li" and len(game.moves) == 10 and "[%clk 0:15:11]" in body.decode()
+    status, body, _ = get(f"{console.url}/games/{one}/export.pdf")
+    assert status == 200 and body.startswith(b"%PDF")
+    status, body, headers = get(console.url + "/broadcast/live.pgn")
+    games = read_pgn(body.decode())
+    assert status == 200 and [g.headers["GameId"] for g in games] == [str(two), str(one)]
+    assert get(console.url + "/broadcast/live.pgn", {"If-None-Match": headers["ETag"]})[0] == 304
+    assert get(console.url + "/broadcast/round/Open/3.pgn")[0] == 200
+    assert get(console.url + "/broadcast/round/Open/9.pgn")[0] == 404
+    with GameStore(console.db) as store:
+        store.append(one, illegal_alert(99.0, 3))
+    assert get(console.url + "/broadcast/live.pgn", {"If-None-Match": headers["ETag"]})[0] == 200
+
+
+def test_pages_and_static_files(console: Any) -> None:
+    assert b"Arbiter console" in get(console.url + "/")[1]
+    assert get(console.url + "/static/board.js")[0] == 200
+    assert get(console.url + "/static/../app.py")[0] == 404
+    assert get(console.url + "/static/%2e%2e/app.py")[0] == 404
+    assert get(console.url + "/games/5")[0] == 404
+
+
+def test_binding_off_loopback_needs_a_password(tmp_path: Any) -> None:
+    assert is_loopback("127.0.0.1") and is_loopback("localhost") and is_loopback("::1")
+    assert not is_loopback("0.0.0.0") and not is_loopback("192.168.1.20")
+    check_bind("127.0.0.1", ServeConfig())
+    with pytest.raises(ValueError, match="password"):
+        check_bind("0.0.0.0", ServeConfig())
+    check_bind("0.0.0.0", ServeConfig(password="long enough"))
+    config = tmp_path / "config.toml"
+    config.write_text('[serve]\npassword = "long enough"\n', encoding="utf-8")
+    assert load_serve_config(config).password == "long enough"
+    config.write_text('[serve]\npasword = "typo"\n', encoding="utf-8")
+    with pytest.raises(ValueError, match="serve.pasword"):
+        load_serve_config(config)
+    config.write_text('[serve]\npassword = "short"\n', encoding="utf-8")
+    with pytest.raises(ValueError, match="serve.password"):
+        load_serve_config(config)
+
+
+def test_serve_command_refuses_open_host_without_password(tmp_path: Any, capsys: Any, monkeypatch: Any) -> None:
+    from recorder.cli import main
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    assert main(["serve", "--host", "0.0.0.0", "--db", str(tmp_path / "s.sqlite3")]) == 2
+    assert "refusing to listen on 0.0.0.0 without a password" in capsys.readouterr().err
