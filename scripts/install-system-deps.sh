@@ -3,7 +3,8 @@
 # scoresheet, poppler-utils for PDF checks, ffmpeg for H.264 game videos: about 1 MB per minute
 # instead of 5.5 with OpenCV's mp4v) when they are missing. Needs root or sudo.
 set -euo pipefail
-packages=(fonts-arphic-ukai fonts-arphic-uming fonts-wqy-zenhei fonts-noto-cjk poppler-utils ffmpeg)
+packages=(fonts-arphic-ukai fonts-arphic-uming fonts-wqy-zenhei fonts-noto-cjk poppler-utils ffmpeg
+          chromium chromium-driver)  # chromium: the console's browser tests (tests/server)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
