@@ -1,8 +1,8 @@
 """A clock emulator on a pseudo-terminal: two sides counting down, presses from a script or the keyboard.
 
 :class:`ClockSim` speaks the DGT messages or the text lines of ``docs/clock-protocol.md`` with their
-quirks: the DGT interface says nothing until the host asks (``0x4B``/``0x41``), acknowledges the
-set-up with an ``ack`` message and sends an all-zero message before the first reading; the text
+quirks: the DGT interface says nothing until the host asks (``0x4B``/``0x41``), answers ``0x4B`` with
+an ``ack`` message and an all-zero message before the first reading; the text
 clock says hello, reports every second and answers queries. Faults can be scripted (``silence``: the
 cable pulled; ``noclock``: the DGT interface without its clock; ``garbage``: random bytes) and the
 line can be made noisy (bytes changed or dropped at given rates), all seeded.
@@ -149,7 +149,7 @@ class ClockSim:
             for byte in data:
                 if byte == dgt.SEND_UPDATE_NICE:
                     self.update_mode = True
-                    self._out += dgt.encode_ack(byte)
+                    self._out += dgt.encode_ack(byte) + dgt.frame(dgt.TIME_MESSAGE, bytes(7))  # ack, empty reading
                 elif byte == dgt.SEND_CLOCK:
                     self._send_dgt(now, force=True)
         elif b"$XQ,?*" + checksum("XQ,?").encode() in data:

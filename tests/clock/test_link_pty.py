@@ -14,7 +14,7 @@ import pytest
 from recorder.clock.link import SerialClockLink
 from recorder.clock.model import CONNECTED, DISCONNECTED, LEFT, MAPPING, NO_CLOCK, RIGHT, ClockNotice
 from recorder.clock.presses import Item, PressTracker
-from recorder.clock.protocols import make_protocol
+from recorder.clock.protocols import DgtProtocol, make_protocol
 from recorder.clock.sim import ClockSim, ScriptEvent, open_pty, serve
 from recorder.clocklog_input import ClockPress
 
@@ -69,6 +69,8 @@ def test_presses_arrive_with_colours_and_times(protocol: str) -> None:
     assert all(0.15 < g < 0.4 for g in gaps), gaps
     last = presses[-1]
     assert 300_000 <= last.red_ms <= 310_000 and 300_000 <= last.black_ms <= 310_000
+    if isinstance(link.protocol, DgtProtocol):  # the interface's quirks were met and passed over
+        assert link.protocol.counts.get("ack", 0) >= 1 and link.protocol.counts.get("empty", 0) >= 1
 
 
 def test_silence_noclock_and_noise_are_survived() -> None:
