@@ -75,7 +75,8 @@ def reference_strength(response: np.ndarray, h: np.ndarray, lens: Lens | None = 
 
 def hidden_segments(frame: np.ndarray, response: np.ndarray, h: np.ndarray, strength: float,
                     lens: Lens | None = None, segments: np.ndarray = DRAWN_SEGMENTS) -> np.ndarray:
-    """Per segment: is something on it (a colour unlike the board's, or busy strokes beside the line)?
+    """Per segment: is something on it (a colour unlike the board's, busy strokes beside the line, or
+    glare that saturates the sensor)?
 
     The board's colour is the median over the middles of the grid's cells, which pieces never cover.
     """
@@ -94,7 +95,10 @@ def hidden_segments(frame: np.ndarray, response: np.ndarray, h: np.ndarray, stre
     colours = sample(frame, pixels)
     foreign = np.linalg.norm(colours - colour, axis=-1) > limit
     busy = sample(response, pixels) > 0.5 * strength
-    hidden = (foreign | busy).mean(axis=(0, 2)) > 0.5
+    # glare that saturates the sensor wipes the lines out: no evidence either way there
+    on_colours = sample(frame, board_to_image(h, lens, on))
+    blown = (on_colours.min(axis=-1) >= 240)[None, :, :] | (colours.min(axis=-1) >= 240)
+    hidden = (foreign | busy | blown).mean(axis=(0, 2)) > 0.5
     return np.asarray(hidden)
 
 
