@@ -12,7 +12,7 @@
     const script = XQ.prefs.script;
     return moves.map((m) => `<li class="${m.side}${m.corrected_by ? " corrected" : ""}" title="${XQ.esc(m.iccs)}">`
       + `<span class="n">${m.ply}.</span><span class="mv">${XQ.esc(XQBoard.notation(m.chinese, script))}</span>`
-      + (m.clock_ms != null ? `<span class="t">${XQ.clock(m.clock_ms)}</span>` : "") + "</li>").join("");
+      + "</li>").join("");
   }
 
   function openAlerts(state) { return state.alerts.filter((a) => !a.acknowledged); }
@@ -56,11 +56,11 @@
         ${result}<span class="state ${state.state}">${XQ.esc(state.state)}</span>
       </header>
       <div class="body">
-        <a class="boardview" href="/games/${state.id}" title="${alert ? "position at the alert" : "current position"}">${board}</a>
+        <a class="boardview" href="/games/${state.id}" title="${alert ? "position at the alert" : "current position"}">${board}${alert ? `<span class="caption">position at the alert</span>` : ""}</a>
         <div class="side">
           ${clockHtml(state, "black")}
           <ol class="moves">${lastMoves(state, 8)}</ol>
-          <div class="tomove">${state.moves.length} plies · ${state.side_to_move === "red" ? "红方走" : "黑方走"}</div>
+          <div class="tomove">${state.moves.length} plies · ${state.side_to_move === "red" ? "红方走" : "黑方走"}${state.alerts.length && !open.length ? ` · <span class="done">${state.alerts.length} alert${state.alerts.length > 1 ? "s" : ""} ✓</span>` : ""}</div>
           ${clockHtml(state, "red")}
         </div>
       </div>

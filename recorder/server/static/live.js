@@ -150,7 +150,7 @@ const XQ = (() => {
     const el = document.getElementById("sound");
     const show = () => {
       const muted = localStorage.getItem("xq.mute") === "1";
-      el.textContent = muted ? "🔕 sound off" : "🔔 sound on";
+      el.textContent = muted ? "♪ sound off" : "♪ sound on";
       el.classList.toggle("off", muted);
     };
     show();
