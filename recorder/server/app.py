@@ -202,10 +202,11 @@ class ConsoleHandler(BaseHTTPRequestHandler):
     def _frame(self, game_id: int, seq: str) -> None:
         for stored in read_game_events(self.server.store().db, game_id):
             if str(stored.seq) == seq and isinstance(stored.event, AlertFrame):
-                path = Path(stored.event.path)
-                if not path.is_absolute():
-                    path = self.server.db_path.parent / path
-                if path.suffix.lower() not in (".jpg", ".jpeg", ".png") or not path.is_file():
+                # only pictures in the store's folder: a log entry must not open any file on the machine
+                folder = self.server.db_path.parent.resolve()
+                path = (folder / stored.event.path).resolve()
+                if folder not in path.parents or path.suffix.lower() not in (".jpg", ".jpeg", ".png") \
+                        or not path.is_file():
                     break
                 kind = "image/png" if path.suffix.lower() == ".png" else "image/jpeg"
                 return self._send(HTTPStatus.OK, path.read_bytes(), kind, {"Cache-Control": "max-age=86400"})

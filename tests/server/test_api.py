@@ -199,3 +199,26 @@ def test_serve_command_refuses_open_host_without_password(tmp_path: Any, capsys:
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
     assert main(["serve", "--host", "0.0.0.0", "--db", str(tmp_path / "s.sqlite3")]) == 2
     assert "refusing to listen on 0.0.0.0 without a password" in capsys.readouterr().err
+
+
+def test_alert_still_frame_is_served_from_the_store_folder(console: Any) -> None:
+    import cv2
+    import numpy as np
+
+    from recorder.events import AlertFrame
+
+    game = record(console.db, alert=False)
+    frames = console.db.parent / "frames"
+    frames.mkdir()
+    image = np.full((48, 64, 3), (30, 60, 200), np.uint8)
+    assert cv2.imwrite(str(frames / "g1-45.0.jpg"), image)
+    (console.db.parent / "secret.txt").write_text("no")
+    with GameStore(console.db) as store:
+        store.append(game, illegal_alert(45.0, 10))
+        store.append(game, AlertFrame(45.0, "frames/g1-45.0.jpg", "illegal_move"))
+        store.append(game, illegal_alert(46.0, 10))
+        store.append(game, AlertFrame(46.0, "../../etc/hostname.jpg", "illegal_move"))
+    alerts = json.loads(get(f"{console.url}/api/games/{game}")[1])["alerts"]
+    status, body, headers = get(console.url + alerts[0]["frame"])
+    assert status == 200 and headers["Content-Type"] == "image/jpeg" and body[:2] == b"\xff\xd8"
+    assert get(console.url + alerts[1]["frame"])[0] == 404  # outside the store's folder
