@@ -76,3 +76,22 @@ def test_no_board_is_refused_with_a_reason(locator: BoardLocator, kind: str) -> 
     with pytest.raises(BoardNotFoundError) as caught:
         locator.locate(frame)
     assert caught.value.reason
+
+
+def test_barrel_distortion_is_fitted_from_the_lines(locator: BoardLocator) -> None:
+    from calibration import RadialDistortion
+
+    view = render_drawn(31, pieces=start_pieces(), tilt_deg=10.0, rotation_deg=15.0)
+    lens = RadialDistortion(0.06, (1280, 960))
+    ys, xs = np.mgrid[0:960, 0:1280]
+    src = lens.undistort_points(np.c_[xs.ravel(), ys.ravel()]).reshape(960, 1280, 2).astype(np.float32)
+    import cv2
+
+    bowed = cv2.remap(view.image, src[..., 0], src[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    names = sorted(view.points)
+    truth = lens.distort(np.array([view.points[n] for n in names]))
+    geometry = locator.locate(bowed)
+    found = geometry.points()
+    err = np.hypot(*(np.array([found[n] for n in names]) - truth).T) / view.spacing_px * 100
+    assert isinstance(geometry.lens, RadialDistortion) and abs(geometry.lens.k - 0.06) < 0.015
+    assert err.mean() < 2.0 and err.max() < 6.0
