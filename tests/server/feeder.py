@@ -16,13 +16,14 @@ def truth(name: str) -> dict:
     return json.loads((FIXTURES / f"{name}.truth.json").read_text(encoding="utf-8"))
 
 
-def recorder_events(name: str) -> Iterator[Event]:
-    """The fixture game's events in recording order: start, then each move with its clock press."""
+def recorder_events(name: str, upto: int | None = None) -> Iterator[Event]:
+    """The fixture game's events in recording order: start, then each move with its clock press
+    (up to ply ``upto``)."""
     data = truth(name)
     position = Position.from_fen(data["start_fen"])
     presses = {p["ply"]: p for p in data["clock"]["presses"] if p["ply"] is not None}
     yield RecordingStarted(0.0, data["video"], data["start_fen"], "ab" * 32)
-    for entry in data["plies"]:
+    for entry in data["plies"][:upto]:
         move = Move.from_iccs(entry["iccs"])
         press = presses.get(entry["ply"])
         after = position.play(move)

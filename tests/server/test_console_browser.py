@@ -15,10 +15,10 @@ from typing import Any
 
 import pytest
 
-from recorder.events import AlertAcknowledged, ClockAlert, GameEnded, MoveRecorded
+from recorder.events import AlertAcknowledged, AlertFrame, BoardDisturbed, ClockAlert, GameEnded, MoveRecorded
 from recorder.store import GameInfo, GameStore
 from rules import read_pgn
-from tests.server.feeder import OPENINGS, illegal_alert, recorder_events, scripted_events
+from tests.server.feeder import FIXTURES, OPENINGS, illegal_alert, recorder_events, scripted_events
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is in the dev extra")
@@ -29,27 +29,49 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-net
 ROUND = {"event": "City Open 2026", "round": "5", "date": "2026.11.30", "time_control": "5400+30"}
 
 
-def _other_boards(db: Path) -> None:
-    """Boards 2-4 of the round, recorded before the page opens: one finished, one with an acknowledged
-    clock alert and an open one, one quiet."""
+def _still(db: Path, video: str, t: float) -> str:
+    """The video's frame at ``t`` saved beside the store, as the recorder would for an alert."""
+    import cv2
+
+    capture = cv2.VideoCapture(str(FIXTURES / video))
+    capture.set(cv2.CAP_PROP_POS_MSEC, t * 1000)
+    ok, frame = capture.read()
+    capture.release()
+    assert ok
+    (db.parent / "frames").mkdir(exist_ok=True)
+    name = f"frames/{video}-{t:.1f}.jpg"
+    assert cv2.imwrite(str(db.parent / name), frame, [cv2.IMWRITE_JPEG_QUALITY, 85])
+    return name
+
+
+def _other_boards(db: Path) -> int:
+    """Boards 2-5 of the round, recorded before the page opens: board 2 (returned) with a knocked piece
+    and the camera's still of it, an acknowledged clock alert before; 3 finished; 4 and 5 quiet."""
     with GameStore(db) as store:
-        two = store.create_game("camera-2", GameInfo(board=2, red="陈晓明", black="刘子健", **ROUND))
+        two = store.create_game("game_faults.mp4", GameInfo(board=2, red="陈晓明", black="刘子健", **ROUND))
         store.begin_session(two)  # a recorder holds it (this process stands in for it)
-        for event in scripted_events(OPENINGS["central_cannon"], 2):
+        for event in recorder_events("game_faults", upto=11):
             store.append(two, event)
-        seq = store.append(two, ClockAlert(700.0, "press_without_move", (), "8.1.7",
-                                           "black pressed the clock without moving", 16, "black"))
-        store.append(two, AlertAcknowledged(705.0, seq, "press_without_move", "Zhang", "warned black"))
-        three = store.create_game("camera-3", GameInfo(board=3, red="Ana Silva", black="Wei Zhou", **ROUND))
-        events = scripted_events(OPENINGS["elephant"], 3)
-        for event in events:
-            store.append(three, event)
-        store.append(three, GameEnded(events[-1].t + 5, 15, "1-0", "resigned", "", "black resigned", False))
-        store.close_game(three)
-        four = store.create_game("camera-4", GameInfo(board=4, red="黄海", black="Tran Minh", **ROUND))
-        store.begin_session(four)
-        for event in scripted_events(OPENINGS["pawn"], 4):
-            store.append(four, event)
+            if isinstance(event, MoveRecorded) and event.ply == 5:
+                seq = store.append(two, ClockAlert(23.6, "press_without_move", (), "8.1.7",
+                                                   "black pressed the clock without moving", 5, "black"))
+                store.append(two, AlertAcknowledged(24.0, seq, "press_without_move", "Zhang Wei", "warned black"))
+        store.append(two, BoardDisturbed(51.6, "board_disturbed", ("g0",), "5.9",
+                                         "相 off its point on g0 (0.48 spacings)", 11, "B"))
+        store.append(two, AlertFrame(51.6, _still(db, "game_faults.mp4", 51.6), "board_disturbed"))
+        for board, (red, black, opening) in enumerate((("Ana Silva", "Wei Zhou", "elephant"),
+                                                       ("黄海", "Tran Minh", "pawn"),
+                                                       ("Li Na", "赵国荣", "central_cannon")), 3):
+            game = store.create_game(f"camera-{board}", GameInfo(board=board, red=red, black=black, **ROUND))
+            store.begin_session(game)
+            events = scripted_events(OPENINGS[opening], board)
+            for event in events:
+                store.append(game, event)
+            if board == 3:
+                plies = sum(isinstance(e, MoveRecorded) for e in events)
+                store.append(game, GameEnded(events[-1].t + 5, plies, "1-0", "resigned", "", "black resigned", False))
+                store.close_game(game)
+    return two
 
 
 def _wait(page: Any, script: str, arg: Any = None) -> float:
@@ -62,7 +84,7 @@ def _wait(page: Any, script: str, arg: Any = None) -> float:
 def test_console_follows_a_live_game_and_the_arbiter_acknowledges_its_alert(console: Any, tmp_path: Path) -> None:
     shots = Path(os.environ.get("XQREC_SCREENSHOTS") or tmp_path)
     shots.mkdir(parents=True, exist_ok=True)
-    _other_boards(console.db)
+    knocked = _other_boards(console.db)
     with sync_api.sync_playwright() as play:
         browser = play.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         context = browser.new_context(viewport={"width": 1440, "height": 900}, accept_downloads=True)
@@ -71,6 +93,8 @@ def test_console_follows_a_live_game_and_the_arbiter_acknowledges_its_alert(cons
         page.on("pageerror", lambda error: errors.append(str(error)))
         page.goto(console.url + "/")
         page.wait_for_selector("#live.ok", timeout=5000)
+        still = page.locator(f"#game-{knocked} .alertbox img.still")  # the camera's view of the knocked piece
+        assert still.evaluate("img => img.complete && img.naturalWidth") == 640
         page.click("#sound")  # the sound toggle: also the user gesture that lets the page beep
         page.click("#sound")
         with GameStore(console.db) as store:
@@ -94,7 +118,7 @@ def test_console_follows_a_live_game_and_the_arbiter_acknowledges_its_alert(cons
         tile = page.locator(f"#game-{game}")
         assert "Illegal move" in tile.inner_text() and "art. 5.3" in tile.inner_text()
         assert int(page.evaluate("Number(document.body.dataset.beeps || 0)")) == beeps + 1  # it sounded
-        assert "1 open alert" in page.inner_text("#summary")
+        assert "2 open alerts" in page.inner_text("#summary")
         page.wait_for_timeout(300)
         page.screenshot(path=str(shots / "console-alert.png"))
 
@@ -105,6 +129,9 @@ def test_console_follows_a_live_game_and_the_arbiter_acknowledges_its_alert(cons
         with GameStore(console.db) as store:
             acked = [e for e in store.events(game) if isinstance(e, AlertAcknowledged)]
         assert [(e.by, e.kind) for e in acked] == [("Zhang Wei", "illegal_move")]
+        assert "1 open alert" in page.inner_text("#summary")
+        page.click(f"#game-{knocked} button.ack")  # the name is remembered: no second question
+        _wait(page, "id => !document.getElementById('game-' + id).classList.contains('alerting')", knocked)
         assert "no open alerts" in page.inner_text("#summary")
         page.wait_for_timeout(600)  # let the alert's pulse settle
         page.screenshot(path=str(shots / "console.png"))
@@ -119,11 +146,16 @@ def test_console_follows_a_live_game_and_the_arbiter_acknowledges_its_alert(cons
         page.click("#script")
         assert "漢 界" in page.inner_html("#board")
         page.screenshot(path=str(shots / "console-game.png"))
+        page.select_option("#resultform [name=result]", "0-1")
+        page.fill("#resultform [name=text]", "red lost on time")
+        page.click("#resultform button")
+        page.wait_for_selector("#result:has-text('0-1')", timeout=2000)
+        assert "Zhang Wei result 0-1: red lost on time" in page.inner_text("#actions")
         with page.expect_download() as download:
             page.click("#pgn")
         text = Path(download.value.path()).read_text(encoding="utf-8")
         (pgn,) = read_pgn(text)
-        assert pgn.headers["Red"] == "李明" and len(pgn.moves) == 10
+        assert pgn.headers["Red"] == "李明" and len(pgn.moves) == 10 and pgn.headers["Result"] == "0-1"
         assert "alert illegal_move g7 f5 (art. 5.3)" in text and "[%clk" in text
         assert errors == []
         browser.close()

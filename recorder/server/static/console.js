@@ -26,17 +26,19 @@
 
   function alertHtml(state, alert, more) {
     const picture = alert.frame
-      ? `<img class="still" src="${XQ.esc(alert.frame)}" alt="camera still of the alert">`
+      ? `<a class="stilllink" href="${XQ.esc(alert.frame)}" target="_blank" title="the camera at the alert (full size)"><img class="still" src="${XQ.esc(alert.frame)}" alt="camera still of the alert"></a>`
       : "";
-    return `<section class="alertbox" data-seq="${alert.seq}">
+    return `<section class="alertbox${alert.frame ? " has-still" : ""}" data-seq="${alert.seq}">
+      <div class="words">
       <div class="what"><span class="icon">⚠</span> ${XQ.esc(XQ.kindName(alert.kind))}
         ${alert.article ? `<span class="article">art. ${XQ.esc(alert.article)}</span>` : ""}
         ${alert.squares.length ? `<span class="sq">${XQ.esc(alert.squares.join(" "))}</span>` : ""}</div>
       <div class="text">${XQ.esc(alert.text)}</div>
-      ${picture}
       <div class="acts"><button type="button" class="ack" data-game="${state.id}" data-seq="${alert.seq}">Acknowledge</button>
       ${more ? `<span class="more">+${more} more</span>` : ""}
       <a href="/games/${state.id}#alerts">details</a></div>
+      </div>
+      ${picture}
     </section>`;
   }
 
@@ -46,7 +48,7 @@
     const last = state.moves.length ? state.moves[state.moves.length - 1].iccs : "";
     const boardFen = alert ? alert.fen : state.fen;
     const marks = alert ? alert.squares.flatMap((s) => s.length === 4 ? [s.slice(0, 2), s.slice(2)] : [s]) : [];
-    const board = (alert && alert.frame) ? "" : XQBoard.svg(boardFen, {script: XQ.prefs.script, last: alert ? "" : last, marks});
+    const board = XQBoard.svg(boardFen, {script: XQ.prefs.script, last: alert ? "" : last, marks});
     const result = state.result && state.result !== "*" ? `<span class="result">${XQ.esc(XQ.RESULT[state.result] || state.result)}</span>` : "";
     const title = [state.event, state.round && "R" + state.round].filter(Boolean).join(" · ");
     return `<header>
