@@ -159,3 +159,29 @@ def test_console_follows_a_live_game_and_the_arbiter_acknowledges_its_alert(cons
         assert "alert illegal_move g7 f5 (art. 5.3)" in text and "[%clk" in text
         assert errors == []
         browser.close()
+
+
+def test_with_a_password_the_page_asks_for_it_before_an_action(guarded: Any) -> None:
+    with GameStore(guarded.db) as store:
+        game = store.create_game("game_short.mp4", GameInfo(board=7, red="李明", black="王强", **ROUND))
+        for event in recorder_events("game_short", upto=4):
+            store.append(game, event)
+        store.append(game, illegal_alert(20.0, 4))
+    with sync_api.sync_playwright() as play:
+        browser = play.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_page(viewport={"width": 1200, "height": 800})
+        page.goto(guarded.url + "/")
+        page.wait_for_selector("#live.ok", timeout=5000)
+        page.click(f"#game-{game} button.ack")
+        page.wait_for_selector("#signin[open]", timeout=2000)
+        assert page.is_visible("#signin [name=pw]")  # the password field shows when the server has one
+        page.fill("#signin [name=name]", "Zhang Wei")
+        page.fill("#signin [name=pw]", "not the password")
+        page.click("#signin button[value=ok]")
+        page.wait_for_selector("#signin[open] .why:has-text('password')", timeout=2000)
+        page.fill("#signin [name=pw]", "correct horse battery")
+        page.click("#signin button[value=ok]")
+        _wait(page, "id => !document.getElementById('game-' + id).classList.contains('alerting')", game)
+        browser.close()
+    with GameStore(guarded.db) as store:
+        assert [e.by for e in store.events(game) if isinstance(e, AlertAcknowledged)] == ["Zhang Wei"]
