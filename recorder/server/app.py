@@ -47,7 +47,7 @@ class ConsoleServer(ThreadingHTTPServer):
     allow_reuse_address = True
 
     def __init__(self, address: tuple[str, int], db_path: Path | str, config: ServeConfig,
-                 poll_s: float = 0.15) -> None:
+                 poll_s: float = 0.1) -> None:
         self.db_path = Path(db_path)
         self.config = config
         self._local = threading.local()

@@ -1,7 +1,7 @@
 """Live updates: a watcher thread polls the store for new events and hands them to every listener.
 
 The store is the single source of truth and the recorders are other processes, so the server
-learns of new events by polling ``MAX(rowid)`` of the event table every ~150 ms (one indexed
+learns of new events by polling ``MAX(rowid)`` of the event table every ~100 ms (one indexed
 lookup). Each new event becomes one Server-Sent Events message whose ``id`` is the event's row
 number, carrying the event and its game's new state; a browser that reconnects with
 ``Last-Event-ID`` is sent what it missed from the recent messages kept in memory or, when it is
@@ -23,7 +23,7 @@ from recorder.server.state import StoredEvent
 
 log = logging.getLogger(__name__)
 
-POLL_S = 0.15
+POLL_S = 0.1
 KEEP = 2000  # messages kept for listeners that fall behind or reconnect
 
 
