@@ -146,6 +146,11 @@ def test_console_follows_a_live_game_and_the_arbiter_acknowledges_its_alert(cons
         page.click("#script")
         assert "漢 界" in page.inner_html("#board")
         page.screenshot(path=str(shots / "console-game.png"))
+        page.fill("#correct [name=ply]", "10")
+        page.fill("#correct [name=move]", "卒5进1")  # the arbiter saw 卒5进1 played, not 炮2平1
+        page.click("#correct button")
+        page.wait_for_selector("#sheet td.mv.corrected:has-text('卒5進1')", timeout=2000)
+        assert "Zhang Wei ply 10: b7a7 -> e6e5" in page.inner_text("#actions")
         page.select_option("#resultform [name=result]", "0-1")
         page.fill("#resultform [name=text]", "red lost on time")
         page.click("#resultform button")
@@ -156,6 +161,7 @@ def test_console_follows_a_live_game_and_the_arbiter_acknowledges_its_alert(cons
         text = Path(download.value.path()).read_text(encoding="utf-8")
         (pgn,) = read_pgn(text)
         assert pgn.headers["Red"] == "李明" and len(pgn.moves) == 10 and pgn.headers["Result"] == "0-1"
+        assert pgn.moves[-1].iccs == "e6e5"
         assert "alert illegal_move g7 f5 (art. 5.3)" in text and "[%clk" in text
         assert errors == []
         browser.close()
