@@ -112,10 +112,14 @@ class BoardGeometry:
         if self.lens is None:
             return cv2.warpPerspective(frame, to_image, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                                        borderMode=cv2.BORDER_REPLICATE)
-        ys, xs = np.mgrid[0:size[1], 0:size[0]]
-        grid = np.stack([xs, ys], axis=-1).reshape(-1, 2).astype(np.float64)
-        src = self.lens.distort(project(to_image, grid)).reshape(size[1], size[0], 2).astype(np.float32)
-        return cv2.remap(frame, src[..., 0], src[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        maps = self.__dict__.get("_rectify_maps")
+        if maps is None:  # the lens makes the mapping non-projective: build the pixel maps once
+            ys, xs = np.mgrid[0:size[1], 0:size[0]]
+            grid = np.stack([xs, ys], axis=-1).reshape(-1, 2).astype(np.float64)
+            src = self.lens.distort(project(to_image, grid)).reshape(size[1], size[0], 2).astype(np.float32)
+            maps = (np.ascontiguousarray(src[..., 0]), np.ascontiguousarray(src[..., 1]))
+            object.__setattr__(self, "_rectify_maps", maps)
+        return cv2.remap(frame, maps[0], maps[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
     def _check_frame(self, frame: np.ndarray) -> None:
         height, width = frame.shape[:2]

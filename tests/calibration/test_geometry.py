@@ -119,3 +119,16 @@ def test_chessboard_lens_calibration_and_json(tmp_path: Path) -> None:
     assert np.allclose(again.camera_matrix, lens.camera_matrix)
     with pytest.raises(ValueError):
         calibrate_chessboard([np.zeros((100, 100), np.uint8)], (10, 8))
+
+
+def test_rectify_through_a_lens_matches_the_points() -> None:
+    geometry = make_geometry(lens=RadialDistortion(0.05, (1280, 960)))
+    frame = np.zeros((960, 1280, 3), np.uint8)
+    x, y = geometry.point(8, 9)
+    cv2.circle(frame, (int(round(x)), int(round(y))), 3, (255, 255, 255), -1)
+    for _ in range(2):  # the second call reuses the cached maps
+        gray = cv2.GaussianBlur(cv2.cvtColor(geometry.rectify(frame), cv2.COLOR_BGR2GRAY).astype(np.float32), (0, 0), 2)
+        px, py = geometry.rectified_point(8, 9)
+        window = gray[int(py) - 8:int(py) + 9, int(px) - 8:int(px) + 9]
+        dy, dx = np.unravel_index(int(np.argmax(window)), window.shape)
+        assert abs(dx - 8) <= 1 and abs(dy - 8) <= 1
