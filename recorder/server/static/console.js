@@ -95,7 +95,7 @@
     const all = [...games.values()];
     const alerts = all.reduce((n, g) => n + openAlerts(g).length, 0);
     document.getElementById("summary").innerHTML = `${all.length} boards · `
-      + (alerts ? `<b class="bad">${alerts} open alert${alerts > 1 ? "s" : ""}</b>` : "no open alerts");
+      + (alerts ? `<button type="button" class="bad" title="show the first board with an open alert">${alerts} open alert${alerts > 1 ? "s" : ""}</button>` : "no open alerts");
     const rounds = new Set(all.map((g) => [g.event, g.round && "round " + g.round].filter(Boolean).join(", ")));
     document.getElementById("round").textContent = [...rounds].filter(Boolean).join(" | ");
     document.title = (alerts ? `(${alerts}) ⚠ ` : "") + "Arbiter console · xqrec";
@@ -119,6 +119,12 @@
     render(state);
     return state.alerts.some((a) => !known.has(a.seq) && !a.acknowledged);
   }
+
+  document.getElementById("summary").addEventListener("click", (e) => {
+    if (!e.target.closest("button.bad")) return;
+    const first = tiles.querySelector(".tile.alerting");
+    if (first) first.scrollIntoView({behavior: "smooth", block: "center"});
+  });
 
   tiles.addEventListener("click", async (e) => {
     const button = e.target.closest("button.ack");

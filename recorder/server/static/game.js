@@ -57,12 +57,12 @@
       const picture = a.frame ? `<img class="still" src="${XQ.esc(a.frame)}" alt="camera still">`
         : XQBoard.svg(a.fen_seen || a.fen, {script: XQ.prefs.script, marks: squares});
       const ack = a.acknowledged
-        ? `<div class="ackd">✓ acknowledged by ${XQ.esc(a.acknowledged.by)} ${XQ.esc((a.acknowledged.at || "").replace("T", " ").replace("Z", " UTC"))}${a.acknowledged.note ? ": " + XQ.esc(a.acknowledged.note) : ""}</div>`
+        ? `<div class="ackd">✓ acknowledged by ${[XQ.esc(a.acknowledged.by), XQ.esc((a.acknowledged.at || "").replace("T", " ").replace("Z", " UTC"))].filter(Boolean).join(" ")}${a.acknowledged.note ? ": " + XQ.esc(a.acknowledged.note) : ""}</div>`
         : `<button type="button" class="ack" data-seq="${a.seq}">Acknowledge</button>`;
       return `<div class="alertitem${a.acknowledged ? " done" : " open"}">
         <div class="thumb">${picture}</div>
         <div><div class="what">${XQ.esc(XQ.kindName(a.kind))} ${a.article ? `<span class="article">art. ${XQ.esc(a.article)}</span>` : ""}</div>
-        <div class="text">after ply ${a.ply} · ${a.t.toFixed(1)} s · ${XQ.esc(a.squares.join(" "))}</div>
+        <div class="text">${[`after ply ${a.ply}`, `${a.t.toFixed(1)} s`, XQ.esc(a.squares.join(" "))].filter(Boolean).join(" · ")}</div>
         <div class="text">${XQ.esc(a.text)}</div>${ack}</div></div>`;
     }).join("") || `<p class="none">No alerts.</p>`;
     $("actions").innerHTML = state.actions.map((a) => `<li><b>${XQ.esc(a.by)}</b> ${XQ.esc(a.text)} <small>${XQ.esc((a.at || "").replace("T", " ").replace("Z", ""))}</small></li>`).join("")
