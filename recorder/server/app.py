@@ -14,6 +14,7 @@ Routes (GET unless said):
 from __future__ import annotations
 
 import base64
+import contextlib
 import hmac
 import json
 import logging
@@ -146,6 +147,8 @@ class ConsoleHandler(BaseHTTPRequestHandler):
             self._error(error)
         except (BrokenPipeError, ConnectionResetError):
             pass
+        except Exception as error:  # a locked or damaged store: say so, keep serving the others
+            self._failed(error)
 
     def do_POST(self) -> None:
         parts = urlsplit(self.path)
@@ -157,6 +160,14 @@ class ConsoleHandler(BaseHTTPRequestHandler):
             self._error(HttpError(HTTPStatus.CONFLICT, str(error)))
         except (BrokenPipeError, ConnectionResetError):
             pass
+        except Exception as error:
+            self._failed(error)
+
+    def _failed(self, error: Exception) -> None:
+        log.exception("%s %s failed", self.command, self.path)
+        self.close_connection = True
+        with contextlib.suppress(OSError):  # the client left
+            self._error(HttpError(HTTPStatus.INTERNAL_SERVER_ERROR, f"server error: {error}"))
 
     # --- GET ---------------------------------------------------------------------------------
     def _get(self, path: str, query: dict[str, list[str]]) -> None:
@@ -290,8 +301,18 @@ class ConsoleHandler(BaseHTTPRequestHandler):
         self.send_header("Connection", "close")
         self.end_headers()
         self.close_connection = True
+        if self.command == "HEAD":
+            return
         self.wfile.write(b"retry: 1000\n\n")
         self.wfile.flush()
+        try:
+            self._stream(after)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+        except Exception:  # the answer has begun: end it; the browser reconnects with Last-Event-ID
+            log.exception("event stream failed")
+
+    def _stream(self, after: int) -> None:
         feed = self.server.feed
         idle = 0.0
         while not feed.stopped:

@@ -173,6 +173,9 @@ def test_pages_and_static_files(console: Any) -> None:
     assert get(console.url + "/static/../app.py")[0] == 404
     assert get(console.url + "/static/%2e%2e/app.py")[0] == 404
     assert get(console.url + "/games/5")[0] == 404
+    head = urllib.request.Request(console.url + "/api/events", method="HEAD")
+    with urllib.request.urlopen(head, timeout=5) as reply:  # answers at once, no stream
+        assert reply.headers["Content-Type"].startswith("text/event-stream")
 
 
 def test_binding_off_loopback_needs_a_password(tmp_path: Any) -> None:
