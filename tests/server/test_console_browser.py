@@ -191,3 +191,46 @@ def test_with_a_password_the_page_asks_for_it_before_an_action(guarded: Any) -> 
         browser.close()
     with GameStore(guarded.db) as store:
         assert [e.by for e in store.events(game) if isinstance(e, AlertAcknowledged)] == ["Zhang Wei"]
+
+
+def test_the_page_catches_up_after_the_server_restarts(tmp_path: Path) -> None:
+    import threading
+
+    from recorder.server import ConsoleServer, ServeConfig
+
+    db = tmp_path / "store.sqlite3"
+    events = list(recorder_events("game_short"))
+    with GameStore(db) as store:
+        game = store.create_game("game_short.mp4", GameInfo(board=1, **ROUND))
+        for event in events[:5]:
+            store.append(game, event)
+
+    def start(port: int) -> tuple[ConsoleServer, threading.Thread]:
+        server = ConsoleServer(("127.0.0.1", port), db, ServeConfig(), poll_s=0.1)
+        thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.1}, daemon=True)
+        thread.start()
+        return server, thread
+
+    server, thread = start(0)
+    port = server.server_address[1]
+    with sync_api.sync_playwright() as play:
+        browser = play.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_page()
+        page.goto(server.url + "/")
+        page.wait_for_selector("#live.ok", timeout=5000)
+        server.shutdown()
+        server.server_close()
+        thread.join(5)
+        page.wait_for_selector("#live.down", timeout=5000)
+        with GameStore(db) as store:  # the recorder goes on while the console is down
+            for event in events[5:]:
+                store.append(game, event)
+        server, thread = start(port)
+        try:
+            page.wait_for_function("id => document.getElementById('game-' + id).dataset.plies === '10'",
+                                   arg=game, timeout=5000)
+            assert page.is_visible("#live.ok")
+        finally:
+            browser.close()
+            server.shutdown()
+            server.server_close()
