@@ -1,6 +1,8 @@
-"""End to end in Debian's headless chromium (Playwright): the arbiter console follows a game as it is
-recorded, an injected illegal-move alert turns its tile red within a second, the arbiter
-acknowledges it on the page, and the game's PGN downloads from its page.
+"""End to end in Debian's headless chromium (Playwright): the arbiter console follows a game while the
+recorder (the whole pipeline with the bundled piece classifier, on the rendered fixture video)
+writes it to the store; each move and an injected illegal-move alert show within a second, the
+arbiter acknowledges the alert, corrects a move and marks the result on the page, and the game's
+PGN downloads from its page.
 
 Screenshots go to ``$XQREC_SCREENSHOTS`` when set (``docs/images`` for the docs), else a temp folder.
 """
@@ -10,15 +12,24 @@ from __future__ import annotations
 import os
 import shutil
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from recorder.events import AlertAcknowledged, AlertFrame, BoardDisturbed, ClockAlert, GameEnded, MoveRecorded
+from recorder.events import (
+    AlertAcknowledged,
+    AlertFrame,
+    BoardDisturbed,
+    ClockAlert,
+    Event,
+    GameEnded,
+    MoveRecorded,
+)
 from recorder.store import GameInfo, GameStore
 from rules import read_pgn
-from tests.server.feeder import FIXTURES, OPENINGS, illegal_alert, recorder_events, scripted_events
+from tests.server.feeder import FIXTURES, OPENINGS, illegal_alert, recorder_events, scripted_events, truth
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is in the dev extra")
@@ -74,6 +85,21 @@ def _other_boards(db: Path) -> int:
     return two
 
 
+def _record_video(name: str, sink: Callable[[Event], None]) -> None:
+    """Record the fixture video with the whole pipeline and the bundled piece classifier, as
+    ``xqrec record`` does, handing each event to ``sink`` the moment it is raised."""
+    from recorder.clocklog_input import read_clock_log
+    from recorder.session import RecordingSession
+    from recorder.sources import open_source
+    from recorder.vision import PieceClassifier
+
+    session = RecordingSession(PieceClassifier(None), presses=read_clock_log(FIXTURES / f"{name}.clock.jsonl"),
+                               source_name=f"{name}.mp4", on_event=sink)
+    for item in open_source(str(FIXTURES / f"{name}.mp4")):
+        session.feed(item)
+    session.finish()
+
+
 def _wait(page: Any, script: str, arg: Any = None) -> float:
     """Seconds until ``script`` is true on the page (the test fails past 1 s)."""
     start = time.monotonic()
@@ -100,12 +126,17 @@ def test_console_follows_a_live_game_and_the_arbiter_acknowledges_its_alert(cons
         with GameStore(console.db) as store:
             game = store.create_game("game_short.mp4", GameInfo(board=1, red="李明", black="王强", **ROUND))
             store.begin_session(game)
-            latencies = []
-            for event in recorder_events("game_short"):
+            latencies: list[float] = []
+
+            def stored(event: Event) -> None:  # the recorder's sink: each event to the store as it happens
                 store.append(game, event)
                 if isinstance(event, MoveRecorded):
                     latencies.append(_wait(page, "([id, n]) => { const t = document.getElementById('game-' + id);"
                                                  " return t && Number(t.dataset.plies) === n; }", [game, event.ply]))
+
+            _record_video("game_short", stored)
+            recorded = [e.iccs for e in store.events(game) if isinstance(e, MoveRecorded)]
+            assert recorded == truth("game_short")["moves"]
             moves = page.inner_text(f"#game-{game} .moves")
             assert "炮二平七" in moves and "炮2平1" in moves and "馬八進七" in moves  # Chinese notation (traditional)
             beeps = int(page.evaluate("Number(document.body.dataset.beeps || 0)"))
