@@ -95,3 +95,28 @@ def off_point(offsets: np.ndarray, occupied: np.ndarray, threshold: float,
         elif distance >= (threshold_new or threshold):
             found[sq] = distance
     return found
+
+
+def fuse_discs(probs: np.ndarray, offsets: np.ndarray, ratio: float, *, near: float = 0.35,
+               min_discs: int = 4) -> np.ndarray:
+    """Class probabilities (90 squares x CLASSES, "empty" first, "covered" last) with the disc evidence added.
+
+    A disc centred within ``near`` spacings of a point says the point is occupied, no disc within
+    reach says it is empty; each is weighed as a likelihood ratio ``ratio`` on occupancy (the piece
+    types keep their proportions). Nothing changes when fewer than ``min_discs`` discs were found
+    (the circle search failed on this picture) or ``ratio`` is 1.
+    """
+    distance = np.hypot(offsets[:, 0], offsets[:, 1])
+    found = ~np.isnan(distance)
+    if ratio == 1.0 or int(found.sum()) < min_discs:
+        return probs
+    disc = found & (distance <= near)
+    factor = np.where(disc, ratio, np.where(found, 1.0, 1.0 / ratio))  # a disc a little off: no evidence
+    out = np.array(probs, dtype=np.float64, copy=True)
+    out[:, 1:-1] *= factor[:, None]
+    covered = out[:, -1].copy()
+    out[:, -1] = 0.0
+    out /= np.maximum(out.sum(axis=1, keepdims=True), 1e-12)
+    out *= (1.0 - np.minimum(covered, 1.0))[:, None]
+    out[:, -1] = covered
+    return out

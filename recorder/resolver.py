@@ -50,10 +50,11 @@ class ResolverConfig:
     """How sure the resolver must be (log-likelihoods in nats)."""
 
     floor: float = 1e-3  # probabilities are floored here: one misread point costs at most ~7 nats
+    type_floor: float = 0.1  # the piece type given occupancy is floored here (types are read less surely)
     bad_p: float = 0.1  # a point contradicts a candidate when its class has less than this
     confident_p: float = 0.8  # a reading this sure counts as a change in a diagnosis
     max_bad_points: int = 3  # points an accepted candidate may contradict (misread points, a knocked piece)
-    margin: float = 4.0  # the best must beat the best different board by this much
+    margin: float = 3.5  # the best must beat the best different board by this much
     pair_prior: float = 6.0  # nats against two moves between still views (0 when the clock says 2)
     restore_prior: float = 3.0  # nats against going back to an earlier position
     restore_plies: int = 10  # how far back a restoration may go (art. 5.8.2: five rounds)
@@ -112,7 +113,7 @@ class Resolver:
         """Events for one still view of the board (possibly none)."""
         self.observations += 1
         cfg = self.config
-        scorer = Scorer(observation.probs, observation.mask, cfg.floor, cfg.bad_p)
+        scorer = Scorer(observation.probs, observation.mask, cfg.floor, cfg.bad_p, cfg.type_floor)
         decision = self._decide(scorer, with_pairs=False)
         if not self._acceptable(decision, scorer):
             decision = self._decide(scorer, with_pairs=True)
@@ -160,6 +161,8 @@ class Resolver:
         """The best candidate fits (few contradicted points, none forming a physical move) and leads clearly."""
         if decision.bad > self.config.max_bad_points or decision.gap < self.config.margin:
             return False
+        if decision.candidate.kind == "pair" and decision.bad > 0:
+            return False  # two moves at once is rare enough to need a board that fits everywhere
         if decision.bad < 2:
             return True
         board = decision.candidate.board

@@ -34,23 +34,30 @@ class Scorer:
 
     ``piece_probs`` (90, 15) are the probabilities of empty and the 14 pieces, renormalised
     without "covered"; ``visible`` marks the points that count. A point's probability is read
-    as two parts: whether it is occupied (floored at ``floor``), and which piece it is given that
-    it is occupied (floored at ``type_floor``, much higher): telling a piece from an empty point
-    is what a classifier does best, and nearly every legal continuation differs from the others
-    in occupancy, so a doubtful piece type must not outweigh a clear occupancy.
+    in three parts: whether it is occupied (floored at ``floor``), the piece's colour given that
+    (floored at ``colour_floor``) and its kind given the colour (floored at ``type_floor``, much
+    higher): a classifier tells a piece from an empty point best and red from black next, and
+    nearly every legal continuation differs from the others in occupancy or colour, so a
+    doubtful piece kind must not outweigh them.
     """
 
     def __init__(self, probs: np.ndarray, mask: np.ndarray, floor: float = 1e-3, bad_p: float = 0.1,
-                 type_floor: float = 0.05) -> None:
+                 type_floor: float = 0.1, colour_floor: float = 0.02) -> None:
         piece = np.asarray(probs, dtype=np.float64)[:, :PIECE_CLASSES]
         piece = piece / np.maximum(piece.sum(axis=1, keepdims=True), 1e-12)
         self.piece_probs = piece
         self.visible = ~np.asarray(mask, dtype=bool)
         self.occupied_p = 1.0 - piece[:, 0]
-        given = piece[:, 1:] / np.maximum(self.occupied_p, 1e-12)[:, None]
+        red, black = piece[:, 1:8], piece[:, 8:15]
+        red_p, black_p = red.sum(axis=1), black.sum(axis=1)
+        occupied = np.maximum(self.occupied_p, 1e-12)
         logp = np.empty_like(piece)
         logp[:, 0] = np.log(np.maximum(piece[:, 0], floor))
-        logp[:, 1:] = np.log(np.maximum(self.occupied_p, floor))[:, None] + np.log(np.maximum(given, type_floor))
+        occ = np.log(np.maximum(self.occupied_p, floor))[:, None]
+        for columns, side_p in ((slice(1, 8), red_p), (slice(8, 15), black_p)):
+            colour = np.log(np.maximum(side_p / occupied, colour_floor))[:, None]
+            kind = np.log(np.maximum(piece[:, columns] / np.maximum(side_p, 1e-12)[:, None], type_floor))
+            logp[:, columns] = occ + colour + kind
         self.logp = logp * self.visible[:, None]
         self.bad_p = bad_p
         self._rows = np.arange(90)

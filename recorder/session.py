@@ -33,7 +33,7 @@ from recorder.events import (
 )
 from recorder.motion import MotionConfig, MotionDetector
 from recorder.observer import Classifier, Observation, Observer, ObserverConfig, to_square_order
-from recorder.offpoint import piece_offsets
+from recorder.offpoint import fuse_discs, piece_offsets
 from recorder.resolver import Resolver, ResolverConfig
 from recorder.resolver_scoring import Scorer, board_classes
 from recorder.sources import Frame, Gap
@@ -51,6 +51,7 @@ class SessionConfig:
     resolver: ResolverConfig = field(default_factory=ResolverConfig)
     locate_every_s: float = 1.0  # while the board is not found, try again after this (doubling)
     locate_max_wait_s: float = 8.0  # ... up to this
+    disc_evidence: float = 10.0  # likelihood ratio of a disc found on a point for "occupied" (1: off)
     orientation_margin: float = 20.0  # nats by which the turned naming must fit the start better
 
 
@@ -204,7 +205,8 @@ class RecordingSession:
         rectified = self._rectify(image) if self._rectify is not None else None
         if rectified is not None:
             offsets = piece_offsets(rectified, float(self.geometry.spacing), float(self.geometry.margin))
-            observation = replace(observation, offsets=offsets)
+            probs = fuse_discs(observation.probs, offsets, self.config.disc_evidence)
+            observation = replace(observation, offsets=offsets, probs=probs)
         self.timings["offpoint_ms"] += 1000 * (time.perf_counter() - started)
         if not self._oriented:
             self._oriented = True
