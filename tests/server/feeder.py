@@ -37,9 +37,10 @@ def recorder_events(name: str, upto: int | None = None) -> Iterator[Event]:
 
 
 def illegal_alert(t: float, ply: int) -> IllegalMoveAlert:
-    """A horse jumping over a blocked leg, as the resolver reports it."""
-    return IllegalMoveAlert(t, "illegal_move", ("g7", "f5"), "5.3", "马 g7-f5: the horse's leg is blocked",
-                            ply, "n", "leg_blocked", "g7f5")
+    """Red's horse jumping over its blocked leg, as the resolver reports it (illegal after game_short's
+    last ply; used as an injected alert elsewhere too)."""
+    return IllegalMoveAlert(t, "illegal_move", ("d4", "b5"), "2.2", "马 d4-b5: the red horse's leg on c4 is blocked",
+                            ply, "N", "leg_blocked", "d4b5")
 
 
 # Openings for the other boards of a round (checked legal when played).

@@ -84,7 +84,7 @@ def test_games_state_has_position_moves_clocks_and_alerts(console: Any) -> None:
     last = truth("game_short")["clock"]["presses"][len(plies) - 1]
     assert (state["clocks"]["red_ms"], state["clocks"]["black_ms"]) == (last["red_ms"], last["black_ms"])
     assert state["clocks"]["running"] == "red" and state["moves"][-1]["clock_ms"] == last["black_ms"]
-    assert state["open_alerts"] == 1 and state["alerts"][0]["article"] == "5.3"
+    assert state["open_alerts"] == 1 and state["alerts"][0]["article"] == "2.2"
     assert state["alerts"][0]["fen"] == state["fen"]
     status, _, _ = get(console.url + "/api/games/999")
     assert status == 404

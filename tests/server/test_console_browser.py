@@ -147,7 +147,7 @@ def test_console_follows_a_live_game_and_the_arbiter_acknowledges_its_alert(cons
               f"mean {sum(latencies) / len(latencies) * 1000:.0f} ms over {len(latencies)} events")
         assert max(latencies) < 1.0
         tile = page.locator(f"#game-{game}")
-        assert "Illegal move" in tile.inner_text() and "art. 5.3" in tile.inner_text()
+        assert "Illegal move" in tile.inner_text() and "art. 2.2" in tile.inner_text()
         assert int(page.evaluate("Number(document.body.dataset.beeps || 0)")) == beeps + 1  # it sounded
         assert "2 open alerts" in page.inner_text("#summary")
         page.wait_for_timeout(300)
@@ -193,7 +193,7 @@ def test_console_follows_a_live_game_and_the_arbiter_acknowledges_its_alert(cons
         (pgn,) = read_pgn(text)
         assert pgn.headers["Red"] == "李明" and len(pgn.moves) == 10 and pgn.headers["Result"] == "0-1"
         assert pgn.moves[-1].iccs == "e6e5"
-        assert "alert illegal_move g7 f5 (art. 5.3)" in text and "[%clk" in text
+        assert "alert illegal_move d4 b5 (art. 2.2)" in text and "[%clk" in text
         assert errors == []
         browser.close()
 
