@@ -56,3 +56,24 @@ def test_every_injected_case_is_flagged_with_its_kind() -> None:
     for case in truth["injections"]:
         kinds = {a.kind for a in alerts if case["t_start"] - 0.5 <= a.t <= case["t_end"] + 8.0}
         assert expected[case["kind"]] <= kinds, (case["kind"], kinds)
+
+
+def _model_present() -> bool:
+    from recorder.vision import DEFAULT_MODEL
+
+    return DEFAULT_MODEL.exists() and DEFAULT_MODEL.with_suffix(".json").exists()
+
+
+@pytest.mark.skipif(not (FIXTURES / "game_short.mp4").exists() or not _model_present(),
+                    reason="fixture video or bundled model missing")
+def test_clean_game_with_the_bundled_model() -> None:
+    from recorder.vision import PieceClassifier
+
+    truth = json.loads((FIXTURES / "game_short.truth.json").read_text(encoding="utf-8"))
+    session = RecordingSession(PieceClassifier(threads=1),
+                               presses=read_clock_log(FIXTURES / "game_short.clock.jsonl"))
+    for item in open_source(str(FIXTURES / "game_short.mp4")):
+        session.feed(item)
+    session.finish()
+    assert rebuild(session.log.events).moves == truth["moves"]
+    assert not [e for e in session.log.events if isinstance(e, Alert)]
