@@ -273,11 +273,17 @@ class ConsoleHandler(BaseHTTPRequestHandler):
             return
         if event is None or round_name is None:
             games = store.games()
-            if not games:
+            latest = max(games, key=lambda g: g.id).info if games else None
+            if latest is None:
                 text = ""
-            else:
-                latest = max(games, key=lambda g: g.id).info
+            elif latest.event or latest.round:
                 text = self._round_text(store, latest.event, latest.round, notation, round_pgn)
+            else:  # games recorded without a round: those being played, else all
+                from recorder.exports.pgn import export_pgn
+
+                shown = [g for g in games if g.status == "open"] or games
+                text = "\n".join(export_pgn(store.events(g.id), g.info, notation, {"GameId": str(g.id)})
+                                  for g in shown)
         else:
             text = self._round_text(store, event, round_name, notation, round_pgn)
         self._send(HTTPStatus.OK, text.encode("utf-8"), "application/x-chess-pgn; charset=utf-8",

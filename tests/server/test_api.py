@@ -225,3 +225,17 @@ def test_alert_still_frame_is_served_from_the_store_folder(console: Any) -> None
     status, body, headers = get(console.url + alerts[0]["frame"])
     assert status == 200 and headers["Content-Type"] == "image/jpeg" and body[:2] == b"\xff\xd8"
     assert get(console.url + alerts[1]["frame"])[0] == 404  # outside the store's folder
+
+
+def test_live_pgn_without_rounds_lists_the_games_being_played(console: Any) -> None:
+    with GameStore(console.db) as store:
+        done = store.create_game("camera-1")
+        playing = store.create_game("camera-2")
+        for game in (done, playing):
+            for event in recorder_events("game_short", upto=4):
+                store.append(game, event)
+        store.close_game(done, "1-0")
+    status, body, _ = get(console.url + "/broadcast/live.pgn?notation=chinese")
+    games = read_pgn(body.decode())
+    assert status == 200 and [g.headers["GameId"] for g in games] == [str(playing)]
+    assert "兵七进一" in body.decode()
