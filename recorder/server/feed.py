@@ -24,7 +24,7 @@ from recorder.server.state import StoredEvent
 log = logging.getLogger(__name__)
 
 POLL_S = 0.1
-KEEP = 2000  # messages kept for listeners that fall behind or reconnect
+KEEP = 500  # messages kept for listeners that fall behind or reconnect (each holds its game's state: ~30 kB)
 
 
 @dataclass(frozen=True)
