@@ -134,7 +134,8 @@ class Resolver:
             log.debug("t=%.2f: no candidate fits and %d points are hidden; waiting", t, int(observation.mask.sum()))
             self.wants_retry = True
             return []
-        alerts = diagnose(self.game.position, scorer, t=t, ply=self.game.ply, confident_p=cfg.confident_p)
+        alerts = diagnose(self.game.position, scorer, t=t, ply=self.game.ply, confident_p=cfg.confident_p,
+                          margin=cfg.margin, max_bad=cfg.max_bad_points)
         if not alerts:
             log.debug("t=%.2f: observation inconclusive (gap %.1f, %d bad points); waiting", t, decision.gap,
                       decision.bad)

@@ -18,7 +18,7 @@ import numpy as np
 
 from recorder.events import Alert, BoardDisturbed, IllegalMoveAlert
 from recorder.observer import CLASSES
-from recorder.resolver_scoring import Scorer, board_classes
+from recorder.resolver_scoring import Scorer, board_classes, boards_classes
 from rules import Position
 from rules.squares import opponent, piece_name, side_of, square_name
 
@@ -94,13 +94,49 @@ def placement_seen(position: Position, found: Changes) -> str:
     return Position("".join(board), position.side_to_move).fen().split()[0]
 
 
-def diagnose(position: Position, scorer: Scorer, *, t: float, ply: int, confident_p: float) -> list[Alert]:
+def best_physical_move(position: Position, scorer: Scorer) -> tuple[int, int, float, int] | None:
+    """The one-piece move, legal or not, whose board best explains the observation.
+
+    Every piece may go to every point not held by its own side (about 2 800 boards, scored at
+    once). Returns (from, to, gain over the position as it stands, contradicted points), or
+    ``None`` when the position has no pieces.
+    """
+    board = position.board
+    boards: list[str] = []
+    moves: list[tuple[int, int]] = []
+    for src, piece in position.pieces():
+        emptied = board[:src] + "." + board[src + 1:]
+        side = side_of(piece)
+        for dst in range(90):
+            target = board[dst]
+            if dst == src or (target != "." and side_of(target) == side):
+                continue
+            boards.append(emptied[:dst] + piece + emptied[dst + 1:])
+            moves.append((src, dst))
+    if not boards:
+        return None
+    classes = boards_classes(boards)
+    scores = scorer.scores(classes)
+    best = int(np.argmax(scores))
+    current = float(scorer.scores(board_classes(board)[None, :])[0])
+    return moves[best][0], moves[best][1], float(scores[best]) - current, int(scorer.bad_points(classes[best]).sum())
+
+
+def diagnose(position: Position, scorer: Scorer, *, t: float, ply: int, confident_p: float,
+             margin: float = 3.5, max_bad: int = 3) -> list[Alert]:
     """The alert for an observation no legal continuation explains ([] when nothing is clearly wrong)."""
     found = changes(position, scorer, confident_p)
     if not found:
         return []
     names = tuple(square_name(sq) for sq in found.squares)
     seen_fen = placement_seen(position, found)
+    physical = best_physical_move(position, scorer)
+    if physical is not None:
+        src, dst, gain, bad = physical
+        if gain >= margin and bad <= max_bad and not set(found.squares) - {src, dst}:
+            alert = _move_alert(position, src, dst, position.board[src], t, ply)
+            if alert is not None:
+                return [alert]
     if len(found.vacated) == 1 and len(found.appeared) == 1:
         src, dst = found.vacated[0], found.appeared[0]
         piece = position.board[src]
