@@ -60,6 +60,7 @@ class ResolverConfig:
     restore_plies: int = 10  # how far back a restoration may go (art. 5.8.2: five rounds)
     off_point: float = 0.3  # a piece that moved this many spacings off its point is off it (art. 5.9)
     off_point_new: float = 0.4  # the same for a piece seen for the first time there (no earlier view)
+    alert_with_hidden: int = 1  # alert although this many points read "covered" (a stray reading, not a hand)
     confirm_alerts: bool = True  # raise a new trouble only when a second look sees it too
     clock_grace_s: float = 4.0  # unmatched presses / unpressed moves are flagged after this
 
@@ -119,7 +120,7 @@ class Resolver:
             decision = self._decide(scorer, with_pairs=True)
         t = observation.t
         self.wants_retry = False
-        masked = bool(observation.mask.any())
+        masked = int(observation.mask.sum()) > cfg.alert_with_hidden  # a hand may be there
         if self._acceptable(decision, scorer) and self._touches_mask(decision.candidate, observation):
             log.debug("t=%.2f: best candidate changes a point that could not be seen; waiting", t)
             self.wants_retry = True
