@@ -133,7 +133,8 @@ def diagnose(position: Position, scorer: Scorer, *, t: float, ply: int, confiden
     physical = best_physical_move(position, scorer)
     if physical is not None:
         src, dst, gain, bad = physical
-        if gain >= margin and bad <= max_bad and not set(found.squares) - {src, dst}:
+        occupancy = changes(position, scorer, confident_p, substitutions=False)  # a misread kind is no move
+        if gain >= margin and bad <= max_bad and not set(occupancy.squares) - {src, dst}:
             alert = _move_alert(position, src, dst, position.board[src], t, ply)
             if alert is not None:
                 return [alert]
