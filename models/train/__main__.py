@@ -28,17 +28,19 @@ log = logging.getLogger("models.train")
 
 def parse_args() -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="python -m models.train", description=__doc__)
-    p.add_argument("--arch", choices=ARCHITECTURES, default="plain")
+    p.add_argument("--arch", choices=ARCHITECTURES, default="wide")
     p.add_argument("--train-boards", type=int, default=1250)
     p.add_argument("--dev-boards", type=int, default=120)
-    p.add_argument("--steps", type=int, default=3000)
+    p.add_argument("--steps", type=int, default=2400)
     p.add_argument("--batch", type=int, default=256)
     p.add_argument("--lr", type=float, default=3e-3)
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=int, default=0, help="dataset seed (names the caches)")
+    p.add_argument("--fit-seed", type=int, default=0, help="seed of batch sampling and augmentation")
     p.add_argument("--workers", type=int, default=2, help="render processes")
     p.add_argument("--threads", type=int, default=2, help="torch threads")
     p.add_argument("--cache", type=Path, default=Path("out/train"))
     p.add_argument("--out", type=Path, default=Path("models/piece_classifier.onnx"))
+    p.add_argument("--init", type=Path, help="start from these weights (a .pt state dict saved by a run)")
     p.add_argument("--no-progress", action="store_true")
     return p.parse_args()
 
@@ -65,10 +67,13 @@ def main() -> None:
     log.info("train crops %s, class counts %s", crops.shape, np.bincount(labels).tolist())
     torch.manual_seed(args.seed)
     model = PieceNet(args.arch, 16)
-    config = FitConfig(steps=args.steps, batch=args.batch, lr=args.lr, seed=args.seed, threads=args.threads)
+    if args.init is not None:
+        model.load_state_dict(torch.load(args.init))
+    config = FitConfig(steps=args.steps, batch=args.batch, lr=args.lr, seed=args.fit_seed, threads=args.threads)
     t0 = time.perf_counter()
     losses = train(model, crops, labels, config, progress=progress)
     train_s = time.perf_counter() - t0
+    torch.save(model.state_dict(), args.cache / f"{args.out.stem}.pt")
     del crops
     dev_crops, dev_labels = load(dev_path)
     dev_logits = logits_of(model, dev_crops.reshape(-1, *dev_crops.shape[2:]))
@@ -81,6 +86,7 @@ def main() -> None:
         "training": {**asdict(config), "arch": args.arch, "train_boards": args.train_boards,
                      "dev_boards": args.dev_boards, "render_s": round(render_s), "train_s": round(train_s),
                      "final_loss": float(np.mean(losses[-100:])), "torch": torch.__version__,
+                     "init": str(args.init) if args.init else None,
                      "data": "synth train split (hand on half the views, perturbed geometries), dev split for temperature"},
         "dev": {"ece_before": ece_before, "ece_after": ece_after},
     }

@@ -28,6 +28,9 @@ class FitConfig:
     label_smoothing: float = 0.0
     seed: int = 0
     threads: int = 2
+    free_rotation: float = 0.2  # share of crops turned by any angle (the rest by quarter turns +- 6 deg)
+    soft_rate: float = 0.15  # share of crops resampled at lower resolution
+    soft_min: float = 0.6  # lowest resampling factor
 
 
 def to_tensor(crops: np.ndarray) -> torch.Tensor:
@@ -56,7 +59,8 @@ def train(model: PieceNet, crops: np.ndarray, labels: np.ndarray, config: FitCon
     for step in range(config.steps):
         idx = torch.randint(0, len(labels), (config.batch,), generator=gen)
         x = to_tensor(crops[idx.numpy()])
-        x = photometric(geometric(x, CROP_PX, gen, spacing_px=spacing_px), gen)
+        x = geometric(x, CROP_PX, gen, spacing_px=spacing_px, free_rate=config.free_rotation)
+        x = photometric(x, gen, soft_rate=config.soft_rate, soft_min=config.soft_min)
         loss = F.cross_entropy(model.logits(x), labels_t[idx], label_smoothing=config.label_smoothing)
         opt.zero_grad()
         loss.backward()

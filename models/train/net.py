@@ -1,4 +1,4 @@
-"""The two candidate classifiers: a plain tiny CNN (the shipped one) and a small MobileNet-like separable net.
+"""Candidate classifiers: a wider 5x5-stem CNN (shipped), a plain tiny CNN and a MobileNet-like separable net.
 
 Both read (N, 3, H, W) crops scaled to [0, 1] and start by standardising each crop's brightness and
 contrast over all its pixels and channels together (colour ratios, which tell red from black, are
@@ -11,7 +11,7 @@ from __future__ import annotations
 import torch
 from torch import nn
 
-ARCHITECTURES = ("plain", "separable")
+ARCHITECTURES = ("wide", "plain", "separable")
 
 
 class CropStandardise(nn.Module):
@@ -53,6 +53,15 @@ class PieceNet(nn.Module):
                 separable(c[2], c[2]),
                 separable(c[2], c[3], 2),
                 separable(c[3], c[3]),
+            )
+        elif arch == "wide":
+            c = [32 * width, 48 * width, 64 * width, 128 * width]
+            self.features = nn.Sequential(
+                conv_bn(3, c[0], 2, kernel=5),
+                conv_bn(c[0], c[1], 2),
+                conv_bn(c[1], c[2]),
+                nn.MaxPool2d(2, ceil_mode=True),
+                conv_bn(c[2], c[3]),
             )
         elif arch == "plain":
             c = [16 * width, 32 * width, 40 * width, 80 * width, 128 * width]
