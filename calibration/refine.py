@@ -27,6 +27,18 @@ _SEGMENTS = np.concatenate([DRAWN_SEGMENTS, PALACE_SEGMENTS])
 _K_RANGE = (0.0, 0.16)  # barrel only: wide-angle webcams bow lines outwards
 
 
+def _outer_lines() -> list[np.ndarray]:
+    """Per outermost grid line (files 0 and 8, ranks 0 and 9): which of ``_SEGMENTS`` lie on it."""
+    a, b = _SEGMENTS[:, 0, :], _SEGMENTS[:, 1, :]
+    out = []
+    for axis, value in ((0, 0.0), (0, 8.0), (1, 0.0), (1, 9.0)):
+        out.append(np.where((a[:, axis] == value) & (b[:, axis] == value))[0])
+    return out
+
+
+_OUTER = _outer_lines()
+
+
 @dataclass(frozen=True)
 class Refinement:
     """A refined board-to-image homography (and lens) and how well the line evidence agreed with it."""
@@ -70,7 +82,8 @@ def _locate_lines(response: np.ndarray, h: np.ndarray, lens: Lens | None, window
     # frame next to the grid's edge is often a thicker, stronger line a little way out)
     inner = values[:, 1:-1]
     local = (inner >= values[:, :-2]) & (inner > values[:, 2:]) & (inner >= 0.5 * values.max(axis=1, keepdims=True))
-    distance = np.where(local, np.abs(np.arange(1, count - 1) - (count - 1) / 2)[None, :], np.inf)
+    centre = _edge_centres(values, places, normals, strength)
+    distance = np.where(local, np.abs(np.arange(1, count - 1)[None, :] - centre[:, None]), np.inf)
     best = np.argmin(distance, axis=1) + 1
     best = np.where(np.isfinite(distance.min(axis=1)), best, 0)
     rows = np.arange(len(values))
@@ -88,6 +101,40 @@ def _locate_lines(response: np.ndarray, h: np.ndarray, lens: Lens | None, window
     t = np.where(frac >= 0, frac, 1 + frac)[:, None]
     image = pixels[idx, lo] * (1 - t) + pixels[idx, lo + 1] * t
     return _Observations(image=image, normals=normals[idx], c=np.sum(places[idx] * normals[idx], axis=1))
+
+
+def _edge_centres(values: np.ndarray, places: np.ndarray, normals: np.ndarray, strength: float) -> np.ndarray:
+    """Per sample place, the probe index a line is expected at: the prediction, except on the outermost
+    lines when two parallel lines show across the window -- the grid's edge and the board's outer frame.
+
+    The frame always lies outside the grid, so there the innermost clear peak of the line's median
+    profile (pieces and hands vary along the line; the two drawn lines do not) is the grid's line.
+    Without this, lens bowing or a washed-out edge line lets the refit slide the edge onto the frame,
+    where a straight frame then also hides the lens distortion.
+    """
+    count = values.shape[1]
+    centre = np.full(len(values), (count - 1) / 2)
+    mid = np.array([4.0, 4.5])
+    for segs in _OUTER:
+        rows = (segs[:, None] * len(_T) + np.arange(len(_T))[None, :]).ravel()
+        inward = np.sign(np.sum((mid - places[rows[0]]) * normals[rows[0]]))
+        profile = np.median(values[rows], axis=0)
+        if inward < 0:
+            profile = profile[::-1]
+        top = float(profile.max())
+        if top < 0.35 * strength:
+            continue
+        peaks = [i for i in range(1, count - 1) if profile[i] >= profile[i - 1] and profile[i] > profile[i + 1]
+                 and profile[i] >= 0.5 * strength and profile[i] - profile[i:].min() > 0.15 * strength]
+        if len(peaks) < 2:
+            continue
+        # peaks run from outside to inside; the grid's line is the innermost one parted by a clear dip
+        # (the grid's line may be much fainter than a thick frame: glare, a washed-out print)
+        pick = peaks[-1]
+        if profile[peaks[-2]:pick].min() > 0.8 * profile[pick]:
+            continue
+        centre[rows] = pick if inward > 0 else count - 1 - pick
+    return centre
 
 
 def _solve(image_pts: np.ndarray, normals: np.ndarray, c: np.ndarray, weights: np.ndarray) -> np.ndarray:

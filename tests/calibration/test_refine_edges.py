@@ -1,0 +1,71 @@
+"""Refinement next to the board's outer frame: a strong frame line just outside a faint grid edge."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from calibration import refine as refine_module
+from calibration.board import all_points
+from calibration.evidence import project
+from calibration.refine import refine
+
+SPACING = 50.0
+ORIGIN = 60.0
+
+
+def _response(frame_gap: float, grid: float, frame: float) -> tuple[np.ndarray, np.ndarray]:
+    """A line-response image: the grid's lines at ``grid``, a frame ``frame_gap`` spacings outside at ``frame``."""
+    h = np.array([[SPACING, 0.0, ORIGIN], [0.0, SPACING, ORIGIN], [0.0, 0.0, 1.0]])
+    image = np.zeros((int(2 * ORIGIN + 9 * SPACING), int(2 * ORIGIN + 8 * SPACING)), np.float32)
+
+    def at(u: float, v: float) -> tuple[int, int]:
+        x, y = project(h, np.array([[u, v]]))[0]
+        return int(round(x)), int(round(y))
+
+    for v in range(10):
+        cv2.line(image, at(0, v), at(8, v), grid, 3)
+    for u in range(9):
+        for a, b in (((u, 0), (u, 4)), ((u, 5), (u, 9))) if 0 < u < 8 else (((u, 0), (u, 9)),):
+            cv2.line(image, at(*a), at(*b), grid, 3)
+    g = frame_gap
+    corners = [(-g, -g), (8 + g, -g), (8 + g, 9 + g), (-g, 9 + g)]
+    for i in range(4):
+        cv2.line(image, at(*corners[i]), at(*corners[(i + 1) % 4]), frame, 5)
+    return cv2.GaussianBlur(image, (0, 0), 1.2), h
+
+
+def _places() -> tuple[np.ndarray, np.ndarray]:
+    """The sample places and their line normals as the refinement lays them out."""
+    a = refine_module._SEGMENTS[:, 0, :]
+    d = refine_module._SEGMENTS[:, 1, :] - a
+    normal = np.c_[-d[:, 1], d[:, 0]] / np.linalg.norm(d, axis=1, keepdims=True)
+    places = (a[:, None, :] + refine_module._T[None, :, None] * d[:, None, :]).reshape(-1, 2)
+    return places, np.repeat(normal, len(refine_module._T), axis=0)
+
+
+def test_outer_line_takes_the_inner_of_two_parallel_lines() -> None:
+    places, normals = _places()
+    offsets = np.linspace(-0.3, 0.3, 61)
+    mid = np.array([4.0, 4.5])
+    inward = np.sign(np.sum((mid - places) * normals, axis=1))
+    # a faint grid line 0.1 spacing inside the prediction, a strong frame line 0.05 outside it
+    across = offsets[None, :] * inward[:, None]
+    values = 40 * np.exp(-((across - 0.1) / 0.02) ** 2) + 130 * np.exp(-((across + 0.05) / 0.02) ** 2)
+    centres = refine_module._edge_centres(values, places, normals, 40.0)
+    outer = np.concatenate([(segs[:, None] * len(refine_module._T) + np.arange(len(refine_module._T))).ravel()
+                            for segs in refine_module._OUTER])
+    expected = 30 + 10 * inward[outer]
+    assert np.allclose(centres[outer], expected)
+    inner = np.setdiff1d(np.arange(len(places)), outer)
+    assert np.all(centres[inner] == 30)
+    # one line only (no frame in the window): the prediction stands
+    single = 40 * np.exp(-((across - 0.1) / 0.02) ** 2)
+    assert np.all(refine_module._edge_centres(single, places, normals, 40.0) == 30)
+
+
+def test_frame_does_not_move_a_clear_grid() -> None:
+    response, truth = _response(frame_gap=0.2, grid=80.0, frame=80.0)
+    refined = refine(response, truth, 80.0)
+    err = np.hypot(*(project(refined.h, all_points()) - project(truth, all_points())).T) / SPACING
+    assert err.max() < 0.02
