@@ -33,6 +33,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("record", help="record a game from a camera, stream, video file or image folder")
     parser.add_argument("source", help="video file, camera index (0, 1...), stream URL (rtsp://, http://) or image folder")
     parser.add_argument("--clock-log", type=Path, help="clock presses as JSON lines (the format synth writes)")
+    parser.add_argument("--clock", help="live clock: serial port (/dev/ttyUSB0, a pty, a pyserial URL) "
+                        "or '-' for the keyboard clock on stdin (docs/clock-protocol.md)")
+    parser.add_argument("--clock-protocol", choices=("dgt", "text", "keyboard"), default="dgt",
+                        help="what the clock speaks (default dgt)")
+    parser.add_argument("--clock-red-side", choices=("left", "right"), default="left",
+                        help="red's side of the clock facing its display (default left; the first running side confirms)")
+    parser.add_argument("--time-control", default="15+10",
+                        help="keyboard clock: minutes+increment seconds (default 15+10)")
+    parser.add_argument("--clock-rate", type=float, default=1.0,
+                        help="with --clock, read a video file at this many times real time (default 1)")
     parser.add_argument("--pgn", type=Path, help="write the PGN here")
     parser.add_argument("--events", type=Path, help="append the event log (JSON lines) here")
     parser.add_argument("--scoresheet", type=Path, help="write the scoresheet (Chinese notation) here")
@@ -114,7 +124,7 @@ def _classifier(args: argparse.Namespace) -> Any:
 
 def record_source(source_spec: str, classifier: Any, *, clock_log: Path | None = None,
                   events_path: Path | None = None, calibration: Path | None = None, fen: str | None = None,
-                  fps: float | None = None, show: bool = True) -> RecordedGame:
+                  fps: float | None = None, show: bool = True, clock: Any = None) -> RecordedGame:
     """Record ``source_spec`` to the end (or Ctrl-C) and return the game rebuilt from its event log."""
     from calibration import BoardGeometry
     from recorder.clocklog_input import read_clock_log
@@ -135,11 +145,18 @@ def record_source(source_spec: str, classifier: Any, *, clock_log: Path | None =
             print(line, flush=True)
 
     with EventLog(events_path) as events:
-        session = RecordingSession(classifier, geometry=geometry, start=start, presses=presses,
+        session = RecordingSession(classifier, geometry=geometry, start=start,
+                                   presses=presses if clock is None else [],
                                    events=events, source_name=source_spec, on_event=on_event)
+        if clock is not None:  # a live clock (serial link or keyboard): its feed is a ClockFeed
+            session.clock = clock.start()
         try:
-            for item in source:
+            for item in (clock.pace(source) if clock is not None else source):
                 session.feed(item)
+                for clock_event in (clock.events_until(session.last_t, session.resolver.game.ply)
+                                    if clock is not None else []):
+                    events.append(clock_event)
+                    on_event(clock_event)
                 if isinstance(item, Frame):
                     progress.update(item.index + 1)
             reason = "end of source"
@@ -147,13 +164,26 @@ def record_source(source_spec: str, classifier: Any, *, clock_log: Path | None =
             source.stop()
             reason = "stopped by the user"
         progress.clear()
+        if clock is not None:
+            clock.stop()
         session.finish(reason)
         return rebuild(events.events)
 
 
 def run(args: argparse.Namespace) -> int:
+    clock = None
+    if args.clock or args.clock_protocol == "keyboard":
+        from recorder.clock.live import LiveClock
+        from rules import Position
+
+        if args.clock_log:
+            raise ValueError("--clock and --clock-log exclude each other")
+        first = Position.from_fen(args.fen).side_to_move if args.fen else "red"
+        clock = LiveClock(args.clock or "-", args.clock_protocol, red_side=args.clock_red_side, first_mover=first,
+                          time_control=args.time_control, rate=args.clock_rate)
     game = record_source(args.source, _classifier(args), clock_log=args.clock_log, events_path=args.events,
-                         calibration=args.calibration, fen=args.fen, fps=args.fps, show=not args.quiet)
+                         calibration=args.calibration, fen=args.fen, fps=args.fps, show=not args.quiet,
+                         clock=clock)
     if args.pgn:
         args.pgn.write_text(to_pgn(game, args.notation, {"Site": args.source}), encoding="utf-8")
     sheet = scoresheet_text(game)

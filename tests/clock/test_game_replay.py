@@ -29,7 +29,8 @@ SILENCE = (14.5, 6.0)  # clock seconds: the cable out from 14.5 s to 20.5 s
 
 
 @pytest.mark.skipif(not LOG.exists(), reason="fixture clock log missing")
-@pytest.mark.parametrize("protocol", ["dgt", pytest.param("text", marks=pytest.mark.slow)])
+@pytest.mark.slow  # the record end-to-end test (test_record_clock.py) covers this path quickly
+@pytest.mark.parametrize("protocol", ["dgt", "text"])
 def test_game_clock_log_through_the_link(protocol: str) -> None:
     truth = [p for p in read_clock_log(LOG) if p.t <= UNTIL]
     sim = ClockSim(protocol, 900_000, 10_000, noise=0.002, drop=0.002, seed=11, speed=SPEED)

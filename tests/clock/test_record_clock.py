@@ -1,0 +1,103 @@
+"""``xqrec record --clock``: a fixture game video recorded against ``clock-sim`` on a pty, with clock faults.
+
+The emulator replays the video's clock log (DGT messages at 8x, the video read at the same rate) with
+line noise, a burst of garbage and the cable pulled for a while. The record must have every move of
+the truth, the clock's times on the moves it heard ([%clk] in the PGN), the gap logged as clock alerts,
+the plies pressed while the cable was out reported as ``move_without_press``, and no crash.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import recorder.clock.live
+import recorder.commands.record as record_command
+import recorder.sources
+from recorder.cli import main
+from recorder.clock.link import SerialClockLink
+from recorder.clock.sim import ClockSim, ScriptEvent, open_pty, parse_script, serve
+from recorder.events import ClockAlert, ClockPressed, read_events
+from recorder.scoresheet import rebuild
+from recorder.sources import Frame, Gap
+from tests.recorder.oracle import OracleClassifier
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+VIDEO = FIXTURES / "game_short.mp4"
+SPEED = 8.0
+SILENCE = (14.5, 6.0)  # clock seconds: the cable out from 14.5 s to 20.5 s (presses at 16.4 and 19.9 lost)
+
+
+@pytest.mark.skipif(not VIDEO.exists(), reason="fixture video missing")
+def test_record_with_a_dgt_clock_on_a_pty(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    truth = json.loads((FIXTURES / "game_short.truth.json").read_text(encoding="utf-8"))
+    oracle = OracleClassifier(truth)
+    real_open = recorder.sources.open_source
+
+    class Tracked:
+        def __init__(self, inner: Any) -> None:
+            self.inner, self.frame_count = inner, inner.frame_count
+
+        def __iter__(self) -> Iterator[Frame | Gap]:
+            for item in self.inner:
+                if isinstance(item, Frame):
+                    oracle.frame = item.index
+                yield item
+
+        def stop(self) -> None:
+            self.inner.stop()
+
+    monkeypatch.setattr(recorder.sources, "open_source", lambda spec, fps=None: Tracked(real_open(spec, fps=fps)))
+    monkeypatch.setattr(record_command, "_classifier", lambda args: oracle)
+    # the pulled cable lasts 0.75 s of real time: notice it sooner than the default 3 s of silence
+    quick_link = functools.partial(SerialClockLink, silence_s=0.3, answer_s=0.2, backoff_s=(0.05, 0.2))
+    monkeypatch.setattr(recorder.clock.live, "SerialClockLink", quick_link)
+
+    sim = ClockSim("dgt", 900_000, 10_000, noise=0.002, drop=0.002, seed=3, speed=SPEED)
+    log_lines = (FIXTURES / "game_short.clock.jsonl").read_text(encoding="utf-8").splitlines()
+    script = parse_script(log_lines, sim.sides)
+    script += [ScriptEvent(7.0, None, "garbage", 50), ScriptEvent(SILENCE[0], None, "silence", SILENCE[1])]
+    script.sort(key=lambda e: e.t)
+    master, slave, path = open_pty()
+    stop = threading.Event()
+    thread = threading.Thread(target=serve, args=(sim, master, script),
+                              kwargs={"wait_host": True, "stop": stop.is_set}, daemon=True)
+    thread.start()
+    events_path, pgn = tmp_path / "g.events.jsonl", tmp_path / "g.pgn"
+    try:
+        status = main(["record", str(VIDEO), "--clock", path, "--clock-protocol", "dgt", "--clock-rate", str(SPEED),
+                       "--events", str(events_path), "--pgn", str(pgn), "--quiet"])
+    finally:
+        stop.set()
+        thread.join(5)
+        os.close(master)
+        os.close(slave)
+    assert status == 0
+    events = list(read_events(events_path))
+    game = rebuild(events)
+    assert game.moves == truth["moves"]
+    alerts = [e for e in events if isinstance(e, ClockAlert)]
+    kinds = [a.kind for a in alerts]
+    assert "clock_mapping" in kinds and "clock_disconnected" in kinds and kinds.count("clock_connected") >= 2
+    lost_plies = [p["ply"] for p in truth["clock"]["presses"] if SILENCE[0] < p["t"] < sum(SILENCE)]
+    assert len(lost_plies) == 2
+    unpressed = sorted(a.ply for a in alerts if a.kind == "move_without_press")
+    assert len(unpressed) == len(lost_plies)
+    assert "press_without_move" not in kinds
+    pressed = {e.ply for e in events if isinstance(e, ClockPressed) and e.ply is not None}
+    assert pressed == set(range(1, len(truth["moves"]) + 1)) - set(lost_plies)
+    by_ply = {p["ply"]: p for p in truth["clock"]["presses"]}
+    for event in events:
+        if isinstance(event, ClockPressed) and event.ply is not None:
+            want = by_ply[event.ply]
+            assert abs(event.red_ms - want["red_ms"]) <= 2_000 and abs(event.black_ms - want["black_ms"]) <= 2_000
+    text = pgn.read_text(encoding="utf-8")
+    assert text.count("[%clk") == len(truth["moves"]) - len(lost_plies)
