@@ -25,6 +25,8 @@ from recorder.events import (
     SourceGap,
 )
 from recorder.scoresheet import RecordedGame, rebuild, scoresheet_text, to_pgn
+from recorder.store.recording import add_store_arguments, open_for_record, resume_session
+from recorder.store.resume import StoreRecording, presses_after
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +56,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--fps", type=float, help="frame rate of an image folder (or to override a file's)")
     parser.add_argument("--threads", type=int, default=1, help="classifier threads (default 1)")
     parser.add_argument("--quiet", action="store_true", help="no status lines or progress bar")
+    add_store_arguments(parser)
     parser.set_defaults(handler=run)
 
 
@@ -124,21 +127,24 @@ def _classifier(args: argparse.Namespace) -> Any:
 
 def record_source(source_spec: str, classifier: Any, *, clock_log: Path | None = None,
                   events_path: Path | None = None, calibration: Path | None = None, fen: str | None = None,
-                  fps: float | None = None, show: bool = True, clock: Any = None) -> RecordedGame:
+                  fps: float | None = None, show: bool = True, clock: Any = None,
+                  store: StoreRecording | None = None) -> RecordedGame:
     """Record ``source_spec`` to the end (or Ctrl-C) and return the game rebuilt from its event log."""
     from calibration import BoardGeometry
     from recorder.clocklog_input import read_clock_log
     from recorder.session import RecordingSession
-    from recorder.sources import Frame, open_source
+    from recorder.sources import Frame, LiveSource, open_source
     from rules import Position
 
     source = open_source(source_spec, fps=fps)
-    presses = read_clock_log(clock_log) if clock_log else None
+    presses = presses_after(read_clock_log(clock_log) if clock_log else None, store.resume if store else None)
     geometry = BoardGeometry.load(calibration) if calibration else None
     start = Position.from_fen(fen) if fen else None
     progress = Progress(source.frame_count, sys.stderr, show and sys.stderr.isatty())
 
     def on_event(event: Event) -> None:
+        if store is not None:
+            store.sink(event)  # committed before anything else sees it
         line = status_line(event)
         if line is not None and show:
             progress.clear()
@@ -151,7 +157,8 @@ def record_source(source_spec: str, classifier: Any, *, clock_log: Path | None =
         if clock is not None:  # a live clock (serial link or keyboard): its feed is a ClockFeed
             session.clock = clock.start()
         try:
-            for item in (clock.pace(source) if clock is not None else source):
+            items = clock.pace(source) if clock is not None else source
+            for item in resume_session(session, store, items, not isinstance(source, LiveSource)):
                 session.feed(item)
                 for clock_event in (clock.events_until(session.last_t, session.resolver.game.ply)
                                     if clock is not None else []):
@@ -167,7 +174,7 @@ def record_source(source_spec: str, classifier: Any, *, clock_log: Path | None =
         if clock is not None:
             clock.stop()
         session.finish(reason)
-        return rebuild(events.events)
+        return store.game() if store is not None else rebuild(events.events)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -183,7 +190,7 @@ def run(args: argparse.Namespace) -> int:
                           time_control=args.time_control, rate=args.clock_rate)
     game = record_source(args.source, _classifier(args), clock_log=args.clock_log, events_path=args.events,
                          calibration=args.calibration, fen=args.fen, fps=args.fps, show=not args.quiet,
-                         clock=clock)
+                         clock=clock, store=open_for_record(args, args.source))
     if args.pgn:
         args.pgn.write_text(to_pgn(game, args.notation, {"Site": args.source}), encoding="utf-8")
     sheet = scoresheet_text(game)

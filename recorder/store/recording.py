@@ -37,16 +37,39 @@ def add_store_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--board", type=int, help="board number")
     group.add_argument("--red", default="", help="red player")
     group.add_argument("--black", default="", help="black player")
-    group.add_argument("--time-control", default="", help='PGN form, seconds[+increment], e.g. "5400+30"')
-    group.add_argument("--camera", default="", help="camera set-up (model, mounting)")
-    group.add_argument("--clock", default="", help="clock set-up (model, port)")
+    group.add_argument("--tc", default="", help='time control for the record, PGN form seconds[+increment], '
+                       'e.g. "5400+30" (default: from --time-control when a live clock is used)')
+    group.add_argument("--camera-setup", default="", help="camera set-up (model, mounting, distance)")
+    group.add_argument("--clock-setup", default="", help="clock set-up (model; default: the --clock link used)")
 
 
 def info_from_args(args: argparse.Namespace) -> GameInfo:
-    """The game's details from the record command's options."""
+    """The game's details from the record command's options.
+
+    The time control is ``--tc``; without it, a live clock's ``--time-control`` (minutes+increment
+    seconds) is turned into PGN's seconds form.
+    """
+    live = bool(getattr(args, "clock", None)) or getattr(args, "clock_protocol", "") == "keyboard"
+    time_control = args.tc
+    if not time_control and live:
+        time_control = pgn_time_control(getattr(args, "time_control", "") or "")
+    clock = args.clock_setup or (f"{args.clock_protocol} {args.clock}" if live and args.clock else "")
+    if not clock and getattr(args, "clock_log", None):
+        clock = f"clock log {args.clock_log}"
     return GameInfo(event=args.event, site=args.site, round=args.round, date=args.date, board=args.board,
-                    red=args.red, black=args.black, time_control=args.time_control, camera=args.camera,
-                    clock=args.clock)
+                    red=args.red, black=args.black, time_control=time_control, camera=args.camera_setup,
+                    clock=clock)
+
+
+def pgn_time_control(minutes_plus_increment: str) -> str:
+    """``"15+10"`` (minutes + increment seconds) as PGN's ``"900+10"``; empty when it does not read."""
+    head, _, increment = minutes_plus_increment.partition("+")
+    try:
+        seconds = round(float(head) * 60)
+        extra = int(increment) if increment else 0
+    except ValueError:
+        return ""
+    return f"{seconds}+{extra}" if extra else str(seconds)
 
 
 def open_for_record(args: argparse.Namespace, source: str) -> StoreRecording | None:
