@@ -30,11 +30,14 @@ unit: $(STAMP)
 ## test: install when needed, then ruff, mypy and pytest
 test: install lint typecheck unit
 
-## demo: the main job on the bundled default
-demo: install
+## demo: record the bundled demo game video (rendered once into out/demo/) and compare it with the truth
+demo: install out/demo/game.mp4
 	$(BIN)/xqrec demo
 
-## demo-video: render the demo game video (a real 80-ply game, about 6 min at 1280x720) into out/demo/
+out/demo/game.mp4:
+	bash scripts/render_demo_video.sh out/demo
+
+## demo-video: render the demo game video again (a real 80-ply game, about 6 min at 1280x720) into out/demo/
 .PHONY: demo-video
 demo-video: install
 	bash scripts/render_demo_video.sh out/demo

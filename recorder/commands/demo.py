@@ -1,27 +1,89 @@
-"""``xqrec demo``: the main job on the bundled default.
+"""``xqrec demo``: the recorder's main job on the bundled default game video.
 
-Until the camera pipeline lands, the demo replays a real master game from ``../shared/data``
-(line 13 of ``games_iccs.txt``: a repetition the rules call a draw) through the rules engine
-and prints its scoresheet in Chinese notation with the verdicts.
+``make demo`` renders the demo video once (a real master game from ``../shared/data`` filmed by
+``synth`` with a few arbiter cases injected, into ``out/demo/``), then runs this command: it
+records the video with its clock log through the same path as ``xqrec record``, keeps the
+event log and the game in an embedded SQLite store when the store is available, and prints the
+scoresheet next to the truth with the alerts raised against the cases that were injected.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+from pathlib import Path
+from typing import Any
 
-from recorder.commands.replay import load_shared_line, scoresheet_lines
+from recorder.events import read_events
+from recorder.scoresheet import RecordedGame, rebuild, scoresheet_text, side_by_side
 
-DEMO_LINE = 13
+DEMO_DIR = Path("out/demo")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("demo", help="run the recorder on the bundled default game")
-    parser.add_argument("--line", type=int, default=DEMO_LINE, help="game line of games_iccs.txt to replay")
+    parser = subparsers.add_parser("demo", help="record the bundled demo game video and compare it with the truth")
+    parser.add_argument("--dir", type=Path, default=DEMO_DIR,
+                        help="folder with game.mp4, game.clock.jsonl and game.truth.json (default out/demo; "
+                             "`make demo` renders them)")
+    parser.add_argument("--quiet", action="store_true", help="no live status lines while recording")
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    record = load_shared_line(args.line)
-    print(f"Replaying game {args.line} of ../shared/data/games_iccs.txt through the rules engine\n")
-    print("\n".join(scoresheet_lines(record)))
+    from recorder.cli import main as xqrec
+
+    folder: Path = args.dir
+    video, clock, truth_path = folder / "game.mp4", folder / "game.clock.jsonl", folder / "game.truth.json"
+    for needed in (video, clock, truth_path):
+        if not needed.exists():
+            raise ValueError(f"{needed} is missing: run `make demo` (it renders the demo video first)")
+    truth = json.loads(truth_path.read_text(encoding="utf-8"))
+    events_path = folder / "demo.events.jsonl"
+    events_path.unlink(missing_ok=True)
+    command = ["record", str(video), "--clock-log", str(clock), "--events", str(events_path),
+               "--pgn", str(folder / "demo.pgn"), "--scoresheet", str(folder / "demo.scoresheet.txt"),
+               "--notation", "chinese"]
+    if args.quiet:
+        command.append("--quiet")
+    print(f"Recording {video} ({len(truth['moves'])} plies, {truth.get('duration_s', 0):.0f} s of video) ...\n")
+    status = xqrec(command)
+    if status != 0:
+        return status
+    game = rebuild(read_events(events_path))
+    print()
+    print(scoresheet_text(game, title="Scoresheet as recorded (Chinese notation, art. 7.5)"))
+    print()
+    print("Recorded moves next to the truth:")
+    print(side_by_side(game, list(truth["moves"]), truth.get("start_fen") or game.start_fen))
+    print()
+    print(_alerts_against_truth(game, truth.get("injections", [])))
+    print(f"\nEvent log: {events_path}   PGN: {folder / 'demo.pgn'}   scoresheet: {folder / 'demo.scoresheet.txt'}")
     return 0
+
+
+def _alerts_against_truth(game: RecordedGame, injected: list[dict[str, Any]]) -> str:
+    """Each injected arbiter case with the alerts that answered it, and any alert nobody injected.
+
+    An alert answers a case when it is of a kind the case expects and falls in the case's span
+    of video time (a few seconds of grace for the still view that reveals it) or within a ply of it.
+    """
+    lines = ["Arbiter cases injected in the video and what the recorder raised:"]
+    unmatched = list(game.alerts)
+    for case in injected:
+        wanted = set(case.get("alerts", []))
+        start, end = case.get("t_start", 0.0) - 1.0, case.get("t_end", case.get("t_start", 0.0)) + 3.0
+        hits = [a for a in unmatched if a.kind in wanted and (start <= a.t <= end or abs((a.ply or 0) - case["ply"]) <= 1)]
+        for hit in hits:
+            unmatched.remove(hit)
+        if hits:
+            more = f" (+{len(hits) - 1} more)" if len(hits) > 1 else ""
+            lines.append(f"  ply {case['ply']:>3} {case['kind']:<13} -> {hits[0].kind}{more}: {hits[0].text}")
+        else:
+            lines.append(f"  ply {case['ply']:>3} {case['kind']:<13} -> MISSED (expected {', '.join(sorted(wanted))})")
+    if not injected:
+        lines.append("  (none injected)")
+    for alert in unmatched:
+        lines.append(f"  unexpected alert at ply {alert.ply}: {alert.kind}: {alert.text}")
+    if not unmatched:
+        lines.append("  no false alerts")
+    return "\n".join(lines)

@@ -12,8 +12,8 @@ from tests.conftest import SHARED_DATA
 pytestmark = pytest.mark.skipif(not SHARED_DATA.exists(), reason="../shared/data is not present")
 
 
-def test_demo_prints_scoresheet_and_repetition_verdict(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["demo"]) == 0
+def test_replay_prints_scoresheet_and_repetition_verdict(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["replay", "--line", "13"]) == 0
     out = capsys.readouterr().out
     assert "1. 炮二平五    马8进7" in out
     assert "25.2" in out  # the repetition the rules call a draw
