@@ -39,6 +39,7 @@ class RedSideEvidence:
     black: list[tuple[int, int]]
     gap: float = 0.0  # mean redness of the red group minus that of the black group
     kings_agree: bool = False  # each palace holds a piece of the colour the vote gives its side
+    ink_gap: float = 0.0  # ink redness (by absorption) of the red group minus that of the black group
 
 
 def ring_points(frame: np.ndarray, h: np.ndarray, lens: Lens | None = None) -> np.ndarray:
@@ -60,35 +61,81 @@ def ring_points(frame: np.ndarray, h: np.ndarray, lens: Lens | None = None) -> n
     return (steps > tau).mean(axis=1).reshape(RANKS, FILES)
 
 
+_SCALE = 40  # rectified pixels per spacing
+_MARGIN = 1.0  # spacings around the grid
+
+
+def _rectified(frame: np.ndarray, h: np.ndarray, lens: Lens | None) -> np.ndarray:
+    """The board seen from straight above, ``_SCALE`` pixels per spacing, ``_MARGIN`` around the grid."""
+    scale, m = _SCALE, _MARGIN
+    to_board = np.array([[1 / scale, 0.0, -m], [0.0, 1 / scale, -m], [0.0, 0.0, 1.0]])
+    size = (int((FILES - 1 + 2 * m) * scale) + 1, int((RANKS - 1 + 2 * m) * scale) + 1)
+    if lens is None:
+        return np.asarray(cv2.warpPerspective(frame, h @ to_board, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                              borderMode=cv2.BORDER_REPLICATE))
+    ys, xs = np.mgrid[0:size[1], 0:size[0]]
+    grid = np.c_[xs.ravel(), ys.ravel()].astype(np.float64) / scale - m
+    src = board_to_image(h, lens, grid).reshape(size[1], size[0], 2).astype(np.float32)
+    return np.asarray(cv2.remap(frame, src[..., 0], src[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE))
+
+
+def _discs(top: np.ndarray) -> np.ndarray:
+    """(RANKS, FILES, K, ...) float32: the pixels of ``top`` in a disc around every point."""
+    r = int(_DISC * _SCALE)
+    yy, xx = np.mgrid[-r:r + 1, -r:r + 1]
+    inside = (xx**2 + yy**2) <= r * r
+    cy = np.round((_MARGIN + np.arange(RANKS)) * _SCALE).astype(int)
+    cx = np.round((_MARGIN + np.arange(FILES)) * _SCALE).astype(int)
+    rows = cy[:, None, None, None] + yy[None, None, :, :]
+    cols = cx[None, :, None, None] + xx[None, None, :, :]
+    return np.asarray(top[rows, cols].astype(np.float32)[:, :, inside])
+
+
+def _point_patches(frame: np.ndarray, h: np.ndarray, lens: Lens | None) -> np.ndarray:
+    """(RANKS, FILES, K, 3) float32: the pixels of a disc around every point on the rectified board."""
+    return _discs(_rectified(frame, h, lens))
+
+
 def point_redness(frame: np.ndarray, h: np.ndarray, lens: Lens | None = None) -> np.ndarray:
     """(RANKS, FILES): redness of the ink at each point -- a disc's pixels weighted by how much darker
     than its median (the face) they are, so the glyph and rim count -- as (R - (G + B) / 2) over
     brightness: red ink is clearly positive, black, green or blue ink zero or below, whatever the face."""
-    scale = 40
-    m = 1.0
-    to_board = np.array([[1 / scale, 0.0, -m], [0.0, 1 / scale, -m], [0.0, 0.0, 1.0]])
-    size = (int((FILES - 1 + 2 * m) * scale) + 1, int((RANKS - 1 + 2 * m) * scale) + 1)
-    if lens is None:
-        top = cv2.warpPerspective(frame, h @ to_board, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                                  borderMode=cv2.BORDER_REPLICATE)
-    else:
-        ys, xs = np.mgrid[0:size[1], 0:size[0]]
-        grid = np.c_[xs.ravel(), ys.ravel()].astype(np.float64) / scale - m
-        src = board_to_image(h, lens, grid).reshape(size[1], size[0], 2).astype(np.float32)
-        top = cv2.remap(frame, src[..., 0], src[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    r = int(_DISC * scale)
-    yy, xx = np.mgrid[-r:r + 1, -r:r + 1]
-    inside = (xx**2 + yy**2) <= r * r
-    cy = np.round((m + np.arange(RANKS)) * scale).astype(int)
-    cx = np.round((m + np.arange(FILES)) * scale).astype(int)
-    rows = cy[:, None, None, None] + yy[None, None, :, :]
-    cols = cx[None, :, None, None] + xx[None, None, :, :]
-    patches = top[rows, cols].astype(np.float32)[:, :, inside]  # (RANKS, FILES, K, 3)
+    patches = _point_patches(frame, h, lens)
     brightness = patches.mean(axis=-1)
     redness = (patches[..., 2] - 0.5 * (patches[..., 0] + patches[..., 1])) / (brightness + 10.0)
     face = np.median(brightness, axis=-1, keepdims=True)
     weight = np.clip(face - brightness - 8.0, 0.0, None)  # ink: clearly darker than the face
-    return (weight * redness).sum(axis=-1) / (weight.sum(axis=-1) + 1e-6)
+    return np.asarray((weight * redness).sum(axis=-1) / (weight.sum(axis=-1) + 1e-6))
+
+
+def point_inks(frame: np.ndarray, h: np.ndarray, lens: Lens | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """(ink redness, hand cover), each (RANKS, FILES), from a disc around every point.
+
+    Each pixel is compared with the disc's median colour (a piece's face) channel by channel: ink
+    absorbs light, and red ink absorbs green and blue but hardly red, whereas black, green or blue
+    ink (and shadow) absorb red as much or more. The ink redness is the absorption-weighted mean of
+    (green-blue absorption - red absorption) / green-blue absorption over the ink pixels: about 0 or
+    below for black ink, clearly positive for red, whatever the face's colour, the light or how thinly
+    the ink covers a pixel. The hand cover is the fraction of the disc under a broad skin-coloured
+    area: skin is saturated red-orange with green above blue (thin red glyph strokes on a wooden face
+    can look alike, but only a hand or arm fills a region half a spacing across).
+    """
+    top = _rectified(frame, h, lens).astype(np.float32)
+    b, g, r = top[..., 0], top[..., 1], top[..., 2]
+    warm = r - g
+    skin = ((warm > 0.2 * (top.mean(axis=-1) + 10.0)) & (r - b > 0.33 * r) & (g - b > 0.4 * warm)
+            & (g - b < warm)).astype(np.uint8)
+    size = int(0.5 * _SCALE) | 1
+    broad = cv2.morphologyEx(skin, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size)))
+    cover = _discs(broad).mean(axis=-1)
+    patches = _discs(top)
+    face = np.median(patches, axis=2, keepdims=True) + 1.0
+    absorbed = 1.0 - (patches + 1.0) / face  # (RANKS, FILES, K, 3) per channel, 0 = like the face
+    cool = 0.5 * (absorbed[..., 0] + absorbed[..., 1])
+    dark = absorbed.mean(axis=-1)
+    weight = np.where(dark > 0.1, dark, 0.0)
+    score = np.clip((cool - absorbed[..., 2]) / np.maximum(cool, 0.05), -1.0, 1.0)
+    return (weight * score).sum(axis=-1) / (weight.sum(axis=-1) + 1e-6), cover
 
 
 def _split(values: np.ndarray) -> tuple[float, float]:
@@ -108,11 +155,27 @@ def _split(values: np.ndarray) -> tuple[float, float]:
     return float((ordered[best_i - 1] + ordered[best_i]) / 2), float((high.mean() - low.mean()) / spread)
 
 
+def _vote(red: list[tuple[int, int]], black: list[tuple[int, int]]) -> float:
+    """-1..1: red pieces in the rank-0 half and black in the rank-9 half count for rank 0 (palace and
+    elephant points more), the other way round against."""
+    vote = 0.0
+    weights = 0.0
+    for (f, r) in red + black:
+        weight = 3.0 if (f, r) in _PALACE else 2.0 if (f, r) in _ELEPHANT else 1.0
+        colour = 1.0 if (f, r) in red else -1.0
+        half = 1.0 if r < RANKS // 2 else -1.0
+        vote += weight * colour * half
+        weights += weight
+    return vote / max(weights, 1e-9)
+
+
 def red_side_evidence(frame: np.ndarray, h: np.ndarray, lens: Lens | None = None) -> RedSideEvidence:
     """Vote for the side red sits on under board-to-image ``h`` (see the module docstring)."""
     if frame.ndim != 3:
         return RedSideEvidence(0.0, 0, 0.0, [], [])
     occupied = ring_points(frame, h, lens) >= 0.75
+    ink, hand = point_inks(frame, h, lens)
+    occupied &= hand < 0.25  # a hand over a point is no evidence of a piece's colour
     redness = point_redness(frame, h, lens)
     cells = [(f, r) for r in range(RANKS) for f in range(FILES) if occupied[r, f]]
     values = np.array([redness[r, f] for f, r in cells])
@@ -122,33 +185,38 @@ def red_side_evidence(frame: np.ndarray, h: np.ndarray, lens: Lens | None = None
     red = [c for c, v in zip(cells, values, strict=True) if v > threshold]
     black = [c for c, v in zip(cells, values, strict=True) if v <= threshold]
     gap = float(values[values > threshold].mean() - values[values <= threshold].mean())
-    vote = 0.0
-    total = 0.0
-    for (f, r) in cells:
-        weight = 3.0 if (f, r) in _PALACE else 2.0 if (f, r) in _ELEPHANT else 1.0
-        colour = 1.0 if (f, r) in red else -1.0
-        half = 1.0 if r < RANKS // 2 else -1.0
-        vote += weight * colour * half
-        total += weight
-    value = vote / max(total, 1e-9)
+    # the absorption check must agree: red's group's ink clearly redder than black's
+    ink_gap = float(np.mean([ink[r, f] for f, r in red]) - np.mean([ink[r, f] for f, r in black])) \
+        if red and black else 0.0
+    value = _vote(red, black)
+    # the same vote with the pieces split by ink absorption alone must point the same way
+    inks = np.array([ink[r, f] for f, r in cells])
+    ink_threshold, _ = _split(inks)
+    ink_value = _vote([c for c, v in zip(cells, inks, strict=True) if v > ink_threshold],
+                      [c for c, v in zip(cells, inks, strict=True) if v <= ink_threshold])
+    if value * ink_value <= 0:
+        ink_gap = 0.0
     low = {c for c in _PALACE if c[1] < RANKS // 2}
     high = _PALACE - low
     red_home, black_home = (low, high) if value > 0 else (high, low)
     kings_agree = bool(set(red) & red_home) and bool(set(black) & black_home)
-    return RedSideEvidence(value, len(cells), separation, red, black, gap, kings_agree)
+    return RedSideEvidence(value, len(cells), separation, red, black, gap, kings_agree, ink_gap)
 
 
 def red_evidence(frame: np.ndarray, h: np.ndarray, lens: Lens | None = None, min_separation: float = 2.0,
-                 min_gap: float = 0.08) -> float:
+                 min_gap: float = 0.08, min_ink_gap: float = 0.1) -> float:
     """Signed strength of the vote (> 0: red at rank 0); 0.0 when it is not safe to say.
 
-    The pieces' colours must split clearly into a redder and a less red group. When each palace holds
-    a piece of the colour the vote gives its side (the kings), a clear majority is enough; otherwise
-    (a king hidden or missed) the vote must be strong and both groups hold several pieces -- a hand's
-    fingers mistaken for a piece or two cannot turn the board.
+    The pieces' colours must split clearly into a redder and a less red group, and the ink of the
+    redder group must absorb clearly less red light than the other's (so a shadow or a reddish face
+    cannot pose as red ink). When each palace holds a piece of the colour the vote gives its side
+    (the kings), a clear majority is enough; otherwise (a king hidden or missed) the vote must be
+    strong and both groups hold several pieces.
     """
     evidence = red_side_evidence(frame, h, lens)
-    if evidence.separation < min_separation or evidence.gap < min_gap:
+    if evidence.ink_gap < min_ink_gap or evidence.separation < min_separation:
+        return 0.0
+    if evidence.gap < min_gap and evidence.ink_gap < 3 * min_ink_gap:  # a clear ink gap may stand in
         return 0.0
     if evidence.kings_agree and abs(evidence.value) >= 0.2:
         return evidence.value
