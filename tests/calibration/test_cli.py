@@ -22,7 +22,8 @@ def test_calibrate_image_writes_json_and_overlay(tmp_path: Path) -> None:
     assert data["red_side"] == view.red_side and data["image_size"] == [1280, 960]
     assert len(data["points"]) == 90
     assert np.hypot(*(np.array(data["points"]["e0"]) - view.points["e0"])) < 0.05 * view.spacing_px
-    assert cv2.imread(str(overlay)).shape == view.image.shape
+    drawn = cv2.imread(str(overlay))
+    assert drawn is not None and drawn.shape == view.image.shape
 
 
 def test_calibrate_with_explicit_red_side_on_an_empty_board(tmp_path: Path) -> None:

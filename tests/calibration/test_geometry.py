@@ -90,12 +90,12 @@ def test_radial_distortion_is_inverted() -> None:
 
 def _chessboard_views() -> list[np.ndarray]:
     square = 40
-    board = np.full((9 * square, 11 * square), 255, np.uint8)
+    cells = np.full((9 * square, 11 * square), 255, np.uint8)
     for r in range(9):
         for c in range(11):
             if (r + c) % 2:
-                board[r * square:(r + 1) * square, c * square:(c + 1) * square] = 0
-    board = cv2.copyMakeBorder(board, square, square, square, square, cv2.BORDER_CONSTANT, value=255)
+                cells[r * square:(r + 1) * square, c * square:(c + 1) * square] = 0
+    board = cv2.copyMakeBorder(cells, square, square, square, square, cv2.BORDER_CONSTANT, value=255)
     h, w = board.shape
     camera = np.array([[700.0, 0.0, 400.0], [0.0, 700.0, 300.0], [0.0, 0.0, 1.0]])
     to_world = np.array([[1 / square, 0.0, -w / 2 / square], [0.0, 1 / square, -h / 2 / square], [0.0, 0.0, 1.0]])
