@@ -38,11 +38,12 @@ def run(args: argparse.Namespace) -> int:
         if not needed.exists():
             raise ValueError(f"{needed} is missing: run `make demo` (it renders the demo video first)")
     truth = json.loads(truth_path.read_text(encoding="utf-8"))
-    events_path = folder / "demo.events.jsonl"
+    events_path, db = folder / "demo.events.jsonl", folder / "demo.sqlite3"
     events_path.unlink(missing_ok=True)
     command = ["record", str(video), "--clock-log", str(clock), "--events", str(events_path),
                "--pgn", str(folder / "demo.pgn"), "--scoresheet", str(folder / "demo.scoresheet.txt"),
-               "--notation", "chinese"]
+               "--notation", "chinese", "--db", str(db), "--new-game", "--event", "xqrec demo",
+               "--round", "1", "--board", "1", "--tc", str(truth.get("options", {}).get("time_control", ""))]
     if args.quiet:
         command.append("--quiet")
     print(f"Recording {video} ({len(truth['moves'])} plies, {truth.get('duration_s', 0):.0f} s of video) ...\n")
@@ -58,6 +59,7 @@ def run(args: argparse.Namespace) -> int:
     print()
     print(_alerts_against_truth(game, truth.get("injections", [])))
     print(f"\nEvent log: {events_path}   PGN: {folder / 'demo.pgn'}   scoresheet: {folder / 'demo.scoresheet.txt'}")
+    print(f"Game store: {db}  (try: xqrec games --db {db};  xqrec export GAME --db {db} --format pdf)")
     return 0
 
 
