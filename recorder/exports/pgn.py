@@ -45,14 +45,14 @@ def parse_time_control(text: str) -> tuple[int, int] | None:
 def move_times(game: RecordedGame, time_control: str = "") -> list[int | None]:
     """Milliseconds each ply took: the mover's previous time left, less this one, plus the increment.
 
-    The first move of a side needs the starting time from ``time_control``; a ply without a
-    clock time (or after one) has ``None``.
+    Without a known ``time_control`` (its base and increment) nothing can be said: all ``None``.
+    A ply without a clock time (or right after one) has ``None``.
     """
     control = parse_time_control(time_control)
-    last: dict[str, int | None] = {"red": None, "black": None}
-    if control is not None:
-        last = {"red": control[0], "black": control[0]}
-    increment = control[1] if control is not None else 0
+    if control is None:
+        return [None] * len(game.plies)
+    last: dict[str, int | None] = {"red": control[0], "black": control[0]}
+    increment = control[1]
     times: list[int | None] = []
     for entry in game.plies:
         before = last[entry.side]

@@ -77,12 +77,19 @@ def open_for_record(args: argparse.Namespace, source: str) -> StoreRecording | N
     if getattr(args, "no_db", False):
         return None
     store = GameStore(getattr(args, "db", None))
-    recording = StoreRecording.open(store, source, info_from_args(args), resume=not args.new_game)
+    recording = StoreRecording.open(store, source_key(source), info_from_args(args), resume=not args.new_game)
     if recording.resume is not None and not args.quiet:
         point = recording.resume
         print(f"resuming game {recording.game_id} after ply {point.ply} (stored up to {point.t:.1f} s); "
               f"the board must show {point.position.fen()}", flush=True)
     return recording
+
+
+def source_key(source: str) -> str:
+    """How a source is named in the store: a file or folder by its absolute path (the same however it
+    was typed), a camera index or stream URL as given."""
+    path = Path(source)
+    return str(path.resolve()) if path.exists() else source
 
 
 def resume_session(session: Any, recording: StoreRecording | None, items: Iterable[T], seekable: bool) -> Iterable[T]:

@@ -129,7 +129,7 @@ class StoreRecording:
                              "(stop it first, or use --new-game)")
         if found is not None:
             point = resume_point(store, found.id)
-            log.warning("resuming game %d after ply %d (stored up to t=%.1f s)", found.id, point.ply, point.t)
+            log.info("resuming game %d after ply %d (stored up to t=%.1f s)", found.id, point.ply, point.t)
             recording = cls(store, found.id, point)
         else:
             recording = cls(store, store.create_game(source, info))

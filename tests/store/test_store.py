@@ -135,3 +135,13 @@ def test_sample_of_shared_games_through_store_and_pgn() -> None:
 @pytest.mark.slow
 def test_all_shared_games_through_store_and_pgn() -> None:
     _round_trip(SHARED.read_text(encoding="utf-8").splitlines())
+
+
+def test_a_file_source_is_the_same_however_it_is_typed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from recorder.store.recording import source_key
+
+    video = tmp_path / "board1.mp4"
+    video.write_bytes(b"")
+    monkeypatch.chdir(tmp_path)
+    assert source_key("board1.mp4") == source_key(str(video)) == str(video.resolve())
+    assert source_key("0") == "0" and source_key("rtsp://cam/1") == "rtsp://cam/1"
