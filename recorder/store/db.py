@@ -156,7 +156,7 @@ class GameStore:
             raise
         self.db.execute("COMMIT")
         game_id = int(cursor.lastrowid or 0)
-        log.info("game %d created for %s", game_id, source)
+        log.debug("game %d created for %s", game_id, source)
         return game_id
 
     def append(self, game_id: int, event: Event, *, close_with: str | None = None) -> int:
