@@ -23,6 +23,7 @@ import numpy as np
 from calibration import BoardGeometry, BoardLocator, BoardNotFoundError
 from recorder.clocklog_input import ClockFeed, ClockPress
 from recorder.events import (
+    Alert,
     BoardDisturbed,
     CalibrationChanged,
     Event,
@@ -37,6 +38,7 @@ from recorder.offpoint import fuse_discs, piece_offsets
 from recorder.resolver import Resolver, ResolverConfig
 from recorder.resolver_scoring import Scorer, board_classes
 from recorder.sources import Frame, Gap
+from recorder.stills import StillSaver
 from rules import Position
 
 log = logging.getLogger(__name__)
@@ -80,8 +82,9 @@ class RecordingSession:
                  locator: BoardLocator | None = None, start: Position | None = None,
                  presses: Iterable[ClockPress] | None = None, events: EventLog | None = None,
                  config: SessionConfig | None = None, source_name: str = "",
-                 on_event: Callable[[Event], None] | None = None) -> None:
+                 on_event: Callable[[Event], None] | None = None, stills: StillSaver | None = None) -> None:
         self.config = config or SessionConfig()
+        self.stills = stills
         self.classifier = classifier
         self.locator = locator or BoardLocator()
         self.start = start or Position.start()
@@ -159,6 +162,9 @@ class RecordingSession:
         started = time.perf_counter()
         events += self.resolver.tick(t)
         self.timings["resolve_ms"] += 1000 * (time.perf_counter() - started)
+        if self.stills is not None:
+            events += [still for event in events if isinstance(event, Alert)
+                       for still in [self.stills.save(item.image, event)] if still is not None]
         return self._emit(events)
 
     def _locate(self, image: np.ndarray, t: float, reason: str) -> list[Event]:

@@ -134,6 +134,7 @@ def record_source(source_spec: str, classifier: Any, *, clock_log: Path | None =
     from recorder.clocklog_input import read_clock_log
     from recorder.session import RecordingSession
     from recorder.sources import Frame, LiveSource, open_source
+    from recorder.stills import StillSaver
     from rules import Position
 
     source = open_source(source_spec, fps=fps)
@@ -150,10 +151,14 @@ def record_source(source_spec: str, classifier: Any, *, clock_log: Path | None =
             progress.clear()
             print(line, flush=True)
 
+    stills = None
+    if store is not None and store.store.path is not None:  # alert stills live beside the store
+        folder = store.store.path.parent
+        stills = StillSaver(folder / "stills" / f"game-{store.game_id}", folder)
     with EventLog(events_path) as events:
         session = RecordingSession(classifier, geometry=geometry, start=start,
                                    presses=presses if clock is None else [],
-                                   events=events, source_name=source_spec, on_event=on_event)
+                                   events=events, source_name=source_spec, on_event=on_event, stills=stills)
         if clock is not None:  # a live clock (serial link or keyboard): its feed is a ClockFeed
             session.clock = clock.start()
         try:
