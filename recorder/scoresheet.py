@@ -1,9 +1,9 @@
-"""The game rebuilt from its event log, and what is derived from it: the PGN and the text scoresheet.
+"""The game rebuilt from its event log, and its text scoresheet.
 
 The event log is the single record: :func:`rebuild` replays it (moves, clock presses, moves taken
-back by a restoration, alerts, the game's end) into a :class:`RecordedGame`. :func:`to_pgn` writes
-the PGN through ``rules.write_pgn`` with ``[%clk]`` comments where clock times are known, and
-:func:`scoresheet_text` the scoresheet in Chinese notation (art. 7.5), one round a line.
+back by a restoration, alerts, the game's end) into a :class:`RecordedGame`;
+:func:`scoresheet_text` writes the scoresheet in Chinese notation (art. 7.5), one round a line.
+The exports (PGN, PDF, the full text record) live in :mod:`recorder.exports`.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from recorder.events import (
     PositionRestored,
     RecordingStarted,
 )
-from rules import START_FEN, Move, PgnGame, Position, format_move, write_pgn
+from rules import START_FEN, Move, Position, format_move
 from rules.squares import RED
 
 log = logging.getLogger(__name__)
@@ -101,23 +101,6 @@ def _mover_ms(side: str, red_ms: int | None, black_ms: int | None) -> int | None
 def _clock_text(ms: int) -> str:
     seconds = max(0, round(ms / 1000))
     return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
-
-
-def to_pgn_game(game: RecordedGame, headers: dict[str, str] | None = None) -> PgnGame:
-    """The game as a ``rules.PgnGame`` with ``[%clk]`` comments where the clock time is known."""
-    pgn = PgnGame(headers=dict(headers or {}))
-    if game.start_fen != START_FEN:
-        pgn.headers["FEN"] = game.start_fen
-    for entry in game.plies:
-        comment = f"[%clk {_clock_text(entry.clock_ms)}]" if entry.clock_ms is not None else ""
-        pgn.add_move(Move.from_iccs(entry.iccs), comment)
-    pgn.result = game.result
-    return pgn
-
-
-def to_pgn(game: RecordedGame, notation: str = "iccs", headers: dict[str, str] | None = None) -> str:
-    """PGN text (``[Game "Chinese Chess"]``) with moves in ``notation`` (``iccs``, ``chinese`` or ``wxf``)."""
-    return write_pgn(to_pgn_game(game, headers), notation)
 
 
 def scoresheet_text(game: RecordedGame, *, title: str = "", with_clock: bool = True) -> str:

@@ -24,8 +24,8 @@ from recorder.events import (
     PositionRestored,
     SourceGap,
 )
-from recorder.scoresheet import RecordedGame, rebuild, scoresheet_text, to_pgn
-from recorder.store.recording import add_store_arguments, open_for_record, resume_session
+from recorder.exports import export_pgn, export_text
+from recorder.store.recording import add_store_arguments, info_from_args, open_for_record, resume_session
 from recorder.store.resume import StoreRecording, presses_after
 
 log = logging.getLogger(__name__)
@@ -128,8 +128,9 @@ def _classifier(args: argparse.Namespace) -> Any:
 def record_source(source_spec: str, classifier: Any, *, clock_log: Path | None = None,
                   events_path: Path | None = None, calibration: Path | None = None, fen: str | None = None,
                   fps: float | None = None, show: bool = True, clock: Any = None,
-                  store: StoreRecording | None = None) -> RecordedGame:
-    """Record ``source_spec`` to the end (or Ctrl-C) and return the game rebuilt from its event log."""
+                  store: StoreRecording | None = None) -> list[Event]:
+    """Record ``source_spec`` to the end (or Ctrl-C) and return the game's whole event log
+    (with a store: every event of the game, including those of earlier runs before a crash)."""
     from calibration import BoardGeometry
     from recorder.clocklog_input import read_clock_log
     from recorder.session import RecordingSession
@@ -179,7 +180,7 @@ def record_source(source_spec: str, classifier: Any, *, clock_log: Path | None =
         if clock is not None:
             clock.stop()
         session.finish(reason)
-        return store.game() if store is not None else rebuild(events.events)
+        return store.store.events(store.game_id) if store is not None else list(events.events)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -193,12 +194,15 @@ def run(args: argparse.Namespace) -> int:
         first = Position.from_fen(args.fen).side_to_move if args.fen else "red"
         clock = LiveClock(args.clock or "-", args.clock_protocol, red_side=args.clock_red_side, first_mover=first,
                           time_control=args.time_control, rate=args.clock_rate)
-    game = record_source(args.source, _classifier(args), clock_log=args.clock_log, events_path=args.events,
-                         calibration=args.calibration, fen=args.fen, fps=args.fps, show=not args.quiet,
-                         clock=clock, store=open_for_record(args, args.source))
+    events = record_source(args.source, _classifier(args), clock_log=args.clock_log, events_path=args.events,
+                           calibration=args.calibration, fen=args.fen, fps=args.fps, show=not args.quiet,
+                           clock=clock, store=open_for_record(args, args.source))
+    # The same exports as `xqrec export`: one PGN writer, one scoresheet text.
+    info = info_from_args(args)
     if args.pgn:
-        args.pgn.write_text(to_pgn(game, args.notation, {"Site": args.source}), encoding="utf-8")
-    sheet = scoresheet_text(game)
+        args.pgn.write_text(export_pgn(events, info, args.notation, {"Site": info.site or args.source}),
+                            encoding="utf-8")
+    sheet = export_text(events, info)
     if args.scoresheet:
         args.scoresheet.write_text(sheet, encoding="utf-8")
     if not args.quiet:

@@ -18,7 +18,8 @@ from recorder.events import (
     event_to_json,
     read_events,
 )
-from recorder.scoresheet import rebuild, scoresheet_text, to_pgn
+from recorder.exports import export_pgn
+from recorder.scoresheet import rebuild, scoresheet_text
 from rules import START_FEN, Move, Position, format_move, read_pgn
 
 
@@ -76,11 +77,11 @@ def test_rebuild_applies_restorations_and_clock_times() -> None:
 
 
 def test_pgn_from_the_log_reads_back_with_clock_comments() -> None:
-    text = to_pgn(rebuild(_game_events()), "iccs")
+    text = export_pgn(_game_events(), notation="iccs")
     assert '[Game "Chinese Chess"]' in text and "[%clk 0:15:03]" in text
     (back,) = read_pgn(text)
     assert [m.iccs for m in back.moves] == ["h2e2", "h9g7", "b0c2"]
-    chinese = to_pgn(rebuild(_game_events()), "chinese")
+    chinese = export_pgn(_game_events(), notation="chinese")
     assert "炮二平五" in chinese
 
 

@@ -55,7 +55,9 @@ def test_record_command_writes_log_pgn_and_scoresheet(tmp_path: Path, monkeypatc
     (back,) = read_pgn(pgn.read_text(encoding="utf-8"))
     assert [m.iccs for m in back.moves] == truth["moves"]
     assert "[%clk" in pgn.read_text(encoding="utf-8")
-    assert sheet.read_text(encoding="utf-8").splitlines()[0].startswith("  1. 兵七进一")
+    written = sheet.read_text(encoding="utf-8")  # the same text record as `xqrec export --format txt`
+    assert written.startswith("中国象棋比赛记录表") and any(
+        line.startswith("  1. 兵七进一") for line in written.splitlines())
     compared = side_by_side(game, truth["moves"])
     assert compared.rstrip().endswith(f"{len(truth['moves'])}/{len(truth['moves'])} plies as in the truth")
 
