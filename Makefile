@@ -47,8 +47,9 @@ bench: install
 	$(BIN)/python -m bench
 
 ## train: render synth data, train the piece classifier in three stages, export models/piece_classifier.onnx (~1 h on 2 cores)
-# torch must be the CPU build: a local wheel folder first, then PyTorch's CPU index (plain PyPI pulls CUDA)
-TORCH_FIND ?= --find-links /opt/wheels --extra-index-url https://download.pytorch.org/whl/cpu
+# torch must be the CPU build of the pinned release (an unpinned torch pulls a CUDA build of several GB);
+# TORCH_FIND points pip at a folder of wheels where the machine keeps it
+TORCH_FIND ?= --find-links /opt/wheels
 train: install
 	$(BIN)/pip install --quiet $(TORCH_FIND) -e '.[train]'
 	$(BIN)/python -m models.train
