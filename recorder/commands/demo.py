@@ -16,6 +16,7 @@ from typing import Any
 
 from recorder.events import read_events
 from recorder.scoresheet import RecordedGame, rebuild, scoresheet_text, side_by_side
+from recorder.store.recording import pgn_time_control
 
 DEMO_DIR = Path("out/demo")
 
@@ -43,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
     command = ["record", str(video), "--clock-log", str(clock), "--events", str(events_path),
                "--pgn", str(folder / "demo.pgn"), "--scoresheet", str(folder / "demo.scoresheet.txt"),
                "--notation", "chinese", "--db", str(db), "--new-game", "--event", "xqrec demo",
-               "--round", "1", "--board", "1", "--tc", _pgn_time_control(truth.get("options", {}).get("time_control", ""))]
+               "--round", "1", "--board", "1", "--tc", pgn_time_control(truth.get("options", {}).get("time_control", ""))]
     if args.quiet:
         command.append("--quiet")
     print(f"Recording {video} ({len(truth['moves'])} plies, {truth.get('duration_s', 0):.0f} s of video) ...\n")
@@ -61,15 +62,6 @@ def run(args: argparse.Namespace) -> int:
     print(f"\nEvent log: {events_path}   PGN: {folder / 'demo.pgn'}   scoresheet: {folder / 'demo.scoresheet.txt'}")
     print(f"Game store: {db}  (try: xqrec games --db {db};  xqrec export GAME --db {db} --format pdf)")
     return 0
-
-
-def _pgn_time_control(minutes_plus_increment: str) -> str:
-    """synth's ``15+10`` (minutes + increment seconds) as PGN's ``900+10`` (seconds + increment)."""
-    minutes, _, increment = minutes_plus_increment.partition("+")
-    try:
-        return f"{round(float(minutes) * 60)}+{int(increment or 0)}"
-    except ValueError:
-        return ""
 
 
 def _alerts_against_truth(game: RecordedGame, injected: list[dict[str, Any]]) -> str:

@@ -10,6 +10,7 @@ read (a file's frames after the stored time; a live source's frames all).
 from __future__ import annotations
 
 import argparse
+import datetime
 import logging
 from collections.abc import Iterable
 from pathlib import Path
@@ -33,7 +34,7 @@ def add_store_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--event", default="", help="tournament name")
     group.add_argument("--site", default="", help="where it is played")
     group.add_argument("--round", default="", help="round")
-    group.add_argument("--date", default="", help="date (YYYY.MM.DD)")
+    group.add_argument("--date", default="", help="date (YYYY.MM.DD; default: today, the day it is recorded)")
     group.add_argument("--board", type=int, help="board number")
     group.add_argument("--red", default="", help="red player")
     group.add_argument("--black", default="", help="black player")
@@ -56,7 +57,8 @@ def info_from_args(args: argparse.Namespace) -> GameInfo:
     clock = args.clock_setup or (f"{args.clock_protocol} {args.clock}" if live and args.clock else "")
     if not clock and getattr(args, "clock_log", None):
         clock = f"clock log {args.clock_log}"
-    return GameInfo(event=args.event, site=args.site, round=args.round, date=args.date, board=args.board,
+    date = args.date or datetime.date.today().strftime("%Y.%m.%d")
+    return GameInfo(event=args.event, site=args.site, round=args.round, date=date, board=args.board,
                     red=args.red, black=args.black, time_control=time_control, camera=args.camera_setup,
                     clock=clock)
 
