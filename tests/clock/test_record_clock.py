@@ -12,22 +12,18 @@ import functools
 import json
 import os
 import threading
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 import recorder.clock.live
-import recorder.commands.record as record_command
 import recorder.sources
 from recorder.cli import main
 from recorder.clock.link import SerialClockLink
 from recorder.clock.sim import ClockSim, ScriptEvent, open_pty, parse_script, serve
 from recorder.events import ClockAlert, ClockPressed, read_events
 from recorder.scoresheet import rebuild
-from recorder.sources import Frame, Gap
-from tests.recorder.oracle import OracleClassifier
+from tests.recorder.oracle import OracleClassifier, use_oracle_in_record
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 VIDEO = FIXTURES / "game_short.mp4"
@@ -40,23 +36,7 @@ def test_record_with_a_dgt_clock_on_a_pty(tmp_path: Path, monkeypatch: pytest.Mo
                                          capsys: pytest.CaptureFixture[str]) -> None:
     truth = json.loads((FIXTURES / "game_short.truth.json").read_text(encoding="utf-8"))
     oracle = OracleClassifier(truth)
-    real_open = recorder.sources.open_source
-
-    class Tracked:
-        def __init__(self, inner: Any) -> None:
-            self.inner, self.frame_count = inner, inner.frame_count
-
-        def __iter__(self) -> Iterator[Frame | Gap]:
-            for item in self.inner:
-                if isinstance(item, Frame):
-                    oracle.frame = item.index
-                yield item
-
-        def stop(self) -> None:
-            self.inner.stop()
-
-    monkeypatch.setattr(recorder.sources, "open_source", lambda spec, fps=None: Tracked(real_open(spec, fps=fps)))
-    monkeypatch.setattr(record_command, "_classifier", lambda args: oracle)
+    use_oracle_in_record(oracle, monkeypatch.setattr)
     # the pulled cable lasts 0.75 s of real time: notice it sooner than the default 3 s of silence
     quick_link = functools.partial(SerialClockLink, silence_s=0.3, answer_s=0.2, backoff_s=(0.05, 0.2))
     monkeypatch.setattr(recorder.clock.live, "SerialClockLink", quick_link)

@@ -7,12 +7,14 @@ of the truth it reports that view's board with probability ``p``, elsewhere "cov
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from recorder.observer import CLASSES
+from recorder.sources import Frame
 
 _VISION_CLASSES = CLASSES  # the stand-in answers in the recorder's own class order, FEN reading order
 
@@ -71,3 +73,33 @@ class OracleClassifier:
         probs = np.full((90, len(CLASSES)), 0.001)
         probs[:, CLASSES.index("covered")] = 1.0
         return OracleResult(probs / probs.sum(axis=1, keepdims=True), _VISION_CLASSES)
+
+
+class FrameTrackingSource:
+    """A real frame source that tells the stand-in classifier which frame is being read."""
+
+    def __init__(self, inner: Any, oracle: OracleClassifier) -> None:
+        self.inner, self.oracle, self.frame_count = inner, oracle, inner.frame_count
+
+    def __iter__(self) -> Iterator[Any]:
+        for item in self.inner:
+            if isinstance(item, Frame):
+                self.oracle.frame = item.index
+            yield item
+
+    def stop(self) -> None:
+        self.inner.stop()
+
+
+def use_oracle_in_record(oracle: OracleClassifier, setattr_: Callable[[Any, str, Any], None]) -> None:
+    """Make ``xqrec record`` read frames through the real source but classify with ``oracle``.
+
+    ``setattr_`` is ``monkeypatch.setattr`` in a test, or plain ``setattr`` in a subprocess driver.
+    """
+    import recorder.commands.record as record_command
+    import recorder.sources
+
+    real_open = recorder.sources.open_source
+    setattr_(recorder.sources, "open_source",
+             lambda spec, fps=None: FrameTrackingSource(real_open(spec, fps=fps), oracle))
+    setattr_(record_command, "_classifier", lambda args: oracle)

@@ -3,20 +3,15 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-import recorder.commands.record as record_command
-import recorder.sources
 from recorder.cli import main
 from recorder.events import read_events
 from recorder.scoresheet import rebuild, side_by_side
-from recorder.sources import Frame, Gap
 from rules import read_pgn
-from tests.recorder.oracle import OracleClassifier
+from tests.recorder.oracle import OracleClassifier, use_oracle_in_record
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 VIDEO = FIXTURES / "game_short.mp4"
@@ -27,23 +22,7 @@ def test_record_command_writes_log_pgn_and_scoresheet(tmp_path: Path, monkeypatc
                                                       capsys: pytest.CaptureFixture[str]) -> None:
     truth = json.loads((FIXTURES / "game_short.truth.json").read_text(encoding="utf-8"))
     oracle = OracleClassifier(truth)
-    real_open = recorder.sources.open_source
-
-    class Tracked:
-        def __init__(self, inner: Any) -> None:
-            self.inner, self.frame_count = inner, inner.frame_count
-
-        def __iter__(self) -> Iterator[Frame | Gap]:
-            for item in self.inner:
-                if isinstance(item, Frame):
-                    oracle.frame = item.index
-                yield item
-
-        def stop(self) -> None:
-            self.inner.stop()
-
-    monkeypatch.setattr(recorder.sources, "open_source", lambda spec, fps=None: Tracked(real_open(spec, fps=fps)))
-    monkeypatch.setattr(record_command, "_classifier", lambda args: oracle)
+    use_oracle_in_record(oracle, monkeypatch.setattr)
     events, pgn, sheet = tmp_path / "g.events.jsonl", tmp_path / "g.pgn", tmp_path / "g.txt"
     status = main(["record", str(VIDEO), "--clock-log", str(FIXTURES / "game_short.clock.jsonl"),
                    "--events", str(events), "--pgn", str(pgn), "--scoresheet", str(sheet)])

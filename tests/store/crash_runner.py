@@ -9,15 +9,10 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
-import recorder.commands.record as record_command
-import recorder.sources
 from recorder.cli import main
-from recorder.sources import Frame, Gap
-from tests.recorder.oracle import OracleClassifier
+from tests.recorder.oracle import OracleClassifier, use_oracle_in_record
 
 
 def run(argv: list[str]) -> int:
@@ -26,25 +21,7 @@ def run(argv: list[str]) -> int:
         raise SystemExit("usage: crash_runner --truth TRUTH.json record ARGS...")
     truth = json.loads(Path(argv[1]).read_text(encoding="utf-8"))
     oracle = OracleClassifier(truth)
-    real_open = recorder.sources.open_source
-
-    class Tracked:
-        """The real source, telling the stand-in which frame it is reading."""
-
-        def __init__(self, inner: Any) -> None:
-            self.inner, self.frame_count = inner, inner.frame_count
-
-        def __iter__(self) -> Iterator[Frame | Gap]:
-            for item in self.inner:
-                if isinstance(item, Frame):
-                    oracle.frame = item.index
-                yield item
-
-        def stop(self) -> None:
-            self.inner.stop()
-
-    recorder.sources.open_source = lambda spec, fps=None: Tracked(real_open(spec, fps=fps))  # type: ignore[assignment]
-    record_command._classifier = lambda args: oracle  # type: ignore[assignment]
+    use_oracle_in_record(oracle, setattr)
     return main(argv[2:])
 
 
