@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from recorder.clocklog_input import ClockFeed, ClockPress, parse_clock_lines, read_clock_log
-from recorder.events import ClockAlert, ClockPressed, MoveRecorded
+from recorder.events import Alert, ClockAlert, ClockPressed, MoveRecorded
 from recorder.resolver import Resolver
 from rules import Position
 from tests.recorder.synthetic import observe_board
@@ -88,7 +88,7 @@ def test_presses_around_an_arbiter_restoration_are_not_flagged() -> None:
     resolver.press(ClockPress(2.0, "red", 905000, 900000))
     alerts = resolver.observe(observe_board("".join(cells), 2.2))
     alerts += resolver.observe(observe_board("".join(cells), 2.6))  # the second look confirms it
-    assert alerts and alerts[0].kind == "illegal_move"
+    assert alerts and isinstance(alerts[0], Alert) and alerts[0].kind == "illegal_move"
     resolver.press(ClockPress(5.0, "black", 905000, 900000))  # the arbiter presses the clock back
     resolver.observe(observe_board(P0.board, 5.5))
     resolver.press(ClockPress(8.0, "red", 910000, 900000))

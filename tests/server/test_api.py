@@ -59,7 +59,8 @@ def read_sse(url: str, headers: dict[str, str], count: int, timeout: float = 5.0
     with socket.create_connection((host, int(port)), timeout=timeout) as sock:
         extra = "".join(f"{k}: {v}\r\n" for k, v in headers.items())
         sock.sendall(f"GET {path} HTTP/1.1\r\nHost: {host}\r\nAccept: text/event-stream\r\n{extra}\r\n".encode())
-        buffer, messages, deadline = b"", [], time.monotonic() + timeout
+        buffer, deadline = b"", time.monotonic() + timeout
+        messages: list[dict[str, Any]] = []
         while len(messages) < count and time.monotonic() < deadline:
             buffer += sock.recv(65536)
             while b"\n\n" in buffer:
@@ -133,7 +134,9 @@ def test_actions_are_events_naming_the_arbiter(console: Any) -> None:
     acts = [e for e in events if isinstance(e, AlertAcknowledged | MoveCorrected | ResultMarked)]
     assert [type(e).__name__ for e in acts] == ["AlertAcknowledged", "MoveCorrected", "ResultMarked"]
     assert all(e.by == "Zhang" and e.at.endswith("Z") for e in acts)
-    assert acts[1].was == "b7a7" and acts[1].iccs == "e6e5" and acts[1].chinese == "卒5进1"
+    corrected = acts[1]
+    assert isinstance(corrected, MoveCorrected)
+    assert corrected.was == "b7a7" and corrected.iccs == "e6e5" and corrected.chinese == "卒5进1"
 
 
 def test_password_guards_actions_not_viewing(guarded: Any) -> None:
