@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -74,11 +74,23 @@ def _confidence(score: LatticeScore, rms: float, margin: float) -> float:
     return float(clear * amount * river * fit * lead)
 
 
+@dataclass
+class _Pass:
+    """One detection pass after its cheap low-resolution stage."""
+
+    source: np.ndarray  # the frame (gray or colour) whose lines are refined at full resolution
+    dark: bool
+    starts: list[np.ndarray]  # full-resolution starting homographies, best coarse score first
+    lead: float  # the best coarse score: which pass to refine first
+    cache: dict[int, np.ndarray] = field(default_factory=dict)  # full-resolution evidence by kernel size
+
+
 class BoardLocator:
     """Finds the board in a frame: ``locate(frame) -> BoardGeometry`` or ``BoardNotFoundError``."""
 
     def __init__(self, *, red_side: str | None = None, lens: Lens | None = None, fit_distortion: bool = True,
-                 min_confidence: float = 0.5, detect_size: int = 640, max_hypotheses: int = 4) -> None:
+                 min_confidence: float = 0.5, detect_size: int = 640, max_hypotheses: int = 4,
+                 lead_hypotheses: int = 2) -> None:
         if red_side is not None and red_side not in RED_SIDES:
             raise ValueError(f"red side must be one of {', '.join(RED_SIDES)}, not {red_side!r}")
         self.red_side = red_side
@@ -87,6 +99,8 @@ class BoardLocator:
         self.min_confidence = min_confidence
         self.detect_size = detect_size
         self.max_hypotheses = max_hypotheses
+        self.lead_hypotheses = lead_hypotheses
+        self.colour_ratio = 1.45  # how much stronger the colour channels' lines must be to be refined first
         self.min_red_evidence = 0.2
         self.timings: dict[str, float] = {}
 
@@ -100,18 +114,39 @@ class BoardLocator:
         gray = work  # colour when given: lines are sought in whichever channel shows them best
         best: _Fit | None = None
         reason = "no grid-like line structure"
-        for dark, colour in ((True, False), (True, True), (False, False)):
-            if not dark and best is not None and best.confidence >= 0.3:
-                break  # light lines on a dark board are tried only when dark lines gave nothing
-            if colour and gray.ndim != 3:
-                continue
-            fit, why = self._fit(work, gray, dark, colour)
-            if fit is not None and (best is None or fit.confidence > best.confidence):
-                best = fit
-            elif why and best is None:
-                reason = why
+        # Cheap first: the low-resolution evidence of the dark-line passes (gray, colour channel) decides
+        # which is refined first, and each gets only its leading hypotheses until one is confident; the
+        # rest are refined only when no pass gave a confident grid (red ink on green cloth is faint in
+        # gray, so refining four gray hypotheses before the colour pass wasted most of the time).
+        shared: dict[int, np.ndarray] = {}  # both dark passes refine against the same full-resolution evidence
+        coarse = {colour: self._coarse(gray, True, colour) for colour in ((False, True) if gray.ndim == 3 else (False,))}
+        order = sorted(coarse, key=lambda colour: colour and not self._colour_first(coarse))
+        passes: list[_Pass | None] = [None] * len(order)
+        lead_count = min(self.lead_hypotheses, self.max_hypotheses)
+        for stage in (range(lead_count), range(lead_count, self.max_hypotheses)):
+            for slot, colour in enumerate(order):
+                if stage.start == 0:
+                    passes[slot], why = self._prepare(coarse[colour], gray, True, shared)
+                    reason = why if best is None and why else reason
+                prepared = passes[slot]
+                if prepared is None:
+                    continue
+                fit = self._refine_pass(prepared, work, stage)
+                if fit is not None and (best is None or fit.confidence > best.confidence):
+                    best = fit
+                if best is not None and best.confidence >= self.min_confidence:
+                    break
             if best is not None and best.confidence >= self.min_confidence:
                 break
+        if best is None and any(passes):
+            reason = "no lattice fitted"
+        if best is None or best.confidence < 0.3:  # light lines on a dark board only when dark ones gave nothing
+            light, why = self._prepare(self._coarse(gray, False, False), gray, False, {})
+            fit = self._refine_pass(light, work, range(self.max_hypotheses)) if light else None
+            if fit is not None and (best is None or fit.confidence > best.confidence):
+                best = fit
+            elif best is None:
+                reason = why or "no lattice fitted"
         self.timings["fit_ms"] = 1000 * (time.perf_counter() - started)
         if best is None:
             raise BoardNotFoundError(reason)
@@ -142,13 +177,28 @@ class BoardLocator:
         self.timings["total_ms"] = 1000 * (time.perf_counter() - started)
         return geometry
 
-    def _fit(self, frame: np.ndarray, gray: np.ndarray, dark: bool, colour: bool) -> tuple[_Fit | None, str]:
-        """Best fit from one detection pass: dark or light lines, found in gray or in any colour channel."""
+    def _coarse(self, gray: np.ndarray, dark: bool, colour: bool) -> tuple[np.ndarray, float]:
+        """Low-resolution line evidence of one pass (gray or strongest colour channel) and its scale."""
         height, width = gray.shape[:2]
         factor = min(1.0, self.detect_size / max(width, height))
         seen = gray if colour or gray.ndim == 2 else to_gray(gray)
         small = cv2.resize(seen, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA) if factor < 1 else seen
-        response = line_response(small, 5, dark=dark)
+        return line_response(small, 5, dark=dark), factor
+
+    def _colour_first(self, coarse: dict[bool, tuple[np.ndarray, float]]) -> bool:
+        """Whether the colour channels show the thin lines clearly stronger than gray (cheap: two percentiles).
+
+        The strongest channel always responds at least about as much as gray; only a large ratio (lines
+        of one ink on a cloth of another colour, faint once averaged to gray) moves the colour pass first.
+        """
+        gray_level = float(np.percentile(coarse[False][0][::2, ::2], 99))
+        colour_level = float(np.percentile(coarse[True][0][::2, ::2], 99))
+        return colour_level > self.colour_ratio * max(gray_level, 1.0)
+
+    def _prepare(self, coarse: tuple[np.ndarray, float], gray: np.ndarray, dark: bool,
+                 cache: dict[int, np.ndarray]) -> tuple[_Pass | None, str]:
+        """Candidate stage of one detection pass: hypotheses ranked by their coarse lattice score."""
+        response, factor = coarse
         quads = candidate_quads(response)
         if not quads:
             return None, "no grid-like line structure"
@@ -157,18 +207,25 @@ class BoardLocator:
             hyps.extend(hypotheses_from_quad(response, quad))
         if not hyps:
             return None, "no board-sized line structure"
+        scored = sorted(((score_lattice(response, hyp.h).total, hyp) for hyp in hyps), key=lambda item: -item[0])
         up = np.diag([1 / factor, 1 / factor, 1.0])
-        ranked = sorted(hyps, key=lambda hyp: -score_lattice(response, hyp.h).total)
+        return _Pass(source=gray, dark=dark, starts=[up @ hyp.h for _, hyp in scored], lead=scored[0][0],
+                     cache=cache), ""
+
+    def _refine_pass(self, prepared: _Pass, frame: np.ndarray, indices: range) -> _Fit | None:
+        """Refine the pass's hypotheses of the given ranks at full resolution; best fit (early exit > 0.9)."""
+        gray, dark = prepared.source, prepared.dark
         best: _Fit | None = None
-        cache: dict[int, np.ndarray] = {}
-        for index, hyp in enumerate(ranked[: self.max_hypotheses]):
-            h0 = up @ hyp.h
+        for index in indices:
+            if index >= len(prepared.starts):
+                break
+            h0 = prepared.starts[index]
             if not _plausible(h0, gray.shape[:2]):
                 continue
             kernel = int(np.clip(spacing_px(h0) / 6, 5, 21)) | 1
-            if kernel not in cache:
-                cache[kernel] = _full_response(gray, h0, dark)
-            full = cache[kernel]
+            if kernel not in prepared.cache:
+                prepared.cache[kernel] = _full_response(gray, h0, dark)
+            full = prepared.cache[kernel]
             strength = score_lattice(full, h0, lens=self.lens).strength
             refined = refine(full, h0, strength, lens=self.lens,
                              fit_radial=self.fit_distortion and self.lens is None)
@@ -193,7 +250,7 @@ class BoardLocator:
                 best = fit
             if best.confidence > 0.9:
                 break
-        return best, "" if best else "no lattice fitted"
+        return best
 
     def _assess(self, response: np.ndarray, h: np.ndarray, lens: Lens | None, rms: float,
                 frame: np.ndarray) -> _Fit:
