@@ -4,7 +4,11 @@
 # instead of 5.5 with OpenCV's mp4v) when they are missing. Needs root or sudo.
 set -euo pipefail
 packages=(fonts-arphic-ukai fonts-arphic-uming fonts-wqy-zenhei fonts-noto-cjk poppler-utils ffmpeg
-          chromium chromium-driver)  # chromium: the console's browser tests (tests/server)
+          chromium chromium-driver  # chromium: the console's browser tests (tests/server)
+          # more faces for the renderer's piece characters (kai, ming, hei, yuan, fangsong; Big5 and GB cuts)
+          fonts-arphic-bkai00mp fonts-arphic-gkai00mp fonts-arphic-bsmi00lp fonts-arphic-gbsn00lp
+          fonts-wqy-microhei fonts-cwtex-kai fonts-cwtex-ming fonts-cwtex-heib fonts-cwtex-yen
+          fonts-cwtex-fs fonts-lxgw-wenkai fonts-hanazono)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -30,9 +30,12 @@ class FontMissingError(RuntimeError):
 class FontSpec:
     """One typeface: where it lives, which Debian package ships it, and how it looks.
 
-    ``kind`` is the family of looks (kai, ming, hei, clerical); ``clerical`` faces are an emulation:
-    a ming/kai face flattened (wider and shorter) and thickened, because no clerical (lishu)
-    face is packaged in Debian's free font set.
+    ``kind`` is the family of looks (kai, ming, hei, clerical, fangsong, yuan); ``clerical`` faces are
+    an emulation: a ming/kai face flattened (wider and shorter) and thickened, because no clerical
+    (lishu) face is packaged in Debian's free font set. ``charsets`` are the piece scripts the face
+    covers (Big5 faces lack the simplified forms, GB faces the traditional ones); a character the
+    face still lacks (Big5 faces have no 俥) is drawn from ``fallback``, a face of the same look, the
+    way a set maker cuts the odd character by hand.
     """
 
     key: str
@@ -43,7 +46,12 @@ class FontSpec:
     index_simplified: int = 0
     flatten: float = 1.0
     thicken: int = 0
+    charsets: tuple[str, ...] = ("traditional", "simplified")
+    fallback: str | None = None
 
+
+_BIG5 = ("traditional",)
+_GB = ("simplified",)
 
 FONTS: dict[str, FontSpec] = {
     spec.key: spec
@@ -57,6 +65,26 @@ FONTS: dict[str, FontSpec] = {
         FontSpec("noto-serif-bold", "opentype/noto/NotoSerifCJK-Bold.ttc", "fonts-noto-cjk", "ming", 3, 2),
         FontSpec("clerical-ming", "truetype/arphic/uming.ttc", "fonts-arphic-uming", "clerical", 2, 0, 0.78, 1),
         FontSpec("clerical-kai", "truetype/arphic/ukai.ttc", "fonts-arphic-ukai", "clerical", 2, 0, 0.8, 1),
+        FontSpec("bkai", "truetype/arphic-bkai00mp/bkai00mp.ttf", "fonts-arphic-bkai00mp", "kai",
+                 charsets=_BIG5, fallback="ukai"),
+        FontSpec("gkai", "truetype/arphic-gkai00mp/gkai00mp.ttf", "fonts-arphic-gkai00mp", "kai",
+                 charsets=_GB, fallback="ukai"),
+        FontSpec("bsmi", "truetype/arphic-bsmi00lp/bsmi00lp.ttf", "fonts-arphic-bsmi00lp", "ming",
+                 charsets=_BIG5, fallback="noto-serif"),
+        FontSpec("gbsn", "truetype/arphic-gbsn00lp/gbsn00lp.ttf", "fonts-arphic-gbsn00lp", "ming",
+                 charsets=_GB, fallback="noto-serif"),
+        FontSpec("wqy-microhei", "truetype/wqy/wqy-microhei.ttc", "fonts-wqy-microhei", "hei"),
+        FontSpec("cwkai", "truetype/cwtex/cwkai.ttf", "fonts-cwtex-kai", "kai", charsets=_BIG5, fallback="ukai"),
+        FontSpec("cwming", "truetype/cwtex/cwming.ttf", "fonts-cwtex-ming", "ming", charsets=_BIG5,
+                 fallback="uming"),
+        FontSpec("cwheib", "truetype/cwtex/cwheib.ttf", "fonts-cwtex-heib", "hei", charsets=_BIG5,
+                 fallback="wqy-zenhei"),
+        FontSpec("cwyen", "truetype/cwtex/cwyen.ttf", "fonts-cwtex-yen", "yuan", charsets=_BIG5,
+                 fallback="wqy-zenhei"),
+        FontSpec("cwfs", "truetype/cwtex/cwfs.ttf", "fonts-cwtex-fs", "fangsong", charsets=_BIG5,
+                 fallback="noto-serif-bold"),
+        FontSpec("wenkai", "truetype/lxgw-wenkai/LXGWWenKai-Regular.ttf", "fonts-lxgw-wenkai", "kai"),
+        FontSpec("hanamin", "truetype/hanazono/HanaMinA.ttf", "fonts-hanazono", "ming"),
     )
 }
 
@@ -92,10 +120,33 @@ def _truetype(key: str, size: int, simplified: bool) -> ImageFont.FreeTypeFont:
 BASE_PX = 128
 
 
+@functools.lru_cache(maxsize=64)
+def _codepoints(key: str, simplified: bool) -> frozenset[int]:
+    """The characters the face (the collection member used for ``simplified``) maps to a glyph."""
+    from fontTools.ttLib import TTFont  # fontTools comes with fpdf2
+
+    spec = FONTS[key]
+    index = spec.index_simplified if simplified else spec.index_traditional
+    with TTFont(str(font_path(spec)), fontNumber=index, lazy=True) as face:
+        return frozenset(face.getBestCmap())
+
+
+def face_for(key: str, char: str, simplified: bool = False) -> str:
+    """The font that draws ``char``: ``key`` itself, or its ``fallback`` chain where it lacks the glyph."""
+    seen = key
+    while ord(char) not in _codepoints(key, simplified):
+        fallback = FONTS[key].fallback
+        if fallback is None:
+            raise FontMissingError(f"font {seen} (and its fallbacks) have no glyph for {char!r}")
+        key = fallback
+    return key
+
+
 @functools.lru_cache(maxsize=512)
 def _glyph_base(key: str, char: str, simplified: bool) -> np.ndarray:
     """``char`` rasterised once at ``BASE_PX`` em size, cropped to its ink, flattened/thickened
     for the clerical emulation (uint8)."""
+    key = face_for(key, char, simplified)
     spec = FONTS[key]
     font = _truetype(key, BASE_PX, simplified)
     canvas = Image.new("L", (BASE_PX * 2, BASE_PX * 2), 0)

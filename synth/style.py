@@ -15,6 +15,8 @@ from typing import Any
 
 import numpy as np
 
+from synth.fonts import FONTS
+
 log = logging.getLogger(__name__)
 
 SPLITS = ("train", "dev", "test")
@@ -22,9 +24,10 @@ SPLITS = ("train", "dev", "test")
 SPLIT_SEED_BASE = {"train": 0, "dev": 100_000_000, "test": 200_000_000}
 
 FONTS_BY_SPLIT = {
-    "train": ("ukai", "noto-serif", "wqy-zenhei", "clerical-ming"),
-    "dev": ("uming", "noto-sans"),
-    "test": ("noto-serif-bold", "noto-sans-bold", "clerical-kai"),
+    "train": ("ukai", "noto-serif", "wqy-zenhei", "clerical-ming", "bkai", "gkai", "bsmi", "gbsn",
+              "wqy-microhei", "cwkai", "cwheib", "cwyen", "wenkai"),
+    "dev": ("uming", "noto-sans", "cwming"),
+    "test": ("noto-serif-bold", "noto-sans-bold", "clerical-kai", "cwfs", "hanamin"),
 }
 
 BOARD_MATERIALS = ("wood", "paper", "cloth", "vinyl", "plastic")
@@ -197,6 +200,8 @@ class ViewStyle:
         fonts = FONTS_BY_SPLIT[split]
         font = _pick(rng, fonts)
         charset = _pick(rng, ("traditional", "simplified"), [0.65, 0.35])
+        if charset not in FONTS[font].charsets:  # a Big5 or GB face: the script it was made for
+            charset = FONTS[font].charsets[0]
         black_ink_name = _pick(rng, ("black", "green", "blue"), [0.5, 0.35, 0.15])
         if width is None or height is None:
             width, height = _pick(rng, ((640, 480), (800, 600), (1024, 768), (1280, 720), (1280, 960), (1920, 1080)))

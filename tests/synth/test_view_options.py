@@ -9,11 +9,12 @@ import numpy as np
 import pytest
 
 from rules import START_FEN
-from synth.fonts import FONTS, glyph_mask
+from synth.fonts import FONTS, face_for, glyph_mask
 from synth.pieces import CHARACTERS, VARIANTS
 from synth.style import (
     BLACK_INKS,
     BOARD_MATERIALS,
+    FONTS_BY_SPLIT,
     LINE_COLOURS,
     PIECE_FACES,
     RIVER_TEXTS,
@@ -157,3 +158,22 @@ def test_props_lie_beside_the_board_not_on_it() -> None:
         cv2.fillConvexPoly(inside, np.round(grid).astype(np.int32), 1)
         assert changed[inside == 1].mean() < 0.03
         assert changed[inside == 0].sum() > 100
+
+
+def test_a_face_without_a_character_draws_it_from_its_fallback() -> None:
+    assert face_for("bkai", "俥") == "ukai"  # Big5 faces have no 俥; a kai face of the train split draws it
+    assert face_for("bkai", "傌") == "bkai"
+    assert face_for("gkai", "帅", simplified=True) == "gkai"
+    fallback = glyph_mask("bkai", "俥", 40)
+    assert np.array_equal(fallback, glyph_mask("ukai", "俥", 40))
+
+
+@pytest.mark.parametrize("split", ["train", "dev", "test"])
+def test_styles_use_a_script_their_face_was_cut_for(split: str) -> None:
+    for seed in range(60):
+        style = ViewStyle.sample(np.random.default_rng(seed), split=split)
+        assert style.charset in FONTS[style.font].charsets
+
+    for font in FONTS_BY_SPLIT[split]:  # a fallback never brings another split's face into this one
+        fallback = FONTS[font].fallback
+        assert fallback is None or fallback in FONTS_BY_SPLIT[split]
