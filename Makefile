@@ -46,17 +46,13 @@ demo-video: install
 bench: install
 	$(BIN)/python -m bench
 
-## train: render synth data, train the piece classifier in three stages, export models/piece_classifier.onnx (~1 h on 2 cores)
+## train: render synth data, train the piece classifier, export models/piece_classifier.onnx (~1.5 h on 2 cores)
 # torch must be the CPU build of the pinned release (an unpinned torch pulls a CUDA build of several GB);
 # TORCH_FIND points pip at a folder of wheels where the machine keeps it
 TORCH_FIND ?= --find-links /opt/wheels
 train: install
 	$(BIN)/pip install --quiet $(TORCH_FIND) -e '.[train]'
 	$(BIN)/python -m models.train
-	$(BIN)/python -m models.train --init out/train/piece_classifier.pt --steps 1500 --lr 1.5e-3 --fit-seed 1 --out out/train/wide_ft.onnx
-	$(BIN)/python -m models.train --init out/train/wide_ft.pt --steps 3000 --lr 1e-3 --fit-seed 2 --out out/train/wide_ft2.onnx
-	cp out/train/wide_ft2.onnx models/piece_classifier.onnx
-	cp out/train/wide_ft2.json models/piece_classifier.json
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache

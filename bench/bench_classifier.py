@@ -26,7 +26,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from models.train.data import build_cache, centre
+from models.train.data import CONTEXT, CROP_PX, build_cache, cache_name, centre
 from recorder.commands.read_board import read_board
 from recorder.vision import POINT_NAMES, PieceClassifier
 from rules import Position
@@ -54,7 +54,10 @@ def ece(probs: np.ndarray, labels: np.ndarray, bins: int = 15) -> float:
 
 def accuracy(clf: PieceClassifier, boards: int, seed: int, workers: int) -> dict[str, float]:
     """Per-point/whole-board accuracy, covered recall, ECE, latency; writes the per-board CSV."""
-    path = build_cache("test", seed, boards, OUT / f"test_s{seed}_n{boards}.npz", hand_rate=0.5, perturb=False,
+    if (clf.out_px, clf.context) != (CROP_PX, CONTEXT):
+        raise SystemExit(f"the model reads {clf.out_px} px crops of {clf.context} spacings but the benchmark "
+                         f"renders {CROP_PX} px of {CONTEXT}: evaluate it with the training code it was made by")
+    path = build_cache("test", seed, boards, OUT / cache_name("test", seed, boards), hand_rate=0.5, perturb=False,
                        workers=workers, chunk=20, progress=False)
     with np.load(path) as data:
         crops, labels, seeds = data["crops"], data["labels"], data["seeds"]

@@ -18,9 +18,17 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from models.train.data import build_cache
+from models.train.data import build_cache, cache_name
 from models.train.export import evaluate_onnx, export_onnx
-from models.train.fit import FitConfig, expected_calibration_error, fit_temperature, logits_of, softmax, train
+from models.train.fit import (
+    FitConfig,
+    expected_calibration_error,
+    fit_temperature,
+    logits_of,
+    prior_correction,
+    softmax,
+    train,
+)
 from models.train.net import ARCHITECTURES, PieceNet
 
 log = logging.getLogger("models.train")
@@ -28,10 +36,12 @@ log = logging.getLogger("models.train")
 
 def parse_args() -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="python -m models.train", description=__doc__)
-    p.add_argument("--arch", choices=ARCHITECTURES, default="wide")
-    p.add_argument("--train-boards", type=int, default=1250)
-    p.add_argument("--dev-boards", type=int, default=120)
-    p.add_argument("--steps", type=int, default=2400)
+    p.add_argument("--arch", choices=ARCHITECTURES, default="deep")
+    p.add_argument("--train-boards", type=int, default=4000)
+    p.add_argument("--dev-boards", type=int, default=200)
+    p.add_argument("--steps", type=int, default=11000)
+    p.add_argument("--class-power", type=float, default=0.4,
+                   help="batches draw each class ~ count ** power (1: as the data comes)")
     p.add_argument("--batch", type=int, default=256)
     p.add_argument("--lr", type=float, default=3e-3)
     p.add_argument("--seed", type=int, default=0, help="dataset seed (names the caches)")
@@ -56,9 +66,9 @@ def main() -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     progress = not args.no_progress
     started = time.perf_counter()
-    train_path = build_cache("train", args.seed, args.train_boards, args.cache / f"train_s{args.seed}_n{args.train_boards}.npz",
+    train_path = build_cache("train", args.seed, args.train_boards, args.cache / cache_name("train", args.seed, args.train_boards),
                              hand_rate=0.5, perturb=True, workers=args.workers, progress=progress)
-    dev_path = build_cache("dev", args.seed, args.dev_boards, args.cache / f"dev_s{args.seed}_n{args.dev_boards}.npz",
+    dev_path = build_cache("dev", args.seed, args.dev_boards, args.cache / cache_name("dev", args.seed, args.dev_boards),
                            hand_rate=0.5, perturb=False, workers=args.workers, progress=progress)
     render_s = time.perf_counter() - started
     crops, labels = load(train_path)
@@ -69,10 +79,15 @@ def main() -> None:
     model = PieceNet(args.arch, 16)
     if args.init is not None:
         model.load_state_dict(torch.load(args.init))
-    config = FitConfig(steps=args.steps, batch=args.batch, lr=args.lr, seed=args.fit_seed, threads=args.threads)
+    config = FitConfig(steps=args.steps, batch=args.batch, lr=args.lr, seed=args.fit_seed, threads=args.threads,
+                       class_power=args.class_power)
     t0 = time.perf_counter()
-    losses = train(model, crops, labels, config, progress=progress)
+    losses = train(model, crops, labels, config, progress=progress,
+                   checkpoint=args.cache / f"{args.out.stem}.partial.pt")
     train_s = time.perf_counter() - t0
+    with torch.no_grad():  # answer with the data's class frequencies, not the batches'
+        correction = prior_correction(labels, model.head.out_features, config.class_power)
+        model.head.bias += torch.from_numpy(correction).float()
     torch.save(model.state_dict(), args.cache / f"{args.out.stem}.pt")
     del crops
     dev_crops, dev_labels = load(dev_path)

@@ -33,9 +33,9 @@ from synth.view import ViewTruth, render_view
 
 log = logging.getLogger(__name__)
 
-CROP_PX = 44  # what the model reads (about 29 px per grid spacing)
-CONTEXT = 1.5  # spacings spanned by a model crop
-CACHE_PX = 64  # cached crops: same scale, wider view (room to rotate)
+CROP_PX = 48  # what the model reads (about 37 px per grid spacing: a piece's character ~18 px tall)
+CONTEXT = 1.3  # spacings spanned by a model crop (the piece and the edges of its neighbours)
+CACHE_PX = 72  # cached crops: same scale, wider view (room to rotate)
 CACHE_CONTEXT = CONTEXT * CACHE_PX / CROP_PX
 
 
@@ -116,6 +116,11 @@ def _render_chunk(specs: list[BoardSpec]) -> dict[str, np.ndarray]:
         "hand": np.stack([p[2] for p in parts]),
         "seeds": np.array([p[3] for p in parts], dtype=np.int64),
     }
+
+
+def cache_name(split: str, seed: int, boards: int) -> str:
+    """File name of a crop cache; it carries the crop geometry, so a change of crop never reuses stale crops."""
+    return f"{split}_s{seed}_n{boards}_{CACHE_PX}px_{CACHE_CONTEXT:.2f}sp.npz"
 
 
 def build_cache(split: str, seed: int, boards: int, out: Path, *, hand_rate: float, perturb: bool,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import torch
@@ -31,6 +32,28 @@ class FitConfig:
     free_rotation: float = 0.2  # share of crops turned by any angle (the rest by quarter turns +- 6 deg)
     soft_rate: float = 0.15  # share of crops resampled at lower resolution
     soft_min: float = 0.6  # lowest resampling factor
+    class_power: float = 0.4  # batches draw class c with probability ~ count_c ** power (1: as in the data)
+
+
+def sampling_prior(labels: np.ndarray, classes: int, power: float) -> np.ndarray:
+    """The class mix of the training batches: ``count ** power``, normalised.
+
+    Most points are empty, so drawing crops as they come spends most steps on the easiest class; a
+    power below 1 shifts the batches towards the pieces. ``prior_correction`` undoes the shift in
+    the model's output.
+    """
+    counts = np.bincount(labels, minlength=classes).astype(np.float64)
+    mix = np.where(counts > 0, counts, 0.0) ** power
+    return np.asarray(mix / mix.sum())
+
+
+def prior_correction(labels: np.ndarray, classes: int, power: float) -> np.ndarray:
+    """Logit offsets (log data prior - log batch prior) that turn a model trained on the shifted batches
+    back into one that answers with the data's class frequencies (logit adjustment)."""
+    counts = np.bincount(labels, minlength=classes).astype(np.float64)
+    data = np.maximum(counts, 1.0) / counts.sum()
+    batch = np.maximum(sampling_prior(labels, classes, power), 1e-12)
+    return np.asarray(np.log(data) - np.log(batch))
 
 
 def to_tensor(crops: np.ndarray) -> torch.Tensor:
@@ -39,14 +62,20 @@ def to_tensor(crops: np.ndarray) -> torch.Tensor:
 
 
 def train(model: PieceNet, crops: np.ndarray, labels: np.ndarray, config: FitConfig,
-          progress: bool = True) -> list[float]:
-    """Train ``model`` on cached crops (N, CACHE_PX, CACHE_PX, 3) with augmentation; returns the loss curve."""
+          progress: bool = True, checkpoint: Path | None = None, every: int = 1000) -> list[float]:
+    """Train ``model`` on cached crops (N, CACHE_PX, CACHE_PX, 3) with augmentation; returns the loss curve.
+
+    With ``checkpoint``, the weights are saved there every ``every`` steps (to look at a long run early).
+    """
     torch.manual_seed(config.seed)
     torch.set_num_threads(config.threads)
     gen = torch.Generator().manual_seed(config.seed)
     opt = torch.optim.AdamW(model.parameters(), lr=config.lr, weight_decay=config.weight_decay)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=config.lr, total_steps=config.steps, pct_start=0.15)
     labels_t = torch.from_numpy(labels.astype(np.int64))
+    classes = int(model.head.out_features)
+    mix = torch.from_numpy(sampling_prior(labels, classes, config.class_power))
+    members = [torch.from_numpy(np.flatnonzero(labels == c)) for c in range(classes)]
     spacing_px = CACHE_PX / CACHE_CONTEXT
     losses: list[float] = []
     model.train()
@@ -57,7 +86,12 @@ def train(model: PieceNet, crops: np.ndarray, labels: np.ndarray, config: FitCon
         bar = tqdm(total=config.steps, desc=f"train {model.arch}", unit="step")
     started = time.perf_counter()
     for step in range(config.steps):
-        idx = torch.randint(0, len(labels), (config.batch,), generator=gen)
+        drawn = torch.multinomial(mix, config.batch, replacement=True, generator=gen)
+        idx = torch.empty(config.batch, dtype=torch.int64)
+        for c in torch.unique(drawn).tolist():
+            where = drawn == c
+            pool = members[c]
+            idx[where] = pool[torch.randint(0, len(pool), (int(where.sum()),), generator=gen)]
         x = to_tensor(crops[idx.numpy()])
         x = geometric(x, CROP_PX, gen, spacing_px=spacing_px, free_rate=config.free_rotation)
         x = photometric(x, gen, soft_rate=config.soft_rate, soft_min=config.soft_min)
@@ -71,6 +105,9 @@ def train(model: PieceNet, crops: np.ndarray, labels: np.ndarray, config: FitCon
             bar.update(1)
             if step % 50 == 0:
                 bar.set_postfix(loss=f"{np.mean(losses[-50:]):.4f}")
+        if checkpoint is not None and (step + 1) % every == 0:
+            torch.save(model.state_dict(), checkpoint)
+            log.info("step %d: loss %.4f over the last %d steps", step + 1, np.mean(losses[-every:]), every)
     if bar is not None:
         bar.close()
     log.info("trained %s for %d steps in %.0f s", model.arch, config.steps, time.perf_counter() - started)

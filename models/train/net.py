@@ -1,4 +1,5 @@
-"""Candidate classifiers: a wider 5x5-stem CNN (shipped), a plain tiny CNN and a MobileNet-like separable net.
+"""Candidate classifiers: a deeper CNN that keeps a 24x24 feature map for the strokes (shipped), the first
+version's wider 5x5-stem CNN, a plain tiny CNN and a MobileNet-like separable net.
 
 Both read (N, 3, H, W) crops scaled to [0, 1] and start by standardising each crop's brightness and
 contrast over all its pixels and channels together (colour ratios, which tell red from black, are
@@ -11,7 +12,7 @@ from __future__ import annotations
 import torch
 from torch import nn
 
-ARCHITECTURES = ("wide", "plain", "separable")
+ARCHITECTURES = ("deep", "wide", "plain", "separable")
 
 
 class CropStandardise(nn.Module):
@@ -44,7 +45,19 @@ class PieceNet(nn.Module):
 
     def __init__(self, arch: str, classes: int, width: int = 1) -> None:
         super().__init__()
-        if arch == "separable":
+        if arch == "deep":
+            c = [32 * width, 48 * width, 96 * width, 160 * width]
+            self.features = nn.Sequential(
+                conv_bn(3, c[0], 2, kernel=5),
+                conv_bn(c[0], c[1]),
+                nn.MaxPool2d(2, ceil_mode=True),
+                conv_bn(c[1], c[2]),
+                conv_bn(c[2], c[2]),
+                nn.MaxPool2d(2, ceil_mode=True),
+                conv_bn(c[2], c[3]),
+                conv_bn(c[3], c[3], kernel=1),
+            )
+        elif arch == "separable":
             c = [16 * width, 32 * width, 64 * width, 128 * width]
             self.features = nn.Sequential(
                 conv_bn(3, c[0], 2),
