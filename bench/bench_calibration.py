@@ -27,6 +27,7 @@ import cv2
 import numpy as np
 
 from calibration import BoardGeometry, BoardLocator, BoardNotFoundError, draw_overlay
+from recorder.vision import PieceClassifier, settle_red_side
 from rules import Position
 from synth.hand_shape import HandOverlay, HandPose
 from synth.scene import Scene
@@ -142,6 +143,7 @@ def run(views: int, split: str, out: Path, overlays: int) -> dict[str, float]:
     shots = out / "calibration_overlays"
     shots.mkdir(exist_ok=True)
     locator = BoardLocator()
+    classifier = PieceClassifier(threads=1)
     rows: list[dict[str, Any]] = []
     keep: list[tuple[float, View, BoardGeometry | None, str]] = []
     for index in range(views):
@@ -178,6 +180,13 @@ def run(views: int, split: str, out: Path, overlays: int) -> dict[str, float]:
                 "drift_ms": round(min(drift_times), 2), "drift_moved": int(drift.moved),
                 **{k: round(v, 4) for k, v in geometry.details.items()},
             })
+            settled = geometry
+            if geometry.red_side is None:  # as `xqrec calibrate` and `read-board` do: the kinds settle it
+                probs = classifier.classify(geometry.rectify(view.image), spacing=geometry.spacing,
+                                            margin=geometry.margin)
+                settled = settle_red_side(geometry, probs)
+            row.update({"red_side_settled": settled.red_side or "",
+                        "red_ok_settled": int(settled.red_side == view.red_side)})
             keep.append((float(err.max()), view, geometry, ""))
         else:
             keep.append((1e9, view, None, reason))
@@ -217,6 +226,9 @@ def run(views: int, split: str, out: Path, overlays: int) -> dict[str, float]:
         "red_undetermined": float(sum(1 for r in with_pieces if not r["red_side"])),
         "red_wrong": float(sum(1 for r in with_pieces if r["red_side"] and not int(r["red_ok"]))),
         "with_pieces": float(len(with_pieces)),
+        "red_settled_ok_pct": 100.0 * sum(int(r["red_ok_settled"]) for r in with_pieces) / max(len(with_pieces), 1),
+        "red_settled_undetermined": float(sum(1 for r in with_pieces if not r["red_side_settled"])),
+        "red_settled_wrong": float(sum(1 for r in with_pieces if r["red_side_settled"] and not int(r["red_ok_settled"]))),
         "locate_median_ms": statistics.median(float(r["locate_cpu_ms"]) for r in rows),
         "locate_p95_ms": _percentile([float(r["locate_cpu_ms"]) for r in rows], 0.95),
         "locate_max_ms": max(float(r["locate_cpu_ms"]) for r in rows),
@@ -243,7 +255,10 @@ def main(argv: list[str] | None = None) -> None:
           f"wrong with high confidence {int(figures['wrong_high_conf'])}")
     print(f"  point error: mean {figures['mean_err_pct']:.2f} %  max {figures['max_err_pct']:.2f} % of the spacing")
     print(f"  red side right on {figures['red_ok_pct']:.1f} % of {int(figures['with_pieces'])} found views with pieces "
-          f"(undetermined {int(figures['red_undetermined'])}, wrong {int(figures['red_wrong'])})")
+          f"(undetermined {int(figures['red_undetermined'])}, wrong {int(figures['red_wrong'])}) from the colours alone;")
+    print(f"    with the piece classifier settling the open ones (as calibrate and read-board do): "
+          f"{figures['red_settled_ok_pct']:.1f} % (undetermined {int(figures['red_settled_undetermined'])}, "
+          f"wrong {int(figures['red_settled_wrong'])})")
     print(f"  locate (CPU time, one thread): median {figures['locate_median_ms']:.0f} ms  "
           f"p95 {figures['locate_p95_ms']:.0f} ms  max {figures['locate_max_ms']:.0f} ms  "
           f"(wall median {figures['locate_wall_median_ms']:.0f} ms on a shared machine)")

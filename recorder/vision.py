@@ -20,6 +20,8 @@ from typing import Any
 import cv2
 import numpy as np
 
+from calibration.geometry import BoardGeometry, side_of_rank0
+
 log = logging.getLogger(__name__)
 
 FILES = 9
@@ -233,3 +235,55 @@ class PieceClassifier:
         t2 = time.perf_counter()
         self.last_timings = {"crop_ms": (t1 - t0) * 1e3, "infer_ms": (t2 - t1) * 1e3}
         return PointProbabilities(probs=probs, classes=self.classes)
+
+
+# Pieces that never leave their own half: generals and advisors (the palace) and elephants (the river).
+_CONFINED = {"K": 3.0, "A": 1.0, "B": 1.0}
+
+
+def red_home_vote(probs: PointProbabilities) -> tuple[float, float]:
+    """(vote, weight): vote > 0 when the pieces read as if red's back rank is rank 0 as named, < 0 when
+    the names are turned by 180 degrees; weight is how many confined pieces (general, advisors,
+    elephants; the generals count three times) the vote rests on.
+
+    It reads the kinds the rules keep in one half, so it holds in any middlegame, not only at the
+    start; a board the classifier reads with the wrong colours cannot pose as turned unless most
+    confined pieces are misread the same way.
+    """
+    ranks = np.array([int(name[1:]) for name in POINT_NAMES])
+    home_low = np.where(ranks <= 4, 1.0, -1.0)
+    vote = 0.0
+    weight = 0.0
+    for kind, w in _CONFINED.items():
+        if kind in probs.classes and kind.lower() in probs.classes:
+            red = probs.probs[:, probs.classes.index(kind)]
+            black = probs.probs[:, probs.classes.index(kind.lower())]
+            vote += w * float((red * home_low).sum() - (black * home_low).sum())
+            weight += w * float(red.sum() + black.sum())
+    return (vote / weight if weight > 0 else 0.0), weight
+
+
+def red_at_rank0(probs: PointProbabilities, *, min_vote: float = 0.4, min_weight: float = 2.0) -> bool | None:
+    """True when red's back rank is rank 0 as the points are named, False when the names are turned,
+    None when too few confined pieces are seen to tell (see ``red_home_vote``)."""
+    vote, weight = red_home_vote(probs)
+    if weight < min_weight or abs(vote) < min_vote:
+        return None
+    return vote > 0
+
+
+def settle_red_side(geometry: BoardGeometry, probs: PointProbabilities) -> BoardGeometry:
+    """``geometry`` with red's side set from the pieces' kinds (``red_at_rank0``), the point names turned
+    where the pieces say so; unchanged when its side is already known or the pieces cannot tell.
+
+    ``probs`` must be read through ``geometry``. Calibration decides red's side from the colours
+    alone and leaves it open when they are not clear (pale plastic faces, a hand over a palace); the
+    classifier tells red from black and the kinds from each other far more surely.
+    """
+    if geometry.red_side is not None:
+        return geometry
+    red_low = red_at_rank0(probs)
+    if red_low is None:
+        return geometry
+    named = geometry.with_red_side(side_of_rank0(geometry.homography))
+    return named if red_low else named.turned()

@@ -1,8 +1,10 @@
 """``xqrec calibrate SOURCE --out calib.json --overlay overlay.png``: find the board, save the grid.
 
 SOURCE is an image file, a video file, a camera index or a stream URL. For videos and cameras the
-first frames are tried in turn until the board is found (pieces help to settle red's side). A
-source with no board exits with status 1 and the reason.
+first frames are tried in turn until the board is found (pieces help to settle red's side). Where
+the pieces' colours alone leave red's side open, the piece classifier reads the board and the
+generals, advisors and elephants, which never leave their own half, settle it. A source with no
+board exits with status 1 and the reason.
 
 ``xqrec calibrate SOURCE --chessboard 9x6 --out lens.json`` instead makes the one-time lens
 calibration of a wide-angle camera from views of a printed chessboard (SOURCE may then also be a
@@ -29,6 +31,7 @@ from calibration import (
     draw_overlay,
 )
 from calibration.geometry import BoardGeometry
+from recorder.vision import PieceClassifier, settle_red_side
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +48,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--lens", type=Path, help="lens calibration JSON (from a chessboard) to undistort with")
     parser.add_argument("--frames", type=int, default=30, help="frames of a video/camera to try (default 30)")
     parser.add_argument("--min-confidence", type=float, default=0.5, help="refuse grids below this (0-1)")
+    parser.add_argument("--model", type=Path, help="ONNX piece classifier that settles red's side (default: bundled)")
     parser.add_argument("--chessboard", metavar="COLSxROWS",
                         help="lens calibration instead: inner corners of the printed chessboard, e.g. 9x6")
     parser.set_defaults(handler=run)
@@ -115,6 +119,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"xqrec calibrate: board not found: {reason}", file=sys.stderr)
         return 1
     geometry, frame = best
+    if geometry.red_side is None:
+        classifier = PieceClassifier(args.model)
+        probs = classifier.classify(geometry.rectify(frame), spacing=geometry.spacing, margin=geometry.margin)
+        geometry = settle_red_side(geometry, probs)
     geometry.save(args.out)
     if args.overlay:
         cv2.imwrite(str(args.overlay), draw_overlay(frame, geometry))

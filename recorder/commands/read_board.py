@@ -2,7 +2,8 @@
 
 Calibrates the image (or loads ``--calibration``), rectifies it, classifies the 90 points with the
 ONNX piece classifier and prints the placement with red at the bottom. When the calibration could not
-tell red's side (and the pieces show red's general in the top palace), the board is read turned.
+tell red's side from the colours, the kinds settle it (``recorder.vision.settle_red_side``) and the
+board is read again turned where they say so.
 ``--json`` prints probabilities per point, the geometry and the timings instead.
 """
 
@@ -20,7 +21,7 @@ import cv2
 import numpy as np
 
 from calibration import BoardGeometry, BoardLocator, BoardNotFoundError
-from recorder.vision import PieceClassifier, PointProbabilities, point_index
+from recorder.vision import PieceClassifier, PointProbabilities, settle_red_side
 
 log = logging.getLogger(__name__)
 
@@ -32,18 +33,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--model", type=Path, help="ONNX piece classifier (default: the bundled one)")
     parser.add_argument("--json", action="store_true", help="print probabilities, geometry and timings as JSON")
     parser.set_defaults(handler=run)
-
-
-def red_upside_down(probs: PointProbabilities) -> bool:
-    """True when the generals read as red's in the top palace and black's in the bottom one."""
-    top = [n for n in ("d9", "e9", "f9", "d8", "e8", "f8", "d7", "e7", "f7")]
-    bottom = [n for n in ("d0", "e0", "f0", "d1", "e1", "f1", "d2", "e2", "f2")]
-    col_k, col_kb = probs.classes.index("K"), probs.classes.index("k")
-    red_top = max(float(probs.probs[point_index(n), col_k]) for n in top)
-    red_bottom = max(float(probs.probs[point_index(n), col_k]) for n in bottom)
-    black_top = max(float(probs.probs[point_index(n), col_kb]) for n in top)
-    black_bottom = max(float(probs.probs[point_index(n), col_kb]) for n in bottom)
-    return red_top + black_bottom > red_bottom + black_top + 0.5
 
 
 def read_board(image: np.ndarray, classifier: PieceClassifier,
@@ -59,11 +48,14 @@ def read_board(image: np.ndarray, classifier: PieceClassifier,
     timings["rectify_ms"] = (time.perf_counter() - t1) * 1e3
     probs = classifier.classify(rectified, spacing=geometry.spacing, margin=geometry.margin)
     timings.update(classifier.last_timings)
-    if geometry.red_side is None and red_upside_down(probs):
-        geometry = geometry.turned()
-        t2 = time.perf_counter()
-        probs = classifier.classify(geometry.rectify(image), spacing=geometry.spacing, margin=geometry.margin)
-        timings["turned_ms"] = (time.perf_counter() - t2) * 1e3
+    settled = settle_red_side(geometry, probs)
+    if settled.red_side is not None and geometry.red_side is None:
+        turned = not np.allclose(settled.homography, geometry.homography)
+        geometry = settled
+        if turned:
+            t2 = time.perf_counter()
+            probs = classifier.classify(geometry.rectify(image), spacing=geometry.spacing, margin=geometry.margin)
+            timings["turned_ms"] = (time.perf_counter() - t2) * 1e3
     timings["total_ms"] = (time.perf_counter() - t0) * 1e3
     return probs, geometry, timings
 

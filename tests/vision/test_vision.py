@@ -17,6 +17,8 @@ from recorder.vision import (
     point_crops,
     point_index,
     rectified_layout,
+    red_at_rank0,
+    settle_red_side,
 )
 from rules import Position
 
@@ -110,3 +112,41 @@ def test_a_tampered_model_is_refused(tmp_path) -> None:  # type: ignore[no-untyp
     (tmp_path / "m.json").write_text(json.dumps(meta), encoding="utf-8")
     with pytest.raises(ValueError, match="sha256"):
         PieceClassifier(model)
+
+
+def turned(probs: PointProbabilities) -> PointProbabilities:
+    """The same board with its point names turned by 180 degrees (POINT_NAMES reversed)."""
+    return PointProbabilities(probs=probs.probs[::-1].copy(), classes=probs.classes)
+
+
+@pytest.mark.parametrize("placement", [
+    START,
+    "3akab2/9/4b4/p2C4p/2p6/6P2/P3P3P/2N1B4/4A4/2BAK4",  # a middlegame: pieces crossed the river
+    "4k4/9/9/9/9/9/9/9/9/3K5",  # the two generals alone
+])
+def test_the_confined_pieces_tell_red_side(placement: str) -> None:
+    probs = one_hot(placement)
+    assert red_at_rank0(probs) is True
+    assert red_at_rank0(turned(probs)) is False
+
+
+def test_red_side_stays_open_without_confined_pieces() -> None:
+    probs = np.zeros((90, len(CLASSES)), dtype=np.float32)
+    probs[:, CLASSES.index("empty")] = 1.0
+    assert red_at_rank0(PointProbabilities(probs=probs, classes=CLASSES)) is None
+    for name, letter in (("e2", "r"), ("e7", "R"), ("a3", "P")):  # chariots go anywhere, soldiers are no palace
+        probs[point_index(name)] = 0.0
+        probs[point_index(name), CLASSES.index(letter)] = 1.0
+    assert red_at_rank0(PointProbabilities(probs=probs, classes=CLASSES)) is None
+
+
+def test_an_undetermined_geometry_is_settled_by_the_pieces() -> None:
+    h = np.array([[50.0, 0.0, 100.0], [0.0, -50.0, 600.0], [0.0, 0.0, 1.0]])  # rank 0 at the bottom
+    geometry = BoardGeometry(homography=h, image_size=(640, 720), confidence=1.0, red_side=None)
+    straight = settle_red_side(geometry, one_hot(START))
+    assert straight.red_side == "bottom" and np.allclose(straight.homography, h)
+    flipped = settle_red_side(geometry, turned(one_hot(START)))
+    assert flipped.red_side == "top"
+    assert np.allclose(flipped.points()["e0"], geometry.points()["e9"])
+    known = BoardGeometry(homography=h, image_size=(640, 720), confidence=1.0, red_side="bottom")
+    assert settle_red_side(known, turned(one_hot(START))) is known  # a known side is kept
