@@ -67,7 +67,8 @@ def plan(games: int, cases: int, plies: int) -> tuple[list[VideoSpec], list[Vide
     clean = [VideoSpec(f"clean-{i:03d}-p{plies}", 1000 + 37 * i, plies, SEED_BASE + i) for i in range(games)]
     injected = []
     for i in range(cases):  # the plies of the cases are drawn by synth from the seed
-        injected.append(VideoSpec(f"inject-{i:03d}", 2000 + 41 * i, 26, SEED_BASE + 5000 + i, INJECT_KINDS))
+        line = 2000 + 41 * i if i < 24 else 11 + 19 * (i - 24)  # past the file's end: lines below the clean set's
+        injected.append(VideoSpec(f"inject-{i:03d}", line, 26, SEED_BASE + 5000 + i, INJECT_KINDS))
     return clean, injected
 
 
@@ -95,6 +96,29 @@ def _classifier(oracle: bool, truth: dict[str, Any]) -> Any:
     from tests.recorder.oracle import OracleClassifier
 
     return OracleClassifier(truth)
+
+
+def _record_one(job: tuple[VideoSpec, bool]) -> dict[str, Any]:
+    logging.getLogger("recorder").setLevel(logging.WARNING)
+    return record(*job)
+
+
+def _tally_one(spec: VideoSpec, result: dict[str, Any], tally: Tally, rows: Any, stage: dict[str, float],
+               frames: int, wall: float) -> tuple[int, float]:
+    """Score one recorded video, write its row; returns the running (frames, wall)."""
+    misses_before = len(tally.misses)
+    score(spec, result, tally)
+    rows.write(json.dumps({"video": spec.name, "seed": spec.seed, "line": spec.line + 1, "inject": spec.inject,
+                           "frames": result["frames"], "wall_s": round(result["wall"], 2),
+                           "moves_truth": len(result["truth"]["moves"]),
+                           "moves_recorded": _final_moves(result["events"]),
+                           "right": _final_moves(result["events"]) == result["truth"]["moves"],
+                           "problems": tally.misses[misses_before:],
+                           "timings_ms": {k: round(v, 1) for k, v in result["timings"].items()}},
+                          ensure_ascii=False) + "\n")
+    for k, v in result["timings"].items():
+        stage[k] = stage.get(k, 0.0) + v
+    return frames + result["frames"], wall + result["wall"]
 
 
 def model_available() -> bool:
@@ -224,6 +248,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--render-only", action="store_true", help="render the videos and stop")
     parser.add_argument("--no-render", action="store_true", help="use only the videos already rendered")
     parser.add_argument("--no-throughput", action="store_true")
+    parser.add_argument("--workers", type=int, default=2, help="videos recorded at once for the accuracy figures")
     args = parser.parse_args(sys.argv[1:] if argv is None and __name__ == "__main__" else (argv or []))
     logging.getLogger("recorder").setLevel(logging.WARNING)
     clean, injected = plan(args.games, args.cases, args.plies)
@@ -251,22 +276,11 @@ def main(argv: list[str] | None = None) -> None:
     stage: dict[str, float] = {}
     rows_path = VIDEOS.parent / "recorder_rows.jsonl"
     rows = rows_path.open("w", encoding="utf-8")
-    for spec in clean + injected:
-        result = record(spec, oracle)
-        misses_before = len(tally.misses)
-        score(spec, result, tally)
-        rows.write(json.dumps({"video": spec.name, "seed": spec.seed, "line": spec.line + 1, "inject": spec.inject,
-                               "frames": result["frames"], "wall_s": round(result["wall"], 2),
-                               "moves_truth": len(result["truth"]["moves"]),
-                               "moves_recorded": _final_moves(result["events"]),
-                               "right": _final_moves(result["events"]) == result["truth"]["moves"],
-                               "problems": tally.misses[misses_before:],
-                               "timings_ms": {k: round(v, 1) for k, v in result["timings"].items()}},
-                              ensure_ascii=False) + "\n")
-        frames += result["frames"]
-        wall += result["wall"]
-        for k, v in result["timings"].items():
-            stage[k] = stage.get(k, 0.0) + v
+    specs = clean + injected
+    with multiprocessing.get_context("spawn").Pool(max(1, args.workers)) as pool:
+        results = pool.imap(_record_one, [(spec, oracle) for spec in specs])
+        for spec, result in zip(specs, results, strict=True):
+            frames, wall = _tally_one(spec, result, tally, rows, stage, frames, wall)
     rows.close()
     print(f"one row per video: {rows_path}")
     print(f"clean games: {len(clean)}; moves right {tally.moves_right}/{tally.moves} over all videos; "
