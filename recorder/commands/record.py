@@ -26,7 +26,7 @@ from recorder.events import (
 )
 from recorder.exports import export_pgn, export_text
 from recorder.store.recording import add_store_arguments, info_from_args, open_for_record, resume_session
-from recorder.store.resume import StoreRecording, presses_after
+from recorder.store.resume import StoreRecording, live_offset, presses_after
 
 log = logging.getLogger(__name__)
 
@@ -161,7 +161,8 @@ def record_source(source_spec: str, classifier: Any, *, clock_log: Path | None =
                                    presses=presses if clock is None else [],
                                    events=events, source_name=source_spec, on_event=on_event, stills=stills)
         if clock is not None:  # a live clock (serial link or keyboard): its feed is a ClockFeed
-            session.clock = clock.start()
+            resumed = live_offset(store.resume if store else None) if isinstance(source, LiveSource) else 0.0
+            session.clock = clock.start(origin=time.monotonic() - resumed / clock.rate)
         try:
             items = clock.pace(source) if clock is not None else source
             for item in resume_session(session, store, items, not isinstance(source, LiveSource)):

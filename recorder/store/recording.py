@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from recorder.store.db import GameInfo, GameStore
-from recorder.store.resume import StoreRecording, prime_resolver, skip_seen
+from recorder.store.resume import StoreRecording, continue_times, live_offset, prime_resolver, skip_seen
 
 log = logging.getLogger(__name__)
 
@@ -106,4 +106,4 @@ def resume_session(session: Any, recording: StoreRecording | None, items: Iterab
     point = recording.resume
     prime_resolver(session.resolver, point)
     session.start = point.position
-    return skip_seen(items, point) if seekable else items
+    return skip_seen(items, point) if seekable else continue_times(items, live_offset(point))

@@ -12,6 +12,7 @@ board that does not match raises its usual alert instead of a silent jump.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -106,6 +107,30 @@ def skip_seen(items: Iterable[T], point: ResumePoint | None) -> Iterator[T]:
         t = getattr(item, "t", None)
         if point is not None and t is not None and t <= point.t:
             continue
+        yield item
+
+
+RESUME_GAP_S = 1.0
+
+
+def live_offset(point: ResumePoint | None) -> float:
+    """Where a resumed live run's time starts: ``RESUME_GAP_S`` after the last stored event.
+
+    A camera restarts its clock at 0 when the recorder starts again; the stored events must stay in
+    time order (clock times, latencies and the console's timeline read them), so the new run's
+    frames, and the live clock's notices with them, go on from there.
+    """
+    return 0.0 if point is None else point.t + RESUME_GAP_S
+
+
+def continue_times(items: Iterable[T], offset: float) -> Iterator[T]:
+    """Frames (and gaps) of a live source with ``offset`` seconds added to their times."""
+    for item in items:
+        if offset and dataclasses.is_dataclass(item) and hasattr(item, "t"):
+            changes = {"t": item.t + offset}
+            if hasattr(item, "t_resumed"):
+                changes["t_resumed"] = item.t_resumed + offset
+            item = dataclasses.replace(item, **changes)  # type: ignore[type-var]
         yield item
 
 

@@ -41,3 +41,22 @@ def test_a_board_nothing_explains_is_an_alert() -> None:
     assert any(isinstance(e, Alert) for e in events)
     assert not any(isinstance(e, MoveRecorded | PositionRestored) for e in events)
     assert resolver.game.ply == 5 and resolver.game.position == position
+
+
+def test_a_resumed_live_source_goes_on_in_time() -> None:
+    from recorder.sources import Frame, Gap
+    from recorder.store.resume import continue_times, live_offset
+
+    store = GameStore(":memory:")
+    game = store.create_game("cam")
+    for event in game_events(MOVES[:4])[:-1]:
+        store.append(game, event)
+    point = resume_point(store, game)
+    offset = live_offset(point)
+    assert offset > point.t  # the camera's clock starts at 0 again; the record's time does not
+    image = None
+    items: list[Frame | Gap] = [Frame(image, 0.0, 0), Gap(2.0, 5.0, "stalled", 3), Frame(image, 5.1, 1)]  # type: ignore[arg-type]
+    moved = list(continue_times(items, offset))
+    assert [i.t for i in moved] == [offset, offset + 2.0, offset + 5.1]
+    assert isinstance(moved[1], Gap) and moved[1].t_resumed == offset + 5.0
+    assert live_offset(None) == 0.0
