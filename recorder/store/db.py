@@ -111,7 +111,6 @@ class GameStore:
         self.db.execute("PRAGMA synchronous=FULL")
         self.db.execute("PRAGMA foreign_keys=ON")
         migrate(self.db, self.path)
-        self._seq: dict[int, int] = {}
 
     def close(self) -> None:
         self.db.close()
@@ -164,14 +163,13 @@ class GameStore:
 
         ``close_with`` closes the game with that result in the same transaction (the last event).
         """
-        seq = self._seq.get(game_id)
-        if seq is None:
-            row = self.db.execute("SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?", (game_id,)).fetchone()
-            seq = int(row[0])
-        seq += 1
         data = json.dumps(event_to_json(event), ensure_ascii=False)
         self.db.execute("BEGIN IMMEDIATE")
         try:
+            # numbered inside the write lock: the console (another process) appends to the same game
+            # while the recorder runs, so a number remembered from an earlier append may be taken
+            row = self.db.execute("SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?", (game_id,)).fetchone()
+            seq = int(row[0]) + 1
             self.db.execute("INSERT INTO events (game_id, seq, type, t, data) VALUES (?, ?, ?, ?, ?)",
                             (game_id, seq, type(event).__name__, float(event.t), data))
             if isinstance(event, RecordingStarted):
@@ -185,10 +183,8 @@ class GameStore:
                 self.db.execute("UPDATE games SET status = 'closed', result = ? WHERE id = ?", (close_with, game_id))
         except BaseException:
             self.db.execute("ROLLBACK")
-            self._seq.pop(game_id, None)
             raise
         self.db.execute("COMMIT")
-        self._seq[game_id] = seq
         return seq
 
     def events(self, game_id: int) -> list[Event]:

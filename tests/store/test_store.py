@@ -40,6 +40,18 @@ def test_events_are_committed_and_read_back(tmp_path: Path) -> None:
         assert row.model_sha256 == "ab" * 32
 
 
+def test_the_console_and_the_recorder_append_to_one_game(tmp_path: Path) -> None:
+    path = tmp_path / "store.sqlite3"
+    events = game_events(OPENING)
+    with GameStore(path) as recorder, GameStore(path) as console:  # two processes, two connections
+        game = recorder.create_game("cam0")
+        numbers = [recorder.append(game, events[0]), recorder.append(game, events[1])]
+        numbers.append(console.append(game, events[2]))  # an arbiter's action between two recorded moves
+        numbers += [recorder.append(game, e) for e in events[3:]]
+        assert numbers == list(range(1, len(events) + 1))
+        assert recorder.events(game) == events
+
+
 def test_default_path_follows_xdg(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     with GameStore() as store:
