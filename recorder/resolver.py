@@ -321,6 +321,18 @@ class Resolver:
         """The board cannot be seen at ``t`` (not found yet): clock presses around now are not judged."""
         self.last_trouble = t
 
+    def adopt(self, ply: int, moves: Sequence[str]) -> None:
+        """The arbiter corrected the record from ply ``ply`` on to ``moves`` (ICCS): judge the board
+        against the corrected game from now on. A board that shows the old move is then a
+        position nothing explains, and the alert says so, until the board matches again."""
+        while self.game.ply >= ply:
+            self.game.pop()
+        for iccs in moves:
+            self.game.push(iccs)
+        self._offsets_ref = None
+        self._suspect = None
+        self._reported_end = None
+
     def forget_offsets(self) -> None:
         """Drop the reference disc offsets (the board was calibrated again)."""
         self._offsets_ref = None

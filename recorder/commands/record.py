@@ -165,8 +165,12 @@ def record_source(source_spec: str, classifier: Any, *, clock_log: Path | None =
             session.clock = clock.start(origin=time.monotonic() - resumed / clock.rate)
         try:
             items = clock.pace(source) if clock is not None else source
+            next_look = 0.0
             for item in resume_session(session, store, items, not isinstance(source, LiveSource)):
                 session.feed(item)
+                if store is not None and time.monotonic() >= next_look:  # the arbiter's corrections (console)
+                    next_look = time.monotonic() + CORRECTIONS_EVERY_S
+                    _take_corrections(session, store, show)
                 for clock_event in (clock.events_until(session.last_t, session.resolver.game.ply)
                                     if clock is not None else []):
                     events.append(clock_event)
@@ -182,6 +186,23 @@ def record_source(source_spec: str, classifier: Any, *, clock_log: Path | None =
             clock.stop()
         session.finish(reason)
         return store.store.events(store.game_id) if store is not None else list(events.events)
+
+
+CORRECTIONS_EVERY_S = 1.0  # how often a recording into the store looks for the console's corrections
+
+
+def _take_corrections(session: Any, store: StoreRecording, show: bool) -> None:
+    """Judge the board against the game as the arbiter corrected it in the console."""
+    fixes = store.corrections()
+    if not fixes:
+        return
+    plies = [entry.iccs for entry in store.game().plies]
+    session.resolver.adopt(1, plies)
+    first = min(fix.ply for fix in fixes)
+    log.info("ply %d corrected in the console by %s: the record now has %d plies", first, fixes[0].by, len(plies))
+    if show:
+        print(f"          ply {first} corrected by {fixes[0].by or 'the arbiter'}: {fixes[0].iccs} "
+              f"(was {fixes[0].was}); recording goes on from the corrected game", flush=True)
 
 
 def run(args: argparse.Namespace) -> int:

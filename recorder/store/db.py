@@ -168,8 +168,7 @@ class GameStore:
         try:
             # numbered inside the write lock: the console (another process) appends to the same game
             # while the recorder runs, so a number remembered from an earlier append may be taken
-            row = self.db.execute("SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?", (game_id,)).fetchone()
-            seq = int(row[0]) + 1
+            seq = self.last_seq(game_id) + 1
             self.db.execute("INSERT INTO events (game_id, seq, type, t, data) VALUES (?, ?, ?, ?, ?)",
                             (game_id, seq, type(event).__name__, float(event.t), data))
             if isinstance(event, RecordingStarted):
@@ -197,6 +196,16 @@ class GameStore:
             except ValueError as error:
                 raise ValueError(f"game {game_id}, event {row['seq']}: {error}") from None
         return found
+
+    def last_seq(self, game_id: int) -> int:
+        """The number of the game's latest event (0 when it has none)."""
+        row = self.db.execute("SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?", (game_id,)).fetchone()
+        return int(row[0])
+
+    def events_after(self, game_id: int, seq: int) -> list[tuple[int, Event]]:
+        """(number, event) of the game's events numbered above ``seq``, in order (what others appended since)."""
+        rows = self.db.execute("SELECT seq, data FROM events WHERE game_id = ? AND seq > ? ORDER BY seq", (game_id, seq))
+        return [(int(row["seq"]), event_from_json(json.loads(row["data"]))) for row in rows]
 
     def set_result(self, game_id: int, result: str) -> None:
         self.db.execute("UPDATE games SET result = ?, updated = ? WHERE id = ?", (result, _now(), game_id))

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from recorder.clocklog_input import ClockPress
-from recorder.events import ClockPressed, Event, MoveRecorded, RecordingStopped
+from recorder.events import ClockPressed, Event, MoveCorrected, MoveRecorded, RecordingStopped
 from recorder.scoresheet import RecordedGame, rebuild
 from recorder.store.db import GameInfo, GameStore
 from rules import Move, Position
@@ -143,6 +143,8 @@ class StoreRecording:
     resume: ResumePoint | None = None
     session_id: int = 0
     stored: int = field(default=0)
+    _own: set[int] = field(default_factory=set)  # numbers of the events this run appended
+    _seen: int = 0  # events up to this number have been looked at by ``corrections``
 
     @classmethod
     def open(cls, store: GameStore, source: str, info: GameInfo | None = None,
@@ -159,6 +161,7 @@ class StoreRecording:
         else:
             recording = cls(store, store.create_game(source, info))
         recording.session_id = store.begin_session(recording.game_id, recording.resume.ply if recording.resume else None)
+        recording._seen = store.last_seq(recording.game_id)  # what is stored so far is in the resume point
         return recording
 
     def sink(self, event: Event) -> None:
@@ -166,10 +169,21 @@ class StoreRecording:
         result = None
         if isinstance(event, RecordingStopped) and event.reason == "end of source":
             result = rebuild([*self.store.events(self.game_id), event]).result
-        self.store.append(self.game_id, event, close_with=result)
+        self._own.add(self.store.append(self.game_id, event, close_with=result))
         self.stored += 1
         if isinstance(event, RecordingStopped):
             self.store.end_session(self.session_id)
+
+    def corrections(self) -> list[MoveCorrected]:
+        """Moves the arbiter corrected in the console (another process) since the last call.
+
+        The console appends its events to the game this run records; a corrected move changes the
+        position the recorder must judge the board against, so the recorder asks between frames.
+        """
+        found = self.store.events_after(self.game_id, self._seen)
+        if found:
+            self._seen = found[-1][0]
+        return [event for seq, event in found if seq not in self._own and isinstance(event, MoveCorrected)]
 
     def game(self) -> RecordedGame:
         """The whole game as stored (all runs together)."""

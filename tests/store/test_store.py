@@ -125,6 +125,30 @@ def test_resume_primes_the_resolver_with_moves_and_clock(tmp_path: Path) -> None
     assert resolver.clock is not None and resolver.clock.running == "black"
 
 
+def test_a_running_recording_hears_of_the_consoles_corrections(tmp_path: Path) -> None:
+    from recorder.events import MoveCorrected
+
+    path = tmp_path / "store.sqlite3"
+    with GameStore(path) as store, GameStore(path) as console:
+        run = StoreRecording.open(store, "cam0")
+        for event in game_events(OPENING[:4])[:-1]:
+            run.sink(event)
+        assert run.corrections() == []  # its own moves are no news
+        before = Position.start().play("h2e2")
+        fix = MoveCorrected(9.0, 2, "b9c7", "马2进3", "black", before.play("b9c7").fen(), 1.0, by="arbiter",
+                            was="h9g7")
+        console.append(run.game_id, fix)
+        run.sink(RecordingStopped(10.0, 100, "stopped by the user"))  # the recorder wrote after it
+        assert run.corrections() == [fix]
+        assert run.corrections() == []  # told once
+        assert [p.iccs for p in run.game().plies][:2] == ["h2e2", "b9c7"]
+        resolver = Resolver(Position.start())
+        for iccs in OPENING[:4]:
+            resolver.game.push(iccs)
+        resolver.adopt(2, ["b9c7"])
+        assert [m.iccs for m in resolver.game.moves] == ["h2e2", "b9c7"]
+
+
 def _round_trip(lines: list[str]) -> None:
     store = GameStore(":memory:")
     for number, line in enumerate(lines):
