@@ -46,13 +46,15 @@ demo-video: install
 bench: install
 	$(BIN)/python -m bench
 
-## train: render synth data, train the piece classifier, export models/piece_classifier.onnx (~1.5 h on 2 cores)
+## train: render synth data, train the piece classifier (then a colour fine-tune), export models/piece_classifier.onnx (~1.7 h on 2 cores)
 # torch must be the CPU build of the pinned release (an unpinned torch pulls a CUDA build of several GB);
 # TORCH_FIND points pip at a folder of wheels where the machine keeps it
 TORCH_FIND ?= --find-links /opt/wheels
 train: install
 	$(BIN)/pip install --quiet $(TORCH_FIND) -e '.[train]'
-	$(BIN)/python -m models.train
+	$(BIN)/python -m models.train --out out/train/deep.onnx
+	$(BIN)/python -m models.train --init out/train/deep.pt --steps 1200 --lr 5e-4 --recolour 0.2 --fit-seed 1 \
+		--out models/piece_classifier.onnx
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache

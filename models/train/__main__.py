@@ -42,6 +42,8 @@ def parse_args() -> argparse.Namespace:
     p.add_argument("--steps", type=int, default=11000)
     p.add_argument("--class-power", type=float, default=0.4,
                    help="batches draw each class ~ count ** power (1: as the data comes)")
+    p.add_argument("--recolour", type=float, default=0.0,
+                   help="share of piece crops whose ink is painted in the other side's colour (label swapped)")
     p.add_argument("--batch", type=int, default=256)
     p.add_argument("--lr", type=float, default=3e-3)
     p.add_argument("--seed", type=int, default=0, help="dataset seed (names the caches)")
@@ -80,15 +82,15 @@ def main() -> None:
     if args.init is not None:
         model.load_state_dict(torch.load(args.init))
     config = FitConfig(steps=args.steps, batch=args.batch, lr=args.lr, seed=args.fit_seed, threads=args.threads,
-                       class_power=args.class_power)
+                       class_power=args.class_power, recolour=args.recolour)
     t0 = time.perf_counter()
     losses = train(model, crops, labels, config, progress=progress,
                    checkpoint=args.cache / f"{args.out.stem}.partial.pt")
     train_s = time.perf_counter() - t0
+    torch.save(model.state_dict(), args.cache / f"{args.out.stem}.pt")  # as trained: what --init goes on from
     with torch.no_grad():  # answer with the data's class frequencies, not the batches'
         correction = prior_correction(labels, model.head.out_features, config.class_power)
-        model.head.bias += torch.from_numpy(correction).float()
-    torch.save(model.state_dict(), args.cache / f"{args.out.stem}.pt")
+        model.head.bias.add_(torch.from_numpy(correction).float())
     del crops
     dev_crops, dev_labels = load(dev_path)
     dev_logits = logits_of(model, dev_crops.reshape(-1, *dev_crops.shape[2:]))

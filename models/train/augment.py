@@ -52,3 +52,51 @@ def photometric(x: torch.Tensor, gen: torch.Generator, *, soft_rate: float = 0.3
     sigma = torch.rand(n, 1, 1, 1, generator=gen) * 0.035
     x = x + torch.randn(x.shape, generator=gen) * sigma
     return x.clamp(0.0, 1.0)
+
+
+# Ink colours (RGB in [0, 1]) a recoloured piece gets: red, and the black side's black, green, blue.
+_RED_INKS = ((0.72, 0.12, 0.10), (0.60, 0.08, 0.12), (0.80, 0.25, 0.15))
+_BLACK_INKS = ((0.10, 0.10, 0.10), (0.20, 0.20, 0.22), (0.08, 0.35, 0.18), (0.10, 0.18, 0.45))
+
+
+def recolour_ink(x: torch.Tensor, labels: torch.Tensor, gen: torch.Generator, *, spacing_px: float,
+                 rate: float = 0.15, red: tuple[int, int] = (1, 8),
+                 black: tuple[int, int] = (8, 15)) -> tuple[torch.Tensor, torch.Tensor]:
+    """Paint the ink of some piece crops in the other side's colour and swap their side in the label.
+
+    The simplified sets write 车 马 炮 alike for both sides, so the side must come from the ink's
+    colour, never from the character; recolouring teaches that (a red 將 is still a general, and red).
+    Ink is what is darker than the piece's face (the median of the centre) within the character's
+    disc (0.28 spacing around the point); it keeps how much darker it is and takes the new
+    colour in that proportion. ``x`` is (N, 3, S, S) BGR in [0, 1], centred on the points.
+    """
+    n, _, h, w = x.shape
+    pick = (labels >= red[0]) & (labels < black[1]) & (torch.rand(n, generator=gen) < rate)
+    if not bool(pick.any()):
+        return x, labels
+    idx = torch.nonzero(pick).squeeze(1)
+    k = len(idx)
+    crops = x[idx]
+    yy, xx = torch.meshgrid(torch.arange(h, dtype=x.dtype), torch.arange(w, dtype=x.dtype), indexing="ij")
+    disc = (((yy - (h - 1) / 2) ** 2 + (xx - (w - 1) / 2) ** 2) <= (0.28 * spacing_px) ** 2)
+    inside = crops[:, :, disc]  # (k, 3, P)
+    face = inside.median(dim=2).values[:, :, None, None]
+    face_lum = face.mean(dim=1, keepdim=True).clamp_min(1e-3)
+    dark = (1.0 - crops.mean(dim=1, keepdim=True) / face_lum).clamp(0.0, 1.0) * disc
+    solid = torch.quantile(dark.reshape(k, -1), 0.99, dim=1).clamp_min(0.15)[:, None, None, None]
+    alpha = (dark / solid).clamp(0.0, 1.0)
+    was_red = labels[idx] < red[1]
+    inks = []
+    for to_black in was_red.tolist():
+        table = _BLACK_INKS if to_black else _RED_INKS
+        r, g, b = table[int(torch.randint(0, len(table), (1,), generator=gen))]
+        inks.append((b, g, r))  # BGR
+    scale = 0.7 + 0.6 * torch.rand(k, 1, 1, 1, generator=gen)
+    target = torch.minimum(torch.tensor(inks, dtype=x.dtype)[:, :, None, None] * scale, face)
+    painted = torch.where(alpha > 0.08, face * (1.0 - alpha) + target * alpha, crops)
+    out = x.clone()
+    out[idx] = painted.clamp(0.0, 1.0)
+    new_labels = labels.clone()
+    shift = black[0] - red[0]
+    new_labels[idx] = torch.where(was_red, labels[idx] + shift, labels[idx] - shift)
+    return out, new_labels

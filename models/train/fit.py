@@ -11,7 +11,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from models.train.augment import geometric, photometric
+from models.train.augment import geometric, photometric, recolour_ink
 from models.train.data import CACHE_CONTEXT, CACHE_PX, CROP_PX, centre
 from models.train.net import PieceNet
 
@@ -33,6 +33,7 @@ class FitConfig:
     soft_rate: float = 0.15  # share of crops resampled at lower resolution
     soft_min: float = 0.6  # lowest resampling factor
     class_power: float = 0.4  # batches draw class c with probability ~ count_c ** power (1: as in the data)
+    recolour: float = 0.0  # share of piece crops painted in the other side's ink (side from colour, not glyph)
 
 
 def sampling_prior(labels: np.ndarray, classes: int, power: float) -> np.ndarray:
@@ -93,9 +94,12 @@ def train(model: PieceNet, crops: np.ndarray, labels: np.ndarray, config: FitCon
             pool = members[c]
             idx[where] = pool[torch.randint(0, len(pool), (int(where.sum()),), generator=gen)]
         x = to_tensor(crops[idx.numpy()])
+        y = labels_t[idx]
+        if config.recolour > 0:
+            x, y = recolour_ink(x, y, gen, spacing_px=spacing_px, rate=config.recolour)
         x = geometric(x, CROP_PX, gen, spacing_px=spacing_px, free_rate=config.free_rotation)
         x = photometric(x, gen, soft_rate=config.soft_rate, soft_min=config.soft_min)
-        loss = F.cross_entropy(model.logits(x), labels_t[idx], label_smoothing=config.label_smoothing)
+        loss = F.cross_entropy(model.logits(x), y, label_smoothing=config.label_smoothing)
         opt.zero_grad()
         loss.backward()
         opt.step()
