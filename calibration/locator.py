@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -23,7 +23,7 @@ from calibration.errors import BoardNotFoundError
 from calibration.evidence import line_response, project, spacing_px, to_gray
 from calibration.geometry import RED_SIDES, BoardGeometry, side_of_rank0
 from calibration.lattice import LatticeScore, score_lattice, shifted
-from calibration.lens import Lens
+from calibration.lens import Lens, RadialDistortion
 from calibration.redside import red_evidence
 from calibration.refine import refine
 
@@ -85,6 +85,9 @@ class _Pass:
     cache: dict[int, np.ndarray] = field(default_factory=dict)  # full-resolution evidence by kernel size
 
 
+SMALL_FRAME = 600  # frames with a shorter short side get a second try at twice the size
+
+
 class BoardLocator:
     """Finds the board in a frame: ``locate(frame) -> BoardGeometry`` or ``BoardNotFoundError``."""
 
@@ -105,9 +108,33 @@ class BoardLocator:
         self.timings: dict[str, float] = {}
 
     def locate(self, frame: np.ndarray) -> BoardGeometry:
-        """Find the board in ``frame`` (BGR or gray); raises ``BoardNotFoundError`` with the reason."""
+        """Find the board in ``frame`` (BGR or gray); raises ``BoardNotFoundError`` with the reason.
+
+        A small frame (under ``SMALL_FRAME`` pixels on its short side) where no grid is found is tried
+        once more at twice the size: at 640x360 a board's lines are one or two pixels wide and washed
+        out by blur or glare, and the line detector's kernels were sized for larger images.
+        """
         if frame is None or frame.ndim not in (2, 3) or min(frame.shape[:2]) < 32:
             raise BoardNotFoundError("not an image")
+        try:
+            return self._locate(frame)
+        except BoardNotFoundError as error:
+            if min(frame.shape[:2]) >= SMALL_FRAME or self.lens is not None:
+                raise
+            first = error
+        try:
+            big = self._locate(cv2.resize(frame, None, fx=2.0, fy=2.0, interpolation=cv2.INTER_CUBIC))
+        except BoardNotFoundError:
+            raise first from None
+        # pixel centres: x_big = 2 x + 0.5; the radial lens is normalised to the frame and keeps its k
+        to_small = np.array([[0.5, 0.0, -0.25], [0.0, 0.5, -0.25], [0.0, 0.0, 1.0]])
+        height, width = frame.shape[:2]
+        lens = RadialDistortion(big.lens.k, (width, height)) if isinstance(big.lens, RadialDistortion) else None
+        log.info("board found on the frame at twice its size (%dx%d)", width, height)
+        return replace(big, homography=to_small @ big.homography, image_size=(width, height), lens=lens,
+                       details={**big.details, "upscaled": 2.0})
+
+    def _locate(self, frame: np.ndarray) -> BoardGeometry:
         started = time.perf_counter()
         height, width = frame.shape[:2]
         work = frame

@@ -95,3 +95,27 @@ def test_barrel_distortion_is_fitted_from_the_lines(locator: BoardLocator) -> No
     err = np.hypot(*(np.array([found[n] for n in names]) - truth).T) / view.spacing_px * 100
     assert isinstance(geometry.lens, RadialDistortion) and abs(geometry.lens.k - 0.06) < 0.015
     assert err.mean() < 2.0 and err.max() < 6.0
+
+
+def test_a_small_frame_is_tried_again_at_twice_its_size(monkeypatch: pytest.MonkeyPatch) -> None:
+    from calibration.lens import RadialDistortion
+
+    small_h = np.array([[30.0, 0.0, 200.0], [0.0, -30.0, 320.0], [0.0, 0.0, 1.0]])
+    to_big = np.array([[2.0, 0.0, 0.5], [0.0, 2.0, 0.5], [0.0, 0.0, 1.0]])  # pixel centres at twice the size
+    seen: list[tuple[int, ...]] = []
+
+    def fake(self: BoardLocator, frame: np.ndarray) -> BoardGeometry:
+        seen.append(frame.shape)
+        if frame.shape[0] < 720:
+            raise BoardNotFoundError("lines too faint")
+        return BoardGeometry(to_big @ small_h, (frame.shape[1], frame.shape[0]), 0.9, "bottom",
+                             lens=RadialDistortion(0.03, (frame.shape[1], frame.shape[0])))
+
+    monkeypatch.setattr(BoardLocator, "_locate", fake)
+    found = BoardLocator().locate(np.zeros((360, 640, 3), np.uint8))
+    assert seen == [(360, 640, 3), (720, 1280, 3)]
+    assert found.image_size == (640, 360) and found.red_side == "bottom"
+    assert isinstance(found.lens, RadialDistortion) and found.lens.k == 0.03
+    assert np.allclose(found.homography / found.homography[2, 2], small_h)
+    with pytest.raises(BoardNotFoundError, match="faint"):  # a large frame gets no second try
+        BoardLocator().locate(np.zeros((600, 800, 3), np.uint8))
