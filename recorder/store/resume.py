@@ -12,15 +12,15 @@ board that does not match raises its usual alert instead of a silent jump.
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 from recorder.clocklog_input import ClockPress
 from recorder.events import ClockPressed, Event, MoveCorrected, MoveRecorded, RecordingStopped
 from recorder.scoresheet import RecordedGame, rebuild
+from recorder.sources import Frame, Gap
 from recorder.store.db import GameInfo, GameStore
 from rules import Move, Position
 from rules.squares import opponent
@@ -126,11 +126,10 @@ def live_offset(point: ResumePoint | None) -> float:
 def continue_times(items: Iterable[T], offset: float) -> Iterator[T]:
     """Frames (and gaps) of a live source with ``offset`` seconds added to their times."""
     for item in items:
-        if offset and dataclasses.is_dataclass(item) and hasattr(item, "t"):
-            changes = {"t": item.t + offset}
-            if hasattr(item, "t_resumed"):
-                changes["t_resumed"] = item.t_resumed + offset
-            item = dataclasses.replace(item, **changes)  # type: ignore[type-var]
+        if isinstance(item, Frame):
+            item = replace(item, t=item.t + offset)
+        elif isinstance(item, Gap):
+            item = replace(item, t=item.t + offset, t_resumed=item.t_resumed + offset)
         yield item
 
 
