@@ -5,6 +5,10 @@ grid spacing is a few pixels and turned grey. Two consecutive small images are c
 pixel after removing the median difference (so a slow change of the room light is not motion);
 motion is a share of changed pixels above ``min_fraction``. A frame costs about a millisecond,
 which is what lets the observer skip frames cheaply while nothing moves.
+
+The detector also remembers *where* things changed (:meth:`MotionDetector.touched_points`): a piece
+cannot leave its point, or a new one appear, unless something moved over that point, so a reading
+that changes on a point nothing came near is the camera's misreading, not the board.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ class MotionConfig:
     margin_spacings: float = 1.0  # look this far outside the grid
     threshold: int = 14  # a grey change above this (0-255) marks a pixel changed
     min_fraction: float = 0.0015  # motion when more than this share of pixels changed
+    touch_radius: float = 0.7  # a point counts as touched when a change came this near (spacings)
 
     def __post_init__(self) -> None:
         if not 2.0 <= self.spacing_px <= 40.0:
@@ -43,7 +48,8 @@ class MotionDetector:
     there; :meth:`for_points` builds both from the 90 board points.
     """
 
-    def __init__(self, region: tuple[int, int, int, int], spacing: float, config: MotionConfig | None = None) -> None:
+    def __init__(self, region: tuple[int, int, int, int], spacing: float, config: MotionConfig | None = None,
+                 points: np.ndarray | None = None) -> None:
         self.config = config or MotionConfig()
         x0, y0, x1, y1 = region
         if x1 - x0 < 4 or y1 - y0 < 4:
@@ -53,6 +59,14 @@ class MotionDetector:
         self.size = (max(4, round((x1 - x0) * self.scale)), max(4, round((y1 - y0) * self.scale)))
         self._previous: np.ndarray | None = None
         self.last_fraction = 0.0
+        self._points: np.ndarray | None = None  # the board points in the small image (rules square order)
+        if points is not None:
+            pts = np.asarray(points, dtype=np.float64).reshape(-1, 2)
+            sx, sy = self.size[0] / (x1 - x0), self.size[1] / (y1 - y0)
+            self._points = (pts - [x0, y0]) * [sx, sy]
+        self._touch_px = max(1.0, self.config.touch_radius * spacing * self.scale)
+        self._changed = np.zeros((self.size[1], self.size[0]), dtype=bool)
+        self._changed_all = True  # nothing is known yet: every point counts as touched
 
     @classmethod
     def for_points(cls, points: np.ndarray, frame_size: tuple[int, int], config: MotionConfig | None = None
@@ -66,11 +80,35 @@ class MotionDetector:
         width, height = frame_size
         region = (max(0, int(lo[0] - pad)), max(0, int(lo[1] - pad)),
                   min(width, int(np.ceil(hi[0] + pad))), min(height, int(np.ceil(hi[1] + pad))))
-        return cls(region, spacing, config)
+        return cls(region, spacing, config, points=pts if len(pts) == 90 else None)
 
     def reset(self) -> None:
-        """Forget the previous frame: the next one counts as motion."""
+        """Forget the previous frame: the next one counts as motion (and every point as touched)."""
         self._previous = None
+        self._changed_all = True
+
+    def touched_points(self) -> np.ndarray | None:
+        """(90,) True for the points something moved near since :meth:`clear_touched` (None without points).
+
+        Points follow the order the detector was given them in (``rules`` squares in the recorder).
+        """
+        if self._points is None:
+            return None
+        if self._changed_all:
+            return np.ones(len(self._points), dtype=bool)
+        found = np.zeros(len(self._points), dtype=bool)
+        if self._changed.any():
+            distance = cv2.distanceTransform((~self._changed).astype(np.uint8), cv2.DIST_L2, 3)
+            h, w = distance.shape
+            xs = np.clip(np.round(self._points[:, 0]).astype(int), 0, w - 1)
+            ys = np.clip(np.round(self._points[:, 1]).astype(int), 0, h - 1)
+            found = distance[ys, xs] <= self._touch_px
+        return found
+
+    def clear_touched(self) -> None:
+        """Start remembering where things change afresh."""
+        self._changed[:] = False
+        self._changed_all = False
 
     def small(self, frame: np.ndarray) -> np.ndarray:
         """The shrunk grey board region of ``frame`` (int16)."""
@@ -87,9 +125,13 @@ class MotionDetector:
         previous, self._previous = self._previous, current
         if previous is None or previous.shape != current.shape:
             self.last_fraction = 1.0
+            self._changed_all = True
             return True
         diff = current - previous
         diff -= int(np.median(diff))
-        changed = np.count_nonzero(np.abs(diff) > self.config.threshold)
-        self.last_fraction = changed / diff.size
-        return self.last_fraction > self.config.min_fraction
+        changed_mask = np.abs(diff) > self.config.threshold
+        self.last_fraction = np.count_nonzero(changed_mask) / diff.size
+        moving = self.last_fraction > self.config.min_fraction
+        if moving:
+            self._changed |= changed_mask
+        return moving

@@ -44,6 +44,7 @@ class Observation:
     mask: np.ndarray
     frames: int = 1
     offsets: np.ndarray | None = None  # (90, 2) disc offsets from the points, spacings (recorder.offpoint)
+    touched: np.ndarray | None = None  # (90,) something moved near the point since the last observation
     meta: dict[str, Any] = field(default_factory=dict, compare=False)
 
     def __post_init__(self) -> None:
@@ -185,4 +186,7 @@ class Observer:
             return None
         self._observed = True
         self._last_observation_t = t
-        return Observation(t=t, t_still=self._still_since, probs=mean, mask=mask, frames=len(self._samples))
+        touched = self.motion.touched_points()
+        self.motion.clear_touched()
+        return Observation(t=t, t_still=self._still_since, probs=mean, mask=mask, frames=len(self._samples),
+                           touched=touched)

@@ -46,6 +46,28 @@ def piece_offsets(rectified: np.ndarray, spacing: float, margin: float, *, reach
     return out
 
 
+def own_discs(offsets: np.ndarray, occupied: np.ndarray) -> np.ndarray:
+    """``offsets`` with NaN where the nearest disc lies nearer another occupied point than this one.
+
+    Where the circle search missed a piece's own disc, the nearest disc it found can be a
+    neighbour's, most of a spacing away; that disc belongs to the neighbour and says nothing about
+    where this piece stands.
+    """
+    out = np.array(offsets, dtype=np.float64, copy=True)
+    rows = np.flatnonzero(~np.isnan(out[:, 0]))
+    others = np.flatnonzero(occupied)
+    if len(rows) == 0 or len(others) == 0:
+        return out
+    files, ranks = np.arange(90) % 9, np.arange(90) // 9
+    disc_f = files[rows] + out[rows, 0]
+    disc_r = ranks[rows] + out[rows, 1]
+    to_others = np.hypot(disc_f[:, None] - files[others][None, :], disc_r[:, None] - ranks[others][None, :])
+    to_others[rows[:, None] == others[None, :]] = np.inf
+    own = np.hypot(out[rows, 0], out[rows, 1])
+    out[rows[to_others.min(axis=1) < own]] = np.nan
+    return out
+
+
 def residual_offsets(offsets: np.ndarray, occupied: np.ndarray) -> np.ndarray:
     """(90, 2) offsets of the occupied squares' discs less what the whole board's pieces share (NaN elsewhere).
 
@@ -55,6 +77,7 @@ def residual_offsets(offsets: np.ndarray, occupied: np.ndarray) -> np.ndarray:
     off it; the median with fewer than 8 pieces) and the fit is taken off.
     """
     out = np.full((90, 2), np.nan)
+    offsets = own_discs(offsets, occupied)
     rows = np.flatnonzero(occupied & ~np.isnan(offsets[:, 0]))
     if len(rows) < 3:
         return out

@@ -37,10 +37,10 @@ from recorder.events import (
 from recorder.observer import Observation
 from recorder.offpoint import off_point, residual_offsets
 from recorder.resolver_clock import ClockBook
-from recorder.resolver_diagnose import changes, diagnose, move_pairs, placement_seen
+from recorder.resolver_diagnose import Changes, changes, diagnose, move_pairs, placement_seen
 from recorder.resolver_scoring import Scorer, boards_classes
 from rules import Game, Move, Position, format_move
-from rules.squares import RED, piece_name, square_name
+from rules.squares import RED, parse_square, piece_name, square_name
 
 log = logging.getLogger(__name__)
 
@@ -108,12 +108,21 @@ class Resolver:
         self.wants_retry = False  # the last observation asks for a second look (hidden points, a new trouble)
         self._offsets_ref: tuple[str, np.ndarray] | None = None  # board and residual disc offsets of a clean view
         self._suspect: tuple[tuple[str, tuple[str, ...]], ...] | None = None
+        # Points something moved near since the board was last judged whole (all at first), and the
+        # points of the disturbance last raised: a reading that changes on a point nothing touched
+        # is the camera misreading it, not a disturbed board (unless it was already disturbed).
+        self._touched = np.ones(90, dtype=bool)
+        self._standing: frozenset[int] = frozenset()
 
     # --- observations ------------------------------------------------------------------
     def observe(self, observation: Observation) -> list[Event]:
         """Events for one still view of the board (possibly none)."""
         self.observations += 1
         cfg = self.config
+        if observation.touched is None:
+            self._touched[:] = True
+        else:
+            self._touched |= np.asarray(observation.touched, dtype=bool)
         scorer = Scorer(observation.probs, observation.mask, cfg.floor, cfg.bad_p, cfg.type_floor)
         decision = self._decide(scorer, with_pairs=False)
         if not self._acceptable(decision, scorer):
@@ -128,9 +137,11 @@ class Resolver:
         if self._acceptable(decision, scorer):
             residual = [] if masked else self._residual(decision.candidate.board, scorer, observation)
             if residual and self.desynced and decision.candidate.kind == "current":
-                return list(self._confirm(residual, t))  # still disturbed: keep alerting
+                return self._raise_residual(residual, t)  # still disturbed
             events = self._accept(decision, observation)
-            return events + self._confirm(residual, t)
+            if masked:  # not judged whole: touches keep counting
+                return events + self._confirm(residual, t)
+            return events + self._raise_residual(residual, t)
         if masked:  # part of the board is hidden (a hand may hold a piece): look again before alerting
             log.debug("t=%.2f: no candidate fits and %d points are hidden; waiting", t, int(observation.mask.sum()))
             self.wants_retry = True
@@ -158,6 +169,25 @@ class Resolver:
         self._suspect = key
         self.wants_retry = True
         return []
+
+    def _raise_residual(self, residual: Sequence[Alert], t: float) -> list[Alert]:
+        """The residual alerts to raise after a whole-board judgement, noting the disturbance now standing.
+
+        A disturbance on the very points already raised is still the same one: it is not raised
+        again at every move (the arbiter has it) but stands until the board reads right there.
+        A trouble waiting for its second look is not judged yet: touches keep counting.
+        """
+        squares = frozenset(parse_square(name) for alert in residual for name in alert.squares)
+        if residual and squares == self._standing:
+            self._suspect = None
+            self._touched[:] = False
+            return []
+        raised = self._confirm(residual, t)
+        if residual and not raised:
+            return raised
+        self._standing = squares
+        self._touched[:] = False
+        return raised
 
     def _acceptable(self, decision: _Decision, scorer: Scorer) -> bool:
         """The best candidate fits (few contradicted points, none forming a physical move) and leads clearly."""
@@ -266,6 +296,14 @@ class Resolver:
                                 self.config.off_point_new)
             if not shifted and not found:  # a clean view: the reference for the next one
                 self._offsets_ref = (board, residual_offsets(observation.offsets, occupied & scorer.visible))
+        untouched = {sq for sq in set(found.squares) | set(shifted) if not self._touched[sq] and sq not in self._standing}
+        if untouched:
+            log.info("t=%.2f: %s read%s differently with nothing moving near: taken as misread", observation.t,
+                     ", ".join(square_name(sq) for sq in sorted(untouched)), "s" if len(untouched) == 1 else "")
+            found = Changes(tuple(sq for sq in found.vacated if sq not in untouched),
+                            tuple(sq for sq in found.appeared if sq not in untouched),
+                            {sq: v for sq, v in found.seen.items() if sq not in untouched})
+            shifted = {sq: v for sq, v in shifted.items() if sq not in untouched}
         if not found and not shifted:
             return []
         squares = sorted(set(found.squares) | set(shifted))
@@ -332,10 +370,13 @@ class Resolver:
         self._offsets_ref = None
         self._suspect = None
         self._reported_end = None
+        self._touched[:] = True
+        self._standing = frozenset()
 
     def forget_offsets(self) -> None:
         """Drop the reference disc offsets (the board was calibrated again)."""
         self._offsets_ref = None
+        self._touched[:] = True
 
     # --- the clock ------------------------------------------------------------------------
     def press(self, press: ClockPress) -> list[Event]:

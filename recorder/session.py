@@ -40,6 +40,7 @@ from recorder.resolver_scoring import Scorer, board_classes
 from recorder.sources import Frame, Gap
 from recorder.stills import StillSaver
 from rules import Position
+from rules.squares import square_name
 
 log = logging.getLogger(__name__)
 
@@ -120,8 +121,9 @@ class RecordingSession:
         self.geometry = geometry
         self.resolver.forget_offsets()  # offsets under another grid do not compare
         self._rectify = Rectifier(geometry)
-        motion = MotionDetector.for_points(np.array(list(geometry.points().values())), geometry.image_size,
-                                           self.config.motion)
+        named = geometry.points()
+        square_points = np.array([named[square_name(sq)] for sq in range(90)])  # rules square order
+        motion = MotionDetector.for_points(square_points, geometry.image_size, self.config.motion)
         if self.observer is None:
             self.observer = Observer(self._probabilities, motion, self.config.observer)
         else:
