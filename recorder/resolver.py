@@ -30,15 +30,17 @@ from recorder.events import (
     ClockPressed,
     Event,
     GameEnded,
+    IllegalMoveAlert,
     MoveRecorded,
     PositionRestored,
     TwoMovesSeen,
 )
 from recorder.observer import Observation
 from recorder.offpoint import off_point, residual_offsets
+from recorder.resolver_catchup import catch_up
 from recorder.resolver_clock import ClockBook
 from recorder.resolver_diagnose import Changes, changes, diagnose, move_pairs, placement_seen
-from recorder.resolver_scoring import Scorer, boards_classes
+from recorder.resolver_scoring import Scorer, board_classes, boards_classes
 from rules import Game, Move, Position, format_move
 from rules.squares import RED, parse_square, piece_name, square_name
 
@@ -63,6 +65,7 @@ class ResolverConfig:
     alert_with_hidden: int = 1  # alert although this many points read "covered" (a stray reading, not a hand)
     confirm_alerts: bool = True  # raise a new trouble only when a second look sees it too
     clock_grace_s: float = 4.0  # unmatched presses / unpressed moves are flagged after this
+    catch_up_views: int = 12  # unexplained views read as one path of moves, at most (recorder.resolver_catchup)
 
     def __post_init__(self) -> None:
         if not 1e-9 < self.floor < 0.5:
@@ -113,6 +116,7 @@ class Resolver:
         # is the camera misreading it, not a disturbed board (unless it was already disturbed).
         self._touched = np.ones(90, dtype=bool)
         self._standing: frozenset[int] = frozenset()
+        self._unexplained: list[tuple[Observation, Scorer]] = []  # views no continuation fitted, in order
 
     # --- observations ------------------------------------------------------------------
     def observe(self, observation: Observation) -> list[Event]:
@@ -137,7 +141,7 @@ class Resolver:
         if self._acceptable(decision, scorer):
             residual = [] if masked else self._residual(decision.candidate.board, scorer, observation)
             if residual and self.desynced and decision.candidate.kind == "current":
-                return self._raise_residual(residual, t)  # still disturbed
+                return list(self._raise_residual(residual, t))  # still disturbed
             events = self._accept(decision, observation)
             if masked:  # not judged whole: touches keep counting
                 return events + self._confirm(residual, t)
@@ -148,6 +152,10 @@ class Resolver:
             return []
         alerts = diagnose(self.game.position, scorer, t=t, ply=self.game.ply, confident_p=cfg.confident_p,
                           margin=cfg.margin, max_bad=cfg.max_bad_points)
+        if not any(isinstance(alert, IllegalMoveAlert) for alert in alerts):  # a move the rules forbid is no path
+            caught_up = self._catch_up(observation, scorer)
+            if caught_up is not None:
+                return caught_up
         if not alerts:
             log.debug("t=%.2f: observation inconclusive (gap %.1f, %d bad points); waiting", t, decision.gap,
                       decision.bad)
@@ -169,6 +177,63 @@ class Resolver:
         self._suspect = key
         self.wants_retry = True
         return []
+
+    def _catch_up(self, observation: Observation, scorer: Scorer) -> list[Event] | None:
+        """Events when this view and the unexplained ones before it are one path of legal moves on.
+
+        See :mod:`recorder.resolver_catchup`. The moves are recorded now, each with the time its
+        view was still; None (and the view kept) when no path is clear.
+        """
+        cfg = self.config
+        self._unexplained.append((observation, scorer))
+        if not 2 <= len(self._unexplained) <= cfg.catch_up_views:
+            return None
+        found = catch_up(self.game.position, [s for _, s in self._unexplained],
+                         [view.touched for view, _ in self._unexplained])
+        if found is None or not found.moves or found.gap < cfg.margin:
+            return None
+        # Every view must show the path's position there, or the next one (a view that saw two
+        # moves at once), with no misread points forming a move: a view showing another move (an
+        # illegal one put right before the legal one was made) is not explained by the path and
+        # must be alerted. The latest view must also fit within the misreads allowed.
+        reached = [self.game.position]  # reached[i + 1]: the path's position at view i
+        for step in found.steps:
+            position = reached[-1]
+            for move in step:
+                position = position.play(move)
+            reached.append(position)
+        last = len(self._unexplained) - 1
+        for i, (view, view_scorer) in enumerate(self._unexplained):
+            allowed = cfg.max_bad_points if i == last else 90
+            if not any(self._fits(p, view_scorer, view.touched, allowed) for p in reached[i + 1:i + 3]):
+                return None
+        log.info("t=%.2f: caught up through %d unexplained views: %s", observation.t, len(self._unexplained),
+                 " ".join(m.iccs for m in found.moves))
+        views = [view for view, _ in self._unexplained]
+        events: list[Event] = []
+        for view, step in zip(views, found.steps, strict=True):
+            if step:
+                events += self._record(step, observation.t, view.t_still, 1.0 / (1.0 + math.exp(-found.gap)))
+        self.desynced = False
+        self._unexplained.clear()
+        self._suspect = None
+        return events
+
+    def _settled(self, board: str, touched: np.ndarray | None) -> np.ndarray:
+        """(90,) points ``board`` leaves as the record has them and nothing moved near: a contradiction
+        there is a misreading that was there before (glare on one piece), not evidence against ``board``."""
+        if touched is None:
+            return np.zeros(90, dtype=bool)
+        same = board_classes(board) == board_classes(self.game.position.board)
+        return same & ~np.asarray(touched, dtype=bool)
+
+    def _fits(self, position: Position, scorer: Scorer, touched: np.ndarray | None, max_bad: int) -> bool:
+        """Does ``position`` explain the view within ``max_bad`` misread points, none of them forming a move?"""
+        classes = board_classes(position.board)
+        bad = int((scorer.bad_points(classes) & ~self._settled(position.board, touched)).sum())
+        if bad > max_bad:
+            return False
+        return bad < 2 or not move_pairs(position.board, changes(position, scorer, self.config.confident_p))
 
     def _raise_residual(self, residual: Sequence[Alert], t: float) -> list[Alert]:
         """The residual alerts to raise after a whole-board judgement, noting the disturbance now standing.
@@ -195,6 +260,14 @@ class Resolver:
             return False
         if decision.candidate.kind == "pair" and decision.bad > 0:
             return False  # two moves at once is rare enough to need a board that fits everywhere
+        if decision.candidate.moves and decision.bad > 0:
+            board = decision.candidate.board
+            found = changes(Position(board, RED), scorer, self.config.confident_p)
+            moved = {board[m.to_square]: m.to_square for m in decision.candidate.moves}
+            elsewhere = [sq for sq in found.appeared if found.seen[sq] in moved and sq != moved[found.seen[sq]]]
+            if elsewhere:
+                log.debug("the moved piece is seen on %s instead: not accepted", square_name(elsewhere[0]))
+                return False
         if decision.bad < 2:
             return True
         board = decision.candidate.board
@@ -246,7 +319,7 @@ class Resolver:
             distinct.setdefault(candidates[i].board, float(scores[i]))
         values = np.array(list(distinct.values()))
         confidence = float(1.0 / np.exp(values - values.max()).sum())
-        bad = int(scorer.bad_points(classes[best]).sum())
+        bad = int((scorer.bad_points(classes[best]) & ~self._settled(best_board, self._touched)).sum())
         ranked = [(float(scores[i]), candidates[i]) for i in order[:5]]
         return _Decision(candidates[best], float(scores[best]), float(scores[best]) - runner, bad, confidence, ranked)
 
@@ -254,6 +327,7 @@ class Resolver:
     def _accept(self, decision: _Decision, observation: Observation) -> list[Event]:
         candidate, t = decision.candidate, observation.t
         events: list[Event] = []
+        self._unexplained.clear()
         if candidate.kind == "current":
             if self.desynced:
                 events.append(PositionRestored(t, self.game.ply, self.game.position.fen()))
@@ -276,7 +350,7 @@ class Resolver:
                                                                  for s in (m.from_square, m.to_square)),
                                            "", "two moves were made between still views: both recorded, in order",
                                            self.game.ply, tuple(m.iccs for m in candidate.moves)))
-            events += self._record(candidate.moves, observation, decision.confidence)
+            events += self._record(candidate.moves, observation.t, observation.t_still, decision.confidence)
             self.desynced = False
         return events
 
@@ -320,7 +394,8 @@ class Resolver:
         return [BoardDisturbed(observation.t, "board_disturbed", tuple(square_name(sq) for sq in squares), "5.9",
                                text, self.game.ply, placement_seen(position, found))]
 
-    def _record(self, moves: tuple[Move, ...], observation: Observation, confidence: float) -> list[Event]:
+    def _record(self, moves: tuple[Move, ...], t: float, t_still: float, confidence: float) -> list[Event]:
+        """Push ``moves`` onto the game and say so; ``t_still`` is when the board showing them was still."""
         records: list[tuple[int, Move, str, str, str]] = []
         for move in moves:
             before = self.game.position
@@ -331,15 +406,15 @@ class Resolver:
         presses: dict[int, ClockPress | None] = {}
         if self.clock is not None:
             for ply, _, _, side, _ in reversed(records):  # newest first: see ClockBook.take_press
-                presses[ply] = self.clock.recorded(ply, side, observation.t)
+                presses[ply] = self.clock.recorded(ply, side, t)
         events: list[Event] = []
         for ply, move, chinese, side, fen in records:
             press = presses.get(ply)
             events.append(MoveRecorded(
-                observation.t, ply, move.iccs, chinese, side, fen, round(confidence, 4), observation.t_still,
+                t, ply, move.iccs, chinese, side, fen, round(confidence, 4), t_still,
                 press.red_ms if press else None, press.black_ms if press else None, len(moves) > 1))
-            log.info("t=%.2f: ply %d %s %s (confidence %.3f)", observation.t, ply, move.iccs, chinese, confidence)
-        events += self._game_end(observation.t)
+            log.info("t=%.2f: ply %d %s %s (confidence %.3f)", t, ply, move.iccs, chinese, confidence)
+        events += self._game_end(t)
         return events
 
     def _game_end(self, t: float) -> list[Event]:
@@ -372,6 +447,7 @@ class Resolver:
         self._reported_end = None
         self._touched[:] = True
         self._standing = frozenset()
+        self._unexplained.clear()
 
     def forget_offsets(self) -> None:
         """Drop the reference disc offsets (the board was calibrated again)."""

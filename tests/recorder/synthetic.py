@@ -11,10 +11,11 @@ COVERED = CLASSES.index("covered")
 
 
 def observe_board(board: str, t: float, *, p: float = 0.97, seed: int = 0, misread: dict[int, tuple[str, float]] | None = None,
-                  covered: tuple[int, ...] = ()) -> Observation:
+                  covered: tuple[int, ...] = (), touched: tuple[int, ...] | None = None) -> Observation:
     """An observation of ``board`` (90 chars): the true class gets ``p`` (jittered), the rest share the remainder.
 
-    ``misread`` maps squares to (letter, probability) read there instead; ``covered`` squares read "covered".
+    ``misread`` maps squares to (letter, probability) read there instead; ``covered`` squares read "covered";
+    ``touched`` lists the squares something moved near since the last view (None: not known, all of them).
     """
     rng = np.random.default_rng(seed)
     probs = rng.uniform(0.2, 1.0, (90, len(CLASSES)))
@@ -35,4 +36,8 @@ def observe_board(board: str, t: float, *, p: float = 0.97, seed: int = 0, misre
         probs[sq] = 0.01 / (len(CLASSES) - 1)
         probs[sq, COVERED] = 0.99
     mask = probs[:, COVERED] >= 0.5
-    return Observation(t=t, t_still=t - 0.1, probs=probs, mask=mask, frames=2)
+    near = None
+    if touched is not None:
+        near = np.zeros(90, dtype=bool)
+        near[list(touched)] = True
+    return Observation(t=t, t_still=t - 0.1, probs=probs, mask=mask, frames=2, touched=near)

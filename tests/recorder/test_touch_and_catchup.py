@@ -1,0 +1,127 @@
+"""Where things moved: misreads on untouched points, standing disturbances, and catching up after a desync."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from recorder.events import BoardDisturbed, IllegalMoveAlert, MoveRecorded
+from recorder.motion import MotionDetector
+from recorder.offpoint import own_discs
+from recorder.resolver import Resolver
+from recorder.resolver_catchup import catch_up
+from recorder.resolver_scoring import Scorer
+from rules import Position
+from rules.squares import parse_square
+from tests.recorder.synthetic import observe_board
+
+
+def _sq(*names: str) -> tuple[int, ...]:
+    return tuple(parse_square(n) for n in names)
+
+
+def _alerts(events: list) -> list:
+    return [e for e in events if isinstance(e, BoardDisturbed | IllegalMoveAlert)]
+
+
+def _look(resolver: Resolver, board: str, t: float, **kwargs: object) -> list:
+    events = resolver.observe(observe_board(board, t, **kwargs))  # type: ignore[arg-type]
+    if resolver.wants_retry:
+        events += resolver.observe(observe_board(board, t + 0.4, **kwargs))  # type: ignore[arg-type]
+    return events
+
+
+def test_motion_detector_marks_only_the_points_a_change_came_near() -> None:
+    points = np.array([[20.0 + 10 * (sq % 9), 20.0 + 10 * (9 - sq // 9)] for sq in range(90)])
+    motion = MotionDetector.for_points(points, (140, 150))
+    frame = np.full((150, 140, 3), 120, dtype=np.uint8)
+    assert motion.moving(frame)  # the first frame counts as motion
+    assert motion.touched_points() is not None and motion.touched_points().all()  # type: ignore[union-attr]
+    motion.clear_touched()
+    assert not motion.moving(frame)
+    assert not motion.touched_points().any()  # type: ignore[union-attr]
+    hand = frame.copy()
+    x, y = points[parse_square("e4")]
+    hand[int(y) - 8:int(y) + 8, int(x) - 8:int(x) + 8] = 30  # something dark near e4
+    assert motion.moving(hand)
+    near = motion.touched_points()
+    assert near is not None and near[parse_square("e4")]
+    assert not near[parse_square("a0")] and not near[parse_square("i9")]
+    motion.reset()
+    assert motion.touched_points().all()  # type: ignore[union-attr]
+
+
+def test_a_piece_read_as_empty_where_nothing_moved_is_a_misread_not_a_disturbance() -> None:
+    start = Position.start()
+    resolver = Resolver()
+    assert _alerts(_look(resolver, start.board, 0.5)) == []
+    after = start.play("h2e2")
+    # the move touched h2 and e2; the advisor on f0 reads empty but nothing came near it
+    events = _look(resolver, after.board, 2.0, misread={parse_square("f0"): (".", 0.97)}, touched=_sq("h2", "e2"))
+    assert [e.iccs for e in events if isinstance(e, MoveRecorded)] == ["h2e2"]
+    assert _alerts(events) == []
+    # the same reading where a hand came near is a disturbed board
+    after2 = after.play("h9g7")
+    events = _look(resolver, after2.board, 4.0, misread={parse_square("f0"): (".", 0.97)},
+                   touched=_sq("h9", "g7", "f0"))
+    assert [e.iccs for e in events if isinstance(e, MoveRecorded)] == ["h9g7"]
+    assert [a.squares for a in _alerts(events)] == [("f0",)]
+
+
+def test_a_standing_disturbance_is_raised_once_and_again_after_it_cleared() -> None:
+    position = Position.start()
+    resolver = Resolver()
+    _look(resolver, position.board, 0.5)
+    raised = 0
+    for i, move in enumerate(["h2e2", "h9g7", "h0g2", "i9h9"]):
+        position = position.play(move)
+        events = _look(resolver, position.board, 2.0 + 2 * i, misread={parse_square("a3"): (".", 0.97)})
+        assert move in [e.iccs for e in events if isinstance(e, MoveRecorded)]
+        raised += len(_alerts(events))
+    assert raised == 1
+    position = position.play("i0h0")
+    assert _alerts(_look(resolver, position.board, 12.0)) == []  # read right again: the disturbance is gone
+    position = position.play("b9c7")
+    events = _look(resolver, position.board, 14.0, misread={parse_square("a3"): (".", 0.97)})
+    assert [a.squares for a in _alerts(events)] == [("a3",)]
+
+
+def test_a_neighbours_disc_says_nothing_about_where_a_piece_stands() -> None:
+    occupied = np.zeros(90, dtype=bool)
+    occupied[list(_sq("e0", "f0", "d0"))] = True
+    offsets = np.full((90, 2), np.nan)
+    offsets[parse_square("e0")] = (0.85, 0.0)  # e0's own disc was missed: the nearest is f0's
+    offsets[parse_square("f0")] = (0.0, 0.0)
+    offsets[parse_square("d0")] = (0.4, 0.1)  # knocked towards e0 but nearer its own point
+    kept = own_discs(offsets, occupied)
+    assert np.isnan(kept[parse_square("e0"), 0])
+    assert kept[parse_square("f0"), 0] == 0.0 and kept[parse_square("d0"), 0] == 0.4
+
+
+def test_views_no_single_move_explains_are_read_as_one_path_of_moves() -> None:
+    position = Position.start()
+    resolver = Resolver()
+    _look(resolver, position.board, 0.5)
+    after1 = position.play("h2e2")
+    # the cannon's new point and three more points misread at once: no candidate fits this view
+    misread = {parse_square(n): (".", 0.97) for n in ("e2", "a3", "c3", "g3")}
+    events = _look(resolver, after1.board, 2.0, misread=misread, touched=_sq("h2", "e2", "a3", "c3", "g3"))
+    assert not [e for e in events if isinstance(e, MoveRecorded)]
+    assert resolver.game.ply == 0
+    after2 = after1.play("h9g7")
+    _look(resolver, after2.board, 4.0, misread={parse_square("a3"): (".", 0.97)}, touched=_sq("h9", "g7"))
+    after3 = after2.play("h0g2")
+    _look(resolver, after3.board, 6.0, touched=_sq("h0", "g2"))
+    assert [m.iccs for m in resolver.game.moves] == ["h2e2", "h9g7", "h0g2"]
+    assert not resolver.desynced
+
+
+def test_catch_up_moves_only_where_something_moved() -> None:
+    start = Position.start()
+    after = start.play("h2e2").play("h9g7")
+    views = [Scorer(observe_board(start.play("h2e2").board, 1.0).probs, np.zeros(90, dtype=bool)),
+             Scorer(observe_board(after.board, 2.0).probs, np.zeros(90, dtype=bool))]
+    free = catch_up(start, views)
+    assert free is not None and [m.iccs for m in free.moves] == ["h2e2", "h9g7"] and free.bad == 0
+    nothing_moved = [np.zeros(90, dtype=bool), np.zeros(90, dtype=bool)]
+    still = catch_up(start, views, nothing_moved)
+    assert still is not None and still.moves == ()
