@@ -64,14 +64,17 @@ def _confidence(score: LatticeScore, rms: float, margin: float) -> float:
     Of the drawn segments not hidden by pieces or hands most must be found (``clear``), enough of
     them in all (``supported``: a small patch of grid-like texture is not a board), the line places
     must agree with one homography to a few hundredths of a spacing (``rms``), the river's gap must be
-    bare, and the naming must beat every one-line shifted or transposed naming (``margin``).
+    bare, some of the palaces' diagonals must be drawn where the lattice puts them (a lattice of the
+    wrong spacing can sit on most lines of a faint grid, never on the diagonals), and the naming
+    must beat every one-line shifted or transposed naming (``margin``).
     """
     clear = np.clip((score.clear - 0.75) / 0.15, 0.0, 1.0)
     amount = np.clip((score.supported - 40) / 50, 0.0, 1.0)
     river = 0.5 + 0.5 * np.clip((score.river - 0.3) / 0.5, 0.0, 1.0)
+    palace = 0.5 + 0.5 * np.clip(score.palace / 0.25, 0.0, 1.0)
     fit = np.clip((0.03 - rms) / 0.015, 0.0, 1.0)
     lead = np.clip(margin / 0.15, 0.0, 1.0)
-    return float(clear * amount * river * fit * lead)
+    return float(clear * amount * river * palace * fit * lead)
 
 
 @dataclass
