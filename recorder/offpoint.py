@@ -98,11 +98,13 @@ def residual_offsets(offsets: np.ndarray, occupied: np.ndarray) -> np.ndarray:
 
 
 def off_point(offsets: np.ndarray, occupied: np.ndarray, threshold: float,
-              reference: np.ndarray | None = None, threshold_new: float | None = None) -> dict[int, float]:
+              reference: np.ndarray | None = None, threshold_new: float | None = None,
+              moved_threshold: float | None = None) -> dict[int, float]:
     """Occupied squares whose disc stands ``threshold`` spacings or more off the point, with the distance.
 
     With ``reference`` (residual offsets of the same squares in an earlier still view, NaN where the
-    square was empty or changed), a piece must also have moved ``threshold`` since then, which
+    square was empty or changed), a piece must also have moved ``moved_threshold`` (default
+    ``threshold``) since then, which
     keeps a slightly wrong calibration (the same error on every view) from raising alerts; pieces
     without a reference are judged by their residual against ``threshold_new`` (default ``threshold``).
     """
@@ -113,7 +115,7 @@ def off_point(offsets: np.ndarray, occupied: np.ndarray, threshold: float,
         distance = float(np.hypot(*residual[sq]))
         if reference is not None and not np.isnan(reference[sq, 0]):
             moved = float(np.hypot(*(residual[sq] - reference[sq])))
-            if moved >= threshold and distance >= threshold:
+            if moved >= (moved_threshold or threshold) and distance >= threshold:
                 found[sq] = distance
         elif distance >= (threshold_new or threshold):
             found[sq] = distance

@@ -62,6 +62,7 @@ class ResolverConfig:
     restore_plies: int = 10  # how far back a restoration may go (art. 5.8.2: five rounds)
     off_point: float = 0.3  # a piece that moved this many spacings off its point is off it (art. 5.9)
     off_point_new: float = 0.4  # the same for a piece seen for the first time there (no earlier view)
+    off_point_moved: float = 0.2  # ... and that moved this far since a clean view (a steady calibration error is no knock)
     alert_with_hidden: int = 1  # alert although this many points read "covered" (a stray reading, not a hand)
     confirm_alerts: bool = True  # raise a new trouble only when a second look sees it too
     clock_grace_s: float = 4.0  # unmatched presses / unpressed moves are flagged after this
@@ -367,7 +368,7 @@ class Resolver:
                 same = np.array([board[sq] == before[sq] for sq in range(90)])
                 reference = np.where(same[:, None], offsets, np.nan)
             shifted = off_point(observation.offsets, occupied & scorer.visible, self.config.off_point, reference,
-                                self.config.off_point_new)
+                                self.config.off_point_new, self.config.off_point_moved)
             if not shifted and not found:  # a clean view: the reference for the next one
                 self._offsets_ref = (board, residual_offsets(observation.offsets, occupied & scorer.visible))
         untouched = {sq for sq in set(found.squares) | set(shifted) if not self._touched[sq] and sq not in self._standing}
