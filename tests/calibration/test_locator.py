@@ -119,3 +119,14 @@ def test_a_small_frame_is_tried_again_at_twice_its_size(monkeypatch: pytest.Monk
     assert np.allclose(found.homography / found.homography[2, 2], small_h)
     with pytest.raises(BoardNotFoundError, match="faint"):  # a large frame gets no second try
         BoardLocator().locate(np.zeros((600, 800, 3), np.uint8))
+
+
+def test_a_lattice_on_none_of_the_palace_diagonals_is_not_confident() -> None:
+    from calibration.lattice import LatticeScore
+    from calibration.locator import _confidence
+
+    good = LatticeScore(drawn=0.9, river=1.0, palace=0.75, outside=1.0, strength=10.0, clear=1.0, supported=120)
+    blind = LatticeScore(drawn=0.9, river=1.0, palace=0.0, outside=1.0, strength=10.0, clear=1.0, supported=120)
+    assert _confidence(good, 0.005, 0.3) == 1.0
+    assert _confidence(blind, 0.005, 0.3) == 0.5
+    assert _confidence(blind, 0.005, 0.12) < 0.5  # with any other doubt it is refused

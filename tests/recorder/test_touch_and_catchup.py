@@ -125,3 +125,18 @@ def test_catch_up_moves_only_where_something_moved() -> None:
     nothing_moved = [np.zeros(90, dtype=bool), np.zeros(90, dtype=bool)]
     still = catch_up(start, views, nothing_moved)
     assert still is not None and still.moves == ()
+
+
+def test_a_move_whose_piece_reads_on_another_point_is_the_illegal_move_made() -> None:
+    start = Position.start()
+    resolver = Resolver()
+    _look(resolver, start.board, 0.5)
+    # the red cannon goes b2-d3 (no cannon moves so); the horse on b9 happens to read half like a
+    # red cannon, which makes the legal capture b2xb9 look almost as good as the board seen
+    cells = list(start.board)
+    cells[parse_square("b2")], cells[parse_square("d3")] = ".", "C"
+    seen = "".join(cells)
+    events = _look(resolver, seen, 2.0, misread={parse_square("b9"): ("C", 0.6)})
+    assert not [e for e in events if isinstance(e, MoveRecorded)]
+    illegal = [e for e in events if isinstance(e, IllegalMoveAlert)]
+    assert illegal and illegal[0].squares == ("b2", "d3")
