@@ -264,8 +264,8 @@ class Resolver:
         if decision.candidate.moves and decision.bad > 0:
             board = decision.candidate.board
             found = changes(Position(board, RED), scorer, self.config.confident_p)
-            moved = {board[m.to_square]: m.to_square for m in decision.candidate.moves}
-            elsewhere = [sq for sq in found.appeared if found.seen[sq] in moved and sq != moved[found.seen[sq]]]
+            landed = {board[m.to_square]: m.to_square for m in decision.candidate.moves}
+            elsewhere = [sq for sq in found.appeared if found.seen[sq] in landed and sq != landed[found.seen[sq]]]
             if elsewhere:
                 log.debug("the moved piece is seen on %s instead: not accepted", square_name(elsewhere[0]))
                 return False
