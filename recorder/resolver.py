@@ -117,6 +117,9 @@ class Resolver:
         # is the camera misreading it, not a disturbed board (unless it was already disturbed).
         self._touched = np.ones(90, dtype=bool)
         self._standing: frozenset[int] = frozenset()
+        # Points whose raised disturbance went away with nothing touching them: the camera misreads
+        # them (glare, a shadow), so they raise nothing more until a move changes what stands there.
+        self._unreliable: set[int] = set()
         self._unexplained: list[tuple[Observation, Scorer]] = []  # views no continuation fitted, in order
 
     # --- observations ------------------------------------------------------------------
@@ -251,6 +254,11 @@ class Resolver:
         raised = self._confirm(residual, t)
         if residual and not raised:
             return raised
+        recovered = {sq for sq in self._standing - squares if not self._touched[sq]}
+        if recovered:
+            log.info("t=%.2f: %s read%s right again with nothing moving near: the camera misreads it", t,
+                     ", ".join(square_name(sq) for sq in sorted(recovered)), "s" if len(recovered) == 1 else "")
+            self._unreliable |= recovered
         self._standing = squares
         self._touched[:] = False
         return raised
@@ -371,7 +379,8 @@ class Resolver:
                                 self.config.off_point_new, self.config.off_point_moved)
             if not shifted and not found:  # a clean view: the reference for the next one
                 self._offsets_ref = (board, residual_offsets(observation.offsets, occupied & scorer.visible))
-        untouched = {sq for sq in set(found.squares) | set(shifted) if not self._touched[sq] and sq not in self._standing}
+        untouched = {sq for sq in set(found.squares) | set(shifted)
+                     if (not self._touched[sq] and sq not in self._standing) or sq in self._unreliable}
         if untouched:
             log.info("t=%.2f: %s read%s differently with nothing moving near: taken as misread", observation.t,
                      ", ".join(square_name(sq) for sq in sorted(untouched)), "s" if len(untouched) == 1 else "")
@@ -399,6 +408,7 @@ class Resolver:
         """Push ``moves`` onto the game and say so; ``t_still`` is when the board showing them was still."""
         records: list[tuple[int, Move, str, str, str]] = []
         for move in moves:
+            self._unreliable -= {move.from_square, move.to_square}  # another piece, or none: read afresh
             before = self.game.position
             chinese = format_move(before, move, "chinese")
             side = before.side_to_move
@@ -448,12 +458,14 @@ class Resolver:
         self._reported_end = None
         self._touched[:] = True
         self._standing = frozenset()
+        self._unreliable.clear()
         self._unexplained.clear()
 
     def forget_offsets(self) -> None:
         """Drop the reference disc offsets (the board was calibrated again)."""
         self._offsets_ref = None
         self._touched[:] = True
+        self._unreliable.clear()
 
     # --- the clock ------------------------------------------------------------------------
     def press(self, press: ClockPress) -> list[Event]:

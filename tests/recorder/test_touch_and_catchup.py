@@ -140,3 +140,29 @@ def test_a_move_whose_piece_reads_on_another_point_is_the_illegal_move_made() ->
     assert not [e for e in events if isinstance(e, MoveRecorded)]
     illegal = [e for e in events if isinstance(e, IllegalMoveAlert)]
     assert illegal and illegal[0].squares == ("b2", "d3")
+
+
+def test_a_disturbance_that_goes_away_untouched_marks_the_point_as_misread_until_a_move_lands_there() -> None:
+    position = Position.start()
+    resolver = Resolver()
+    _look(resolver, position.board, 0.5)
+    a3 = parse_square("a3")
+    gone = {a3: (".", 0.97)}
+    position = position.play("b2e2")
+    assert [a.squares for a in _alerts(_look(resolver, position.board, 2.0, misread=gone, touched=_sq("b2", "e2", "a3")))] \
+        == [("a3",)]
+    position = position.play("h9g7")
+    assert _alerts(_look(resolver, position.board, 4.0, touched=_sq("h9", "g7"))) == []  # a3 reads right, untouched
+    position = position.play("h2h4")
+    events = _look(resolver, position.board, 6.0, misread=gone, touched=_sq("h2", "h4", "a3"))
+    assert _alerts(events) == []  # the camera misreads a3: no alert, the move is recorded
+    assert "h2h4" in [e.iccs for e in events if isinstance(e, MoveRecorded)]
+    for t, move in ((8.0, "a6a5"), (10.0, "a3a4"), (12.0, "c9e7")):  # the pawn leaves a3
+        position = position.play(move)
+        _look(resolver, position.board, t, touched=_sq(move[:2], move[2:]))
+    position = position.play("a0a3")  # a chariot lands there: what stands on a3 is read afresh
+    _look(resolver, position.board, 14.0, touched=_sq("a0", "a3"))
+    assert [m.iccs for m in resolver.game.moves][-1] == "a0a3"
+    position = position.play("b9c7")
+    events = _look(resolver, position.board, 16.0, misread=gone, touched=_sq("b9", "c7", "a3"))
+    assert [a.squares for a in _alerts(events)] == [("a3",)]
