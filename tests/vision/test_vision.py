@@ -150,3 +150,18 @@ def test_an_undetermined_geometry_is_settled_by_the_pieces() -> None:
     assert np.allclose(flipped.points()["e0"], geometry.points()["e9"])
     known = BoardGeometry(homography=h, image_size=(640, 720), confidence=1.0, red_side="bottom")
     assert settle_red_side(known, turned(one_hot(START))) is known  # a known side is kept
+
+
+def test_the_int8_copy_is_checked_like_the_model_and_reads_a_rendered_board_like_it() -> None:
+    from synth.view import render_position
+    from tests.vision.test_read_board import truth_geometry
+
+    int8 = DEFAULT_MODEL.with_name(DEFAULT_MODEL.stem + ".int8.onnx")
+    meta = json.loads(int8.with_suffix(".json").read_text(encoding="utf-8"))
+    assert meta["sha256"] == file_sha256(int8)
+    assert meta["quantization"]["from_sha256"] == file_sha256(DEFAULT_MODEL)  # made from the shipped model
+    image, truth = render_position(START + " w - - 0 1", 5)
+    rectified = truth_geometry(truth, image).rectify(image)
+    full = PieceClassifier().classify(rectified).probs.argmax(axis=1)
+    small = PieceClassifier(int8).classify(rectified).probs.argmax(axis=1)
+    assert (full == small).mean() >= 0.95
