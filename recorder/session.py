@@ -28,6 +28,7 @@ from recorder.events import (
     CalibrationChanged,
     Event,
     EventLog,
+    MoveRecorded,
     RecordingStarted,
     RecordingStopped,
     SourceGap,
@@ -54,6 +55,8 @@ class SessionConfig:
     resolver: ResolverConfig = field(default_factory=ResolverConfig)
     locate_every_s: float = 1.0  # while the board is not found, try again after this (doubling)
     locate_max_wait_s: float = 8.0  # ... up to this
+    drift_min_shift: float = 0.15  # a grid found again within this many spacings: the board did not move
+    drift_quiet_s: float = 30.0  # after a drift check fooled by the pieces, wait this long (or for a move)
     disc_evidence: float = 10.0  # likelihood ratio of a disc found on a point for "occupied" (1: off)
     orientation_margin: float = 20.0  # nats by which the turned naming must fit the start better
 
@@ -99,6 +102,7 @@ class RecordingSession:
         self._next_locate = -np.inf
         self._locate_wait = self.config.locate_every_s
         self._blind_alerted: float | None = None
+        self._drift_quiet_until = -np.inf  # drift checks wait until then (the last one was fooled)
         self._oriented = False
         self.frames = 0
         self.last_t = 0.0
@@ -169,7 +173,9 @@ class RecordingSession:
                        for still in [self.stills.save(item.image, event)] if still is not None]
         return self._emit(events)
 
-    def _locate(self, image: np.ndarray, t: float, reason: str) -> list[Event]:
+    def _locate(self, image: np.ndarray, t: float, reason: str, min_shift: float = 0.0) -> list[Event]:
+        """Calibrate on ``image`` and use the grid found; a grid within ``min_shift`` spacings of the
+        one in use is not taken (nothing moved) and no event is returned."""
         if t < self._next_locate:
             return []
         self._next_locate = t + self._locate_wait
@@ -196,19 +202,24 @@ class RecordingSession:
             if flipped < straight:  # the board was nudged, not turned: keep the point names it had
                 geometry, straight = geometry.turned(), flipped
             shift = float(straight / max(self.geometry.spacing_px(), 1e-9))
+            if shift < min_shift:
+                return []
         self._use(geometry)
         return [CalibrationChanged(t, reason, shift, geometry.red_side, geometry.confidence)]
 
     def _observed(self, image: np.ndarray, observation: Observation) -> list[Event]:
         assert self.geometry is not None and self.observer is not None
-        drift = self.geometry.check_drift(image)
-        if drift.moved and not drift.occluded:
+        drift = self.geometry.check_drift(image) if observation.t >= self._drift_quiet_until else None
+        if drift is not None and drift.moved and not drift.occluded:
             self._next_locate = -np.inf
-            found = self._locate(image, observation.t, "board moved")
+            found = self._locate(image, observation.t, "board moved", min_shift=self.config.drift_min_shift)
             if found:
                 return found  # read the board again with the new grid
-            log.info("t=%.2f: drift check says moved (score %.2f) but the board was not found again",
-                     observation.t, drift.score)
+            # The grid was found where it was (what stands on the lines fooled the check) or not at
+            # all: read the board with the grid in use, and trust it until the next move.
+            log.info("t=%.2f: drift check says moved (score %.2f) but the board is where it was or not found; "
+                     "not checked again until the next move", observation.t, drift.score)
+            self._drift_quiet_until = observation.t + self.config.drift_quiet_s
         started = time.perf_counter()
         rectified = self._rectify(image) if self._rectify is not None else None
         if rectified is not None:
@@ -224,6 +235,8 @@ class RecordingSession:
         started = time.perf_counter()
         events = self.resolver.observe(observation)
         self.timings["resolve_ms"] += 1000 * (time.perf_counter() - started)
+        if any(isinstance(event, MoveRecorded) for event in events):
+            self._drift_quiet_until = -np.inf
         if self.resolver.wants_retry:
             self.observer.retry_later(observation.t)
         return events
