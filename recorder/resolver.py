@@ -19,7 +19,7 @@ from __future__ import annotations
 import logging
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -189,7 +189,13 @@ class Resolver:
         view was still; None (and the view kept) when no path is clear.
         """
         cfg = self.config
-        self._unexplained.append((observation, scorer))
+        if (self._unexplained and observation.touched is not None
+                and not np.asarray(observation.touched, dtype=bool).any()):
+            # the same still board read again (a second look): one view, not two independent ones
+            before, _ = self._unexplained[-1]
+            self._unexplained[-1] = (replace(observation, touched=before.touched), scorer)
+        else:
+            self._unexplained.append((observation, scorer))
         if not 2 <= len(self._unexplained) <= cfg.catch_up_views:
             return None
         found = catch_up(self.game.position, [s for _, s in self._unexplained],
