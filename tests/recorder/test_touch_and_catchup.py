@@ -166,3 +166,15 @@ def test_a_disturbance_that_goes_away_untouched_marks_the_point_as_misread_until
     position = position.play("b9c7")
     events = _look(resolver, position.board, 16.0, misread=gone, touched=_sq("b9", "c7", "a3"))
     assert [a.squares for a in _alerts(events)] == [("a3",)]
+
+
+def test_a_second_look_at_the_same_still_board_does_not_count_as_more_evidence() -> None:
+    start = Position.start()
+    resolver = Resolver()
+    _look(resolver, start.board, 0.5)
+    board = start.play("h2e2").board
+    # the cannon went to e2 or to d2: the view leans to e2 but not by the margin needed
+    doubtful = {parse_square("e2"): ("C", 0.4), parse_square("d2"): ("C", 0.2)}
+    resolver.observe(observe_board(board, 2.0, misread=doubtful, touched=_sq("h2", "e2", "d2")))
+    resolver.observe(observe_board(board, 2.3, misread=doubtful, touched=()))  # read again, nothing moved
+    assert resolver.game.ply == 0
