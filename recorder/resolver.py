@@ -39,7 +39,7 @@ from recorder.observer import Observation
 from recorder.offpoint import off_point, residual_offsets
 from recorder.resolver_catchup import catch_up
 from recorder.resolver_clock import ClockBook
-from recorder.resolver_diagnose import Changes, changes, diagnose, move_pairs, placement_seen
+from recorder.resolver_diagnose import changes, diagnose, move_pairs, placement_seen
 from recorder.resolver_scoring import Scorer, board_classes, boards_classes
 from rules import Game, Move, Position, format_move
 from rules.squares import RED, parse_square, piece_name, square_name
@@ -206,16 +206,10 @@ class Resolver:
         # moves at once), with no misread points forming a move: a view showing another move (an
         # illegal one put right before the legal one was made) is not explained by the path and
         # must be alerted. The latest view must also fit within the misreads allowed.
-        reached = [self.game.position]  # reached[i + 1]: the path's position at view i
-        for step in found.steps:
-            position = reached[-1]
-            for move in step:
-                position = position.play(move)
-            reached.append(position)
         last = len(self._unexplained) - 1
         for i, (view, view_scorer) in enumerate(self._unexplained):
             allowed = cfg.max_bad_points if i == last else 90
-            if not any(self._fits(p, view_scorer, view.touched, allowed) for p in reached[i + 1:i + 3]):
+            if not any(self._fits(p, view_scorer, view.touched, allowed) for p in found.positions[i:i + 2]):
                 return None
         log.info("t=%.2f: caught up through %d unexplained views: %s", observation.t, len(self._unexplained),
                  " ".join(m.iccs for m in found.moves))
@@ -275,18 +269,17 @@ class Resolver:
             return False
         if decision.candidate.kind == "pair" and decision.bad > 0:
             return False  # two moves at once is rare enough to need a board that fits everywhere
-        if decision.candidate.moves and decision.bad > 0:
-            board = decision.candidate.board
-            found = changes(Position(board, RED), scorer, self.config.confident_p)
-            landed = {board[m.to_square]: m.to_square for m in decision.candidate.moves}
-            elsewhere = [sq for sq in found.appeared if found.seen[sq] in landed and sq != landed[found.seen[sq]]]
-            if elsewhere:
-                log.debug("the moved piece is seen on %s instead: not accepted", square_name(elsewhere[0]))
-                return False
-        if decision.bad < 2:
+        if decision.bad == 0:
             return True
         board = decision.candidate.board
         found = changes(Position(board, RED), scorer, self.config.confident_p)
+        landed = {board[m.to_square]: m.to_square for m in decision.candidate.moves}
+        elsewhere = [sq for sq in found.appeared if found.seen[sq] in landed and sq != landed[found.seen[sq]]]
+        if elsewhere:
+            log.debug("the moved piece is seen on %s instead: not accepted", square_name(elsewhere[0]))
+            return False
+        if decision.bad < 2:
+            return True
         moved = bool(move_pairs(board, found))
         if moved:
             log.debug("contradicted points of the best candidate form a move: not accepted")
@@ -390,9 +383,7 @@ class Resolver:
         if untouched:
             log.info("t=%.2f: %s read%s differently with nothing moving near: taken as misread", observation.t,
                      ", ".join(square_name(sq) for sq in sorted(untouched)), "s" if len(untouched) == 1 else "")
-            found = Changes(tuple(sq for sq in found.vacated if sq not in untouched),
-                            tuple(sq for sq in found.appeared if sq not in untouched),
-                            {sq: v for sq, v in found.seen.items() if sq not in untouched})
+            found = found.without(untouched)
             shifted = {sq: v for sq, v in shifted.items() if sq not in untouched}
         if not found and not shifted:
             return []

@@ -26,10 +26,11 @@ from rules import Move, Position
 
 @dataclass(frozen=True)
 class CatchUp:
-    """A path from the record's position through the views: ``steps[i]`` is what view ``i`` first showed."""
+    """A path from the record's position through the views: ``steps[i]`` is what view ``i`` first
+    showed, ``positions[i]`` the position the path has reached at view ``i``."""
 
     steps: tuple[tuple[Move, ...], ...]
-    position: Position
+    positions: tuple[Position, ...]
     score: float
     gap: float  # over the best path that ends on another board (nats)
     bad: int  # points of the latest view that clearly contradict the path's last board
@@ -38,12 +39,18 @@ class CatchUp:
     def moves(self) -> tuple[Move, ...]:
         return tuple(m for step in self.steps for m in step)
 
+    @property
+    def position(self) -> Position:
+        """Where the path ends."""
+        return self.positions[-1]
+
 
 @dataclass(frozen=True)
 class _State:
     score: float
     position: Position
     steps: tuple[tuple[Move, ...], ...]
+    positions: tuple[Position, ...]
 
 
 def _after(board: str, move: Move) -> str:
@@ -76,25 +83,26 @@ def catch_up(start: Position, views: Sequence[Scorer], touched: Sequence[np.ndar
     near = list(touched) if touched is not None else [None] * len(views)
     if len(near) != len(views):
         raise ValueError("one touched mask (or None) per view")
-    states = [_State(0.0, start, ())]
+    states = [_State(0.0, start, (), ())]
     for scorer, moved in zip(views, near, strict=True):
         boards: list[str] = []
-        origins: list[tuple[int, tuple[Move, ...]]] = []
+        origins: list[tuple[int, tuple[Move, ...], Position]] = []  # parent, moves, position before the last
         for index, state in enumerate(states):
             board = state.position.board
             boards.append(board)
-            origins.append((index, ()))
+            origins.append((index, (), state.position))
             for move in _moves_near(state.position, moved):
                 after = _after(board, move)
                 boards.append(after)
-                origins.append((index, (move,)))
+                origins.append((index, (move,), state.position))
                 if moved is not None:
-                    for reply in _moves_near(state.position.play(move), moved):
+                    middle = state.position.play(move)
+                    for reply in _moves_near(middle, moved):
                         boards.append(_after(after, reply))
-                        origins.append((index, (move, reply)))
+                        origins.append((index, (move, reply), middle))
         priors = {0: stay_prior, 1: 0.0, 2: pair_prior}
         scores = scorer.scores(boards_classes(boards))
-        scores += np.array([states[i].score - priors[len(step)] for i, step in origins])
+        scores += np.array([states[i].score - priors[len(step)] for i, step, _ in origins])
         best_per_board: dict[str, int] = {}
         for k in np.argsort(-scores, kind="stable"):
             best_per_board.setdefault(boards[k], int(k))
@@ -102,15 +110,13 @@ def catch_up(start: Position, views: Sequence[Scorer], touched: Sequence[np.ndar
                 break
         survivors: list[_State] = []
         for k in best_per_board.values():
-            parent_index, step = origins[k]
+            parent_index, step, before_last = origins[k]
             parent = states[parent_index]
-            position = parent.position
-            for move in step:
-                position = position.play(move)
-            survivors.append(_State(float(scores[k]), position, parent.steps + (step,)))
+            position = before_last.play(step[-1]) if step else before_last
+            survivors.append(_State(float(scores[k]), position, parent.steps + (step,), parent.positions + (position,)))
         states = sorted(survivors, key=lambda s: -s.score)
     best = states[0]
     runner = states[1].score if len(states) > 1 else -np.inf
     last = views[-1]
     bad = int(last.bad_points(boards_classes([best.position.board])[0]).sum())
-    return CatchUp(best.steps, best.position, best.score, best.score - runner, bad)
+    return CatchUp(best.steps, best.positions, best.score, best.score - runner, bad)

@@ -40,6 +40,12 @@ class Changes:
     def __bool__(self) -> bool:
         return bool(self.vacated or self.appeared)
 
+    def without(self, squares: set[int]) -> Changes:
+        """The same changes less those on ``squares``."""
+        return Changes(tuple(sq for sq in self.vacated if sq not in squares),
+                       tuple(sq for sq in self.appeared if sq not in squares),
+                       {sq: v for sq, v in self.seen.items() if sq not in squares})
+
 
 def _letter(index: int) -> str:
     name = CLASSES[index]
