@@ -72,6 +72,35 @@ def candidate_quads(response: np.ndarray, max_quads: int = 6) -> list[np.ndarray
     return quads
 
 
+def outline_quads(gray: np.ndarray, max_quads: int = 3) -> list[np.ndarray]:
+    """Quadrilaterals along the largest closed outlines of ``gray``: the board's own edge.
+
+    Glare or blur can wash out most of the grid's thin lines while the board still stands out from
+    the table as one large convex shape; its outline bounds the grid (the grid spans 55-100 % of it),
+    so the comb fits inside it find the lattice's scale where the surviving lines alone would not.
+    """
+    smooth = cv2.GaussianBlur(gray, (0, 0), 1.5)
+    edges = cv2.dilate(cv2.Canny(smooth, 20, 60), np.ones((3, 3), np.uint8))
+    contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+    area_min = 0.05 * gray.shape[0] * gray.shape[1]
+    found: list[tuple[float, np.ndarray]] = []
+    for contour in contours:
+        hull = cv2.convexHull(contour)
+        area = float(cv2.contourArea(hull))
+        if area < area_min:
+            continue
+        perimeter = cv2.arcLength(hull, True)
+        for frac in (0.02, 0.04, 0.06):
+            approx = cv2.approxPolyDP(hull, frac * perimeter, True)
+            if len(approx) == 4:
+                quad = approx.reshape(4, 2).astype(np.float64)
+                if not any(np.abs(quad - q).max() < 4 for _, q in found):
+                    found.append((area, quad))
+                break
+    found.sort(key=lambda item: -item[0])
+    return [quad for _, quad in found[:max_quads]]
+
+
 def _gridness_quads(gx: np.ndarray, gy: np.ndarray) -> list[np.ndarray]:
     """Quads around the largest region where strokes run two ways (structure tensor far from coherent)."""
     sigma = max(4.0, gx.shape[1] / 80)

@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 from calibration.board import FILES
-from calibration.candidates import Hypothesis, candidate_quads, hypotheses_from_quad, realign
+from calibration.candidates import Hypothesis, candidate_quads, hypotheses_from_quad, outline_quads, realign
 from calibration.errors import BoardNotFoundError
 from calibration.evidence import line_response, project, spacing_px, to_gray
 from calibration.geometry import RED_SIDES, BoardGeometry, side_of_rank0
@@ -127,15 +127,12 @@ class BoardLocator:
             first = error
         try:
             big = self._locate(cv2.resize(frame, None, fx=2.0, fy=2.0, interpolation=cv2.INTER_CUBIC))
-        except BoardNotFoundError:
-            raise first from None
-        # pixel centres: x_big = 2 x + 0.5; the radial lens is normalised to the frame and keeps its k
-        to_small = np.array([[0.5, 0.0, -0.25], [0.0, 0.5, -0.25], [0.0, 0.0, 1.0]])
-        height, width = frame.shape[:2]
-        lens = RadialDistortion(big.lens.k, (width, height)) if isinstance(big.lens, RadialDistortion) else None
-        log.info("board found on the frame at twice its size (%dx%d)", width, height)
-        return replace(big, homography=to_small @ big.homography, image_size=(width, height), lens=lens,
-                       details={**big.details, "upscaled": 2.0})
+        except BoardNotFoundError as error:
+            candidates = first.candidates + [_halved(c, frame) for c in error.candidates]
+            candidates.sort(key=lambda geometry: -geometry.confidence)
+            raise BoardNotFoundError(first.reason, candidates) from None
+        log.info("board found on the frame at twice its size (%dx%d)", frame.shape[1], frame.shape[0])
+        return _halved(big, frame)
 
     def _locate(self, frame: np.ndarray) -> BoardGeometry:
         started = time.perf_counter()
@@ -180,14 +177,22 @@ class BoardLocator:
         self.timings["fit_ms"] = 1000 * (time.perf_counter() - started)
         if best is None:
             raise BoardNotFoundError(reason)
+        geometry = self._geometry(best, work)
         if best.confidence < self.min_confidence:
             raise BoardNotFoundError(
                 f"lattice fit too weak (confidence {best.confidence:.2f} < {self.min_confidence:.2f}; "
-                f"{best.score.clear:.0%} of visible grid lines found, residual {best.rms:.3f} spacing)")
+                f"{best.score.clear:.0%} of visible grid lines found, residual {best.rms:.3f} spacing)",
+                candidates=[geometry])
+        self.timings["total_ms"] = 1000 * (time.perf_counter() - started)
+        return geometry
+
+    def _geometry(self, best: _Fit, frame: np.ndarray) -> BoardGeometry:
+        """The fit as a ``BoardGeometry``: names oriented (never mirrored), red's side from the pieces."""
+        height, width = frame.shape[:2]
         h = best.h
         if np.linalg.det(_jacobian(h)) > 0:  # names must not be mirrored: files run left to right
             h = h @ MIRROR
-        evidence = red_evidence(work, h, best.lens) if work.ndim == 3 else 0.0
+        evidence = red_evidence(frame, h, best.lens) if frame.ndim == 3 else 0.0
         red_side: str | None
         if evidence <= -self.min_red_evidence:
             h = h @ np.array([[-1.0, 0.0, 8.0], [0.0, -1.0, 9.0], [0.0, 0.0, 1.0]])
@@ -204,7 +209,6 @@ class BoardLocator:
                      "red_evidence": evidence})
         if red_side is None and self.red_side is not None:
             geometry = geometry.with_red_side(self.red_side)
-        self.timings["total_ms"] = 1000 * (time.perf_counter() - started)
         return geometry
 
     def _coarse(self, gray: np.ndarray, dark: bool, colour: bool) -> tuple[np.ndarray, float]:
@@ -230,6 +234,10 @@ class BoardLocator:
         """Candidate stage of one detection pass: hypotheses ranked by their coarse lattice score."""
         response, factor = coarse
         quads = candidate_quads(response)
+        if dark:  # the board's outline, in case glare or blur left too few lines to outline the grid
+            small = cv2.resize(gray, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA) if factor < 1 else gray
+            quads += [q for q in outline_quads(to_gray(small) if small.ndim == 3 else small)
+                      if not any(np.abs(q - other).max() < 4 for other in quads)]
         if not quads:
             return None, "no grid-like line structure"
         hyps: list[Hypothesis] = []
@@ -305,6 +313,16 @@ class BoardLocator:
         s_best = score_lattice(response, h_best, strength, lens, frame)
         return _Fit(h=h_best, lens=lens, score=s_best, rms=rms, margin=margin,
                     confidence=_confidence(s_best, rms, margin), relabelled=order[0] != 0)
+
+
+def _halved(big: BoardGeometry, frame: np.ndarray) -> BoardGeometry:
+    """A geometry found on the frame at twice its size, for the frame itself."""
+    # pixel centres: x_big = 2 x + 0.5; the radial lens is normalised to the frame and keeps its k
+    to_small = np.array([[0.5, 0.0, -0.25], [0.0, 0.5, -0.25], [0.0, 0.0, 1.0]])
+    height, width = frame.shape[:2]
+    lens = RadialDistortion(big.lens.k, (width, height)) if isinstance(big.lens, RadialDistortion) else None
+    return replace(big, homography=to_small @ big.homography, image_size=(width, height), lens=lens,
+                   details={**big.details, "upscaled": 2.0})
 
 
 def _plausible(h: np.ndarray, shape: tuple[int, ...]) -> bool:

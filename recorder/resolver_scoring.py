@@ -75,3 +75,26 @@ class Scorer:
         """The most probable class at each point and its probability."""
         best = np.argmax(self.piece_probs, axis=1)
         return best, self.piece_probs[self._rows, best]
+
+
+def colour_agreement(probs: np.ndarray, expected: np.ndarray) -> tuple[int, float, float]:
+    """How well a reading shows an expected board, by what each point holds: empty, red or black.
+
+    ``probs`` (90, 16) in ``CLASSES`` order, ``expected`` (90,) class indices. Returns the number of
+    points not read as covered, the share of them whose most likely empty/red/black reading is the
+    expected one, and the share of the expected pieces among them read with their colour. Piece kinds
+    are left out on purpose: a blurred or glare-washed character is often unreadable while the
+    colour and place of its disc are not, and place is what this is for (confirming a grid).
+    """
+    probs = np.asarray(probs, dtype=np.float64)
+    visible = probs.argmax(axis=1) != PIECE_CLASSES
+    groups = np.stack([probs[:, 0], probs[:, 1:8].sum(axis=1), probs[:, 8:15].sum(axis=1)], axis=1)
+    read = groups.argmax(axis=1)
+    want = np.where(expected == 0, 0, np.where(expected < 8, 1, 2))
+    seen = int(visible.sum())
+    if seen == 0:
+        return 0, 0.0, 0.0
+    agree = float(np.mean(read[visible] == want[visible]))
+    pieces = visible & (want > 0)
+    piece_share = float(np.mean(read[pieces] == want[pieces])) if pieces.any() else 0.0
+    return seen, agree, piece_share

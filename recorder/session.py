@@ -21,6 +21,7 @@ import cv2
 import numpy as np
 
 from calibration import BoardGeometry, BoardLocator, BoardNotFoundError
+from calibration.geometry import side_of_rank0
 from recorder.clocklog_input import ClockFeed, ClockPress
 from recorder.events import (
     Alert,
@@ -37,7 +38,7 @@ from recorder.motion import MotionConfig, MotionDetector
 from recorder.observer import Classifier, Observation, Observer, ObserverConfig, to_square_order
 from recorder.offpoint import fuse_discs, piece_offsets
 from recorder.resolver import Resolver, ResolverConfig
-from recorder.resolver_scoring import Scorer, board_classes
+from recorder.resolver_scoring import Scorer, board_classes, colour_agreement
 from recorder.sources import Frame, Gap
 from recorder.stills import StillSaver
 from rules import Position
@@ -59,6 +60,10 @@ class SessionConfig:
     drift_quiet_s: float = 30.0  # after a drift check fooled by the pieces, wait this long (or for a move)
     disc_evidence: float = 10.0  # likelihood ratio of a disc found on a point for "occupied" (1: off)
     orientation_margin: float = 20.0  # nats by which the turned naming must fit the start better
+    # a grid the locator refused as too weak is used when the pieces on it read as the game's position:
+    confirm_min_visible: int = 60  # points not covered, at least
+    confirm_agreement: float = 0.93  # share of them that hold what the position says (empty, red, black)
+    confirm_pieces: float = 0.8  # share of the position's pieces among them read with their colour
 
 
 class Rectifier:
@@ -183,15 +188,50 @@ class RecordingSession:
         try:
             geometry = self.locator.locate(image)
         except BoardNotFoundError as error:
-            log.info("t=%.2f: board not found: %s", t, error.reason)
-            self._locate_wait = min(self.config.locate_max_wait_s, 2 * self._locate_wait)  # back off
-            if self.observer is None and self._blind_alerted is None:
-                self._blind_alerted = t
-                return [BoardDisturbed(t, "board_not_found", (), "", f"the board cannot be found in the picture "
-                                       f"({error.reason}); nothing is recorded until it is", self.resolver.game.ply)]
-            return []
+            confirmed = self._confirmed_by_pieces(image, error.candidates)
+            if confirmed is not None:
+                geometry = confirmed
+            else:
+                return self._not_found(t, error)
         finally:
             self.timings["locate_ms"] += 1000 * (time.perf_counter() - started)
+        return self._found(geometry, t, reason, min_shift)
+
+    def _not_found(self, t: float, error: BoardNotFoundError) -> list[Event]:
+        """Back off, and tell the arbiter once when the board has never been found."""
+        log.info("t=%.2f: board not found: %s", t, error.reason)
+        self._locate_wait = min(self.config.locate_max_wait_s, 2 * self._locate_wait)  # back off
+        if self.observer is None and self._blind_alerted is None:
+            self._blind_alerted = t
+            return [BoardDisturbed(t, "board_not_found", (), "", f"the board cannot be found in the picture "
+                                   f"({error.reason}); nothing is recorded until it is", self.resolver.game.ply)]
+        return []
+
+    def _confirmed_by_pieces(self, image: np.ndarray, candidates: list[BoardGeometry]) -> BoardGeometry | None:
+        """The first refused grid (either naming) on which the pieces read as the game's position.
+
+        Glare or blur can hide most grid lines while every piece still shows where it stands; a grid
+        one line off, of the wrong spacing or on a part of the board puts pieces where the position
+        has none, so agreement on (nearly) all points confirms the grid and its naming together.
+        """
+        cfg = self.config
+        expected = board_classes(self.resolver.game.position.board)
+        for candidate in candidates[:2]:
+            for geometry in (candidate, candidate.turned()):
+                result: Any = self.classifier.classify(Rectifier(geometry)(image))
+                seen, agree, pieces = colour_agreement(to_square_order(result.probs, result.classes), expected)
+                if seen >= cfg.confirm_min_visible and agree >= cfg.confirm_agreement and pieces >= cfg.confirm_pieces:
+                    log.info("grid refused by the locator (confidence %.2f) confirmed by the pieces: %d points "
+                             "seen, %.0f%% agree, %.0f%% of pieces", geometry.confidence, seen, 100 * agree,
+                             100 * pieces)
+                    self._oriented = True
+                    red_side = geometry.red_side or side_of_rank0(geometry.homography)
+                    return replace(geometry, red_side=red_side,
+                                   details={**geometry.details, "confirmed_by_pieces": agree})
+        return None
+
+    def _found(self, geometry: BoardGeometry, t: float, reason: str, min_shift: float) -> list[Event]:
+        """Use a grid found by the locator, unless it lies within ``min_shift`` spacings of the one in use."""
         self._locate_wait = self.config.locate_every_s
         shift = 0.0
         if self.geometry is not None:

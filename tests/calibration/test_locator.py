@@ -130,3 +130,28 @@ def test_a_lattice_on_none_of_the_palace_diagonals_is_not_confident() -> None:
     assert _confidence(good, 0.005, 0.3) == 1.0
     assert _confidence(blind, 0.005, 0.3) == 0.5
     assert _confidence(blind, 0.005, 0.12) < 0.5  # with any other doubt it is refused
+
+
+def test_the_board_outline_is_a_candidate_that_holds_the_whole_grid() -> None:
+    import cv2
+
+    from calibration.candidates import outline_quads
+
+    view = render_drawn(12, pieces=start_pieces(), tilt_deg=15.0, rotation_deg=30.0)
+    gray = cv2.cvtColor(cv2.resize(view.image, (640, 480), interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY)
+    points = np.array(list(view.points.values()), np.float32) / 2
+    grid_area = cv2.contourArea(cv2.convexHull(points))
+    holding = [quad for quad in outline_quads(gray)
+               if all(cv2.pointPolygonTest(quad.astype(np.float32), (float(x), float(y)), False) >= 0 for x, y in points)]
+    assert holding and min(cv2.contourArea(q.astype(np.float32)) for q in holding) < 1.8 * grid_area
+
+
+def test_a_refusal_carries_the_best_refused_grid_for_other_evidence_to_confirm() -> None:
+    view = render_drawn(7, pieces=start_pieces(), tilt_deg=5.0)
+    strict = BoardLocator(min_confidence=1.01)  # nothing is sure enough: every fit is refused
+    with pytest.raises(BoardNotFoundError) as caught:
+        strict.locate(view.image)
+    assert caught.value.candidates
+    best = caught.value.candidates[0]
+    assert best.confidence < 1.01
+    assert min(errors_pct(best, view, allow_turn=True).max(), 100.0) < 6.0

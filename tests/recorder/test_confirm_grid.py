@@ -1,0 +1,97 @@
+"""A grid the locator refuses as too weak is used only when the pieces on it read as the game's position."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from calibration import BoardGeometry, BoardLocator, BoardNotFoundError
+from recorder.events import BoardDisturbed, CalibrationChanged
+from recorder.resolver_scoring import board_classes, colour_agreement
+from recorder.session import RecordingSession
+from recorder.sources import Frame, open_source
+from recorder.vision import DEFAULT_MODEL
+from rules import Position
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+VIDEO = FIXTURES / "game_short.mp4"
+
+
+def _one_hot(classes: np.ndarray) -> np.ndarray:
+    probs = np.full((90, 16), 0.001)
+    probs[np.arange(90), classes] = 1.0
+    return probs / probs.sum(axis=1, keepdims=True)
+
+
+def test_colour_agreement_counts_places_and_colours_not_kinds() -> None:
+    expected = board_classes(Position.start().board)
+    read = expected.copy()
+    read[0] = 5 if read[0] != 5 else 6  # a red chariot read as another red piece: still agrees
+    seen, agree, pieces = colour_agreement(_one_hot(read), expected)
+    assert (seen, agree, pieces) == (90, 1.0, 1.0)
+    covered = read.copy()
+    covered[:9] = 15  # red's back rank under a hand: not counted either way
+    seen, agree, pieces = colour_agreement(_one_hot(covered), expected)
+    assert seen == 81 and agree == 1.0 and pieces == 1.0
+    shifted = np.roll(expected, 9)  # the board read one rank off
+    _, agree, pieces = colour_agreement(_one_hot(shifted), expected)
+    assert agree < 0.8 and pieces < 0.5
+
+
+class _RefusingLocator:
+    """Refuses every frame, offering the given grids as candidates (as a weak lattice fit does)."""
+
+    def __init__(self, candidates: list[BoardGeometry]) -> None:
+        self.candidates = candidates
+
+    def locate(self, frame: np.ndarray) -> BoardGeometry:
+        raise BoardNotFoundError("lattice fit too weak", self.candidates)
+
+
+def _first_frame() -> np.ndarray:
+    for item in open_source(str(VIDEO)):
+        if isinstance(item, Frame):
+            return item.image
+    raise AssertionError("no frame")
+
+
+def _session(candidates: list[BoardGeometry]) -> RecordingSession:
+    from recorder.vision import PieceClassifier
+
+    return RecordingSession(PieceClassifier(threads=1), locator=_RefusingLocator(candidates))  # type: ignore[arg-type]
+
+
+needs_model = pytest.mark.skipif(not VIDEO.exists() or not DEFAULT_MODEL.exists(), reason="fixture or model missing")
+
+
+@needs_model
+def test_a_refused_grid_the_start_position_confirms_is_used() -> None:
+    frame = _first_frame()
+    true = BoardLocator().locate(frame)
+    weak = replace(true, confidence=0.1, red_side=None)
+    session = _session([weak.turned()])  # named the wrong way round, too: the pieces settle it
+    events = session.feed(Frame(frame, 0.0, 0))
+    changed = [e for e in events if isinstance(e, CalibrationChanged)]
+    assert changed and session.geometry is not None
+    assert not [e for e in events if isinstance(e, BoardDisturbed)]
+    got = np.array(list(session.geometry.points().values()))
+    want = np.array(list(true.points().values()))
+    assert np.abs(got - want).max() < 0.5
+    assert session.geometry.red_side == true.red_side
+
+
+@needs_model
+def test_a_refused_grid_one_line_off_or_of_the_wrong_size_is_not_used() -> None:
+    frame = _first_frame()
+    true = BoardLocator().locate(frame)
+    one_file = replace(true, confidence=0.1, homography=true.homography @ np.array([[1.0, 0, 1], [0, 1, 0], [0, 0, 1]]))
+    one_rank = replace(true, confidence=0.1, homography=true.homography @ np.array([[1.0, 0, 0], [0, 1, 1], [0, 0, 1]]))
+    half = replace(true, confidence=0.1, homography=true.homography @ np.diag([0.5, 0.5, 1.0]))
+    for wrong in (one_file, one_rank, half):
+        session = _session([wrong])
+        events = session.feed(Frame(frame, 0.0, 0))
+        assert session.geometry is None
+        assert [e.kind for e in events if isinstance(e, BoardDisturbed)] == ["board_not_found"]
