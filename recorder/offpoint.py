@@ -46,6 +46,23 @@ def piece_offsets(rectified: np.ndarray, spacing: float, margin: float, *, reach
     return out
 
 
+def washed_out(rectified: np.ndarray, spacing: float, margin: float, *, level: int = 240) -> np.ndarray:
+    """(90,) share of each point's piece-sized square (0.9 spacings across) that is blown out to white.
+
+    Glare (a lamp mirrored in a glossy board or piece) saturates the picture: no edge survives
+    there, so a disc the circle search does not find on such a point says nothing about it.
+    Rows are ``rules`` squares, the layout as for ``piece_offsets``.
+    """
+    low = rectified if rectified.ndim == 2 else rectified.min(axis=2)
+    blown = (np.asarray(low) >= level).astype(np.float32)
+    side = max(3, int(round(0.9 * spacing)))
+    share = cv2.blur(blown, (side, side), borderType=cv2.BORDER_REPLICATE)
+    squares = np.arange(90)
+    px = np.clip(np.rint((margin + squares % 9) * spacing).astype(int), 0, share.shape[1] - 1)
+    py = np.clip(np.rint((margin + 9 - squares // 9) * spacing).astype(int), 0, share.shape[0] - 1)
+    return np.asarray(share[py, px], dtype=np.float64)
+
+
 def own_discs(offsets: np.ndarray, occupied: np.ndarray) -> np.ndarray:
     """``offsets`` with NaN where the nearest disc lies nearer another occupied point than this one.
 
@@ -123,20 +140,22 @@ def off_point(offsets: np.ndarray, occupied: np.ndarray, threshold: float,
 
 
 def fuse_discs(probs: np.ndarray, offsets: np.ndarray, ratio: float, *, near: float = 0.35,
-               min_discs: int = 4) -> np.ndarray:
+               min_discs: int = 4, blind: np.ndarray | None = None) -> np.ndarray:
     """Class probabilities (90 squares x CLASSES, "empty" first, "covered" last) with the disc evidence added.
 
     A disc centred within ``near`` spacings of a point says the point is occupied, no disc within
     reach says it is empty; each is weighed as a likelihood ratio ``ratio`` on occupancy (the piece
     types keep their proportions). Nothing changes when fewer than ``min_discs`` discs were found
-    (the circle search failed on this picture) or ``ratio`` is 1.
+    (the circle search failed on this picture) or ``ratio`` is 1; on ``blind`` points (washed out
+    by glare) a missing disc is no evidence.
     """
     distance = np.hypot(offsets[:, 0], offsets[:, 1])
     found = ~np.isnan(distance)
     if ratio == 1.0 or int(found.sum()) < min_discs:
         return probs
     disc = found & (distance <= near)
-    factor = np.where(disc, ratio, np.where(found, 1.0, 1.0 / ratio))  # a disc a little off: no evidence
+    missing = ~found if blind is None else ~found & ~np.asarray(blind, dtype=bool)
+    factor = np.where(disc, ratio, np.where(missing, 1.0 / ratio, 1.0))  # a disc a little off: no evidence
     out = np.array(probs, dtype=np.float64, copy=True)
     out[:, 1:-1] *= factor[:, None]
     covered = out[:, -1].copy()

@@ -120,6 +120,9 @@ class Resolver:
         # Points whose raised disturbance went away with nothing touching them: the camera misreads
         # them (glare, a shadow), so they raise nothing more until a move changes what stands there.
         self._unreliable: set[int] = set()
+        # Points the classifier read wrong with nothing near them: a wrong reading there raises
+        # nothing until a move changes what stands there (a disc knocked off the point still does).
+        self._misread: set[int] = set()
         self._unexplained: list[tuple[Observation, Scorer]] = []  # views no continuation fitted, in order
 
     # --- observations ------------------------------------------------------------------
@@ -378,6 +381,7 @@ class Resolver:
                                 self.config.off_point_new, self.config.off_point_moved)
             if not shifted and not found:  # a clean view: the reference for the next one
                 self._offsets_ref = (board, residual_offsets(observation.offsets, occupied & scorer.visible))
+        found_before = found
         untouched = {sq for sq in set(found.squares) | set(shifted)
                      if (not self._touched[sq] and sq not in self._standing) or sq in self._unreliable}
         if untouched:
@@ -385,6 +389,12 @@ class Resolver:
                      ", ".join(square_name(sq) for sq in sorted(untouched)), "s" if len(untouched) == 1 else "")
             found = found.without(untouched)
             shifted = {sq: v for sq, v in shifted.items() if sq not in untouched}
+            self._misread |= untouched & set(found_before.squares)
+        misread = {sq for sq in found.squares if sq in self._misread}
+        if misread:  # read wrong before with nothing near: a hand passing it again proves nothing
+            log.info("t=%.2f: %s misread before: not raised", observation.t,
+                     ", ".join(square_name(sq) for sq in sorted(misread)))
+            found = found.without(misread)
         if not found and not shifted:
             return []
         squares = sorted(set(found.squares) | set(shifted))
@@ -406,6 +416,7 @@ class Resolver:
         records: list[tuple[int, Move, str, str, str]] = []
         for move in moves:
             self._unreliable -= {move.from_square, move.to_square}  # another piece, or none: read afresh
+            self._misread -= {move.from_square, move.to_square}
             before = self.game.position
             chinese = format_move(before, move, "chinese")
             side = before.side_to_move
@@ -456,6 +467,7 @@ class Resolver:
         self._touched[:] = True
         self._standing = frozenset()
         self._unreliable.clear()
+        self._misread.clear()
         self._unexplained.clear()
 
     def forget_offsets(self) -> None:
@@ -463,6 +475,7 @@ class Resolver:
         self._offsets_ref = None
         self._touched[:] = True
         self._unreliable.clear()
+        self._misread.clear()
 
     # --- the clock ------------------------------------------------------------------------
     def press(self, press: ClockPress) -> list[Event]:

@@ -36,7 +36,7 @@ from recorder.events import (
 )
 from recorder.motion import MotionConfig, MotionDetector
 from recorder.observer import Classifier, Observation, Observer, ObserverConfig, to_square_order
-from recorder.offpoint import fuse_discs, piece_offsets
+from recorder.offpoint import fuse_discs, piece_offsets, washed_out
 from recorder.resolver import Resolver, ResolverConfig
 from recorder.resolver_scoring import Scorer, board_classes, colour_agreement
 from recorder.sources import Frame, Gap
@@ -59,6 +59,7 @@ class SessionConfig:
     drift_min_shift: float = 0.15  # a grid found again within this many spacings: the board did not move
     drift_quiet_s: float = 30.0  # after a drift check fooled by the pieces, wait this long (or for a move)
     disc_evidence: float = 10.0  # likelihood ratio of a disc found on a point for "occupied" (1: off)
+    glare_blind: float = 0.3  # a point this much blown out by glare: no disc found there is no evidence
     orientation_margin: float = 20.0  # nats by which the turned naming must fit the start better
     # a grid the locator refused as too weak is used when the pieces on it read as the game's position:
     confirm_min_visible: int = 60  # points not covered, at least
@@ -263,8 +264,10 @@ class RecordingSession:
         started = time.perf_counter()
         rectified = self._rectify(image) if self._rectify is not None else None
         if rectified is not None:
-            offsets = piece_offsets(rectified, float(self.geometry.spacing), float(self.geometry.margin))
-            probs = fuse_discs(observation.probs, offsets, self.config.disc_evidence)
+            spacing, margin = float(self.geometry.spacing), float(self.geometry.margin)
+            offsets = piece_offsets(rectified, spacing, margin)
+            blind = washed_out(rectified, spacing, margin) >= self.config.glare_blind
+            probs = fuse_discs(observation.probs, offsets, self.config.disc_evidence, blind=blind)
             observation = replace(observation, offsets=offsets, probs=probs)
         self.timings["offpoint_ms"] += 1000 * (time.perf_counter() - started)
         if not self._oriented:

@@ -39,3 +39,23 @@ def test_a_knocked_piece_is_found_off_its_point_and_the_others_on_theirs() -> No
     found = off_point(offsets, occupied, 0.3)
     assert list(found) == [31] and 0.35 < found[31] < 0.55
     assert np.isnan(offsets[40, 0])  # nothing near an empty point in the middle
+
+
+def test_a_point_blown_out_by_glare_gets_no_empty_evidence_from_a_missing_disc() -> None:
+    from recorder.offpoint import fuse_discs, washed_out
+
+    spacing, margin = 48.0, 1.0
+    board = np.full((int(11 * spacing), int(10 * spacing), 3), 150, np.uint8)
+    x, y = int((margin + 4) * spacing), int((margin + 9 - 4) * spacing)  # the point e4
+    board[y - 20:y + 21, x - 20:x + 21] = 255  # a lamp mirrored there
+    blown = washed_out(board, spacing, margin)
+    e4, a0 = 4 * 9 + 4, 0
+    assert blown[e4] > 0.6 and blown[a0] == 0.0
+    probs = np.zeros((90, 16))
+    probs[:, 1] = 0.6  # a red general, say, more likely than not
+    probs[:, 0] = 0.4
+    offsets = np.full((90, 2), np.nan)
+    offsets[10:20] = 0.0  # discs found on other points: the search worked on this picture
+    fused = fuse_discs(probs, offsets, 10.0, blind=blown >= 0.3)
+    assert fused[a0, 0] > 0.8  # no disc where one could be seen: empty
+    assert np.allclose(fused[e4], probs[e4])  # no disc under the glare: nothing learnt

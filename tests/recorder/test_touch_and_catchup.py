@@ -59,12 +59,18 @@ def test_a_piece_read_as_empty_where_nothing_moved_is_a_misread_not_a_disturbanc
     events = _look(resolver, after.board, 2.0, misread={parse_square("f0"): (".", 0.97)}, touched=_sq("h2", "e2"))
     assert [e.iccs for e in events if isinstance(e, MoveRecorded)] == ["h2e2"]
     assert _alerts(events) == []
-    # the same reading where a hand came near is a disturbed board
+    # a piece read as empty where a hand came near is a disturbed board ...
     after2 = after.play("h9g7")
-    events = _look(resolver, after2.board, 4.0, misread={parse_square("f0"): (".", 0.97)},
-                   touched=_sq("h9", "g7", "f0"))
+    events = _look(resolver, after2.board, 4.0, misread={parse_square("d0"): (".", 0.97)},
+                   touched=_sq("h9", "g7", "d0"))
     assert [e.iccs for e in events if isinstance(e, MoveRecorded)] == ["h9g7"]
-    assert [a.squares for a in _alerts(events)] == [("f0",)]
+    assert [a.squares for a in _alerts(events)] == [("d0",)]
+    # ... but not on a point the camera already misread with nothing near (until a move there)
+    after3 = after2.play("h0g2")
+    events = _look(resolver, after3.board, 6.0, misread={parse_square("f0"): (".", 0.97)},
+                   touched=_sq("h0", "g2", "f0"))
+    assert [e.iccs for e in events if isinstance(e, MoveRecorded)] == ["h0g2"]
+    assert all("f0" not in a.squares for a in _alerts(events))
 
 
 def test_a_standing_disturbance_is_raised_once_and_again_after_it_cleared() -> None:
