@@ -27,7 +27,7 @@ def piece_offsets(rectified: np.ndarray, spacing: float, margin: float, *, reach
     """
     gray = rectified if rectified.ndim == 2 else cv2.cvtColor(rectified, cv2.COLOR_BGR2GRAY)
     gray = cv2.GaussianBlur(gray, (5, 5), 1.5)
-    found = cv2.HoughCircles(gray, cv2.HOUGH_GRADIENT, dp=1, minDist=spacing * 0.7, param1=80, param2=25,
+    found = cv2.HoughCircles(gray, cv2.HOUGH_GRADIENT, dp=1, minDist=spacing * 0.7, param1=60, param2=20,
                              minRadius=int(spacing * 0.35), maxRadius=int(round(spacing * 0.55)))
     out = np.full((90, 2), np.nan)
     if found is None:
