@@ -59,6 +59,7 @@ class ResolverConfig:
     margin: float = 3.5  # the best must beat the best different board by this much
     pair_prior: float = 6.0  # nats against two moves between still views (0 when the clock says 2)
     restore_prior: float = 3.0  # nats against going back to an earlier position
+    untouched_prior: float = 15.0  # nats against a board that changes a point nothing came near
     restore_plies: int = 10  # how far back a restoration may go (art. 5.8.2: five rounds)
     off_point: float = 0.3  # a piece that moved this many spacings off its point is off it (art. 5.9)
     off_point_new: float = 0.4  # the same for a piece seen for the first time there (no earlier view)
@@ -73,7 +74,7 @@ class ResolverConfig:
             raise ValueError("floor must be within 1e-9-0.5")
         if not 0 <= self.max_bad_points <= 10:
             raise ValueError("max_bad_points must be within 0-10")
-        if self.margin < 0 or self.pair_prior < 0 or self.restore_prior < 0:
+        if self.margin < 0 or self.pair_prior < 0 or self.restore_prior < 0 or self.untouched_prior < 0:
             raise ValueError("margin and priors must not be negative")
 
 
@@ -320,7 +321,12 @@ class Resolver:
     def _decide(self, scorer: Scorer, with_pairs: bool) -> _Decision:
         candidates = self._candidates(with_pairs)
         classes = boards_classes([c.board for c in candidates])
-        scores = scorer.scores(classes) - np.array([c.prior for c in candidates])
+        # a piece cannot move where no hand came: a board changing such a point needs more evidence
+        # (a misread untouched point otherwise makes its legal moves rivals of the true board)
+        current = board_classes(self.game.position.board)
+        untouched = ((classes != current[None, :]) & ~self._touched[None, :]).any(axis=1)
+        priors = np.array([c.prior for c in candidates]) + self.config.untouched_prior * untouched
+        scores = scorer.scores(classes) - priors
         order = np.argsort(-scores, kind="stable")
         best = int(order[0])
         best_board = candidates[best].board

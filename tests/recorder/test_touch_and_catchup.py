@@ -184,3 +184,23 @@ def test_a_second_look_at_the_same_still_board_does_not_count_as_more_evidence()
     resolver.observe(observe_board(board, 2.0, misread=doubtful, touched=_sq("h2", "e2", "d2")))
     resolver.observe(observe_board(board, 2.3, misread=doubtful, touched=()))  # read again, nothing moved
     assert resolver.game.ply == 0
+
+
+def test_a_misread_point_nothing_came_near_does_not_make_its_moves_rivals() -> None:
+    start = Position.start()
+    resolver = Resolver()
+    _look(resolver, start.board, 0.5)
+    after = start.play("h2e2")
+    events = _look(resolver, after.board, 2.0, touched=_sq("h2", "e2"))
+    assert [e.iccs for e in events if isinstance(e, MoveRecorded)] == ["h2e2"]
+    # a second look, nothing moving: black's cannon on b7 now reads empty (glare). Without the
+    # touches, b7b6 and the other moves of that cannon would be near rivals of "no move yet".
+    misread = {parse_square("b7"): (".", 0.9)}
+    for t in (3.0, 3.4, 3.8):
+        events = resolver.observe(observe_board(after.board, t, misread=misread, touched=()))  # type: ignore[arg-type]
+        assert not [e for e in events if isinstance(e, MoveRecorded)]
+        assert _alerts(events) == [] and not resolver.desynced
+    # the cannon really moving, touched, is recorded as usual
+    moved = after.play("b7b6")
+    events = _look(resolver, moved.board, 5.0, touched=_sq("b7", "b6"))
+    assert [e.iccs for e in events if isinstance(e, MoveRecorded)] == ["b7b6"]
