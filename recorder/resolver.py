@@ -64,6 +64,7 @@ class ResolverConfig:
     off_point: float = 0.3  # a piece that moved this many spacings off its point is off it (art. 5.9)
     off_point_new: float = 0.4  # the same for a piece seen for the first time there (no earlier view)
     off_point_moved: float = 0.2  # ... and that moved this far since a clean view (a steady calibration error is no knock)
+    off_point_confirm: float = 0.95  # the second look at a piece seen off its point uses these thresholds times this
     alert_with_hidden: int = 1  # alert although this many points read "covered" (a stray reading, not a hand)
     confirm_alerts: bool = True  # raise a new trouble only when a second look sees it too
     clock_grace_s: float = 4.0  # unmatched presses / unpressed moves are flagged after this
@@ -383,9 +384,16 @@ class Resolver:
                 before, offsets = self._offsets_ref
                 same = np.array([board[sq] == before[sq] for sq in range(90)])
                 reference = np.where(same[:, None], offsets, np.nan)
-            shifted = off_point(observation.offsets, occupied & scorer.visible, self.config.off_point, reference,
-                                self.config.off_point_new, self.config.off_point_moved)
-            if not shifted and not found:  # a clean view: the reference for the next one
+            cfg = self.config
+            shifted = off_point(observation.offsets, occupied & scorer.visible, cfg.off_point, reference,
+                                cfg.off_point_new, cfg.off_point_moved)
+            suspect = {parse_square(name) for _, names in self._suspect or () for name in names}
+            if suspect:  # the second look at a piece seen off its point: a measurement a hair under is no all-clear
+                ease = cfg.off_point_confirm
+                again = off_point(observation.offsets, occupied & scorer.visible, ease * cfg.off_point, reference,
+                                  ease * cfg.off_point_new, ease * cfg.off_point_moved)
+                shifted.update({sq: v for sq, v in again.items() if sq in suspect})
+            if not shifted and not found and not suspect:  # a clean view: the reference for the next one
                 self._offsets_ref = (board, residual_offsets(observation.offsets, occupied & scorer.visible))
         found_before = found
         untouched = {sq for sq in set(found.squares) | set(shifted)

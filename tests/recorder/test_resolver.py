@@ -214,3 +214,28 @@ def test_occupancy_decides_when_the_piece_type_is_misread() -> None:
     # the cannon now on c2 reads as a soldier, and only half-confidently occupied
     events = resolver.observe(observe_board(after.board, 1.0, misread={parse_square("c2"): ("P", 0.5)}))
     assert _recorded(events) == ["h2c2"]
+
+
+def test_a_knock_measured_a_hair_under_the_threshold_on_the_second_look_is_still_raised() -> None:
+    from dataclasses import replace
+
+    import numpy as np
+
+    resolver = Resolver()
+    board = Position.start().board
+    occupied = np.array([c != "." for c in board])
+    still = np.where(occupied[:, None], np.zeros((90, 2)), np.nan)  # every piece on its point
+    for t in (0.5, 0.9):  # a clean view (its second look too): the reference offsets
+        resolver.observe(replace(observe_board(board, t), offsets=still))
+    after = Position.start().play("h2e2")
+    occupied = np.array([c != "." for c in after.board])
+    g3 = parse_square("g3")
+    first = np.where(occupied[:, None], np.zeros((90, 2)), np.nan)
+    first[g3] = (0.31, 0.0)  # knocked by the mover's hand
+    events = resolver.observe(replace(observe_board(after.board, 2.0, touched=(parse_square("h2"), parse_square("e2"), g3)),
+                                      offsets=first))
+    assert _recorded(events) == ["h2e2"] and resolver.wants_retry  # a new trouble: looked at again first
+    second = first.copy()
+    second[g3] = (0.295, 0.0)  # the same piece measured a hair closer
+    events = resolver.observe(replace(observe_board(after.board, 2.4, touched=()), offsets=second))
+    assert [e.squares for e in events if isinstance(e, BoardDisturbed)] == [("g3",)]
