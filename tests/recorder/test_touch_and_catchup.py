@@ -197,7 +197,7 @@ def test_a_misread_point_nothing_came_near_does_not_make_its_moves_rivals() -> N
     # touches, b7b6 and the other moves of that cannon would be near rivals of "no move yet".
     misread = {parse_square("b7"): (".", 0.9)}
     for t in (3.0, 3.4, 3.8):
-        events = resolver.observe(observe_board(after.board, t, misread=misread, touched=()))  # type: ignore[arg-type]
+        events = resolver.observe(observe_board(after.board, t, misread=misread, touched=()))
         assert not [e for e in events if isinstance(e, MoveRecorded)]
         assert _alerts(events) == [] and not resolver.desynced
     # the cannon really moving, touched, is recorded as usual
