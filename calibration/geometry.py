@@ -195,6 +195,10 @@ class BoardGeometry:
             if found is None:
                 raise ValueError("calibration JSON points do not define a homography")
             h = np.asarray(found, dtype=np.float64)
+        if not np.all(np.isfinite(h)) or abs(h[2, 2]) < 1e-12 or abs(np.linalg.det(h)) < 1e-12:
+            raise ValueError("calibration JSON homography is degenerate")
+        if width < 1 or height < 1:
+            raise ValueError(f"bad image_size in calibration JSON: {data['image_size']!r}")
         rect = data.get("rectified") or {}
         return cls(homography=h / h[2, 2], image_size=(width, height),
                    confidence=float(data.get("confidence", 1.0)), red_side=red_side, lens=lens,
@@ -206,5 +210,12 @@ class BoardGeometry:
 
     @classmethod
     def load(cls, path: str | Path) -> BoardGeometry:
-        """Read a file written by ``save``."""
-        return cls.from_json(json.loads(Path(path).read_text(encoding="utf-8")))
+        """Read a file written by ``save``; ``ValueError`` naming the file when it is not a usable calibration."""
+        try:
+            data = json.loads(Path(path).read_text(encoding="utf-8"))
+            if not isinstance(data, dict):
+                raise ValueError("not a JSON object")
+            geometry = cls.from_json(data)
+        except (ValueError, TypeError, KeyError, AttributeError, IndexError, UnicodeDecodeError) as error:
+            raise ValueError(f"calibration {path} is not usable: {error}") from None
+        return geometry

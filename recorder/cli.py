@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import logging
+import sqlite3
 import sys
 from collections.abc import Sequence
 
@@ -61,6 +62,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except sqlite3.Error as error:  # a store path that cannot be opened, or a file that is not a store
+        print(f"xqrec {args.command}: game store: {error} ({getattr(args, 'db', None) or 'default store'})",
+              file=sys.stderr)
+        return 2
     except (ValueError, OSError) as error:
         # Bad input (a malformed file, a missing path) is the user's to fix: say what, no traceback.
         print(f"xqrec {args.command}: {error}", file=sys.stderr)

@@ -299,12 +299,14 @@ class RecordingSession:
         return [CalibrationChanged(observation.t, "red side from the pieces", 0.0, geometry.red_side,
                                    geometry.confidence)]
 
-    def finish(self, reason: str = "end of source") -> list[Event]:
-        """Hand over the remaining clock presses, let the clock grace run out, and close the record."""
+    def finish(self, reason: str = "end of source", complete: bool = True) -> list[Event]:
+        """Close the record. At the end of the source (``complete``) the remaining clock presses are
+        handed over and the clock grace runs out; a recording stopped part way (Ctrl-C) keeps the
+        presses still to come for the run that resumes it."""
         events: list[Event] = []
-        if self.clock is not None:
+        if complete and self.clock is not None:
             for press in self.clock.remaining():
                 events += self.resolver.press(press)
-        events += self.resolver.tick(self.last_t + self.config.resolver.clock_grace_s)
+        events += self.resolver.tick(self.last_t + (self.config.resolver.clock_grace_s if complete else 0.0))
         events.append(RecordingStopped(self.last_t, self.frames, reason))
         return self._emit(events)

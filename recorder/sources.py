@@ -151,9 +151,27 @@ class LiveSource(FrameSource):
         self._stopped = threading.Event()
         self.failed_reads = 0
         self.reopens = 0
+        self._first: Capture | None = None  # opened by ``check``, used by the first iteration
 
     def stop(self) -> None:
         self._stopped.set()
+
+    def check(self, attempts: int = 4) -> None:
+        """Open the source now (with back-off, ``attempts`` tries); ``OSError`` with the reason if it never opens.
+
+        A camera index that does not exist or a stream that never answers is a setup mistake to
+        report at once; a source that opened and then drops is reopened for as long as it takes.
+        """
+        delay = self.backoff_s
+        for attempt in range(max(1, attempts)):
+            capture = self._open()
+            if capture is not None:
+                self._first = capture
+                return
+            if attempt + 1 < attempts:
+                self._sleep(delay)
+                delay = min(self.max_backoff_s, delay * 2)
+        raise OSError(f"cannot open video source {self.name} (no camera or stream answered after {attempts} tries)")
 
     def _open(self) -> Capture | None:
         capture = self._opener(self.target)
@@ -184,7 +202,7 @@ class LiveSource(FrameSource):
     def __iter__(self) -> Iterator[Frame | Gap]:
         t0 = self._clock()
         index = 0
-        capture = self._reopen(t0, first=True)
+        capture, self._first = (self._first, None) if self._first is not None else (self._reopen(t0, first=True), None)
         while capture is not None and not self._stopped.is_set():
             slot: queue.Queue[tuple[bool, Any]] = queue.Queue(maxsize=1)
             alive = threading.Event()

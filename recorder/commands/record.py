@@ -11,7 +11,7 @@ import logging
 import sys
 import time
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from recorder.events import (
     Alert,
@@ -27,6 +27,9 @@ from recorder.events import (
 from recorder.exports import export_pgn, export_text
 from recorder.store.recording import add_store_arguments, info_from_args, open_for_record, resume_session
 from recorder.store.resume import StoreRecording, live_offset, presses_after
+
+if TYPE_CHECKING:
+    from recorder.sources import FrameSource
 
 log = logging.getLogger(__name__)
 
@@ -125,12 +128,13 @@ def _classifier(args: argparse.Namespace) -> Any:
         raise ValueError(str(error)) from None
 
 
-def record_source(source_spec: str, classifier: Any, *, clock_log: Path | None = None,
+def record_source(source_spec: str, classifier: Any, *, source: FrameSource | None = None, clock_log: Path | None = None,
                   events_path: Path | None = None, calibration: Path | None = None, fen: str | None = None,
                   fps: float | None = None, show: bool = True, clock: Any = None,
                   store: StoreRecording | None = None) -> list[Event]:
-    """Record ``source_spec`` to the end (or Ctrl-C) and return the game's whole event log
-    (with a store: every event of the game, including those of earlier runs before a crash)."""
+    """Record ``source_spec`` (opened already as ``source`` when given) to the end (or Ctrl-C) and
+    return the game's whole event log (with a store: every event of the game, including those of
+    earlier runs before a crash)."""
     from calibration import BoardGeometry
     from recorder.clocklog_input import read_clock_log
     from recorder.session import RecordingSession
@@ -138,7 +142,7 @@ def record_source(source_spec: str, classifier: Any, *, clock_log: Path | None =
     from recorder.stills import StillSaver
     from rules import Position
 
-    source = open_source(source_spec, fps=fps)
+    source = source if source is not None else open_source(source_spec, fps=fps)
     presses = presses_after(read_clock_log(clock_log) if clock_log else None, store.resume if store else None)
     geometry = BoardGeometry.load(calibration) if calibration else None
     start = Position.from_fen(fen) if fen else None
@@ -177,15 +181,27 @@ def record_source(source_spec: str, classifier: Any, *, clock_log: Path | None =
                     on_event(clock_event)
                 if isinstance(item, Frame):
                     progress.update(item.index + 1)
-            reason = "end of source"
+            reason, complete = "end of source", True
         except KeyboardInterrupt:
             source.stop()
-            reason = "stopped by the user"
+            reason, complete = "stopped by the user", False
         progress.clear()
         if clock is not None:
             clock.stop()
-        session.finish(reason)
+        session.finish(reason, complete=complete)
         return store.store.events(store.game_id) if store is not None else list(events.events)
+
+
+def writable(path: Path) -> None:
+    """``OSError`` with the reason unless a file can be written at ``path`` (tried, not guessed)."""
+    existed = path.exists()
+    try:
+        with open(path, "a", encoding="utf-8"):
+            pass
+    except OSError as error:
+        raise OSError(f"cannot write {path}: {error.strerror or error}") from None
+    if not existed:
+        path.unlink()
 
 
 CORRECTIONS_EVERY_S = 1.0  # how often a recording into the store looks for the console's corrections
@@ -216,7 +232,22 @@ def run(args: argparse.Namespace) -> int:
         first = Position.from_fen(args.fen).side_to_move if args.fen else "red"
         clock = LiveClock(args.clock or "-", args.clock_protocol, red_side=args.clock_red_side, first_mover=first,
                           time_control=args.time_control, rate=args.clock_rate)
-    events = record_source(args.source, _classifier(args), clock_log=args.clock_log, events_path=args.events,
+    # Everything that can fail at once is checked before a game is opened in the store: the source
+    # opens, the output files can be written (a game recorded to the end must not be lost to a typo).
+    from recorder.sources import LiveSource, open_source
+
+    for output in (args.pgn, args.scoresheet):
+        if output is not None:
+            writable(output)
+    if args.calibration is not None:
+        from calibration import BoardGeometry
+
+        BoardGeometry.load(args.calibration)  # a broken file is reported before anything starts
+    classifier = _classifier(args)
+    source = open_source(args.source, fps=args.fps)
+    if isinstance(source, LiveSource):
+        source.check()
+    events = record_source(args.source, classifier, source=source, clock_log=args.clock_log, events_path=args.events,
                            calibration=args.calibration, fen=args.fen, fps=args.fps, show=not args.quiet,
                            clock=clock, store=open_for_record(args, args.source))
     # The same exports as `xqrec export`: one PGN writer, one scoresheet text.

@@ -123,6 +123,6 @@ def _pad(text: str, width: int) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    record = load_shared_line(args.line) if args.line else load_pgn(args.pgn)
+    record = load_shared_line(args.line) if args.line is not None else load_pgn(args.pgn)
     print("\n".join(scoresheet_lines(record, args.notation, args.traditional)))
     return 0

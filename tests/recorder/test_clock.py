@@ -94,3 +94,24 @@ def test_presses_around_an_arbiter_restoration_are_not_flagged() -> None:
     resolver.press(ClockPress(8.0, "red", 910000, 900000))
     resolver.observe(observe_board(P1.board, 8.2))
     assert _kinds(resolver.tick(30.0)) == []
+
+
+def test_a_recording_stopped_part_way_keeps_the_presses_still_to_come_for_its_resumption() -> None:
+    from recorder.clocklog_input import ClockPress
+    from recorder.events import ClockPressed
+    from recorder.session import RecordingSession
+
+    presses = [ClockPress(5.0, "red", 899_000, 900_000), ClockPress(90.0, "black", 899_000, 880_000)]
+
+    class _Blind:
+        def classify(self, rectified: object) -> object:
+            raise AssertionError("no frame is read")
+
+    stopped = RecordingSession(_Blind(), presses=presses)
+    stopped.last_t = 31.4  # Ctrl-C at 31.4 s of video
+    events = stopped.finish("stopped by the user", complete=False)
+    assert not [e for e in events if isinstance(e, ClockPressed)]  # the 90 s press has not happened yet
+    ended = RecordingSession(_Blind(), presses=presses)
+    ended.last_t = 120.0
+    events = ended.finish()
+    assert len([e for e in events if isinstance(e, ClockPressed)]) == 2

@@ -45,3 +45,36 @@ def test_record_without_a_model_says_what_is_missing(tmp_path: Path, capsys: pyt
     status = main(["record", str(VIDEO), "--model", str(tmp_path / "none.onnx")])
     assert status == 2
     assert "none.onnx" in capsys.readouterr().err
+
+
+def test_bad_setup_is_refused_before_anything_is_recorded_or_stored(tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    from recorder.store.db import GameStore
+
+    db = tmp_path / "games.sqlite3"
+    # an output that cannot be written is found before the game, not after it
+    status = main(["record", str(VIDEO), "--db", str(db), "--pgn", str(tmp_path / "no" / "such" / "g.pgn")])
+    assert status == 2 and "cannot write" in capsys.readouterr().err
+    # a camera that is not there
+    status = main(["record", "97", "--db", str(db)])
+    assert status == 2 and "cannot open video source 97" in capsys.readouterr().err
+    # a file that is not a video
+    fake = tmp_path / "notes.mp4"
+    fake.write_text("not a video", encoding="utf-8")
+    status = main(["record", str(fake), "--db", str(db)])
+    assert status == 2
+    assert not db.exists() or GameStore(db).games() == []  # no empty interrupted games left behind
+
+
+def test_a_store_that_cannot_be_opened_and_a_broken_calibration_are_one_line_errors(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    junk = tmp_path / "junk.db"
+    junk.write_bytes(b"this is not sqlite" * 100)
+    assert main(["games", "--db", str(junk)]) == 2
+    assert "game store" in capsys.readouterr().err
+    calib = tmp_path / "c.json"
+    for text in ('{"image_size": [640, 480], "points": {}, "homography": [[0,0,0],[0,0,0],[0,0,0]]}',
+                 '{"image_size": [640, 480], "points": {}, "lens": "x"}', "{oops", "[1, 2]"):
+        calib.write_text(text, encoding="utf-8")
+        assert main(["record", str(VIDEO), "--no-db", "--calibration", str(calib)]) == 2
+        assert "c.json" in capsys.readouterr().err

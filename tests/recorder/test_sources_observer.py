@@ -123,3 +123,21 @@ def test_a_stalled_stream_is_reopened() -> None:
     gaps = [i for i in items if isinstance(i, Gap)]
     assert len([i for i in items if isinstance(i, Frame)]) == 4
     assert len(gaps) == 1 and gaps[0].reason.startswith("no frame for")
+
+
+def test_a_camera_that_never_opens_is_an_error_at_once_and_one_that_opens_is_used() -> None:
+    waits: list[float] = []
+    missing = LiveSource(7, opener=lambda target: _FakeCapture(0, opened=False), sleep=waits.append)
+    with pytest.raises(OSError, match="cannot open video source 7"):
+        missing.check(attempts=3)
+    assert waits == [0.5, 1.0]
+    opened: list[_FakeCapture] = []
+
+    def opener(target: object) -> _FakeCapture:
+        opened.append(_FakeCapture(2, opened=not opened))  # only the first open succeeds
+        return opened[-1]
+
+    camera = LiveSource(0, opener=opener, sleep=waits.append, stall_s=0.3, max_attempts=1)
+    camera.check()
+    frames = [item for item in camera if isinstance(item, Frame)]
+    assert len(frames) >= 2 and opened[0].left == 0  # the capture opened by the check gave the first frames
