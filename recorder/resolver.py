@@ -499,6 +499,11 @@ class Resolver:
         event: ClockPressed = self.clock.press(press)
         return [event]
 
+    def clock_link(self, up: bool) -> None:
+        """Say whether the clock can be heard: while it cannot, moves without a press are not alerted."""
+        if self.clock is not None:
+            self.clock.linked = up
+
     def tick(self, t: float) -> list[Event]:
         """Let time pass to ``t``: clock presses and moves left unmatched become alerts."""
         if self.clock is None or (not self.clock.pending and not self.clock.unpressed):

@@ -43,6 +43,7 @@ class ClockBook:
         self.pending: list[_Pending] = []
         self.unpressed: list[_Unpressed] = []
         self.presses = 0
+        self.linked = True  # False while the clock's link is down: a missing press is the link's, not the player's
 
     def press(self, press: ClockPress) -> ClockPressed:
         """Note a press; returns its event (``ply`` set when it completes an already recorded ply)."""
@@ -123,6 +124,9 @@ class ClockBook:
         for entry in self.unpressed:
             if t - entry.t < self.grace_s:
                 still.append(entry)
+                continue
+            if not self.linked:
+                log.debug("ply %d unpressed while the clock link is down: not alerted", entry.ply)
                 continue
             text = (f"ply {entry.ply} by {entry.side} was made but the clock was not pressed "
                     "(art. 6: press the clock after each move)")

@@ -143,7 +143,13 @@ def record_source(source_spec: str, classifier: Any, *, source: FrameSource | No
     from rules import Position
 
     source = source if source is not None else open_source(source_spec, fps=fps)
-    presses = presses_after(read_clock_log(clock_log) if clock_log else None, store.resume if store else None)
+    logged = read_clock_log(clock_log) if clock_log else None
+    if clock_log and not logged:
+        log.warning("%s holds no clock press: recording from the board alone", clock_log)
+        if show:
+            print(f"warning: {clock_log} holds no usable clock press; recording from the board alone", flush=True)
+        logged = None
+    presses = presses_after(logged, store.resume if store else None)
     geometry = BoardGeometry.load(calibration) if calibration else None
     start = Position.from_fen(fen) if fen else None
     progress = Progress(source.frame_count, sys.stderr, show and sys.stderr.isatty())
@@ -179,6 +185,9 @@ def record_source(source_spec: str, classifier: Any, *, source: FrameSource | No
                                     if clock is not None else []):
                     events.append(clock_event)
                     on_event(clock_event)
+                    kind = getattr(clock_event, "kind", "")
+                    if kind in ("clock_disconnected", "no_clock", "clock_connected"):
+                        session.resolver.clock_link(kind == "clock_connected")
                 if isinstance(item, Frame):
                     progress.update(item.index + 1)
             reason, complete = "end of source", True

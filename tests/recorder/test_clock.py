@@ -115,3 +115,21 @@ def test_a_recording_stopped_part_way_keeps_the_presses_still_to_come_for_its_re
     ended.last_t = 120.0
     events = ended.finish()
     assert len([e for e in events if isinstance(e, ClockPressed)]) == 2
+
+
+def test_moves_while_the_clock_link_is_down_raise_no_missing_press() -> None:
+    from recorder.resolver import Resolver
+    from rules import Position
+    from tests.recorder.synthetic import observe_board
+
+    resolver = Resolver(clock=True)
+    resolver.clock_link(False)  # the serial link dropped
+    after = Position.start().play("h2e2")
+    resolver.observe(observe_board(after.board, 1.0))
+    resolver.observe(observe_board(after.board, 1.4))
+    assert not [e for e in resolver.tick(30.0) if getattr(e, "kind", "") == "move_without_press"]
+    resolver.clock_link(True)
+    after = after.play("h9g7")
+    resolver.observe(observe_board(after.board, 31.0))
+    resolver.observe(observe_board(after.board, 31.4))
+    assert [getattr(e, "kind", "") for e in resolver.tick(60.0)] == ["move_without_press"]

@@ -78,3 +78,18 @@ def test_a_store_that_cannot_be_opened_and_a_broken_calibration_are_one_line_err
         calib.write_text(text, encoding="utf-8")
         assert main(["record", str(VIDEO), "--no-db", "--calibration", str(calib)]) == 2
         assert "c.json" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(not VIDEO.exists(), reason="fixture video missing")
+def test_a_clock_log_without_a_usable_press_records_from_the_board_alone(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    truth = json.loads((FIXTURES / "game_short.truth.json").read_text(encoding="utf-8"))
+    use_oracle_in_record(OracleClassifier(truth), monkeypatch.setattr)
+    junk = tmp_path / "clock.jsonl"
+    junk.write_text("[1, 2, 3]\nnot json\n", encoding="utf-8")
+    events = tmp_path / "e.jsonl"
+    assert main(["record", str(VIDEO), "--no-db", "--clock-log", str(junk), "--events", str(events)]) == 0
+    assert "no usable clock press" in capsys.readouterr().out
+    logged = read_events(events)
+    assert rebuild(logged).moves == truth["moves"]
+    assert not [e for e in logged if getattr(e, "kind", "") == "move_without_press"]
