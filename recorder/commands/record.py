@@ -176,6 +176,7 @@ def record_source(source_spec: str, classifier: Any, *, source: FrameSource | No
         try:
             items = clock.pace(source) if clock is not None else source
             next_look = 0.0
+            heard = False  # has the live clock ever answered?
             for item in resume_session(session, store, items, not isinstance(source, LiveSource)):
                 session.feed(item)
                 if store is not None and time.monotonic() >= next_look:  # the arbiter's corrections (console)
@@ -186,7 +187,11 @@ def record_source(source_spec: str, classifier: Any, *, source: FrameSource | No
                     events.append(clock_event)
                     on_event(clock_event)
                     kind = getattr(clock_event, "kind", "")
-                    if kind in ("clock_disconnected", "no_clock", "clock_connected"):
+                    if kind == "clock_connected":
+                        heard = True
+                    if kind in ("clock_disconnected", "no_clock", "clock_connected") and not (heard and kind != "clock_connected"):
+                        # a clock never heard cannot miss a press; once heard, a pulled cable's lost
+                        # presses are still alerted (with the disconnection beside them)
                         session.resolver.clock_link(kind == "clock_connected")
                 if isinstance(item, Frame):
                     progress.update(item.index + 1)
@@ -239,7 +244,8 @@ def run(args: argparse.Namespace) -> int:
         if args.clock_log:
             raise ValueError("--clock and --clock-log exclude each other")
         first = Position.from_fen(args.fen).side_to_move if args.fen else "red"
-        clock = LiveClock(args.clock or "-", args.clock_protocol, red_side=args.clock_red_side, first_mover=first,
+        protocol = "keyboard" if args.clock == "-" else args.clock_protocol  # '-' is the keyboard, as --help says
+        clock = LiveClock(args.clock or "-", protocol, red_side=args.clock_red_side, first_mover=first,
                           time_control=args.time_control, rate=args.clock_rate)
     # Everything that can fail at once is checked before a game is opened in the store: the source
     # opens, the output files can be written (a game recorded to the end must not be lost to a typo).
