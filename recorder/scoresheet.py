@@ -99,7 +99,8 @@ def _mover_ms(side: str, red_ms: int | None, black_ms: int | None) -> int | None
 
 
 def _clock_text(ms: int) -> str:
-    seconds = max(0, round(ms / 1000))
+    """Time left as the clock shows it: whole seconds (as ``exports.pgn.clock_left_text``)."""
+    seconds = max(0, int(ms) // 1000)
     return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
 
 

@@ -21,7 +21,7 @@ from fpdf import FPDF
 from recorder.events import Event, RecordingStarted
 from recorder.exports.diagram import RED_INK, diagram_size, draw_position
 from recorder.exports.fonts import find_cjk_font
-from recorder.exports.pgn import clock_text
+from recorder.exports.pgn import clock_left_text, clock_text
 from recorder.exports.text import notes_of, time_used
 from recorder.scoresheet import RecordedGame, rebuild
 from recorder.store.db import GameInfo
@@ -52,7 +52,7 @@ def _rounds(game: RecordedGame, short: bool) -> list[tuple[int, _Cell, _Cell]]:
     for entry in game.plies:
         move = Move.from_iccs(entry.iccs)
         cell = _Cell(format_move(position, move, "chinese", short=short),
-                     clock_text(entry.clock_ms) if entry.clock_ms is not None else "")
+                     clock_left_text(entry.clock_ms) if entry.clock_ms is not None else "")
         position = position.play(move)
         if red is None:
             red = cell

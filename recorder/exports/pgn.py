@@ -29,8 +29,14 @@ SIDE_NAMES = {"red": "红方", "black": "黑方"}
 
 
 def clock_text(ms: int) -> str:
-    """Milliseconds as ``H:MM:SS`` (rounded to the second, never negative)."""
+    """A duration in milliseconds as ``H:MM:SS`` (rounded to the second, never negative)."""
     seconds = max(0, round(ms / 1000))
+    return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
+
+
+def clock_left_text(ms: int) -> str:
+    """Time left on a clock as ``H:MM:SS``: the whole seconds a clock counting down shows (904.6 s is 0:15:04)."""
+    seconds = max(0, int(ms) // 1000)
     return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
 
 
@@ -114,7 +120,7 @@ def to_pgn_game(events: Sequence[Event], info: GameInfo | None = None,
     for entry, spent, extra_notes in zip(game.plies, times, notes, strict=True):
         parts = []
         if entry.clock_ms is not None:
-            parts.append(f"[%clk {clock_text(entry.clock_ms)}]")
+            parts.append(f"[%clk {clock_left_text(entry.clock_ms)}]")
         if spent is not None:
             parts.append(f"[%emt {clock_text(spent)}]")
         pgn.add_move(Move.from_iccs(entry.iccs), " ".join(parts + extra_notes))
