@@ -237,8 +237,14 @@ class GameStore:
     """
 
     def _row(self, row: sqlite3.Row) -> GameRow:
-        info = GameInfo(event=row["event_name"] or "", site=row["site"] or "", round=row["round_name"] or "",
-                        date=row["round_date"] or "", board=row["board_number"], red=row["red"],
+        # without a tournament's site or a round's date a game the recorder watched (it names the
+        # model that read it; an imported game does not) says where and when it was recorded, as
+        # the PGN written while recording does
+        watched = bool(row["model_sha256"])
+        created = (row["created"] or "")[:10].replace("-", ".") if watched else ""
+        info = GameInfo(event=row["event_name"] or "", site=row["site"] or (row["source"] if watched else "") or "",
+                        round=row["round_name"] or "", date=row["round_date"] or created,
+                        board=row["board_number"], red=row["red"],
                         black=row["black"], time_control=row["time_control"], camera=row["camera"],
                         clock=row["clock"])
         game = GameRow(row["id"], info, row["source"], row["status"], row["result"], row["start_fen"],

@@ -181,3 +181,21 @@ def test_a_file_source_is_the_same_however_it_is_typed(tmp_path: Path, monkeypat
     monkeypatch.chdir(tmp_path)
     assert source_key("board1.mp4") == source_key(str(video)) == str(video.resolve())
     assert source_key("0") == "0" and source_key("rtsp://cam/1") == "rtsp://cam/1"
+
+
+def test_a_watched_game_without_tournament_details_says_where_and_when_it_was_recorded(tmp_path: Path) -> None:
+    import datetime
+
+    from recorder.events import RecordingStarted
+    from recorder.store.db import GameStore
+    from rules import Position
+
+    store = GameStore(tmp_path / "g.sqlite3")
+    watched = store.create_game("rtsp://table-7")
+    store.append(watched, RecordingStarted(0.0, "rtsp://table-7", Position.start().fen(), "ab" * 32))
+    imported = store.create_game("imported PGN")
+    store.append(imported, RecordingStarted(0.0, "imported PGN", Position.start().fen(), None))
+    rows = {row.id: row for row in store.games()}
+    assert rows[watched].info.site == "rtsp://table-7"
+    assert rows[watched].info.date == datetime.datetime.now(datetime.UTC).strftime("%Y.%m.%d")
+    assert rows[imported].info.site == "" and rows[imported].info.date == ""  # an old game's date is not today
