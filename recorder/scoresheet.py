@@ -98,8 +98,8 @@ def _mover_ms(side: str, red_ms: int | None, black_ms: int | None) -> int | None
     return red_ms if side == RED else black_ms
 
 
-def _clock_text(ms: int) -> str:
-    """Time left as the clock shows it: whole seconds (as ``exports.pgn.clock_left_text``)."""
+def clock_left_text(ms: int) -> str:
+    """Time left on a clock as ``H:MM:SS``: the whole seconds a clock counting down shows (904.6 s is 0:15:04)."""
     seconds = max(0, int(ms) // 1000)
     return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
 
@@ -117,7 +117,7 @@ def scoresheet_text(game: RecordedGame, *, title: str = "", with_clock: bool = T
     for entry in game.plies:
         text = entry.chinese
         if with_clock and entry.clock_ms is not None:
-            text += f" ({_clock_text(entry.clock_ms)})"
+            text += f" ({clock_left_text(entry.clock_ms)})"
         row.append(text)
         if len(row) == 2:
             lines.append(f"{number:>3}. " + "  ".join(f"{cell:<16}" for cell in row).rstrip())

@@ -218,9 +218,11 @@ class RecordingSession:
         cfg = self.config
         expected = board_classes(self.resolver.game.position.board)
         for candidate in candidates[:2]:
-            for geometry in (candidate, candidate.turned()):
-                result: Any = self.classifier.classify(Rectifier(geometry)(image))
-                seen, agree, pieces = colour_agreement(to_square_order(result.probs, result.classes), expected)
+            result: Any = self.classifier.classify(candidate.rectify(image))
+            probs = to_square_order(result.probs, result.classes)
+            # the turned naming reads the same picture with the squares in reverse order
+            for geometry, named in ((candidate, probs), (candidate.turned(), probs[::-1])):
+                seen, agree, pieces = colour_agreement(named, expected)
                 if seen >= cfg.confirm_min_visible and agree >= cfg.confirm_agreement and pieces >= cfg.confirm_pieces:
                     log.info("grid refused by the locator (confidence %.2f) confirmed by the pieces: %d points "
                              "seen, %.0f%% agree, %.0f%% of pieces", geometry.confidence, seen, 100 * agree,

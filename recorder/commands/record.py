@@ -186,13 +186,14 @@ def record_source(source_spec: str, classifier: Any, *, source: FrameSource | No
                                     if clock is not None else []):
                     events.append(clock_event)
                     on_event(clock_event)
+                    # a clock never heard cannot miss a press; once heard, a pulled cable's lost
+                    # presses are still alerted (with the disconnection beside them)
                     kind = getattr(clock_event, "kind", "")
                     if kind == "clock_connected":
                         heard = True
-                    if kind in ("clock_disconnected", "no_clock", "clock_connected") and not (heard and kind != "clock_connected"):
-                        # a clock never heard cannot miss a press; once heard, a pulled cable's lost
-                        # presses are still alerted (with the disconnection beside them)
-                        session.resolver.clock_link(kind == "clock_connected")
+                        session.resolver.clock_link(True)
+                    elif kind in ("clock_disconnected", "no_clock") and not heard:
+                        session.resolver.clock_link(False)
                 if isinstance(item, Frame):
                     progress.update(item.index + 1)
             reason, complete = "end of source", True

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from recorder.events import Alert, Event, PositionRestored
-from recorder.scoresheet import RecordedGame, rebuild
+from recorder.scoresheet import RecordedGame, clock_left_text, rebuild
 from recorder.store.db import GameInfo
 from rules import START_FEN, Move, PgnGame, write_pgn
 from rules.squares import RED
@@ -31,12 +31,6 @@ SIDE_NAMES = {"red": "红方", "black": "黑方"}
 def clock_text(ms: int) -> str:
     """A duration in milliseconds as ``H:MM:SS`` (rounded to the second, never negative)."""
     seconds = max(0, round(ms / 1000))
-    return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
-
-
-def clock_left_text(ms: int) -> str:
-    """Time left on a clock as ``H:MM:SS``: the whole seconds a clock counting down shows (904.6 s is 0:15:04)."""
-    seconds = max(0, int(ms) // 1000)
     return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
 
 
