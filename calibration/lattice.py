@@ -44,8 +44,10 @@ def segment_contrast(response: np.ndarray, h: np.ndarray, segments: np.ndarray,
                      lens: Lens | None = None) -> np.ndarray:
     """Per segment: line response minus the side response (2nd best of 5 places along it).
 
-    Each side is sampled at two distances and the weaker kept, so a parallel line close by (the outer
-    frame next to the grid's edge, a point mark) does not hide a real line.
+    Each side is sampled at two distances and the weaker kept, so a parallel line close by (a point
+    mark) does not hide a real line. On the grid's outermost lines only the inner side counts: the
+    outer side holds the board's frame and, on boards with a narrow margin, the board's own edge,
+    both of which respond as strongly as a line.
     """
     if len(segments) == 0:
         return np.zeros(0)
@@ -59,9 +61,26 @@ def segment_contrast(response: np.ndarray, h: np.ndarray, segments: np.ndarray,
     values = sample(response, board_to_image(h, lens, pts))
     left = np.minimum(values[1], values[2])
     right = np.minimum(values[3], values[4])
-    contrast = values[0] - np.maximum(left, right)
+    side = np.maximum(left, right)
+    edge = _on_edge(segments)
+    if edge.any():
+        inward = np.sum((_CENTRE - (a + 0.5 * d)) * normal, axis=1) > 0  # the "left" (+normal) side is inside
+        inner = np.where(inward[:, None], left, right)
+        side = np.where(edge[:, None], inner, side)
+    contrast = values[0] - side
     contrast.sort(axis=1)
     return contrast[:, -2]
+
+
+_CENTRE = np.array([4.0, 4.5])
+
+
+def _on_edge(segments: np.ndarray) -> np.ndarray:
+    """Per segment: does it run along one of the grid's outermost lines (files 0 and 8, ranks 0 and 9)?"""
+    a, b = segments[:, 0, :], segments[:, 1, :]
+    on_file = (a[:, 0] == b[:, 0]) & np.isin(a[:, 0], (0.0, 8.0))
+    on_rank = (a[:, 1] == b[:, 1]) & np.isin(a[:, 1], (0.0, 9.0))
+    return np.asarray(on_file | on_rank)
 
 
 def reference_strength(response: np.ndarray, h: np.ndarray, lens: Lens | None = None) -> float:
