@@ -25,6 +25,8 @@ log = logging.getLogger(__name__)
 _T = np.array([0.22, 0.36, 0.5, 0.64, 0.78])
 _SEGMENTS = np.concatenate([DRAWN_SEGMENTS, PALACE_SEGMENTS])
 _K_RANGE = (0.0, 0.16)  # barrel only: wide-angle webcams bow lines outwards
+_STRAY_EDGE = 0.02  # spacings: an edge line found this far outside the inner lines' fit is left out
+_CENTRE = np.array([4.0, 4.5])
 
 
 def _outer_lines() -> list[np.ndarray]:
@@ -114,7 +116,7 @@ def _edge_centres(values: np.ndarray, places: np.ndarray, normals: np.ndarray, s
     """
     count = values.shape[1]
     centre = np.full(len(values), (count - 1) / 2)
-    mid = np.array([4.0, 4.5])
+    mid = _CENTRE
     for segs in _OUTER:
         rows = (segs[:, None] * len(_T) + np.arange(len(_T))[None, :]).ravel()
         inward = np.sign(np.sum((mid - places[rows[0]]) * normals[rows[0]]))
@@ -176,15 +178,49 @@ def _robust_fit(obs: _Observations, undistorted: np.ndarray, iterations: int = 4
 def _inner(obs: _Observations) -> _Observations:
     """The observations off the grid's outermost lines.
 
-    The lens is judged on these alone: where the board's double frame blurs into the grid's edge
-    line, the edge is found a few hundredths of a spacing outwards all along, which is just what
-    straight lines look like under barrel distortion, and it hides the bowing of every other line.
+    The lens is judged on these alone when all lines together do not decide: where the board's
+    double frame blurs into the grid's edge line, the edge is found a few hundredths of a spacing
+    outwards all along, which is just what straight lines look like under barrel distortion, and it
+    hides the bowing of every other line.
     """
-    edge = np.zeros(len(obs.c), dtype=bool)
+    off = _edge_lines(obs) < 0
+    return _Observations(image=obs.image[off], normals=obs.normals[off], c=obs.c[off])
+
+
+def _edge_lines(obs: _Observations) -> np.ndarray:
+    """Per observation: which outermost grid line it lies on (0..3: files 0 and 8, ranks 0 and 9), else -1."""
+    ids = np.full(len(obs.c), -1)
+    line = 0
     for axis, values in ((0, (0.0, 8.0)), (1, (0.0, 9.0))):
         along = np.abs(np.abs(obs.normals[:, axis]) - 1.0) < 1e-9
-        edge |= along & np.isin(np.abs(obs.c), values)
-    return _Observations(image=obs.image[~edge], normals=obs.normals[~edge], c=obs.c[~edge])
+        for value in values:
+            ids[along & (np.abs(obs.c) == value)] = line
+            line += 1
+    return ids
+
+
+def _stray_edges(obs: _Observations, undistorted: np.ndarray) -> np.ndarray | None:
+    """Which observations to keep when some edge lines were found outside where the inner lines put them.
+
+    A faint edge line next to a heavy frame, blurred together, is found on the pair's common centre: a
+    few hundredths of a spacing outwards along the whole line. Piece rims and hands scatter to both
+    sides and the robust fit drops them; this one-sided shift it cannot tell from the truth. The inner
+    lines, fitted alone, say where the edges should be; a line whose places sit more than
+    ``_STRAY_EDGE`` outside that (by the median) is left out. ``None``: keep everything.
+    """
+    ids = _edge_lines(obs)
+    inner = ids < 0
+    if inner.sum() < 24:
+        return None
+    g, _, _ = _robust_fit(_Observations(obs.image[inner], obs.normals[inner], obs.c[inner]), undistorted[inner],
+                          iterations=3)
+    outward = np.sign(obs.c - obs.normals @ _CENTRE) * _residuals(g, undistorted, obs.normals, obs.c)
+    keep = np.ones(len(obs.c), dtype=bool)
+    for line in range(4):
+        on = ids == line
+        if on.sum() >= 4 and float(np.median(outward[on])) > _STRAY_EDGE:
+            keep &= ~on
+    return None if keep.all() else keep
 
 
 def _radial_cost(obs: _Observations, image_size: tuple[int, int], k: float) -> float:
@@ -244,6 +280,9 @@ def refine(response: np.ndarray, h: np.ndarray, strength: float, *, lens: Lens |
                 und = lens.undistort_points(obs.image) if lens is not None else obs.image
                 g, res, weights = _robust_fit(obs, und)
                 log.debug("refine: radial k=%.4f (cost %.2e -> %.2e)", k, cost0, cost)
+        kept = _stray_edges(obs, und)
+        if kept is not None:
+            g, res, weights = _robust_fit(_Observations(obs.image[kept], obs.normals[kept], obs.c[kept]), und[kept])
         good = weights > 0
         try:
             h_new = np.linalg.inv(g)

@@ -94,3 +94,14 @@ def test_lens_is_judged_off_the_edges_when_the_frame_pulls_them_outwards() -> No
     assert len(inner.c) == int((~edge).sum())
     k_inner, cost, cost0 = refine_module._fit_radial(inner, size, 0.0)
     assert abs(k_inner - k_true) < 0.005 and cost < 0.8 * cost0
+
+
+def test_edge_blurred_into_a_heavy_frame_is_placed_by_the_inner_lines() -> None:
+    # a faint grid whose edge lines merge with a heavy frame 0.06 spacings outside, in noisy evidence:
+    # the pair's common centre is found, outwards all round, and the noise keeps it among the inliers;
+    # left to it, the fit stretches the grid outwards (0.036 spacings at the corners)
+    response, truth = _response(frame_gap=0.06, grid=40.0, frame=120.0)
+    noise = np.random.default_rng(1).normal(0.0, 20.0, response.shape).astype(np.float32)
+    refined = refine(response + cv2.GaussianBlur(noise, (0, 0), 1.0), truth, 40.0)
+    err = np.hypot(*(project(refined.h, all_points()) - project(truth, all_points())).T) / SPACING
+    assert err.max() < 0.015
