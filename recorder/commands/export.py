@@ -6,11 +6,10 @@ import argparse
 import sys
 from pathlib import Path
 
-from recorder.commands.games import add_db_argument
+from recorder.commands.games import add_db_argument, open_existing_store
 from recorder.exports.pgn import export_pgn
 from recorder.exports.round_pgn import round_pgn
 from recorder.exports.text import export_text
-from recorder.store import GameStore
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -31,7 +30,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     if (args.game is None) == (args.round is None):
         raise ValueError("name a GAME or --round EVENT ROUND")
-    with GameStore(args.db) as store:
+    with open_existing_store(args.db) as store:
         if args.round is not None:
             text = round_pgn(store, args.round[0], args.round[1], args.notation or "iccs")
             return _emit(text, args.out)

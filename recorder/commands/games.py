@@ -7,13 +7,22 @@ import argparse
 import sys
 from pathlib import Path
 
-from recorder.store import GameStore
+from recorder.store import GameStore, default_db_path
 from recorder.store.importer import import_pgn
 
 
 def add_db_argument(parser: argparse.ArgumentParser) -> None:
     """``--db FILE``: the game store (default: one file in the user's data directory)."""
     parser.add_argument("--db", type=Path, help="game store (default $XDG_DATA_HOME/xiangqi-recorder/recorder.sqlite3)")
+
+
+def open_existing_store(db: Path | None) -> GameStore:
+    """The store at ``db`` (or the default) for reading; a path with no store is an error, not a new store
+    (a mistyped ``--db`` would otherwise list "no games" and leave an empty file behind)."""
+    path = db if db is not None else default_db_path()
+    if not path.exists():
+        raise FileNotFoundError(f"no game store at {path}" + ("" if db is not None else " (nothing recorded yet)"))
+    return GameStore(path)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -28,7 +37,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    with GameStore(args.db) as store:
+    if args.db is None and args.import_pgn is None and not default_db_path().exists():
+        print(f"no games (nothing recorded yet; the store will be {default_db_path()})")
+        return 0
+    with GameStore(args.db) if args.import_pgn is not None else open_existing_store(args.db) as store:
         if args.import_pgn is not None:
             ids, problems = import_pgn(store, args.import_pgn.read_bytes(), str(args.import_pgn))
             print(f"imported {len(ids)} game(s) from {args.import_pgn}")
@@ -43,6 +55,11 @@ def run(args: argparse.Namespace) -> int:
         for game in games:
             where = "/".join(part for part in (game.info.event, game.info.round,
                                                "" if game.info.board is None else f"board {game.info.board}") if part)
-            print(f"{game.id:>4}  {game.state:<11} {where[:28]:<28} {game.info.red[:12]:<12} "
-                  f"{game.info.black[:12]:<12} {game.plies:>5}  {game.result:<7} {game.updated:<20} {game.source}")
+            print(f"{game.id:>4}  {game.state:<11} {_fit(where, 28)} {_fit(game.info.red, 12)} "
+                  f"{_fit(game.info.black, 12)} {game.plies:>5}  {game.result:<7} {game.updated:<20} {game.source}")
     return 0
+
+
+def _fit(text: str, width: int) -> str:
+    """``text`` padded to ``width`` columns, or cut with an ellipsis so a cut name does not pass for whole."""
+    return f"{text:<{width}}" if len(text) <= width else text[: width - 1] + "…"

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from recorder.commands.games import add_db_argument
+from recorder.commands.games import add_db_argument, open_existing_store
 from recorder.exports.text import export_text
-from recorder.store import GameStore
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -17,7 +16,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    with GameStore(args.db) as store:
+    with open_existing_store(args.db) as store:
         try:
             row = store.game(args.game)
         except KeyError as error:
