@@ -163,3 +163,15 @@ def parse_time_control(text: str) -> tuple[int, int]:
     if base_ms <= 0 or increment_ms < 0:
         raise ValueError(f"time control {text!r} is not valid")
     return base_ms, increment_ms
+
+
+def time_control_argument(text: str) -> str:
+    """A command line's ``--time-control``, checked as it is given (a wrong one is an error at once,
+    not a clock that never starts)."""
+    import argparse
+
+    try:
+        parse_time_control(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(f"{error}, e.g. 15+10 or 90+30") from None
+    return text

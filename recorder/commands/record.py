@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from recorder.clock.model import time_control_argument
 from recorder.events import (
     Alert,
     CalibrationChanged,
@@ -44,7 +45,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="what the clock speaks (default dgt)")
     parser.add_argument("--clock-red-side", choices=("left", "right"), default="left",
                         help="red's side of the clock facing its display (default left; the first running side confirms)")
-    parser.add_argument("--time-control", default="15+10",
+    parser.add_argument("--time-control", default="15+10", type=time_control_argument,
                         help="keyboard clock: minutes+increment seconds (default 15+10)")
     parser.add_argument("--clock-rate", type=float, default=1.0,
                         help="with --clock, read a video file at this many times real time (default 1)")

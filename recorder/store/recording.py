@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import logging
+import re
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -34,14 +35,38 @@ def add_store_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--event", default="", help="tournament name")
     group.add_argument("--site", default="", help="where it is played")
     group.add_argument("--round", default="", help="round")
-    group.add_argument("--date", default="", help="date (YYYY.MM.DD; default: today, the day it is recorded)")
+    group.add_argument("--date", default="", type=pgn_date,
+                       help="date (YYYY.MM.DD or YYYY-MM-DD; default: today, the day it is recorded)")
     group.add_argument("--board", type=int, help="board number")
     group.add_argument("--red", default="", help="red player")
     group.add_argument("--black", default="", help="black player")
-    group.add_argument("--tc", default="", help='time control for the record, PGN form seconds[+increment], '
+    group.add_argument("--tc", default="", type=pgn_tc, help='time control for the record, PGN form seconds[+increment], '
                        'e.g. "5400+30" (default: from --time-control when a live clock is used)')
     group.add_argument("--camera-setup", default="", help="camera set-up (model, mounting, distance)")
     group.add_argument("--clock-setup", default="", help="clock set-up (model; default: the --clock link used)")
+
+
+def pgn_date(text: str) -> str:
+    """``--date``: a calendar date as PGN writes it (YYYY.MM.DD); a clear error for anything else."""
+    if not text.strip():
+        return ""  # not given: the day it is recorded
+    try:
+        day = datetime.date.fromisoformat(text.strip().replace(".", "-"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a date: give YYYY.MM.DD, e.g. 2026.12.01") from None
+    return day.strftime("%Y.%m.%d")
+
+
+_TC_PERIOD = re.compile(r"(\d+/\d+|\d+(\+\d+)?|\*\d+)")
+
+
+def pgn_tc(text: str) -> str:
+    """``--tc``: a PGN TimeControl ("5400+30", "40/7200:1800+30", "?" or "-"); a clear error otherwise."""
+    value = text.strip()
+    if value in ("", "?", "-") or all(_TC_PERIOD.fullmatch(period) for period in value.split(":")):
+        return value
+    raise argparse.ArgumentTypeError(
+        f"{text!r} is not a PGN time control: seconds[+increment] periods joined by ':', e.g. 5400+30 or 40/7200:1800")
 
 
 def info_from_args(args: argparse.Namespace) -> GameInfo:
