@@ -37,19 +37,42 @@ def parse_clock_lines(lines: Iterable[str], source: str = "clock log") -> tuple[
         if not line.strip():
             continue
         try:
-            data = json.loads(line)
-            if data.get("event", "press") != "press":
-                continue
-            press = ClockPress(float(data["t"]), str(data["side"]), int(data["red_ms"]), int(data["black_ms"]))
-            if press.side not in (RED, BLACK):
-                raise ValueError(f"side {press.side!r} is not red or black")
-        except (ValueError, KeyError, TypeError, AttributeError) as error:
+            press = _press(line)
+        except ValueError as error:
             log.warning("%s line %d skipped: %s", source, number, error)
             skipped += 1
+            continue
+        if press is None:
             continue
         presses.append(press)
     presses.sort(key=lambda p: p.t)
     return presses, skipped
+
+
+_FIELDS = ("t", "side", "red_ms", "black_ms")
+
+
+def _press(line: str) -> ClockPress | None:
+    """One line as a press (``None``: another kind of event); ``ValueError`` saying what is wrong."""
+    try:
+        data = json.loads(line)
+    except json.JSONDecodeError:
+        raise ValueError(f"not a JSON object: {line.strip()[:40]!r}") from None
+    if not isinstance(data, dict):
+        raise ValueError(f"not a JSON object: {line.strip()[:40]!r}")
+    if data.get("event", "press") != "press":
+        return None
+    missing = [name for name in _FIELDS if name not in data]
+    if missing:
+        raise ValueError(f"a press needs {', '.join(_FIELDS)}; missing {', '.join(missing)}")
+    try:
+        press = ClockPress(float(data["t"]), str(data["side"]), int(data["red_ms"]), int(data["black_ms"]))
+    except (TypeError, ValueError):
+        raise ValueError("t must be seconds and red_ms, black_ms whole milliseconds, "
+                         f"not {data['t']!r}, {data['red_ms']!r}, {data['black_ms']!r}") from None
+    if press.side not in (RED, BLACK):
+        raise ValueError(f"side {press.side!r} is not red or black")
+    return press
 
 
 def read_clock_log(path: str | Path) -> list[ClockPress]:

@@ -109,7 +109,9 @@ class VideoFileSource(FrameSource):
         finally:
             self._capture.release()
         if self.frame_count is not None and index < self.frame_count - 1:
-            log.warning("%s: ended after %d of %d frames", self.name, index, self.frame_count)
+            log.warning("%s: the video ended after %d of its %d frames (%.1f of %.1f s): the file is truncated "
+                        "or damaged, and the record stops where it ends", self.name, index, self.frame_count,
+                        index / self.fps, self.frame_count / self.fps)
 
 
 class ImageFolderSource(FrameSource):

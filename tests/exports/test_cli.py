@@ -74,3 +74,49 @@ def test_games_imports_a_pgn_file(tmp_path: Path, capsys: pytest.CaptureFixture[
     captured = capsys.readouterr()
     assert "imported 1 game" in captured.out and "胡荣华" in captured.out and "closed" in captured.out
     assert "ply 3" in captured.err
+
+
+def test_reading_a_store_that_does_not_exist_is_an_error_not_a_new_store(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    typo = tmp_path / "gmaes.sqlite3"
+    for argv in (["games"], ["show", "1"], ["export", "1"]):
+        assert main([*argv, "--db", str(typo)]) == 2
+        assert "no game store at" in capsys.readouterr().err
+    assert not typo.exists()
+    # nothing recorded yet in the default store: an empty list, and still no file made
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    assert main(["games"]) == 0
+    assert "no games" in capsys.readouterr().out
+    assert not (tmp_path / "data").exists()
+
+
+def test_long_names_are_cut_visibly(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "g.sqlite3"
+    with GameStore(path) as store:
+        store.create_game("cam", GameInfo(event="Northern Provinces Open Championship", red="Alexandrovich-Smith",
+                                          black="Li"))
+    assert main(["games", "--db", str(path)]) == 0
+    row = capsys.readouterr().out.splitlines()[1]
+    assert "Alexandrovi…" in row and "Northern Provinces Open Cha…" in row and " Li " in row
+
+
+@pytest.mark.parametrize("option, value, message", [
+    ("--date", "yesterday", "is not a date"),
+    ("--date", "2026.13.01", "is not a date"),
+    ("--tc", "90 min", "is not a PGN time control"),
+    ("--time-control", "abc", "is not 'minutes+increment_seconds'"),
+])
+def test_record_details_are_checked_before_anything_runs(
+        tmp_path: Path, option: str, value: str, message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(["record", str(tmp_path / "none.mp4"), "--db", str(tmp_path / "g.sqlite3"), option, value])
+    assert stop.value.code == 2 and message in capsys.readouterr().err
+    assert not (tmp_path / "g.sqlite3").exists()
+
+
+def test_record_details_in_accepted_forms() -> None:
+    from recorder.store.recording import pgn_date, pgn_tc
+
+    assert pgn_date("2026-12-01") == pgn_date("2026.12.01") == "2026.12.01"
+    assert [pgn_tc(v) for v in ("5400+30", "40/7200:1800+30", "?", "-", "*180")] == \
+        ["5400+30", "40/7200:1800+30", "?", "-", "*180"]

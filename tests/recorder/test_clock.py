@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from recorder.clocklog_input import ClockFeed, ClockPress, parse_clock_lines, read_clock_log
 from recorder.events import Alert, ClockAlert, ClockPressed, MoveRecorded
 from recorder.resolver import Resolver
@@ -31,6 +33,16 @@ def test_clock_log_lines_are_read_leniently(tmp_path: Path) -> None:
     assert skipped == 2
     feed = ClockFeed(presses)
     assert feed.until(0.5) == [] and [p.t for p in feed.until(1.0)] == [1.0] and len(feed.remaining()) == 1
+
+
+def test_clock_log_warnings_say_what_is_wrong(caplog: pytest.LogCaptureFixture) -> None:
+    lines = ['{"t": 1.0, "side": "red"}', '[1, 2]', '{"t": "soon", "side": "red", "red_ms": 1, "black_ms": 2}',
+             '{"t": 4.0, "event": "flag", "side": "red"}']
+    presses, skipped = parse_clock_lines(lines, "clock.jsonl")
+    assert presses == [] and skipped == 3  # the flag event is not a press, and not an error either
+    assert "clock.jsonl line 1 skipped: a press needs t, side, red_ms, black_ms; missing red_ms, black_ms" in caplog.text
+    assert "line 2 skipped: not a JSON object" in caplog.text
+    assert "line 3 skipped: t must be seconds" in caplog.text and "'soon'" in caplog.text
 
 
 def test_press_after_the_move_completes_it_and_carries_the_time() -> None:

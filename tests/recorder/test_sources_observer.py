@@ -72,6 +72,18 @@ def test_folder_and_file_sources(tmp_path: Path) -> None:
         open_source(str(tmp_path / "missing.mp4"))
 
 
+def test_a_truncated_video_says_so(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    fixture = Path(__file__).parents[1] / "fixtures" / "game_short.mp4"
+    data = fixture.read_bytes()
+    cut = tmp_path / "cut.mp4"
+    cut.write_bytes(data[: len(data) * 6 // 10])  # the index survives at the front, the frames do not
+    source = open_source(str(cut))
+    assert source.frame_count is not None
+    frames = sum(1 for f in source if isinstance(f, Frame))
+    assert 0 < frames < source.frame_count
+    assert "truncated or damaged" in caplog.text and f"after {frames} of its {source.frame_count} frames" in caplog.text
+
+
 def _frame(hand: bool, shade: int = 120) -> np.ndarray:
     image = np.full((120, 160, 3), shade, np.uint8)
     cv2.line(image, (20, 20), (140, 100), (30, 30, 30), 2)
