@@ -41,13 +41,13 @@ class LatticeScore:
 
 
 def segment_contrast(response: np.ndarray, h: np.ndarray, segments: np.ndarray,
-                     lens: Lens | None = None) -> np.ndarray:
+                     lens: Lens | None = None, *, inner_edges: bool = False) -> np.ndarray:
     """Per segment: line response minus the side response (2nd best of 5 places along it).
 
-    Each side is sampled at two distances and the weaker kept, so a parallel line close by (a point
-    mark) does not hide a real line. On the grid's outermost lines only the inner side counts: the
-    outer side holds the board's frame and, on boards with a narrow margin, the board's own edge,
-    both of which respond as strongly as a line.
+    Each side is sampled at two distances and the weaker kept, so a parallel line close by (the outer
+    frame next to the grid's edge, a point mark) does not hide a real line. With ``inner_edges``
+    only the inner side counts on the grid's outermost lines: the outer side holds the board's frame
+    and, on boards with a narrow margin, the board's own edge, both of which respond like lines.
     """
     if len(segments) == 0:
         return np.zeros(0)
@@ -62,7 +62,7 @@ def segment_contrast(response: np.ndarray, h: np.ndarray, segments: np.ndarray,
     left = np.minimum(values[1], values[2])
     right = np.minimum(values[3], values[4])
     side = np.maximum(left, right)
-    edge = _on_edge(segments)
+    edge = _on_edge(segments) if inner_edges else np.zeros(len(segments), dtype=bool)
     if edge.any():
         inward = np.sum((_CENTRE - (a + 0.5 * d)) * normal, axis=1) > 0  # the "left" (+normal) side is inside
         inner = np.where(inward[:, None], left, right)
@@ -134,10 +134,14 @@ def score_lattice(response: np.ndarray, h: np.ndarray, strength: float | None = 
     clear = 1.0
     if frame is not None and frame.ndim == 3:
         hidden = hidden_segments(frame, response, h, strength, lens)
-        contradicted = ~drawn & ~hidden
+        # an edge line is judged against its inner side alone before it counts as missing (it is not
+        # when its outer side is busy); the ranking above keeps both sides, so a lattice slid
+        # outwards onto the frame gains nothing from this
+        seen = drawn | (segment_contrast(response, h, DRAWN_SEGMENTS, lens, inner_edges=True) > thr)
+        contradicted = ~seen & ~hidden
         along_files = DRAWN_SEGMENTS[:, 0, 0] == DRAWN_SEGMENTS[:, 1, 0]
         # files and ranks apart: a lattice slid along the files still sits on every file line
-        clear = min(float(drawn[m].sum() / max(int(drawn[m].sum() + contradicted[m].sum()), 1))
+        clear = min(float(seen[m].sum() / max(int(seen[m].sum() + contradicted[m].sum()), 1))
                     for m in (along_files, ~along_files))
     river = segment_contrast(response, h, RIVER_SEGMENTS, lens) > thr
     palace = segment_contrast(response, h, PALACE_SEGMENTS, lens) > thr

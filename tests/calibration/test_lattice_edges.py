@@ -35,12 +35,15 @@ def _board(frame_gap: float, margin: float) -> tuple[np.ndarray, np.ndarray]:
 
 
 def test_edge_lines_count_as_drawn_beside_a_frame_and_a_narrow_margin() -> None:
-    # the frame at 0.22 and the board's edge at 0.36 spacings: both side samples of an edge line land
-    # on something line-like, yet the edge line itself is as clear as any other line
+    # the frame at 0.22 and the board's edge at 0.36 spacings: both outer side samples of an edge line
+    # land on something line-like, yet the edge line itself is as clear as any other line
     response, h = _board(frame_gap=0.22, margin=0.36)
-    contrast = segment_contrast(response, h, DRAWN_SEGMENTS)
-    assert np.all(contrast > 0.5 * 80.0)
-    assert score_lattice(response, h, 80.0).drawn == 1.0
+    both_sides = segment_contrast(response, h, DRAWN_SEGMENTS)
+    inner_side = segment_contrast(response, h, DRAWN_SEGMENTS, inner_edges=True)
+    assert np.all(inner_side > 0.5 * 80.0)
+    assert np.any(both_sides < 0.3 * 80.0)  # what used to call a plainly drawn edge line missing
+    plain = np.full((*response.shape, 3), 200, np.uint8)  # nothing on the board hides a line
+    assert score_lattice(response, h, 80.0, frame=plain).clear == 1.0
 
 
 def test_a_lattice_shifted_outwards_still_loses() -> None:
