@@ -24,26 +24,82 @@ def piece_offsets(rectified: np.ndarray, spacing: float, margin: float, *, reach
 
     Rows are ``rules`` squares (``rank * 9 + file``); ``spacing``/``margin`` are the rectified layout
     (pixels per spacing, border in spacings), rank 9 at the top as ``BoardGeometry.rectify`` makes it.
+
+    A piece seen from the side shows two circles: its top face, and the outline of its side wall
+    and shadow, which the circle search can prefer. The tops of all pieces stand off their points
+    alike (the parallax field, see ``residual_offsets``), so when one of the circles found on a piece
+    lies where the other pieces' field puts its top, that circle is taken: the side wall no longer
+    passes for a piece 0.3 spacings off its point, and a knocked piece, none of whose circles is
+    near its point, still is.
     """
     gray = rectified if rectified.ndim == 2 else cv2.cvtColor(rectified, cv2.COLOR_BGR2GRAY)
     gray = cv2.GaussianBlur(gray, (5, 5), 1.5)
-    found = cv2.HoughCircles(gray, cv2.HOUGH_GRADIENT, dp=1, minDist=spacing * 0.7, param1=60, param2=20,
-                             minRadius=int(spacing * 0.35), maxRadius=int(round(spacing * 0.55)))
+    found = cv2.HoughCircles(gray, cv2.HOUGH_GRADIENT, dp=1, minDist=spacing * _CANDIDATE_GAP, param1=60,
+                             param2=20, minRadius=int(spacing * 0.35), maxRadius=int(round(spacing * 0.55)))
     out = np.full((90, 2), np.nan)
     if found is None:
         return out
-    centres = np.asarray(found[0][:, :2], dtype=np.float64)
+    every = np.asarray(found[0][:, :2], dtype=np.float64)  # strongest first
+    primary: list[np.ndarray] = []  # one circle per piece: the strongest, none within 0.7 spacings of another
+    for centre in every:
+        if all(np.hypot(*(centre - kept)) >= 0.7 * spacing for kept in primary):
+            primary.append(centre)
     squares = np.arange(90)
     px = (margin + squares % 9) * spacing
     py = (margin + 9 - squares // 9) * spacing
-    dx = centres[None, :, 0] - px[:, None]
-    dy = centres[None, :, 1] - py[:, None]
-    dist = np.hypot(dx, dy)
-    nearest = np.argmin(dist, axis=1)
-    close = dist[squares, nearest] <= reach * spacing
-    out[close, 0] = dx[squares, nearest][close] / spacing
-    out[close, 1] = -dy[squares, nearest][close] / spacing  # image y grows downwards, ranks upwards
+    dx = (every[None, :, 0] - px[:, None]) / spacing  # every circle from every point, in spacings
+    dy = -(every[None, :, 1] - py[:, None]) / spacing  # image y grows downwards, ranks upwards
+    chosen = np.array([int(np.flatnonzero((every == centre).all(axis=1))[0]) for centre in primary])
+    dist = np.hypot(dx[:, chosen], dy[:, chosen])
+    nearest = chosen[np.argmin(dist, axis=1)]
+    close = dist.min(axis=1) <= reach
+    out[close, 0] = dx[squares, nearest][close]
+    out[close, 1] = dy[squares, nearest][close]
+    if close.sum() < 3:
+        return out
+    field = _parallax_field(out)
+    for sq in np.flatnonzero(close):
+        same = np.hypot(dx[sq] - out[sq, 0], dy[sq] - out[sq, 1]) < _SAME_PIECE  # this piece's other circles
+        if same.sum() < 2:
+            continue
+        options = np.flatnonzero(same)
+        miss = np.hypot(dx[sq, options] - field[sq, 0], dy[sq, options] - field[sq, 1])
+        if miss.min() <= _ON_FIELD:  # a circle where this piece's top should be: the top face
+            best = options[int(np.argmin(miss))]
+            out[sq] = (dx[sq, best], dy[sq, best])
     return out
+
+
+_CANDIDATE_GAP = 0.1  # spacings between circle centres the search may return (several per piece)
+_SAME_PIECE = 0.45  # spacings: circles this close to a piece's strongest one outline the same piece
+_ON_FIELD = 0.15  # spacings: a circle this near the field is where the piece's top is
+
+
+def _parallax_field(offsets: np.ndarray) -> np.ndarray:
+    """(90, 2) the offset every square's piece top would show, from the discs found (see ``_affine_fit``)."""
+    rows = np.flatnonzero(~np.isnan(offsets[:, 0]))
+    squares = np.arange(90)
+    coef = _affine_fit(rows, offsets[rows], iterations=3)
+    if coef is None:
+        return np.tile(np.median(offsets[rows], axis=0), (90, 1))
+    return np.asarray(np.c_[squares % 9, squares // 9, np.ones(90)] @ coef)
+
+
+def _affine_fit(rows: np.ndarray, values: np.ndarray, iterations: int) -> np.ndarray | None:
+    """(3, 2) affine coefficients of ``values`` over the squares' (file, rank), refitted without the
+    pieces more than 0.2 spacings off the fit; ``None`` with fewer than 8 pieces, or too few near the fit."""
+    if len(rows) < 8:
+        return None
+    design = np.c_[rows % 9, rows // 9, np.ones(len(rows))].astype(np.float64)
+    keep = np.ones(len(rows), dtype=bool)
+    coef = None
+    for _ in range(iterations):
+        trial, *_ = np.linalg.lstsq(design[keep], values[keep], rcond=None)
+        fits = np.hypot(*(values - design @ trial).T) < 0.2
+        if fits.sum() < 6:  # most pieces off any one plane: not a parallax field
+            break
+        coef, keep = np.asarray(trial), fits
+    return coef
 
 
 def washed_out(rectified: np.ndarray, spacing: float, margin: float, *, level: int = 240) -> np.ndarray:
@@ -99,18 +155,11 @@ def residual_offsets(offsets: np.ndarray, occupied: np.ndarray) -> np.ndarray:
     if len(rows) < 3:
         return out
     values = offsets[rows]
-    residual = values - np.median(values, axis=0)
-    if len(rows) >= 8:
-        design = np.c_[rows % 9, rows // 9, np.ones(len(rows))].astype(np.float64)
-        keep = np.ones(len(rows), dtype=bool)
-        for _ in range(2):
-            coef, *_ = np.linalg.lstsq(design[keep], values[keep], rcond=None)
-            fitted = values - design @ coef
-            keep = np.hypot(*fitted.T) < 0.2
-            if keep.sum() < 6:
-                break
-            residual = fitted
-    out[rows] = residual
+    coef = _affine_fit(rows, values, iterations=2)
+    if coef is None:
+        out[rows] = values - np.median(values, axis=0)
+    else:
+        out[rows] = values - np.c_[rows % 9, rows // 9, np.ones(len(rows))] @ coef
     return out
 
 

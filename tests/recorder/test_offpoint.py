@@ -59,3 +59,40 @@ def test_a_point_blown_out_by_glare_gets_no_empty_evidence_from_a_missing_disc()
     fused = fuse_discs(probs, offsets, 10.0, blind=blown >= 0.3)
     assert fused[a0, 0] > 0.8  # no disc where one could be seen: empty
     assert np.allclose(fused[e4], probs[e4])  # no disc under the glare: nothing learnt
+
+
+def _tilted_board(pieces: dict[int, tuple[float, float]], walls: dict[int, float]) -> np.ndarray:
+    """Pieces whose tops stand 0.08 spacings right of their feet (a camera off to the right), and
+    for the squares in ``walls`` a dark crescent of side wall and shadow reaching that far left."""
+    image = _board({})
+    for sq, (dx, dy) in pieces.items():
+        foot = np.array([(MARGIN + sq % 9 + dx) * SPACING, (MARGIN + 9 - sq // 9 - dy) * SPACING])
+        top = foot + np.array([0.08 * SPACING, 0.0])
+        if sq in walls:  # the wall's outline: a strong dark ring around the foot, further left
+            wall = foot - np.array([walls[sq] * SPACING, 0.0])
+            cv2.circle(image, (int(round(wall[0])), int(round(wall[1]))), int(0.45 * SPACING), (70, 60, 50), -1)
+            cv2.circle(image, (int(round(wall[0])), int(round(wall[1]))), int(0.45 * SPACING), (20, 20, 20), 3)
+        cv2.circle(image, (int(round(top[0])), int(round(top[1]))), int(0.45 * SPACING), (200, 225, 235), -1)
+        cv2.circle(image, (int(round(top[0])), int(round(top[1]))), int(0.45 * SPACING), (90, 90, 90), 1)
+    return image
+
+
+def test_a_side_wall_seen_from_an_angle_is_not_a_piece_off_its_point() -> None:
+    squares = [0, 2, 4, 6, 8, 19, 25, 27, 29, 31, 33, 35, 81, 83, 85, 87, 89]
+    pieces = {sq: (0.0, 0.0) for sq in squares}
+    pieces[31] = (0.45, 0.0)  # and one piece really knocked off its point
+    walls = {29: 0.25, 33: 0.2}
+    image = _tilted_board(pieces, walls)
+    gray = cv2.GaussianBlur(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), (5, 5), 1.5)
+    circles = cv2.HoughCircles(gray, cv2.HOUGH_GRADIENT, dp=1, minDist=SPACING * 0.7, param1=60, param2=20,
+                               minRadius=int(SPACING * 0.35), maxRadius=int(round(SPACING * 0.55)))
+    assert circles is not None
+    strongest = circles[0]
+    at_29 = min(strongest, key=lambda c: np.hypot(c[0] - (MARGIN + 2) * SPACING, c[1] - (MARGIN + 6) * SPACING))
+    assert at_29[0] < (MARGIN + 2 - 0.1) * SPACING  # the circle search alone takes the wall for the piece
+    offsets = piece_offsets(image, SPACING, MARGIN)
+    assert abs(offsets[29, 0] - 0.08) < 0.05  # its top, where every other piece's top is
+    occupied = np.zeros(90, bool)
+    occupied[squares] = True
+    found = off_point(offsets, occupied, 0.3)
+    assert list(found) == [31] and 0.35 < found[31] < 0.55
