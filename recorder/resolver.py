@@ -69,6 +69,7 @@ class ResolverConfig:
     confirm_alerts: bool = True  # raise a new trouble only when a second look sees it too
     clock_grace_s: float = 4.0  # unmatched presses / unpressed moves are flagged after this
     catch_up_views: int = 12  # unexplained views read as one path of moves, at most (recorder.resolver_catchup)
+    catch_up_margin: float = 8.0  # nats a path must lead any path to another board by: a wrong path records wrong moves
 
     def __post_init__(self) -> None:
         if not 1e-9 < self.floor < 0.5:
@@ -205,7 +206,7 @@ class Resolver:
             return None
         found = catch_up(self.game.position, [s for _, s in self._unexplained],
                          [view.touched for view, _ in self._unexplained])
-        if found is None or not found.moves or found.gap < cfg.margin:
+        if found is None or not found.moves or found.gap < cfg.catch_up_margin:
             return None
         # Every view must show the path's position there, or the next one (a view that saw two
         # moves at once), with no misread points forming a move: a view showing another move (an

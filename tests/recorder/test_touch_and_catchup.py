@@ -204,3 +204,23 @@ def test_a_misread_point_nothing_came_near_does_not_make_its_moves_rivals() -> N
     moved = after.play("b7b6")
     events = _look(resolver, moved.board, 5.0, touched=_sq("b7", "b6"))
     assert [e.iccs for e in events if isinstance(e, MoveRecorded)] == ["b7b6"]
+
+
+def test_a_path_through_views_that_cannot_tell_two_moves_apart_waits_for_a_clear_view() -> None:
+    # after a desync, glare over the black horse: it reads 70/30 between g7 and i7 in every view,
+    # so h9g7 and h9i7 explain the views almost alike. Recording a path on such evidence can put a
+    # wrong move in the record, which is worse than waiting; a clear view settles it.
+    position = Position.start()
+    resolver = Resolver()
+    _look(resolver, position.board, 0.5)
+    after1 = position.play("h2e2")
+    misread = {parse_square(n): (".", 0.97) for n in ("e2", "a3", "c3", "g3")}
+    _look(resolver, after1.board, 2.0, misread=misread, touched=_sq("h2", "e2", "a3", "c3", "g3"))
+    after2 = after1.play("h9g7")
+    glare = {parse_square("g7"): ("n", 0.7), parse_square("i7"): ("n", 0.3)}
+    _look(resolver, after2.board, 4.0, misread={**glare, parse_square("a3"): (".", 0.97)}, touched=_sq("h9", "g7", "i7"))
+    after3 = after2.play("h0g2")
+    _look(resolver, after3.board, 6.0, misread=glare, touched=_sq("h0", "g2"))
+    assert resolver.game.ply == 0 and resolver.desynced
+    _look(resolver, after3.board, 8.0, touched=_sq("g7", "i7"))  # the glare has gone
+    assert [m.iccs for m in resolver.game.moves] == ["h2e2", "h9g7", "h0g2"]
