@@ -96,6 +96,7 @@ class VideoFileSource(FrameSource):
         self.fps = float(fps or (file_fps if file_fps > 0 else 10.0))
         count = int(capture.get(cv2.CAP_PROP_FRAME_COUNT) or 0)
         self.frame_count = count if count > 0 else None
+        self.ended_early: str = ""  # why the file ended before its stated length, once it has
 
     def __iter__(self) -> Iterator[Frame | Gap]:
         index = 0
@@ -109,9 +110,10 @@ class VideoFileSource(FrameSource):
         finally:
             self._capture.release()
         if self.frame_count is not None and index < self.frame_count - 1:
-            log.warning("%s: the video ended after %d of its %d frames (%.1f of %.1f s): the file is truncated "
-                        "or damaged, and the record stops where it ends", self.name, index, self.frame_count,
-                        index / self.fps, self.frame_count / self.fps)
+            self.ended_early = (f"the video ended after {index} of its {self.frame_count} frames "
+                                f"({index / self.fps:.1f} of {self.frame_count / self.fps:.1f} s): the file is "
+                                "truncated or damaged, and the record stops where it ends")
+            log.warning("%s: %s", self.name, self.ended_early)
 
 
 class ImageFolderSource(FrameSource):

@@ -12,6 +12,7 @@ the emulator and the keyboard clock both run on it.
 from __future__ import annotations
 
 import logging
+import re
 from dataclasses import dataclass
 
 from rules import BLACK, RED
@@ -152,8 +153,13 @@ class ChessClock:
                             self.lever_down, self.flags[LEFT], self.flags[RIGHT])
 
 
+_TIME_CONTROL = re.compile(r"\d+(\.\d+)?s?(\+\d+(\.\d+)?)?")
+
+
 def parse_time_control(text: str) -> tuple[int, int]:
     """``"15+10"`` (minutes + seconds a move) or ``"900s+10"`` as (base ms, increment ms)."""
+    if not _TIME_CONTROL.fullmatch(text.strip()):
+        raise ValueError(f"time control {text!r} is not 'minutes+increment_seconds'")
     base, _, increment = text.strip().partition("+")
     try:
         base_ms = round(float(base[:-1]) * 1000) if base.endswith("s") else round(float(base) * 60000)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import unicodedata
 from pathlib import Path
 
 from recorder.store import GameStore, default_db_path
@@ -61,5 +62,17 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _fit(text: str, width: int) -> str:
-    """``text`` padded to ``width`` columns, or cut with an ellipsis so a cut name does not pass for whole."""
-    return f"{text:<{width}}" if len(text) <= width else text[: width - 1] + "…"
+    """``text`` padded to ``width`` terminal columns, or cut with an ellipsis so a cut name does not pass
+    for whole; Chinese characters take two columns."""
+    if _columns(text) <= width:
+        return text + " " * (width - _columns(text))
+    cut = ""
+    for char in text:
+        if _columns(cut + char) > width - 1:
+            break
+        cut += char
+    return cut + "…" + " " * (width - 1 - _columns(cut))
+
+
+def _columns(text: str) -> int:
+    return sum(2 if unicodedata.east_asian_width(char) in "WF" else 1 for char in text)

@@ -17,6 +17,7 @@ from recorder.clock.model import time_control_argument
 from recorder.events import (
     Alert,
     CalibrationChanged,
+    ClockAlert,
     ClockPressed,
     Event,
     EventLog,
@@ -74,8 +75,8 @@ def status_line(event: Event) -> str | None:
         return (f"{event.t:8.1f}s  ply {event.ply:>3}  {event.chinese}  {event.iccs}  "
                 f"p={event.confidence:.2f}{clock}{pair}")
     if isinstance(event, Alert):
-        where = " ".join(event.squares)
-        return f"{event.t:8.1f}s  !! {event.kind} {where}: {event.text}"
+        where = "".join(f" {square}" for square in event.squares)
+        return f"{event.t:8.1f}s  !! {event.kind}{where}: {event.text}"
     if isinstance(event, PositionRestored):
         taken = f", taken back: {' '.join(event.taken_back)}" if event.taken_back else ""
         return f"{event.t:8.1f}s  position after ply {event.ply} restored{taken}"
@@ -137,14 +138,17 @@ def record_source(source_spec: str, classifier: Any, *, source: FrameSource | No
     return the game's whole event log (with a store: every event of the game, including those of
     earlier runs before a crash)."""
     from calibration import BoardGeometry
-    from recorder.clocklog_input import read_clock_log
+    from recorder.clocklog_input import parse_clock_lines
     from recorder.session import RecordingSession
     from recorder.sources import Frame, LiveSource, open_source
     from recorder.stills import StillSaver
     from rules import Position
 
     source = source if source is not None else open_source(source_spec, fps=fps)
-    logged = read_clock_log(clock_log) if clock_log else None
+    logged, unreadable = None, 0
+    if clock_log:
+        with open(clock_log, encoding="utf-8", errors="replace") as lines:
+            logged, unreadable = parse_clock_lines(lines, str(clock_log))
     if clock_log and not logged:
         log.warning("%s holds no clock press: recording from the board alone", clock_log)
         if show:
@@ -171,6 +175,13 @@ def record_source(source_spec: str, classifier: Any, *, source: FrameSource | No
         session = RecordingSession(classifier, geometry=geometry, start=start,
                                    presses=presses if clock is None else [],
                                    events=events, source_name=source_spec, on_event=on_event, stills=stills)
+        if unreadable and logged:  # the arbiter must see that the log, not a player, may have lost presses
+            damaged = ClockAlert(0.0, "clock_log_damaged", (), "", f"{unreadable} line(s) of the clock log {clock_log} "
+                                 "could not be read: a press on them is lost, so a move near one may be reported "
+                                 "as made without a press", 0, "")
+            if store is None or store.resume is None:
+                events.append(damaged)
+                on_event(damaged)
         if clock is not None:  # a live clock (serial link or keyboard): its feed is a ClockFeed
             resumed = live_offset(store.resume if store else None) if isinstance(source, LiveSource) else 0.0
             session.clock = clock.start(origin=time.monotonic() - resumed / clock.rate)
@@ -198,6 +209,11 @@ def record_source(source_spec: str, classifier: Any, *, source: FrameSource | No
                 if isinstance(item, Frame):
                     progress.update(item.index + 1)
             reason, complete = "end of source", True
+            cut = getattr(source, "ended_early", "")
+            if cut:  # kept with the game: a record that stops early must say why
+                ended = Alert(session.last_t, "source_ended_early", (), "", cut, session.resolver.game.ply)
+                events.append(ended)
+                on_event(ended)
         except KeyboardInterrupt:
             source.stop()
             reason, complete = "stopped by the user", False

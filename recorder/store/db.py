@@ -244,7 +244,7 @@ class GameStore:
         created = (row["created"] or "")[:10].replace("-", ".") if watched else ""
         info = GameInfo(event=row["event_name"] or "", site=row["site"] or (row["source"] if watched else "") or "",
                         round=row["round_name"] or "", date=row["round_date"] or created,
-                        board=row["board_number"], red=row["red"],
+                        board=row["board_number"] or None, red=row["red"],  # 0: the game had no board number
                         black=row["black"], time_control=row["time_control"], camera=row["camera"],
                         clock=row["clock"])
         game = GameRow(row["id"], info, row["source"], row["status"], row["result"], row["start_fen"],

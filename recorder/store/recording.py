@@ -37,13 +37,20 @@ def add_store_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--round", default="", help="round")
     group.add_argument("--date", default="", type=pgn_date,
                        help="date (YYYY.MM.DD or YYYY-MM-DD; default: today, the day it is recorded)")
-    group.add_argument("--board", type=int, help="board number")
+    group.add_argument("--board", type=_board_number, help="board number (1, 2, ...)")
     group.add_argument("--red", default="", help="red player")
     group.add_argument("--black", default="", help="black player")
     group.add_argument("--tc", default="", type=pgn_tc, help='time control for the record, PGN form seconds[+increment], '
                        'e.g. "5400+30" (default: from --time-control when a live clock is used)')
     group.add_argument("--camera-setup", default="", help="camera set-up (model, mounting, distance)")
     group.add_argument("--clock-setup", default="", help="clock set-up (model; default: the --clock link used)")
+
+
+def _board_number(text: str) -> int:
+    """``--board``: a board number, 1 or more."""
+    if not text.strip().isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a board number (1, 2, ...)")
+    return int(text)
 
 
 def pgn_date(text: str) -> str:
@@ -53,7 +60,7 @@ def pgn_date(text: str) -> str:
     try:
         day = datetime.date.fromisoformat(text.strip().replace(".", "-"))
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a date: give YYYY.MM.DD, e.g. 2026.12.01") from None
+        raise argparse.ArgumentTypeError(f"{text!r} is not a date: give YYYY.MM.DD or YYYY-MM-DD, e.g. 2026.12.01") from None
     return day.strftime("%Y.%m.%d")
 
 

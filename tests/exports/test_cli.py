@@ -120,3 +120,26 @@ def test_record_details_in_accepted_forms() -> None:
     assert pgn_date("2026-12-01") == pgn_date("2026.12.01") == "2026.12.01"
     assert [pgn_tc(v) for v in ("5400+30", "40/7200:1800+30", "?", "-", "*180")] == \
         ["5400+30", "40/7200:1800+30", "?", "-", "*180"]
+
+
+def test_chinese_names_keep_the_columns_and_a_game_without_a_board_number_has_none(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "g.sqlite3"
+    with GameStore(path) as store:
+        store.create_game("cam", GameInfo(event="全国象棋甲级联赛第十八轮比赛", round="8", red="许银川", black="Li"))
+    assert main(["games", "--db", str(path)]) == 0
+    header, row = capsys.readouterr().out.splitlines()[:2]
+    assert "…" in row and "board 0" not in row
+    # the red name starts in the same terminal column as its heading (Chinese characters are two wide)
+    from recorder.commands.games import _columns
+
+    assert _columns(row[:row.index("许银川")]) == header.index("red")
+    with GameStore(path) as store:
+        assert store.game(1).info.board is None
+
+
+@pytest.mark.parametrize("option, value", [("--board", "0"), ("--board", "x"), ("--time-control", "15+")])
+def test_more_record_details_checked(tmp_path: Path, option: str, value: str) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(["record", str(tmp_path / "none.mp4"), "--no-db", option, value])
+    assert stop.value.code == 2

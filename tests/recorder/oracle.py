@@ -90,6 +90,10 @@ class FrameTrackingSource:
     def stop(self) -> None:
         self.inner.stop()
 
+    @property
+    def ended_early(self) -> str:
+        return str(getattr(self.inner, "ended_early", ""))
+
 
 def use_oracle_in_record(oracle: OracleClassifier, setattr_: Callable[[Any, str, Any], None]) -> None:
     """Make ``xqrec record`` read frames through the real source but classify with ``oracle``.

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from recorder.cli import main
-from recorder.events import read_events
+from recorder.events import Alert, read_events
 from recorder.scoresheet import rebuild, side_by_side
 from rules import read_pgn
 from tests.recorder.oracle import OracleClassifier, use_oracle_in_record
@@ -93,3 +93,21 @@ def test_a_clock_log_without_a_usable_press_records_from_the_board_alone(
     logged = read_events(events)
     assert rebuild(logged).moves == truth["moves"]
     assert not [e for e in logged if getattr(e, "kind", "") == "move_without_press"]
+
+
+def test_a_damaged_clock_log_and_a_truncated_video_are_alerts_kept_with_the_game(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    truth = json.loads((FIXTURES / "game_short.truth.json").read_text(encoding="utf-8"))
+    use_oracle_in_record(OracleClassifier(truth), monkeypatch.setattr)
+    damaged = tmp_path / "clock.jsonl"
+    good = (FIXTURES / "game_short.clock.jsonl").read_text(encoding="utf-8").splitlines()
+    damaged.write_text("\n".join(["not json", *good[:3], '{"t": 9.0, "side": "red"}', *good[3:]]) + "\n",
+                       encoding="utf-8")
+    data = VIDEO.read_bytes()
+    cut = tmp_path / "cut.mp4"
+    cut.write_bytes(data[: len(data) * 6 // 10])
+    events = tmp_path / "e.jsonl"
+    assert main(["record", str(cut), "--no-db", "--clock-log", str(damaged), "--events", str(events)]) == 0
+    alerts = {e.kind: e.text for e in read_events(events) if isinstance(e, Alert)}
+    assert "2 line(s) of the clock log" in alerts["clock_log_damaged"]  # the log, not a player
+    assert "truncated or damaged" in alerts["source_ended_early"]
