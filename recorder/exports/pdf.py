@@ -95,6 +95,24 @@ class _Sheet:
         self.pdf.cell(w, h, text, border=border, align=align, fill=fill is not None)
         self.pdf.set_text_color(0, 0, 0)
 
+    def fitted_cell(self, x: float, y: float, w: float, h: float, text: str, *, points: float = 10,
+                    smallest: float = 6.5, border: Literal[0, 1] = 0, keep_end: bool = False) -> None:
+        """A cell whose text stays inside it: set smaller (down to ``smallest`` points) when it is too
+        long, and cut with an ellipsis when even that is too long (a long name or a file path;
+        ``keep_end`` cuts a path's front and keeps its file name)."""
+        room = w - 2.0 * self.s
+        self.font(points)
+        width = self.pdf.get_string_width(text)
+        if width > room:
+            points = max(smallest, points * room / width)
+            self.font(points)
+            if self.pdf.get_string_width(text) > room:
+                text = text.strip()
+                while text and self.pdf.get_string_width(" …" + text if keep_end else text + "…") > room:
+                    text = text[1:] if keep_end else text[:-1]
+                text = " …" + text if keep_end else text.rstrip() + "…"
+        self.text_cell(x, y, w, h, text, points=points, border=border)
+
     # --- parts of the form -----------------------------------------------------------------
     def title(self, y: float, continued: int) -> float:
         s = self.s
@@ -123,7 +141,8 @@ class _Sheet:
                 color = RED_INK if label.startswith("红") else (0, 0, 0)
                 self.text_cell(x, y + row_index * h, label_w, h, label, points=7.5, border=1,
                                fill=(238, 238, 238), color=color)
-                self.text_cell(x + label_w, y + row_index * h, w - label_w, h, " " + value, points=10, border=1)
+                self.fitted_cell(x + label_w, y + row_index * h, w - label_w, h, " " + value, border=1,
+                                 keep_end="/" in value or "\\" in value)
                 x += w
         y += len(rows) * h
         self.text_cell(self.margin, y, 26 * s, h, "结果 Result", points=7.5, border=1, fill=(238, 238, 238))

@@ -58,3 +58,26 @@ def test_pdf_holds_every_move_and_renders(tmp_path: Path, paper: str, short: boo
         assert expected in text
     size = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True).stdout
     assert ("595.28 x 841.89" if paper == "A4" else "419.53 x 595.28") in size
+
+
+def test_long_names_and_paths_stay_inside_their_header_cells(monkeypatch: pytest.MonkeyPatch) -> None:
+    from recorder.exports import pdf as pdf_module
+
+    drawn: list[tuple[float, str, float]] = []
+    real = pdf_module._Sheet.text_cell
+
+    def spy(self: pdf_module._Sheet, x: float, y: float, w: float, h: float, text: str, **kwargs: object) -> None:
+        real(self, x, y, w, h, text, **kwargs)  # type: ignore[arg-type]
+        drawn.append((w, text, self.pdf.get_string_width(text)))
+
+    monkeypatch.setattr(pdf_module._Sheet, "text_cell", spy)
+    info = GameInfo(event="The 2026 China National Individual Xiangqi Championship, Men's Open Section, Stage Two",
+                    red="Wang Tianyi, Grandmaster of the Hangzhou Xiangqi Association Team", black="郑惟桐 特级大师 北京市象棋队",
+                    site="/srv/recordings/2026/national-individual/stage-two/hall-b/board-12/game.mp4", board=12)
+    scoresheet_pdf(game_events(["h2e2", "h9g7"], seed=1, faults=False, result=None), info)
+    values = [(w, text, width) for w, text, width in drawn
+              if any(part in text for part in ("Championship", "Wang", "郑惟桐", "game.mp4"))]
+    assert len(values) == 4
+    assert all(width <= w for w, _, width in values)  # nothing runs into the next cell
+    assert any(text.endswith("…") for _, text, _ in values)  # what was cut says so
+    assert any(text.endswith("game.mp4") for _, text, _ in values)  # a path keeps its file name
