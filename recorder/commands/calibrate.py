@@ -128,5 +128,5 @@ def run(args: argparse.Namespace) -> int:
         cv2.imwrite(str(args.overlay), draw_overlay(frame, geometry))
     side = geometry.red_side or "undetermined (no pieces; use --red-side)"
     print(f"board found: confidence {geometry.confidence:.2f}, spacing {geometry.spacing_px():.1f} px, "
-          f"red side {side}; wrote {args.out}")
+          f"red side {side}; wrote {args.out}" + (f" and the overlay {args.overlay}" if args.overlay else ""))
     return 0

@@ -30,6 +30,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     if (args.game is None) == (args.round is None):
         raise ValueError("name a GAME or --round EVENT ROUND")
+    if args.format != "pdf" and (args.short or args.paper != "A4"):
+        raise ValueError("--short and --paper shape the PDF scoresheet: add --format pdf --out FILE")
     with open_existing_store(args.db) as store:
         if args.round is not None:
             text = round_pgn(store, args.round[0], args.round[1], args.notation or "iccs")

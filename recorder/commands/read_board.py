@@ -22,6 +22,7 @@ import numpy as np
 
 from calibration import BoardGeometry, BoardLocator, BoardNotFoundError
 from recorder.vision import PieceClassifier, PointProbabilities, settle_red_side
+from rules import Position
 
 log = logging.getLogger(__name__)
 
@@ -72,11 +73,13 @@ def run(args: argparse.Namespace) -> int:
         print(f"xqrec read-board: no board found in {args.image}: {error.reason}", file=sys.stderr)
         return 1
     placement = probs.argmax_fen_placement()
+    problem = impossible(placement)
     if args.json:
         out: dict[str, Any] = {
             "image": str(args.image),
             "placement": placement,
             "covered": probs.covered_points(),
+            "problem": problem,  # why no game can show this placement ("" when one can)
             "model_sha256": classifier.sha256,
             "geometry": geometry.to_json(),
             "timings_ms": {k: round(v, 2) for k, v in timings.items()},
@@ -88,4 +91,21 @@ def run(args: argparse.Namespace) -> int:
     covered = probs.covered_points()
     if covered:
         print(f"covered: {' '.join(covered)}")
+    if problem:
+        print(f"warning: no game can show this placement ({problem}); some points are misread"
+              + (" or covered" if covered else ""), file=sys.stderr)
     return 0
+
+
+def impossible(placement: str) -> str:
+    """Why ``placement`` (FEN, red at the bottom) cannot occur in a game, by the rules' position checks;
+    "" when it can. A reading that fails them has misread points, however sure each point looked."""
+    reasons = []
+    for side in ("w", "b"):  # a picture does not say who is to move
+        try:
+            Position.from_fen(f"{placement} {side}")
+        except ValueError as error:
+            reasons.append(str(error).split(": ", 1)[-1])
+        else:
+            return ""
+    return reasons[0]

@@ -143,3 +143,8 @@ def test_more_record_details_checked(tmp_path: Path, option: str, value: str) ->
     with pytest.raises(SystemExit) as stop:
         main(["record", str(tmp_path / "none.mp4"), "--no-db", option, value])
     assert stop.value.code == 2
+
+
+def test_pdf_options_without_the_pdf_format_are_an_error(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["export", "1", "--db", str(db), "--paper", "A5", "--short"]) == 2
+    assert "--format pdf" in capsys.readouterr().err

@@ -113,3 +113,13 @@ def test_read_board_refuses_an_image_without_a_board(tmp_path: Path, capsys: pyt
     cv2.imwrite(str(path), np.full((480, 640, 3), 128, dtype=np.uint8))
     assert main(["read-board", str(path)]) != 0
     assert "no board found" in capsys.readouterr().err
+
+
+def test_a_placement_no_game_can_show_is_named() -> None:
+    from recorder.commands.read_board import impossible
+
+    assert impossible("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNAAKAANR") == "4 red advisors, at most 2"
+    assert "generals face each other" in impossible("4k4/9/9/9/9/9/9/9/9/4K4")
+    # a check by the side to move is fine: a picture does not say whose turn it is
+    assert impossible("4k4/9/9/9/9/9/9/9/4R4/4K4") == ""
+    assert impossible("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR") == ""
