@@ -27,7 +27,13 @@ from recorder.events import (
     SourceGap,
 )
 from recorder.exports import export_pgn, export_text
-from recorder.store.recording import add_store_arguments, info_from_args, open_for_record, resume_session
+from recorder.store.recording import (
+    add_store_arguments,
+    info_from_args,
+    open_for_record,
+    resume_session,
+    source_key,
+)
 from recorder.store.resume import StoreRecording, live_offset, presses_after
 
 if TYPE_CHECKING:
@@ -280,14 +286,17 @@ def run(args: argparse.Namespace) -> int:
     source = open_source(args.source, fps=args.fps)
     if isinstance(source, LiveSource):
         source.check()
+    stored = open_for_record(args, args.source)
     events = record_source(args.source, classifier, source=source, clock_log=args.clock_log, events_path=args.events,
                            calibration=args.calibration, fen=args.fen, fps=args.fps, show=not args.quiet,
-                           clock=clock, store=open_for_record(args, args.source))
-    # The same exports as `xqrec export`: one PGN writer, one scoresheet text.
+                           clock=clock, store=stored)
+    # The same exports as `xqrec export`: one PGN writer, one scoresheet text, the same headers.
     info = info_from_args(args)
     if args.pgn:
-        args.pgn.write_text(export_pgn(events, info, args.notation, {"Site": info.site or args.source}),
-                            encoding="utf-8")
+        headers = {"Site": info.site or source_key(args.source)}
+        if stored is not None:
+            headers["GameId"] = str(stored.game_id)
+        args.pgn.write_text(export_pgn(events, info, args.notation, headers), encoding="utf-8")
     sheet = export_text(events, info)
     if args.scoresheet:
         args.scoresheet.write_text(sheet, encoding="utf-8")

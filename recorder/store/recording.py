@@ -70,8 +70,10 @@ _TC_PERIOD = re.compile(r"(\d+/\d+|\d+(\+\d+)?|\*\d+)")
 def pgn_tc(text: str) -> str:
     """``--tc``: a PGN TimeControl ("5400+30", "40/7200:1800+30", "?" or "-"); a clear error otherwise."""
     value = text.strip()
-    if value in ("", "?", "-") or all(_TC_PERIOD.fullmatch(period) for period in value.split(":")):
+    if value in ("", "?", "-"):
         return value
+    if all(_TC_PERIOD.fullmatch(period) for period in value.split(":")):
+        return re.sub(r"\d+", lambda number: str(int(number.group())), value)  # 5400+030 -> 5400+30
     raise argparse.ArgumentTypeError(
         f"{text!r} is not a PGN time control: seconds[+increment] periods joined by ':', e.g. 5400+30 or 40/7200:1800")
 

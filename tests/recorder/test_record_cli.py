@@ -111,3 +111,21 @@ def test_a_damaged_clock_log_and_a_truncated_video_are_alerts_kept_with_the_game
     alerts = {e.kind: e.text for e in read_events(events) if isinstance(e, Alert)}
     assert "2 line(s) of the clock log" in alerts["clock_log_damaged"]  # the log, not a player
     assert "truncated or damaged" in alerts["source_ended_early"]
+
+
+def test_the_pgn_written_while_recording_has_the_headers_export_gives(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    truth = json.loads((FIXTURES / "game_short.truth.json").read_text(encoding="utf-8"))
+    oracle = OracleClassifier(truth)
+    oracle.sha256 = "0" * 64  # type: ignore[attr-defined]  # a watched game names the model that read it
+    use_oracle_in_record(oracle, monkeypatch.setattr)
+    monkeypatch.chdir(FIXTURES.parent)
+    live, db = tmp_path / "live.pgn", tmp_path / "g.sqlite3"
+    assert main(["record", "fixtures/game_short.mp4", "--db", str(db), "--pgn", str(live), "--tc", "900+010"]) == 0
+    capsys.readouterr()
+    assert main(["export", "1", "--db", str(db)]) == 0
+    (exported,) = read_pgn(capsys.readouterr().out)
+    (written,) = read_pgn(live.read_text(encoding="utf-8"))
+    for name in ("Site", "GameId", "TimeControl"):
+        assert written.headers[name] == exported.headers[name], name
+    assert written.headers["Site"] == str(VIDEO) and written.headers["TimeControl"] == "900+10"
