@@ -20,6 +20,7 @@ from recorder.clock.keyboard import KeyboardClock
 from recorder.clock.link import SerialClockLink
 from recorder.clock.model import (
     CONNECTED,
+    DEFAULT_TIME_CONTROL,
     DISCONNECTED,
     FLAG_FALLEN,
     MAPPING,
@@ -54,7 +55,7 @@ class LiveClock:
     """The clock of one recording: ``protocol`` is ``dgt``, ``text`` or ``keyboard`` (``port`` ``-``: stdin)."""
 
     def __init__(self, port: str, protocol: str, *, red_side: str = "left", first_mover: str = RED,
-                 time_control: str = "15+10", rate: float = 1.0, keys: TextIO | None = None,
+                 time_control: str = DEFAULT_TIME_CONTROL, rate: float = 1.0, keys: TextIO | None = None,
                  **link_options: Any) -> None:
         if rate <= 0:
             raise ValueError(f"clock rate {rate} must be positive")

@@ -153,6 +153,7 @@ class ChessClock:
                             self.lever_down, self.flags[LEFT], self.flags[RIGHT])
 
 
+DEFAULT_TIME_CONTROL = "15+10"  # minutes + increment seconds of a live clock when none is given
 _TIME_CONTROL = re.compile(r"\d+(\.\d+)?s?(\+\d+(\.\d+)?)?")
 
 

@@ -13,7 +13,7 @@ import os
 import sys
 from pathlib import Path
 
-from recorder.clock.model import time_control_argument
+from recorder.clock.model import DEFAULT_TIME_CONTROL, time_control_argument
 
 log = logging.getLogger(__name__)
 
@@ -21,8 +21,8 @@ log = logging.getLogger(__name__)
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("clock-sim", help="emulate a game clock (DGT or text protocol) on a pty")
     parser.add_argument("--protocol", choices=("dgt", "text"), default="dgt", help="wire protocol (default dgt)")
-    parser.add_argument("--time-control", default="15+10", type=time_control_argument,
-                        help="minutes + increment seconds a move (default 15+10)")
+    parser.add_argument("--time-control", default=DEFAULT_TIME_CONTROL, type=time_control_argument,
+                        help=f"minutes + increment seconds a move (default {DEFAULT_TIME_CONTROL})")
     parser.add_argument("--script", type=Path, help="presses and faults (clock-log JSON lines or '<t> <side>')")
     parser.add_argument("--red-side", choices=("left", "right"), default="left",
                         help="red's side of the clock as seen facing its display (default left)")

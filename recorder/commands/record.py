@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from recorder.clock.model import time_control_argument
+from recorder.clock.model import DEFAULT_TIME_CONTROL, time_control_argument
 from recorder.events import (
     Alert,
     CalibrationChanged,
@@ -52,8 +52,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="what the clock speaks (default dgt)")
     parser.add_argument("--clock-red-side", choices=("left", "right"), default="left",
                         help="red's side of the clock facing its display (default left; the first running side confirms)")
-    parser.add_argument("--time-control", default="15+10", type=time_control_argument,
-                        help="keyboard clock: minutes+increment seconds (default 15+10)")
+    parser.add_argument("--time-control", default=None, type=time_control_argument,
+                        help=f"live clock: minutes+increment seconds (default {DEFAULT_TIME_CONTROL})")
     parser.add_argument("--clock-rate", type=float, default=1.0,
                         help="with --clock, read a video file at this many times real time (default 1)")
     parser.add_argument("--pgn", type=Path, help="write the PGN here")
@@ -270,7 +270,10 @@ def run(args: argparse.Namespace) -> int:
         first = Position.from_fen(args.fen).side_to_move if args.fen else "red"
         protocol = "keyboard" if args.clock == "-" else args.clock_protocol  # '-' is the keyboard, as --help says
         clock = LiveClock(args.clock or "-", protocol, red_side=args.clock_red_side, first_mover=first,
-                          time_control=args.time_control, rate=args.clock_rate)
+                          time_control=args.time_control or DEFAULT_TIME_CONTROL, rate=args.clock_rate)
+    elif args.time_control:
+        print("xqrec record: --time-control sets a live clock's time (with --clock); without one it is not used. "
+              "The record's time control is --tc (PGN seconds, e.g. 5400+30)", file=sys.stderr)
     # Everything that can fail at once is checked before a game is opened in the store: the source
     # opens, the output files can be written (a game recorded to the end must not be lost to a typo).
     from recorder.sources import LiveSource, open_source

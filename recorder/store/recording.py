@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, TypeVar
 
+from recorder.clock.model import DEFAULT_TIME_CONTROL
 from recorder.store.db import GameInfo, GameStore
 from recorder.store.resume import StoreRecording, continue_times, live_offset, prime_resolver, skip_seen
 
@@ -87,7 +88,7 @@ def info_from_args(args: argparse.Namespace) -> GameInfo:
     live = bool(getattr(args, "clock", None)) or getattr(args, "clock_protocol", "") == "keyboard"
     time_control = args.tc
     if not time_control and live:
-        time_control = pgn_time_control(getattr(args, "time_control", "") or "")
+        time_control = pgn_time_control(getattr(args, "time_control", None) or DEFAULT_TIME_CONTROL)
     clock = args.clock_setup or (f"{args.clock_protocol} {args.clock}" if live and args.clock else "")
     if not clock and getattr(args, "clock_log", None):
         clock = f"clock log {args.clock_log}"

@@ -148,3 +148,10 @@ def test_more_record_details_checked(tmp_path: Path, option: str, value: str) ->
 def test_pdf_options_without_the_pdf_format_are_an_error(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["export", "1", "--db", str(db), "--paper", "A5", "--short"]) == 2
     assert "--format pdf" in capsys.readouterr().err
+
+
+def test_a_time_control_without_a_live_clock_says_it_is_not_used(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # the check comes before the source is opened, so a missing video still fails after it
+    assert main(["record", str(tmp_path / "none.mp4"), "--no-db", "--time-control", "90+30"]) == 2
+    assert "--time-control sets a live clock's time" in capsys.readouterr().err
