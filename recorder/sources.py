@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import queue
 import threading
 import time
@@ -25,6 +26,11 @@ import cv2
 import numpy as np
 
 log = logging.getLogger(__name__)
+
+# FFmpeg's own messages about a damaged file ("Invalid NAL unit size", "partial file") reach the
+# terminal raw, between the recorder's lines; the source says what matters in words (a video that
+# ends early, a stream that stalls). Set OPENCV_FFMPEG_LOGLEVEL yourself to see them.
+os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
 
@@ -74,6 +80,7 @@ class FrameSource:
     fps: float = 10.0
     frame_count: int | None = None
     live: bool = False
+    ended_early: str = ""  # why the source ended before its stated length (a truncated file), once it has
 
     def __iter__(self) -> Iterator[Frame | Gap]:
         raise NotImplementedError
@@ -96,7 +103,7 @@ class VideoFileSource(FrameSource):
         self.fps = float(fps or (file_fps if file_fps > 0 else 10.0))
         count = int(capture.get(cv2.CAP_PROP_FRAME_COUNT) or 0)
         self.frame_count = count if count > 0 else None
-        self.ended_early: str = ""  # why the file ended before its stated length, once it has
+        self.ended_early = ""
 
     def __iter__(self) -> Iterator[Frame | Gap]:
         index = 0
@@ -113,7 +120,7 @@ class VideoFileSource(FrameSource):
             self.ended_early = (f"the video ended after {index} of its {self.frame_count} frames "
                                 f"({index / self.fps:.1f} of {self.frame_count / self.fps:.1f} s): the file is "
                                 "truncated or damaged, and the record stops where it ends")
-            log.warning("%s: %s", self.name, self.ended_early)
+            log.info("%s: %s", self.name, self.ended_early)  # record raises it as an alert
 
 
 class ImageFolderSource(FrameSource):

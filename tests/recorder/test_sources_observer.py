@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import time
 from pathlib import Path
 from typing import Any
@@ -73,6 +74,7 @@ def test_folder_and_file_sources(tmp_path: Path) -> None:
 
 
 def test_a_truncated_video_says_so(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO, logger="recorder.sources")
     fixture = Path(__file__).parents[1] / "fixtures" / "game_short.mp4"
     data = fixture.read_bytes()
     cut = tmp_path / "cut.mp4"
@@ -82,6 +84,7 @@ def test_a_truncated_video_says_so(tmp_path: Path, caplog: pytest.LogCaptureFixt
     frames = sum(1 for f in source if isinstance(f, Frame))
     assert 0 < frames < source.frame_count
     assert "truncated or damaged" in caplog.text and f"after {frames} of its {source.frame_count} frames" in caplog.text
+    assert source.ended_early and "truncated" in source.ended_early  # what record raises as an alert
 
 
 def _frame(hand: bool, shade: int = 120) -> np.ndarray:
