@@ -13,6 +13,7 @@ import numpy as np
 FILES = 9
 RANKS = 10
 FILE_NAMES = "abcdefghi"
+CENTRE = np.array([(FILES - 1) / 2, (RANKS - 1) / 2])  # the middle of the river, in board units
 
 
 def point_name(file: int, rank: int) -> str:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import cv2
 import numpy as np
 
-from calibration.board import FILES, RANKS, all_points, parse_point, point_name
+from calibration.board import CENTRE, FILES, RANKS, all_points, parse_point, point_name
 from calibration.evidence import project
 from calibration.lens import Lens, board_to_image, lens_from_json
 
@@ -33,7 +33,7 @@ ROTATE_180 = np.array([[-1.0, 0.0, FILES - 1.0], [0.0, -1.0, RANKS - 1.0], [0.0,
 
 def side_of_rank0(h: np.ndarray) -> str:
     """The image edge that rank 0 (red's back rank under this labelling) faces."""
-    centre = project(h, np.array([[4.0, 4.5]]))[0]
+    centre = project(h, CENTRE[None, :])[0]
     back = project(h, np.array([[4.0, 0.0]]))[0] - centre
     if abs(back[0]) > abs(back[1]):
         return "right" if back[0] > 0 else "left"
@@ -140,7 +140,7 @@ class BoardGeometry:
             raise ValueError(f"red side must be one of {', '.join(RED_SIDES)}, not {side!r}")
         h = self.homography
         want = {"bottom": (0.0, 1.0), "top": (0.0, -1.0), "left": (-1.0, 0.0), "right": (1.0, 0.0)}[side]
-        centre = project(h, np.array([[4.0, 4.5]]))[0]
+        centre = project(h, CENTRE[None, :])[0]
         back = project(h, np.array([[4.0, 0.0]]))[0] - centre
         if float(np.dot(back, want)) < 0:
             h = h @ ROTATE_180

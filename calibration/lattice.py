@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from calibration.board import DRAWN_SEGMENTS, OUTSIDE_SEGMENTS, PALACE_SEGMENTS, RIVER_SEGMENTS
+from calibration.board import CENTRE, DRAWN_SEGMENTS, OUTSIDE_SEGMENTS, PALACE_SEGMENTS, RIVER_SEGMENTS
 from calibration.evidence import sample
 from calibration.lens import Lens, board_to_image
 
@@ -64,15 +64,12 @@ def segment_contrast(response: np.ndarray, h: np.ndarray, segments: np.ndarray,
     side = np.maximum(left, right)
     edge = _on_edge(segments) if inner_edges else np.zeros(len(segments), dtype=bool)
     if edge.any():
-        inward = np.sum((_CENTRE - (a + 0.5 * d)) * normal, axis=1) > 0  # the "left" (+normal) side is inside
+        inward = np.sum((CENTRE - (a + 0.5 * d)) * normal, axis=1) > 0  # the "left" (+normal) side is inside
         inner = np.where(inward[:, None], left, right)
         side = np.where(edge[:, None], inner, side)
     contrast = values[0] - side
     contrast.sort(axis=1)
     return contrast[:, -2]
-
-
-_CENTRE = np.array([4.0, 4.5])
 
 
 def _on_edge(segments: np.ndarray) -> np.ndarray:

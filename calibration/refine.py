@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from calibration.board import DRAWN_SEGMENTS, PALACE_SEGMENTS
+from calibration.board import CENTRE, DRAWN_SEGMENTS, PALACE_SEGMENTS
 from calibration.evidence import project, sample, spacing_px
 from calibration.lens import Lens, RadialDistortion, board_to_image
 
@@ -26,7 +26,6 @@ _T = np.array([0.22, 0.36, 0.5, 0.64, 0.78])
 _SEGMENTS = np.concatenate([DRAWN_SEGMENTS, PALACE_SEGMENTS])
 _K_RANGE = (0.0, 0.16)  # barrel only: wide-angle webcams bow lines outwards
 _STRAY_EDGE = 0.02  # spacings: an edge line found this far outside the inner lines' fit is left out
-_CENTRE = np.array([4.0, 4.5])
 
 
 def _outer_lines() -> list[np.ndarray]:
@@ -57,6 +56,10 @@ class _Observations:
     image: np.ndarray  # (N, 2) source-frame pixels where a line centre was found
     normals: np.ndarray  # (N, 2) board-unit normal of the line
     c: np.ndarray  # (N,) the line is normal . (u, v) = c
+
+    def where(self, keep: np.ndarray) -> _Observations:
+        """The observations ``keep`` selects (a boolean mask)."""
+        return _Observations(image=self.image[keep], normals=self.normals[keep], c=self.c[keep])
 
 
 def _normaliser(points: np.ndarray) -> np.ndarray:
@@ -116,10 +119,9 @@ def _edge_centres(values: np.ndarray, places: np.ndarray, normals: np.ndarray, s
     """
     count = values.shape[1]
     centre = np.full(len(values), (count - 1) / 2)
-    mid = _CENTRE
     for segs in _OUTER:
         rows = (segs[:, None] * len(_T) + np.arange(len(_T))[None, :]).ravel()
-        inward = np.sign(np.sum((mid - places[rows[0]]) * normals[rows[0]]))
+        inward = np.sign(np.sum((CENTRE - places[rows[0]]) * normals[rows[0]]))
         profile = np.median(values[rows], axis=0)
         if inward < 0:
             profile = profile[::-1]
@@ -183,8 +185,7 @@ def _inner(obs: _Observations) -> _Observations:
     outwards all along, which is just what straight lines look like under barrel distortion, and it
     hides the bowing of every other line.
     """
-    off = _edge_lines(obs) < 0
-    return _Observations(image=obs.image[off], normals=obs.normals[off], c=obs.c[off])
+    return obs.where(_edge_lines(obs) < 0)
 
 
 def _edge_lines(obs: _Observations) -> np.ndarray:
@@ -212,9 +213,8 @@ def _stray_edges(obs: _Observations, undistorted: np.ndarray) -> np.ndarray | No
     inner = ids < 0
     if inner.sum() < 24:
         return None
-    g, _, _ = _robust_fit(_Observations(obs.image[inner], obs.normals[inner], obs.c[inner]), undistorted[inner],
-                          iterations=3)
-    outward = np.sign(obs.c - obs.normals @ _CENTRE) * _residuals(g, undistorted, obs.normals, obs.c)
+    g, _, _ = _robust_fit(obs.where(inner), undistorted[inner], iterations=3)
+    outward = np.sign(obs.c - obs.normals @ CENTRE) * _residuals(g, undistorted, obs.normals, obs.c)
     keep = np.ones(len(obs.c), dtype=bool)
     for line in range(4):
         on = ids == line
@@ -282,7 +282,7 @@ def refine(response: np.ndarray, h: np.ndarray, strength: float, *, lens: Lens |
                 log.debug("refine: radial k=%.4f (cost %.2e -> %.2e)", k, cost0, cost)
         kept = _stray_edges(obs, und)
         if kept is not None:
-            g, res, weights = _robust_fit(_Observations(obs.image[kept], obs.normals[kept], obs.c[kept]), und[kept])
+            g, res, weights = _robust_fit(obs.where(kept), und[kept])
         good = weights > 0
         try:
             h_new = np.linalg.inv(g)
