@@ -59,6 +59,16 @@ def _segments() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 DRAWN_SEGMENTS, RIVER_SEGMENTS, PALACE_SEGMENTS = _segments()
 
 
+def outer_line(segments: np.ndarray) -> np.ndarray:
+    """Per segment, the outermost grid line it runs along: 0 and 1 the files 0 and 8, 2 and 3 the
+    ranks 0 and 9; -1 for any other segment."""
+    a, b = segments[:, 0, :], segments[:, 1, :]
+    line = np.full(len(segments), -1)
+    for index, (axis, value) in enumerate(((0, 0.0), (0, FILES - 1.0), (1, 0.0), (1, RANKS - 1.0))):
+        line[(a[:, axis] == value) & (b[:, axis] == value)] = index
+    return line
+
+
 def outside_segments() -> np.ndarray:
     """Unit segments on the lines one spacing outside the grid (where a too-small lattice would be)."""
     segs = []

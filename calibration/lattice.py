@@ -13,7 +13,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from calibration.board import CENTRE, DRAWN_SEGMENTS, OUTSIDE_SEGMENTS, PALACE_SEGMENTS, RIVER_SEGMENTS
+from calibration.board import (
+    CENTRE,
+    DRAWN_SEGMENTS,
+    OUTSIDE_SEGMENTS,
+    PALACE_SEGMENTS,
+    RIVER_SEGMENTS,
+    outer_line,
+)
 from calibration.evidence import sample
 from calibration.lens import Lens, board_to_image
 
@@ -62,7 +69,7 @@ def segment_contrast(response: np.ndarray, h: np.ndarray, segments: np.ndarray,
     left = np.minimum(values[1], values[2])
     right = np.minimum(values[3], values[4])
     side = np.maximum(left, right)
-    edge = _on_edge(segments) if inner_edges else np.zeros(len(segments), dtype=bool)
+    edge = outer_line(segments) >= 0 if inner_edges else np.zeros(len(segments), dtype=bool)
     if edge.any():
         inward = np.sum((CENTRE - (a + 0.5 * d)) * normal, axis=1) > 0  # the "left" (+normal) side is inside
         inner = np.where(inward[:, None], left, right)
@@ -70,14 +77,6 @@ def segment_contrast(response: np.ndarray, h: np.ndarray, segments: np.ndarray,
     contrast = values[0] - side
     contrast.sort(axis=1)
     return contrast[:, -2]
-
-
-def _on_edge(segments: np.ndarray) -> np.ndarray:
-    """Per segment: does it run along one of the grid's outermost lines (files 0 and 8, ranks 0 and 9)?"""
-    a, b = segments[:, 0, :], segments[:, 1, :]
-    on_file = (a[:, 0] == b[:, 0]) & np.isin(a[:, 0], (0.0, 8.0))
-    on_rank = (a[:, 1] == b[:, 1]) & np.isin(a[:, 1], (0.0, 9.0))
-    return np.asarray(on_file | on_rank)
 
 
 def reference_strength(response: np.ndarray, h: np.ndarray, lens: Lens | None = None) -> float:

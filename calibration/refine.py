@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from calibration.board import CENTRE, DRAWN_SEGMENTS, PALACE_SEGMENTS
+from calibration.board import CENTRE, DRAWN_SEGMENTS, PALACE_SEGMENTS, outer_line
 from calibration.evidence import project, sample, spacing_px
 from calibration.lens import Lens, RadialDistortion, board_to_image
 
@@ -28,16 +28,8 @@ _K_RANGE = (0.0, 0.16)  # barrel only: wide-angle webcams bow lines outwards
 _STRAY_EDGE = 0.02  # spacings: an edge line found this far outside the inner lines' fit is left out
 
 
-def _outer_lines() -> list[np.ndarray]:
-    """Per outermost grid line (files 0 and 8, ranks 0 and 9): which of ``_SEGMENTS`` lie on it."""
-    a, b = _SEGMENTS[:, 0, :], _SEGMENTS[:, 1, :]
-    out = []
-    for axis, value in ((0, 0.0), (0, 8.0), (1, 0.0), (1, 9.0)):
-        out.append(np.where((a[:, axis] == value) & (b[:, axis] == value))[0])
-    return out
-
-
-_OUTER = _outer_lines()
+# per outermost grid line (files 0 and 8, ranks 0 and 9): which of ``_SEGMENTS`` lie on it
+_OUTER = [np.flatnonzero(outer_line(_SEGMENTS) == line) for line in range(4)]
 
 
 @dataclass(frozen=True)

@@ -75,11 +75,16 @@ def _press(line: str) -> ClockPress | None:
     return press
 
 
+def load_clock_log(path: str | Path) -> tuple[list[ClockPress], int]:
+    """Every press of a clock log file, in time order, and how many lines could not be read (each
+    skipped with a warning; bytes that are not UTF-8 spoil their line only)."""
+    with open(path, encoding="utf-8", errors="replace") as source:
+        return parse_clock_lines(source, str(path))
+
+
 def read_clock_log(path: str | Path) -> list[ClockPress]:
     """Every press of a clock log file, in time order (malformed lines skipped with a warning)."""
-    with open(path, encoding="utf-8") as source:
-        presses, _ = parse_clock_lines(source, str(path))
-    return presses
+    return load_clock_log(path)[0]
 
 
 class ClockFeed:

@@ -40,16 +40,16 @@ def piece_offsets(rectified: np.ndarray, spacing: float, margin: float, *, reach
     if found is None:
         return out
     every = np.asarray(found[0][:, :2], dtype=np.float64)  # strongest first
-    primary: list[np.ndarray] = []  # one circle per piece: the strongest, none within 0.7 spacings of another
-    for centre in every:
-        if all(np.hypot(*(centre - kept)) >= 0.7 * spacing for kept in primary):
-            primary.append(centre)
+    primary: list[int] = []  # one circle per piece: the strongest, none within 0.7 spacings of another
+    for index, centre in enumerate(every):
+        if all(np.hypot(*(centre - every[kept])) >= 0.7 * spacing for kept in primary):
+            primary.append(index)
     squares = np.arange(90)
     px = (margin + squares % 9) * spacing
     py = (margin + 9 - squares // 9) * spacing
     dx = (every[None, :, 0] - px[:, None]) / spacing  # every circle from every point, in spacings
     dy = -(every[None, :, 1] - py[:, None]) / spacing  # image y grows downwards, ranks upwards
-    chosen = np.array([int(np.flatnonzero((every == centre).all(axis=1))[0]) for centre in primary])
+    chosen = np.array(primary)
     dist = np.hypot(dx[:, chosen], dy[:, chosen])
     nearest = chosen[np.argmin(dist, axis=1)]
     close = dist.min(axis=1) <= reach

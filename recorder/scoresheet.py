@@ -98,10 +98,14 @@ def _mover_ms(side: str, red_ms: int | None, black_ms: int | None) -> int | None
     return red_ms if side == RED else black_ms
 
 
+def hms(seconds: int) -> str:
+    """Whole seconds as ``H:MM:SS``."""
+    return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
+
+
 def clock_left_text(ms: int) -> str:
     """Time left on a clock as ``H:MM:SS``: the whole seconds a clock counting down shows (904.6 s is 0:15:04)."""
-    seconds = max(0, int(ms) // 1000)
-    return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
+    return hms(max(0, int(ms) // 1000))
 
 
 def scoresheet_text(game: RecordedGame, *, title: str = "", with_clock: bool = True) -> str:

@@ -144,21 +144,19 @@ def record_source(source_spec: str, classifier: Any, *, source: FrameSource | No
     return the game's whole event log (with a store: every event of the game, including those of
     earlier runs before a crash)."""
     from calibration import BoardGeometry
-    from recorder.clocklog_input import parse_clock_lines
+    from recorder.clocklog_input import load_clock_log
     from recorder.session import RecordingSession
     from recorder.sources import Frame, LiveSource, open_source
     from recorder.stills import StillSaver
     from rules import Position
 
     source = source if source is not None else open_source(source_spec, fps=fps)
-    logged, unreadable = None, 0
-    if clock_log:
-        with open(clock_log, encoding="utf-8", errors="replace") as lines:
-            logged, unreadable = parse_clock_lines(lines, str(clock_log))
+    logged, unreadable = load_clock_log(clock_log) if clock_log else (None, 0)
     if clock_log and not logged:
-        log.warning("%s holds no clock press: recording from the board alone", clock_log)
         if show:
             print(f"warning: {clock_log} holds no usable clock press; recording from the board alone", flush=True)
+        else:
+            log.warning("%s holds no clock press: recording from the board alone", clock_log)
         logged = None
     presses = presses_after(logged, store.resume if store else None)
     geometry = BoardGeometry.load(calibration) if calibration else None
@@ -215,7 +213,7 @@ def record_source(source_spec: str, classifier: Any, *, source: FrameSource | No
                 if isinstance(item, Frame):
                     progress.update(item.index + 1)
             reason, complete = "end of source", True
-            cut = getattr(source, "ended_early", "")
+            cut = source.ended_early
             if cut:  # kept with the game: a record that stops early must say why
                 ended = Alert(session.last_t, "source_ended_early", (), "", cut, session.resolver.game.ply)
                 events.append(ended)

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from recorder.events import Alert, Event, PositionRestored
-from recorder.scoresheet import RecordedGame, clock_left_text, rebuild
+from recorder.scoresheet import RecordedGame, clock_left_text, hms, rebuild
 from recorder.store.db import GameInfo
 from rules import START_FEN, Move, PgnGame, write_pgn
 from rules.squares import RED
@@ -30,8 +30,7 @@ SIDE_NAMES = {"red": "红方", "black": "黑方"}
 
 def clock_text(ms: int) -> str:
     """A duration in milliseconds as ``H:MM:SS`` (rounded to the second, never negative)."""
-    seconds = max(0, round(ms / 1000))
-    return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
+    return hms(max(0, round(ms / 1000)))
 
 
 def parse_time_control(text: str) -> tuple[int, int] | None:

@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, TypeVar
 
-from recorder.clock.model import DEFAULT_TIME_CONTROL
+from recorder.clock.model import DEFAULT_TIME_CONTROL, parse_time_control
 from recorder.store.db import GameInfo, GameStore
 from recorder.store.resume import StoreRecording, continue_times, live_offset, prime_resolver, skip_seen
 
@@ -100,12 +100,11 @@ def info_from_args(args: argparse.Namespace) -> GameInfo:
 
 def pgn_time_control(minutes_plus_increment: str) -> str:
     """``"15+10"`` (minutes + increment seconds) as PGN's ``"900+10"``; empty when it does not read."""
-    head, _, increment = minutes_plus_increment.partition("+")
     try:
-        seconds = round(float(head) * 60)
-        extra = int(increment) if increment else 0
+        base_ms, increment_ms = parse_time_control(minutes_plus_increment)
     except ValueError:
         return ""
+    seconds, extra = round(base_ms / 1000), round(increment_ms / 1000)
     return f"{seconds}+{extra}" if extra else str(seconds)
 
 

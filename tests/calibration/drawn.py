@@ -13,6 +13,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from calibration.evidence import project
+
 SPACING = 60  # pixels per grid spacing on the flat board
 MARGIN = 1.0  # board margin around the grid, in spacings
 
@@ -162,3 +164,27 @@ def render_drawn(
         red_side = "bottom" if back[1] > 0 else "top"
     spacing = float(np.linalg.norm(warped[1] - warped[0]))
     return DrawnView(image=image, points=points, red_side=red_side, spacing_px=spacing)
+
+
+def grid_response(spacing: float, origin: float, grid: float,
+                  outlines: list[tuple[float, float, int]]) -> tuple[np.ndarray, np.ndarray]:
+    """A dark-line response image of an axis-aligned grid (lines of strength ``grid``) with rectangular
+    ``outlines`` around it, each (spacings outside the grid, strength, width): a board's frame, its
+    edge. Blurred like a camera's; returned with its board-to-image homography."""
+    h = np.array([[spacing, 0.0, origin], [0.0, spacing, origin], [0.0, 0.0, 1.0]])
+    image = np.zeros((int(2 * origin + 9 * spacing), int(2 * origin + 8 * spacing)), np.float32)
+
+    def at(u: float, v: float) -> tuple[int, int]:
+        x, y = project(h, np.array([[u, v]]))[0]
+        return int(round(x)), int(round(y))
+
+    for v in range(10):
+        cv2.line(image, at(0, v), at(8, v), grid, 3)
+    for u in range(9):
+        for a, b in (((u, 0), (u, 4)), ((u, 5), (u, 9))) if 0 < u < 8 else (((u, 0), (u, 9)),):
+            cv2.line(image, at(*a), at(*b), grid, 3)
+    for gap, strength, width in outlines:
+        corners = [(-gap, -gap), (8 + gap, -gap), (8 + gap, 9 + gap), (-gap, 9 + gap)]
+        for i in range(4):
+            cv2.line(image, at(*corners[i]), at(*corners[(i + 1) % 4]), strength, width)
+    return cv2.GaussianBlur(image, (0, 0), 1.2), h

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 
 from calibration.board import DRAWN_SEGMENTS
-from calibration.evidence import project
 from calibration.lattice import score_lattice, segment_contrast
+from tests.calibration.drawn import grid_response
 
 SPACING = 50.0
 ORIGIN = 80.0
@@ -15,23 +14,7 @@ ORIGIN = 80.0
 
 def _board(frame_gap: float, margin: float) -> tuple[np.ndarray, np.ndarray]:
     """A dark-line response of a grid, a frame ``frame_gap`` and the board's edge ``margin`` spacings out."""
-    h = np.array([[SPACING, 0.0, ORIGIN], [0.0, SPACING, ORIGIN], [0.0, 0.0, 1.0]])
-    image = np.zeros((int(2 * ORIGIN + 9 * SPACING), int(2 * ORIGIN + 8 * SPACING)), np.float32)
-
-    def at(u: float, v: float) -> tuple[int, int]:
-        x, y = project(h, np.array([[u, v]]))[0]
-        return int(round(x)), int(round(y))
-
-    for v in range(10):
-        cv2.line(image, at(0, v), at(8, v), 80.0, 3)
-    for u in range(9):
-        for a, b in (((u, 0), (u, 4)), ((u, 5), (u, 9))) if 0 < u < 8 else (((u, 0), (u, 9)),):
-            cv2.line(image, at(*a), at(*b), 80.0, 3)
-    for gap, strength, width in ((frame_gap, 80.0, 3), (margin, 120.0, 6)):
-        corners = [(-gap, -gap), (8 + gap, -gap), (8 + gap, 9 + gap), (-gap, 9 + gap)]
-        for i in range(4):
-            cv2.line(image, at(*corners[i]), at(*corners[(i + 1) % 4]), strength, width)
-    return cv2.GaussianBlur(image, (0, 0), 1.2), h
+    return grid_response(SPACING, ORIGIN, 80.0, [(frame_gap, 80.0, 3), (margin, 120.0, 6)])
 
 
 def test_edge_lines_count_as_drawn_beside_a_frame_and_a_narrow_margin() -> None:

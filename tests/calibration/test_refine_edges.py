@@ -9,6 +9,7 @@ from calibration import refine as refine_module
 from calibration.board import all_points
 from calibration.evidence import project
 from calibration.refine import refine
+from tests.calibration.drawn import grid_response
 
 SPACING = 50.0
 ORIGIN = 60.0
@@ -16,23 +17,7 @@ ORIGIN = 60.0
 
 def _response(frame_gap: float, grid: float, frame: float) -> tuple[np.ndarray, np.ndarray]:
     """A line-response image: the grid's lines at ``grid``, a frame ``frame_gap`` spacings outside at ``frame``."""
-    h = np.array([[SPACING, 0.0, ORIGIN], [0.0, SPACING, ORIGIN], [0.0, 0.0, 1.0]])
-    image = np.zeros((int(2 * ORIGIN + 9 * SPACING), int(2 * ORIGIN + 8 * SPACING)), np.float32)
-
-    def at(u: float, v: float) -> tuple[int, int]:
-        x, y = project(h, np.array([[u, v]]))[0]
-        return int(round(x)), int(round(y))
-
-    for v in range(10):
-        cv2.line(image, at(0, v), at(8, v), grid, 3)
-    for u in range(9):
-        for a, b in (((u, 0), (u, 4)), ((u, 5), (u, 9))) if 0 < u < 8 else (((u, 0), (u, 9)),):
-            cv2.line(image, at(*a), at(*b), grid, 3)
-    g = frame_gap
-    corners = [(-g, -g), (8 + g, -g), (8 + g, 9 + g), (-g, 9 + g)]
-    for i in range(4):
-        cv2.line(image, at(*corners[i]), at(*corners[(i + 1) % 4]), frame, 5)
-    return cv2.GaussianBlur(image, (0, 0), 1.2), h
+    return grid_response(SPACING, ORIGIN, grid, [(frame_gap, frame, 5)])
 
 
 def _places() -> tuple[np.ndarray, np.ndarray]:

@@ -103,14 +103,20 @@ def test_a_neighbours_disc_says_nothing_about_where_a_piece_stands() -> None:
     assert kept[parse_square("f0"), 0] == 0.0 and kept[parse_square("d0"), 0] == 0.4
 
 
-def test_views_no_single_move_explains_are_read_as_one_path_of_moves() -> None:
+def _desynced_after_h2e2() -> tuple[Resolver, Position, list]:
+    """A resolver that saw the start and then h2e2 with the cannon's new point and three more points
+    misread at once (no candidate fits that view); the position after h2e2 and that view's events."""
     position = Position.start()
     resolver = Resolver()
     _look(resolver, position.board, 0.5)
     after1 = position.play("h2e2")
-    # the cannon's new point and three more points misread at once: no candidate fits this view
     misread = {parse_square(n): (".", 0.97) for n in ("e2", "a3", "c3", "g3")}
     events = _look(resolver, after1.board, 2.0, misread=misread, touched=_sq("h2", "e2", "a3", "c3", "g3"))
+    return resolver, after1, events
+
+
+def test_views_no_single_move_explains_are_read_as_one_path_of_moves() -> None:
+    resolver, after1, events = _desynced_after_h2e2()
     assert not [e for e in events if isinstance(e, MoveRecorded)]
     assert resolver.game.ply == 0
     after2 = after1.play("h9g7")
@@ -210,12 +216,7 @@ def test_a_path_through_views_that_cannot_tell_two_moves_apart_waits_for_a_clear
     # after a desync, glare over the black horse: it reads 70/30 between g7 and i7 in every view,
     # so h9g7 and h9i7 explain the views almost alike. Recording a path on such evidence can put a
     # wrong move in the record, which is worse than waiting; a clear view settles it.
-    position = Position.start()
-    resolver = Resolver()
-    _look(resolver, position.board, 0.5)
-    after1 = position.play("h2e2")
-    misread = {parse_square(n): (".", 0.97) for n in ("e2", "a3", "c3", "g3")}
-    _look(resolver, after1.board, 2.0, misread=misread, touched=_sq("h2", "e2", "a3", "c3", "g3"))
+    resolver, after1, _ = _desynced_after_h2e2()
     after2 = after1.play("h9g7")
     glare = {parse_square("g7"): ("n", 0.7), parse_square("i7"): ("n", 0.3)}
     _look(resolver, after2.board, 4.0, misread={**glare, parse_square("a3"): (".", 0.97)}, touched=_sq("h9", "g7", "i7"))
