@@ -56,6 +56,7 @@ class SessionConfig:
     resolver: ResolverConfig = field(default_factory=ResolverConfig)
     locate_every_s: float = 1.0  # while the board is not found, try again after this (doubling)
     locate_max_wait_s: float = 8.0  # ... up to this
+    not_found_alert_s: float = 3.0  # the board unseen this long (video time) from the first try: tell the arbiter
     drift_min_shift: float = 0.15  # a grid found again within this many spacings: the board did not move
     drift_quiet_s: float = 30.0  # after a drift check fooled by the pieces, wait this long (or for a move)
     disc_evidence: float = 10.0  # likelihood ratio of a disc found on a point for "occupied" (1: off)
@@ -107,7 +108,9 @@ class RecordingSession:
         self._rectify: Rectifier | None = None
         self._next_locate = -np.inf
         self._locate_wait = self.config.locate_every_s
+        self._first_not_found: float | None = None  # when the board was first looked for and not found
         self._blind_alerted: float | None = None
+        self._not_found_reason = ""
         self._drift_quiet_until = -np.inf  # drift checks wait until then (the last one was fooled)
         self._oriented = False
         self.frames = 0
@@ -199,14 +202,29 @@ class RecordingSession:
         return self._found(geometry, t, reason, min_shift)
 
     def _not_found(self, t: float, error: BoardNotFoundError) -> list[Event]:
-        """Back off, and tell the arbiter once when the board has never been found."""
+        """Try again soon, and tell the arbiter once when the board has not been found for a while.
+
+        A hand, a passer-by or the camera's exposure settling can hide the board on the first frames;
+        that is not worth an alert. Until the alert the locator tries every ``locate_every_s``; after
+        it, the tries back off (the camera may point elsewhere for hours).
+        """
         log.info("t=%.2f: board not found: %s", t, error.reason)
+        if self.observer is None:
+            if self._first_not_found is None:
+                self._first_not_found = t
+            self._not_found_reason = error.reason
+            if self._blind_alerted is None:
+                if t - self._first_not_found < self.config.not_found_alert_s:
+                    return []  # try again soon, without backing off
+                self._blind_alerted = t
+                self._locate_wait = min(self.config.locate_max_wait_s, 2 * self._locate_wait)
+                return [self._not_found_alert(t, error.reason)]
         self._locate_wait = min(self.config.locate_max_wait_s, 2 * self._locate_wait)  # back off
-        if self.observer is None and self._blind_alerted is None:
-            self._blind_alerted = t
-            return [BoardDisturbed(t, "board_not_found", (), "", f"the board cannot be found in the picture "
-                                   f"({error.reason}); nothing is recorded until it is", self.resolver.game.ply)]
         return []
+
+    def _not_found_alert(self, t: float, reason: str) -> BoardDisturbed:
+        return BoardDisturbed(t, "board_not_found", (), "", f"the board cannot be found in the picture ({reason}); "
+                              "nothing is recorded until it is", self.resolver.game.ply)
 
     def _confirmed_by_pieces(self, image: np.ndarray, candidates: list[BoardGeometry]) -> BoardGeometry | None:
         """The first refused grid (either naming) on which the pieces read as the game's position.
@@ -306,6 +324,9 @@ class RecordingSession:
         handed over and the clock grace runs out; a recording stopped part way (Ctrl-C) keeps the
         presses still to come for the run that resumes it."""
         events: list[Event] = []
+        if self.observer is None and self._blind_alerted is None and self._first_not_found is not None:
+            self._blind_alerted = self.last_t  # the source ended before the grace ran out: still say so
+            events.append(self._not_found_alert(self.last_t, self._not_found_reason))
         if complete and self.clock is not None:
             for press in self.clock.remaining():
                 events += self.resolver.press(press)

@@ -51,6 +51,13 @@ class _RefusingLocator:
         raise BoardNotFoundError("lattice fit too weak", self.candidates)
 
 
+class _NoClassifier:
+    """Never asked: without a grid there is nothing to classify."""
+
+    def classify(self, rectified: np.ndarray) -> None:
+        raise AssertionError("classified without a grid")
+
+
 def _first_frame() -> np.ndarray:
     for item in open_source(str(VIDEO)):
         if isinstance(item, Frame):
@@ -92,6 +99,16 @@ def test_a_refused_grid_one_line_off_or_of_the_wrong_size_is_not_used() -> None:
     half = replace(true, confidence=0.1, homography=true.homography @ np.diag([0.5, 0.5, 1.0]))
     for wrong in (one_file, one_rank, half):
         session = _session([wrong])
-        events = session.feed(Frame(frame, 0.0, 0))
+        first = session.feed(Frame(frame, 0.0, 0))
+        assert not [e for e in first if isinstance(e, BoardDisturbed)]  # a hand may hide it for a moment
+        later = session.feed(Frame(frame, session.config.not_found_alert_s, 1))
         assert session.geometry is None
-        assert [e.kind for e in events if isinstance(e, BoardDisturbed)] == ["board_not_found"]
+        assert [e.kind for e in later if isinstance(e, BoardDisturbed)] == ["board_not_found"]
+
+
+def test_a_source_that_ends_before_the_board_is_found_still_says_so() -> None:
+    session = RecordingSession(_NoClassifier(), locator=_RefusingLocator([]))  # type: ignore[arg-type]
+    blank = np.zeros((120, 160, 3), np.uint8)
+    assert not session.feed(Frame(blank, 0.0, 0))[1:]
+    alerts = [e for e in session.finish() if isinstance(e, BoardDisturbed)]
+    assert [a.kind for a in alerts] == ["board_not_found"] and "lattice fit too weak" in alerts[0].text
