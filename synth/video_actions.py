@@ -15,7 +15,7 @@ import random
 from rules import BLACK, RED, Move, Position
 from rules.squares import file_of, rank_of, square_name
 from synth.clocklog import GameClock
-from synth.video_faults import illegal_destination, knock_target, nudge_target, wrong_side_move
+from synth.video_faults import NUDGE_MAX, illegal_destination, knock_target, nudge_target, wrong_side_move
 from synth.video_timeline import (
     BoardChange,
     BoardState,
@@ -155,8 +155,13 @@ class Choreographer:
         hand.pause(self._u(0.08, 0.15))
 
     def _shift(self, t: float, sq: int, offset: tuple[float, float], why: str, absolute: bool = False) -> None:
+        """Move the piece on ``sq`` to ``offset`` (``absolute``: a knock) or by it (a nudge: nudges add up,
+        but never past ``NUDGE_MAX`` from the point, so a clean game keeps every piece on its point)."""
         old = self.board[sq]
         dx, dy = offset if absolute else (old.dx + offset[0], old.dy + offset[1])
+        if not absolute and math.hypot(dx, dy) > NUDGE_MAX:
+            scale = NUDGE_MAX / math.hypot(dx, dy)
+            dx, dy = dx * scale, dy * scale
         self.board[sq] = dataclasses.replace(old, dx=dx, dy=dy)
         self._change(t, f"{why}: {old.piece} on {square_name(sq)} to offset ({dx:.2f}, {dy:.2f})")
 

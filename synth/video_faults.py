@@ -129,6 +129,9 @@ def knock_target(board: str, near: list[int], exclude: set[int],
     return None
 
 
+NUDGE_MAX = 0.2  # spacings: a nudged piece, however often nudged, stays this near its point (still on it)
+
+
 def nudge_target(board: str, near: list[int], exclude: set[int],
                  rng: random.Random) -> tuple[int, tuple[float, float]] | None:
     """A neighbour to nudge a little off-centre (0.08-0.2 spacings; it stays on its point)."""
@@ -137,5 +140,5 @@ def nudge_target(board: str, near: list[int], exclude: set[int],
         return None
     sq = options[rng.randrange(len(options))]
     angle = rng.uniform(0, 2 * math.pi)
-    size = rng.uniform(0.08, 0.2)
+    size = rng.uniform(0.08, NUDGE_MAX)
     return sq, (size * math.cos(angle), size * math.sin(angle))

@@ -11,7 +11,7 @@ import pytest
 from rules import BLACK, RED, Move, Position
 from rules.squares import parse_square
 from synth.game_script import ScriptOptions, build_timeline, parse_injections
-from synth.video_faults import INJECTION_KINDS, illegal_destination
+from synth.video_faults import INJECTION_KINDS, NUDGE_MAX, illegal_destination
 from synth.video_timeline import Timeline, state_board
 
 # The first 24 plies of line 1 of games_iccs.txt; captures at plies 15, 16, 22, 23 and 24.
@@ -193,6 +193,15 @@ def test_knocked_piece_lies_off_its_point_until_put_back() -> None:
     after = dict(tl.state_at(inj["detail"]["t_fixed"] + 0.01))[sq]
     assert after.off_point() < 0.15 and after.piece == during.piece
     assert len(tl.presses) == len(moves)  # the fix is not a move and has no press
+
+
+def test_nudges_add_up_but_never_take_a_piece_off_its_point() -> None:
+    moves = GAME[:24]
+    for seed in range(3):
+        tl = build_timeline(moves, seed, options=ScriptOptions(nudge_rate=1.0))
+        assert any("nudge" in change.why for change in tl.changes)
+        for change in tl.changes:
+            assert all(p.off_point() <= NUDGE_MAX + 1e-9 for _, p in change.state)
 
 
 def test_clock_pressed_without_a_move_and_pressed_back() -> None:
