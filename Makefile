@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: install system-deps test lint typecheck unit demo bench train clean
+.PHONY: install system-deps test lint typecheck unit demo bench train train-compact clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -55,6 +55,14 @@ train: install
 	$(BIN)/python -m models.train --out out/train/deep.onnx
 	$(BIN)/python -m models.train --init out/train/deep.pt --steps 1200 --lr 5e-4 --recolour 0.2 --fit-seed 1 \
 		--out models/piece_classifier.onnx
+
+# the comparison model of the card: deep's layers with fewer channels, for the 5 ms target (about 35 min)
+train-compact: install
+	$(BIN)/pip install --quiet $(TORCH_FIND) -e '.[train]'
+	$(BIN)/python -m models.train --arch compact --out out/train/compact.onnx
+	$(BIN)/python -m models.train --arch compact --init out/train/compact.pt --steps 1200 --lr 5e-4 --recolour 0.2 \
+		--fit-seed 1 --out out/train/compact_ft.onnx
+	$(BIN)/python -m models.train.quantize --model out/train/compact_ft.onnx
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache

@@ -1,4 +1,5 @@
-"""Candidate classifiers: a deeper CNN that keeps a 24x24 feature map for the strokes (shipped), the first
+"""Candidate classifiers: a deeper CNN that keeps a 24x24 feature map for the strokes (shipped), the same
+layers with fewer channels (``compact``, for the speed target), the first
 version's wider 5x5-stem CNN, a plain tiny CNN and a MobileNet-like separable net.
 
 Both read (N, 3, H, W) crops scaled to [0, 1] and start by standardising each crop's brightness and
@@ -12,7 +13,7 @@ from __future__ import annotations
 import torch
 from torch import nn
 
-ARCHITECTURES = ("deep", "wide", "plain", "separable")
+ARCHITECTURES = ("deep", "compact", "wide", "plain", "separable")
 
 
 class CropStandardise(nn.Module):
@@ -45,8 +46,8 @@ class PieceNet(nn.Module):
 
     def __init__(self, arch: str, classes: int, width: int = 1) -> None:
         super().__init__()
-        if arch == "deep":
-            c = [32 * width, 48 * width, 96 * width, 160 * width]
+        if arch in ("deep", "compact"):  # compact: deep's layers with about 0.6 of the channels, 1/3.5 of the work
+            c = [32 * width, 48 * width, 96 * width, 160 * width] if arch == "deep" else [16, 24, 48, 96]
             self.features = nn.Sequential(
                 conv_bn(3, c[0], 2, kernel=5),
                 conv_bn(c[0], c[1]),
