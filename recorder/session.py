@@ -59,7 +59,10 @@ class SessionConfig:
     not_found_alert_s: float = 3.0  # the board unseen this long (video time) from the first try: tell the arbiter
     drift_min_shift: float = 0.15  # a grid found again within this many spacings: the board did not move
     drift_quiet_s: float = 30.0  # after a drift check fooled by the pieces, wait this long (or for a move)
-    disc_evidence: float = 10.0  # likelihood ratio of a disc found on a point for "occupied" (1: off)
+    # likelihood ratio of a disc on a point for "occupied", and of none for "empty" (1: off). bench.bench_discs
+    # measures about 40 for "none" and thousands for a disc on rendered stills; 25 was tried and lost a
+    # game on the recorder bench (video frames are blurrier than stills), so it stays well below both
+    disc_evidence: float = 10.0
     glare_blind: float = 0.3  # a point this much blown out by glare: no disc found there is no evidence
     orientation_margin: float = 20.0  # nats by which the turned naming must fit the start better
     # a grid the locator refused as too weak is used when the pieces on it read as the game's position:
