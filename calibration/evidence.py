@@ -26,9 +26,13 @@ def line_response(gray: np.ndarray, kernel: int, *, dark: bool = True, blur: flo
     kernel = max(3, int(kernel) | 1)
     element = cv2.getStructuringElement(cv2.MORPH_RECT, (kernel, kernel))
     op = cv2.MORPH_BLACKHAT if dark else cv2.MORPH_TOPHAT
-    response = np.asarray(cv2.morphologyEx(gray, op, element), dtype=np.float32)
-    if response.ndim == 3:  # colour: the channel where the lines stand out most (red ink on green cloth)
-        response = response.max(axis=2)
+    strength = cv2.morphologyEx(gray, op, element)
+    if strength.ndim == 3:  # colour: the channel where the lines stand out most (red ink on green cloth)
+        channels = cv2.split(strength)  # numpy's max over the channel axis takes ~45 ms at 1280x960, this 1 ms
+        strength = channels[0]
+        for channel in channels[1:]:
+            strength = cv2.max(strength, channel)
+    response = np.asarray(strength, dtype=np.float32)
     if blur > 0:
         response = np.asarray(cv2.GaussianBlur(response, (0, 0), blur), dtype=np.float32)
     return response
