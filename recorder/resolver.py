@@ -275,6 +275,8 @@ class Resolver:
             return False
         if decision.candidate.kind == "pair" and decision.bad > 0:
             return False  # two moves at once is rare enough to need a board that fits everywhere
+        if self._lands_on_other_colour(decision.candidate, scorer):
+            return False
         if decision.bad == 0:
             return True
         board = decision.candidate.board
@@ -290,6 +292,28 @@ class Resolver:
         if moved:
             log.debug("contradicted points of the best candidate form a move: not accepted")
         return not moved
+
+    def _lands_on_other_colour(self, candidate: _Candidate, scorer: Scorer) -> bool:
+        """Does a capture's destination still read, surely, as a piece of the captured side?
+
+        A hand that has lifted a piece but not yet put it down can hold still for a moment with
+        no point read as covered; the best legal move is then often a capture next to the
+        vacated point, whose destination still shows the captured piece. A capture is taken only
+        once its point shows the capturing side's colour (or is not clearly the other one).
+        """
+        board, before = candidate.board, self.game.position.board
+        for move in candidate.moves:
+            square = move.to_square
+            if before[square] == "." or not scorer.visible[square]:
+                continue
+            red = board[square].isupper()
+            probs = scorer.piece_probs[square]
+            occupied = max(float(scorer.occupied_p[square]), 1e-12)
+            other = float(probs[8:15].sum() if red else probs[1:8].sum()) / occupied
+            if scorer.occupied_p[square] >= 0.5 and other >= self.config.confident_p:
+                log.debug("%s still reads as the captured side's piece: not accepted", square_name(square))
+                return True
+        return False
 
     def _touches_mask(self, candidate: _Candidate, observation: Observation) -> bool:
         """Does ``candidate`` differ from the record on a point nobody could see (a hand may be there)?"""

@@ -239,3 +239,28 @@ def test_a_knock_measured_a_hair_under_the_threshold_on_the_second_look_is_still
     second[g3] = (0.295, 0.0)  # the same piece measured a hair closer
     events = resolver.observe(replace(observe_board(after.board, 2.4, touched=()), offsets=second))
     assert [e.squares for e in events if isinstance(e, BoardDisturbed)] == [("g3",)]
+
+
+def test_a_capture_is_not_taken_while_its_point_still_shows_the_captured_side() -> None:
+    """A hand holds a lifted cannon still over its destination (read as empty, a little covered):
+    the best legal move is the capture next door, whose point still reads as a black piece."""
+    import numpy as np
+
+    from recorder.observer import CLASSES, Observation
+    from recorder.resolver_scoring import board_classes
+
+    cells = list(Position.start().board)
+    cells[parse_square("h2")] = "."  # the cannon is in the hand
+    probs = np.full((90, len(CLASSES)), 1e-5)
+    probs[np.arange(90), board_classes("".join(cells))] = 1.0
+    h5, h9 = parse_square("h5"), parse_square("h9")
+    probs[h5] = 1e-5
+    probs[h5, [0, CLASSES.index("covered"), CLASSES.index("K")]] = (0.85, 0.13, 0.007)  # where it will go
+    probs[h9] = 1e-5
+    probs[h9, [CLASSES.index("n"), CLASSES.index("r")]] = (0.103, 0.897)  # black, kind misread
+    probs /= probs.sum(axis=1, keepdims=True)
+    resolver = Resolver()
+    view = Observation(t=1.0, t_still=0.9, probs=probs, mask=np.zeros(90, bool), frames=2, touched=None)
+    assert _recorded(resolver.observe(view)) == [] and resolver.wants_retry  # not h2h9
+    placed = Position.start().play("h2h5")
+    assert _recorded(resolver.observe(observe_board(placed.board, 1.5))) == ["h2h5"]
