@@ -46,7 +46,7 @@ demo-video: install
 bench: install
 	$(BIN)/python -m bench
 
-## train: render synth data, train the piece classifier (then a colour fine-tune), export models/piece_classifier.onnx (~1.7 h on 2 cores)
+## train: render synth data, train the piece classifier (then a colour fine-tune and a longer one), export models/piece_classifier.onnx and its int8 copy (~2.4 h on 2 cores)
 # torch must be the CPU build of the pinned release (an unpinned torch pulls a CUDA build of several GB);
 # TORCH_FIND points pip at a folder of wheels where the machine keeps it
 TORCH_FIND ?= --find-links /opt/wheels
@@ -54,7 +54,10 @@ train: install
 	$(BIN)/pip install --quiet $(TORCH_FIND) -e '.[train]'
 	$(BIN)/python -m models.train --out out/train/deep.onnx
 	$(BIN)/python -m models.train --init out/train/deep.pt --steps 1200 --lr 5e-4 --recolour 0.2 --fit-seed 1 \
+		--out out/train/deep_ft.onnx
+	$(BIN)/python -m models.train --init out/train/deep_ft.pt --steps 5000 --lr 1e-3 --recolour 0.2 --fit-seed 2 \
 		--out models/piece_classifier.onnx
+	$(BIN)/python -m models.train.quantize --model models/piece_classifier.onnx
 
 # the comparison model of the card: deep's layers with fewer channels, for the 5 ms target (about 35 min)
 train-compact: install
