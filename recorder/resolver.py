@@ -67,6 +67,7 @@ class ResolverConfig:
     off_point_confirm: float = 0.95  # the second look at a piece seen off its point uses these thresholds times this
     alert_with_hidden: int = 1  # alert although this many points read "covered" (a stray reading, not a hand)
     confirm_alerts: bool = True  # raise a new trouble only when a second look sees it too
+    in_hand_s: float = 5.0  # pieces gone from points a hand was just near are alerted missing after this long
     clock_grace_s: float = 4.0  # unmatched presses / unpressed moves are flagged after this
     catch_up_views: int = 12  # unexplained views read as one path of moves, at most (recorder.resolver_catchup)
     catch_up_margin: float = 8.0  # nats a path must lead any path to another board by: a wrong path records wrong moves
@@ -115,6 +116,8 @@ class Resolver:
         self.wants_retry = False  # the last observation asks for a second look (hidden points, a new trouble)
         self._offsets_ref: tuple[str, np.ndarray] | None = None  # board and residual disc offsets of a clean view
         self._suspect: tuple[tuple[str, tuple[str, ...]], ...] | None = None
+        self._suspect_since = 0.0  # when the trouble waiting for its second look was first seen
+        self._suspect_hold = 0.0  # and how long it must stand before it is raised
         # Points something moved near since the board was last judged whole (all at first), and the
         # points of the disturbance last raised: a reading that changes on a point nothing touched
         # is the camera misreading it, not a disturbed board (unless it was already disturbed).
@@ -150,41 +153,69 @@ class Resolver:
             return []
         if self._acceptable(decision, scorer):
             residual = [] if masked else self._residual(decision.candidate.board, scorer, observation)
+            # nothing moved but pieces are gone where a hand was: they may be in it (after a move,
+            # a piece gone is a knock, raised at once)
+            hold = (cfg.in_hand_s if residual and decision.candidate.kind == "current"
+                    and self._maybe_in_hand(scorer) else 0.0)
             if residual and self.desynced and decision.candidate.kind == "current":
-                return list(self._raise_residual(residual, t))  # still disturbed
+                return list(self._raise_residual(residual, t, hold))  # still disturbed
             events = self._accept(decision, observation)
             if masked:  # not judged whole: touches keep counting
                 return events + self._confirm(residual, t)
-            return events + self._raise_residual(residual, t)
+            return events + self._raise_residual(residual, t, hold)
         if masked:  # part of the board is hidden (a hand may hold a piece): look again before alerting
             log.debug("t=%.2f: no candidate fits and %d points are hidden; waiting", t, int(observation.mask.sum()))
             self.wants_retry = True
             return []
         alerts = diagnose(self.game.position, scorer, t=t, ply=self.game.ply, confident_p=cfg.confident_p,
                           margin=cfg.margin, max_bad=cfg.max_bad_points)
-        if not any(isinstance(alert, IllegalMoveAlert) for alert in alerts):  # a move the rules forbid is no path
+        illegal = any(isinstance(alert, IllegalMoveAlert) for alert in alerts)
+        if not illegal:  # a move the rules forbid is no path
             caught_up = self._catch_up(observation, scorer)
             if caught_up is not None:
                 return caught_up
         if not alerts:
             log.debug("t=%.2f: observation inconclusive (gap %.1f, %d bad points); waiting", t, decision.gap,
                       decision.bad)
-        confirmed: list[Event] = list(self._confirm(alerts, t))
+        # an illegal move is raised at once; pieces only gone may still be in the player's hand
+        hold = cfg.in_hand_s if alerts and not illegal and self._maybe_in_hand(scorer) else 0.0
+        confirmed: list[Event] = list(self._confirm(alerts, t, hold))
         return confirmed
 
-    def _confirm(self, alerts: Sequence[Alert], t: float) -> list[Alert]:
-        """Alerts to raise now: a new trouble is raised once a second look (``wants_retry``) sees it again."""
+    def _maybe_in_hand(self, scorer: Scorer) -> bool:
+        """Is the trouble only one or two pieces gone from points a hand was just near?
+
+        A player often lifts a piece and holds it, or takes the captured piece off first and holds
+        their own, with the hand off the board and still: the board then reads with pieces missing.
+        That is the ordinary course of a move, not yet a disturbed board.
+        """
+        found = changes(self.game.position, scorer, self.config.confident_p)
+        return (0 < len(found.vacated) <= 2 and not found.appeared
+                and all(self._touched[sq] for sq in found.vacated))
+
+    def _confirm(self, alerts: Sequence[Alert], t: float, hold_s: float = 0.0) -> list[Alert]:
+        """Alerts to raise now: a new trouble is raised once a second look (``wants_retry``) sees it
+        again, and not before it has been seen for ``hold_s`` (a piece that may be in a hand), as
+        judged when the trouble was first seen."""
         if not alerts:
             self._suspect = None
             return []
         key = tuple((a.kind, a.squares) for a in alerts)
-        if self.desynced or key == self._suspect or not self.config.confirm_alerts:
+        if key == self._suspect:
+            since, hold_s = self._suspect_since, self._suspect_hold
+        else:
+            since = t
+        seen_again = key == self._suspect or self.desynced or not self.config.confirm_alerts
+        if seen_again and t - since >= hold_s:
             self._suspect = None
             self.desynced = True
             self.last_trouble = t
             log.info("t=%.2f: %s", t, alerts[0].text)
             return list(alerts)
-        self._suspect = key
+        if key != self._suspect:
+            log.debug("t=%.2f: %s; looking again%s", t, alerts[0].text,
+                      f" (a hand may hold it: {hold_s:.0f} s)" if hold_s else "")
+        self._suspect, self._suspect_since, self._suspect_hold = key, since, hold_s
         self.wants_retry = True
         return []
 
@@ -245,7 +276,7 @@ class Resolver:
             return False
         return bad < 2 or not move_pairs(position.board, changes(position, scorer, self.config.confident_p))
 
-    def _raise_residual(self, residual: Sequence[Alert], t: float) -> list[Alert]:
+    def _raise_residual(self, residual: Sequence[Alert], t: float, hold_s: float = 0.0) -> list[Alert]:
         """The residual alerts to raise after a whole-board judgement, noting the disturbance now standing.
 
         A disturbance on the very points already raised is still the same one: it is not raised
@@ -257,7 +288,7 @@ class Resolver:
             self._suspect = None
             self._touched[:] = False
             return []
-        raised = self._confirm(residual, t)
+        raised = self._confirm(residual, t, hold_s)
         if residual and not raised:
             return raised
         recovered = {sq for sq in self._standing - squares if not self._touched[sq]}
@@ -304,13 +335,7 @@ class Resolver:
         board, before = candidate.board, self.game.position.board
         for move in candidate.moves:
             square = move.to_square
-            if before[square] == "." or not scorer.visible[square]:
-                continue
-            red = board[square].isupper()
-            probs = scorer.piece_probs[square]
-            occupied = max(float(scorer.occupied_p[square]), 1e-12)
-            other = float(probs[8:15].sum() if red else probs[1:8].sum()) / occupied
-            if scorer.occupied_p[square] >= 0.5 and other >= self.config.confident_p:
+            if before[square] != "." and scorer.shows_side(square, not board[square].isupper(), self.config.confident_p):
                 log.debug("%s still reads as the captured side's piece: not accepted", square_name(square))
                 return True
         return False

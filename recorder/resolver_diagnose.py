@@ -20,7 +20,7 @@ from recorder.events import Alert, BoardDisturbed, IllegalMoveAlert
 from recorder.observer import CLASSES
 from recorder.resolver_scoring import Scorer, board_classes, boards_classes
 from rules import Position
-from rules.squares import opponent, piece_name, side_of, square_name
+from rules.squares import RED, opponent, piece_name, side_of, square_name
 
 log = logging.getLogger(__name__)
 
@@ -58,8 +58,9 @@ def changes(position: Position, scorer: Scorer, confident_p: float, substitution
     A point is *vacated* when a piece should stand there and it confidently reads empty, and
     *appeared* when it should be empty and confidently reads occupied (``seen`` names the most
     probable piece). With ``substitutions``, an occupied point whose piece confidently reads as
-    another piece also counts as appeared (a capture); without, it does not (pieces do not change
-    identity on their own: that is far more often a misread than an event).
+    a piece of the other side also counts as appeared (a capture); without, it does not (pieces do
+    not change identity on their own: that is far more often a misread than an event). A piece
+    read as another of its own side never counts: no move leaves that, a misread character does.
     """
     current = board_classes(position.board)
     probs = scorer.piece_probs
@@ -72,7 +73,8 @@ def changes(position: Position, scorer: Scorer, confident_p: float, substitution
         rows = np.arange(90)
         type_p = given[rows, piece_best - 1]
         current_p = given[rows, np.maximum(current, 1) - 1]
-        swapped = (visible & (current != 0) & (scorer.occupied_p >= 0.5) & (piece_best != current)
+        other_side = (piece_best >= 8) != (current >= 8)  # classes 1-7 red, 8-14 black
+        swapped = (visible & (current != 0) & (scorer.occupied_p >= 0.5) & other_side
                    & (type_p >= confident_p) & (current_p < scorer.bad_p))
         gained_mask = gained_mask | swapped
     seen: dict[int, str] = {}
@@ -140,14 +142,15 @@ def diagnose(position: Position, scorer: Scorer, *, t: float, ply: int, confiden
     if physical is not None:
         src, dst, gain, bad = physical
         occupancy = changes(position, scorer, confident_p, substitutions=False)  # a misread kind is no move
-        if gain >= margin and bad <= max_bad and not set(occupancy.squares) - {src, dst}:
+        if (gain >= margin and bad <= max_bad and not set(occupancy.squares) - {src, dst}
+                and not _other_side_there(position.board[src], dst, scorer, confident_p)):
             alert = _move_alert(position, src, dst, position.board[src], t, ply)
             if alert is not None:
                 return [alert]
     if len(found.vacated) == 1 and len(found.appeared) == 1:
         src, dst = found.vacated[0], found.appeared[0]
         piece = position.board[src]
-        if move_pairs(position.board, found):
+        if move_pairs(position.board, found) and not _other_side_there(piece, dst, scorer, confident_p):
             alert = _move_alert(position, src, dst, piece, t, ply)
             if alert is not None:
                 return [alert]
@@ -162,6 +165,15 @@ def diagnose(position: Position, scorer: Scorer, *, t: float, ply: int, confiden
     text = (f"the board ({len(found.squares)} points differ from the record: {', '.join(names)}) matches no legal "
             "continuation; moves are not recorded until it matches again (art. 5.8)")
     return [BoardDisturbed(t, "unexplained", names, "5.8", text, ply, seen_fen)]
+
+
+def _other_side_there(piece: str, square: int, scorer: Scorer, confident_p: float) -> bool:
+    """Does ``square`` read surely as the other side's colour, so ``piece`` cannot have gone there?
+
+    A piece's colour is read far more surely than its character: a red chariot lifted in a hand
+    does not stand on a point that shows a black disc, whatever character the disc reads as.
+    """
+    return scorer.shows_side(square, side_of(piece) != RED, confident_p)
 
 
 def _move_alert(position: Position, src: int, dst: int, piece: str, t: float, ply: int) -> IllegalMoveAlert | None:

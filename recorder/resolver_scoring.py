@@ -71,6 +71,18 @@ class Scorer:
         p = np.where(classes == 0, self.piece_probs[:, 0], self.occupied_p)
         return self.visible & (p < self.bad_p)
 
+    def shows_side(self, square: int, red: bool, sure_p: float) -> bool:
+        """Does visible ``square`` read, surely, as holding a piece of one side (``red`` or black)?
+
+        Occupied more likely than not, and that side's share of the occupied probability at least
+        ``sure_p``: the colour of a disc is read far more surely than its character.
+        """
+        occupied = float(self.occupied_p[square])
+        if not self.visible[square] or occupied < 0.5:
+            return False
+        side = self.piece_probs[square, 1:8] if red else self.piece_probs[square, 8:15]
+        return float(side.sum()) / occupied >= sure_p
+
     def reading(self) -> tuple[np.ndarray, np.ndarray]:
         """The most probable class at each point and its probability."""
         best = np.argmax(self.piece_probs, axis=1)
