@@ -100,7 +100,7 @@ def main() -> None:
     ece_after = expected_calibration_error(softmax(dev_logits, temperature), flat)
     log.info("temperature %.3f: dev ECE %.5f -> %.5f", temperature, ece_before, ece_after)
     extra = {
-        "training": {**asdict(config), "arch": args.arch, "train_boards": args.train_boards,
+        "training": {**asdict(config), "arch": args.arch, "data_seed": args.seed, "train_boards": args.train_boards,
                      "dev_boards": args.dev_boards, "render_s": round(render_s), "train_s": round(train_s),
                      "final_loss": float(np.mean(losses[-100:])), "torch": torch.__version__,
                      "init": str(args.init) if args.init else None,
