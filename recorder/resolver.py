@@ -39,7 +39,7 @@ from recorder.observer import Observation
 from recorder.offpoint import off_point, residual_offsets
 from recorder.resolver_catchup import catch_up
 from recorder.resolver_clock import ClockBook
-from recorder.resolver_diagnose import changes, diagnose, move_pairs, placement_seen
+from recorder.resolver_diagnose import changes, diagnose, move_alert, move_pairs, placement_seen
 from recorder.resolver_scoring import Scorer, board_classes, boards_classes
 from rules import Game, Move, Position, format_move
 from rules.squares import RED, parse_square, piece_name, square_name
@@ -402,6 +402,7 @@ class Resolver:
                 self.last_trouble = t
             self.desynced = False
         elif candidate.kind == "restore":
+            took_back = self._took_back(candidate, t)
             taken: list[str] = []
             removed = set()
             while self.game.ply > candidate.restore_ply:
@@ -410,6 +411,7 @@ class Resolver:
             if self.clock is not None:
                 self.clock.taken_back(removed)
             events.append(PositionRestored(t, self.game.ply, self.game.position.fen(), tuple(taken)))
+            events += took_back
             self.desynced = False
             self.last_trouble = t
         else:
@@ -421,6 +423,23 @@ class Resolver:
             events += self._record(candidate.moves, observation.t, observation.t_still, decision.confidence)
             self.desynced = False
         return events
+
+    def _took_back(self, candidate: _Candidate, t: float) -> list[Alert]:
+        """The alert when a player takes back the last move while the record stands in sync.
+
+        No arbiter restores a position without a trouble before it (art. 5.8 follows an illegal
+        move, and the recorder would be desynchronised): the board going back one ply with nothing
+        wrong is the side that just moved moving again, on its opponent's turn.
+        """
+        if self.desynced or candidate.restore_ply != self.game.ply - 1 or not self.game.moves:
+            return []
+        before, last = self.game.position, self.game.moves[-1]
+        alert = move_alert(before, last.to_square, last.from_square, before.board[last.to_square], t, self.game.ply)
+        if alert is None:
+            return []
+        text = f"{alert.text}; this takes back ply {self.game.ply} ({last.iccs})"
+        log.info("t=%.2f: %s", t, text)
+        return [replace(alert, text=text)]
 
     def _residual(self, board: str, scorer: Scorer, observation: Observation) -> list[Alert]:
         """What is wrong on a board that otherwise matches ``board``: a piece off its point, missing or extra."""

@@ -144,14 +144,14 @@ def diagnose(position: Position, scorer: Scorer, *, t: float, ply: int, confiden
         occupancy = changes(position, scorer, confident_p, substitutions=False)  # a misread kind is no move
         if (gain >= margin and bad <= max_bad and not set(occupancy.squares) - {src, dst}
                 and not _other_side_there(position.board[src], dst, scorer, confident_p)):
-            alert = _move_alert(position, src, dst, position.board[src], t, ply)
+            alert = move_alert(position, src, dst, position.board[src], t, ply)
             if alert is not None:
                 return [alert]
     if len(found.vacated) == 1 and len(found.appeared) == 1:
         src, dst = found.vacated[0], found.appeared[0]
         piece = position.board[src]
         if move_pairs(position.board, found) and not _other_side_there(piece, dst, scorer, confident_p):
-            alert = _move_alert(position, src, dst, piece, t, ply)
+            alert = move_alert(position, src, dst, piece, t, ply)
             if alert is not None:
                 return [alert]
     if found.vacated and not found.appeared:
@@ -176,8 +176,9 @@ def _other_side_there(piece: str, square: int, scorer: Scorer, confident_p: floa
     return scorer.shows_side(square, side_of(piece) != RED, confident_p)
 
 
-def _move_alert(position: Position, src: int, dst: int, piece: str, t: float, ply: int) -> IllegalMoveAlert | None:
-    """The alert for a physical move ``src``-``dst`` of ``piece`` that is not legal now."""
+def move_alert(position: Position, src: int, dst: int, piece: str, t: float, ply: int) -> IllegalMoveAlert | None:
+    """The alert for a physical move ``src``-``dst`` of ``piece`` that is not legal in ``position``
+    (``None`` when it is legal)."""
     squares = (square_name(src), square_name(dst))
     iccs = squares[0] + squares[1]
     violation = position.violation(src, dst)

@@ -302,3 +302,17 @@ def test_an_illegal_move_to_a_doubtfully_read_point_is_raised_at_the_second_look
     again = replace(first, t=1.3)
     (alert,) = resolver.observe(again)
     assert isinstance(alert, IllegalMoveAlert) and alert.iccs == "i0g1"
+
+
+def test_taking_back_the_last_move_on_the_opponents_turn_is_a_wrong_side_move() -> None:
+    resolver = Resolver()
+    position = Position.start()
+    for i, move in enumerate(["h2e2", "h9g7"]):
+        position = position.play(move)
+        assert _recorded(_look(resolver, position.board, 1.0 + i)) == [move]
+    events = _look(resolver, Position.start().play("h2e2").board, 4.0)  # black puts its horse back
+    restored = [e for e in events if isinstance(e, PositionRestored)]
+    alerts = [e for e in events if isinstance(e, IllegalMoveAlert)]
+    assert [r.taken_back for r in restored] == [("h9g7",)]
+    assert [(a.kind, a.iccs) for a in alerts] == [("wrong_side", "g7h9")]
+    assert "takes back ply 2 (h9g7)" in alerts[0].text
