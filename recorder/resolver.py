@@ -108,7 +108,10 @@ class Resolver:
         self.config = config or ResolverConfig()
         self.game = Game(start)
         self.desynced = False
-        self.last_trouble: float | None = None
+        self.last_trouble: float | None = None  # latest board trouble that may bring clock corrections
+        # whether the trouble standing now may: an illegal move or a board no move explains may be
+        # put right with the clock pressed back (art. 5.8.3); a knocked or missing piece is not
+        self._clock_trouble = False
         self.clock = ClockBook(self.game.position.side_to_move, self.config.clock_grace_s) if clock else None
         self._reported_end: tuple[str, int] | None = None
         self._last_advisory: str | None = None
@@ -209,7 +212,9 @@ class Resolver:
         if seen_again and t - since >= hold_s:
             self._suspect = None
             self.desynced = True
-            self.last_trouble = t
+            self._clock_trouble |= any(alert.kind != "board_disturbed" for alert in alerts)
+            if self._clock_trouble:
+                self.last_trouble = t
             log.info("t=%.2f: %s", t, alerts[0].text)
             return list(alerts)
         if key != self._suspect:
@@ -255,7 +260,7 @@ class Resolver:
         for view, step in zip(views, found.steps, strict=True):
             if step:
                 events += self._record(step, observation.t, view.t_still, 1.0 / (1.0 + math.exp(-found.gap)))
-        self.desynced = False
+        self.desynced = self._clock_trouble = False
         self._unexplained.clear()
         self._suspect = None
         return events
@@ -399,8 +404,9 @@ class Resolver:
         if candidate.kind == "current":
             if self.desynced:
                 events.append(PositionRestored(t, self.game.ply, self.game.position.fen()))
-                self.last_trouble = t
-            self.desynced = False
+                if self._clock_trouble:  # a knock put right brings no press back
+                    self.last_trouble = t
+            self.desynced = self._clock_trouble = False
         elif candidate.kind == "restore":
             took_back = self._took_back(candidate, t)
             taken: list[str] = []
@@ -412,7 +418,7 @@ class Resolver:
                 self.clock.taken_back(removed)
             events.append(PositionRestored(t, self.game.ply, self.game.position.fen(), tuple(taken)))
             events += took_back
-            self.desynced = False
+            self.desynced = self._clock_trouble = False
             self.last_trouble = t
         else:
             if len(candidate.moves) == 2:
@@ -421,7 +427,7 @@ class Resolver:
                                            "", "two moves were made between still views: both recorded, in order",
                                            self.game.ply, tuple(m.iccs for m in candidate.moves)))
             events += self._record(candidate.moves, observation.t, observation.t_still, decision.confidence)
-            self.desynced = False
+            self.desynced = self._clock_trouble = False
         return events
 
     def _took_back(self, candidate: _Candidate, t: float) -> list[Alert]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,7 @@ from recorder.clocklog_input import ClockFeed, ClockPress, parse_clock_lines, re
 from recorder.events import Alert, ClockAlert, ClockPressed, MoveRecorded
 from recorder.resolver import Resolver
 from rules import Position
+from rules.squares import parse_square
 from tests.recorder.synthetic import observe_board
 
 P0 = Position.start()
@@ -145,3 +147,18 @@ def test_moves_while_the_clock_link_is_down_raise_no_missing_press() -> None:
     resolver.observe(observe_board(after.board, 31.0))
     resolver.observe(observe_board(after.board, 31.4))
     assert [getattr(e, "kind", "") for e in resolver.tick(60.0)] == ["move_without_press"]
+
+
+def test_a_press_without_a_move_just_after_a_knock_was_put_right_is_flagged() -> None:
+    # a knocked piece is put right by the players (art. 5.9) with no press back: a press without
+    # a move soon after is the player's, not part of an arbiter's correction
+    resolver = Resolver(clock=True)
+    knocked = observe_board(P1.board, 2.0, misread={parse_square("g3"): (".", 0.97)})
+    resolver.press(ClockPress(1.8, "red", 905000, 900000))
+    events = resolver.observe(knocked)
+    events += resolver.observe(replace(knocked, t=2.4))
+    assert [e.kind for e in events if isinstance(e, Alert)] == ["board_disturbed"]
+    restored = resolver.observe(observe_board(P1.board, 3.0))
+    assert [type(e).__name__ for e in restored] == ["PositionRestored"]
+    resolver.press(ClockPress(4.0, "black", 905000, 905000))  # black presses without moving
+    assert _kinds(resolver.tick(9.0)) == ["press_without_move"]
