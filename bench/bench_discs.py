@@ -21,18 +21,13 @@ from collections import Counter
 import cv2
 import numpy as np
 
-from models.train.data import truth_geometry
+from models.train.data import render_sample, truth_geometry
 from recorder.observer import to_square_order
-from recorder.offpoint import piece_offsets, washed_out
+from recorder.offpoint import DISC_NEAR, MIN_DISCS, piece_offsets, washed_out
 from recorder.session import SessionConfig
 from recorder.vision import PieceClassifier
 from rules import Position
-from synth.dataset import view_seed
-from synth.positions import random_position
-from synth.style import ViewStyle
-from synth.view import render_view
 
-NEAR = 0.35  # as recorder.offpoint.fuse_discs: a disc this close to a point stands on it
 DATASET_SEED = 7  # a seed of the split's range that no training or other benchmark draws
 
 
@@ -42,10 +37,7 @@ def measure(views: int, split: str, glare_blind: float) -> Counter[tuple[str, st
     classifier = PieceClassifier(threads=1)
     counts: Counter[tuple[str, str]] = Counter()
     for index in range(views):
-        seed = view_seed(split, DATASET_SEED, index)
-        position = random_position(np.random.default_rng([seed, 4]))
-        style = ViewStyle.sample(np.random.default_rng([seed, 1]), split=split)
-        image, truth, _ = render_view(position.fen(), seed, style=style, hand=False, split=split)
+        image, truth, _, _ = render_sample(split, DATASET_SEED, index, hand_rate=0.0)
         geometry = truth_geometry(truth, image.shape[1], image.shape[0])
         rectified = geometry.rectify(image)
         offsets = piece_offsets(rectified, geometry.spacing, geometry.margin)
@@ -55,12 +47,12 @@ def measure(views: int, split: str, glare_blind: float) -> Counter[tuple[str, st
         board = Position.from_fen(truth.fen).board
         distance = np.hypot(offsets[:, 0], offsets[:, 1])
         found = ~np.isnan(distance)
-        if int(found.sum()) < 4:  # fuse_discs uses nothing from a picture where the search failed
+        if int(found.sum()) < MIN_DISCS:  # fuse_discs uses nothing from a picture where the search failed
             counts[("search failed", "views")] += 1
             continue
         for square in range(90):
             truth_name = "piece" if board[square] != "." else "empty"
-            seen = "disc" if found[square] and distance[square] <= NEAR else "further off" if found[square] else "none"
+            seen = "disc" if found[square] and distance[square] <= DISC_NEAR else "further off" if found[square] else "none"
             if blind[square]:
                 seen += " (glare)"
             counts[(truth_name, seen)] += 1

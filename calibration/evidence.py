@@ -7,6 +7,8 @@ whatever the board material, lighting or scale (the kernel is chosen from the ex
 
 from __future__ import annotations
 
+import functools
+
 import cv2
 import numpy as np
 
@@ -28,10 +30,8 @@ def line_response(gray: np.ndarray, kernel: int, *, dark: bool = True, blur: flo
     op = cv2.MORPH_BLACKHAT if dark else cv2.MORPH_TOPHAT
     strength = cv2.morphologyEx(gray, op, element)
     if strength.ndim == 3:  # colour: the channel where the lines stand out most (red ink on green cloth)
-        channels = cv2.split(strength)  # numpy's max over the channel axis takes ~45 ms at 1280x960, this 1 ms
-        strength = channels[0]
-        for channel in channels[1:]:
-            strength = cv2.max(strength, channel)
+        # numpy's max over the channel axis takes ~45 ms at 1280x960, cv2.max over the planes 1 ms
+        strength = functools.reduce(cv2.max, cv2.split(strength))
     response = np.asarray(strength, dtype=np.float32)
     if blur > 0:
         response = np.asarray(cv2.GaussianBlur(response, (0, 0), blur), dtype=np.float32)

@@ -188,8 +188,12 @@ def off_point(offsets: np.ndarray, occupied: np.ndarray, threshold: float,
     return found
 
 
-def fuse_discs(probs: np.ndarray, offsets: np.ndarray, ratio: float, *, near: float = 0.35,
-               min_discs: int = 4, blind: np.ndarray | None = None) -> np.ndarray:
+DISC_NEAR = 0.35  # spacings: a disc centred this close to a point stands on it
+MIN_DISCS = 4  # fewer discs found on a picture: the circle search failed there, its discs say nothing
+
+
+def fuse_discs(probs: np.ndarray, offsets: np.ndarray, ratio: float, *, near: float = DISC_NEAR,
+               min_discs: int = MIN_DISCS, blind: np.ndarray | None = None) -> np.ndarray:
     """Class probabilities (90 squares x CLASSES, "empty" first, "covered" last) with the disc evidence added.
 
     A disc centred within ``near`` spacings of a point says the point is occupied, no disc within

@@ -39,7 +39,14 @@ from recorder.observer import Observation
 from recorder.offpoint import off_point, residual_offsets
 from recorder.resolver_catchup import catch_up
 from recorder.resolver_clock import ClockBook
-from recorder.resolver_diagnose import changes, diagnose, move_alert, move_pairs, placement_seen
+from recorder.resolver_diagnose import (
+    changes,
+    diagnose,
+    move_alert,
+    move_pairs,
+    other_side_there,
+    placement_seen,
+)
 from recorder.resolver_scoring import Scorer, board_classes, boards_classes
 from rules import Game, Move, Position, format_move
 from rules.squares import RED, parse_square, piece_name, square_name
@@ -340,7 +347,7 @@ class Resolver:
         board, before = candidate.board, self.game.position.board
         for move in candidate.moves:
             square = move.to_square
-            if before[square] != "." and scorer.shows_side(square, not board[square].isupper(), self.config.confident_p):
+            if before[square] != "." and other_side_there(board[square], square, scorer, self.config.confident_p):
                 log.debug("%s still reads as the captured side's piece: not accepted", square_name(square))
                 return True
         return False
@@ -437,7 +444,7 @@ class Resolver:
         move, and the recorder would be desynchronised): the board going back one ply with nothing
         wrong is the side that just moved moving again, on its opponent's turn.
         """
-        if self.desynced or candidate.restore_ply != self.game.ply - 1 or not self.game.moves:
+        if self.desynced or candidate.restore_ply != self.game.ply - 1:  # restore_ply >= 0: there is a last move
             return []
         before, last = self.game.position, self.game.moves[-1]
         alert = move_alert(before, last.to_square, last.from_square, before.board[last.to_square], t, self.game.ply)

@@ -143,14 +143,14 @@ def diagnose(position: Position, scorer: Scorer, *, t: float, ply: int, confiden
         src, dst, gain, bad = physical
         occupancy = changes(position, scorer, confident_p, substitutions=False)  # a misread kind is no move
         if (gain >= margin and bad <= max_bad and not set(occupancy.squares) - {src, dst}
-                and not _other_side_there(position.board[src], dst, scorer, confident_p)):
+                and not other_side_there(position.board[src], dst, scorer, confident_p)):
             alert = move_alert(position, src, dst, position.board[src], t, ply)
             if alert is not None:
                 return [alert]
     if len(found.vacated) == 1 and len(found.appeared) == 1:
         src, dst = found.vacated[0], found.appeared[0]
         piece = position.board[src]
-        if move_pairs(position.board, found) and not _other_side_there(piece, dst, scorer, confident_p):
+        if move_pairs(position.board, found) and not other_side_there(piece, dst, scorer, confident_p):
             alert = move_alert(position, src, dst, piece, t, ply)
             if alert is not None:
                 return [alert]
@@ -167,7 +167,7 @@ def diagnose(position: Position, scorer: Scorer, *, t: float, ply: int, confiden
     return [BoardDisturbed(t, "unexplained", names, "5.8", text, ply, seen_fen)]
 
 
-def _other_side_there(piece: str, square: int, scorer: Scorer, confident_p: float) -> bool:
+def other_side_there(piece: str, square: int, scorer: Scorer, confident_p: float) -> bool:
     """Does ``square`` read surely as the other side's colour, so ``piece`` cannot have gone there?
 
     A piece's colour is read far more surely than its character: a red chariot lifted in a hand

@@ -88,14 +88,21 @@ def labels_of(truth: ViewTruth) -> np.ndarray:
     return np.array(out, dtype=np.int64)
 
 
-def render_board(spec: BoardSpec) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
-    """(crops (90, CACHE_PX, CACHE_PX, 3) uint8, labels (90,), hand flags (90,), seed) for one board."""
-    s = view_seed(spec.split, spec.seed, spec.index)
+def render_sample(split: str, seed: int, index: int, hand_rate: float) -> tuple[np.ndarray, ViewTruth, bool, int]:
+    """(image, truth, whether a hand is in view, view seed) of view ``index`` of a split's dataset ``seed``:
+    a random position in a style of the split, drawn from the view seed alone (repeatable)."""
+    s = view_seed(split, seed, index)
     rng = np.random.default_rng([s, 4])
     position = random_position(rng)
-    style = ViewStyle.sample(np.random.default_rng([s, 1]), split=spec.split)
-    hand = bool(rng.random() < spec.hand_rate)
-    image, truth, _ = render_view(position.fen(), s, style=style, hand=hand, split=spec.split)
+    style = ViewStyle.sample(np.random.default_rng([s, 1]), split=split)
+    hand = bool(rng.random() < hand_rate)
+    image, truth, _ = render_view(position.fen(), s, style=style, hand=hand, split=split)
+    return image, truth, hand, s
+
+
+def render_board(spec: BoardSpec) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """(crops (90, CACHE_PX, CACHE_PX, 3) uint8, labels (90,), hand flags (90,), seed) for one board."""
+    image, truth, hand, s = render_sample(spec.split, spec.seed, spec.index, spec.hand_rate)
     geometry = truth_geometry(truth, image.shape[1], image.shape[0])
     prng = np.random.default_rng([s, 7])
     if spec.perturb and prng.random() < 0.7:
