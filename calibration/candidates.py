@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
 
 log = logging.getLogger(__name__)
 
@@ -167,15 +168,19 @@ def _fit_1d(profile: np.ndarray, n: int, span: float, *, low: float | None = Non
     low = 0.55 * span if low is None else low
     high = 1.3 * span if high is None else high
     spacings = np.arange(low / (n - 1), high / (n - 1), 0.25 if high - low < 0.5 * span else 0.5)
-    offsets = np.arange(0.0, length, 1.0)
-    teeth = np.arange(n)
-    lines = offsets[None, :, None] + spacings[:, None, None] * teeth[None, None, :]
-    mids = lines[..., :-1] + 0.5 * spacings[:, None, None]
-    valid = lines[..., -1] <= length - 1
-    padded = np.r_[profile, np.zeros(1)]
-    on = padded[np.minimum(np.rint(lines).astype(np.intp), length)].sum(axis=2) / n
-    off = padded[np.minimum(np.rint(mids).astype(np.intp), length)].sum(axis=2) / (n - 1)
-    score = np.where(valid, on - off, -np.inf)
+    # Offsets are whole pixels, so each comb is one row of weights (+1/n on its teeth, -1/(n-1) midway
+    # between them) slid along the profile: every comb at every offset is one matrix product.
+    teeth = np.rint(spacings[:, None] * np.arange(n)).astype(np.intp)
+    mids = np.rint(spacings[:, None] * (np.arange(n - 1) + 0.5)).astype(np.intp)
+    reach = int(teeth.max()) + 1
+    weights = np.zeros((len(spacings), reach))
+    comb = np.arange(len(spacings))[:, None]
+    np.add.at(weights, (np.broadcast_to(comb, teeth.shape), teeth), 1.0 / n)
+    np.add.at(weights, (np.broadcast_to(comb, mids.shape), mids), -1.0 / (n - 1))
+    windows = sliding_window_view(np.r_[profile, np.zeros(reach)], reach)[:length]
+    offsets = np.arange(length)
+    valid = offsets[None, :] + spacings[:, None] * (n - 1) <= length - 1
+    score = np.where(valid, weights @ windows.T, -np.inf)
     i, j = np.unravel_index(int(np.argmax(score)), score.shape)
     return float(score[i, j]), float(spacings[i]), float(offsets[j])
 
