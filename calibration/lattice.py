@@ -29,6 +29,10 @@ _SIDE = 0.22  # side samples, in spacings from the line
 _SIDE_FAR = 0.36
 
 
+_SCORED_SEGMENTS = np.concatenate([DRAWN_SEGMENTS, RIVER_SEGMENTS, PALACE_SEGMENTS, OUTSIDE_SEGMENTS])
+_SCORED_SPLITS = np.cumsum([len(DRAWN_SEGMENTS), len(RIVER_SEGMENTS), len(PALACE_SEGMENTS)])
+
+
 @dataclass(frozen=True)
 class LatticeScore:
     """How well a hypothesis matches the evidence (fractions in 0..1)."""
@@ -126,7 +130,9 @@ def score_lattice(response: np.ndarray, h: np.ndarray, strength: float | None = 
     if strength is None:
         strength = reference_strength(response, h, lens)
     thr = 0.3 * strength
-    drawn = segment_contrast(response, h, DRAWN_SEGMENTS, lens) > thr
+    # every family sampled in one call: the per-call overhead was most of the cost (hundreds of calls a frame)
+    contrast = segment_contrast(response, h, _SCORED_SEGMENTS, lens) > thr
+    drawn, river, palace, outside = np.split(contrast, _SCORED_SPLITS)
     clear = 1.0
     if frame is not None and frame.ndim == 3:
         hidden = hidden_segments(frame, response, h, strength, lens)
@@ -139,9 +145,6 @@ def score_lattice(response: np.ndarray, h: np.ndarray, strength: float | None = 
         # files and ranks apart: a lattice slid along the files still sits on every file line
         clear = min(float(seen[m].sum() / max(int(seen[m].sum() + contradicted[m].sum()), 1))
                     for m in (along_files, ~along_files))
-    river = segment_contrast(response, h, RIVER_SEGMENTS, lens) > thr
-    palace = segment_contrast(response, h, PALACE_SEGMENTS, lens) > thr
-    outside = segment_contrast(response, h, OUTSIDE_SEGMENTS, lens) > thr
     return LatticeScore(
         drawn=float(drawn.mean()),
         river=float(1.0 - river.mean()),

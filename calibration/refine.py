@@ -133,11 +133,18 @@ def _edge_centres(values: np.ndarray, places: np.ndarray, normals: np.ndarray, s
     return centre
 
 
-def _solve(image_pts: np.ndarray, normals: np.ndarray, c: np.ndarray, weights: np.ndarray) -> np.ndarray:
-    """Weighted normalised DLT for the image-to-board homography G from point-on-line constraints."""
+def _design(image_pts: np.ndarray, normals: np.ndarray, c: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The point-on-line constraint rows on normalised image points, and the normalising transform.
+
+    They do not depend on the weights, so the reweighting loop builds them once.
+    """
     t = _normaliser(image_pts)
     p = image_pts @ t[:, :2].T + t[:, 2]
-    rows = np.concatenate([normals[:, 0:1] * p, normals[:, 1:2] * p, -c[:, None] * p], axis=1)
+    return np.concatenate([normals[:, 0:1] * p, normals[:, 1:2] * p, -c[:, None] * p], axis=1), t
+
+
+def _solve(rows: np.ndarray, t: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """Weighted normalised DLT for the image-to-board homography G from the rows of ``_design``."""
     weighted = rows * weights[:, None]
     # the null vector of the weighted rows: the eigenvector of their 9x9 scatter with the smallest
     # eigenvalue (the points are normalised, so this is as accurate as an SVD of the N x 9 rows and
@@ -155,13 +162,14 @@ def _robust_fit(obs: _Observations, undistorted: np.ndarray, iterations: int = 4
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """IRLS (Tukey) fit; returns (G, residuals, weights)."""
     weights = np.ones(len(obs.c))
-    g = _solve(undistorted, obs.normals, obs.c, weights)
+    rows, t = _design(undistorted, obs.normals, obs.c)
+    g = _solve(rows, t, weights)
     res = _residuals(g, undistorted, obs.normals, obs.c)
     for _ in range(iterations):
         sigma = max(1.4826 * float(np.median(np.abs(res))), 0.01)
         scaled = res / (3.0 * sigma)
         weights = np.where(np.abs(scaled) < 1, (1 - scaled**2) ** 2, 0.0)
-        g_new = _solve(undistorted, obs.normals, obs.c, weights)
+        g_new = _solve(rows, t, weights)
         if not np.all(np.isfinite(g_new)):
             break
         g = g_new
