@@ -43,8 +43,8 @@ def candidate_quads(response: np.ndarray, max_quads: int = 6) -> list[np.ndarray
     strokes = (response > thr).astype(np.uint8)
     gx = cv2.Sobel(response, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(response, cv2.CV_32F, 0, 1, ksize=3)
-    angle = (np.degrees(np.arctan2(gy, gx)) % 180.0).astype(np.float32)
-    magnitude = np.hypot(gx, gy)
+    magnitude, angle = cv2.cartToPolar(gx, gy, angleInDegrees=True)  # 0.3 degree accuracy: bins are 5
+    angle = np.where(angle >= 180.0, angle - 180.0, angle)
     area_min = 0.004 * response.shape[0] * response.shape[1]
     ranked: list[tuple[float, np.ndarray]] = []
     for grow in (3, 9):
@@ -105,9 +105,16 @@ def outline_quads(gray: np.ndarray, max_quads: int = 3) -> list[np.ndarray]:
 def _gridness_quads(gx: np.ndarray, gy: np.ndarray) -> list[np.ndarray]:
     """Quads around the largest region where strokes run two ways (structure tensor far from coherent)."""
     sigma = max(4.0, gx.shape[1] / 80)
-    jxx = cv2.GaussianBlur(gx * gx, (0, 0), sigma)
-    jyy = cv2.GaussianBlur(gy * gy, (0, 0), sigma)
-    jxy = cv2.GaussianBlur(gx * gy, (0, 0), sigma)
+    # The tensor is smoothed over many pixels, so it is built on a copy reduced by ``step`` (area
+    # averaging, then the rest of the blur): the same field sampled every ``step`` pixels, 10x cheaper.
+    step = max(1, int(sigma // 2))
+    reduced = (gx.shape[1] // step, gx.shape[0] // step)
+
+    def smoothed(product: np.ndarray) -> np.ndarray:
+        small = cv2.resize(product, reduced, interpolation=cv2.INTER_AREA) if step > 1 else product
+        return np.asarray(cv2.GaussianBlur(small, (0, 0), float(np.sqrt(max(sigma**2 - step**2 / 4, 1.0))) / step))
+
+    jxx, jyy, jxy = smoothed(gx * gx), smoothed(gy * gy), smoothed(gx * gy)
     trace = jxx + jyy
     gap = np.sqrt((jxx - jyy) ** 2 + 4 * jxy**2)
     gridness = trace - gap  # twice the smaller eigenvalue: large only where two directions meet
@@ -121,12 +128,12 @@ def _gridness_quads(gx: np.ndarray, gy: np.ndarray) -> list[np.ndarray]:
         if count < 2:
             continue
         label = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
-        if stats[label, cv2.CC_STAT_AREA] < 0.004 * mask.size:
+        if stats[label, cv2.CC_STAT_AREA] < 0.004 * mask.size:  # a fraction: the same at any step
             continue
         contours, _ = cv2.findContours((labels == label).astype(np.uint8), cv2.RETR_EXTERNAL,
                                        cv2.CHAIN_APPROX_SIMPLE)
         hull = cv2.convexHull(np.concatenate(contours).astype(np.float32))
-        out.extend(_quads_of_hull(hull))
+        out.extend(_quads_of_hull(hull * step + (step - 1) / 2))  # back to the caller's pixels
     return out
 
 
