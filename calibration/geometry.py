@@ -19,7 +19,7 @@ import numpy as np
 
 from calibration.board import CENTRE, FILES, RANKS, all_points, parse_point, point_name
 from calibration.evidence import project
-from calibration.lens import Lens, board_to_image, lens_from_json
+from calibration.lens import Lens, board_to_image, lens_from_json, source_maps
 
 if TYPE_CHECKING:
     from calibration.drift import DriftResult
@@ -114,10 +114,7 @@ class BoardGeometry:
                                        borderMode=cv2.BORDER_REPLICATE)
         maps = self.__dict__.get("_rectify_maps")
         if maps is None:  # the lens makes the mapping non-projective: build the pixel maps once
-            ys, xs = np.mgrid[0:size[1], 0:size[0]]
-            grid = np.stack([xs, ys], axis=-1).reshape(-1, 2).astype(np.float64)
-            src = self.lens.distort(project(to_image, grid)).reshape(size[1], size[0], 2).astype(np.float32)
-            maps = (np.ascontiguousarray(src[..., 0]), np.ascontiguousarray(src[..., 1]))
+            maps = source_maps(to_image, self.lens, size)
             object.__setattr__(self, "_rectify_maps", maps)
         return cv2.remap(frame, maps[0], maps[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 

@@ -174,3 +174,22 @@ def board_to_image(h: np.ndarray, lens: Lens | None, uv: np.ndarray) -> np.ndarr
     if lens is None:
         return undistorted
     return lens.distort(undistorted.reshape(-1, 2)).reshape(undistorted.shape)
+
+
+def source_maps(to_image: np.ndarray, lens: Lens, size: tuple[int, int], step: int = 4) -> tuple[np.ndarray, np.ndarray]:
+    """``cv2.remap`` maps (x, y) of the source-frame pixel for every pixel of a ``size`` view whose
+    pixels reach the undistorted frame through homography ``to_image`` and then ``lens``.
+
+    The lens is evaluated every ``step`` pixels and interpolated between: its displacement is smooth
+    (a few pixels across the frame), and distorting every pixel of a board view took milliseconds.
+    """
+    from calibration.evidence import project
+
+    width, height = size
+    cols, rows = -(-(width - 1) // step) + 1, -(-(height - 1) // step) + 1
+    ys, xs = np.mgrid[0:rows, 0:cols] * step
+    coarse = np.stack([xs, ys], axis=-1).reshape(-1, 2).astype(np.float64)
+    src = lens.distort(project(to_image, coarse)).reshape(rows, cols, 2).astype(np.float32)
+    fine_y, fine_x = np.mgrid[0:height, 0:width].astype(np.float32) / step
+    full = cv2.remap(src, fine_x, fine_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return np.ascontiguousarray(full[..., 0]), np.ascontiguousarray(full[..., 1])

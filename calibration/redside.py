@@ -18,7 +18,7 @@ import numpy as np
 
 from calibration.board import FILES, RANKS, all_points
 from calibration.evidence import sample, to_gray
-from calibration.lens import Lens, board_to_image
+from calibration.lens import Lens, board_to_image, source_maps
 
 log = logging.getLogger(__name__)
 
@@ -73,10 +73,8 @@ def _rectified(frame: np.ndarray, h: np.ndarray, lens: Lens | None) -> np.ndarra
     if lens is None:
         return np.asarray(cv2.warpPerspective(frame, h @ to_board, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                                               borderMode=cv2.BORDER_REPLICATE))
-    ys, xs = np.mgrid[0:size[1], 0:size[0]]
-    grid = np.c_[xs.ravel(), ys.ravel()].astype(np.float64) / scale - m
-    src = board_to_image(h, lens, grid).reshape(size[1], size[0], 2).astype(np.float32)
-    return np.asarray(cv2.remap(frame, src[..., 0], src[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE))
+    map_x, map_y = source_maps(h @ to_board, lens, size)
+    return np.asarray(cv2.remap(frame, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE))
 
 
 def _discs(top: np.ndarray) -> np.ndarray:
