@@ -140,6 +140,10 @@ class Resolver:
         # nothing until a move changes what stands there (a disc knocked off the point still does).
         self._misread: set[int] = set()
         self._unexplained: list[tuple[Observation, Scorer]] = []  # views no continuation fitted, in order
+        self._presses: dict[int, ClockPress | None] = {}  # the press that completed each recorded ply
+        # The move a one-ply take-back removed (ply, ICCS, its press): the same move made again next
+        # is the position put back (by the arbiter or the player), not a new move awaiting a press.
+        self._put_back: tuple[int, str, ClockPress | None] | None = None
 
     # --- observations ------------------------------------------------------------------
     def observe(self, observation: Observation) -> list[Event]:
@@ -416,6 +420,8 @@ class Resolver:
             self.desynced = self._clock_trouble = False
         elif candidate.kind == "restore":
             took_back = self._took_back(candidate, t)
+            last = self.game.moves[-1] if took_back else None
+            self._put_back = (self.game.ply, last.iccs, self._presses.get(self.game.ply)) if last else None
             taken: list[str] = []
             removed = set()
             while self.game.ply > candidate.restore_ply:
@@ -519,9 +525,14 @@ class Resolver:
             after = self.game.push(move)
             records.append((self.game.ply, move, chinese, side, after.fen()))
         presses: dict[int, ClockPress | None] = {}
-        if self.clock is not None:
+        put_back, self._put_back = self._put_back, None
+        if put_back is not None and len(records) == 1 and put_back[:2] == (records[0][0], records[0][1].iccs):
+            log.info("t=%.2f: ply %d %s put back after it was taken back: its press stands", t, *put_back[:2])
+            presses[records[0][0]] = put_back[2]
+        elif self.clock is not None:
             for ply, _, _, side, _ in reversed(records):  # newest first: see ClockBook.take_press
                 presses[ply] = self.clock.recorded(ply, side, t)
+        self._presses.update(presses)
         events: list[Event] = []
         for ply, move, chinese, side, fen in records:
             press = presses.get(ply)

@@ -162,3 +162,18 @@ def test_a_press_without_a_move_just_after_a_knock_was_put_right_is_flagged() ->
     assert [type(e).__name__ for e in restored] == ["PositionRestored"]
     resolver.press(ClockPress(4.0, "black", 905000, 905000))  # black presses without moving
     assert _kinds(resolver.tick(9.0)) == ["press_without_move"]
+
+
+def test_a_move_taken_back_and_put_back_keeps_its_press_and_asks_for_none() -> None:
+    # black pressed after h9g7, then put its horse back on red's turn (a wrong-side move) and the
+    # arbiter had it returned: the same move seen again is the record put right, not a new move
+    resolver = Resolver(clock=True)
+    resolver.press(ClockPress(1.5, "red", 905000, 900000))
+    resolver.observe(observe_board(P1.board, 2.0))
+    resolver.press(ClockPress(3.5, "black", 905000, 904000))
+    (first,) = [e for e in resolver.observe(observe_board(P2.board, 4.0)) if isinstance(e, MoveRecorded)]
+    taken = resolver.observe(observe_board(P1.board, 6.0))
+    assert [e.kind for e in taken if isinstance(e, Alert)] == ["wrong_side"]
+    again = [e for e in resolver.observe(observe_board(P2.board, 9.0)) if isinstance(e, MoveRecorded)]
+    assert [(m.ply, m.iccs, m.black_ms) for m in again] == [(2, "h9g7", first.black_ms)] and first.black_ms == 904000
+    assert _kinds(resolver.tick(30.0)) == []
