@@ -148,6 +148,9 @@ def record(spec: VideoSpec, oracle: bool) -> dict[str, Any]:
             "timings": session.timings, "truth": truth}
 
 
+LATE_S = 0.5  # a move logged later than this after the hand left misses the target
+
+
 @dataclass
 class Tally:
     moves: int = 0
@@ -185,15 +188,18 @@ def score(spec: VideoSpec, result: dict[str, Any], tally: Tally) -> None:
     else:
         tally.misses.append(f"{spec.name}: recorded {len(got)} moves, truth {len(want)}; first difference at ply "
                             f"{next((i + 1 for i, (a, b) in enumerate(zip(want, got, strict=False)) if a != b), min(len(want), len(got)) + 1)}")
-    recorded = {}
+    recorded: dict[tuple[int, str], float] = {}
     for e in events:
-        if e["type"] == "MoveRecorded":
-            recorded[(e["ply"], e["iccs"])] = e["t"]
+        if e["type"] == "MoveRecorded":  # when the move was first logged: a take-back put right logs it again
+            recorded.setdefault((e["ply"], e["iccs"]), e["t"])
     pair_plies = {p for inj in truth["injections"] if inj["kind"] == "quick_pair" for p in (inj["ply"], inj["ply"] + 1)}
     for p in truth["plies"]:
         t = recorded.get((p["ply"], p["iccs"]))
         if t is not None and p["ply"] not in pair_plies:
             tally.latencies.append(t - p["t_complete"])
+            if t - p["t_complete"] > LATE_S:
+                tally.misses.append(f"{spec.name}: ply {p['ply']} {p['iccs']} logged {t - p['t_complete']:.2f} s "
+                                    f"after the hand left (target {LATE_S} s)")
     alerts = [e for e in events if "kind" in e]  # alerts and restorations
     if not truth["injections"]:
         bad = [e for e in events if e["type"] in ("IllegalMoveAlert", "BoardDisturbed", "ClockAlert", "TwoMovesSeen")]
@@ -294,10 +300,10 @@ def main(argv: list[str] | None = None) -> None:
         lat = sorted(tally.latencies)
         p95 = lat[min(len(lat) - 1, int(0.95 * len(lat)))]
         print(f"latency (move event - hand gone, video s): median {statistics.median(lat):.2f}, p95 {p95:.2f}, "
-              f"max {lat[-1]:.2f}; over 0.5 s: {sum(1 for x in lat if x > 0.5)}/{len(lat)}")
+              f"max {lat[-1]:.2f}; over 0.5 s: {sum(1 for x in lat if x > LATE_S)}/{len(lat)}")
     print(f"single recorder: {frames} frames in {wall:.1f} s = {frames / max(wall, 1e-9):.0f} fps; stage ms per frame: "
           + ", ".join(f"{k} {v / max(frames, 1):.2f}" for k, v in stage.items()))
-    for line in tally.misses[:20]:
+    for line in tally.misses[:60]:
         print("  miss:", line)
     if not args.no_throughput and clean:
         runs = throughput(clean, oracle, args.boards, args.cores)
