@@ -89,7 +89,8 @@ def accuracy(clf: PieceClassifier, boards: int, seed: int, workers: int) -> dict
     print(f"per-point accuracy   {right.mean():.5%}   (target >= 99.95 %)")
     print(f"whole-board accuracy {right.all(axis=1).mean():.3%}   (target >= 98 %)")
     print(f"covered recall       {(pred[hand_points] == cov).mean():.3%} of {int(hand_points.sum())} hand points"
-          f"   (target >= 99 %)")
+          f"   (target >= 99 %); read as a piece {((pred[hand_points] > 0) & (pred[hand_points] < cov)).mean():.3%}, "
+          f"as empty {(pred[hand_points] == 0).mean():.3%}")
     print(f"pieces read where empty: {int(((labels == 0) & (pred != 0)).sum())}; "
           f"pieces read as another piece: {int(((labels > 0) & (labels < cov) & (pred > 0) & (pred < cov) & ~right).sum())}")
     group = np.array([0, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 3])  # empty, red, black, covered
