@@ -96,3 +96,48 @@ def test_a_side_wall_seen_from_an_angle_is_not_a_piece_off_its_point() -> None:
     occupied[squares] = True
     found = off_point(offsets, occupied, 0.3)
     assert list(found) == [31] and 0.35 < found[31] < 0.55
+
+
+def _camera_board(pieces: dict[int, tuple[float, float]], nadir: tuple[float, float], scale: float,
+                  walls: set[int], faint: set[int]) -> np.ndarray:
+    """Pieces whose tops stand ``scale`` times their distance from ``nadir`` away from it (a camera
+    above the nadir); on the squares in ``walls`` a dark ring of side wall and shadow 0.3 spacings
+    from the foot towards the nadir; in ``faint`` tops with no rim, hardly brighter than the board."""
+    image = _board({})
+
+    def pixel(p: np.ndarray) -> tuple[int, int]:
+        return int(round((MARGIN + p[0]) * SPACING)), int(round((MARGIN + 9 - p[1]) * SPACING))
+
+    for sq, (dx, dy) in pieces.items():
+        foot = np.array([sq % 9 + dx, sq // 9 + dy])
+        away = foot - np.array(nadir)
+        top = foot + scale * away
+        if sq in walls:
+            wall = foot - 0.3 * away / np.linalg.norm(away)
+            cv2.circle(image, pixel(wall), int(0.45 * SPACING), (70, 60, 50), -1)
+            cv2.circle(image, pixel(wall), int(0.45 * SPACING), (20, 20, 20), 3)
+        if sq in faint:
+            cv2.circle(image, pixel(top), int(0.45 * SPACING), (160, 195, 222), -1)
+        else:
+            cv2.circle(image, pixel(top), int(0.45 * SPACING), (200, 225, 235), -1)
+            cv2.circle(image, pixel(top), int(0.45 * SPACING), (90, 90, 90), 1)
+    return image
+
+
+def test_the_cameras_nadir_tells_tops_from_side_walls() -> None:
+    # a camera off the board's bottom-left: tops stand up and to the right, more so far from it;
+    # many pieces show a strong wall ring on the camera's side, two tops are faint, one piece is knocked
+    nadir, scale = (-3.0, -4.0), 0.012
+    squares = [0, 2, 4, 6, 8, 19, 25, 27, 29, 31, 33, 35, 81, 83, 85, 87, 89]
+    pieces = {sq: (0.0, 0.0) for sq in squares}
+    pieces[31] = (-0.45, 0.0)
+    walls = {0, 4, 8, 19, 27, 29, 33, 35, 81, 85}
+    image = _camera_board(pieces, nadir, scale, walls, faint={29, 33})
+    occupied = np.zeros(90, bool)
+    occupied[squares] = True
+    offsets = piece_offsets(image, SPACING, MARGIN, nadir=nadir)
+    found = off_point(offsets, occupied, 0.3)
+    assert list(found) == [31] and 0.35 < found[31] < 0.6
+    for sq in set(squares) - {31}:
+        want = scale * (np.array([sq % 9, sq // 9]) - nadir)
+        assert np.hypot(*(offsets[sq] - want)) < 0.08, (sq, offsets[sq], want)
