@@ -81,33 +81,6 @@ class BoardGeometry:
         xy = self.points_array(board)
         return {point_name(int(u), int(v)): (float(x), float(y)) for (u, v), (x, y) in zip(board, xy, strict=True)}
 
-    def nadir(self) -> tuple[float, float]:
-        """Board coordinates (file, rank) of the point straight below the camera.
-
-        Anything standing on the board (a piece's top face) is seen displaced away from this point,
-        by an amount growing with its distance from it. The camera is taken to have square pixels
-        and its principal point at the frame's centre; the focal length then follows from the
-        homography (its two board axes are perpendicular and of equal length in 3D), and the
-        vertical's vanishing point maps back to the nadir. A view from nearly straight above leaves
-        the focal length undetermined; there the nadir is the board point under the frame's centre.
-        """
-        width, height = self.image_size
-        g = np.array([[1.0, 0.0, -(width - 1) / 2], [0.0, 1.0, -(height - 1) / 2], [0.0, 0.0, 1.0]]) @ self.homography
-        g1, g2 = g[:, 0], g[:, 1]
-        a = np.array([g1[0] * g2[0] + g1[1] * g2[1], g1[0] ** 2 + g1[1] ** 2 - g2[0] ** 2 - g2[1] ** 2])
-        b = np.array([g1[2] * g2[2], g1[2] ** 2 - g2[2] ** 2])
-        inverse_f2 = -float(a @ b) / max(float(a @ a), 1e-30)  # 1 / focal length squared, least squares
-        vertical = np.array([0.0, 0.0, 1.0])
-        if inverse_f2 > 0:
-            f = 1.0 / np.sqrt(inverse_f2)
-            r1, r2 = g1 * [1 / f, 1 / f, 1.0], g2 * [1 / f, 1 / f, 1.0]
-            r3 = np.cross(r1 / np.linalg.norm(r1), r2 / np.linalg.norm(r2))
-            vertical = r3 * [f, f, 1.0]
-        foot = np.linalg.solve(g, vertical)
-        if abs(foot[2]) < 1e-12:
-            return float(FILES - 1) / 2, float(RANKS - 1) / 2
-        return float(foot[0] / foot[2]), float(foot[1] / foot[2])
-
     def spacing_px(self) -> float:
         """Median length of one grid spacing in the source frame, pixels."""
         from calibration.evidence import spacing_px

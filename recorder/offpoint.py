@@ -19,8 +19,7 @@ import numpy as np
 log = logging.getLogger(__name__)
 
 
-def piece_offsets(rectified: np.ndarray, spacing: float, margin: float, *, reach: float = 0.8,
-                  nadir: tuple[float, float] | None = None) -> np.ndarray:
+def piece_offsets(rectified: np.ndarray, spacing: float, margin: float, *, reach: float = 0.8) -> np.ndarray:
     """(90, 2) offsets (file, rank directions, in spacings) of the nearest disc to each point; NaN if none.
 
     Rows are ``rules`` squares (``rank * 9 + file``); ``spacing``/``margin`` are the rectified layout
@@ -31,11 +30,7 @@ def piece_offsets(rectified: np.ndarray, spacing: float, margin: float, *, reach
     alike (the parallax field, see ``residual_offsets``), so when one of the circles found on a piece
     lies where the other pieces' field puts its top, that circle is taken: the side wall no longer
     passes for a piece 0.3 spacings off its point, and a knocked piece, none of whose circles is
-    near its point, still is. With the camera's ``nadir`` (board coordinates of the point below it,
-    ``BoardGeometry.nadir``) the field is the camera's own: tops stand away from the nadir in
-    proportion to their distance from it, so only that proportion is fitted, to the circles of all
-    pieces. Fitted freely, the field follows whichever circles are strongest, and where the side
-    walls are, it makes them the tops.
+    near its point, still is.
     """
     gray = rectified if rectified.ndim == 2 else cv2.cvtColor(rectified, cv2.COLOR_BGR2GRAY)
     gray = cv2.GaussianBlur(gray, (5, 5), 1.5)
@@ -62,7 +57,7 @@ def piece_offsets(rectified: np.ndarray, spacing: float, margin: float, *, reach
     out[close, 1] = dy[squares, nearest][close]
     if close.sum() < 3:
         return out
-    field = _parallax_field(out) if nadir is None else _radial_field(dx, dy, nadir)
+    field = _parallax_field(out)
     for sq in np.flatnonzero(close):
         same = np.hypot(dx[sq] - out[sq, 0], dy[sq] - out[sq, 1]) < _SAME_PIECE  # this piece's other circles
         if same.sum() < 2:
@@ -72,70 +67,12 @@ def piece_offsets(rectified: np.ndarray, spacing: float, margin: float, *, reach
         if miss.min() <= _ON_FIELD:  # a circle where this piece's top should be: the top face
             best = options[int(np.argmin(miss))]
             out[sq] = (dx[sq, best], dy[sq, best])
-    if nadir is None:  # a field fitted to the circles themselves may be the walls': no second look
-        return out
-    for sq in np.flatnonzero(close):
-        if np.hypot(*(out[sq] - field[sq])) <= _ON_FIELD:
-            continue
-        top = _faint_top(gray, px[sq] + field[sq, 0] * spacing, py[sq] - field[sq, 1] * spacing, spacing)
-        if top is not None:  # the piece's top is there after all, its rim too faint for the board-wide search
-            out[sq] = ((top[0] - px[sq]) / spacing, -(top[1] - py[sq]) / spacing)
     return out
-
-
-def _faint_top(gray: np.ndarray, x: float, y: float, spacing: float) -> tuple[float, float] | None:
-    """The centre of a circle of a piece's size within ``_ON_FIELD`` of (x, y), found with fewer votes.
-
-    A pale top on a pale board, seen from the side, has a faint rim while its dark side wall and
-    shadow draw a strong circle next to it: the board-wide search finds only the wall, 0.3-0.4
-    spacings off the point. Looking again just where the camera puts this piece's top, a circle
-    there with a third fewer votes is the top. A knocked piece has none there: its rim's gradients
-    point to its own centre, a third of a spacing or more away.
-    """
-    reach = int(np.ceil((0.55 + _ON_FIELD) * spacing)) + 2
-    x0, y0 = max(int(x) - reach, 0), max(int(y) - reach, 0)
-    patch = gray[y0:int(y) + reach + 1, x0:int(x) + reach + 1]
-    if min(patch.shape[:2]) < reach:
-        return None
-    found = cv2.HoughCircles(patch, cv2.HOUGH_GRADIENT, dp=1, minDist=max(1.0, spacing * 0.05), param1=60,
-                             param2=_FAINT_VOTES, minRadius=int(spacing * 0.35), maxRadius=int(round(spacing * 0.55)))
-    if found is None:
-        return None
-    centres = np.asarray(found[0][:, :2], dtype=np.float64) + (x0, y0)
-    miss = np.hypot(centres[:, 0] - x, centres[:, 1] - y) / spacing
-    best = int(np.argmin(miss))
-    return (float(centres[best, 0]), float(centres[best, 1])) if miss[best] <= _ON_FIELD else None
 
 
 _CANDIDATE_GAP = 0.1  # spacings between circle centres the search may return (several per piece)
 _SAME_PIECE = 0.45  # spacings: circles this close to a piece's strongest one outline the same piece
 _ON_FIELD = 0.15  # spacings: a circle this near the field is where the piece's top is
-_FAINT_VOTES = 14  # accumulator votes for the second look at a piece's top (the board-wide search needs 20)
-
-
-def _radial_field(dx: np.ndarray, dy: np.ndarray, nadir: tuple[float, float]) -> np.ndarray:
-    """(90, 2) top offsets ``k * (point - nadir)`` with the ``k`` that puts a circle on the most pieces' tops.
-
-    ``dx``/``dy`` are every circle's offset from every point (spacings). A piece counts for a ``k``
-    when one of the circles within reach of its point lies within ``_ON_FIELD`` of where ``k`` puts
-    its top; among equal counts the smallest total miss wins.
-    """
-    squares = np.arange(90)
-    away = np.c_[squares % 9 - nadir[0], squares // 9 - nadir[1]]  # (90, 2) from the nadir, spacings
-    near = np.hypot(dx, dy) <= 0.8  # (90, circles): circles that could be this point's piece
-    pieces = near.any(axis=1)
-    best: tuple[int, float, float] = (-1, 0.0, 0.0)
-    for k in _TOP_SCALES:
-        miss = np.hypot(dx - k * away[:, 0:1], dy - k * away[:, 1:2])
-        miss = np.where(near, miss, np.inf).min(axis=1)[pieces]
-        hits = miss <= _ON_FIELD
-        score = (int(hits.sum()), -float(miss[hits].sum()), -k)
-        if score > best:
-            best = score
-    return np.asarray(-best[2] * away)
-
-
-_TOP_SCALES = np.arange(0.0, 0.0601, 0.002)  # tops up to 0.06 spacings off per spacing from the nadir
 
 
 def _parallax_field(offsets: np.ndarray) -> np.ndarray:

@@ -288,7 +288,7 @@ class RecordingSession:
         rectified = self._rectify(image) if self._rectify is not None else None
         if rectified is not None:
             spacing, margin = float(self.geometry.spacing), float(self.geometry.margin)
-            offsets = piece_offsets(rectified, spacing, margin, nadir=self.geometry.nadir())
+            offsets = piece_offsets(rectified, spacing, margin)
             blind = washed_out(rectified, spacing, margin) >= self.config.glare_blind
             probs = fuse_discs(observation.probs, offsets, self.config.disc_evidence, blind=blind)
             observation = replace(observation, offsets=offsets, probs=probs)

@@ -132,27 +132,3 @@ def test_rectify_through_a_lens_matches_the_points() -> None:
         window = gray[int(py) - 8:int(py) + 9, int(px) - 8:int(px) + 9]
         dy, dx = np.unravel_index(int(np.argmax(window)), window.shape)
         assert abs(dx - 8) <= 1 and abs(dy - 8) <= 1
-
-
-def _pinhole(centre: tuple[float, float, float], target: tuple[float, float], size: tuple[int, int],
-             focal: float) -> np.ndarray:
-    """Board-to-image homography of a square-pixel camera at ``centre`` (board units, height up)
-    looking at board point ``target``, principal point at the frame's centre."""
-    c = np.array(centre, dtype=float)
-    forward = np.array([target[0], target[1], 0.0]) - c
-    forward /= np.linalg.norm(forward)
-    right = np.cross(forward, [0.0, 0.0, 1.0])
-    right /= np.linalg.norm(right)
-    down = np.cross(forward, right)
-    rotation = np.stack([right, down, forward])  # world -> camera axes
-    k = np.array([[focal, 0.0, (size[0] - 1) / 2], [0.0, focal, (size[1] - 1) / 2], [0.0, 0.0, 1.0]])
-    t = -rotation @ c
-    return np.asarray(k @ np.c_[rotation[:, 0], rotation[:, 1], t])
-
-
-@pytest.mark.parametrize(("centre", "focal"), [((-0.4, 4.0, 17.0), 900.0), ((7.5, -3.0, 18.0), 600.0),
-                                               ((4.2, 4.4, 20.0), 1000.0), ((12.0, 9.5, 14.0), 700.0)])
-def test_nadir_is_the_board_point_below_the_camera(centre: tuple[float, float, float], focal: float) -> None:
-    h = _pinhole(centre, (4.0, 4.5), (1280, 960), focal)
-    geometry = BoardGeometry(homography=h / h[2, 2], image_size=(1280, 960), confidence=1.0, red_side=None)
-    assert np.allclose(geometry.nadir(), centre[:2], atol=0.05)
