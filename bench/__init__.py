@@ -3,4 +3,4 @@
 Run them all with ``python -m bench`` (``make bench``), or some with ``python -m bench rules``.
 """
 
-import recorder  # noqa: F401,E402  (first: it sets numpy's BLAS threads before numpy loads)
+import recorder  # noqa: F401  (first: it sets numpy's BLAS threads before numpy loads)

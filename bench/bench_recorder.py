@@ -45,6 +45,7 @@ EXPECTED = {  # alert kinds each case must raise near it (quick_pair: see ``scor
     "restore": ("illegal_move", "position_restored"), "quick_pair": ("two_moves",),
     "press_no_move": ("press_without_move",), "no_press": ("move_without_press",),
 }
+LATE_S = 0.5  # a move logged later than this after the hand left misses the target
 ALERT_AFTER_S = 8.0  # an alert may come this long after a case's end (the clock grace)
 
 log = logging.getLogger("bench.recorder")
@@ -146,9 +147,6 @@ def record(spec: VideoSpec, oracle: bool) -> dict[str, Any]:
     wall = time.perf_counter() - started
     return {"events": [event_to_json(e) for e in session.log.events], "frames": session.frames, "wall": wall,
             "timings": session.timings, "truth": truth}
-
-
-LATE_S = 0.5  # a move logged later than this after the hand left misses the target
 
 
 @dataclass

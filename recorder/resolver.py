@@ -169,8 +169,7 @@ class Resolver:
             residual = [] if masked else self._residual(decision.candidate.board, scorer, observation)
             # nothing moved but pieces are gone where a hand was: they may be in it (after a move,
             # a piece gone is a knock, raised at once)
-            hold = (cfg.in_hand_s if residual and decision.candidate.kind == "current"
-                    and self._maybe_in_hand(scorer) else 0.0)
+            hold = self._hand_hold(scorer) if residual and decision.candidate.kind == "current" else 0.0
             if residual and self.desynced and decision.candidate.kind == "current":
                 return list(self._raise_residual(residual, t, hold))  # still disturbed
             events = self._accept(decision, observation)
@@ -192,20 +191,25 @@ class Resolver:
             log.debug("t=%.2f: observation inconclusive (gap %.1f, %d bad points); waiting", t, decision.gap,
                       decision.bad)
         # an illegal move is raised at once; pieces only gone may still be in the player's hand
-        hold = cfg.in_hand_s if alerts and not illegal and self._maybe_in_hand(scorer) else 0.0
+        hold = self._hand_hold(scorer) if alerts and not illegal else 0.0
         confirmed: list[Event] = list(self._confirm(alerts, t, hold))
         return confirmed
 
-    def _maybe_in_hand(self, scorer: Scorer) -> bool:
-        """Is the trouble only one or two pieces gone from points a hand was just near?
+    def _in_sync(self) -> None:
+        """The board matches the record again: no trouble stands, none that excuses clock presses."""
+        self.desynced = self._clock_trouble = False
+
+    def _hand_hold(self, scorer: Scorer) -> float:
+        """How long to wait before raising the trouble: ``in_hand_s`` when it is only one or two
+        pieces gone from points a hand was just near, else 0.
 
         A player often lifts a piece and holds it, or takes the captured piece off first and holds
         their own, with the hand off the board and still: the board then reads with pieces missing.
         That is the ordinary course of a move, not yet a disturbed board.
         """
         found = changes(self.game.position, scorer, self.config.confident_p)
-        return (0 < len(found.vacated) <= 2 and not found.appeared
-                and all(self._touched[sq] for sq in found.vacated))
+        in_hand = 0 < len(found.vacated) <= 2 and not found.appeared and all(self._touched[sq] for sq in found.vacated)
+        return self.config.in_hand_s if in_hand else 0.0
 
     def _confirm(self, alerts: Sequence[Alert], t: float, hold_s: float = 0.0) -> list[Alert]:
         """Alerts to raise now: a new trouble is raised once a second look (``wants_retry``) sees it
@@ -271,7 +275,7 @@ class Resolver:
         for view, step in zip(views, found.steps, strict=True):
             if step:
                 events += self._record(step, observation.t, view.t_still, 1.0 / (1.0 + math.exp(-found.gap)))
-        self.desynced = self._clock_trouble = False
+        self._in_sync()
         self._unexplained.clear()
         self._suspect = None
         return events
@@ -417,11 +421,11 @@ class Resolver:
                 events.append(PositionRestored(t, self.game.ply, self.game.position.fen()))
                 if self._clock_trouble:  # a knock put right brings no press back
                     self.last_trouble = t
-            self.desynced = self._clock_trouble = False
+            self._in_sync()
         elif candidate.kind == "restore":
             took_back = self._took_back(candidate, t)
-            last = self.game.moves[-1] if took_back else None
-            self._put_back = (self.game.ply, last.iccs, self._presses.get(self.game.ply)) if last else None
+            self._put_back = ((self.game.ply, self.game.moves[-1].iccs, self._presses.get(self.game.ply))
+                              if took_back else None)
             taken: list[str] = []
             removed = set()
             while self.game.ply > candidate.restore_ply:
@@ -431,7 +435,7 @@ class Resolver:
                 self.clock.taken_back(removed)
             events.append(PositionRestored(t, self.game.ply, self.game.position.fen(), tuple(taken)))
             events += took_back
-            self.desynced = self._clock_trouble = False
+            self._in_sync()
             self.last_trouble = t
         else:
             if len(candidate.moves) == 2:
@@ -440,7 +444,7 @@ class Resolver:
                                            "", "two moves were made between still views: both recorded, in order",
                                            self.game.ply, tuple(m.iccs for m in candidate.moves)))
             events += self._record(candidate.moves, observation.t, observation.t_still, decision.confidence)
-            self.desynced = self._clock_trouble = False
+            self._in_sync()
         return events
 
     def _took_back(self, candidate: _Candidate, t: float) -> list[Alert]:
