@@ -22,8 +22,9 @@ import cv2
 import numpy as np
 
 from models.train.data import render_sample, truth_geometry
+from recorder.glare import washed_out
 from recorder.observer import to_square_order
-from recorder.offpoint import DISC_NEAR, MIN_DISCS, piece_offsets, washed_out
+from recorder.offpoint import DISC_NEAR, MIN_DISCS, piece_offsets
 from recorder.session import SessionConfig
 from recorder.vision import PieceClassifier
 from rules import Position

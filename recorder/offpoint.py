@@ -12,6 +12,7 @@ is fitted and taken off before one piece is judged.
 from __future__ import annotations
 
 import logging
+from collections import deque
 
 import cv2
 import numpy as np
@@ -19,7 +20,31 @@ import numpy as np
 log = logging.getLogger(__name__)
 
 
-def piece_offsets(rectified: np.ndarray, spacing: float, margin: float, *, reach: float = 0.8) -> np.ndarray:
+class ParallaxMemory:
+    """The parallax fields of the last ``views`` still views of one camera pose, for ``piece_offsets``.
+
+    One view's field is fitted to each piece's strongest circle, and when most pieces' strongest
+    circles are their side walls rather than their tops, that view's field follows the walls; the
+    pieces whose tops were found then read 0.2-0.4 spacings off their points although nothing
+    moved. The camera stands still between calibrations, so the median of recent fields is the
+    steadier guide to where the tops are. Clear it when the board is calibrated again.
+    """
+
+    def __init__(self, views: int = 15) -> None:
+        self._fields: deque[np.ndarray] = deque(maxlen=views)
+
+    def steady(self, field: np.ndarray) -> np.ndarray:
+        """Remember this view's (90, 2) ``field``; the median field of the recent views."""
+        self._fields.append(np.asarray(field, dtype=np.float64))
+        return np.asarray(np.median(np.stack(self._fields), axis=0))
+
+    def clear(self) -> None:
+        """Forget the fields (the camera or the board moved)."""
+        self._fields.clear()
+
+
+def piece_offsets(rectified: np.ndarray, spacing: float, margin: float, *, reach: float = 0.8,
+                  parallax: ParallaxMemory | None = None) -> np.ndarray:
     """(90, 2) offsets (file, rank directions, in spacings) of the nearest disc to each point; NaN if none.
 
     Rows are ``rules`` squares (``rank * 9 + file``); ``spacing``/``margin`` are the rectified layout
@@ -30,7 +55,7 @@ def piece_offsets(rectified: np.ndarray, spacing: float, margin: float, *, reach
     alike (the parallax field, see ``residual_offsets``), so when one of the circles found on a piece
     lies where the other pieces' field puts its top, that circle is taken: the side wall no longer
     passes for a piece 0.3 spacings off its point, and a knocked piece, none of whose circles is
-    near its point, still is.
+    near its point, still is. With ``parallax`` the field is the median of recent views' fits.
     """
     gray = rectified if rectified.ndim == 2 else cv2.cvtColor(rectified, cv2.COLOR_BGR2GRAY)
     gray = cv2.GaussianBlur(gray, (5, 5), 1.5)
@@ -58,6 +83,8 @@ def piece_offsets(rectified: np.ndarray, spacing: float, margin: float, *, reach
     if close.sum() < 3:
         return out
     field = _parallax_field(out)
+    if parallax is not None:
+        field = parallax.steady(field)
     for sq in np.flatnonzero(close):
         same = np.hypot(dx[sq] - out[sq, 0], dy[sq] - out[sq, 1]) < _SAME_PIECE  # this piece's other circles
         if same.sum() < 2:
@@ -100,23 +127,6 @@ def _affine_fit(rows: np.ndarray, values: np.ndarray, iterations: int) -> np.nda
             break
         coef, keep = np.asarray(trial), fits
     return coef
-
-
-def washed_out(rectified: np.ndarray, spacing: float, margin: float, *, level: int = 240) -> np.ndarray:
-    """(90,) share of each point's piece-sized square (0.9 spacings across) that is blown out to white.
-
-    Glare (a lamp mirrored in a glossy board or piece) saturates the picture: no edge survives
-    there, so a disc the circle search does not find on such a point says nothing about it.
-    Rows are ``rules`` squares, the layout as for ``piece_offsets``.
-    """
-    low = rectified if rectified.ndim == 2 else rectified.min(axis=2)
-    blown = (np.asarray(low) >= level).astype(np.float32)
-    side = max(3, int(round(0.9 * spacing)))
-    share = cv2.blur(blown, (side, side), borderType=cv2.BORDER_REPLICATE)
-    squares = np.arange(90)
-    px = np.clip(np.rint((margin + squares % 9) * spacing).astype(int), 0, share.shape[1] - 1)
-    py = np.clip(np.rint((margin + 9 - squares // 9) * spacing).astype(int), 0, share.shape[0] - 1)
-    return np.asarray(share[py, px], dtype=np.float64)
 
 
 def own_discs(offsets: np.ndarray, occupied: np.ndarray) -> np.ndarray:

@@ -34,9 +34,10 @@ from recorder.events import (
     RecordingStopped,
     SourceGap,
 )
+from recorder.glare import washed_out
 from recorder.motion import MotionConfig, MotionDetector
 from recorder.observer import Classifier, Observation, Observer, ObserverConfig, to_square_order
-from recorder.offpoint import fuse_discs, piece_offsets, washed_out
+from recorder.offpoint import ParallaxMemory, fuse_discs, piece_offsets
 from recorder.resolver import Resolver, ResolverConfig
 from recorder.resolver_scoring import Scorer, board_classes, colour_agreement
 from recorder.sources import Frame, Gap
@@ -109,6 +110,7 @@ class RecordingSession:
         self.geometry: BoardGeometry | None = None
         self.observer: Observer | None = None
         self._rectify: Rectifier | None = None
+        self._parallax = ParallaxMemory()  # piece-top parallax of recent views (recorder.offpoint)
         self._next_locate = -np.inf
         self._locate_wait = self.config.locate_every_s
         self._first_not_found: float | None = None  # when the board was first looked for and not found
@@ -136,6 +138,7 @@ class RecordingSession:
     def _use(self, geometry: BoardGeometry) -> None:
         self.geometry = geometry
         self.resolver.forget_offsets()  # offsets under another grid do not compare
+        self._parallax.clear()
         self._rectify = Rectifier(geometry)
         named = geometry.points()
         square_points = np.array([named[square_name(sq)] for sq in range(90)])  # rules square order
@@ -288,9 +291,10 @@ class RecordingSession:
         rectified = self._rectify(image) if self._rectify is not None else None
         if rectified is not None:
             spacing, margin = float(self.geometry.spacing), float(self.geometry.margin)
-            offsets = piece_offsets(rectified, spacing, margin)
-            blind = washed_out(rectified, spacing, margin) >= self.config.glare_blind
-            probs = fuse_discs(observation.probs, offsets, self.config.disc_evidence, blind=blind)
+            offsets = piece_offsets(rectified, spacing, margin, parallax=self._parallax)
+            washed = washed_out(rectified, spacing, margin)
+            probs = fuse_discs(observation.probs, offsets, self.config.disc_evidence,
+                               blind=washed >= self.config.glare_blind)
             observation = replace(observation, offsets=offsets, probs=probs)
         self.timings["offpoint_ms"] += 1000 * (time.perf_counter() - started)
         if not self._oriented:

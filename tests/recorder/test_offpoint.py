@@ -42,7 +42,8 @@ def test_a_knocked_piece_is_found_off_its_point_and_the_others_on_theirs() -> No
 
 
 def test_a_point_blown_out_by_glare_gets_no_empty_evidence_from_a_missing_disc() -> None:
-    from recorder.offpoint import fuse_discs, washed_out
+    from recorder.glare import washed_out
+    from recorder.offpoint import fuse_discs
 
     spacing, margin = 48.0, 1.0
     board = np.full((int(11 * spacing), int(10 * spacing), 3), 150, np.uint8)
@@ -96,3 +97,25 @@ def test_a_side_wall_seen_from_an_angle_is_not_a_piece_off_its_point() -> None:
     occupied[squares] = True
     found = off_point(offsets, occupied, 0.3)
     assert list(found) == [31] and 0.35 < found[31] < 0.55
+
+
+def test_a_view_whose_strongest_circles_are_side_walls_is_read_with_the_tops_of_earlier_views() -> None:
+    from recorder.offpoint import ParallaxMemory, residual_offsets
+
+    squares = [0, 2, 4, 6, 8, 19, 25, 27, 29, 31, 33, 35, 81, 83, 85, 87, 89]
+    pieces = {sq: (0.0, 0.0) for sq in squares}
+    pieces[31] = (0.45, 0.0)  # one piece really knocked off its point
+    occupied = np.zeros(90, bool)
+    occupied[squares] = True
+    memory = ParallaxMemory()
+    for _ in range(3):  # earlier views: the tops are what the search finds
+        piece_offsets(_tilted_board(pieces, {}), SPACING, MARGIN, parallax=memory)
+    # now a strong shadow rings every piece but one: that view's own field follows the shadows
+    shadows = {sq: 0.25 for sq in squares if sq not in (29, 31)}
+    image = _tilted_board(pieces, shadows)
+    alone = residual_offsets(piece_offsets(image, SPACING, MARGIN), occupied)
+    assert np.hypot(*alone[29]) > 0.25  # read alone, the one piece without a shadow seems off its point
+    offsets = piece_offsets(image, SPACING, MARGIN, parallax=memory)
+    found = off_point(offsets, occupied, 0.3)
+    assert list(found) == [31] and 0.35 < found[31] < 0.55
+    assert abs(offsets[29, 0] - 0.08) < 0.05 and abs(offsets[27, 0] - 0.08) < 0.05  # tops, as before
