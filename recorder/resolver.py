@@ -144,6 +144,7 @@ class Resolver:
         # The move a one-ply take-back removed (ply, ICCS, its press): the same move made again next
         # is the position put back (by the arbiter or the player), not a new move awaiting a press.
         self._put_back: tuple[int, str, ClockPress | None] | None = None
+        self._seen_off: frozenset[int] = frozenset()  # squares whose piece this view sees lying off its point
 
     # --- observations ------------------------------------------------------------------
     def observe(self, observation: Observation) -> list[Event]:
@@ -155,6 +156,7 @@ class Resolver:
         else:
             self._touched |= np.asarray(observation.touched, dtype=bool)
         scorer = Scorer(observation.probs, observation.mask, cfg.floor, cfg.bad_p, cfg.type_floor)
+        self._seen_off = frozenset()
         decision = self._decide(scorer, with_pairs=False)
         if not self._acceptable(decision, scorer):
             decision = self._decide(scorer, with_pairs=True)
@@ -167,9 +169,10 @@ class Resolver:
             return []
         if self._acceptable(decision, scorer):
             residual = [] if masked else self._residual(decision.candidate.board, scorer, observation)
-            # nothing moved but pieces are gone where a hand was: they may be in it (after a move,
-            # a piece gone is a knock, raised at once)
-            hold = self._hand_hold(scorer) if residual and decision.candidate.kind == "current" else 0.0
+            # pieces gone where a hand was and nothing new in their place: they may be in it (nothing
+            # moved yet, or a capture whose captor is still held); after a move that shows where the
+            # piece went, a piece gone is a knock, raised at once
+            hold = self._hand_hold(scorer) if residual and decision.candidate.kind in ("current", "move") else 0.0
             if residual and self.desynced and decision.candidate.kind == "current":
                 return list(self._raise_residual(residual, t, hold))  # still disturbed
             events = self._accept(decision, observation)
@@ -205,10 +208,12 @@ class Resolver:
 
         A player often lifts a piece and holds it, or takes the captured piece off first and holds
         their own, with the hand off the board and still: the board then reads with pieces missing.
-        That is the ordinary course of a move, not yet a disturbed board.
+        That is the ordinary course of a move, not yet a disturbed board. A piece whose disc is seen
+        lying off its point (knocked there) is not in a hand: it is raised at once.
         """
         found = changes(self.game.position, scorer, self.config.confident_p)
-        in_hand = 0 < len(found.vacated) <= 2 and not found.appeared and all(self._touched[sq] for sq in found.vacated)
+        gone = [sq for sq in found.vacated if sq not in self._seen_off]  # a piece seen lying off its point is in no hand
+        in_hand = 0 < len(gone) <= 2 and not found.appeared and all(self._touched[sq] for sq in gone)
         return self.config.in_hand_s if in_hand else 0.0
 
     def _confirm(self, alerts: Sequence[Alert], t: float, hold_s: float = 0.0) -> list[Alert]:
@@ -482,11 +487,17 @@ class Resolver:
             suspect = {parse_square(name) for _, names in self._suspect or () for name in names}
             if suspect:  # the second look at a piece seen off its point: a measurement a hair under is no all-clear
                 ease = cfg.off_point_confirm
-                again = off_point(observation.offsets, occupied & scorer.visible, ease * cfg.off_point, reference,
+                # its disc still counts where the point now reads "covered": a knocked piece lying half
+                # off its point can read so, and a disc found there is no hand
+                looked = occupied & (scorer.visible | np.isin(np.arange(90), list(suspect)))
+                again = off_point(observation.offsets, looked, ease * cfg.off_point, reference,
                                   ease * cfg.off_point_new, ease * cfg.off_point_moved)
                 shifted.update({sq: v for sq, v in again.items() if sq in suspect})
             if not shifted and not found and not suspect:  # a clean view: the reference for the next one
-                self._offsets_ref = (board, residual_offsets(observation.offsets, occupied & scorer.visible))
+                fresh = residual_offsets(observation.offsets, occupied & scorer.visible)
+                if reference is not None:  # a disc not found this time keeps the last place it was seen
+                    fresh = np.where(np.isnan(fresh) & occupied[:, None], reference, fresh)
+                self._offsets_ref = (board, fresh)
         found_before = found
         untouched = {sq for sq in set(found.squares) | set(shifted)
                      if (not self._touched[sq] and sq not in self._standing) or sq in self._unreliable}
@@ -501,6 +512,7 @@ class Resolver:
             log.info("t=%.2f: %s misread before: not raised", observation.t,
                      ", ".join(square_name(sq) for sq in sorted(misread)))
             found = found.without(misread)
+        self._seen_off = frozenset(shifted)
         if not found and not shifted:
             return []
         squares = sorted(set(found.squares) | set(shifted))
