@@ -169,10 +169,7 @@ class Resolver:
             return []
         if self._acceptable(decision, scorer):
             residual = [] if masked else self._residual(decision.candidate.board, scorer, observation)
-            # pieces gone where a hand was and nothing new in their place: they may be in it (nothing
-            # moved yet, or a capture whose captor is still held); after a move that shows where the
-            # piece went, a piece gone is a knock, raised at once
-            hold = self._hand_hold(scorer) if residual and decision.candidate.kind in ("current", "move") else 0.0
+            hold = self._residual_hold(decision.candidate, residual, scorer)
             if residual and self.desynced and decision.candidate.kind == "current":
                 return list(self._raise_residual(residual, t, hold))  # still disturbed
             events = self._accept(decision, observation)
@@ -201,6 +198,21 @@ class Resolver:
     def _in_sync(self) -> None:
         """The board matches the record again: no trouble stands, none that excuses clock presses."""
         self.desynced = self._clock_trouble = False
+
+    def _residual_hold(self, candidate: _Candidate, residual: Sequence[Alert], scorer: Scorer) -> float:
+        """How long what is wrong on an accepted board may stand before it is raised.
+
+        Pieces gone where a hand was may be in it (``_hand_hold``) when nothing moved, or when the
+        only point wrong after a move is where the move went: a capture whose captor is still
+        held. After a move that shows where the piece went, a piece gone is a knock, raised at once.
+        """
+        if not residual or candidate.kind not in ("current", "move"):
+            return 0.0
+        if candidate.kind == "move":
+            wrong = {parse_square(name) for alert in residual for name in alert.squares}
+            if not wrong <= {move.to_square for move in candidate.moves}:
+                return 0.0
+        return self._hand_hold(scorer)
 
     def _hand_hold(self, scorer: Scorer) -> float:
         """How long to wait before raising the trouble: ``in_hand_s`` when it is only one or two

@@ -341,6 +341,20 @@ def test_a_capture_whose_captor_is_still_in_the_hand_raises_nothing() -> None:
     assert [e.iccs for e in events if isinstance(e, MoveRecorded)][-1:] == ["h2h9"]
 
 
+def test_a_piece_gone_after_a_capture_that_shows_its_captor_is_raised_at_once() -> None:
+    # the cannon took the horse and stands on h9 (its character read unsurely); the hand knocked
+    # the chariot on i9 off the board
+    resolver = Resolver()
+    board = Position.start().board
+    resolver.observe(observe_board(board, 0.5))
+    h9, i9 = parse_square("h9"), parse_square("i9")
+    after = Position.start().play("h2h9")
+    touched = (parse_square("h2"), h9, i9)
+    events = _look(resolver, after.board, 1.0, misread={i9: (".", 0.95), h9: ("C", 0.6)}, touched=touched)
+    assert _recorded(events) == ["h2h9"]
+    assert [e.squares for e in events if isinstance(e, BoardDisturbed)] == [("i9",)]
+
+
 def test_a_capture_is_not_taken_while_its_point_still_shows_the_captured_side() -> None:
     """A hand holds a lifted cannon still over its destination (read as empty, a little covered):
     the best legal move is the capture next door, whose point still reads as a black piece."""
