@@ -5,8 +5,9 @@ Videos are rendered by ``synth`` from real games of ``../shared/data/games_iccs.
 ``out/bench/videos/`` (rendering is the slow part; later runs reuse the files). Two sets:
 
 - clean games (``--games``, first ``--plies`` plies of each): every move must be recorded right,
-  with no alert at all; latency is the video time from the hand leaving (truth ``t_complete``)
-  to the move's event;
+  with no alert about the game at all (a ``glare`` warning is about the camera's view, not the
+  game: it is counted apart, with the points it names); latency is the video time from the hand
+  leaving (truth ``t_complete``) to the move's event;
 - injected games (``--cases``): each video carries one case of every kind (illegal, wrong_side,
   knock, restore, quick_pair, press_no_move, no_press); a case counts as handled when the event
   log holds an alert of each expected kind near it and the final record equals the truth.
@@ -156,6 +157,7 @@ class Tally:
     games: int = 0
     games_right: int = 0
     false_alerts: int = 0
+    glare_warnings: list[str] = field(default_factory=list)  # "video: points" of each glare warning
     latencies: list[float] = field(default_factory=list)
     cases: dict[str, list[int]] = field(default_factory=dict)  # kind -> [handled, total]
     misses: list[str] = field(default_factory=list)
@@ -199,8 +201,10 @@ def score(spec: VideoSpec, result: dict[str, Any], tally: Tally) -> None:
                 tally.misses.append(f"{spec.name}: ply {p['ply']} {p['iccs']} logged {t - p['t_complete']:.2f} s "
                                     f"after the hand left (target {LATE_S} s)")
     alerts = [e for e in events if "kind" in e]  # alerts and restorations
+    tally.glare_warnings += [f"{spec.name}: {' '.join(e['squares'])}" for e in alerts if e["kind"] == "glare"]
     if not truth["injections"]:
-        bad = [e for e in events if e["type"] in ("IllegalMoveAlert", "BoardDisturbed", "ClockAlert", "TwoMovesSeen")]
+        bad = [e for e in events if e["type"] in ("IllegalMoveAlert", "BoardDisturbed", "ClockAlert", "TwoMovesSeen")
+               and e["kind"] != "glare"]
         tally.false_alerts += len(bad)
         for e in bad[:3]:
             tally.misses.append(f"{spec.name}: false alert at {e['t']}: {e['kind']} {e.get('text', '')[:120]}")
@@ -290,6 +294,8 @@ def main(argv: list[str] | None = None) -> None:
     print(f"clean games: {len(clean)}; moves right {tally.moves_right}/{tally.moves} over all videos; "
           f"games exactly right {tally.games_right}/{tally.games}")
     print(f"false alerts in clean games: {tally.false_alerts}")
+    print(f"glare warnings (the camera's view, not the game): {len(tally.glare_warnings)} videos" +
+          "".join(f"\n  {line}" for line in tally.glare_warnings))
     for kind in INJECT_KINDS:
         handled, total = tally.cases.get(kind, [0, 0])
         note = f" ({tally.pairs_seen} seen as a pair, the rest apart)" if kind == "quick_pair" else ""

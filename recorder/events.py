@@ -152,8 +152,9 @@ class IllegalMoveAlert(Alert):
 
 @dataclass(frozen=True)
 class BoardDisturbed(Alert):
-    """A piece knocked off its point, missing or extra (``board_disturbed``), or a board that no legal
-    continuation explains (``unexplained``)."""
+    """A piece knocked off its point, missing or extra (``board_disturbed``), a board that no legal
+    continuation explains (``unexplained``), a board not found (``board_not_found``) or points glare
+    blows out so no piece can be read there (``glare``)."""
 
     fen_seen: str = ""
 

@@ -65,6 +65,7 @@ class SessionConfig:
     # game on the recorder bench (video frames are blurrier than stills), so it stays well below both
     disc_evidence: float = 10.0
     glare_blind: float = 0.3  # a point this much blown out by glare: no disc found there is no evidence
+    glare_warn: float = 0.9  # points this much blown out on a still, uncovered view: tell the arbiter (once)
     orientation_margin: float = 20.0  # nats by which the turned naming must fit the start better
     # a grid the locator refused as too weak is used when the pieces on it read as the game's position:
     confirm_min_visible: int = 60  # points not covered, at least
@@ -111,6 +112,7 @@ class RecordingSession:
         self.observer: Observer | None = None
         self._rectify: Rectifier | None = None
         self._parallax = ParallaxMemory()  # piece-top parallax of recent views (recorder.offpoint)
+        self._glare_warned = False
         self._next_locate = -np.inf
         self._locate_wait = self.config.locate_every_s
         self._first_not_found: float | None = None  # when the board was first looked for and not found
@@ -139,6 +141,7 @@ class RecordingSession:
         self.geometry = geometry
         self.resolver.forget_offsets()  # offsets under another grid do not compare
         self._parallax.clear()
+        self._glare_warned = False  # glare is judged afresh under a new grid
         self._rectify = Rectifier(geometry)
         named = geometry.points()
         square_points = np.array([named[square_name(sq)] for sq in range(90)])  # rules square order
@@ -289,6 +292,7 @@ class RecordingSession:
             self._drift_quiet_until = observation.t + self.config.drift_quiet_s
         started = time.perf_counter()
         rectified = self._rectify(image) if self._rectify is not None else None
+        washed = None
         if rectified is not None:
             spacing, margin = float(self.geometry.spacing), float(self.geometry.margin)
             offsets = piece_offsets(rectified, spacing, margin, parallax=self._parallax)
@@ -309,7 +313,26 @@ class RecordingSession:
             self._drift_quiet_until = -np.inf
         if self.resolver.wants_retry:
             self.observer.retry_later(observation.t)
-        return events
+        return (self._glare_warning(washed, observation) if washed is not None else []) + events
+
+    def _glare_warning(self, washed: np.ndarray, observation: Observation) -> list[Event]:
+        """Tell the arbiter once per calibration which points glare blows out to white.
+
+        A piece there cannot be read (its character, colour and edge are gone), so a move to or
+        from such a point may be recorded wrong or not at all; the remedy is at the table (shade
+        the lamp, turn the board or the camera), which only a person can do.
+        """
+        if self._glare_warned or observation.mask.any():
+            return []
+        blown = np.flatnonzero(washed >= self.config.glare_warn)
+        if len(blown) == 0:
+            return []
+        self._glare_warned = True
+        names = tuple(square_name(int(sq)) for sq in blown)
+        text = (f"glare blows {', '.join(names)} out to white: the camera cannot read a piece there; "
+                "shade the light or turn the board or the camera")
+        log.info("t=%.2f: %s", observation.t, text)
+        return [BoardDisturbed(observation.t, "glare", names, "", text, self.resolver.game.ply)]
 
     def _check_orientation(self, observation: Observation) -> list[Event] | None:
         """Turn the point naming by 180 degrees when the start position fits much better that way."""

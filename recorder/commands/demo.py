@@ -85,6 +85,9 @@ def _alerts_against_truth(game: RecordedGame, injected: list[dict[str, Any]]) ->
             lines.append(f"  ply {case['ply']:>3} {case['kind']:<13} -> MISSED (expected {', '.join(sorted(wanted))})")
     if not injected:
         lines.append("  (none injected)")
+    for alert in [a for a in unmatched if a.kind == "glare"]:  # about the camera's view, not the game
+        lines.append(f"  camera: {alert.text}")
+        unmatched.remove(alert)
     for alert in unmatched:
         lines.append(f"  unexpected alert at ply {alert.ply}: {alert.kind}: {alert.text}")
     if not unmatched:

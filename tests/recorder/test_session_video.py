@@ -90,3 +90,29 @@ def test_a_drift_check_fooled_by_the_pieces_does_not_keep_the_board_from_being_r
     truth, events = _record("game_short")
     assert rebuild(events).moves == truth["moves"]
     assert len([e for e in events if isinstance(e, CalibrationChanged)]) <= 2
+
+
+@pytest.mark.skipif(not (FIXTURES / "game_short.mp4").exists(), reason="fixture video missing")
+def test_glare_that_blows_a_point_out_is_told_once_and_the_game_still_recorded() -> None:
+    import cv2
+    import numpy as np
+
+    from recorder.events import BoardDisturbed
+
+    truth = json.loads((FIXTURES / "game_short.truth.json").read_text(encoding="utf-8"))
+    points = {name: np.array(xy) for name, xy in truth["points"].items()}
+    spacing = float(np.linalg.norm(points["e5"] - points["e4"]))
+    centre = tuple(int(round(v)) for v in points["e4"])
+    oracle = OracleClassifier(truth)
+    session = RecordingSession(oracle, presses=read_clock_log(FIXTURES / "game_short.clock.jsonl"))
+    for item in open_source(str(FIXTURES / "game_short.mp4")):
+        if isinstance(item, Frame):
+            oracle.frame = item.index
+            lamp = item.image.copy()  # a lamp mirrored over e4, clipped and tinted as cameras show it
+            cv2.circle(lamp, centre, int(0.95 * spacing), (238, 252, 253), -1)
+            item = Frame(lamp, item.t, item.index)
+        session.feed(item)
+    session.finish()
+    warnings = [e for e in session.log.events if isinstance(e, BoardDisturbed) and e.kind == "glare"]
+    assert [w.squares for w in warnings] == [("e4",)]
+    assert rebuild(session.log.events).moves == truth["moves"]

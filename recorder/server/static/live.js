@@ -166,7 +166,7 @@ const XQ = (() => {
     illegal_move: "Illegal move", wrong_side: "Moved out of turn", board_disturbed: "Board disturbed",
     unexplained: "Board not understood", press_without_move: "Clock pressed without a move",
     move_without_press: "Move without clock press", two_moves: "Two moves at once",
-    position_restored: "Position restored",
+    position_restored: "Position restored", glare: "Glare hides points", board_not_found: "Board not found",
   };
   function kindName(kind) { return KIND[kind] || String(kind || "alert").replace(/_/g, " "); }
 
