@@ -45,6 +45,7 @@ class Observation:
     frames: int = 1
     offsets: np.ndarray | None = None  # (90, 2) disc offsets from the points, spacings (recorder.offpoint)
     touched: np.ndarray | None = None  # (90,) something moved near the point since the last observation
+    unreadable: np.ndarray | None = None  # (90,) blown out to white by glare: no reading there means much
     meta: dict[str, Any] = field(default_factory=dict, compare=False)
 
     def __post_init__(self) -> None:

@@ -510,6 +510,13 @@ class Resolver:
                 if reference is not None:  # a disc not found this time keeps the last place it was seen
                     fresh = np.where(np.isnan(fresh) & occupied[:, None], reference, fresh)
                 self._offsets_ref = (board, fresh)
+        if observation.unreadable is not None:  # glare: the arbiter was told these points cannot be read
+            blown = {sq for sq in set(found.squares) | set(shifted) if observation.unreadable[sq]}
+            if blown:
+                log.info("t=%.2f: %s blown out by glare: not raised", observation.t,
+                         ", ".join(square_name(sq) for sq in sorted(blown)))
+                found = found.without(blown)
+                shifted = {sq: v for sq, v in shifted.items() if sq not in blown}
         found_before = found
         untouched = {sq for sq in set(found.squares) | set(shifted)
                      if (not self._touched[sq] and sq not in self._standing) or sq in self._unreliable}

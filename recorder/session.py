@@ -65,7 +65,8 @@ class SessionConfig:
     # game on the recorder bench (video frames are blurrier than stills), so it stays well below both
     disc_evidence: float = 10.0
     glare_blind: float = 0.3  # a point this much blown out by glare: no disc found there is no evidence
-    glare_warn: float = 0.9  # points this much blown out on a still, uncovered view: tell the arbiter (once)
+    # points this much blown out cannot be read: the arbiter is told once, and they raise no disturbance
+    glare_unreadable: float = 0.9
     orientation_margin: float = 20.0  # nats by which the turned naming must fit the start better
     # a grid the locator refused as too weak is used when the pieces on it read as the game's position:
     confirm_min_visible: int = 60  # points not covered, at least
@@ -292,14 +293,14 @@ class RecordingSession:
             self._drift_quiet_until = observation.t + self.config.drift_quiet_s
         started = time.perf_counter()
         rectified = self._rectify(image) if self._rectify is not None else None
-        washed = None
         if rectified is not None:
             spacing, margin = float(self.geometry.spacing), float(self.geometry.margin)
             offsets = piece_offsets(rectified, spacing, margin, parallax=self._parallax)
             washed = washed_out(rectified, spacing, margin)
             probs = fuse_discs(observation.probs, offsets, self.config.disc_evidence,
                                blind=washed >= self.config.glare_blind)
-            observation = replace(observation, offsets=offsets, probs=probs)
+            observation = replace(observation, offsets=offsets, probs=probs,
+                                  unreadable=washed >= self.config.glare_unreadable)
         self.timings["offpoint_ms"] += 1000 * (time.perf_counter() - started)
         if not self._oriented:
             self._oriented = True
@@ -313,18 +314,18 @@ class RecordingSession:
             self._drift_quiet_until = -np.inf
         if self.resolver.wants_retry:
             self.observer.retry_later(observation.t)
-        return (self._glare_warning(washed, observation) if washed is not None else []) + events
+        return self._glare_warning(observation) + events
 
-    def _glare_warning(self, washed: np.ndarray, observation: Observation) -> list[Event]:
+    def _glare_warning(self, observation: Observation) -> list[Event]:
         """Tell the arbiter once per calibration which points glare blows out to white.
 
         A piece there cannot be read (its character, colour and edge are gone), so a move to or
         from such a point may be recorded wrong or not at all; the remedy is at the table (shade
         the lamp, turn the board or the camera), which only a person can do.
         """
-        if self._glare_warned or observation.mask.any():
+        if self._glare_warned or observation.mask.any() or observation.unreadable is None:
             return []
-        blown = np.flatnonzero(washed >= self.config.glare_warn)
+        blown = np.flatnonzero(observation.unreadable)
         if len(blown) == 0:
             return []
         self._glare_warned = True

@@ -355,6 +355,25 @@ def test_a_piece_gone_after_a_capture_that_shows_its_captor_is_raised_at_once() 
     assert [e.squares for e in events if isinstance(e, BoardDisturbed)] == [("i9",)]
 
 
+def test_a_point_glare_blows_out_raises_no_disturbance() -> None:
+    # under the glare spot an empty point reads as a black soldier; the arbiter was told the camera
+    # cannot read there, so it is not raised as an extra piece (elsewhere it would be)
+    board = Position.start().board
+    f5 = parse_square("f5")
+    unreadable = np.zeros(90, dtype=bool)
+    unreadable[f5] = True
+    raised = {}
+    for glare in (False, True):
+        resolver = Resolver()
+        resolver.observe(observe_board(board, 0.5))
+        seen = replace(observe_board(board, 1.0, misread={f5: ("p", 0.9)}, touched=(f5,)),
+                       unreadable=unreadable if glare else None)
+        events = resolver.observe(seen)
+        events += resolver.observe(replace(seen, t=1.4, touched=None))
+        raised[glare] = [e.squares for e in events if isinstance(e, BoardDisturbed)]
+    assert raised == {False: [("f5",)], True: []}
+
+
 def test_a_capture_is_not_taken_while_its_point_still_shows_the_captured_side() -> None:
     """A hand holds a lifted cannon still over its destination (read as empty, a little covered):
     the best legal move is the capture next door, whose point still reads as a black piece."""
