@@ -69,7 +69,7 @@ class ResolverConfig:
     untouched_prior: float = 15.0  # nats against a board that changes a point nothing came near
     restore_plies: int = 10  # how far back a restoration may go (art. 5.8.2: five rounds)
     off_point: float = 0.3  # a piece that moved this many spacings off its point is off it (art. 5.9)
-    off_point_new: float = 0.4  # the same for a piece seen for the first time there (no earlier view)
+    off_point_new: float = 0.45  # the same for a piece seen for the first time there (no earlier view)
     off_point_moved: float = 0.2  # ... and that moved this far since a clean view (a steady calibration error is no knock)
     off_point_confirm: float = 0.95  # the second look at a piece seen off its point uses these thresholds times this
     alert_with_hidden: int = 1  # alert although this many points read "covered" (a stray reading, not a hand)
