@@ -40,6 +40,7 @@ from recorder.offpoint import off_point, residual_offsets
 from recorder.resolver_catchup import catch_up
 from recorder.resolver_clock import ClockBook
 from recorder.resolver_diagnose import (
+    Changes,
     changes,
     diagnose,
     move_alert,
@@ -481,56 +482,54 @@ class Resolver:
         log.info("t=%.2f: %s", t, text)
         return [replace(alert, text=text)]
 
+    def _off_points(self, board: str, scorer: Scorer, observation: Observation, misread: bool) -> dict[int, float]:
+        """Pieces of ``board`` whose discs lie off their points (square -> spacings); ``misread``: the
+        view reads some point wrong, so it is no clean view to measure later ones against."""
+        if observation.offsets is None:
+            return {}
+        cfg = self.config
+        occupied = np.frombuffer(board.encode("ascii"), dtype=np.uint8) != ord(".")
+        reference = None
+        if self._offsets_ref is not None:
+            before, offsets = self._offsets_ref
+            same = np.array([board[sq] == before[sq] for sq in range(90)])
+            reference = np.where(same[:, None], offsets, np.nan)
+        shifted = off_point(observation.offsets, occupied & scorer.visible, cfg.off_point, reference,
+                            cfg.off_point_new, cfg.off_point_moved)
+        suspect = {parse_square(name) for _, names in self._suspect or () for name in names}
+        if suspect:  # the second look at a piece seen off its point: a measurement a hair under is no all-clear
+            ease = cfg.off_point_confirm
+            # its disc still counts where the point now reads "covered": a knocked piece lying half
+            # off its point can read so, and a disc found there is no hand
+            looked = occupied & (scorer.visible | np.isin(np.arange(90), list(suspect)))
+            again = off_point(observation.offsets, looked, ease * cfg.off_point, reference,
+                              ease * cfg.off_point_new, ease * cfg.off_point_moved)
+            shifted.update({sq: v for sq, v in again.items() if sq in suspect})
+        if not shifted and not misread and not suspect:  # a clean view: the reference for the next one
+            fresh = residual_offsets(observation.offsets, occupied & scorer.visible)
+            if reference is not None:  # a disc not found this time keeps the last place it was seen
+                fresh = np.where(np.isnan(fresh) & occupied[:, None], reference, fresh)
+            self._offsets_ref = (board, fresh)
+        return shifted
+
     def _residual(self, board: str, scorer: Scorer, observation: Observation) -> list[Alert]:
         """What is wrong on a board that otherwise matches ``board``: a piece off its point, missing or extra."""
         position = Position(board, RED)
         found = changes(position, scorer, self.config.confident_p, substitutions=False)
-        shifted: dict[int, float] = {}
-        if observation.offsets is not None:
-            occupied = np.frombuffer(board.encode("ascii"), dtype=np.uint8) != ord(".")
-            reference = None
-            if self._offsets_ref is not None:
-                before, offsets = self._offsets_ref
-                same = np.array([board[sq] == before[sq] for sq in range(90)])
-                reference = np.where(same[:, None], offsets, np.nan)
-            cfg = self.config
-            shifted = off_point(observation.offsets, occupied & scorer.visible, cfg.off_point, reference,
-                                cfg.off_point_new, cfg.off_point_moved)
-            suspect = {parse_square(name) for _, names in self._suspect or () for name in names}
-            if suspect:  # the second look at a piece seen off its point: a measurement a hair under is no all-clear
-                ease = cfg.off_point_confirm
-                # its disc still counts where the point now reads "covered": a knocked piece lying half
-                # off its point can read so, and a disc found there is no hand
-                looked = occupied & (scorer.visible | np.isin(np.arange(90), list(suspect)))
-                again = off_point(observation.offsets, looked, ease * cfg.off_point, reference,
-                                  ease * cfg.off_point_new, ease * cfg.off_point_moved)
-                shifted.update({sq: v for sq, v in again.items() if sq in suspect})
-            if not shifted and not found and not suspect:  # a clean view: the reference for the next one
-                fresh = residual_offsets(observation.offsets, occupied & scorer.visible)
-                if reference is not None:  # a disc not found this time keeps the last place it was seen
-                    fresh = np.where(np.isnan(fresh) & occupied[:, None], reference, fresh)
-                self._offsets_ref = (board, fresh)
+        shifted = self._off_points(board, scorer, observation, bool(found))
+        t = observation.t
         if observation.unreadable is not None:  # glare: the arbiter was told these points cannot be read
             blown = {sq for sq in set(found.squares) | set(shifted) if observation.unreadable[sq]}
-            if blown:
-                log.info("t=%.2f: %s blown out by glare: not raised", observation.t,
-                         ", ".join(square_name(sq) for sq in sorted(blown)))
-                found = found.without(blown)
-                shifted = {sq: v for sq, v in shifted.items() if sq not in blown}
-        found_before = found
+            found, shifted = _set_aside(found, shifted, blown, t, "blown out by glare: not raised")
         untouched = {sq for sq in set(found.squares) | set(shifted)
                      if (not self._touched[sq] and sq not in self._standing) or sq in self._unreliable}
-        if untouched:
-            log.info("t=%.2f: %s read%s differently with nothing moving near: taken as misread", observation.t,
-                     ", ".join(square_name(sq) for sq in sorted(untouched)), "s" if len(untouched) == 1 else "")
-            found = found.without(untouched)
-            shifted = {sq: v for sq, v in shifted.items() if sq not in untouched}
-            self._misread |= untouched & set(found_before.squares)
+        self._misread |= untouched & set(found.squares)
+        found, shifted = _set_aside(found, shifted, untouched, t,
+                                    "read differently with nothing moving near: taken as misread")
+        # read wrong before with nothing near: a hand passing it again proves nothing (a disc knocked
+        # off the point is measured, not read, so it still counts)
         misread = {sq for sq in found.squares if sq in self._misread}
-        if misread:  # read wrong before with nothing near: a hand passing it again proves nothing
-            log.info("t=%.2f: %s misread before: not raised", observation.t,
-                     ", ".join(square_name(sq) for sq in sorted(misread)))
-            found = found.without(misread)
+        found, shifted = _set_aside(found, shifted, misread, t, "misread before: not raised", discs=False)
         self._seen_off = frozenset(shifted)
         if not found and not shifted:
             return []
@@ -637,3 +636,13 @@ class Resolver:
         if self.clock is None or (not self.clock.pending and not self.clock.unpressed):
             return []
         return self.clock.expire(t, self.last_trouble, self.desynced, self.game.ply)
+
+
+def _set_aside(found: Changes, shifted: dict[int, float], squares: set[int], t: float, why: str,
+               discs: bool = True) -> tuple[Changes, dict[int, float]]:
+    """``found`` and (with ``discs``) ``shifted`` less ``squares``, logged with ``why``."""
+    if not squares:
+        return found, shifted
+    log.info("t=%.2f: %s %s", t, ", ".join(square_name(sq) for sq in sorted(squares)), why)
+    kept = {sq: v for sq, v in shifted.items() if sq not in squares} if discs else shifted
+    return found.without(squares), kept
