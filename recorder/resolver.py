@@ -35,7 +35,7 @@ from recorder.events import (
     PositionRestored,
     TwoMovesSeen,
 )
-from recorder.observer import Observation
+from recorder.observer import COVERED_INDEX, Observation
 from recorder.offpoint import off_point, residual_offsets
 from recorder.resolver_catchup import catch_up
 from recorder.resolver_clock import ClockBook
@@ -74,6 +74,7 @@ class ResolverConfig:
     off_point_moved: float = 0.2  # ... and that moved this far since a clean view (a steady calibration error is no knock)
     off_point_confirm: float = 0.95  # the second look at a piece seen off its point uses these thresholds times this
     alert_with_hidden: int = 1  # alert although this many points read "covered" (a stray reading, not a hand)
+    edge_hidden_p: float = 0.25  # with a hand over a point, points read this surely "covered" are hidden too
     confirm_alerts: bool = True  # raise a new trouble only when a second look sees it too
     in_hand_s: float = 5.0  # pieces gone from points a hand was just near are alerted missing after this long
     clock_grace_s: float = 4.0  # unmatched presses / unpressed moves are flagged after this
@@ -379,11 +380,16 @@ class Resolver:
         return False
 
     def _touches_mask(self, candidate: _Candidate, observation: Observation) -> bool:
-        """Does ``candidate`` differ from the record on a point nobody could see (a hand may be there)?"""
+        """Does ``candidate`` differ from the record on a point nobody could see (a hand may be there)?
+
+        With a hand over some point, the points at its edge read partly "covered" too
+        (``edge_hidden_p``): what they show is not yet the board.
+        """
         if not observation.mask.any():
             return False
+        hidden = observation.mask | (observation.probs[:, COVERED_INDEX] >= self.config.edge_hidden_p)
         current = self.game.position.board
-        return any(observation.mask[sq] for sq in range(90) if candidate.board[sq] != current[sq])
+        return any(hidden[sq] for sq in range(90) if candidate.board[sq] != current[sq])
 
     def _candidates(self, with_pairs: bool) -> list[_Candidate]:
         game, cfg = self.game, self.config

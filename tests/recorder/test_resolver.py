@@ -374,6 +374,22 @@ def test_a_point_glare_blows_out_raises_no_disturbance() -> None:
     assert raised == {False: [("f5",)], True: []}
 
 
+def test_no_move_is_taken_from_points_at_the_edge_of_a_hand() -> None:
+    # the advisor goes f0e1; the hand still covers f0 and the edge of it e0, which reads empty at
+    # 65 % and "covered" at 35 %: the general's step e0e1 must not be read into that view
+    resolver = Resolver()
+    board = Position.start().board
+    resolver.observe(observe_board(board, 0.5))
+    e0, f0 = parse_square("e0"), parse_square("f0")
+    after = Position.start().play("f0e1")
+    seen = observe_board(after.board, 1.0, covered=(f0,))
+    seen.probs[e0] = 0.0
+    seen.probs[e0, [CLASSES.index("empty"), CLASSES.index("covered")]] = (0.65, 0.35)
+    events = resolver.observe(seen)
+    assert _recorded(events) == [] and resolver.wants_retry
+    assert _recorded(resolver.observe(observe_board(after.board, 1.5))) == ["f0e1"]
+
+
 def test_a_capture_is_not_taken_while_its_point_still_shows_the_captured_side() -> None:
     """A hand holds a lifted cannon still over its destination (read as empty, a little covered):
     the best legal move is the capture next door, whose point still reads as a black piece."""
