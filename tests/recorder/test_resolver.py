@@ -269,13 +269,19 @@ def _on_points(board: str) -> np.ndarray:
     return np.where(occupied[:, None], np.zeros((90, 2)), np.nan)
 
 
-def test_a_knocked_piece_that_reads_empty_but_is_seen_off_its_point_is_raised_without_the_hand_wait() -> None:
-    # the neighbour knocked half off its point reads as empty there; its disc lies 0.47 away: it is
-    # on the board, not in a hand, so the five seconds allowed for a piece held in a hand do not apply
+def _seen_clean_at_start() -> Resolver:
+    """A resolver that has seen the start position, every disc on its point, twice (a clean reference)."""
     resolver = Resolver()
     board = Position.start().board
     for t in (0.5, 0.9):
         resolver.observe(replace(observe_board(board, t), offsets=_on_points(board)))
+    return resolver
+
+
+def test_a_knocked_piece_that_reads_empty_but_is_seen_off_its_point_is_raised_without_the_hand_wait() -> None:
+    # the neighbour knocked half off its point reads as empty there; its disc lies 0.47 away: it is
+    # on the board, not in a hand, so the five seconds allowed for a piece held in a hand do not apply
+    resolver = _seen_clean_at_start()
     after = Position.start().play("h2e2")
     assert _recorded(resolver.observe(replace(observe_board(after.board, 2.0), offsets=_on_points(after.board)))) \
         == ["h2e2"]
@@ -292,7 +298,7 @@ def test_a_knocked_piece_that_reads_empty_but_is_seen_off_its_point_is_raised_wi
 
 def test_a_piece_whose_disc_was_missed_in_the_last_clean_view_keeps_its_earlier_place() -> None:
     # the disc of the general was not found in the last clean view; knocked 0.38 off later, it is
-    # judged against where it was seen before, not as a piece seen there for the first time (0.4)
+    # judged against where it was seen before, not as a piece seen there for the first time (0.45)
     resolver = Resolver()
     board = Position.start().board
     e0 = parse_square("e0")
@@ -309,10 +315,7 @@ def test_a_piece_whose_disc_was_missed_in_the_last_clean_view_keeps_its_earlier_
 
 
 def test_the_second_look_at_a_knocked_piece_counts_its_disc_where_the_point_reads_covered() -> None:
-    resolver = Resolver()
-    board = Position.start().board
-    for t in (0.5, 0.9):
-        resolver.observe(replace(observe_board(board, t), offsets=_on_points(board)))
+    resolver = _seen_clean_at_start()
     after = Position.start().play("h2e2")
     g3 = parse_square("g3")
     offsets = _on_points(after.board)
