@@ -113,7 +113,7 @@ class RecordingSession:
         self.observer: Observer | None = None
         self._rectify: Rectifier | None = None
         self._parallax = ParallaxMemory()  # piece-top parallax of recent views (recorder.offpoint)
-        self._glare_warned = False
+        self._glare_told: frozenset[int] = frozenset()  # points a glare alert has named
         self._next_locate = -np.inf
         self._locate_wait = self.config.locate_every_s
         self._first_not_found: float | None = None  # when the board was first looked for and not found
@@ -142,7 +142,7 @@ class RecordingSession:
         self.geometry = geometry
         self.resolver.forget_offsets()  # offsets under another grid do not compare
         self._parallax.clear()
-        self._glare_warned = False  # glare is judged afresh under a new grid
+        self._glare_told = frozenset()  # glare is judged afresh under a new grid
         self._rectify = Rectifier(geometry)
         named = geometry.points()
         square_points = np.array([named[square_name(sq)] for sq in range(90)])  # rules square order
@@ -317,19 +317,22 @@ class RecordingSession:
         return self._glare_warning(observation) + events
 
     def _glare_warning(self, observation: Observation) -> list[Event]:
-        """Tell the arbiter once per calibration which points glare blows out to white.
+        """Tell the arbiter which points glare blows out to white, when points not named before are.
 
         A piece there cannot be read (its character, colour and edge are gone), so a move to or
         from such a point may be recorded wrong or not at all; the remedy is at the table (shade
-        the lamp, turn the board or the camera), which only a person can do.
+        the lamp, turn the board or the camera), which only a person can do. Judged on still views
+        with no hand; each point is named at most once per calibration (light that comes and goes
+        with people's shadows, or the edge of a spot that grows, does not raise it again; a spot
+        two points or more from those named does).
         """
-        if self._glare_warned or observation.mask.any() or observation.unreadable is None:
+        if observation.mask.any() or observation.unreadable is None:
             return []
-        blown = np.flatnonzero(observation.unreadable)
-        if len(blown) == 0:
+        blown = frozenset(int(sq) for sq in np.flatnonzero(observation.unreadable))
+        told, self._glare_told = self._glare_told, self._glare_told | blown
+        if not any(_apart(sq, told) for sq in blown - told):  # nothing, or the edge of a spot named before
             return []
-        self._glare_warned = True
-        names = tuple(square_name(int(sq)) for sq in blown)
+        names = tuple(square_name(sq) for sq in sorted(blown))
         text = (f"glare blows {', '.join(names)} out to white: the camera cannot read a piece there; "
                 "shade the light or turn the board or the camera")
         log.info("t=%.2f: %s", observation.t, text)
@@ -364,3 +367,8 @@ class RecordingSession:
         events += self.resolver.tick(self.last_t + (self.config.resolver.clock_grace_s if complete else 0.0))
         events.append(RecordingStopped(self.last_t, self.frames, reason))
         return self._emit(events)
+
+
+def _apart(square: int, others: frozenset[int]) -> bool:
+    """Is ``square`` two points or more (along a file or a rank) from every one of ``others``?"""
+    return all(max(abs(square % 9 - other % 9), abs(square // 9 - other // 9)) >= 2 for other in others)
