@@ -294,7 +294,8 @@ def main(argv: list[str] | None = None) -> None:
     print(f"clean games: {len(clean)}; moves right {tally.moves_right}/{tally.moves} over all videos; "
           f"games exactly right {tally.games_right}/{tally.games}")
     print(f"false alerts in clean games: {tally.false_alerts}")
-    print(f"glare warnings (the camera's view, not the game): {len(tally.glare_warnings)} videos" +
+    glare_videos = len({line.split(":")[0] for line in tally.glare_warnings})
+    print(f"glare warnings (the camera's view, not the game): {len(tally.glare_warnings)} in {glare_videos} videos" +
           "".join(f"\n  {line}" for line in tally.glare_warnings))
     for kind in INJECT_KINDS:
         handled, total = tally.cases.get(kind, [0, 0])
