@@ -317,14 +317,14 @@ class RecordingSession:
         return self._glare_warning(observation) + events
 
     def _glare_warning(self, observation: Observation) -> list[Event]:
-        """Tell the arbiter which points glare blows out to white, when points not named before are.
+        """Tell the arbiter which points glare blows out to white, when a new spot of it appears.
 
         A piece there cannot be read (its character, colour and edge are gone), so a move to or
         from such a point may be recorded wrong or not at all; the remedy is at the table (shade
         the lamp, turn the board or the camera), which only a person can do. Judged on still views
-        with no hand; each point is named at most once per calibration (light that comes and goes
-        with people's shadows, or the edge of a spot that grows, does not raise it again; a spot
-        two points or more from those named does).
+        with no hand. A warning names every blown-out point, and is raised when one of them lies
+        two points or more from every point blown out before under this calibration: light that
+        comes and goes with people's shadows, or the edge of a spot that grows, raises nothing new.
         """
         if observation.mask.any() or observation.unreadable is None:
             return []
