@@ -12,6 +12,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from recorder.vision import square_centres
+
 
 def washed_out(rectified: np.ndarray, spacing: float, margin: float, *, clipped: int = 250,
                white: int = 225) -> np.ndarray:
@@ -31,7 +33,7 @@ def washed_out(rectified: np.ndarray, spacing: float, margin: float, *, clipped:
         blown = ((picture.max(axis=2) >= clipped) & (picture.min(axis=2) >= white)).astype(np.float32)
     side = max(3, int(round(0.9 * spacing)))
     share = cv2.blur(blown, (side, side), borderType=cv2.BORDER_REPLICATE)
-    squares = np.arange(90)
-    px = np.clip(np.rint((margin + squares % 9) * spacing).astype(int), 0, share.shape[1] - 1)
-    py = np.clip(np.rint((margin + 9 - squares // 9) * spacing).astype(int), 0, share.shape[0] - 1)
+    x, y = square_centres(spacing, margin)
+    px = np.clip(np.rint(x).astype(int), 0, share.shape[1] - 1)
+    py = np.clip(np.rint(y).astype(int), 0, share.shape[0] - 1)
     return np.asarray(share[py, px], dtype=np.float64)

@@ -17,6 +17,8 @@ from collections import deque
 import cv2
 import numpy as np
 
+from recorder.vision import square_centres
+
 log = logging.getLogger(__name__)
 
 
@@ -70,8 +72,7 @@ def piece_offsets(rectified: np.ndarray, spacing: float, margin: float, *, reach
         if all(np.hypot(*(centre - every[kept])) >= 0.7 * spacing for kept in primary):
             primary.append(index)
     squares = np.arange(90)
-    px = (margin + squares % 9) * spacing
-    py = (margin + 9 - squares // 9) * spacing
+    px, py = square_centres(spacing, margin)
     dx = (every[None, :, 0] - px[:, None]) / spacing  # every circle from every point, in spacings
     dy = -(every[None, :, 1] - py[:, None]) / spacing  # image y grows downwards, ranks upwards
     chosen = np.array(primary)

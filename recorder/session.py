@@ -65,7 +65,7 @@ class SessionConfig:
     # game on the recorder bench (video frames are blurrier than stills), so it stays well below both
     disc_evidence: float = 10.0
     glare_blind: float = 0.3  # a point this much blown out by glare: no disc found there is no evidence
-    # points this much blown out cannot be read: the arbiter is told once, and they raise no disturbance
+    # points this much blown out cannot be read: the arbiter is told (once a spot), and they raise no disturbance
     glare_unreadable: float = 0.9
     orientation_margin: float = 20.0  # nats by which the turned naming must fit the start better
     # a grid the locator refused as too weak is used when the pieces on it read as the game's position:

@@ -55,6 +55,13 @@ def rectified_layout(shape: Sequence[int]) -> tuple[float, float]:
     return spacing, margin
 
 
+def square_centres(spacing: float, margin: float) -> tuple[np.ndarray, np.ndarray]:
+    """(x, y) pixel centres of the 90 points of a rectified board, in ``rules`` square order
+    (``rank * 9 + file``; rank 9 at the top, as ``BoardGeometry.rectify`` makes it)."""
+    squares = np.arange(90)
+    return (margin + squares % 9) * spacing, (margin + 9 - squares // 9) * spacing
+
+
 def point_crops(
     rectified: np.ndarray,
     *,
