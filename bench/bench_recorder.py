@@ -48,6 +48,7 @@ EXPECTED = {  # alert kinds each case must raise near it (quick_pair: see ``scor
 }
 LATE_S = 0.5  # a move logged later than this after the hand left misses the target
 ALERT_AFTER_S = 8.0  # an alert may come this long after a case's end (the clock grace)
+MOVE_EVENTS = ("MoveRecorded", "MoveCorrected")  # a correction (by the recorder or the arbiter) is a move logged
 
 log = logging.getLogger("bench.recorder")
 
@@ -167,7 +168,7 @@ class Tally:
 def _final_moves(events: list[dict[str, Any]]) -> list[str]:
     moves: list[str] = []
     for e in events:
-        if e["type"] == "MoveRecorded":
+        if e["type"] in MOVE_EVENTS:
             del moves[e["ply"] - 1:]
             moves.append(e["iccs"])
         elif e["type"] == "PositionRestored":
@@ -190,7 +191,7 @@ def score(spec: VideoSpec, result: dict[str, Any], tally: Tally) -> None:
                             f"{next((i + 1 for i, (a, b) in enumerate(zip(want, got, strict=False)) if a != b), min(len(want), len(got)) + 1)}")
     recorded: dict[tuple[int, str], float] = {}
     for e in events:
-        if e["type"] == "MoveRecorded":  # when the move was first logged: a take-back put right logs it again
+        if e["type"] in MOVE_EVENTS:  # when the move was first logged: a take-back put right logs it again
             recorded.setdefault((e["ply"], e["iccs"]), e["t"])
     pair_plies = {p for inj in truth["injections"] if inj["kind"] == "quick_pair" for p in (inj["ply"], inj["ply"] + 1)}
     for p in truth["plies"]:
@@ -217,7 +218,7 @@ def score(spec: VideoSpec, result: dict[str, Any], tally: Tally) -> None:
         if inj["kind"] == "quick_pair":
             # handled when both moves are in the record, in order, whether they were seen as a pair
             # (two_moves) or apart (the board was still and clear for a moment between the hands)
-            plies = {(e["ply"], e["iccs"]) for e in events if e["type"] == "MoveRecorded"}
+            plies = {(e["ply"], e["iccs"]) for e in events if e["type"] in MOVE_EVENTS}
             handled = all((inj["ply"] + k, m) in plies for k, m in enumerate(inj["squares"]))
             tally.pairs_seen += int("two_moves" in kinds)
         entry = tally.cases.setdefault(inj["kind"], [0, 0])

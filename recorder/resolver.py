@@ -16,9 +16,10 @@ Clock presses (``press``) and the passing of time (``tick``) go through a
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -31,6 +32,7 @@ from recorder.events import (
     Event,
     GameEnded,
     IllegalMoveAlert,
+    MoveCorrected,
     MoveRecorded,
     PositionRestored,
     TwoMovesSeen,
@@ -49,7 +51,7 @@ from recorder.resolver_diagnose import (
     placement_seen,
 )
 from recorder.resolver_scoring import Scorer, board_classes, boards_classes
-from rules import Game, Move, Position, format_move
+from rules import Game, IllegalMoveError, Move, Position, format_move
 from rules.squares import RED, parse_square, piece_name, square_name
 
 log = logging.getLogger(__name__)
@@ -80,6 +82,8 @@ class ResolverConfig:
     clock_grace_s: float = 4.0  # unmatched presses / unpressed moves are flagged after this
     catch_up_views: int = 12  # unexplained views read as one path of moves, at most (recorder.resolver_catchup)
     catch_up_margin: float = 8.0  # nats a path must lead any path to another board by: a wrong path records wrong moves
+    revise_window: float = 8.0  # a move this close behind a recorded one stays its rival (recorder.resolver: _revise)
+    revise_plies: int = 8  # how far back a recorded move may be revised by what the board shows later
 
     def __post_init__(self) -> None:
         if not 1e-9 < self.floor < 0.5:
@@ -107,6 +111,17 @@ class _Decision:
     bad: int
     confidence: float
     ranked: list[tuple[float, _Candidate]] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class _Rivals:
+    """A recorded move and the moves that nearly explained its view as well (``window`` nats)."""
+
+    iccs: str
+    moves: tuple[Move, ...]
+    t: float
+    t_still: float
+    confidence: float
 
 
 class Resolver:
@@ -147,16 +162,19 @@ class Resolver:
         # is the position put back (by the arbiter or the player), not a new move awaiting a press.
         self._put_back: tuple[int, str, ClockPress | None] | None = None
         self._seen_off: frozenset[int] = frozenset()  # squares whose piece this view sees lying off its point
+        # Recorded single moves that had a close rival: ply -> what was recorded then (see _revise).
+        self._rivals: dict[int, _Rivals] = {}
+        self._touched_at = np.full(90, -math.inf)  # when something last moved near each point
 
     # --- observations ------------------------------------------------------------------
     def observe(self, observation: Observation) -> list[Event]:
         """Events for one still view of the board (possibly none)."""
         self.observations += 1
         cfg = self.config
-        if observation.touched is None:
-            self._touched[:] = True
-        else:
-            self._touched |= np.asarray(observation.touched, dtype=bool)
+        touched = (np.ones(90, dtype=bool) if observation.touched is None
+                   else np.asarray(observation.touched, dtype=bool))
+        self._touched |= touched
+        self._touched_at[touched] = observation.t
         scorer = Scorer(observation.probs, observation.mask, cfg.floor, cfg.bad_p, cfg.type_floor)
         self._seen_off = frozenset()
         decision = self._decide(scorer, with_pairs=False)
@@ -165,16 +183,21 @@ class Resolver:
         t = observation.t
         self.wants_retry = False
         masked = int(observation.mask.sum()) > cfg.alert_with_hidden  # a hand may be there
+        events: list[Event] = []
+        if not masked and not self._acceptable(decision, scorer):
+            revised = self._revise(scorer, decision, t)
+            if revised is not None:
+                events, decision = revised
         if self._acceptable(decision, scorer) and self._touches_mask(decision.candidate, observation):
             log.debug("t=%.2f: best candidate changes a point that could not be seen; waiting", t)
             self.wants_retry = True
-            return []
+            return events
         if self._acceptable(decision, scorer):
             residual = [] if masked else self._residual(decision.candidate.board, scorer, observation)
             hold = self._residual_hold(decision.candidate, residual, scorer)
             if residual and self.desynced and decision.candidate.kind == "current":
-                return list(self._raise_residual(residual, t, hold))  # still disturbed
-            events = self._accept(decision, observation)
+                return events + self._raise_residual(residual, t, hold)  # still disturbed
+            events += self._accept(decision, observation)
             if masked:  # not judged whole: touches keep counting
                 return events + self._confirm(residual, t)
             return events + self._raise_residual(residual, t, hold)
@@ -468,8 +491,100 @@ class Resolver:
                                            "", "two moves were made between still views: both recorded, in order",
                                            self.game.ply, tuple(m.iccs for m in candidate.moves)))
             events += self._record(candidate.moves, observation.t, observation.t_still, decision.confidence)
+            self._keep_rivals(decision, observation)
             self._in_sync()
         return events
+
+    def _keep_rivals(self, decision: _Decision, observation: Observation) -> None:
+        """Remember the single moves that nearly explained the view of the move just recorded.
+
+        Glare or a hand's shadow over both points of a move and its neighbour can make the wrong
+        one of two moves read best (a chariot stopping short of a cannon, or taking it). Later
+        views may tell them apart; ``_revise`` then corrects the record.
+        """
+        self._rivals = {p: r for p, r in self._rivals.items()
+                        if self.game.ply - self.config.revise_plies < p < self.game.ply}
+        candidate = decision.candidate
+        if len(candidate.moves) != 1:
+            return
+        close = tuple(c.moves[0] for score, c in decision.ranked
+                      if c.kind == "move" and c.board != candidate.board
+                      and decision.score - score <= self.config.revise_window)
+        if close:
+            self._rivals[self.game.ply] = _Rivals(candidate.moves[0].iccs, close, observation.t,
+                                                  observation.t_still, decision.confidence)
+
+    def _revise(self, scorer: Scorer, decision: _Decision, t: float) -> tuple[list[Event], _Decision] | None:
+        """A recent move corrected to its rival, when only the rival explains what the board shows now.
+
+        No continuation of the record explains this view. Each recent move recorded with a close
+        rival (``_keep_rivals``) is swapped for the rival, the moves after it played again, and the
+        view judged from there, any point touched since that move free to have changed. A
+        revision is taken when it is acceptable, leads the record's best by ``margin`` nats and
+        leads every other revision to another board by as much. Returns the corrections
+        (``MoveCorrected`` by "recorder", the revised ply and every later one) and the decision
+        from the revised game, which is then the record.
+        """
+        cfg = self.config
+        moves = self.game.moves
+        found: list[tuple[float, int, Game, _Decision]] = []
+        for ply, rivals in sorted(self._rivals.items(), reverse=True):
+            if ply > self.game.ply or moves[ply - 1].iccs != rivals.iccs:
+                continue
+            since = self._touched | (self._touched_at >= rivals.t_still)
+            for rival in rivals.moves:
+                try:
+                    alternative = Game(self.game.positions[0], [*moves[:ply - 1], rival, *moves[ply:]])
+                except IllegalMoveError:  # a later move is not legal after the rival
+                    continue
+                with self._supposing(alternative, since):
+                    revised = self._decide(scorer, with_pairs=False)
+                    if not self._acceptable(revised, scorer):
+                        revised = self._decide(scorer, with_pairs=True)
+                    if not self._acceptable(revised, scorer) or revised.candidate.kind == "restore":
+                        continue
+                if revised.score >= decision.score + cfg.margin:
+                    found.append((revised.score, ply, alternative, revised))
+        if not found:
+            return None
+        found.sort(key=lambda item: -item[0])
+        score, ply, alternative, revised = found[0]
+        if any(other[3].candidate.board != revised.candidate.board and score - other[0] < cfg.margin
+               for other in found[1:]):
+            log.debug("t=%.2f: revisions of the record tie; none taken", t)
+            return None
+        rivals = self._rivals.pop(ply)
+        was = self.game.moves[ply - 1].iccs
+        confidence = 1.0 / (1.0 + math.exp(-(score - decision.score)))
+        log.info("t=%.2f: ply %d revised from %s to %s: only that explains the board now", t, ply, was,
+                 alternative.moves[ply - 1].iccs)
+        events: list[Event] = []
+        for number in range(ply, alternative.ply + 1):
+            move, before = alternative.moves[number - 1], alternative.positions[number - 1]
+            press = self._presses.get(number)
+            events.append(MoveCorrected(
+                t, number, move.iccs, format_move(before, move, "chinese"), before.side_to_move,
+                alternative.positions[number].fen(), round(confidence, 4) if number == ply else 1.0,
+                rivals.t_still if number == ply else None, press.red_ms if press else None,
+                press.black_ms if press else None, False, "recorder", was if number == ply else move.iccs))
+        for sq in (moves[ply - 1].from_square, moves[ply - 1].to_square,
+                   alternative.moves[ply - 1].from_square, alternative.moves[ply - 1].to_square):
+            self._unreliable.discard(sq)
+            self._misread.discard(sq)
+        self.game = alternative
+        self._touched |= self._touched_at >= rivals.t_still
+        self._reported_end = None
+        return events, revised
+
+    @contextlib.contextmanager
+    def _supposing(self, game: Game, touched: np.ndarray) -> Iterator[None]:
+        """Judge against ``game`` and ``touched`` for a while (a revision of the record tried)."""
+        kept = self.game, self._touched
+        self.game, self._touched = game, touched
+        try:
+            yield
+        finally:
+            self.game, self._touched = kept
 
     def _took_back(self, candidate: _Candidate, t: float) -> list[Alert]:
         """The alert when a player takes back the last move while the record stands in sync.

@@ -22,6 +22,7 @@ from recorder.events import (
     Event,
     EventLog,
     GameEnded,
+    MoveCorrected,
     MoveRecorded,
     PositionRestored,
     SourceGap,
@@ -73,6 +74,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def status_line(event: Event) -> str | None:
     """The one-line terminal status for an event worth showing, or ``None``."""
+    if isinstance(event, MoveCorrected):
+        if event.was == event.iccs:
+            return None  # a later ply carried over unchanged
+        return (f"{event.t:8.1f}s  ply {event.ply:>3}  {event.chinese}  {event.iccs}  corrected by {event.by} "
+                f"(was {event.was})")
     if isinstance(event, MoveRecorded):
         clock = ""
         if event.red_ms is not None and event.black_ms is not None:

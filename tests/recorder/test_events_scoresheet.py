@@ -11,6 +11,7 @@ from recorder.events import (
     EventLog,
     GameEnded,
     IllegalMoveAlert,
+    MoveCorrected,
     MoveRecorded,
     PositionRestored,
     RecordingStarted,
@@ -18,6 +19,7 @@ from recorder.events import (
     event_to_json,
     read_events,
 )
+from recorder.commands.record import status_line
 from recorder.exports import export_pgn
 from recorder.scoresheet import rebuild, scoresheet_text
 from rules import START_FEN, Move, Position, format_move, read_pgn
@@ -92,3 +94,16 @@ def test_scoresheet_in_chinese_notation_with_result() -> None:
     assert lines[0].startswith("  1. 炮二平五") and "马8进7" in lines[0]
     assert lines[1].startswith("  2. 马八进七")
     assert "1-0" in sheet and "taken back" in sheet
+
+
+def test_the_recorders_own_correction_rebuilds_the_game_and_is_shown_once() -> None:
+    p0 = Position.start()
+    p1, wrong = p0.play("h2e2"), p0.play("h2h5")
+    fixed = MoveCorrected(30.0, 1, "h2e2", "炮二平五", "red", p1.fen(), 0.97, 2.8, None, None, False, "recorder", "h2h5")
+    again = MoveCorrected(30.0, 2, "h9g7", "马8进7", "black", p1.play("h9g7").fen(), 1.0, None, None, None, False,
+                          "recorder", "h9g7")
+    events = [RecordingStarted(0.0, "video.mp4", START_FEN), _move(1, "h2h5", p0, 3.0), _move(2, "h9g7", wrong, 6.0),
+              fixed, again]
+    assert rebuild(events).moves == ["h2e2", "h9g7"]
+    assert status_line(again) is None  # a later ply carried over unchanged is not news
+    assert "corrected by recorder (was h2h5)" in (status_line(fixed) or "")

@@ -13,6 +13,7 @@ from recorder.events import (
     BoardDisturbed,
     GameEnded,
     IllegalMoveAlert,
+    MoveCorrected,
     MoveRecorded,
     PositionRestored,
     TwoMovesSeen,
@@ -446,3 +447,45 @@ def test_taking_back_the_last_move_on_the_opponents_turn_is_a_wrong_side_move() 
     assert [r.taken_back for r in restored] == [("h9g7",)]
     assert [(a.kind, a.iccs) for a in alerts] == [("wrong_side", "g7h9")]
     assert "takes back ply 2 (h9g7)" in alerts[0].text
+
+
+def _glare_capture_recorded() -> tuple[Resolver, Position, dict[int, tuple[str, float]]]:
+    """A chariot stops short of a cannon (h0h6) under glare that reads it as taking it (h0h7);
+    then two quiet moves. Returns the resolver (record: h0h7 ...), the true position and the misreads."""
+    start = Position.from_fen("3k5/9/7c1/9/9/9/9/9/9/4K2R1 w - - 0 1")
+    resolver = Resolver(start)
+    resolver.observe(observe_board(start.board, 0.5))
+    h6, h7 = parse_square("h6"), parse_square("h7")
+    truth = start.play("h0h6")
+    washed = {h6: (".", 0.9), h7: ("R", 0.9)}  # the chariot washed out, the cannon read as it
+    events = resolver.observe(observe_board(truth.board, 1.0, misread=washed, touched=(parse_square("h0"), h6, h7)))
+    assert _recorded(events) == ["h0h7"]
+    for t, move in ((2.0, "d9d8"), (3.0, "e0e1")):
+        truth = truth.play(move)
+        seen = observe_board(truth.board, t, misread=washed, touched=tuple(parse_square(move[i:i + 2]) for i in (0, 2)))
+        assert _recorded(resolver.observe(seen)) == [move]
+    return resolver, truth, washed
+
+
+def test_a_move_read_wrong_under_glare_is_corrected_when_a_later_view_shows_its_rival() -> None:
+    resolver, truth, _ = _glare_capture_recorded()
+    # the cannon the record says was taken now moves out of the glare: only h0h6 explains that
+    truth = truth.play("h7h8")
+    events = _look(resolver, truth.board, 4.0, touched=(parse_square("h7"), parse_square("h8")))
+    corrected = [e for e in events if isinstance(e, MoveCorrected)]
+    assert [(e.ply, e.iccs, e.was, e.by) for e in corrected] == [
+        (1, "h0h6", "h0h7", "recorder"), (2, "d9d8", "d9d8", "recorder"), (3, "e0e1", "e0e1", "recorder")]
+    assert corrected[0].chinese == "车二进六"
+    assert [e.iccs for e in events if type(e) is MoveRecorded] == ["h7h8"]
+    assert not [e for e in events if isinstance(e, Alert)]
+    assert [m.iccs for m in resolver.game.moves] == ["h0h6", "d9d8", "e0e1", "h7h8"]
+
+
+def test_no_revision_explains_away_an_illegal_move() -> None:
+    resolver, truth, washed = _glare_capture_recorded()
+    # a move no revision makes legal, under the same glare: it is alerted, the record kept as it was
+    seen = _moved(truth.board, "d8", "d6")  # the black general leaves its palace
+    events = _look(resolver, seen, 4.0, misread=washed, touched=(parse_square("d8"), parse_square("d6")))
+    assert [e.kind for e in events if isinstance(e, Alert)] == ["illegal_move"]
+    assert not [e for e in events if isinstance(e, MoveCorrected)]
+    assert [m.iccs for m in resolver.game.moves] == ["h0h7", "d9d8", "e0e1"]
