@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from recorder.commands.record import status_line
 from recorder.events import (
     ClockPressed,
     EventLog,
@@ -19,7 +20,6 @@ from recorder.events import (
     event_to_json,
     read_events,
 )
-from recorder.commands.record import status_line
 from recorder.exports import export_pgn
 from recorder.scoresheet import rebuild, scoresheet_text
 from rules import START_FEN, Move, Position, format_move, read_pgn
