@@ -195,7 +195,8 @@ class Resolver:
         if self._acceptable(decision, scorer):
             residual = [] if masked else self._residual(decision.candidate.board, scorer, observation)
             hold = self._residual_hold(decision.candidate, residual, scorer)
-            if residual and self.desynced and decision.candidate.kind == "current":
+            restored = self._clock_trouble and decision.bad == 0  # every point reads as the record again
+            if residual and self.desynced and decision.candidate.kind == "current" and not restored:
                 return events + self._raise_residual(residual, t, hold)  # still disturbed
             events += self._accept(decision, observation)
             if masked:  # not judged whole: touches keep counting

@@ -489,3 +489,24 @@ def test_no_revision_explains_away_an_illegal_move() -> None:
     assert [e.kind for e in events if isinstance(e, Alert)] == ["illegal_move"]
     assert not [e for e in events if isinstance(e, MoveCorrected)]
     assert [m.iccs for m in resolver.game.moves] == ["h0h7", "d9d8", "e0e1"]
+
+
+def test_a_position_restored_with_a_piece_nudged_off_its_point_is_restored_and_the_piece_raised() -> None:
+    # the arbiter puts an illegal move right and nudges the soldier next to it off its point: the
+    # position is back (the illegal move is taken back), and the soldier is a trouble of its own
+    resolver = _seen_clean_at_start()
+    start = Position.start().board
+    illegal = _moved(start, "h2", "h7")  # the cannon takes without a screen
+    events = []
+    for t in (1.0, 1.4):
+        events += resolver.observe(replace(observe_board(illegal, t), offsets=_on_points(illegal)))
+    assert [e.kind for e in events] == ["illegal_move"]
+    g3 = parse_square("g3")
+    offsets = _on_points(start)
+    offsets[g3] = (0.42, 0.0)
+    events = []
+    for t, touched in ((3.0, ("h2", "h7", "g3")), (3.4, ())):
+        seen = observe_board(start, t, touched=tuple(parse_square(name) for name in touched))
+        events += resolver.observe(replace(seen, offsets=offsets))
+    assert [type(e) for e in events] == [PositionRestored, BoardDisturbed]
+    assert events[1].squares == ("g3",) and resolver.game.ply == 0
