@@ -8,7 +8,9 @@ packages=(fonts-arphic-ukai fonts-arphic-uming fonts-wqy-zenhei fonts-noto-cjk p
           # more faces for the renderer's piece characters (kai, ming, hei, yuan, fangsong; Big5 and GB cuts)
           fonts-arphic-bkai00mp fonts-arphic-gkai00mp fonts-arphic-bsmi00lp fonts-arphic-gbsn00lp
           fonts-wqy-microhei fonts-cwtex-kai fonts-cwtex-ming fonts-cwtex-heib fonts-cwtex-yen
-          fonts-cwtex-fs fonts-lxgw-wenkai fonts-hanazono)
+          fonts-cwtex-fs fonts-lxgw-wenkai fonts-hanazono
+          # brush-written, handwritten and gothic Japanese faces (the classifier's fourth stage)
+          fonts-kouzan-mouhitsu fonts-kiloji fonts-ipaexfont-gothic)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

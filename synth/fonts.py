@@ -30,7 +30,7 @@ class FontMissingError(RuntimeError):
 class FontSpec:
     """One typeface: where it lives, which Debian package ships it, and how it looks.
 
-    ``kind`` is the family of looks (kai, ming, hei, clerical, fangsong, yuan); ``clerical`` faces are
+    ``kind`` is the family of looks (kai, ming, hei, clerical, fangsong, yuan, brush, hand); ``clerical`` faces are
     an emulation: a ming/kai face flattened (wider and shorter) and thickened, because no clerical
     (lishu) face is packaged in Debian's free font set. ``charsets`` are the piece scripts the face
     covers (Big5 faces lack the simplified forms, GB faces the traditional ones); a character the
@@ -85,6 +85,16 @@ FONTS: dict[str, FontSpec] = {
                  fallback="noto-serif-bold"),
         FontSpec("wenkai", "truetype/lxgw-wenkai/LXGWWenKai-Regular.ttf", "fonts-lxgw-wenkai", "kai"),
         FontSpec("hanamin", "truetype/hanazono/HanaMinA.ttf", "fonts-hanazono", "ming"),
+        # Japanese faces (kyujitai forms, so the traditional sets only; no 傌): brush-written
+        # kai and running script, like the brush-cut characters of many wooden sets, a
+        # handwritten face and a gothic
+        FontSpec("kouzan", "truetype/kouzan-mouhitsu/kouzan-mouhitsu.ttf", "fonts-kouzan-mouhitsu", "brush",
+                 charsets=_BIG5, fallback="bkai"),
+        FontSpec("kouzan-gyosho", "truetype/kouzan-mouhitsu/kouzan-mouhitsu-gyosho.ttf", "fonts-kouzan-mouhitsu",
+                 "brush", charsets=_BIG5, fallback="bkai"),
+        FontSpec("kiloji", "truetype/kiloji/kiloji.ttf", "fonts-kiloji", "hand", charsets=_BIG5, fallback="wenkai"),
+        FontSpec("ipaexg", "opentype/ipaexfont-gothic/ipaexg.ttf", "fonts-ipaexfont-gothic", "hei", charsets=_BIG5,
+                 fallback="wqy-zenhei"),
     )
 }
 

@@ -29,6 +29,10 @@ FONTS_BY_SPLIT = {
     "dev": ("uming", "noto-sans", "cwming"),
     "test": ("noto-serif-bold", "noto-sans-bold", "clerical-kai", "cwfs", "hanamin"),
 }
+# Faces added to the train split's for the classifier's fourth training stage (``faces="wide"``):
+# kept apart so the first three stages' data, drawn from the train faces above, stay reproducible.
+WIDE_TRAIN_FONTS = ("kouzan", "kouzan-gyosho", "kiloji", "ipaexg")
+FACE_SETS = ("base", "wide")
 
 BOARD_MATERIALS = ("wood", "paper", "cloth", "vinyl", "plastic")
 PIECE_FACES = ("wood", "bone", "plastic")
@@ -177,11 +181,15 @@ class ViewStyle:
 
     @classmethod
     def sample(
-        cls, rng: np.random.Generator, *, split: str = "train", width: int | None = None, height: int | None = None
+        cls, rng: np.random.Generator, *, split: str = "train", width: int | None = None, height: int | None = None,
+        faces: str = "base",
     ) -> ViewStyle:
-        """Draw a style. ``split`` selects disjoint fonts and palettes; ``width``/``height`` fix the resolution."""
+        """Draw a style. ``split`` selects disjoint fonts and palettes; ``width``/``height`` fix the resolution;
+        ``faces="wide"`` adds ``WIDE_TRAIN_FONTS`` to the train split's faces."""
         if split not in SPLITS:
             raise ValueError(f"split must be one of {SPLITS}, not {split!r}")
+        if faces not in FACE_SETS or (faces == "wide" and split != "train"):
+            raise ValueError(f"faces must be one of {FACE_SETS} ('wide' for the train split only), not {faces!r}")
         material = _pick(rng, BOARD_MATERIALS, [0.28, 0.27, 0.12, 0.2, 0.13])
         board_palette = BOARD_PALETTES[material]
         board_colour = _jitter(rng, board_palette[_pick(rng, _split_indices(len(board_palette), split))], 6)
@@ -197,7 +205,7 @@ class ViewStyle:
         table = _pick(rng, TABLE_MATERIALS)
         table_palette = TABLE_PALETTES[table]
         table_colour = _jitter(rng, table_palette[_pick(rng, _split_indices(len(table_palette), split))], 8)
-        fonts = FONTS_BY_SPLIT[split]
+        fonts = FONTS_BY_SPLIT[split] + (WIDE_TRAIN_FONTS if faces == "wide" else ())
         font = _pick(rng, fonts)
         charset = _pick(rng, ("traditional", "simplified"), [0.65, 0.35])
         if charset not in FONTS[font].charsets:  # a Big5 or GB face: the script it was made for

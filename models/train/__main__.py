@@ -19,7 +19,7 @@ import numpy as np
 import torch
 
 from models.train.data import build_cache, cache_name
-from models.train.export import evaluate_onnx, export_onnx
+from models.train.export import evaluate_onnx, export_onnx, import_onnx
 from models.train.fit import (
     FitConfig,
     expected_calibration_error,
@@ -30,6 +30,7 @@ from models.train.fit import (
     train,
 )
 from models.train.net import ARCHITECTURES, PieceNet
+from synth.style import FACE_SETS
 
 log = logging.getLogger("models.train")
 
@@ -47,12 +48,17 @@ def parse_args() -> argparse.Namespace:
     p.add_argument("--batch", type=int, default=256)
     p.add_argument("--lr", type=float, default=3e-3)
     p.add_argument("--seed", type=int, default=0, help="dataset seed (names the caches)")
+    p.add_argument("--faces", choices=FACE_SETS, default="base",
+                   help="the train split's faces ('wide': with the brush, handwritten and gothic faces added)")
     p.add_argument("--fit-seed", type=int, default=0, help="seed of batch sampling and augmentation")
     p.add_argument("--workers", type=int, default=2, help="render processes")
     p.add_argument("--threads", type=int, default=2, help="torch threads")
     p.add_argument("--cache", type=Path, default=Path("out/train"))
     p.add_argument("--out", type=Path, default=Path("models/piece_classifier.onnx"))
-    p.add_argument("--init", type=Path, help="start from these weights (a .pt state dict saved by a run)")
+    start = p.add_mutually_exclusive_group()
+    start.add_argument("--init", type=Path, help="start from these weights (a .pt state dict saved by a run)")
+    start.add_argument("--init-onnx", type=Path,
+                       help="start from an exported model (its batch norms folded: their statistics stay fixed)")
     p.add_argument("--no-progress", action="store_true")
     return p.parse_args()
 
@@ -68,8 +74,9 @@ def main() -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     progress = not args.no_progress
     started = time.perf_counter()
-    train_path = build_cache("train", args.seed, args.train_boards, args.cache / cache_name("train", args.seed, args.train_boards),
-                             hand_rate=0.5, perturb=True, workers=args.workers, progress=progress)
+    train_path = build_cache("train", args.seed, args.train_boards,
+                             args.cache / cache_name("train", args.seed, args.train_boards, args.faces),
+                             hand_rate=0.5, perturb=True, workers=args.workers, progress=progress, faces=args.faces)
     dev_path = build_cache("dev", args.seed, args.dev_boards, args.cache / cache_name("dev", args.seed, args.dev_boards),
                            hand_rate=0.5, perturb=False, workers=args.workers, progress=progress)
     render_s = time.perf_counter() - started
@@ -81,8 +88,13 @@ def main() -> None:
     model = PieceNet(args.arch, 16)
     if args.init is not None:
         model.load_state_dict(torch.load(args.init))
+    elif args.init_onnx is not None:
+        model = import_onnx(args.init_onnx, args.arch)
+        with torch.no_grad():  # back to the scale of the shifted batches it is trained on
+            correction = prior_correction(labels, model.head.out_features, args.class_power)
+            model.head.bias.sub_(torch.from_numpy(correction).float())
     config = FitConfig(steps=args.steps, batch=args.batch, lr=args.lr, seed=args.fit_seed, threads=args.threads,
-                       class_power=args.class_power, recolour=args.recolour)
+                       class_power=args.class_power, recolour=args.recolour, freeze_bn=args.init_onnx is not None)
     t0 = time.perf_counter()
     losses = train(model, crops, labels, config, progress=progress,
                    checkpoint=args.cache / f"{args.out.stem}.partial.pt")
@@ -100,10 +112,11 @@ def main() -> None:
     ece_after = expected_calibration_error(softmax(dev_logits, temperature), flat)
     log.info("temperature %.3f: dev ECE %.5f -> %.5f", temperature, ece_before, ece_after)
     extra = {
-        "training": {**asdict(config), "arch": args.arch, "data_seed": args.seed, "train_boards": args.train_boards,
+        "training": {**asdict(config), "arch": args.arch, "data_seed": args.seed, "faces": args.faces,
+                     "train_boards": args.train_boards,
                      "dev_boards": args.dev_boards, "render_s": round(render_s), "train_s": round(train_s),
                      "final_loss": float(np.mean(losses[-100:])), "torch": torch.__version__,
-                     "init": str(args.init) if args.init else None,
+                     "init": str(args.init or args.init_onnx) if (args.init or args.init_onnx) else None,
                      "data": "synth train split (hand on half the views, perturbed geometries), dev split for temperature"},
         "dev": {"ece_before": ece_before, "ece_after": ece_after},
     }

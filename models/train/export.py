@@ -70,3 +70,40 @@ def evaluate_onnx(path: Path, crops: np.ndarray, labels: np.ndarray) -> dict[str
         "covered_recall": float((pred[covered] == flat[covered]).mean()) if covered.any() else float("nan"),
         "ece": expected_calibration_error(probs, flat),
     }
+
+
+def import_onnx(path: Path, arch: str) -> PieceNet:
+    """A ``PieceNet`` holding the weights of an exported model, to train further from it.
+
+    The export folds each batch norm into its convolution, so the imported batch norms are
+    identities with the folded bias (train them with ``FitConfig.freeze_bn``: their running
+    statistics are not the data's). The head keeps the exported bias, which includes the prior
+    correction (subtract it before training on the shifted batches); the temperature is left out.
+    """
+    import onnx
+    from onnx import numpy_helper
+
+    graph = onnx.load(str(path)).graph
+    weights = {init.name: numpy_helper.to_array(init) for init in graph.initializer}
+    convs = [node for node in graph.node if node.op_type == "Conv"]
+    model = PieceNet(arch, len(CLASSES))
+    layers = list(model.features.modules())
+    blocks = [(conv, norm) for conv, norm in zip(layers, layers[1:], strict=False)
+              if isinstance(conv, torch.nn.Conv2d) and isinstance(norm, torch.nn.BatchNorm2d)]
+    if len(blocks) != len(convs):
+        raise ValueError(f"{path} has {len(convs)} convolutions, a {arch} net {len(blocks)}: not that architecture")
+    with torch.no_grad():
+        for (conv, norm), node in zip(blocks, convs, strict=True):
+            kernel, bias = np.array(weights[node.input[1]]), np.array(weights[node.input[2]])
+            if tuple(conv.weight.shape) != kernel.shape:
+                raise ValueError(f"{path}: a {kernel.shape} kernel where a {arch} net has {tuple(conv.weight.shape)}")
+            conv.weight.copy_(torch.from_numpy(kernel))
+            norm.weight.fill_(1.0)
+            norm.bias.copy_(torch.from_numpy(bias))
+            assert norm.running_mean is not None and norm.running_var is not None  # tracked: PieceNet's default
+            norm.running_mean.zero_()
+            norm.running_var.fill_(1.0 - norm.eps)
+        model.head.weight.copy_(torch.from_numpy(np.array(weights["head.weight"])))
+        model.head.bias.copy_(torch.from_numpy(np.array(weights["head.bias"])))
+    model.eval()
+    return model

@@ -34,6 +34,7 @@ class FitConfig:
     soft_min: float = 0.6  # lowest resampling factor
     class_power: float = 0.4  # batches draw class c with probability ~ count_c ** power (1: as in the data)
     recolour: float = 0.0  # share of piece crops painted in the other side's ink (side from colour, not glyph)
+    freeze_bn: bool = False  # keep batch norms' running statistics (a model imported from ONNX: export.import_onnx)
 
 
 def sampling_prior(labels: np.ndarray, classes: int, power: float) -> np.ndarray:
@@ -80,6 +81,10 @@ def train(model: PieceNet, crops: np.ndarray, labels: np.ndarray, config: FitCon
     spacing_px = CACHE_PX / CACHE_CONTEXT
     losses: list[float] = []
     model.train()
+    if config.freeze_bn:
+        for module in model.modules():
+            if isinstance(module, torch.nn.BatchNorm2d):
+                module.eval()
     bar = None
     if progress:
         from tqdm import tqdm

@@ -11,7 +11,7 @@ from rules import START_FEN, Position
 from synth import fonts
 from synth.pieces import Placement
 from synth.scene import Scene
-from synth.style import FONTS_BY_SPLIT, SPLITS, ViewStyle
+from synth.style import FONTS_BY_SPLIT, SPLITS, WIDE_TRAIN_FONTS, ViewStyle
 from synth.view import ViewTruth, render_position
 
 SMALL = dict(width=640, height=480)
@@ -105,6 +105,20 @@ def test_splits_use_disjoint_fonts() -> None:
     assert not (seen["train"] & seen["test"]) and not (seen["train"] & seen["dev"])
     with pytest.raises(ValueError, match="split"):
         ViewStyle.sample(np.random.default_rng(0), split="valid")
+
+
+def test_the_wide_face_set_adds_faces_to_the_train_split_only() -> None:
+    wide = {ViewStyle.sample(np.random.default_rng(seed), split="train", faces="wide").font for seed in range(120)}
+    assert set(WIDE_TRAIN_FONTS) <= wide <= set(FONTS_BY_SPLIT["train"]) | set(WIDE_TRAIN_FONTS)
+    assert not set(WIDE_TRAIN_FONTS) & (set(FONTS_BY_SPLIT["dev"]) | set(FONTS_BY_SPLIT["test"]))
+    for font in WIDE_TRAIN_FONTS:  # their fallbacks (for 傌) are train faces too
+        assert fonts.FONTS[font].fallback in FONTS_BY_SPLIT["train"]
+    # the other draws of a style do not depend on the face set
+    base = ViewStyle.sample(np.random.default_rng(7), split="train")
+    assert dataclasses.replace(ViewStyle.sample(np.random.default_rng(7), split="train", faces="wide"),
+                               font=base.font, river_font=base.river_font) == base
+    with pytest.raises(ValueError, match="faces"):
+        ViewStyle.sample(np.random.default_rng(0), split="test", faces="wide")
 
 
 def test_missing_font_names_the_debian_package(monkeypatch: pytest.MonkeyPatch, tmp_path: object) -> None:
