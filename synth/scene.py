@@ -173,17 +173,21 @@ class Scene:
 
     def covered_points(self, cover: np.ndarray, threshold: float = 0.4) -> list[str]:
         """Points whose neighbourhood (a quarter spacing around) is mostly under ``cover``."""
+        shares = self.cover_shares(cover)
+        return [name for name in POINT_NAMES if shares[name] > threshold]
+
+    def cover_shares(self, cover: np.ndarray) -> dict[str, float]:
+        """How much of each point's neighbourhood (a quarter spacing around) lies under ``cover`` (0-1)."""
         r = 0.25 * self.spacing_px
         offsets = np.array([[0, 0], [r, 0], [-r, 0], [0, r], [0, -r], [r, r], [-r, -r], [r, -r], [-r, r]]) * 0.8
         h, w = cover.shape
-        out = []
+        out = {}
         for name in POINT_NAMES:
             px, py = self.points[name]
             samples = np.array([px, py]) + offsets
             xi = np.clip(np.round(samples[:, 0]).astype(int), 0, w - 1)
             yi = np.clip(np.round(samples[:, 1]).astype(int), 0, h - 1)
-            if float(cover[yi, xi].mean()) > threshold:
-                out.append(name)
+            out[name] = float(cover[yi, xi].mean())
         return out
 
     def red_side(self) -> str:

@@ -29,7 +29,8 @@ class ViewTruth:
     ``points`` maps "a0".."i9" (ICCS, from red's view) to the pixel position of the board point in
     the final image (after perspective and lens distortion; pixel centres at integers).
     ``red_side`` is the image edge red's back rank faces. ``covered`` lists points hidden by a
-    hand or arm. ``piece_offsets`` gives, per occupied point, the piece centre's offset in grid
+    hand or arm (over 40 % of a point's neighbourhood); ``cover`` gives that share for every point
+    a hand or arm reaches (the points at its edge are doubtful either way). ``piece_offsets`` gives, per occupied point, the piece centre's offset in grid
     spacings (+x toward file i, +y toward rank 9); ``piece_rotations`` the rotation in degrees
     (counter-clockwise seen from above, 0 = upright for red). ``camera`` holds the board-plane to
     undistorted-pixel homography (board x = file, y = rank) and the lens model.
@@ -39,6 +40,7 @@ class ViewTruth:
     points: dict[str, tuple[float, float]]
     red_side: str
     covered: list[str] = field(default_factory=list)
+    cover: dict[str, float] = field(default_factory=dict)
     piece_offsets: dict[str, tuple[float, float]] = field(default_factory=dict)
     piece_rotations: dict[str, float] = field(default_factory=dict)
     style: dict[str, Any] = field(default_factory=dict)
@@ -55,6 +57,7 @@ class ViewTruth:
             "points": {k: [round(v[0], 3), round(v[1], 3)] for k, v in self.points.items()},
             "red_side": self.red_side,
             "covered": list(self.covered),
+            "cover": {k: round(v, 3) for k, v in self.cover.items()},
             "piece_offsets": {k: [round(v[0], 4), round(v[1], 4)] for k, v in self.piece_offsets.items()},
             "piece_rotations": {k: round(v, 2) for k, v in self.piece_rotations.items()},
             "style": self.style,
@@ -69,6 +72,7 @@ class ViewTruth:
             points={k: (float(v[0]), float(v[1])) for k, v in data["points"].items()},
             red_side=data["red_side"],
             covered=list(data.get("covered", [])),
+            cover={k: float(v) for k, v in data.get("cover", {}).items()},
             piece_offsets={k: (float(v[0]), float(v[1])) for k, v in data.get("piece_offsets", {}).items()},
             piece_rotations={k: float(v) for k, v in data.get("piece_rotations", {}).items()},
             style=dict(data.get("style", {})),
@@ -133,6 +137,8 @@ def render_view(
         points=frame.points,
         red_side=scene.red_side(),
         covered=frame.covered,
+        cover=({k: v for k, v in scene.cover_shares(frame.cover_mask).items() if v > 0}
+               if frame.cover_mask is not None else {}),
         piece_offsets={k: p.offset for k, p in placements.items()},
         piece_rotations={k: p.rotation for k, p in placements.items()},
         style=style.to_dict(),

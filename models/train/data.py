@@ -17,7 +17,7 @@ from __future__ import annotations
 import logging
 import multiprocessing
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -41,13 +41,14 @@ CACHE_CONTEXT = CONTEXT * CACHE_PX / CROP_PX
 
 @dataclass(frozen=True)
 class BoardSpec:
-    """One board to render: split, dataset seed and index; ``hand`` and ``perturb`` switches."""
+    """One board to render: split, dataset seed and index; ``hand`` and ``perturb`` switches; the face set."""
 
     split: str
     seed: int
     index: int
     hand_rate: float
     perturb: bool
+    faces: str = "base"
 
 
 def truth_geometry(truth: ViewTruth, width: int, height: int) -> BoardGeometry:
@@ -88,21 +89,25 @@ def labels_of(truth: ViewTruth) -> np.ndarray:
     return np.array(out, dtype=np.int64)
 
 
-def render_sample(split: str, seed: int, index: int, hand_rate: float) -> tuple[np.ndarray, ViewTruth, bool, int]:
+def render_sample(split: str, seed: int, index: int, hand_rate: float,
+                  faces: str = "base") -> tuple[np.ndarray, ViewTruth, bool, int]:
     """(image, truth, whether a hand is in view, view seed) of view ``index`` of a split's dataset ``seed``:
-    a random position in a style of the split, drawn from the view seed alone (repeatable)."""
+    a random position in a style of the split (``faces``: see ``ViewStyle.sample``), drawn from the view
+    seed alone (repeatable)."""
     s = view_seed(split, seed, index)
     rng = np.random.default_rng([s, 4])
     position = random_position(rng)
-    style = ViewStyle.sample(np.random.default_rng([s, 1]), split=split)
+    style = ViewStyle.sample(np.random.default_rng([s, 1]), split=split, faces=faces)
     hand = bool(rng.random() < hand_rate)
     image, truth, _ = render_view(position.fen(), s, style=style, hand=hand, split=split)
     return image, truth, hand, s
 
 
-def render_board(spec: BoardSpec) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
-    """(crops (90, CACHE_PX, CACHE_PX, 3) uint8, labels (90,), hand flags (90,), seed) for one board."""
-    image, truth, hand, s = render_sample(spec.split, spec.seed, spec.index, spec.hand_rate)
+def render_board(spec: BoardSpec) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, np.ndarray, np.ndarray]:
+    """(crops (90, CACHE_PX, CACHE_PX, 3) uint8, labels (90,), hand flags (90,), seed, the share of
+    each point's neighbourhood under the hand (90,), what stands on each point, hand or not (90,))
+    for one board."""
+    image, truth, hand, s = render_sample(spec.split, spec.seed, spec.index, spec.hand_rate, spec.faces)
     geometry = truth_geometry(truth, image.shape[1], image.shape[0])
     prng = np.random.default_rng([s, 7])
     if spec.perturb and prng.random() < 0.7:
@@ -111,7 +116,8 @@ def render_board(spec: BoardSpec) -> tuple[np.ndarray, np.ndarray, np.ndarray, i
     crops = point_crops(rectified, out_px=CACHE_PX, context=CACHE_CONTEXT,
                         spacing=geometry.spacing, margin=geometry.margin)
     flags = np.array([hand] * len(POINT_NAMES), dtype=bool)
-    return crops, labels_of(truth), flags, s
+    cover = np.array([truth.cover.get(name, 0.0) for name in POINT_NAMES], dtype=np.float16)
+    return crops, labels_of(truth), flags, s, cover, labels_of(replace(truth, covered=[]))
 
 
 def _render_chunk(specs: list[BoardSpec]) -> dict[str, np.ndarray]:
@@ -122,24 +128,30 @@ def _render_chunk(specs: list[BoardSpec]) -> dict[str, np.ndarray]:
         "labels": np.stack([p[1] for p in parts]),
         "hand": np.stack([p[2] for p in parts]),
         "seeds": np.array([p[3] for p in parts], dtype=np.int64),
+        "cover": np.stack([p[4] for p in parts]),
+        "content": np.stack([p[5] for p in parts]),
     }
 
 
-def cache_name(split: str, seed: int, boards: int) -> str:
+def cache_name(split: str, seed: int, boards: int, faces: str = "base") -> str:
     """File name of a crop cache; it carries the crop geometry, so a change of crop never reuses stale crops."""
-    return f"{split}_s{seed}_n{boards}_{CACHE_PX}px_{CACHE_CONTEXT:.2f}sp.npz"
+    wide = "" if faces == "base" else f"_{faces}"
+    return f"{split}{wide}_s{seed}_n{boards}_{CACHE_PX}px_{CACHE_CONTEXT:.2f}sp.npz"
 
 
 def build_cache(split: str, seed: int, boards: int, out: Path, *, hand_rate: float, perturb: bool,
-                workers: int = 2, chunk: int = 25, progress: bool = True) -> Path:
-    """Render ``boards`` boards of ``split`` into ``out`` (an .npz of crops, labels, hand flags, seeds).
+                workers: int = 2, chunk: int = 25, progress: bool = True, faces: str = "base",
+                require: tuple[str, ...] = ()) -> Path:
+    """Render ``boards`` boards of ``split`` into ``out`` (an .npz of crops, labels, hand flags, seeds,
+    cover shares).
 
-    Reuses the file when it already holds the same request; renders in ``workers`` processes, in
-    chunks, resuming from chunk files under ``out.with_suffix('.parts')`` after an interruption.
+    Reuses the file when it already holds the same request (and the arrays named in ``require``:
+    caches made before the cover shares lack them); renders in ``workers`` processes, in chunks,
+    resuming from chunk files under ``out.with_suffix('.parts')`` after an interruption.
     """
     if out.exists():
         with np.load(out) as cached:
-            if len(cached["seeds"]) == boards:
+            if len(cached["seeds"]) == boards and set(require) <= set(cached.files):
                 log.info("reusing %s (%d boards)", out, boards)
                 return out
     parts_dir = out.with_suffix(".parts")
@@ -147,8 +159,12 @@ def build_cache(split: str, seed: int, boards: int, out: Path, *, hand_rate: flo
     jobs = []
     for start in range(0, boards, chunk):
         path = parts_dir / f"{start:06d}_{min(boards, start + chunk):06d}.npz"
+        if path.exists() and require:
+            with np.load(path) as part:
+                if not set(require) <= set(part.files):
+                    path.unlink()
         if not path.exists():
-            specs = [BoardSpec(split, seed, i, hand_rate, perturb) for i in range(start, min(boards, start + chunk))]
+            specs = [BoardSpec(split, seed, i, hand_rate, perturb, faces) for i in range(start, min(boards, start + chunk))]
             jobs.append((path, specs))
     started = time.perf_counter()
     bar = _progress(len(jobs), f"render {split}", progress)
