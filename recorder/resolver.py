@@ -574,6 +574,7 @@ class Resolver:
             self._misread.discard(sq)
         self.game = alternative
         self._touched |= self._touched_at >= rivals.t_still
+        self._offsets_ref = None  # the reference discs were judged against the other board
         self._reported_end = None
         return events, revised
 
@@ -732,6 +733,7 @@ class Resolver:
         self._unreliable.clear()
         self._misread.clear()
         self._unexplained.clear()
+        self._rivals.clear()  # the arbiter has said what was played
 
     def forget_offsets(self) -> None:
         """Drop the reference disc offsets (the board was calibrated again)."""

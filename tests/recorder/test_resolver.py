@@ -510,3 +510,12 @@ def test_a_position_restored_with_a_piece_nudged_off_its_point_is_restored_and_t
         events += resolver.observe(replace(seen, offsets=offsets))
     assert [type(e) for e in events] == [PositionRestored, BoardDisturbed]
     assert events[1].squares == ("g3",) and resolver.game.ply == 0
+
+
+def test_a_move_the_arbiter_set_is_not_revised_by_the_recorder() -> None:
+    resolver, truth, _ = _glare_capture_recorded()
+    resolver.adopt(1, ["h0h7", "d9d8", "e0e1"])  # the arbiter confirms the capture in the console
+    truth = truth.play("h7h8")
+    events = _look(resolver, truth.board, 4.0, touched=(parse_square("h7"), parse_square("h8")))
+    assert not [e for e in events if isinstance(e, MoveCorrected)]
+    assert [e.kind for e in events if isinstance(e, Alert)] == ["unexplained"]
