@@ -12,10 +12,12 @@ from __future__ import annotations
 import dataclasses
 import json
 import logging
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
+
+from rules import Move, Position, format_move
 
 log = logging.getLogger(__name__)
 
@@ -189,12 +191,37 @@ class AlertAcknowledged(Event):
 
 @dataclass(frozen=True)
 class MoveCorrected(MoveRecorded):
-    """The arbiter set ply ``ply`` to ``iccs`` (it replaces ``was``); later plies are re-recorded after
-    it. A ``MoveRecorded``, so the game rebuilt from the log carries the correction."""
+    """Ply ``ply`` was set to ``iccs`` (it replaces ``was``) by ``by``: the arbiter in the console, or
+    "recorder" when a later view showed the recorded move was misread. Later plies are recorded again
+    after it (``was`` equal to ``iccs``). A ``MoveRecorded``, so the game rebuilt from the log carries
+    the correction."""
 
     by: str = ""
     was: str = ""
     at: str = ""
+
+
+def corrections(before: Position, ply: int, moves: Sequence[Move], was: str, t: float, by: str, *,
+                clocks: Mapping[int, tuple[int | None, int | None]] | None = None, confidence: float = 1.0,
+                t_still: float | None = None, at: str = "") -> list[MoveCorrected]:
+    """The events that set ply ``ply`` (played from ``before``) to ``moves[0]``, replacing ``was``, and
+    record the ``moves`` after it again, each with its clock times from ``clocks`` (ply -> red, black ms).
+
+    Raises ``ValueError`` when a move is not legal where it comes.
+    """
+    made: list[MoveCorrected] = []
+    position = before
+    for number, move in enumerate(moves, ply):
+        if not position.is_legal(move):
+            raise ValueError(f"ply {number} ({move.iccs}) is no longer legal")
+        after = position.play(move)
+        red_ms, black_ms = (clocks or {}).get(number, (None, None))
+        first = number == ply
+        made.append(MoveCorrected(t, number, move.iccs, format_move(position, move, "chinese"), position.side_to_move,
+                                  after.fen(), confidence if first else 1.0, t_still if first else None, red_ms,
+                                  black_ms, False, by, was if first else move.iccs, at))
+        position = after
+    return made
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ import logging
 import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from typing import NamedTuple
 
 import numpy as np
 
@@ -32,10 +33,10 @@ from recorder.events import (
     Event,
     GameEnded,
     IllegalMoveAlert,
-    MoveCorrected,
     MoveRecorded,
     PositionRestored,
     TwoMovesSeen,
+    corrections,
 )
 from recorder.observer import COVERED_INDEX, Observation
 from recorder.offpoint import off_point, residual_offsets
@@ -82,8 +83,9 @@ class ResolverConfig:
     clock_grace_s: float = 4.0  # unmatched presses / unpressed moves are flagged after this
     catch_up_views: int = 12  # unexplained views read as one path of moves, at most (recorder.resolver_catchup)
     catch_up_margin: float = 8.0  # nats a path must lead any path to another board by: a wrong path records wrong moves
-    revise_window: float = 8.0  # a move this close behind a recorded one stays its rival (recorder.resolver: _revise)
+    revise_window: float = 8.0  # a move this close behind a recorded one stays its rival (see _revise)
     revise_plies: int = 8  # how far back a recorded move may be revised by what the board shows later
+    revise_margin: float = 8.0  # nats a revision must lead the record and other revisions by (it rewrites moves)
 
     def __post_init__(self) -> None:
         if not 1e-9 < self.floor < 0.5:
@@ -92,6 +94,8 @@ class ResolverConfig:
             raise ValueError("max_bad_points must be within 0-10")
         if self.margin < 0 or self.pair_prior < 0 or self.restore_prior < 0 or self.untouched_prior < 0:
             raise ValueError("margin and priors must not be negative")
+        if self.revise_window < 0 or self.revise_margin < 0 or not 0 <= self.revise_plies <= self.restore_plies:
+            raise ValueError("revise_window and revise_margin must not be negative, revise_plies within 0-restore_plies")
 
 
 @dataclass(frozen=True)
@@ -115,13 +119,22 @@ class _Decision:
 
 @dataclass(frozen=True)
 class _Rivals:
-    """A recorded move and the moves that nearly explained its view as well (``window`` nats)."""
+    """A single move recorded from a view, and the single moves that came within ``revise_window``
+    nats of it there (at most four: the runners-up the decision ranked); ``t_still`` is that view's."""
 
     iccs: str
     moves: tuple[Move, ...]
-    t: float
     t_still: float
-    confidence: float
+
+
+class _Revision(NamedTuple):
+    """The record with ply ``ply`` played as ``rival`` instead, and what this view decides from there."""
+
+    score: float
+    ply: int
+    rival: Move
+    game: Game
+    decision: _Decision
 
 
 class Resolver:
@@ -165,6 +178,8 @@ class Resolver:
         # Recorded single moves that had a close rival: ply -> what was recorded then (see _revise).
         self._rivals: dict[int, _Rivals] = {}
         self._touched_at = np.full(90, -math.inf)  # when something last moved near each point
+        self._revision_seen: tuple[int, str, str] | None = None  # (ply, rival, board) waiting for a second look
+        self._revision_stale = False  # no revision explained the last view, and nothing moved since
 
     # --- observations ------------------------------------------------------------------
     def observe(self, observation: Observation) -> list[Event]:
@@ -175,6 +190,8 @@ class Resolver:
                    else np.asarray(observation.touched, dtype=bool))
         self._touched |= touched
         self._touched_at[touched] = observation.t
+        if touched.any():
+            self._revision_stale = False
         scorer = Scorer(observation.probs, observation.mask, cfg.floor, cfg.bad_p, cfg.type_floor)
         self._seen_off = frozenset()
         decision = self._decide(scorer, with_pairs=False)
@@ -188,6 +205,8 @@ class Resolver:
             revised = self._revise(scorer, decision, t)
             if revised is not None:
                 events, decision = revised
+            elif self.wants_retry:  # a revision of the record waits for its second look
+                return []
         if self._acceptable(decision, scorer) and self._touches_mask(decision.candidate, observation):
             log.debug("t=%.2f: best candidate changes a point that could not be seen; waiting", t)
             self.wants_retry = True
@@ -481,6 +500,7 @@ class Resolver:
                 taken.insert(0, self.game.pop().iccs)
             if self.clock is not None:
                 self.clock.taken_back(removed)
+            self._rivals = {p: r for p, r in self._rivals.items() if p <= self.game.ply}
             events.append(PositionRestored(t, self.game.ply, self.game.position.fen(), tuple(taken)))
             events += took_back
             self._in_sync()
@@ -512,71 +532,81 @@ class Resolver:
                       if c.kind == "move" and c.board != candidate.board
                       and decision.score - score <= self.config.revise_window)
         if close:
-            self._rivals[self.game.ply] = _Rivals(candidate.moves[0].iccs, close, observation.t,
-                                                  observation.t_still, decision.confidence)
+            self._rivals[self.game.ply] = _Rivals(candidate.moves[0].iccs, close, observation.t_still)
 
     def _revise(self, scorer: Scorer, decision: _Decision, t: float) -> tuple[list[Event], _Decision] | None:
         """A recent move corrected to its rival, when only the rival explains what the board shows now.
 
         No continuation of the record explains this view. Each recent move recorded with a close
         rival (``_keep_rivals``) is swapped for the rival, the moves after it played again, and the
-        view judged from there, any point touched since that move free to have changed. A
-        revision is taken when it is acceptable, leads the record's best by ``margin`` nats and
-        leads every other revision to another board by as much. Returns the corrections
-        (``MoveCorrected`` by "recorder", the revised ply and every later one) and the decision
-        from the revised game, which is then the record.
+        view judged from there, any point touched since that move free to have changed
+        (``_revisions``). A revision is taken when it is acceptable and leads the record's best and
+        every other revision by ``revise_margin`` nats, and a second look (``wants_retry``) finds
+        the same: it rewrites recorded moves, so it needs what a path of moves caught up needs.
+        Returns the corrections (``MoveCorrected`` by "recorder": the revised ply, and every later
+        one carried over) and the decision from the revised game, which is then the record.
         """
         cfg = self.config
+        if self._revision_stale or not self._rivals:
+            return None
+        found = sorted(self._revisions(scorer, decision), key=lambda r: -r.score)
+        best = found[0] if found else None
+        if best is None or any(best.score - other.score < cfg.revise_margin for other in found[1:]):
+            if best is not None:
+                log.debug("t=%.2f: revisions of the record tie; none taken", t)
+            self._revision_seen, self._revision_stale = None, True
+            return None
+        key = (best.ply, best.rival.iccs, best.decision.candidate.board)
+        if key != self._revision_seen:
+            log.debug("t=%.2f: ply %d as %s would explain the board; looking again", t, best.ply, best.rival.iccs)
+            self._revision_seen = key
+            self.wants_retry = True
+            return None
+        self._revision_seen = None
+        ply, replaced, rivals = best.ply, self.game.moves[best.ply - 1], self._rivals[best.ply]
+        log.info("t=%.2f: ply %d revised from %s to %s: only that explains the board now", t, ply, replaced.iccs,
+                 best.rival.iccs)
+        clocks = {number: (press.red_ms, press.black_ms) for number, press in self._presses.items()
+                  if press is not None}
+        confidence = 1.0 / (1.0 + math.exp(-(best.score - decision.score)))
+        events: list[Event] = list(corrections(
+            self.game.positions[ply - 1], ply, best.game.moves[ply - 1:], replaced.iccs, t, "recorder",
+            clocks=clocks, confidence=round(confidence, 4), t_still=rivals.t_still))
+        for sq in (replaced.from_square, replaced.to_square, best.rival.from_square, best.rival.to_square):
+            self._unreliable.discard(sq)
+            self._misread.discard(sq)
+        self.game = best.game
+        # the later plies' rivals were judged in positions that are gone; the move replaced is now the rival
+        self._rivals = {p: r for p, r in self._rivals.items() if p < ply}
+        self._rivals[ply] = _Rivals(best.rival.iccs, (replaced,), rivals.t_still)
+        self._touched |= self._touched_at >= rivals.t_still
+        self._offsets_ref = None  # the reference discs were judged against the other board
+        self._reported_end, self._last_advisory = None, None
+        return events + self._game_end(t), best.decision
+
+    def _revisions(self, scorer: Scorer, decision: _Decision) -> list[_Revision]:
+        """Each recent move swapped for each of its rivals, where the view then fits (see ``_revise``)."""
         moves = self.game.moves
-        found: list[tuple[float, int, Game, _Decision]] = []
+        found: list[_Revision] = []
         for ply, rivals in sorted(self._rivals.items(), reverse=True):
-            if ply > self.game.ply or moves[ply - 1].iccs != rivals.iccs:
+            recent = self.game.ply - self.config.revise_plies < ply <= self.game.ply
+            if not recent or moves[ply - 1].iccs != rivals.iccs:
                 continue
-            since = self._touched | (self._touched_at >= rivals.t_still)
+            touched_since = self._touched | (self._touched_at >= rivals.t_still)
             for rival in rivals.moves:
                 try:
                     alternative = Game(self.game.positions[0], [*moves[:ply - 1], rival, *moves[ply:]])
                 except IllegalMoveError:  # a later move is not legal after the rival
                     continue
-                with self._supposing(alternative, since):
+                with self._supposing(alternative, touched_since):
                     revised = self._decide(scorer, with_pairs=False)
                     if not self._acceptable(revised, scorer):
                         revised = self._decide(scorer, with_pairs=True)
                     if not self._acceptable(revised, scorer) or revised.candidate.kind == "restore":
                         continue
-                if revised.score >= decision.score + cfg.margin:
-                    found.append((revised.score, ply, alternative, revised))
-        if not found:
-            return None
-        found.sort(key=lambda item: -item[0])
-        score, ply, alternative, revised = found[0]
-        if any(other[3].candidate.board != revised.candidate.board and score - other[0] < cfg.margin
-               for other in found[1:]):
-            log.debug("t=%.2f: revisions of the record tie; none taken", t)
-            return None
-        rivals = self._rivals.pop(ply)
-        was = self.game.moves[ply - 1].iccs
-        confidence = 1.0 / (1.0 + math.exp(-(score - decision.score)))
-        log.info("t=%.2f: ply %d revised from %s to %s: only that explains the board now", t, ply, was,
-                 alternative.moves[ply - 1].iccs)
-        events: list[Event] = []
-        for number in range(ply, alternative.ply + 1):
-            move, before = alternative.moves[number - 1], alternative.positions[number - 1]
-            press = self._presses.get(number)
-            events.append(MoveCorrected(
-                t, number, move.iccs, format_move(before, move, "chinese"), before.side_to_move,
-                alternative.positions[number].fen(), round(confidence, 4) if number == ply else 1.0,
-                rivals.t_still if number == ply else None, press.red_ms if press else None,
-                press.black_ms if press else None, False, "recorder", was if number == ply else move.iccs))
-        for sq in (moves[ply - 1].from_square, moves[ply - 1].to_square,
-                   alternative.moves[ply - 1].from_square, alternative.moves[ply - 1].to_square):
-            self._unreliable.discard(sq)
-            self._misread.discard(sq)
-        self.game = alternative
-        self._touched |= self._touched_at >= rivals.t_still
-        self._offsets_ref = None  # the reference discs were judged against the other board
-        self._reported_end = None
-        return events, revised
+                if revised.score >= decision.score + self.config.revise_margin:
+                    found.append(_Revision(revised.score, ply, rival, alternative, revised))
+        return found
 
     @contextlib.contextmanager
     def _supposing(self, game: Game, touched: np.ndarray) -> Iterator[None]:
@@ -748,6 +778,8 @@ class Resolver:
         if self.clock is None:
             return []
         event: ClockPressed = self.clock.press(press)
+        if event.ply is not None:  # the press completed a ply already recorded: its times, for corrections
+            self._presses[event.ply] = press
         return [event]
 
     def clock_link(self, up: bool) -> None:

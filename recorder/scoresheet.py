@@ -20,6 +20,7 @@ from recorder.events import (
     MoveRecorded,
     PositionRestored,
     RecordingStarted,
+    ResultMarked,
 )
 from rules import START_FEN, Move, Position, format_move
 from rules.squares import RED
@@ -69,6 +70,8 @@ def rebuild(events: Iterable[Event]) -> RecordedGame:
             game.start_fen, game.source = event.start_fen, event.source
         elif isinstance(event, MoveRecorded):
             del game.plies[event.ply - 1:]
+            if game.ended is not None and game.ended.ply >= event.ply and not isinstance(game.ended, ResultMarked):
+                game.ended = None  # the position it was judged on is gone (the arbiter's own result stands)
             if len(game.plies) != event.ply - 1:
                 log.warning("event log: ply %d recorded after only %d plies", event.ply, len(game.plies))
             clock = _mover_ms(event.side, event.red_ms, event.black_ms)

@@ -21,8 +21,8 @@ from fpdf import FPDF
 from recorder.events import Event, RecordingStarted
 from recorder.exports.diagram import RED_INK, diagram_size, draw_position
 from recorder.exports.fonts import find_cjk_font
-from recorder.exports.pgn import clock_text
-from recorder.exports.text import notes_of, time_used
+from recorder.exports.pgn import clock_text, notes_of
+from recorder.exports.text import time_used
 from recorder.scoresheet import RecordedGame, clock_left_text, rebuild
 from recorder.store.db import GameInfo
 from rules import Move, Position, format_move

@@ -15,7 +15,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from recorder.events import Alert, Event, PositionRestored
+from recorder.events import Alert, Event, MoveCorrected, PositionRestored
 from recorder.scoresheet import RecordedGame, clock_left_text, hms, rebuild
 from recorder.store.db import GameInfo
 from rules import START_FEN, Move, PgnGame, write_pgn
@@ -75,6 +75,24 @@ def restored_comment(event: PositionRestored) -> str:
     return f"arbiter: position after ply {event.ply} restored (art. 5.8){taken}"
 
 
+def corrected_comment(event: MoveCorrected) -> str:
+    """A corrected move as a comment sentence: who set it, and what was recorded before."""
+    return f"{event.by or 'arbiter'}: ply {event.ply} corrected to {event.iccs} ({event.chinese}), was {event.was}"
+
+
+def notes_of(events: Sequence[Event]) -> list[tuple[int, str]]:
+    """(ply, sentence) of every alert, restoration and corrected move, in recorded order."""
+    notes = []
+    for event in events:
+        if isinstance(event, PositionRestored) and event.taken_back:
+            notes.append((event.ply, restored_comment(event)))
+        elif isinstance(event, Alert):
+            notes.append((event.ply, alert_comment(event)))
+        elif isinstance(event, MoveCorrected) and event.was != event.iccs:
+            notes.append((event.ply, corrected_comment(event)))
+    return notes
+
+
 def headers_for(info: GameInfo | None, result: str, extra: dict[str, str] | None = None) -> dict[str, str]:
     """PGN tags from the store's game information (``?`` where unknown, as PGN asks)."""
     info = info or GameInfo()
@@ -95,11 +113,8 @@ def to_pgn_game(events: Sequence[Event], info: GameInfo | None = None,
     game = rebuild(events)
     notes: list[list[str]] = [[] for _ in game.plies]
     opening: list[str] = []
-    for event in events:
-        if isinstance(event, PositionRestored) and event.taken_back:
-            _attach(notes, opening, event.ply, restored_comment(event))
-        elif isinstance(event, Alert):
-            _attach(notes, opening, event.ply, alert_comment(event))
+    for ply, text in notes_of(events):
+        _attach(notes, opening, ply, text)
     for advice in game.advice:
         _attach(notes, opening, advice.ply, f"advice ({advice.reason}, art. {advice.article}): {advice.text}")
     if game.ended is not None and game.ended.text:

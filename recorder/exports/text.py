@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from recorder.events import Alert, Event, PositionRestored
-from recorder.exports.pgn import alert_comment, clock_text, move_times, restored_comment
+from recorder.events import Event
+from recorder.exports.pgn import clock_text, move_times, notes_of
 from recorder.scoresheet import RecordedGame, rebuild, scoresheet_text
 from recorder.store.db import GameInfo
 
@@ -29,17 +29,6 @@ def round_of(ply: int) -> str:
     if ply <= 0:
         return "before the first move"
     return f"after {(ply + 1) // 2}{'.' if ply % 2 else '...'} ({'red' if ply % 2 else 'black'})"
-
-
-def notes_of(events: Sequence[Event]) -> list[tuple[int, str]]:
-    """(ply, sentence) of every alert and correction, in recorded order."""
-    notes = []
-    for event in events:
-        if isinstance(event, PositionRestored) and event.taken_back:
-            notes.append((event.ply, restored_comment(event)))
-        elif isinstance(event, Alert):
-            notes.append((event.ply, alert_comment(event)))
-    return notes
 
 
 def export_text(events: Sequence[Event], info: GameInfo | None = None, title: str = "") -> str:

@@ -13,10 +13,10 @@ import logging
 from datetime import UTC, datetime
 from typing import Any
 
-from recorder.events import Alert, AlertAcknowledged, Event, MoveCorrected, ResultMarked
+from recorder.events import Alert, AlertAcknowledged, Event, ResultMarked, corrections
 from recorder.server.state import StoredEvent
 from recorder.store.db import GameStore
-from rules import Move, Position, format_move, parse_move
+from rules import Move, Position, parse_move
 
 log = logging.getLogger(__name__)
 
@@ -91,21 +91,13 @@ def correct(store: GameStore, game_id: int, events: list[StoredEvent], body: dic
     was = plies[ply - 1] if ply <= len(plies) else ""
     if move.iccs == was:
         raise ActionError(f"ply {ply} is already {was}")
-    sequence = [move.iccs] + plies[ply:]
+    sequence = [move] + [Move.from_iccs(iccs) for iccs in plies[ply:]]
     t, at = _t(events), _now()
-    clocks = _clock_of(events)
-    made: list[Event] = []
-    for number, iccs in enumerate(sequence, ply):
-        step = Move.from_iccs(iccs)
-        if not position.is_legal(step):
-            raise ActionError(f"after the correction ply {number} ({iccs}) is no longer legal: restore the "
-                              f"position on the board instead (art. 5.8)")
-        after = position.play(step)
-        red_ms, black_ms = clocks.get(number, (None, None))
-        made.append(MoveCorrected(t, number, iccs, format_move(position, step, "chinese"), position.side_to_move,
-                                  after.fen(), 1.0, None, red_ms, black_ms, False, by,
-                                  was if number == ply else iccs, at))
-        position = after
+    try:
+        made: list[Event] = list(corrections(position, ply, sequence, was, t, by, clocks=_clock_of(events), at=at))
+    except ValueError as error:
+        raise ActionError(f"after the correction {error}: restore the position on the board instead "
+                          f"(art. 5.8)") from None
     for event in made:
         store.append(game_id, event)
     log.info("game %d: ply %d corrected to %s by %s", game_id, ply, move.iccs, by)
@@ -113,12 +105,15 @@ def correct(store: GameStore, game_id: int, events: list[StoredEvent], body: dic
 
 
 def _clock_of(events: list[StoredEvent]) -> dict[int, tuple[int | None, int | None]]:
-    from recorder.events import MoveRecorded
+    """Each ply's clock times (red, black ms) as the log has them: from its move, or the press that
+    completed it (a press often comes after the move is recorded)."""
+    from recorder.events import ClockPressed, MoveRecorded
 
     found: dict[int, tuple[int | None, int | None]] = {}
     for stored in events:
-        if isinstance(stored.event, MoveRecorded):
-            found[stored.event.ply] = (stored.event.red_ms, stored.event.black_ms)
+        event = stored.event
+        if isinstance(event, MoveRecorded | ClockPressed) and event.ply is not None:
+            found[event.ply] = (event.red_ms, event.black_ms)
     return found
 
 

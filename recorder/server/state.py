@@ -119,15 +119,15 @@ def game_state(game: GameRow, events: list[StoredEvent]) -> dict[str, Any]:
             entry = {"ply": event.ply, "iccs": event.iccs, "chinese": event.chinese, "side": event.side,
                      "fen": event.fen_after, "t": event.t, "confidence": event.confidence,
                      "clock_ms": event.red_ms if event.side == RED else event.black_ms, "seq": stored.seq}
-            if isinstance(event, MoveCorrected):
+            if isinstance(event, MoveCorrected) and event.was != event.iccs:  # not a later ply carried over
                 entry.update(corrected_by=event.by, was=event.was)
                 actions.append({"seq": stored.seq, "type": "MoveCorrected", "by": event.by, "at": event.at,
                                 "text": f"ply {event.ply}: {event.was or '?'} -> {event.iccs} ({event.chinese})"})
             moves.append(entry)
             if event.red_ms is not None and event.black_ms is not None:
                 clocks.update(red_ms=event.red_ms, black_ms=event.black_ms, t=event.t)
-            if ended is not None and ended["ply"] >= event.ply:
-                ended = None
+            if ended is not None and ended["ply"] >= event.ply and not ended["by"]:
+                ended = None  # the position it was judged on is gone (the arbiter's own result stands)
         elif isinstance(event, ClockPressed):
             clocks.update(red_ms=event.red_ms, black_ms=event.black_ms, t=event.t,
                           running=BLACK if event.side == RED else RED)

@@ -16,6 +16,7 @@ from recorder.events import (
     MoveRecorded,
     PositionRestored,
     RecordingStarted,
+    ResultMarked,
     event_from_json,
     event_to_json,
     read_events,
@@ -107,3 +108,19 @@ def test_the_recorders_own_correction_rebuilds_the_game_and_is_shown_once() -> N
     assert rebuild(events).moves == ["h2e2", "h9g7"]
     assert status_line(again) is None  # a later ply carried over unchanged is not news
     assert "corrected by recorder (was h2h5)" in (status_line(fixed) or "")
+    pgn = export_pgn(events, notation="iccs")
+    assert "recorder: ply 1 corrected to h2e2 (炮二平五), was h2h5" in pgn and "was h9g7" not in pgn
+
+
+def test_a_game_end_judged_on_a_move_corrected_later_is_dropped_but_the_arbiters_result_stands() -> None:
+    p0 = Position.start()
+    p1 = p0.play("h2e2")
+    start = [RecordingStarted(0.0, "video.mp4", START_FEN), _move(1, "h2e2", p0, 3.0)]
+    mate = GameEnded(3.0, 1, "1-0", "checkmate", "3.1", "red mates", False)
+    fixed = MoveCorrected(9.0, 1, "b2e2", "炮八平五", "red", p0.play("b2e2").fen(), 0.97, 2.8, None, None, False,
+                          "recorder", "h2e2")
+    assert rebuild([*start, mate]).result == "1-0"
+    assert rebuild([*start, mate, fixed]).result == "*"
+    marked = ResultMarked(4.0, 1, "0-1", "resignation", "", "red resigned", False, by="arbiter")
+    assert rebuild([*start, marked, fixed]).result == "0-1"
+    assert rebuild([*start, mate, fixed]).moves == ["b2e2"] and p1.board != p0.play("b2e2").board
