@@ -78,8 +78,13 @@ def _press(line: str) -> ClockPress | None:
 def load_clock_log(path: str | Path) -> tuple[list[ClockPress], int]:
     """Every press of a clock log file, in time order, and how many lines could not be read (each
     skipped with a warning; bytes that are not UTF-8 spoil their line only)."""
-    with open(path, encoding="utf-8", errors="replace") as source:
-        return parse_clock_lines(source, str(path))
+    try:
+        with open(path, encoding="utf-8", errors="replace") as source:
+            return parse_clock_lines(source, str(path))
+    except FileNotFoundError:
+        raise ValueError(f"clock log {path}: no such file") from None
+    except IsADirectoryError:
+        raise ValueError(f"clock log {path} is a folder, not a file of clock presses") from None
 
 
 def read_clock_log(path: str | Path) -> list[ClockPress]:

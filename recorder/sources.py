@@ -132,6 +132,9 @@ class ImageFolderSource(FrameSource):
         self.files = sorted(p for p in Path(folder).iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
         if not self.files:
             raise ValueError(f"no images in {folder}")
+        if not any(cv2.haveImageReader(str(path)) for path in self.files):  # reads the header only
+            raise ValueError(f"no readable images in {folder}: none of its {len(self.files)} image file(s) "
+                             "can be decoded")
         self.frame_count = len(self.files)
         self.skipped = 0
 
@@ -273,4 +276,7 @@ def open_source(spec: str, *, fps: float | None = None, opener: Opener = _open_c
         return ImageFolderSource(path, fps)
     if path.is_file():
         return VideoFileSource(path, fps, opener)
+    if not path.exists():
+        raise ValueError(f"source {spec!r}: no such file or folder (a camera is a number such as 0, a stream "
+                         "a URL such as rtsp://...)")
     raise ValueError(f"source {spec!r} is not a camera index, a stream URL, a folder or a video file")

@@ -38,6 +38,9 @@ from recorder.store.recording import (
 from recorder.store.resume import StoreRecording, live_offset, presses_after
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from recorder.clocklog_input import ClockPress
     from recorder.sources import FrameSource
 
 log = logging.getLogger(__name__)
@@ -224,6 +227,11 @@ def record_source(source_spec: str, classifier: Any, *, source: FrameSource | No
                 ended = Alert(session.last_t, "source_ended_early", (), "", cut, session.resolver.game.ply)
                 events.append(ended)
                 on_event(ended)
+            elif logged and clock is None and not isinstance(source, LiveSource):
+                stray = clock_log_mismatch(logged, session.last_t, clock_log, session.resolver.game.ply)
+                if stray is not None:
+                    events.append(stray)
+                    on_event(stray)
         except KeyboardInterrupt:
             source.stop()
             reason, complete = "stopped by the user", False
@@ -232,6 +240,21 @@ def record_source(source_spec: str, classifier: Any, *, source: FrameSource | No
             clock.stop()
         session.finish(reason, complete=complete)
         return store.store.events(store.game_id) if store is not None else list(events.events)
+
+
+LOG_BEYOND_S = 10.0  # a clock log running this long past the end of its video is not that video's
+
+
+def clock_log_mismatch(presses: Sequence[ClockPress], end_t: float, path: Path | None, ply: int) -> ClockAlert | None:
+    """The alert when the clock log ``presses`` runs well past the end of the recorded video at
+    ``end_t``: a log of another game (or of a longer recording) attaches wrong times to the moves."""
+    late = [press for press in presses if press.t > end_t + LOG_BEYOND_S]
+    if not late:
+        return None
+    return ClockAlert(end_t, "clock_log_mismatch", (), "",
+                      f"{len(late)} press(es) of the clock log {path} come after the video ends (the last at "
+                      f"{late[-1].t:.1f} s, the video ends at {end_t:.1f} s): is it this game's log? The move "
+                      f"times recorded from it may be wrong", ply, "")
 
 
 def writable(path: Path) -> None:

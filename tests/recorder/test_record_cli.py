@@ -113,6 +113,42 @@ def test_a_damaged_clock_log_and_a_truncated_video_are_alerts_kept_with_the_game
     assert "truncated or damaged" in alerts["source_ended_early"]
 
 
+def test_a_clock_log_of_another_game_is_an_alert(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    truth = json.loads((FIXTURES / "game_short.truth.json").read_text(encoding="utf-8"))
+    use_oracle_in_record(OracleClassifier(truth), monkeypatch.setattr)
+    events = tmp_path / "e.jsonl"
+    other = FIXTURES / "game_faults.clock.jsonl"  # runs to 114 s; this video ends at 42 s
+    assert main(["record", str(VIDEO), "--no-db", "--clock-log", str(other), "--events", str(events)]) == 0
+    logged = read_events(events)
+    (mismatch,) = [e for e in logged if getattr(e, "kind", "") == "clock_log_mismatch"]
+    assert "is it this game's log?" in mismatch.text
+    assert rebuild(logged).moves == truth["moves"]  # the moves stand; only their times are doubtful
+    own = tmp_path / "own.jsonl"
+    assert main(["record", str(VIDEO), "--no-db", "--clock-log", str(FIXTURES / "game_short.clock.jsonl"),
+                 "--events", str(own)]) == 0
+    assert not [e for e in read_events(own) if getattr(e, "kind", "") == "clock_log_mismatch"]
+
+
+def test_missing_and_unreadable_inputs_are_one_line_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    junk = tmp_path / "junk"
+    junk.mkdir()
+    (junk / "notes.txt").write_text("x", encoding="utf-8")
+    (junk / "b.png").write_bytes(b"not a picture" * 20)
+    cases = {
+        "no such file or folder": ["record", str(tmp_path / "missing.mp4"), "--no-db"],
+        "no readable images": ["record", str(junk), "--no-db"],
+        "clock log": ["record", str(VIDEO), "--no-db", "--clock-log", str(tmp_path / "none.jsonl")],
+    }
+    for said, argv in cases.items():
+        assert main(argv) == 2
+        assert said in capsys.readouterr().err
+    with pytest.raises(SystemExit) as stopped:  # an unknown option: the command's own usage
+        main(["record", str(VIDEO), "--bogus"])
+    assert stopped.value.code == 2
+    err = capsys.readouterr().err
+    assert "usage: xqrec record" in err and "unrecognized arguments: --bogus" in err
+
+
 def test_the_pgn_written_while_recording_has_the_headers_export_gives(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     truth = json.loads((FIXTURES / "game_short.truth.json").read_text(encoding="utf-8"))
