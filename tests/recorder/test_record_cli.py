@@ -120,7 +120,7 @@ def test_a_clock_log_of_another_game_is_an_alert(tmp_path: Path, monkeypatch: py
     other = FIXTURES / "game_faults.clock.jsonl"  # runs to 114 s; this video ends at 42 s
     assert main(["record", str(VIDEO), "--no-db", "--clock-log", str(other), "--events", str(events)]) == 0
     logged = read_events(events)
-    (mismatch,) = [e for e in logged if getattr(e, "kind", "") == "clock_log_mismatch"]
+    (mismatch,) = [e for e in logged if isinstance(e, Alert) and e.kind == "clock_log_mismatch"]
     assert "is it this game's log?" in mismatch.text
     assert rebuild(logged).moves == truth["moves"]  # the moves stand; only their times are doubtful
     own = tmp_path / "own.jsonl"

@@ -108,8 +108,8 @@ def test_splits_use_disjoint_fonts() -> None:
 
 
 def test_the_wide_face_set_adds_faces_to_the_train_split_only() -> None:
-    wide = {ViewStyle.sample(np.random.default_rng(seed), split="train", faces="wide").font for seed in range(120)}
-    assert set(WIDE_TRAIN_FONTS) <= wide <= set(FONTS_BY_SPLIT["train"]) | set(WIDE_TRAIN_FONTS)
+    drawn = {ViewStyle.sample(np.random.default_rng(seed), split="train", faces="wide").font for seed in range(120)}
+    assert set(WIDE_TRAIN_FONTS) <= drawn <= set(FONTS_BY_SPLIT["train"]) | set(WIDE_TRAIN_FONTS)
     assert not set(WIDE_TRAIN_FONTS) & (set(FONTS_BY_SPLIT["dev"]) | set(FONTS_BY_SPLIT["test"]))
     for font in WIDE_TRAIN_FONTS:  # their fallbacks (for 傌) are train faces too
         assert fonts.FONTS[font].fallback in FONTS_BY_SPLIT["train"]
