@@ -48,6 +48,17 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class _LineFormatter(logging.Formatter):
+    """Log lines that read like the commands' own ("warning: ..."); with ``with_module`` the logger's
+    name too (``-v``)."""
+
+    def __init__(self, with_module: bool) -> None:
+        super().__init__("%(name)s: %(message)s" if with_module else "%(message)s")
+
+    def format(self, record: logging.LogRecord) -> str:
+        return f"{record.levelname.lower()}: {super().format(record)}"
+
+
 def _command_parser(parser: argparse.ArgumentParser, command: str) -> argparse.ArgumentParser:
     """The sub-command's parser (``parser`` itself when there is none by that name)."""
     for action in parser._actions:  # argparse keeps its sub-parsers on the subparsers action only
@@ -62,10 +73,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args, extra = parser.parse_known_args(argv)
     if extra:  # said by the command's own parser, with its usage (argparse would show the top level's)
         _command_parser(parser, args.command).error(f"unrecognized arguments: {' '.join(extra)}")
-    logging.basicConfig(
-        level=logging.DEBUG if args.verbose else logging.WARNING,
-        format="%(levelname)s %(name)s: %(message)s",
-    )
+    handler = logging.StreamHandler()
+    handler.setFormatter(_LineFormatter(with_module=args.verbose))
+    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.WARNING, handlers=[handler])
     try:
         return int(args.handler(args) or 0)
     except KeyboardInterrupt:
