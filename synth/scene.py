@@ -41,12 +41,21 @@ class Overlay(Protocol):
 
 @dataclass
 class Frame:
-    """One rendered moment: the image, truth points, points hidden by overlays and their mask."""
+    """One rendered moment: the image, truth points, points hidden by overlays and their mask, and
+    the share of each point's neighbourhood the overlays cover (points they reach only)."""
 
     image: np.ndarray
     points: dict[str, tuple[float, float]]
     covered: list[str] = field(default_factory=list)
     cover_mask: np.ndarray | None = None
+    cover_shares: dict[str, float] = field(default_factory=dict)
+
+
+COVERED_SHARE = 0.4  # a point is covered when more of its neighbourhood than this is under a hand
+
+
+def _covered(shares: dict[str, float], threshold: float = COVERED_SHARE) -> list[str]:
+    return [name for name in POINT_NAMES if shares[name] > threshold]
 
 
 def point_xy(name: str) -> tuple[float, float]:
@@ -168,13 +177,14 @@ class Scene:
             np.maximum(cover, overlay.draw(image, self), out=cover)
         frame_rng = np.random.default_rng([self.seed, 7002, int(round(t * 1000))])
         out = finish(image, self.gain, self.glare, self.style, frame_rng)
-        covered = self.covered_points(cover) if overlays else []
-        return Frame(out, dict(self.points), covered, cover if overlays else None)
-
-    def covered_points(self, cover: np.ndarray, threshold: float = 0.4) -> list[str]:
-        """Points whose neighbourhood (a quarter spacing around) is mostly under ``cover``."""
+        if not overlays:
+            return Frame(out, dict(self.points))
         shares = self.cover_shares(cover)
-        return [name for name in POINT_NAMES if shares[name] > threshold]
+        return Frame(out, dict(self.points), _covered(shares), cover, {k: v for k, v in shares.items() if v > 0})
+
+    def covered_points(self, cover: np.ndarray, threshold: float = COVERED_SHARE) -> list[str]:
+        """Points whose neighbourhood (a quarter spacing around) is mostly under ``cover``."""
+        return _covered(self.cover_shares(cover), threshold)
 
     def cover_shares(self, cover: np.ndarray) -> dict[str, float]:
         """How much of each point's neighbourhood (a quarter spacing around) lies under ``cover`` (0-1)."""

@@ -137,8 +137,7 @@ def render_view(
         points=frame.points,
         red_side=scene.red_side(),
         covered=frame.covered,
-        cover=({k: v for k, v in scene.cover_shares(frame.cover_mask).items() if v > 0}
-               if frame.cover_mask is not None else {}),
+        cover=frame.cover_shares,
         piece_offsets={k: p.offset for k, p in placements.items()},
         piece_rotations={k: p.rotation for k, p in placements.items()},
         style=style.to_dict(),

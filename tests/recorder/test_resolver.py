@@ -48,6 +48,13 @@ def _look(resolver: Resolver, board: str, t: float, **kwargs: object) -> list:
     return events
 
 
+def _started() -> Resolver:
+    """A resolver that has seen the start position once."""
+    resolver = Resolver()
+    resolver.observe(observe_board(Position.start().board, 0.5))
+    return resolver
+
+
 def _recorded(events: list) -> list[str]:
     return [e.iccs for e in events if isinstance(e, MoveRecorded)]
 
@@ -333,9 +340,8 @@ def test_the_second_look_at_a_knocked_piece_counts_its_disc_where_the_point_read
 def test_a_capture_whose_captor_is_still_in_the_hand_raises_nothing() -> None:
     # the captured horse is off the board and the cannon still in the player's hand, held still
     # beside the board: both points read empty; that is a move under way, not a disturbed board
-    resolver = Resolver()
+    resolver = _started()
     board = Position.start().board
-    resolver.observe(observe_board(board, 0.5))
     h2, h9 = parse_square("h2"), parse_square("h9")
     lifted = _moved(board, "h2", "h9")
     events = []
@@ -349,9 +355,7 @@ def test_a_capture_whose_captor_is_still_in_the_hand_raises_nothing() -> None:
 def test_a_piece_gone_after_a_capture_that_shows_its_captor_is_raised_at_once() -> None:
     # the cannon took the horse and stands on h9 (its character read unsurely); the hand knocked
     # the chariot on i9 off the board
-    resolver = Resolver()
-    board = Position.start().board
-    resolver.observe(observe_board(board, 0.5))
+    resolver = _started()
     h9, i9 = parse_square("h9"), parse_square("i9")
     after = Position.start().play("h2h9")
     touched = (parse_square("h2"), h9, i9)
@@ -382,9 +386,7 @@ def test_a_point_glare_blows_out_raises_no_disturbance() -> None:
 def test_no_move_is_taken_from_points_at_the_edge_of_a_hand() -> None:
     # the advisor goes f0e1; the hand still covers f0 and the edge of it e0, which reads empty at
     # 65 % and "covered" at 35 %: the general's step e0e1 must not be read into that view
-    resolver = Resolver()
-    board = Position.start().board
-    resolver.observe(observe_board(board, 0.5))
+    resolver = _started()
     e0, f0 = parse_square("e0"), parse_square("f0")
     after = Position.start().play("f0e1")
     seen = observe_board(after.board, 1.0, covered=(f0,))
