@@ -86,6 +86,7 @@ class ResolverConfig:
     revise_window: float = 8.0  # a move this close behind a recorded one stays its rival (see _revise)
     revise_plies: int = 8  # how far back a recorded move may be revised by what the board shows later
     revise_margin: float = 8.0  # nats a revision must lead the record and other revisions by (it rewrites moves)
+    inconclusive_looks: int = 3  # a still board no candidate clearly explains is read again this many times
 
     def __post_init__(self) -> None:
         if not 1e-9 < self.floor < 0.5:
@@ -154,6 +155,7 @@ class Resolver:
         self._last_advisory: str | None = None
         self.observations = 0
         self.wants_retry = False  # the last observation asks for a second look (hidden points, a new trouble)
+        self._inconclusive = 0  # inconclusive looks at the board since something last moved on it
         self._offsets_ref: tuple[str, np.ndarray] | None = None  # board and residual disc offsets of a clean view
         self._suspect: tuple[tuple[str, tuple[str, ...]], ...] | None = None
         self._suspect_since = 0.0  # when the trouble waiting for its second look was first seen
@@ -192,7 +194,9 @@ class Resolver:
         self._touched_at[touched] = observation.t
         if touched.any():
             self._revision_stale = False
-        scorer = Scorer(observation.probs, observation.mask, cfg.floor, cfg.bad_p, cfg.type_floor)
+            self._inconclusive = 0
+        scorer = Scorer(observation.probs, observation.mask, cfg.floor, cfg.bad_p, cfg.type_floor,
+                        unreliable=observation.unreadable)
         self._seen_off = frozenset()
         decision = self._decide(scorer, with_pairs=False)
         if not self._acceptable(decision, scorer):
@@ -233,8 +237,11 @@ class Resolver:
             if caught_up is not None:
                 return caught_up
         if not alerts:
-            log.debug("t=%.2f: observation inconclusive (gap %.1f, %d bad points); waiting", t, decision.gap,
-                      decision.bad)
+            # a move whose points the camera reads poorly (glare, blur) often reads clearly a moment later
+            self._inconclusive += 1
+            self.wants_retry = self.wants_retry or self._inconclusive <= cfg.inconclusive_looks
+            log.debug("t=%.2f: observation inconclusive (gap %.1f, %d bad points); %s", t, decision.gap,
+                      decision.bad, "looking again" if self.wants_retry else "waiting")
         # an illegal move is raised at once; pieces only gone may still be in the player's hand
         hold = self._hand_hold(scorer) if alerts and not illegal else 0.0
         confirmed: list[Event] = list(self._confirm(alerts, t, hold))

@@ -64,7 +64,7 @@ def changes(position: Position, scorer: Scorer, confident_p: float, substitution
     """
     current = board_classes(position.board)
     probs = scorer.piece_probs
-    visible = scorer.visible
+    visible = scorer.trusted
     piece_best = 1 + np.argmax(probs[:, 1:], axis=1)
     vacated_mask = visible & (current != 0) & (probs[:, 0] >= confident_p)
     gained_mask = visible & (current == 0) & (scorer.occupied_p >= confident_p)

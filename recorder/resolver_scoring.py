@@ -33,7 +33,9 @@ class Scorer:
     """Scores of boards under one observation.
 
     ``piece_probs`` (90, 15) are the probabilities of empty and the 14 pieces, renormalised
-    without "covered"; ``visible`` marks the points that count. A point's probability is read
+    without "covered"; ``visible`` marks the points that count. ``unreliable`` points (blown
+    out by glare) count in the scores but are never a clear contradiction (``trusted``): under
+    glare the classifier often reads an empty point surely as a piece, or a piece as empty. A point's probability is read
     in three parts: whether it is occupied (floored at ``floor``), the piece's colour given that
     (floored at ``colour_floor``) and its kind given the colour (floored at ``type_floor``, much
     higher): a classifier tells a piece from an empty point best and red from black next, and
@@ -42,11 +44,12 @@ class Scorer:
     """
 
     def __init__(self, probs: np.ndarray, mask: np.ndarray, floor: float = 1e-3, bad_p: float = 0.1,
-                 type_floor: float = 0.1, colour_floor: float = 0.02) -> None:
+                 type_floor: float = 0.1, colour_floor: float = 0.02, unreliable: np.ndarray | None = None) -> None:
         piece = np.asarray(probs, dtype=np.float64)[:, :PIECE_CLASSES]
         piece = piece / np.maximum(piece.sum(axis=1, keepdims=True), 1e-12)
         self.piece_probs = piece
         self.visible = ~np.asarray(mask, dtype=bool)
+        self.trusted = self.visible if unreliable is None else self.visible & ~np.asarray(unreliable, dtype=bool)
         self.occupied_p = 1.0 - piece[:, 0]
         red, black = piece[:, 1:8], piece[:, 8:15]
         red_p, black_p = red.sum(axis=1), black.sum(axis=1)
@@ -67,9 +70,9 @@ class Scorer:
         return self.logp[self._rows[None, :], classes].sum(axis=1)
 
     def bad_points(self, classes: np.ndarray) -> np.ndarray:
-        """(90,) True where a visible point clearly contradicts the occupancy of the (90,) class board."""
+        """(90,) True where a trusted point clearly contradicts the occupancy of the (90,) class board."""
         p = np.where(classes == 0, self.piece_probs[:, 0], self.occupied_p)
-        return self.visible & (p < self.bad_p)
+        return self.trusted & (p < self.bad_p)
 
     def shows_side(self, square: int, red: bool, sure_p: float) -> bool:
         """Does visible ``square`` read, surely, as holding a piece of one side (``red`` or black)?

@@ -505,3 +505,35 @@ def test_a_move_the_arbiter_set_is_not_revised_by_the_recorder() -> None:
     events = _look(resolver, truth.board, 4.0, touched=(parse_square("h7"), parse_square("h8")))
     assert not [e for e in events if isinstance(e, MoveCorrected)]
     assert [e.kind for e in events if isinstance(e, Alert)] == ["unexplained"]
+
+
+def test_a_glare_washed_point_does_not_contradict_a_move() -> None:
+    """Under glare an empty point can read surely as a piece; it must not pass for where the moved piece went."""
+    board = _moved(Position.start().board, "h2", "e2")
+    glare = parse_square("e5")
+    view = observe_board(board, 2.0, misread={glare: ("C", 0.9)})
+    assert _recorded(_started().observe(view)) == []  # read as the moved cannon seen elsewhere: not accepted
+    blown = np.zeros(90, dtype=bool)
+    blown[glare] = True
+    resolver = _started()
+    events = resolver.observe(replace(view, unreadable=blown))
+    assert _recorded(events) == ["h2e2"]
+    assert not [e for e in events if isinstance(e, Alert)]
+
+
+def test_an_inconclusive_board_is_read_again_a_few_times() -> None:
+    """A move read poorly on one look (glare, blur) is looked at again, but a board that stays unclear is let be."""
+    board = _moved(Position.start().board, "h2", "e2")
+    poor = {parse_square("h2"): ("C", 0.3), parse_square("e2"): (".", 0.3)}  # neither end surely read
+    resolver = _started()
+    looks = []
+    for i in range(5):  # the first look follows the hand; the others see nothing move
+        view = observe_board(board, 2.0 + 0.3 * i, misread=poor, touched=None if i == 0 else ())
+        assert _recorded(resolver.observe(view)) == []
+        looks.append(resolver.wants_retry)
+    assert looks == [True, True, True, False, False]
+    assert _recorded(resolver.observe(observe_board(board, 4.0, touched=()))) == ["h2e2"]
+    resolver = _started()
+    resolver.observe(observe_board(board, 2.0, misread=poor))
+    assert resolver.wants_retry
+    assert _recorded(resolver.observe(observe_board(board, 2.3, touched=()))) == ["h2e2"]  # the second look reads it
