@@ -11,6 +11,9 @@ Boards are rendered once by ``models.train.data.build_cache`` (truth geometry, `
 ``PieceClassifier.classify`` takes at run time. One row per board goes to ``out/bench/classifier.csv``.
 
 ``python -m bench classifier`` or ``python -m bench.bench_classifier --boards 500 [--model PATH]``.
+``--robustness N`` also reads the first N test boards again under changes the renderer never makes
+(colour casts of other lamps, defocus and motion blur, JPEG, sharpening, washed-out colour, a dark
+room, sensor noise), applied to each cached crop, as a guide to footage from other cameras.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ import logging
 import statistics
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 import cv2
@@ -116,6 +120,70 @@ def accuracy(clf: PieceClassifier, boards: int, seed: int, workers: int) -> dict
     return {"point": float(right.mean()), "board": float(right.all(axis=1).mean())}
 
 
+def _gains(blue: float, green: float, red: float) -> Callable[[np.ndarray], np.ndarray]:
+    gains = np.array([blue, green, red], dtype=np.float32)
+    return lambda crop: np.clip(crop.astype(np.float32) * gains, 0, 255).astype(np.uint8)
+
+
+def _jpeg(quality: int) -> Callable[[np.ndarray], np.ndarray]:
+    def encode(crop: np.ndarray) -> np.ndarray:
+        _, data = cv2.imencode(".jpg", crop, [cv2.IMWRITE_JPEG_QUALITY, quality])
+        return np.asarray(cv2.imdecode(data, cv2.IMREAD_COLOR))
+    return encode
+
+
+def _desaturate(keep: float) -> Callable[[np.ndarray], np.ndarray]:
+    def grey(crop: np.ndarray) -> np.ndarray:
+        luma = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)[..., None].astype(np.float32)
+        return np.clip(luma + keep * (crop.astype(np.float32) - luma), 0, 255).astype(np.uint8)
+    return grey
+
+
+def _motion(crop: np.ndarray) -> np.ndarray:
+    kernel = np.zeros((7, 7), np.float32)
+    kernel[3, :] = 1 / 7
+    return cv2.filter2D(crop, -1, kernel)
+
+
+def _noise(crop: np.ndarray) -> np.ndarray:
+    rng = np.random.default_rng(crop.size)
+    return np.clip(crop + rng.normal(0.0, 10.0, crop.shape), 0, 255).astype(np.uint8)
+
+
+# (name, change of one cached crop: 37 px per grid spacing, a character about 18 px tall)
+PERTURBATIONS: tuple[tuple[str, Callable[[np.ndarray], np.ndarray]], ...] = (
+    ("as rendered", lambda crop: crop),
+    ("warm lamp (B x0.7, R x1.3)", _gains(0.7, 0.95, 1.3)),
+    ("cool light (B x1.3, R x0.8)", _gains(1.3, 1.0, 0.8)),
+    ("green cast (G x1.2)", _gains(0.9, 1.2, 0.9)),
+    ("defocus, sigma 1.0 px", lambda crop: cv2.GaussianBlur(crop, (0, 0), 1.0)),
+    ("defocus, sigma 1.6 px", lambda crop: cv2.GaussianBlur(crop, (0, 0), 1.6)),
+    ("motion blur, 7 px", _motion),
+    ("JPEG quality 30", _jpeg(30)),
+    ("sharpened (unsharp mask)", lambda crop: cv2.addWeighted(crop, 1.8, cv2.GaussianBlur(crop, (0, 0), 1.5), -0.8, 0)),
+    ("colour halved", _desaturate(0.5)),
+    ("dark room (x0.45)", lambda crop: np.clip(crop.astype(np.float32) * 0.45, 0, 255).astype(np.uint8)),
+    ("sensor noise, sigma 10", _noise),
+)
+
+
+def robustness(clf: PieceClassifier, boards: int, seed: int, workers: int, count: int) -> None:
+    """Accuracy on the first ``count`` test boards under each of ``PERTURBATIONS`` (hand points left out)."""
+    path = build_cache("test", seed, boards, OUT / cache_name("test", seed, boards), hand_rate=0.5, perturb=False,
+                       workers=workers, chunk=20, progress=False)
+    with np.load(path) as data:
+        crops, labels = data["crops"][:count], data["labels"][:count]
+    group = np.array([0, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 3])
+    seen = labels != CLASSES.index("covered")
+    print(f"robustness on {len(crops)} test boards, hand points left out ({int(seen.sum())} points): "
+          "per point / empty, red, black")
+    for name, change in PERTURBATIONS:
+        pred = np.stack([clf.predict_crops(np.ascontiguousarray(centre(np.stack([change(c) for c in board]))))
+                         for board in crops]).argmax(axis=2)
+        print(f"  {name:30s} {(pred[seen] == labels[seen]).mean():8.3%} / "
+              f"{(group[pred[seen]] == group[labels[seen]]).mean():.3%}")
+
+
 def end_to_end(clf: PieceClassifier, views: int) -> None:
     """``read-board`` (calibrate, rectify, classify) on 1280x960 test-split renders."""
     totals, right, found = [], 0, 0
@@ -151,10 +219,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--views", type=int, default=20, help="1280x960 views for read-board end to end")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--model", type=Path, default=None)
+    parser.add_argument("--robustness", type=int, default=0, metavar="N",
+                        help="also read N test boards under camera changes the renderer never makes")
     args = parser.parse_args([] if argv is None else argv)
     clf = PieceClassifier(args.model, threads=2)
     print(f"model {clf.model_path} ({clf.metadata.get('architecture')}, sha256 {clf.sha256[:12]})")
     accuracy(clf, args.boards, args.seed, args.workers)
+    if args.robustness:
+        robustness(clf, args.boards, args.seed, args.workers, args.robustness)
     end_to_end(clf, args.views)
 
 

@@ -36,12 +36,17 @@ def geometric(x: torch.Tensor, out_px: int, gen: torch.Generator, *, shift: floa
 
 
 def photometric(x: torch.Tensor, gen: torch.Generator, *, soft_rate: float = 0.35,
-                soft_min: float = 0.45) -> torch.Tensor:
-    """Exposure, gamma, white balance, blur/low resolution and noise on (N, 3, H, W) in [0, 1]."""
+                soft_min: float = 0.45, gain_spread: float = 0.2, blur_rate: float = 0.0,
+                blur_max: float = 1.6) -> torch.Tensor:
+    """Exposure, gamma, white balance, blur/low resolution and noise on (N, 3, H, W) in [0, 1].
+
+    ``gain_spread`` is the width of each channel's gain around 1 (0.2: +-10 %); ``blur_rate`` of the
+    crops are defocused by a Gaussian of up to ``blur_max`` pixels (one sigma per batch).
+    """
     n, _, h, w = x.shape
     gamma = torch.exp((torch.rand(n, 1, 1, 1, generator=gen) - 0.5) * 0.7)
     x = x.clamp(1e-4, 1.0) ** gamma
-    gain = 1.0 + (torch.rand(n, 3, 1, 1, generator=gen) - 0.5) * 0.2
+    gain = 1.0 + (torch.rand(n, 3, 1, 1, generator=gen) - 0.5) * gain_spread
     exposure = 0.65 + torch.rand(n, 1, 1, 1, generator=gen) * 0.7
     x = x * gain * exposure
     soft = torch.rand(n, generator=gen) < soft_rate
@@ -49,9 +54,23 @@ def photometric(x: torch.Tensor, gen: torch.Generator, *, soft_rate: float = 0.3
         factor = float(soft_min + (0.9 - soft_min) * torch.rand(1, generator=gen))
         small = F.interpolate(x[soft], scale_factor=factor, mode="area")
         x[soft] = F.interpolate(small, size=(h, w), mode="bilinear", align_corners=False)
+    blurred = torch.rand(n, generator=gen) < blur_rate
+    if bool(blurred.any()):
+        x[blurred] = _gaussian_blur(x[blurred], 0.4 + (blur_max - 0.4) * float(torch.rand(1, generator=gen)))
     sigma = torch.rand(n, 1, 1, 1, generator=gen) * 0.035
     x = x + torch.randn(x.shape, generator=gen) * sigma
     return x.clamp(0.0, 1.0)
+
+
+def _gaussian_blur(x: torch.Tensor, sigma: float) -> torch.Tensor:
+    """(N, 3, H, W) blurred by a Gaussian of ``sigma`` pixels (separable, edges replicated)."""
+    radius = max(1, int(math.ceil(2.5 * sigma)))
+    taps = torch.exp(-(torch.arange(-radius, radius + 1, dtype=x.dtype) ** 2) / (2 * sigma * sigma))
+    taps = taps / taps.sum()
+    channels = x.shape[1]
+    padded = F.pad(x, (radius, radius, radius, radius), mode="replicate")
+    across = F.conv2d(padded, taps.view(1, 1, 1, -1).repeat(channels, 1, 1, 1), groups=channels)
+    return F.conv2d(across, taps.view(1, 1, -1, 1).repeat(channels, 1, 1, 1), groups=channels)
 
 
 # Ink colours (RGB in [0, 1]) a recoloured piece gets: red, and the black side's black, green, blue.

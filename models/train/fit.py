@@ -34,6 +34,8 @@ class FitConfig:
     soft_min: float = 0.6  # lowest resampling factor
     class_power: float = 0.4  # batches draw class c with probability ~ count_c ** power (1: as in the data)
     recolour: float = 0.0  # share of piece crops painted in the other side's ink (side from colour, not glyph)
+    gain_spread: float = 0.2  # width of each colour channel's gain around 1 (0.2: +-10 %)
+    blur_rate: float = 0.0  # share of crops defocused (Gaussian up to 1.6 px)
     freeze_bn: bool = False  # keep batch norms' running statistics (a model imported from ONNX: export.import_onnx)
 
 
@@ -103,7 +105,8 @@ def train(model: PieceNet, crops: np.ndarray, labels: np.ndarray, config: FitCon
         if config.recolour > 0:
             x, y = recolour_ink(x, y, gen, spacing_px=spacing_px, rate=config.recolour)
         x = geometric(x, CROP_PX, gen, spacing_px=spacing_px, free_rate=config.free_rotation)
-        x = photometric(x, gen, soft_rate=config.soft_rate, soft_min=config.soft_min)
+        x = photometric(x, gen, soft_rate=config.soft_rate, soft_min=config.soft_min,
+                        gain_spread=config.gain_spread, blur_rate=config.blur_rate)
         loss = F.cross_entropy(model.logits(x), y, label_smoothing=config.label_smoothing)
         opt.zero_grad()
         loss.backward()
