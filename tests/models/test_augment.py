@@ -1,0 +1,31 @@
+"""Training augmentation keeps what decides a label: a red piece stays red, shapes and ranges stay."""
+
+from __future__ import annotations
+
+import pytest
+
+torch = pytest.importorskip("torch", reason="torch is in the train extra, not in CI")
+
+from models.train.augment import photometric  # noqa: E402  (after the importorskip on purpose)
+
+
+def test_strong_colour_gains_and_defocus_keep_red_red_and_black_dark() -> None:
+    red = torch.tensor([0.10, 0.12, 0.72]).view(1, 3, 1, 1).repeat(64, 1, 24, 24)
+    black = torch.tensor([0.10, 0.10, 0.10]).view(1, 3, 1, 1).repeat(64, 1, 24, 24)
+    generator = torch.Generator().manual_seed(0)
+    out = photometric(torch.cat([red, black]), generator, gain_spread=0.5, blur_rate=1.0)
+    assert out.shape == (128, 3, 24, 24)
+    assert float(out.min()) >= 0.0 and float(out.max()) <= 1.0
+    means = out.mean(dim=(2, 3))
+    assert bool((means[:64, 2] > 2 * means[:64, 0]).all())  # red's red channel still leads (BGR order)
+    assert bool((means[64:].max(dim=1).values < means[:64, 2]).all())  # black ink stays darker than red ink
+
+
+def test_defocus_blurs_an_edge_without_moving_it() -> None:
+    edge = torch.zeros(1, 3, 32, 32)
+    edge[..., 16:] = 1.0
+    generator = torch.Generator().manual_seed(1)
+    out = photometric(edge.repeat(8, 1, 1, 1), generator, soft_rate=0.0, blur_rate=1.0)
+    row = out[:, 0, 16].mean(dim=0)
+    assert 0.05 < float(row[15]) < 0.95  # the step is spread over neighbouring pixels
+    assert float(row[:12].mean()) < 0.2 and float(row[20:].mean()) > 0.5
