@@ -227,7 +227,8 @@ def main(argv: list[str] | None = None) -> None:
     accuracy(clf, args.boards, args.seed, args.workers)
     if args.robustness:
         robustness(clf, args.boards, args.seed, args.workers, args.robustness)
-    end_to_end(clf, args.views)
+    if args.views:
+        end_to_end(clf, args.views)
 
 
 if __name__ == "__main__":
