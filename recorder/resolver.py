@@ -48,6 +48,7 @@ from recorder.resolver_diagnose import (
     diagnose,
     move_alert,
     move_pairs,
+    other_pieces,
     other_side_there,
     placement_seen,
 )
@@ -676,6 +677,11 @@ class Resolver:
         """What is wrong on a board that otherwise matches ``board``: a piece off its point, missing or extra."""
         position = Position(board, RED)
         found = changes(position, scorer, self.config.confident_p, substitutions=False)
+        # the board as set up, before the first move: a piece read surely as another is a mistake (art. 1.3)
+        setting_up = self.game.ply == 0 and board == self.game.position.board
+        if setting_up:
+            swapped = other_pieces(position, scorer).without(set(found.squares))
+            found = Changes(found.vacated, tuple(sorted(found.appeared + swapped.appeared)), found.seen | swapped.seen)
         shifted = self._off_points(board, scorer, observation, bool(found))
         t = observation.t
         if observation.unreadable is not None:  # glare: the arbiter was told these points cannot be read
@@ -702,9 +708,11 @@ class Resolver:
                 parts.append(f"{what} on {square_name(sq)} lies {shifted[sq]:.2f} spacings off its point")
             else:
                 seen = found.seen[sq]
-                parts.append(f"{what} on {square_name(sq)} reads as {'empty' if seen == '.' else piece_name(seen)}")
-        text = "; ".join(parts) + ": the board must be put right (art. 5.9)"
-        return [BoardDisturbed(observation.t, "board_disturbed", tuple(square_name(sq) for sq in squares), "5.9",
+                parts.append(f"{what} on {square_name(sq)} reads as {'empty' if seen == '.' else 'a ' + piece_name(seen)}")
+        rule = "1.3" if setting_up else "5.9"
+        put_right = "the board must be set up as the game's start position" if setting_up else "the board must be put right"
+        text = "; ".join(parts) + f": {put_right} (art. {rule})"
+        return [BoardDisturbed(observation.t, "board_disturbed", tuple(square_name(sq) for sq in squares), rule,
                                text, self.game.ply, placement_seen(position, found))]
 
     def _record(self, moves: tuple[Move, ...], t: float, t_still: float, confidence: float) -> list[Event]:

@@ -12,6 +12,7 @@ be explained by one piece moving (``unexplained``).
 from __future__ import annotations
 
 import logging
+from collections import Counter
 from dataclasses import dataclass
 
 import numpy as np
@@ -85,6 +86,38 @@ def changes(position: Position, scorer: Scorer, confident_p: float, substitution
     vacated = tuple(int(i) for i in np.flatnonzero(vacated_mask))
     appeared = tuple(int(i) for i in np.flatnonzero(gained_mask))
     return Changes(vacated, appeared, seen)
+
+
+def other_pieces(position: Position, scorer: Scorer, sure_p: float = 0.9, doubt_p: float = 0.02) -> Changes:
+    """Pieces of ``position`` that surely read as another piece (of either side) where they stand.
+
+    During a game pieces do not change identity, so such a reading is a misread character and
+    ``changes`` leaves it out; on a board being set up it is a real mistake (a horse and a chariot
+    swapped). Only a sure reading counts: occupied and that other piece at ``sure_p`` or more, the
+    expected piece at ``doubt_p`` or less (both given occupied), on a trusted point. And a set has
+    only its own pieces: a mistake moves them about and makes none, so the points kept read, between
+    them, the very pieces they should hold (two horses read as chariots would make four chariots:
+    the camera misreads them).
+    """
+    current = board_classes(position.board)
+    occupied = np.maximum(scorer.occupied_p, 1e-12)
+    given = scorer.piece_probs[:, 1:] / occupied[:, None]
+    rows = np.arange(90)
+    best = 1 + np.argmax(given, axis=1)
+    expected_p = given[rows, np.maximum(current, 1) - 1]
+    other = (scorer.trusted & (current != 0) & (best != current) & (scorer.occupied_p >= sure_p)
+             & (given[rows, best - 1] >= sure_p) & (expected_p <= doubt_p))
+    seen = {int(sq): _letter(int(best[sq])) for sq in np.flatnonzero(other)}
+    while seen:  # drop what no permutation of the expected pieces explains, until the rest is one
+        read = Counter(seen.values())
+        held = Counter(position.board[sq] for sq in seen)
+        keep = {sq: letter for sq, letter in seen.items()
+                if read[letter] <= held[letter] and held[position.board[sq]] <= read[position.board[sq]]}
+        if keep == seen:
+            break
+        seen = keep
+    squares = tuple(sorted(seen))
+    return Changes((), squares, seen)
 
 
 def move_pairs(board: str, found: Changes) -> list[tuple[int, int]]:

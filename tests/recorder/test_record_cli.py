@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from recorder.cli import main
@@ -165,3 +166,23 @@ def test_the_pgn_written_while_recording_has_the_headers_export_gives(
     for name in ("Site", "GameId", "TimeControl"):
         assert written.headers[name] == exported.headers[name], name
     assert written.headers["Site"] == str(VIDEO) and written.headers["TimeControl"] == "900+10"
+
+
+def test_a_board_set_up_wrong_is_alerted_with_the_points_to_put_right(tmp_path: Path) -> None:
+    """The real classifier on a rendered board whose red horse and chariot swapped places (art. 1.3)."""
+    import cv2
+
+    from synth.style import ViewStyle
+    from synth.view import render_position
+
+    fen = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/NRBAKABNR w - - 0 1"
+    style = ViewStyle.sample(np.random.default_rng(5), split="test", width=960, height=720)
+    image, _ = render_position(fen, 5, style=style)
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    for i in range(60):  # 6 s of a still board at 10 frames per second
+        cv2.imwrite(str(folder / f"{i:03d}.jpg"), image)
+    events = tmp_path / "set-up.events.jsonl"
+    assert main(["record", str(folder), "--no-db", "--quiet", "--events", str(events)]) == 0
+    alerts = [e for e in read_events(events) if isinstance(e, Alert)]
+    assert [(a.kind, a.squares, a.article) for a in alerts] == [("board_disturbed", ("a0", "b0"), "1.3")]

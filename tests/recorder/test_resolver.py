@@ -537,3 +537,43 @@ def test_an_inconclusive_board_is_read_again_a_few_times() -> None:
     resolver.observe(observe_board(board, 2.0, misread=poor))
     assert resolver.wants_retry
     assert _recorded(resolver.observe(observe_board(board, 2.3, touched=()))) == ["h2e2"]  # the second look reads it
+
+
+def test_a_board_set_up_wrong_is_alerted_before_the_first_move() -> None:
+    """A horse and a chariot swapped at the start read surely as each other: the set-up is wrong (art. 1.3)."""
+    start = Position.start().board
+    swapped = {parse_square("a0"): ("N", 0.99), parse_square("b0"): ("R", 0.99)}
+    resolver = Resolver()
+    events = _look(resolver, start, 0.5, misread=swapped)
+    alerts = [e for e in events if isinstance(e, BoardDisturbed)]
+    assert [(a.kind, a.squares, a.article) for a in alerts] == [("board_disturbed", ("a0", "b0"), "1.3")]
+    assert "the red chariot on a0 reads as a red horse" in alerts[0].text
+    assert "set up as the game's start position" in alerts[0].text
+    assert "1NBAKABNR" not in alerts[0].fen_seen and alerts[0].fen_seen.endswith("NRBAKABNR")
+
+
+def test_a_piece_misread_as_another_during_the_game_is_no_set_up_alert() -> None:
+    """After the first move pieces do not change identity: a character read as another is a misreading."""
+    resolver = _started()
+    board = _moved(Position.start().board, "h2", "e2")
+    assert _recorded(_look(resolver, board, 2.0)) == ["h2e2"]
+    events = _look(resolver, board, 3.0, misread={parse_square("a0"): ("N", 0.99)}, touched=(parse_square("a0"),))
+    assert not [e for e in events if isinstance(e, Alert)]
+
+
+def test_a_doubtful_reading_of_a_piece_at_the_start_raises_nothing() -> None:
+    """Only a sure reading of another piece counts: a half-read character is the camera's doubt."""
+    start = Position.start().board
+    events = _look(Resolver(), start, 0.5, misread={parse_square("a0"): ("N", 0.6)})
+    assert not [e for e in events if isinstance(e, Alert)]
+
+
+def test_pieces_misread_at_the_start_into_more_than_a_set_holds_raise_nothing() -> None:
+    """Both black horses read surely as chariots would make four chariots: the camera misreads them."""
+    start = Position.start().board
+    misread = {parse_square("b9"): ("r", 0.99), parse_square("h9"): ("r", 0.99),
+               parse_square("a0"): ("N", 0.99), parse_square("b0"): ("R", 0.99)}
+    alerts = [e for e in _look(Resolver(), start, 0.5, misread=misread) if isinstance(e, Alert)]
+    assert [a.squares for a in alerts] == [("a0", "b0")]  # the swap stands; the impossible reading does not
+    alerts = [e for e in _look(Resolver(), start, 0.5, misread={parse_square("b9"): ("r", 0.99)}) if isinstance(e, Alert)]
+    assert alerts == []
