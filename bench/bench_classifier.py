@@ -145,9 +145,11 @@ def _motion(crop: np.ndarray) -> np.ndarray:
     return cv2.filter2D(crop, -1, kernel)
 
 
+_NOISE = np.random.default_rng(0)  # one stream for the run: every crop its own noise, the same each run
+
+
 def _noise(crop: np.ndarray) -> np.ndarray:
-    rng = np.random.default_rng(crop.size)
-    return np.clip(crop + rng.normal(0.0, 10.0, crop.shape), 0, 255).astype(np.uint8)
+    return np.clip(crop + _NOISE.normal(0.0, 10.0, crop.shape), 0, 255).astype(np.uint8)
 
 
 # (name, change of one cached crop: 37 px per grid spacing, a character about 18 px tall)

@@ -90,6 +90,8 @@ class ResolverConfig:
     inconclusive_looks: int = 3  # a still board no candidate clearly explains is read again this many times
 
     def __post_init__(self) -> None:
+        if not 0 <= self.inconclusive_looks <= 20:
+            raise ValueError("inconclusive_looks must be within 0-20")
         if not 1e-9 < self.floor < 0.5:
             raise ValueError("floor must be within 1e-9-0.5")
         if not 0 <= self.max_bad_points <= 10:
@@ -678,10 +680,11 @@ class Resolver:
         position = Position(board, RED)
         found = changes(position, scorer, self.config.confident_p, substitutions=False)
         # the board as set up, before the first move: a piece read surely as another is a mistake (art. 1.3)
-        setting_up = self.game.ply == 0 and board == self.game.position.board
-        if setting_up:
-            swapped = other_pieces(position, scorer).without(set(found.squares))
-            found = Changes(found.vacated, tuple(sorted(found.appeared + swapped.appeared)), found.seen | swapped.seen)
+        swapped: set[int] = set()
+        if self.game.ply == 0 and board == self.game.position.board:
+            others = other_pieces(position, scorer).without(set(found.squares))
+            found = Changes(found.vacated, tuple(sorted(found.appeared + others.appeared)), found.seen | others.seen)
+            swapped = set(others.appeared)
         shifted = self._off_points(board, scorer, observation, bool(found))
         t = observation.t
         if observation.unreadable is not None:  # glare: the arbiter was told these points cannot be read
@@ -709,9 +712,13 @@ class Resolver:
             else:
                 seen = found.seen[sq]
                 parts.append(f"{what} on {square_name(sq)} reads as {'empty' if seen == '.' else 'a ' + piece_name(seen)}")
-        rule = "1.3" if setting_up else "5.9"
-        put_right = "the board must be set up as the game's start position" if setting_up else "the board must be put right"
-        text = "; ".join(parts) + f": {put_right} (art. {rule})"
+        rule, put_right = "5.9", "the board must be put right (art. 5.9)"
+        if swapped & set(squares):  # pieces set up in each other's places: art. 1.3 is the standard start
+            standard = self.game.positions[0].board == Position.start().board
+            rule = "1.3" if standard else ""
+            put_right = ("the board must be set up as the start position (art. 1.3)" if standard
+                         else "the board must be set up as the position the game starts from")
+        text = "; ".join(parts) + f": {put_right}"
         return [BoardDisturbed(observation.t, "board_disturbed", tuple(square_name(sq) for sq in squares), rule,
                                text, self.game.ply, placement_seen(position, found))]
 

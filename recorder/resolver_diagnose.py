@@ -12,7 +12,6 @@ be explained by one piece moving (``unexplained``).
 from __future__ import annotations
 
 import logging
-from collections import Counter
 from dataclasses import dataclass
 
 import numpy as np
@@ -95,9 +94,10 @@ def other_pieces(position: Position, scorer: Scorer, sure_p: float = 0.9, doubt_
     ``changes`` leaves it out; on a board being set up it is a real mistake (a horse and a chariot
     swapped). Only a sure reading counts: occupied and that other piece at ``sure_p`` or more, the
     expected piece at ``doubt_p`` or less (both given occupied), on a trusted point. And a set has
-    only its own pieces: a mistake moves them about and makes none, so the points kept read, between
-    them, the very pieces they should hold (two horses read as chariots would make four chariots:
-    the camera misreads them).
+    only its own pieces: a mistake moves them about and makes none, so a point is kept only when
+    the piece it reads as leads back, through the other points kept, to the piece it should hold
+    (a swap: horse read as chariot, chariot as horse). Two horses read as chariots would make four
+    chariots; the camera misreads them.
     """
     current = board_classes(position.board)
     occupied = np.maximum(scorer.occupied_p, 1e-12)
@@ -108,14 +108,25 @@ def other_pieces(position: Position, scorer: Scorer, sure_p: float = 0.9, doubt_
     other = (scorer.trusted & (current != 0) & (best != current) & (scorer.occupied_p >= sure_p)
              & (given[rows, best - 1] >= sure_p) & (expected_p <= doubt_p))
     seen = {int(sq): _letter(int(best[sq])) for sq in np.flatnonzero(other)}
-    while seen:  # drop what no permutation of the expected pieces explains, until the rest is one
-        read = Counter(seen.values())
-        held = Counter(position.board[sq] for sq in seen)
-        keep = {sq: letter for sq, letter in seen.items()
-                if read[letter] <= held[letter] and held[position.board[sq]] <= read[position.board[sq]]}
-        if keep == seen:
-            break
-        seen = keep
+    # each point is an edge from the piece it should hold to the piece it reads as; a mistake that
+    # moves pieces about closes its edges into cycles (a swap: horse -> chariot -> horse)
+    edges: dict[str, set[str]] = {}
+    for sq, letter in seen.items():
+        edges.setdefault(position.board[sq], set()).add(letter)
+
+    def reaches(start: str, goal: str) -> bool:
+        stack, visited = [start], {start}
+        while stack:
+            node = stack.pop()
+            if node == goal:
+                return True
+            for after in edges.get(node, ()):
+                if after not in visited:
+                    visited.add(after)
+                    stack.append(after)
+        return False
+
+    seen = {sq: letter for sq, letter in seen.items() if reaches(letter, position.board[sq])}
     squares = tuple(sorted(seen))
     return Changes((), squares, seen)
 

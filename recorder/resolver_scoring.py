@@ -75,13 +75,13 @@ class Scorer:
         return self.trusted & (p < self.bad_p)
 
     def shows_side(self, square: int, red: bool, sure_p: float) -> bool:
-        """Does visible ``square`` read, surely, as holding a piece of one side (``red`` or black)?
+        """Does trusted ``square`` read, surely, as holding a piece of one side (``red`` or black)?
 
         Occupied more likely than not, and that side's share of the occupied probability at least
         ``sure_p``: the colour of a disc is read far more surely than its character.
         """
         occupied = float(self.occupied_p[square])
-        if not self.visible[square] or occupied < 0.5:
+        if not self.trusted[square] or occupied < 0.5:
             return False
         side = self.piece_probs[square, 1:8] if red else self.piece_probs[square, 8:15]
         return float(side.sum()) / occupied >= sure_p

@@ -54,9 +54,10 @@ def photometric(x: torch.Tensor, gen: torch.Generator, *, soft_rate: float = 0.3
         factor = float(soft_min + (0.9 - soft_min) * torch.rand(1, generator=gen))
         small = F.interpolate(x[soft], scale_factor=factor, mode="area")
         x[soft] = F.interpolate(small, size=(h, w), mode="bilinear", align_corners=False)
-    blurred = torch.rand(n, generator=gen) < blur_rate
-    if bool(blurred.any()):
-        x[blurred] = _gaussian_blur(x[blurred], 0.4 + (blur_max - 0.4) * float(torch.rand(1, generator=gen)))
+    if blur_rate > 0:  # no draw otherwise: the seeded stream stays the one the shipped model was trained with
+        blurred = torch.rand(n, generator=gen) < blur_rate
+        if bool(blurred.any()):
+            x[blurred] = _gaussian_blur(x[blurred], 0.4 + (blur_max - 0.4) * float(torch.rand(1, generator=gen)))
     sigma = torch.rand(n, 1, 1, 1, generator=gen) * 0.035
     x = x + torch.randn(x.shape, generator=gen) * sigma
     return x.clamp(0.0, 1.0)

@@ -548,23 +548,25 @@ def test_a_board_set_up_wrong_is_alerted_before_the_first_move() -> None:
     alerts = [e for e in events if isinstance(e, BoardDisturbed)]
     assert [(a.kind, a.squares, a.article) for a in alerts] == [("board_disturbed", ("a0", "b0"), "1.3")]
     assert "the red chariot on a0 reads as a red horse" in alerts[0].text
-    assert "set up as the game's start position" in alerts[0].text
+    assert alerts[0].text.endswith("the board must be set up as the start position (art. 1.3)")
     assert "1NBAKABNR" not in alerts[0].fen_seen and alerts[0].fen_seen.endswith("NRBAKABNR")
 
 
 def test_a_piece_misread_as_another_during_the_game_is_no_set_up_alert() -> None:
-    """After the first move pieces do not change identity: a character read as another is a misreading."""
+    """After the first move pieces do not change identity: characters read as others are misreadings."""
     resolver = _started()
     board = _moved(Position.start().board, "h2", "e2")
     assert _recorded(_look(resolver, board, 2.0)) == ["h2e2"]
-    events = _look(resolver, board, 3.0, misread={parse_square("a0"): ("N", 0.99)}, touched=(parse_square("a0"),))
+    swapped = {parse_square("a0"): ("N", 0.99), parse_square("b0"): ("R", 0.99)}  # read as a swap would be
+    events = _look(resolver, board, 3.0, misread=swapped, touched=(parse_square("a0"), parse_square("b0")))
     assert not [e for e in events if isinstance(e, Alert)]
 
 
-def test_a_doubtful_reading_of_a_piece_at_the_start_raises_nothing() -> None:
-    """Only a sure reading of another piece counts: a half-read character is the camera's doubt."""
+def test_a_doubtful_reading_of_pieces_at_the_start_raises_nothing() -> None:
+    """Only sure readings count: a swap read half-surely is the camera's doubt."""
     start = Position.start().board
-    events = _look(Resolver(), start, 0.5, misread={parse_square("a0"): ("N", 0.6)})
+    doubtful = {parse_square("a0"): ("N", 0.6), parse_square("b0"): ("R", 0.6)}
+    events = _look(Resolver(), start, 0.5, misread=doubtful)
     assert not [e for e in events if isinstance(e, Alert)]
 
 
@@ -577,3 +579,12 @@ def test_pieces_misread_at_the_start_into_more_than_a_set_holds_raise_nothing() 
     assert [a.squares for a in alerts] == [("a0", "b0")]  # the swap stands; the impossible reading does not
     alerts = [e for e in _look(Resolver(), start, 0.5, misread={parse_square("b9"): ("r", 0.99)}) if isinstance(e, Alert)]
     assert alerts == []
+
+
+def test_a_swap_at_the_start_is_named_though_another_piece_is_misread_like_it() -> None:
+    """A swap beside a misreading of the same kinds: the swap is named (with the point read like it)."""
+    start = Position.start().board
+    misread = {parse_square("a0"): ("N", 0.99), parse_square("b0"): ("R", 0.99), parse_square("h0"): ("R", 0.99),
+               parse_square("b9"): ("N", 0.99)}  # h0's horse read as a chariot; b9's black horse as a red one
+    alerts = [e for e in _look(Resolver(), start, 0.5, misread=misread) if isinstance(e, Alert)]
+    assert [a.squares for a in alerts] == [("a0", "b0", "h0")]
