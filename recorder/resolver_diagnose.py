@@ -61,20 +61,21 @@ def changes(position: Position, scorer: Scorer, confident_p: float, substitution
     a piece of the other side also counts as appeared (a capture); without, it does not (pieces do
     not change identity on their own: that is far more often a misread than an event). A piece
     read as another of its own side never counts: no move leaves that, a misread character does.
+    Points blown out by glare are never a confident contradiction (``Scorer.trusted``).
     """
     current = board_classes(position.board)
     probs = scorer.piece_probs
-    visible = scorer.trusted
+    trusted = scorer.trusted  # seen, and not blown out by glare
     piece_best = 1 + np.argmax(probs[:, 1:], axis=1)
-    vacated_mask = visible & (current != 0) & (probs[:, 0] >= confident_p)
-    gained_mask = visible & (current == 0) & (scorer.occupied_p >= confident_p)
+    vacated_mask = trusted & (current != 0) & (probs[:, 0] >= confident_p)
+    gained_mask = trusted & (current == 0) & (scorer.occupied_p >= confident_p)
     if substitutions:
         given = probs[:, 1:] / np.maximum(scorer.occupied_p, 1e-12)[:, None]
         rows = np.arange(90)
         type_p = given[rows, piece_best - 1]
         current_p = given[rows, np.maximum(current, 1) - 1]
         other_side = (piece_best >= 8) != (current >= 8)  # classes 1-7 red, 8-14 black
-        swapped = (visible & (current != 0) & (scorer.occupied_p >= 0.5) & other_side
+        swapped = (trusted & (current != 0) & (scorer.occupied_p >= 0.5) & other_side
                    & (type_p >= confident_p) & (current_p < scorer.bad_p))
         gained_mask = gained_mask | swapped
     seen: dict[int, str] = {}
