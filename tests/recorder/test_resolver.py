@@ -588,3 +588,12 @@ def test_a_swap_at_the_start_is_named_though_another_piece_is_misread_like_it() 
                parse_square("b9"): ("N", 0.99)}  # h0's horse read as a chariot; b9's black horse as a red one
     alerts = [e for e in _look(Resolver(), start, 0.5, misread=misread) if isinstance(e, Alert)]
     assert [a.squares for a in alerts] == [("a0", "b0", "h0")]
+
+
+def test_a_swap_on_a_given_start_position_asks_for_that_position_not_art_1_3() -> None:
+    """Art. 1.3 is the standard start; a game begun from another position is set up as that one."""
+    start = Position.from_fen("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1")
+    swapped = {parse_square("a0"): ("N", 0.99), parse_square("b0"): ("R", 0.99)}
+    alerts = [e for e in _look(Resolver(start), start.board, 0.5, misread=swapped) if isinstance(e, Alert)]
+    assert [(a.squares, a.article) for a in alerts] == [(("a0", "b0"), "")]
+    assert alerts[0].text.endswith("the board must be set up as the position the game starts from")
