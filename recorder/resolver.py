@@ -688,7 +688,8 @@ class Resolver:
         shifted = self._off_points(board, scorer, observation, bool(found))
         t = observation.t
         if observation.unreadable is not None:  # glare: the arbiter was told these points cannot be read
-            blown = {sq for sq in set(found.squares) | set(shifted) if observation.unreadable[sq]}
+            # (``changes`` already leaves glare points out; a disc measured off its point there is set aside)
+            blown = {sq for sq in shifted if observation.unreadable[sq]}
             found, shifted = _set_aside(found, shifted, blown, t, "blown out by glare: not raised")
         untouched = {sq for sq in set(found.squares) | set(shifted)
                      if (not self._touched[sq] and sq not in self._standing) or sq in self._unreliable}
