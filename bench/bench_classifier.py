@@ -114,10 +114,25 @@ def accuracy(clf: PieceClassifier, boards: int, seed: int, workers: int) -> dict
     print(f"occupancy+side accuracy (empty / red / black / covered) {(group[pred] == group[labels]).mean():.4%}, "
           f"boards all right {(group[pred] == group[labels]).all(axis=1).mean():.2%}")
     print(f"ECE {ece(p.reshape(-1, len(CLASSES)), labels.reshape(-1)):.5f}")
+    by_camera(right, labels, seeds, cov)
     print("confusions (truth->read: count): " + ", ".join(f"{a}->{b}: {n}" for (a, b), n in confusions.most_common(12)))
     print(f"90-point inference (2 threads): median {statistics.median(times):.2f} ms, p95 {np.percentile(times, 95):.2f} ms, "
           f"fastest {min(times):.2f} ms (target <= 5 ms; the machine's load shows in the median)")
     return {"point": float(right.mean()), "board": float(right.all(axis=1).mean())}
+
+
+def by_camera(right: np.ndarray, labels: np.ndarray, seeds: np.ndarray, covered: int) -> None:
+    """Accuracy by the camera's resolution: how much of the error is a board seen too small."""
+    sizes = []
+    for s in seeds:  # the view's style follows from its seed, as ``render_sample`` draws it
+        style = ViewStyle.sample(np.random.default_rng([int(s), 1]), split="test")
+        sizes.append((style.width, style.height))
+    seen = labels != covered
+    parts = []
+    for size in sorted(set(sizes)):
+        rows = np.array([z == size for z in sizes])
+        parts.append(f"{size[0]}x{size[1]} ({int(rows.sum())}): {right[rows][seen[rows]].mean():.2%}")
+    print("by camera resolution (boards), points not under a hand: " + ", ".join(parts))
 
 
 def _gains(blue: float, green: float, red: float) -> Callable[[np.ndarray], np.ndarray]:
