@@ -61,6 +61,8 @@ def parse_args() -> argparse.Namespace:
                        help="start from an exported model (its batch norms folded: their statistics stay fixed)")
     p.add_argument("--camera", action="store_true",
                    help="stronger camera augmentation: colour gains +-25 %% (a lamp's cast) and defocus on 30 %% of crops")
+    p.add_argument("--glyph", type=float, default=0.0,
+                   help="share of crops whose character strokes are made heavier or lighter and bent")
     p.add_argument("--no-progress", action="store_true")
     return p.parse_args()
 
@@ -97,7 +99,8 @@ def main() -> None:
             model.head.bias.sub_(torch.from_numpy(correction).float())
     config = FitConfig(steps=args.steps, batch=args.batch, lr=args.lr, seed=args.fit_seed, threads=args.threads,
                        class_power=args.class_power, recolour=args.recolour, freeze_bn=args.init_onnx is not None,
-                       gain_spread=0.5 if args.camera else 0.2, blur_rate=0.3 if args.camera else 0.0)
+                       gain_spread=0.5 if args.camera else 0.2, blur_rate=0.3 if args.camera else 0.0,
+                       glyph=args.glyph)
     t0 = time.perf_counter()
     losses = train(model, crops, labels, config, progress=progress,
                    checkpoint=args.cache / f"{args.out.stem}.partial.pt")

@@ -74,6 +74,39 @@ def _gaussian_blur(x: torch.Tensor, sigma: float) -> torch.Tensor:
     return F.conv2d(across, taps.view(1, 1, -1, 1).repeat(channels, 1, 1, 1), groups=channels)
 
 
+def glyph_variety(x: torch.Tensor, gen: torch.Generator, *, rate: float, spacing_px: float) -> torch.Tensor:
+    """Vary the hand that cut the characters on ``rate`` of the (N, 3, S, S) crops in [0, 1].
+
+    A real set's characters are nobody's font: strokes heavier or lighter than any face we render,
+    shapes drawn a little differently. Half the chosen crops get strokes (whatever is darker than its
+    surround: ink, ring, lines) thickened or thinned by half a pixel; every chosen crop is warped by
+    a smooth random field of up to a twentieth of a spacing, which bends strokes without moving the
+    piece.
+    """
+    n, _, h, w = x.shape
+    pick = torch.rand(n, generator=gen) < rate
+    if not bool(pick.any()):
+        return x
+    idx = torch.nonzero(pick).squeeze(1)
+    k = len(idx)
+    crops = x[idx]
+    weight = torch.rand(k, generator=gen)  # < 0.25 heavier, 0.25-0.5 lighter, else as drawn
+    fine = F.interpolate(crops, scale_factor=2, mode="bilinear", align_corners=False)
+    heavier = F.avg_pool2d(-F.max_pool2d(-fine, 3, 1, 1), 2)  # dark strokes grow
+    lighter = F.avg_pool2d(F.max_pool2d(fine, 3, 1, 1), 2)  # dark strokes shrink
+    crops = torch.where((weight < 0.25)[:, None, None, None], heavier,
+                        torch.where((weight < 0.5)[:, None, None, None], lighter, crops))
+    coarse = torch.randn(k, 2, 5, 5, generator=gen)
+    field = F.interpolate(coarse, size=(h, w), mode="bicubic", align_corners=False)
+    amplitude = torch.rand(k, 1, 1, 1, generator=gen) * 0.05 * spacing_px  # pixels
+    field = field / field.abs().amax(dim=(1, 2, 3), keepdim=True).clamp_min(1e-6) * amplitude
+    base = F.affine_grid(torch.eye(2, 3).expand(k, 2, 3), [k, 3, h, w], align_corners=False)
+    grid = base + field.permute(0, 2, 3, 1) * torch.tensor([2.0 / w, 2.0 / h])
+    out = x.clone()
+    out[idx] = F.grid_sample(crops, grid, mode="bilinear", padding_mode="border", align_corners=False)
+    return out
+
+
 # Ink colours (RGB in [0, 1]) a recoloured piece gets: red, and the black side's black, green, blue.
 _RED_INKS = ((0.72, 0.12, 0.10), (0.60, 0.08, 0.12), (0.80, 0.25, 0.15))
 _BLACK_INKS = ((0.10, 0.10, 0.10), (0.20, 0.20, 0.22), (0.08, 0.35, 0.18), (0.10, 0.18, 0.45))

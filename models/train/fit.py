@@ -11,7 +11,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from models.train.augment import geometric, photometric, recolour_ink
+from models.train.augment import geometric, glyph_variety, photometric, recolour_ink
 from models.train.data import CACHE_CONTEXT, CACHE_PX, CROP_PX, centre
 from models.train.net import PieceNet
 
@@ -36,6 +36,7 @@ class FitConfig:
     recolour: float = 0.0  # share of piece crops painted in the other side's ink (side from colour, not glyph)
     gain_spread: float = 0.2  # width of each colour channel's gain around 1 (0.2: +-10 %)
     blur_rate: float = 0.0  # share of crops defocused (Gaussian up to 1.6 px)
+    glyph: float = 0.0  # share of crops whose strokes are made heavier/lighter and bent (augment.glyph_variety)
     freeze_bn: bool = False  # keep batch norms' running statistics (a model imported from ONNX: export.import_onnx)
 
 
@@ -102,6 +103,8 @@ def train(model: PieceNet, crops: np.ndarray, labels: np.ndarray, config: FitCon
             idx[where] = pool[torch.randint(0, len(pool), (int(where.sum()),), generator=gen)]
         x = to_tensor(crops[idx.numpy()])
         y = labels_t[idx]
+        if config.glyph > 0:  # no draw otherwise (the seeded stream of the shipped model's training)
+            x = glyph_variety(x, gen, rate=config.glyph, spacing_px=spacing_px)
         if config.recolour > 0:
             x, y = recolour_ink(x, y, gen, spacing_px=spacing_px, rate=config.recolour)
         x = geometric(x, CROP_PX, gen, spacing_px=spacing_px, free_rate=config.free_rotation)

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 torch = pytest.importorskip("torch", reason="torch is in the train extra, not in CI")
 
-from models.train.augment import _gaussian_blur, photometric  # noqa: E402  (after the importorskip on purpose)
+from models.train.augment import _gaussian_blur, glyph_variety, photometric  # noqa: E402  (after the importorskip on purpose)
 
 
 def test_strong_colour_gains_and_defocus_keep_red_red_and_black_dark() -> None:
@@ -35,3 +37,31 @@ def test_the_default_augmentation_draws_what_the_shipped_model_was_trained_with(
     x = torch.linspace(0, 1, 16 * 3 * 12 * 12).reshape(16, 3, 12, 12)
     out = photometric(x, torch.Generator().manual_seed(7))
     assert float(out.sum()) == pytest.approx(3586.79956, abs=1e-3)  # the training code as of the shipped model
+
+
+def _stroke_crop(n: int) -> Any:  # a torch.Tensor (torch is imported by importorskip, unknown to mypy)
+    """(n, 3, 36, 36) a light face with a dark red vertical stroke, 3 px wide, down its middle (BGR)."""
+    x = torch.full((n, 3, 36, 36), 0.85)
+    x[:, :, 6:30, 17:20] = torch.tensor([0.10, 0.12, 0.70]).view(1, 3, 1, 1)
+    return x
+
+
+def test_glyph_variety_changes_stroke_weight_but_not_the_ink_colour_or_where_the_stroke_is() -> None:
+    x = _stroke_crop(64)
+    out = glyph_variety(x, torch.Generator().manual_seed(3), rate=1.0, spacing_px=36.0)
+    assert out.shape == x.shape and float(out.min()) >= 0.0 and float(out.max()) <= 1.0
+    ink = (x[:, 1] < 0.5).float().sum(dim=(1, 2))  # the stroke's area in the green channel
+    area = (out[:, 1] < 0.5).float().sum(dim=(1, 2))
+    assert float((area - ink).max()) > 15 and float((area - ink).min()) < -15  # some heavier, some lighter
+    columns = (1 - out[:, 1]).sum(dim=1)  # darkness per column
+    assert bool((columns.argmax(dim=1) - 18).abs().le(2).all())  # bent a little, not moved off its place
+    inside = out[:, :, 15, 18]
+    assert bool((inside[:, 2] > 2 * inside[:, 0]).all())  # still red ink (BGR order)
+
+
+def test_glyph_variety_leaves_unchosen_crops_alone() -> None:
+    x = _stroke_crop(32)
+    assert torch.equal(glyph_variety(x, torch.Generator().manual_seed(0), rate=0.0, spacing_px=36.0), x)
+    out = glyph_variety(x, torch.Generator().manual_seed(0), rate=0.5, spacing_px=36.0)
+    same = (out == x).flatten(1).all(dim=1)
+    assert 4 < int(same.sum()) < 28  # about half untouched, the rest changed
