@@ -49,6 +49,7 @@ EXPECTED = {  # alert kinds each case must raise near it (quick_pair: see ``scor
 LATE_S = 0.5  # a move logged later than this after the hand left misses the target
 ALERT_AFTER_S = 8.0  # an alert may come this long after a case's end (the clock grace)
 MOVE_EVENTS = ("MoveRecorded", "MoveCorrected")  # a correction (by the recorder or the arbiter) is a move logged
+ALERT_EVENTS = ("IllegalMoveAlert", "BoardDisturbed", "ClockAlert", "TwoMovesSeen")  # what calls the arbiter
 
 log = logging.getLogger("bench.recorder")
 
@@ -158,6 +159,7 @@ class Tally:
     games: int = 0
     games_right: int = 0
     false_alerts: int = 0
+    stray_alerts: int = 0  # in videos with injected cases, alerts outside every case's window
     glare_warnings: list[str] = field(default_factory=list)  # "video: points" of each glare warning
     latencies: list[float] = field(default_factory=list)
     cases: dict[str, list[int]] = field(default_factory=dict)  # kind -> [handled, total]
@@ -203,13 +205,18 @@ def score(spec: VideoSpec, result: dict[str, Any], tally: Tally) -> None:
                                     f"after the hand left (target {LATE_S} s)")
     alerts = [e for e in events if "kind" in e]  # alerts and restorations
     tally.glare_warnings += [f"{spec.name}: {' '.join(e['squares'])}" for e in alerts if e["kind"] == "glare"]
+    raised = [e for e in events if e["type"] in ALERT_EVENTS and e["kind"] != "glare"]
     if not truth["injections"]:
-        bad = [e for e in events if e["type"] in ("IllegalMoveAlert", "BoardDisturbed", "ClockAlert", "TwoMovesSeen")
-               and e["kind"] != "glare"]
-        tally.false_alerts += len(bad)
-        for e in bad[:3]:
+        tally.false_alerts += len(raised)
+        for e in raised[:3]:
             tally.misses.append(f"{spec.name}: false alert at {e['t']}: {e['kind']} {e.get('text', '')[:120]}")
         return
+    windows = [(inj["t_start"] - 0.5, inj["t_end"] + ALERT_AFTER_S) for inj in truth["injections"]]
+    stray = [e for e in raised if not any(lo <= e["t"] <= hi for lo, hi in windows)]
+    tally.stray_alerts += len(stray)
+    for e in stray[:3]:
+        tally.misses.append(f"{spec.name}: alert away from every injected case at {e['t']}: {e['kind']} "
+                            f"{e.get('text', '')[:120]}")
     for inj in truth["injections"]:
         lo, hi = inj["t_start"] - 0.5, inj["t_end"] + ALERT_AFTER_S
         kinds = {e["kind"] for e in alerts if lo <= e["t"] <= hi}
@@ -295,6 +302,7 @@ def main(argv: list[str] | None = None) -> None:
     print(f"clean games: {len(clean)}; moves right {tally.moves_right}/{tally.moves} over all videos; "
           f"games exactly right {tally.games_right}/{tally.games}")
     print(f"false alerts in clean games: {tally.false_alerts}")
+    print(f"alerts away from every injected case in the other videos: {tally.stray_alerts}")
     glare_videos = len({line.split(":")[0] for line in tally.glare_warnings})
     print(f"glare warnings (the camera's view, not the game): {len(tally.glare_warnings)} in {glare_videos} videos" +
           "".join(f"\n  {line}" for line in tally.glare_warnings))

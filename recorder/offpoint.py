@@ -100,7 +100,7 @@ def piece_offsets(rectified: np.ndarray, spacing: float, margin: float, *, reach
 
 _CANDIDATE_GAP = 0.1  # spacings between circle centres the search may return (several per piece)
 _SAME_PIECE = 0.45  # spacings: circles this close to a piece's strongest one outline the same piece
-_ON_FIELD = 0.15  # spacings: a circle this near the field is where the piece's top is
+_ON_FIELD = 0.25  # spacings: a circle this near the field is the top (at the edge the fit misses tops by 0.2)
 
 
 def _parallax_field(offsets: np.ndarray) -> np.ndarray:

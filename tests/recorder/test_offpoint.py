@@ -119,3 +119,19 @@ def test_a_view_whose_strongest_circles_are_side_walls_is_read_with_the_tops_of_
     found = off_point(offsets, occupied, 0.3)
     assert list(found) == [31] and 0.35 < found[31] < 0.55
     assert abs(offsets[29, 0] - 0.08) < 0.05 and abs(offsets[27, 0] - 0.08) < 0.05  # tops, as before
+
+
+def test_a_top_a_little_off_the_fitted_field_is_still_taken_over_its_side_wall() -> None:
+    """At the board's edge the fitted parallax can miss a piece's top by 0.2 spacings; its top is still
+    nearer the field than its side wall is, and a piece measured by its wall would be raised as knocked."""
+    squares = [0, 2, 4, 6, 8, 19, 25, 27, 29, 31, 33, 35, 81, 83, 85, 87, 89]
+    pieces = {sq: (0.0, 0.0) for sq in squares}
+    pieces[29] = (-0.2, 0.0)  # its top 0.2 spacings from where the other pieces' tops put it
+    pieces[31] = (0.45, 0.0)  # and one piece really knocked off its point
+    image = _tilted_board(pieces, {29: 0.25})  # the wall's outline 0.45 spacings left of the point
+    offsets = piece_offsets(image, SPACING, MARGIN)
+    assert abs(offsets[29, 0] + 0.13) < 0.05  # its top, not its wall
+    occupied = np.zeros(90, bool)
+    occupied[squares] = True
+    found = off_point(offsets, occupied, 0.3)
+    assert list(found) == [31] and 0.35 < found[31] < 0.55
