@@ -87,13 +87,15 @@ def piece_offsets(rectified: np.ndarray, spacing: float, margin: float, *, reach
     if parallax is not None:
         field = parallax.steady(field)
     for sq in np.flatnonzero(close):
-        same = np.hypot(dx[sq] - out[sq, 0], dy[sq] - out[sq, 1]) < _SAME_PIECE  # this piece's other circles
+        miss = np.hypot(dx[sq] - field[sq, 0], dy[sq] - field[sq, 1])
+        # this piece's circles: those near its strongest one, and one where its top should be even when
+        # the strongest (a wall and its shadow outlined together) lies further than that from it
+        same = (np.hypot(dx[sq] - out[sq, 0], dy[sq] - out[sq, 1]) < _SAME_PIECE) | (miss <= _ON_FIELD)
         if same.sum() < 2:
             continue
         options = np.flatnonzero(same)
-        miss = np.hypot(dx[sq, options] - field[sq, 0], dy[sq, options] - field[sq, 1])
-        if miss.min() <= _ON_FIELD:  # a circle where this piece's top should be: the top face
-            best = options[int(np.argmin(miss))]
+        if miss[options].min() <= _ON_FIELD:  # a circle where this piece's top should be: the top face
+            best = options[int(np.argmin(miss[options]))]
             out[sq] = (dx[sq, best], dy[sq, best])
     return out
 

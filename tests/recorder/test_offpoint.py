@@ -135,3 +135,18 @@ def test_a_top_a_little_off_the_fitted_field_is_still_taken_over_its_side_wall()
     occupied[squares] = True
     found = off_point(offsets, occupied, 0.3)
     assert list(found) == [31] and 0.35 < found[31] < 0.55
+
+
+def test_a_top_is_found_even_when_the_strongest_outline_lies_far_from_it() -> None:
+    """A wall and its long shadow outlined together can centre half a spacing from the top, further
+    than the circles of one piece usually lie apart; the circle where the top should be is still it."""
+    squares = [0, 2, 4, 6, 8, 19, 25, 27, 29, 31, 33, 35, 81, 83, 85, 87, 89]
+    pieces = {sq: (0.0, 0.0) for sq in squares}
+    pieces[31] = (0.45, 0.0)  # and one piece really knocked off its point
+    image = _tilted_board(pieces, {29: 0.45})  # the outline 0.53 spacings from the top
+    offsets = piece_offsets(image, SPACING, MARGIN)
+    assert abs(offsets[29, 0] - 0.08) < 0.05  # its top
+    occupied = np.zeros(90, bool)
+    occupied[squares] = True
+    found = off_point(offsets, occupied, 0.3)
+    assert list(found) == [31] and 0.35 < found[31] < 0.55
