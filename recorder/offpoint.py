@@ -97,11 +97,43 @@ def piece_offsets(rectified: np.ndarray, spacing: float, margin: float, *, reach
         if miss[options].min() <= _ON_FIELD:  # a circle where this piece's top should be: the top face
             best = options[int(np.argmin(miss[options]))]
             out[sq] = (dx[sq, best], dy[sq, best])
+    _look_closer(out, gray, spacing, px, py, field)
     return out
+
+
+def _look_closer(out: np.ndarray, smooth: np.ndarray, spacing: float, px: np.ndarray, py: np.ndarray,
+                 field: np.ndarray) -> None:
+    """Take for the pieces measured off where their tops should be a faint circle found there, in place.
+
+    A pale top on a pale board has edges too weak for the search, which then measures the piece by
+    its darker side wall, a third of a spacing away, as if knocked. On a copy with its local contrast
+    equalised the top shows. This only ever moves a measurement to where the piece's top should be,
+    so it can clear a piece but never raise one; the faint circles of a knocked piece scatter about a
+    tenth of a spacing, so only one within ``_FAINT_ON_FIELD`` of the top's place is taken.
+    """
+    miss = np.hypot(out[:, 0] - field[:, 0], out[:, 1] - field[:, 1])
+    doubtful = np.flatnonzero(miss > _ON_FIELD)  # NaN (no disc) compares False
+    if not len(doubtful):
+        return
+    equalised = cv2.createCLAHE(clipLimit=2.0, tileGridSize=(8, 8)).apply(smooth)
+    found = cv2.HoughCircles(equalised, cv2.HOUGH_GRADIENT, dp=1, minDist=spacing * _CANDIDATE_GAP, param1=40,
+                             param2=20, minRadius=int(spacing * 0.35), maxRadius=int(round(spacing * 0.55)))
+    if found is None:
+        return
+    faint = np.asarray(found[0][:, :2], dtype=np.float64)
+    for sq in doubtful:
+        fx = (faint[:, 0] - px[sq]) / spacing
+        fy = -(faint[:, 1] - py[sq]) / spacing
+        near = np.hypot(fx - field[sq, 0], fy - field[sq, 1])
+        if near.min() <= _FAINT_ON_FIELD:
+            best = int(np.argmin(near))
+            out[sq] = (fx[best], fy[best])
 
 
 _CANDIDATE_GAP = 0.1  # spacings between circle centres the search may return (several per piece)
 _SAME_PIECE = 0.45  # spacings: circles this close to a piece's strongest one outline the same piece
+_FAINT_ON_FIELD = 0.15  # spacings: the same for a faint circle (a knocked piece's own faint circles scatter
+# 0.1 either way, and one 0.25 from where the top should be can still be the knocked piece)
 _ON_FIELD = 0.25  # spacings: a circle this near the field is the top (at the edge the fit misses tops by 0.2)
 
 

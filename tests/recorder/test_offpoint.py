@@ -150,3 +150,24 @@ def test_a_top_is_found_even_when_the_strongest_outline_lies_far_from_it() -> No
     occupied[squares] = True
     found = off_point(offsets, occupied, 0.3)
     assert list(found) == [31] and 0.35 < found[31] < 0.55
+
+
+def test_a_pale_top_on_a_pale_board_is_found_where_it_should_be_and_a_knock_still_counts() -> None:
+    """A top barely lighter than the board gives the circle search too little edge, which then takes
+    the darker side wall for the piece; a second look, contrast equalised, finds the faint top where
+    the other pieces' tops say it should be. A knocked piece has no top there and stays knocked."""
+    squares = [0, 2, 4, 6, 8, 19, 25, 27, 29, 31, 33, 35, 81, 83, 85, 87, 89]
+    pieces = {sq: (0.0, 0.0) for sq in squares}
+    pieces[31] = (0.45, 0.0)  # knocked off its point
+    image = _tilted_board({sq: at for sq, at in pieces.items() if sq != 29}, {})
+    foot = np.array([(MARGIN + 2) * SPACING, (MARGIN + 6) * SPACING])  # square 29, on its point
+    wall, top = foot - np.array([0.3 * SPACING, 0.0]), foot + np.array([0.08 * SPACING, 0.0])
+    cv2.circle(image, (int(wall[0]), int(wall[1])), int(0.45 * SPACING), (120, 150, 175), -1)
+    cv2.circle(image, (int(wall[0]), int(wall[1])), int(0.45 * SPACING), (70, 80, 90), 2)
+    cv2.circle(image, (int(top[0]), int(top[1])), int(0.45 * SPACING), (170, 205, 230), -1)  # board: (150, 190, 220)
+    offsets = piece_offsets(image, SPACING, MARGIN)
+    assert abs(offsets[29, 0] - 0.08) < 0.05  # its top, not its wall
+    occupied = np.zeros(90, bool)
+    occupied[squares] = True
+    found = off_point(offsets, occupied, 0.3)
+    assert list(found) == [31] and 0.35 < found[31] < 0.55
