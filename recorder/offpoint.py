@@ -87,15 +87,11 @@ def piece_offsets(rectified: np.ndarray, spacing: float, margin: float, *, reach
     if parallax is not None:
         field = parallax.steady(field)
     for sq in np.flatnonzero(close):
+        # a circle where this piece's top should be is its top face, however far the strongest outline
+        # (a wall and its shadow together) lies from it
         miss = np.hypot(dx[sq] - field[sq, 0], dy[sq] - field[sq, 1])
-        # this piece's circles: those near its strongest one, and one where its top should be even when
-        # the strongest (a wall and its shadow outlined together) lies further than that from it
-        same = (np.hypot(dx[sq] - out[sq, 0], dy[sq] - out[sq, 1]) < _SAME_PIECE) | (miss <= _ON_FIELD)
-        if same.sum() < 2:
-            continue
-        options = np.flatnonzero(same)
-        if miss[options].min() <= _ON_FIELD:  # a circle where this piece's top should be: the top face
-            best = options[int(np.argmin(miss[options]))]
+        best = int(np.argmin(miss))
+        if miss[best] <= _ON_FIELD:
             out[sq] = (dx[sq, best], dy[sq, best])
     _look_closer(out, gray, spacing, px, py, field)
     return out
@@ -131,7 +127,6 @@ def _look_closer(out: np.ndarray, smooth: np.ndarray, spacing: float, px: np.nda
 
 
 _CANDIDATE_GAP = 0.1  # spacings between circle centres the search may return (several per piece)
-_SAME_PIECE = 0.45  # spacings: circles this close to a piece's strongest one outline the same piece
 _FAINT_ON_FIELD = 0.15  # spacings: the same for a faint circle (a knocked piece's own faint circles scatter
 # 0.1 either way, and one 0.25 from where the top should be can still be the knocked piece)
 _ON_FIELD = 0.25  # spacings: a circle this near the field is the top (at the edge the fit misses tops by 0.2)
