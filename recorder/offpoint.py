@@ -103,12 +103,14 @@ def _look_closer(out: np.ndarray, smooth: np.ndarray, spacing: float, px: np.nda
 
     A pale top on a pale board has edges too weak for the search, which then measures the piece by
     its darker side wall, a third of a spacing away, as if knocked. On a copy with its local contrast
-    equalised the top shows. This only ever moves a measurement to where the piece's top should be,
-    so it can clear a piece but never raise one; the faint circles of a knocked piece scatter about a
+    equalised the top shows. This only moves a measurement within ``_WALL_REACH`` of a point to where
+    its top should be, so it can clear a piece but not raise one; the faint circles of a knocked piece scatter about a
     tenth of a spacing, so only one within ``_FAINT_ON_FIELD`` of the top's place is taken.
     """
     miss = np.hypot(out[:, 0] - field[:, 0], out[:, 1] - field[:, 1])
-    doubtful = np.flatnonzero(miss > _ON_FIELD)  # NaN (no disc) compares False
+    # NaN (no disc) compares False; a disc further than a wall's outline lies from its point is a
+    # neighbour's, and an empty point must not be given a faint disc of its own
+    doubtful = np.flatnonzero((miss > _ON_FIELD) & (np.hypot(out[:, 0], out[:, 1]) < _WALL_REACH))
     if not len(doubtful):
         return
     equalised = cv2.createCLAHE(clipLimit=2.0, tileGridSize=(8, 8)).apply(smooth)
@@ -129,7 +131,9 @@ def _look_closer(out: np.ndarray, smooth: np.ndarray, spacing: float, px: np.nda
 _CANDIDATE_GAP = 0.1  # spacings between circle centres the search may return (several per piece)
 _FAINT_ON_FIELD = 0.15  # spacings: the same for a faint circle (a knocked piece's own faint circles scatter
 # 0.1 either way, and one 0.25 from where the top should be can still be the knocked piece)
-_ON_FIELD = 0.25  # spacings: a circle this near the field is the top (at the edge the fit misses tops by 0.2)
+_ON_FIELD = 0.25  # spacings: a circle this near the field is the top (at the edge the fit misses tops by 0.2;
+# the cost: a piece knocked only 0.3 off can have its circle taken for its top and go unflagged)
+_WALL_REACH = 0.6  # spacings: a side wall's outline lies no further than this from its piece's point
 
 
 def _parallax_field(offsets: np.ndarray) -> np.ndarray:
