@@ -61,12 +61,10 @@ def piece_offsets(rectified: np.ndarray, spacing: float, margin: float, *, reach
     """
     gray = rectified if rectified.ndim == 2 else cv2.cvtColor(rectified, cv2.COLOR_BGR2GRAY)
     gray = cv2.GaussianBlur(gray, (5, 5), 1.5)
-    found = cv2.HoughCircles(gray, cv2.HOUGH_GRADIENT, dp=1, minDist=spacing * _CANDIDATE_GAP, param1=60,
-                             param2=20, minRadius=int(spacing * 0.35), maxRadius=int(round(spacing * 0.55)))
+    every = _circles(gray, spacing, edge=60)  # strongest first
     out = np.full((90, 2), np.nan)
-    if found is None:
+    if not len(every):
         return out
-    every = np.asarray(found[0][:, :2], dtype=np.float64)  # strongest first
     primary: list[int] = []  # one circle per piece: the strongest, none within 0.7 spacings of another
     for index, centre in enumerate(every):
         if all(np.hypot(*(centre - every[kept])) >= 0.7 * spacing for kept in primary):
@@ -97,6 +95,14 @@ def piece_offsets(rectified: np.ndarray, spacing: float, margin: float, *, reach
     return out
 
 
+def _circles(gray: np.ndarray, spacing: float, edge: float) -> np.ndarray:
+    """(n, 2) centres of the piece-sized circles on a smoothed grey board, strongest first; ``edge``
+    is the gradient an outline needs (the Canny threshold)."""
+    found = cv2.HoughCircles(gray, cv2.HOUGH_GRADIENT, dp=1, minDist=spacing * _CANDIDATE_GAP, param1=edge,
+                             param2=20, minRadius=int(spacing * 0.35), maxRadius=int(round(spacing * 0.55)))
+    return np.zeros((0, 2)) if found is None else np.asarray(found[0][:, :2], dtype=np.float64)
+
+
 def _look_closer(out: np.ndarray, smooth: np.ndarray, spacing: float, px: np.ndarray, py: np.ndarray,
                  field: np.ndarray) -> None:
     """Take for the pieces measured off where their tops should be a faint circle found there, in place.
@@ -114,11 +120,9 @@ def _look_closer(out: np.ndarray, smooth: np.ndarray, spacing: float, px: np.nda
     if not len(doubtful):
         return
     equalised = cv2.createCLAHE(clipLimit=2.0, tileGridSize=(8, 8)).apply(smooth)
-    found = cv2.HoughCircles(equalised, cv2.HOUGH_GRADIENT, dp=1, minDist=spacing * _CANDIDATE_GAP, param1=40,
-                             param2=20, minRadius=int(spacing * 0.35), maxRadius=int(round(spacing * 0.55)))
-    if found is None:
+    faint = _circles(equalised, spacing, edge=40)
+    if not len(faint):
         return
-    faint = np.asarray(found[0][:, :2], dtype=np.float64)
     for sq in doubtful:
         fx = (faint[:, 0] - px[sq]) / spacing
         fy = -(faint[:, 1] - py[sq]) / spacing
