@@ -32,7 +32,8 @@ import numpy as np
 
 from models.train.data import CONTEXT, CROP_PX, build_cache, cache_name, centre
 from recorder.commands.read_board import read_board
-from recorder.vision import POINT_NAMES, PieceClassifier
+from recorder.placement import legal_labels
+from recorder.vision import POINT_NAMES, PieceClassifier, PointProbabilities
 from rules import Position
 from synth.dataset import CLASSES
 from synth.positions import random_position
@@ -108,6 +109,14 @@ def accuracy(clf: PieceClassifier, boards: int, seed: int, workers: int) -> dict
     either = right | (edge & ((pred == cov) | (pred == content)))
     print(f"  with a hand's edge points right when read covered or as what stands there: per point "
           f"{either.mean():.5%}, whole boards {either.all(axis=1).mean():.3%} (the strict figures above stand)")
+    ruled = np.stack([[CLASSES.index(label) for label in legal_labels(PointProbabilities(board, CLASSES))]
+                      for board in p])
+    ruled_right = ruled == labels
+    print(f"read with the rules (recorder.placement, as read-board prints it): per point {ruled_right.mean():.5%}, "
+          f"whole boards {ruled_right.all(axis=1).mean():.3%}; pieces read as another piece "
+          f"{int(((labels > 0) & (labels < cov) & (ruled > 0) & (ruled < cov) & ~ruled_right).sum())}; with a "
+          f"hand's edge points either way {(ruled_right | (edge & ((ruled == cov) | (ruled == content)))).mean():.5%}, "
+          f"{(ruled_right | (edge & ((ruled == cov) | (ruled == content)))).all(axis=1).mean():.3%}")
     print(f"pieces read where empty: {int(((labels == 0) & (pred != 0)).sum())}; "
           f"pieces read as another piece: {int(((labels > 0) & (labels < cov) & (pred > 0) & (pred < cov) & ~right).sum())}")
     group = np.array([0, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 3])  # empty, red, black, covered
@@ -212,15 +221,15 @@ def end_to_end(clf: PieceClassifier, views: int) -> None:
         image, truth = render_position(fen, s, style=style)
         cv2.setNumThreads(2)
         try:
-            probs, geometry, timings = read_board(image, clf)
+            seen = read_board(image, clf)
         except Exception as error:  # a refusal counts against the found rate, not the timing
             logger.info("view %d: %s", i, error)
             continue
         found += 1
-        totals.append(timings["total_ms"])
-        for key, value in timings.items():
+        totals.append(seen.timings["total_ms"])
+        for key, value in seen.timings.items():
             parts.setdefault(key, []).append(value)
-        right += probs.argmax_fen_placement() == Position.from_fen(truth.fen).fen().split()[0]
+        right += seen.placement == Position.from_fen(truth.fen).fen().split()[0]
     if not totals:
         print("read-board end to end: no view was calibrated")
         return

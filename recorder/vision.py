@@ -157,18 +157,7 @@ class PointProbabilities:
         if covered == "best_piece":
             probs = probs.copy()
             probs[:, self.classes.index(COVERED)] = -1.0
-        labels = [self.classes[i] for i in np.argmax(probs, axis=1)]
-        rows = []
-        for r in range(RANKS):
-            row, gap = "", 0
-            for lab in labels[r * FILES:(r + 1) * FILES]:
-                if lab in (EMPTY, COVERED):
-                    gap += 1
-                    continue
-                row += (str(gap) if gap else "") + lab
-                gap = 0
-            rows.append(row + (str(gap) if gap else ""))
-        return "/".join(rows)
+        return fen_placement([self.classes[i] for i in np.argmax(probs, axis=1)])
 
     def to_json(self, digits: int = 4) -> dict[str, Any]:
         """JSON-ready: per point name, each class's probability (rounded) and the best class."""
@@ -179,6 +168,22 @@ class PointProbabilities:
                 for n, p in zip(POINT_NAMES, self.probs, strict=True)
             },
         }
+
+
+def fen_placement(labels: Sequence[str]) -> str:
+    """The FEN piece placement of 90 class names in ``POINT_NAMES`` order; empty and covered points
+    are written empty."""
+    rows = []
+    for r in range(RANKS):
+        row, gap = "", 0
+        for label in labels[r * FILES:(r + 1) * FILES]:
+            if label in (EMPTY, COVERED):
+                gap += 1
+                continue
+            row += (str(gap) if gap else "") + label
+            gap = 0
+        rows.append(row + (str(gap) if gap else ""))
+    return "/".join(rows)
 
 
 def file_sha256(path: Path) -> str:

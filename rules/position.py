@@ -14,11 +14,9 @@ from dataclasses import dataclass
 from rules.errors import IllegalMoveError, InvalidFenError, InvalidMoveError
 from rules.move import Move, cached_move
 from rules.squares import (
-    ADVISOR_POINTS,
     ADVISOR_STEPS,
     BLACK,
     BLACK_PIECES,
-    ELEPHANT_POINTS,
     ELEPHANT_STEPS,
     EMPTY,
     FILES,
@@ -43,6 +41,7 @@ from rules.squares import (
     side_of,
     square,
     square_name,
+    standing_problem,
 )
 
 START_FEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
@@ -276,19 +275,10 @@ class Position:
                 continue
             side, kind = side_of(piece), piece.upper()
             where = f"{piece_name(piece)} on {square_name(sq)}"
-            if kind == "K" and not in_palace(sq, side):
-                return f"{where} is outside its palace"
-            if kind == "A" and sq not in ADVISOR_POINTS[side]:
-                return f"{where} is off the advisor's points"
-            if kind == "B" and sq not in ELEPHANT_POINTS[side]:
-                return f"{where} is off the elephant's points"
+            problem = standing_problem(piece, sq)
+            if problem:
+                return f"{where} {problem}"
             if kind == "P" and own_half(sq, side):
-                home = 3 if side == RED else 6
-                behind = rank_of(sq) < home if side == RED else rank_of(sq) > home
-                if behind:
-                    return f"{where} stands behind its start (it cannot get there)"
-                if file_of(sq) % 2 == 1:
-                    return f"{where} is off the soldiers' files before the river (it cannot get there)"
                 if (piece, file_of(sq)) in unmoved_files:
                     # Before the river a soldier keeps its file, and each file starts with one.
                     return f"{where} shares its file with another {piece_name(piece)} before the river"

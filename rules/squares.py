@@ -93,6 +93,28 @@ ELEPHANT_POINTS = {
 }
 
 
+def standing_problem(piece: str, sq: int) -> str | None:
+    """Why ``piece`` can never stand on ``sq`` in a game (``None`` when it can).
+
+    Generals keep to their palace, advisors to its five points, elephants to their seven points on
+    their own side; a soldier never steps back or sideways before the river, so there it stands
+    only on its five start files and never behind its start rank.
+    """
+    side, kind = side_of(piece), piece.upper()
+    if kind == "K" and not in_palace(sq, side):
+        return "is outside its palace"
+    if kind == "A" and sq not in ADVISOR_POINTS[side]:
+        return "is off the advisor's points"
+    if kind == "B" and sq not in ELEPHANT_POINTS[side]:
+        return "is off the elephant's points"
+    if kind == "P" and own_half(sq, side):
+        if (rank_of(sq) < 3) if side == RED else (rank_of(sq) > 6):
+            return "stands behind its start (it cannot get there)"
+        if file_of(sq) % 2 == 1:
+            return "is off the soldiers' files before the river (it cannot get there)"
+    return None
+
+
 def _build_tables() -> tuple[
     list[tuple[int, ...]],
     list[tuple[int, ...]],

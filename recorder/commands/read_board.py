@@ -1,7 +1,8 @@
 """``xqrec read-board IMAGE``: find the board, read every point, print the FEN piece placement.
 
 Calibrates the image (or loads ``--calibration``), rectifies it, classifies the 90 points with the
-ONNX piece classifier and prints the placement with red at the bottom. When the calibration could not
+ONNX piece classifier, takes the most probable reading the rules allow (``recorder.placement``: no third
+chariot, no advisor off its points) and prints its placement with red at the bottom. When the calibration could not
 tell red's side from the colours, the kinds settle it (``recorder.vision.settle_red_side``) and the
 board is read again turned where they say so.
 ``--json`` prints probabilities per point, the geometry and the timings instead.
@@ -14,6 +15,7 @@ import json
 import logging
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +23,8 @@ import cv2
 import numpy as np
 
 from calibration import BoardGeometry, BoardLocator, BoardNotFoundError
-from recorder.vision import PieceClassifier, PointProbabilities, settle_red_side
+from recorder.placement import legal_labels
+from recorder.vision import POINT_NAMES, PieceClassifier, PointProbabilities, fen_placement, settle_red_side
 from rules import Position
 
 log = logging.getLogger(__name__)
@@ -36,9 +39,24 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=run)
 
 
-def read_board(image: np.ndarray, classifier: PieceClassifier,
-               geometry: BoardGeometry | None = None) -> tuple[PointProbabilities, BoardGeometry, dict[str, float]]:
-    """Locate (unless given), rectify and classify; returns probabilities, geometry and timings (ms)."""
+@dataclass(frozen=True)
+class BoardReading:
+    """What ``read_board`` saw: the probabilities, the reading the rules allow (``labels``, per point in
+    ``POINT_NAMES`` order), the grid and the timings in ms."""
+
+    probs: PointProbabilities
+    labels: list[str]
+    geometry: BoardGeometry
+    timings: dict[str, float]
+
+    @property
+    def placement(self) -> str:
+        """The FEN piece placement of ``labels``, red at the bottom."""
+        return fen_placement(self.labels)
+
+
+def read_board(image: np.ndarray, classifier: PieceClassifier, geometry: BoardGeometry | None = None) -> BoardReading:
+    """Locate (unless given), rectify, classify and read with the rules."""
     timings: dict[str, float] = {}
     t0 = time.perf_counter()
     if geometry is None:
@@ -57,8 +75,11 @@ def read_board(image: np.ndarray, classifier: PieceClassifier,
             t2 = time.perf_counter()
             probs = classifier.classify(geometry.rectify(image), spacing=geometry.spacing, margin=geometry.margin)
             timings["turned_ms"] = (time.perf_counter() - t2) * 1e3
+    t3 = time.perf_counter()
+    labels = legal_labels(probs)
+    timings["rules_ms"] = (time.perf_counter() - t3) * 1e3
     timings["total_ms"] = (time.perf_counter() - t0) * 1e3
-    return probs, geometry, timings
+    return BoardReading(probs, labels, geometry, timings)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -68,16 +89,20 @@ def run(args: argparse.Namespace) -> int:
     geometry = BoardGeometry.load(args.calibration) if args.calibration else None
     classifier = PieceClassifier(args.model)
     try:
-        probs, geometry, timings = read_board(image, classifier, geometry)
+        seen = read_board(image, classifier, geometry)
     except BoardNotFoundError as error:
         print(f"xqrec read-board: no board found in {args.image}: {error.reason}", file=sys.stderr)
         return 1
-    placement = probs.argmax_fen_placement()
+    probs, geometry, timings, placement = seen.probs, seen.geometry, seen.timings, seen.placement
+    ruled = {name: (alone, legal) for name, alone, legal in zip(POINT_NAMES, probs.labels(), seen.labels, strict=True)
+             if alone != legal}  # points the classifier alone read otherwise
     problem = impossible(placement)
     if args.json:
         out: dict[str, Any] = {
             "image": str(args.image),
             "placement": placement,
+            "pointwise_placement": probs.argmax_fen_placement(),  # each point's most probable class alone
+            "set_by_rules": {name: {"alone": alone, "read": legal} for name, (alone, legal) in ruled.items()},
             "covered": probs.covered_points(),
             "problem": problem,  # why no game can show this placement ("" when one can)
             "model_sha256": classifier.sha256,
@@ -91,6 +116,9 @@ def run(args: argparse.Namespace) -> int:
     covered = probs.covered_points()
     if covered:
         print(f"covered: {' '.join(covered)}")
+    if ruled:
+        print("note: read by the rules, not by the point alone: " + ", ".join(
+            f"{name} {legal} (alone {alone})" for name, (alone, legal) in ruled.items()), file=sys.stderr)
     if problem:
         print(f"warning: no game can show this placement ({problem}); some points are misread"
               + (" or covered" if covered else ""), file=sys.stderr)

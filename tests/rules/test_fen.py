@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules import START_FEN, InvalidFenError, Position, RulesError
+from rules.squares import SQUARES, standing_problem
 
 # Generals on d9 and e0: not on one file, so a base that is legal by itself.
 BASE_BLACK = "3k5"
@@ -163,3 +164,13 @@ def test_public_attributes_cannot_be_assigned() -> None:
         position.side_to_move = "black"  # type: ignore[misc]
     with pytest.raises(AttributeError):
         position.extra = 1  # type: ignore[attr-defined]
+
+
+def test_standing_problem_counts_the_points_each_piece_may_stand_on() -> None:
+    """Generals 9 points, advisors 5, elephants 7, soldiers 55 (5 files x 2 ranks before the river and
+    all 45 beyond it); horses, chariots and cannons anywhere. Black's are red's turned about."""
+    counts = {letter: sum(standing_problem(letter, sq) is None for sq in range(SQUARES)) for letter in "KABNRCPkabnrcp"}
+    assert counts == {**{k: n for k, n in zip("KABNRCP", (9, 5, 7, 90, 90, 90, 55), strict=True)},
+                      **{k: n for k, n in zip("kabnrcp", (9, 5, 7, 90, 90, 90, 55), strict=True)}}
+    assert all(standing_problem(p.lower(), 89 - sq) is None for p in "KABP" for sq in range(SQUARES)
+               if standing_problem(p, sq) is None)
