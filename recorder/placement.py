@@ -18,6 +18,7 @@ from the point-wise best reading, in which only the capacities are broken.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 import numpy as np
@@ -31,12 +32,17 @@ _EXCESS = 1e4  # cost of one piece over a capacity (or of a missing general): ab
 
 def legal_labels(probs: PointProbabilities) -> list[str]:
     """Per point (``POINT_NAMES`` order) the class of the most probable reading the rules allow."""
-    return list(_Reading(probs.classes).best(probs.probs))
+    return list(_reading(tuple(probs.classes)).best(probs.probs))
 
 
 def legal_fen_placement(probs: PointProbabilities) -> str:
     """The FEN piece placement (red at the bottom) of ``legal_labels``; covered points written empty."""
     return fen_placement(legal_labels(probs))
+
+
+@functools.lru_cache(maxsize=4)
+def _reading(classes: tuple[str, ...]) -> _Reading:
+    return _Reading(classes)
 
 
 class _Reading:
