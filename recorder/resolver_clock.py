@@ -6,6 +6,10 @@ that comes later. Presses left unmatched for ``grace_s`` seconds become ``press_
 alerts (art. 8.1.7; the second one loses the game, art. 4.1.9) unless the board was in trouble
 around them (an arbiter restoring a position presses the clock back); plies left unpressed
 become ``move_without_press`` alerts (art. 6: a player presses the clock after each move).
+A press that changed nothing on the clock (the other side's time was running) is still a press
+without a move when it was the presser's turn on the board: the opponent had moved without
+pressing, and the presser pressed before moving. By the side that has just moved it is a second
+press of the same move and says nothing.
 """
 
 from __future__ import annotations
@@ -97,12 +101,12 @@ class ClockBook:
         """Forget plies removed from the record."""
         self.unpressed = [u for u in self.unpressed if u.ply not in plies]
 
-    def expire(self, t: float, last_trouble: float | None, desynced: bool, ply: int) -> list[Event]:
+    def expire(self, t: float, last_trouble: float | None, desynced: bool, ply: int, to_move: str) -> list[Event]:
         """Alerts for presses and plies left unmatched ``grace_s`` seconds before ``t``.
 
         ``last_trouble`` is the latest time of board trouble (an alert or a restored position) and
         ``desynced`` whether the board is wrong now: presses around trouble are the players' or the
-        arbiter's corrections, not clock faults.
+        arbiter's corrections, not clock faults. ``to_move`` is the side on turn in the record.
         """
         events: list[Event] = []
         keep: list[_Pending] = []
@@ -111,9 +115,10 @@ class ClockBook:
                 keep.append(item)
                 continue
             near_trouble = desynced or (last_trouble is not None and last_trouble >= item.press.t - self.grace_s)
-            if item.effective and not near_trouble:
+            if (item.effective or item.press.side == to_move) and not near_trouble:
                 p = item.press
-                text = (f"{p.side} pressed the clock at {p.t:.1f} s without a move on the board "
+                unchanged = "" if item.effective else f" ({opponent(p.side)}'s time was running: the clock did not change)"
+                text = (f"{p.side} pressed the clock at {p.t:.1f} s without a move on the board{unchanged} "
                         "(art. 8.1.7; a second time loses the game, art. 4.1.9)")
                 events.append(ClockAlert(t, "press_without_move", (), "8.1.7", text, ply, p.side))
             else:

@@ -75,6 +75,32 @@ def test_press_without_a_move_and_the_press_back_are_flagged() -> None:
     assert _kinds(resolver.tick(12.0)) == ["press_without_move", "press_without_move"]
 
 
+def test_a_press_that_changes_nothing_is_flagged_when_it_was_the_pressers_turn() -> None:
+    """Black moved without pressing (its time runs on); red presses before moving, which changes
+    nothing on the clock but is still a press without a move (art. 8.1.7). Black's press that
+    follows completes black's move, late."""
+    resolver = Resolver(clock=True)
+    resolver.observe(observe_board(P1.board, 3.0))
+    resolver.press(ClockPress(3.3, "red", 905000, 900000))
+    resolver.observe(observe_board(P2.board, 6.0))
+    (pressed,) = resolver.press(ClockPress(8.0, "red", 905000, 898000))
+    assert isinstance(pressed, ClockPressed) and not pressed.effective and pressed.ply is None
+    (late,) = resolver.press(ClockPress(9.0, "black", 905000, 897000))
+    assert isinstance(late, ClockPressed) and late.ply == 2
+    alerts = [e for e in resolver.tick(13.0) if isinstance(e, ClockAlert)]
+    assert [(a.kind, a.side) for a in alerts] == [("press_without_move", "red")]
+    assert "the clock did not change" in alerts[0].text
+
+
+def test_a_second_press_of_the_same_move_is_not_flagged() -> None:
+    resolver = Resolver(clock=True)
+    resolver.observe(observe_board(P1.board, 3.0))
+    resolver.press(ClockPress(3.3, "red", 905000, 900000))
+    (again,) = resolver.press(ClockPress(3.6, "red", 905000, 899700))  # black's time runs: no change
+    assert isinstance(again, ClockPressed) and not again.effective
+    assert resolver.tick(20.0) == []
+
+
 def test_move_without_press_is_flagged_once_the_grace_is_over() -> None:
     resolver = Resolver(clock=True)
     resolver.observe(observe_board(P1.board, 3.0))
