@@ -31,7 +31,7 @@ import cv2
 import numpy as np
 
 from models.train.data import CONTEXT, CROP_PX, build_cache, cache_name, centre
-from recorder.commands.read_board import read_board
+from recorder.commands.read_board import SURE, read_board
 from recorder.placement import legal_labels
 from recorder.vision import POINT_NAMES, PieceClassifier, PointProbabilities
 from rules import Position
@@ -117,6 +117,10 @@ def accuracy(clf: PieceClassifier, boards: int, seed: int, workers: int) -> dict
           f"{int(((labels > 0) & (labels < cov) & (ruled > 0) & (ruled < cov) & ~ruled_right).sum())}; with a "
           f"hand's edge points either way {(ruled_right | (edge & ((ruled == cov) | (ruled == content)))).mean():.5%}, "
           f"{(ruled_right | (edge & ((ruled == cov) | (ruled == content)))).all(axis=1).mean():.3%}")
+    doubt = np.take_along_axis(p, ruled[..., None], axis=2)[..., 0] < SURE
+    print(f"  points read under {SURE:.0%} sure (read-board names them to check): {doubt.sum(axis=1).mean():.1f} per "
+          f"board; {int((~ruled_right & doubt).sum())} of the {int((~ruled_right).sum())} errors among them; boards "
+          f"with every error among them {((~ruled_right & ~doubt).sum(axis=1) == 0).mean():.1%}")
     print(f"pieces read where empty: {int(((labels == 0) & (pred != 0)).sum())}; "
           f"pieces read as another piece: {int(((labels > 0) & (labels < cov) & (pred > 0) & (pred < cov) & ~right).sum())}")
     group = np.array([0, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 3])  # empty, red, black, covered

@@ -39,6 +39,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=run)
 
 
+SURE = 0.9  # a point read with less probability is named for a person to check (95 % of test boards' errors are)
+
+
 @dataclass(frozen=True)
 class BoardReading:
     """What ``read_board`` saw: the probabilities, the reading the rules allow (``labels``, per point in
@@ -53,6 +56,18 @@ class BoardReading:
     def placement(self) -> str:
         """The FEN piece placement of ``labels``, red at the bottom."""
         return fen_placement(self.labels)
+
+    def doubtful(self, sure: float = SURE) -> dict[str, tuple[str, float, str, float]]:
+        """Points whose reading has a probability under ``sure``: name -> (read, its probability,
+        the likeliest other class, its probability). Most misread points are among them."""
+        out = {}
+        classes = self.probs.classes
+        for row, name, label in zip(self.probs.probs, POINT_NAMES, self.labels, strict=True):
+            read = classes.index(label)
+            if row[read] < sure:
+                other = max((c for c in range(len(classes)) if c != read), key=lambda c: row[c])
+                out[name] = (label, float(row[read]), classes[other], float(row[other]))
+        return out
 
 
 def read_board(image: np.ndarray, classifier: PieceClassifier, geometry: BoardGeometry | None = None) -> BoardReading:
@@ -104,6 +119,8 @@ def run(args: argparse.Namespace) -> int:
             "pointwise_placement": probs.argmax_fen_placement(),  # each point's most probable class alone
             "set_by_rules": {name: {"alone": alone, "read": legal} for name, (alone, legal) in ruled.items()},
             "covered": probs.covered_points(),
+            "doubtful": {name: {"read": read, "p": round(p, 4), "else": other, "p_else": round(q, 4)}
+                         for name, (read, p, other, q) in seen.doubtful().items()},
             "problem": problem,  # why no game can show this placement ("" when one can)
             "model_sha256": classifier.sha256,
             "geometry": geometry.to_json(),
@@ -116,9 +133,11 @@ def run(args: argparse.Namespace) -> int:
     covered = probs.covered_points()
     if covered:
         print(f"covered: {' '.join(covered)}")
-    if ruled:
-        print("note: read by the rules, not by the point alone: " + ", ".join(
-            f"{name} {legal} (alone {alone})" for name, (alone, legal) in ruled.items()), file=sys.stderr)
+    doubtful = seen.doubtful()
+    if doubtful:  # a point the rules read otherwise than its own best class is always among them
+        print(f"check (read less than {SURE:.0%} sure): " + ", ".join(
+            f"{name} {read} {p:.0%} ({other} {q:.0%}{', by the rules' if name in ruled else ''})"
+            for name, (read, p, other, q) in doubtful.items()))
     if problem:
         print(f"warning: no game can show this placement ({problem}); some points are misread"
               + (" or covered" if covered else ""), file=sys.stderr)

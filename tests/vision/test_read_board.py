@@ -96,7 +96,24 @@ def test_read_board_prints_the_placement(tmp_path: Path, capsys: pytest.CaptureF
     assert main(["read-board", str(path), "--calibration", str(calib), "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert len(data["points"]) == 90 and data["classes"][-1] == "covered"
-    assert {"rectify_ms", "infer_ms", "total_ms"} <= set(data["timings_ms"])
+    assert {"rectify_ms", "infer_ms", "rules_ms", "total_ms"} <= set(data["timings_ms"])
+    assert {"doubtful", "set_by_rules", "pointwise_placement"} <= set(data) and data["placement"] == printed
+
+
+def test_points_read_without_certainty_are_named_for_checking() -> None:
+    from recorder.commands.read_board import BoardReading
+    from recorder.placement import legal_labels
+    from recorder.vision import PointProbabilities, point_index
+    from tests.vision.test_placement import reading
+
+    probs: PointProbabilities = reading(b2={"R": 0.6, "C": 0.4}, e4={"empty": 0.85, "covered": 0.15})
+    geometry = BoardGeometry(homography=np.eye(3), image_size=(640, 480), confidence=1.0, red_side="bottom")
+    seen = BoardReading(probs, legal_labels(probs), geometry, {})
+    doubtful = seen.doubtful()
+    assert set(doubtful) == {"b2", "e4"}
+    read, p, other, q = doubtful["b2"]  # the rules read the third chariot as the cannon it half looked like
+    assert (read, other) == ("C", "R") and abs(p - probs.probs[point_index("b2"), 6]) < 1e-9 and q > p
+    assert doubtful["e4"][0] == "empty" and doubtful["e4"][2] == "covered"
 
 
 def test_read_board_calibrates_by_itself(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
