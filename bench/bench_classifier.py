@@ -30,6 +30,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from bench.flat_boards import draw_view, placement_points
 from models.train.data import CONTEXT, CROP_PX, build_cache, cache_name, centre
 from recorder.commands.read_board import SURE, read_board
 from recorder.placement import legal_labels
@@ -242,6 +243,42 @@ def end_to_end(clf: PieceClassifier, views: int) -> None:
     print("  stages (median ms): " + ", ".join(f"{k} {statistics.median(v):.1f}" for k, v in parts.items()))
 
 
+def flat(clf: PieceClassifier, views: int) -> None:
+    """``read-board`` end to end on boards drawn flat by a second renderer (``bench.flat_boards``)."""
+    found = right_boards = 0
+    points = right_points = right_alone = doubt = caught = errors = 0
+    by_size: dict[str, list[int]] = {}
+    for i in range(views):
+        rng = np.random.default_rng([SPLIT_SEED_BASE["test"] + 950_000 + i])
+        view = draw_view(random_position(rng).fen(), rng)
+        try:
+            seen = read_board(view.image, clf)
+        except Exception as error:  # a refusal counts against the found rate
+            logger.info("flat view %d (%s, %dx%d): %s", i, view.face, *view.size, error)
+            continue
+        found += 1
+        truth = placement_points(view.placement)
+        read = placement_points(seen.placement)
+        alone = placement_points(seen.probs.argmax_fen_placement())
+        wrong = {POINT_NAMES[k] for k in range(90) if read[k] != truth[k]}
+        doubtful = seen.doubtful()
+        points += 90
+        right_points += 90 - len(wrong)
+        right_alone += sum(a == t for a, t in zip(alone, truth, strict=True))
+        right_boards += not wrong
+        doubt += len(doubtful)
+        errors += len(wrong)
+        caught += len(wrong & set(doubtful))
+        entry = by_size.setdefault(f"{view.size[0]}x{view.size[1]}", [0, 0])
+        entry[0] += 90 - len(wrong)
+        entry[1] += 90
+    print(f"another renderer (boards drawn flat, bench/flat_boards.py; read-board end to end): found {found}/{views}; "
+          f"per point {right_points / max(points, 1):.3%} ({right_alone / max(points, 1):.3%} each point alone), "
+          f"whole boards {right_boards}/{found}; {doubt / max(found, 1):.1f} points per board named to check, "
+          f"holding {caught} of the {errors} errors")
+    print("  per point by image size: " + ", ".join(f"{k} {r / t:.2%}" for k, (r, t) in sorted(by_size.items())))
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--boards", type=int, default=500)
@@ -251,6 +288,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--model", type=Path, default=None)
     parser.add_argument("--robustness", type=int, default=0, metavar="N",
                         help="also read N test boards under camera changes the renderer never makes")
+    parser.add_argument("--flat", type=int, default=100, metavar="N",
+                        help="read-board on N boards drawn flat by a second renderer (a look never trained on)")
     args = parser.parse_args([] if argv is None else argv)
     clf = PieceClassifier(args.model, threads=2)
     print(f"model {clf.model_path} ({clf.metadata.get('architecture')}, sha256 {clf.sha256[:12]})")
@@ -259,6 +298,8 @@ def main(argv: list[str] | None = None) -> None:
         robustness(clf, args.boards, args.seed, args.workers, args.robustness)
     if args.views:
         end_to_end(clf, args.views)
+    if args.flat:
+        flat(clf, args.flat)
 
 
 if __name__ == "__main__":

@@ -141,3 +141,15 @@ def test_a_placement_no_game_can_show_is_named() -> None:
     # a check by the side to move is fine: a picture does not say whose turn it is
     assert impossible("4k4/9/9/9/9/9/9/9/4R4/4K4") == ""
     assert impossible("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR") == ""
+
+
+def test_a_board_drawn_by_another_renderer_is_found_and_read(classifier: PieceClassifier) -> None:
+    """A flat drawing (bench/flat_boards.py), a look neither training nor synth makes."""
+    from bench.flat_boards import draw_view, placement_points
+    from recorder.commands.read_board import read_board
+
+    rng = np.random.default_rng([SPLIT_SEED_BASE["test"] + 950_000])
+    view = draw_view(random_position(rng).fen(), rng)
+    seen = read_board(view.image, classifier)
+    right = sum(a == b for a, b in zip(placement_points(seen.placement), placement_points(view.placement), strict=True))
+    assert right >= 88
