@@ -5,17 +5,19 @@ were trained and tuned on its views. This draws a board the way a diagram or a p
 from straight above (solid pieces with a ring and a character, plain lines, no lighting model), then
 puts it on a table in perspective with a brightness gradient, blur, noise and JPEG, so that what the
 benchmarks measure on it is how the pipeline copes with a look it never saw. The characters come
-from the test split's faces only.
+from the test split's faces only. ``draw_view`` makes one still picture; ``FlatGame`` films a game,
+with a flat arm and hand that fetches each piece from the mover's side and a clock press after it.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
 
-from rules import Position
+from rules import Move, Position
 from synth.fonts import glyph_mask
 from synth.pieces import CHARACTERS
 
@@ -23,6 +25,59 @@ FACES = ("noto-serif-bold", "noto-sans-bold", "cwfs", "hanamin")  # the test spl
 SIZES = ((640, 480), (800, 600), (1024, 768), (1280, 960), (1920, 1080))
 BLACK_INKS = ((25, 25, 25), (40, 110, 30), (150, 60, 20))  # BGR: black, green, blue
 RED_INK = (30, 30, 190)
+SPACING, MARGIN = 96, 80  # the flat board's drawing: pixels per grid spacing, border
+BOARD_W, BOARD_H = 8 * SPACING + 2 * MARGIN, 9 * SPACING + 2 * MARGIN
+
+
+def placement_points(placement: str) -> list[str]:
+    """The 90 points of a FEN piece placement in reading order (rank 9 first), "." where empty; for
+    comparing readings point by point, including readings no game could show."""
+    return [c for row in placement.split("/") for c in "".join("." * int(ch) if ch.isdigit() else ch for ch in row)]
+
+
+@dataclass(frozen=True)
+class FlatStyle:
+    """One board's look and camera, drawn once from an rng."""
+
+    face: str
+    simplified: bool
+    paper: tuple[int, int, int]
+    line: tuple[int, int, int]
+    thick: int
+    piece: tuple[int, int, int]
+    black_ink: tuple[int, int, int]
+    radius: float  # pixels on the flat board
+    upright: bool  # each side's characters face its player (else any angle)
+    size: tuple[int, int]
+    homography: np.ndarray = field(repr=False)  # flat board -> picture
+    table: tuple[int, int, int]
+    shade: tuple[float, float]  # brightness at the picture's left and right edges
+    blur: float
+    jpeg: int
+
+    @classmethod
+    def sample(cls, rng: np.random.Generator, size: tuple[int, int] | None = None) -> FlatStyle:
+        face = FACES[int(rng.integers(len(FACES)))]
+        simplified = face not in ("cwfs", "hanamin") and bool(rng.random() < 0.5)  # Big5 faces: traditional
+        paper = (int(rng.uniform(150, 215)), int(rng.uniform(185, 230)), int(rng.uniform(205, 240)))
+        line = (int(rng.uniform(10, 60)), int(rng.uniform(10, 50)), int(rng.uniform(10, 90)))
+        thick = int(rng.integers(2, 5))
+        piece = (int(rng.uniform(160, 235)), int(rng.uniform(190, 240)), int(rng.uniform(215, 250)))
+        black_ink = BLACK_INKS[int(rng.integers(len(BLACK_INKS)))]
+        radius = SPACING * float(rng.uniform(0.40, 0.46))
+        upright = bool(rng.random() < 0.5)
+        size = size or SIZES[int(rng.integers(len(SIZES)))]
+        homography = _camera(size, rng)
+        table = tuple(int(v) for v in rng.uniform(30, 150, 3))
+        shade = (float(rng.uniform(0.7, 1.0)), float(rng.uniform(1.0, 1.25)))
+        return cls(face, simplified, paper, line, thick, piece, black_ink, radius, upright, size, homography,
+                   (table[0], table[1], table[2]), shade, float(rng.uniform(0.5, 1.2)), int(rng.integers(50, 95)))
+
+    def angle(self, letter: str, rng: np.random.Generator) -> float:
+        """A new piece's character angle in degrees."""
+        if self.upright:
+            return (0.0 if letter.isupper() else 180.0) + float(rng.normal(0, 5))
+        return float(rng.uniform(0, 360))
 
 
 @dataclass(frozen=True)
@@ -35,61 +90,48 @@ class FlatView:
     size: tuple[int, int]
 
 
-def placement_points(placement: str) -> list[str]:
-    """The 90 points of a FEN piece placement in reading order (rank 9 first), "." where empty; for
-    comparing readings point by point, including readings no game could show."""
-    return [c for row in placement.split("/") for c in "".join("." * int(ch) if ch.isdigit() else ch for ch in row)]
-
-
 def draw_view(fen: str, rng: np.random.Generator) -> FlatView:
     """A flat drawing of ``fen`` in perspective on a table, every choice drawn from ``rng``."""
-    face = FACES[int(rng.integers(len(FACES)))]
-    charset = "traditional" if face in ("cwfs", "hanamin") or rng.random() < 0.5 else "simplified"
-    size = SIZES[int(rng.integers(len(SIZES)))]
-    board = _draw_board(Position.from_fen(fen), face, charset, rng)
-    image = _on_table(board, size, rng)
-    return FlatView(image, fen.split()[0], face, size)
+    style = FlatStyle.sample(rng)
+    pieces = {sq: (letter, style.angle(letter, rng)) for sq, letter in Position.from_fen(fen).pieces()}
+    image = picture(draw_board(pieces, style), style, rng)
+    return FlatView(image, fen.split()[0], style.face, style.size)
 
 
-def _draw_board(position: Position, face: str, charset: str, rng: np.random.Generator) -> np.ndarray:
-    spacing, margin = 96, 80
-    width, height = 8 * spacing + 2 * margin, 9 * spacing + 2 * margin
-    paper = np.array([rng.uniform(150, 215), rng.uniform(185, 230), rng.uniform(205, 240)])
-    img = np.empty((height, width, 3), np.uint8)
-    img[:] = paper.astype(np.uint8)
-    line = tuple(int(v) for v in (rng.uniform(10, 60), rng.uniform(10, 50), rng.uniform(10, 90)))
-    thick = int(rng.integers(2, 5))
+def point(file: float, rank: float) -> tuple[int, int]:
+    """Pixel of a board point on the flat drawing (rank 9 at the top)."""
+    return int(round(MARGIN + file * SPACING)), int(round(MARGIN + (9 - rank) * SPACING))
 
-    def at(file: float, rank: float) -> tuple[int, int]:  # rank 9 at the top
-        return int(round(margin + file * spacing)), int(round(margin + (9 - rank) * spacing))
 
+def draw_board(pieces: dict[int, tuple[str, float]], style: FlatStyle) -> np.ndarray:
+    """The flat board with ``pieces`` (square -> (FEN letter, character angle))."""
+    img = np.empty((BOARD_H, BOARD_W, 3), np.uint8)
+    img[:] = style.paper
+    line, thick = style.line, style.thick
     for rank in range(10):
-        cv2.line(img, at(0, rank), at(8, rank), line, thick, cv2.LINE_AA)
+        cv2.line(img, point(0, rank), point(8, rank), line, thick, cv2.LINE_AA)
     for file in range(9):
         if file in (0, 8):
-            cv2.line(img, at(file, 0), at(file, 9), line, thick, cv2.LINE_AA)
+            cv2.line(img, point(file, 0), point(file, 9), line, thick, cv2.LINE_AA)
         else:
-            cv2.line(img, at(file, 0), at(file, 4), line, thick, cv2.LINE_AA)
-            cv2.line(img, at(file, 5), at(file, 9), line, thick, cv2.LINE_AA)
+            cv2.line(img, point(file, 0), point(file, 4), line, thick, cv2.LINE_AA)
+            cv2.line(img, point(file, 5), point(file, 9), line, thick, cv2.LINE_AA)
     for low in (0, 7):
-        cv2.line(img, at(3, low), at(5, low + 2), line, thick, cv2.LINE_AA)
-        cv2.line(img, at(5, low), at(3, low + 2), line, thick, cv2.LINE_AA)
-    gap = int(spacing * 0.15)
-    cv2.rectangle(img, (margin - gap, margin - gap), (width - margin + gap, height - margin + gap), line,
+        cv2.line(img, point(3, low), point(5, low + 2), line, thick, cv2.LINE_AA)
+        cv2.line(img, point(5, low), point(3, low + 2), line, thick, cv2.LINE_AA)
+    gap = int(SPACING * 0.15)
+    cv2.rectangle(img, (MARGIN - gap, MARGIN - gap), (BOARD_W - MARGIN + gap, BOARD_H - MARGIN + gap), line,
                   thick + 2, cv2.LINE_AA)
-    face_colour = np.array([rng.uniform(160, 235), rng.uniform(190, 240), rng.uniform(215, 250)])
-    black_ink = BLACK_INKS[int(rng.integers(len(BLACK_INKS)))]
-    radius = spacing * rng.uniform(0.40, 0.46)
-    upright = rng.random() < 0.5  # each side's characters face its player; otherwise any angle
-    for sq, letter in position.pieces():
-        x, y = at(sq % 9 + rng.normal(0, 0.02), sq // 9 + rng.normal(0, 0.02))
-        ink = RED_INK if letter.isupper() else black_ink
-        cv2.circle(img, (x, y), int(radius), (face_colour * 0.6).astype(np.uint8).tolist(), -1, cv2.LINE_AA)
-        cv2.circle(img, (x, y), int(radius * 0.94), face_colour.astype(np.uint8).tolist(), -1, cv2.LINE_AA)
-        cv2.circle(img, (x, y), int(radius * 0.8), ink, max(1, thick - 1), cv2.LINE_AA)
-        angle = (0.0 if letter.isupper() else 180.0) + rng.normal(0, 5) if upright else rng.uniform(0, 360)
-        _stamp(img, glyph_mask(face, CHARACTERS[charset][letter], int(radius * 1.15), charset == "simplified"),
-               (x, y), angle, ink)
+    rim = tuple(int(v * 0.6) for v in style.piece)
+    for sq, (letter, angle) in pieces.items():
+        x, y = point(sq % 9, sq // 9)
+        ink = RED_INK if letter.isupper() else style.black_ink
+        cv2.circle(img, (x, y), int(style.radius), rim, -1, cv2.LINE_AA)
+        cv2.circle(img, (x, y), int(style.radius * 0.94), style.piece, -1, cv2.LINE_AA)
+        cv2.circle(img, (x, y), int(style.radius * 0.8), ink, max(1, thick - 1), cv2.LINE_AA)
+        charset = "simplified" if style.simplified else "traditional"
+        mask = glyph_mask(style.face, CHARACTERS[charset][letter], int(style.radius * 1.15), style.simplified)
+        _stamp(img, mask, (x, y), angle, ink)
     return img
 
 
@@ -104,27 +146,118 @@ def _stamp(img: np.ndarray, mask: np.ndarray, centre: tuple[int, int], angle: fl
     img[y0:y0 + h, x0:x0 + w] = (region * (1 - alpha) + np.array(ink, np.float32) * alpha).astype(np.uint8)
 
 
-def _on_table(board: np.ndarray, size: tuple[int, int], rng: np.random.Generator) -> np.ndarray:
+def _camera(size: tuple[int, int], rng: np.random.Generator) -> np.ndarray:
+    """A flat-board-to-picture homography: the board 70-92 % of the picture's height, a little
+    perspective (the far edge narrower), turned up to 6 degrees, off centre."""
     width, height = size
-    table = np.empty((height, width, 3), np.uint8)
-    table[:] = rng.uniform(30, 150, 3).astype(np.uint8)
-    table = np.asarray(cv2.add(table, rng.integers(0, 25, table.shape, dtype=np.uint8)), dtype=np.uint8)
-    bh, bw = board.shape[:2]
-    tall = height * rng.uniform(0.7, 0.92)  # the board's height in the picture
-    wide = tall * bw / bh
+    tall = height * rng.uniform(0.7, 0.92)
+    wide = tall * BOARD_W / BOARD_H
     cx, cy = width / 2 + rng.uniform(-0.1, 0.1) * width, height / 2 + rng.uniform(-0.03, 0.03) * height
-    tilt = rng.uniform(0.0, 0.12) * wide  # the far edge looks narrower, as from a camera before the board
+    tilt = rng.uniform(0.0, 0.12) * wide
     corners = np.array([[cx - wide / 2 + tilt / 2, cy - tall / 2], [cx + wide / 2 - tilt / 2, cy - tall / 2],
                         [cx + wide / 2, cy + tall / 2], [cx - wide / 2, cy + tall / 2]], dtype=np.float32)
     corners += rng.normal(0, 0.01 * tall, corners.shape).astype(np.float32)
     spin = cv2.getRotationMatrix2D((cx, cy), rng.uniform(-6, 6), 1.0)
     corners = np.asarray(cv2.transform(corners[None], spin)[0], dtype=np.float32)
-    homography = cv2.getPerspectiveTransform(np.array([[0, 0], [bw, 0], [bw, bh], [0, bh]], dtype=np.float32), corners)
-    warped = cv2.warpPerspective(board, homography, (width, height), flags=cv2.INTER_AREA)
-    inside = cv2.warpPerspective(np.full((bh, bw), 255, np.uint8), homography, (width, height)) > 127
+    flat = np.array([[0, 0], [BOARD_W, 0], [BOARD_W, BOARD_H], [0, BOARD_H]], dtype=np.float32)
+    return np.asarray(cv2.getPerspectiveTransform(flat, corners), dtype=np.float64)
+
+
+def picture(board: np.ndarray, style: FlatStyle, rng: np.random.Generator,
+            arm: tuple[tuple[int, int], tuple[int, int]] | None = None) -> np.ndarray:
+    """The camera's picture of the flat ``board``: on the table, shaded, blurred, noisy, JPEG-compressed;
+    with ``arm`` (shoulder, hand in flat-board pixels) an arm over board and table alike."""
+    width, height = style.size
+    table = np.empty((height, width, 3), np.uint8)
+    table[:] = style.table
+    warped = cv2.warpPerspective(board, style.homography, (width, height), flags=cv2.INTER_AREA)
+    inside = cv2.warpPerspective(np.full(board.shape[:2], 255, np.uint8), style.homography, (width, height)) > 127
     table[inside] = warped[inside]
-    shade = np.linspace(rng.uniform(0.7, 1.0), rng.uniform(1.0, 1.25), width, dtype=np.float32)[None, :, None]
-    image = np.clip(cv2.GaussianBlur(table, (0, 0), rng.uniform(0.5, 1.2)) * shade
-                    + rng.normal(0, 3, table.shape), 0, 255).astype(np.uint8)
-    _, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(50, 95))])
+    if arm is not None:
+        _draw_arm(table, style.homography, *arm)
+    shade = np.linspace(style.shade[0], style.shade[1], width, dtype=np.float32)[None, :, None]
+    image = np.clip(cv2.GaussianBlur(table, (0, 0), style.blur) * shade + rng.normal(0, 3, table.shape), 0, 255)
+    _, data = cv2.imencode(".jpg", image.astype(np.uint8), [cv2.IMWRITE_JPEG_QUALITY, style.jpeg])
     return np.asarray(cv2.imdecode(data, cv2.IMREAD_COLOR))
+
+
+SKIN = (120, 150, 205)  # BGR
+
+
+@dataclass
+class FlatGame:
+    """A game filmed on a flat board at ``fps``: each ply a still spell, then the mover's arm comes in
+    from its own side, lifts the piece, sets it down (taking a captured piece away) and leaves; the
+    clock is pressed a moment later. The timeline is planned first: ``plies`` holds the truth (ply,
+    iccs, t_complete: the first frame without the hand) and ``presses`` the clock log (t, side,
+    red_ms, black_ms) before a frame is drawn."""
+
+    moves: list[str]
+    seed: int
+    size: tuple[int, int] = (640, 480)
+    fps: float = 10.0
+    plies: list[dict[str, object]] = field(default_factory=list, init=False)
+    presses: list[tuple[float, str, int, int]] = field(default_factory=list, init=False)
+    _steps: list[tuple[int, float, Move, str]] = field(default_factory=list, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        rng = np.random.default_rng([self.seed, 0])
+        position = Position.start()
+        left = {"red": 900_000, "black": 900_000}
+        frame = 0
+        for ply, iccs in enumerate(self.moves, start=1):
+            move, side = Move.from_iccs(iccs), position.side_to_move
+            rest = int(rng.uniform(2.0, 3.5) * self.fps)
+            self._steps.append((rest, float(rng.uniform(-3, 3)), move, side))
+            frame += rest + 13  # the hand: 4 frames coming in, 4 carrying, 2 setting down, 3 leaving
+            position = position.play(move)
+            left[side] -= int(rng.uniform(2000, 8000))
+            t_complete = frame / self.fps
+            self.plies.append({"ply": ply, "iccs": iccs, "t_complete": t_complete})
+            self.presses.append((round(t_complete + float(rng.uniform(0.2, 0.6)), 3), side, left["red"], left["black"]))
+
+    def frames(self) -> Iterator[tuple[float, np.ndarray]]:
+        """(t, picture) for every frame."""
+        rng = np.random.default_rng([self.seed, 1])
+        style = FlatStyle.sample(np.random.default_rng([self.seed, 2]), self.size)
+        pieces = {sq: (letter, style.angle(letter, rng)) for sq, letter in Position.start().pieces()}
+        frame = 0
+        board = draw_board(pieces, style)
+        for rest, shift, move, side in self._steps:
+            for _ in range(rest):  # the board at rest
+                yield frame / self.fps, picture(board, style, rng)
+                frame += 1
+            home = point(4 + shift, -3.0 if side == "red" else 12.0)  # the mover's shoulder, off the board
+            start = point(move.from_square % 9, move.from_square // 9)
+            end = point(move.to_square % 9, move.to_square // 9)
+            carried = pieces.pop(move.from_square)
+            path = ([_towards(home, start, k / 4) for k in range(1, 5)]
+                    + [_towards(start, end, k / 4) for k in range(1, 5)]
+                    + [end] * 2 + [_towards(end, home, k / 4) for k in range(1, 4)])
+            for index, hand in enumerate(path):
+                if index == 4:  # the piece is lifted
+                    board = draw_board(pieces, style)
+                if index == 9:  # and set down, any piece there taken away
+                    pieces[move.to_square] = carried
+                    board = draw_board(pieces, style)
+                yield frame / self.fps, picture(board, style, rng, (home, hand))
+                frame += 1
+        for _ in range(int(3 * self.fps)):
+            yield frame / self.fps, picture(board, style, rng)
+            frame += 1
+
+
+def _towards(a: tuple[int, int], b: tuple[int, int], share: float) -> tuple[int, int]:
+    return int(round(a[0] + (b[0] - a[0]) * share)), int(round(a[1] + (b[1] - a[1]) * share))
+
+
+def _draw_arm(image: np.ndarray, homography: np.ndarray, shoulder: tuple[int, int], hand: tuple[int, int]) -> None:
+    """A flat arm from ``shoulder`` to a hand over ``hand`` (flat-board pixels), drawn on the picture."""
+    ends = cv2.perspectiveTransform(np.array([[shoulder, hand, (hand[0] + SPACING, hand[1])]], np.float64),
+                                    homography)[0]
+    scale = float(np.hypot(*(ends[2] - ends[1]))) / SPACING  # picture pixels per flat-board pixel near the hand
+    a, b = tuple(int(round(v)) for v in ends[0]), tuple(int(round(v)) for v in ends[1])
+    dark = tuple(int(v * 0.8) for v in SKIN)
+    cv2.line(image, a, b, dark, max(2, int(SPACING * 0.95 * scale)), cv2.LINE_AA)
+    cv2.line(image, a, b, SKIN, max(1, int(SPACING * 0.75 * scale)), cv2.LINE_AA)
+    cv2.circle(image, b, max(2, int(SPACING * 0.62 * scale)), SKIN, -1, cv2.LINE_AA)

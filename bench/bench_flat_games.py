@@ -1,0 +1,91 @@
+"""The recorder on games filmed by a second renderer: a look it was never trained or tuned on.
+
+``bench.flat_boards.FlatGame`` films real games of ``../shared/data/games_iccs.txt`` (lines no other
+benchmark uses) on a flat-drawn board with a flat arm and a clock press after each move, at 640x480,
+800x600 and 1024x768 in turn. The frames go straight into a ``RecordingSession`` with the bundled
+model, as a camera's would; the figures are scored as the recorder benchmark scores its clean games
+(``bench.bench_recorder.score``): moves right, games exactly right, alerts (there should be none),
+and the latency from the hand leaving to the move's event.
+
+``python -m bench.bench_flat_games --games 20 --plies 30`` (about 10 minutes on two cores, most of it drawing);
+``python -m bench flat`` runs a small set.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import multiprocessing
+import statistics
+import sys
+import time
+from typing import Any
+
+from bench.bench_recorder import ALERT_EVENTS, GAMES, LATE_S, Tally, VideoSpec, _final_moves, score
+
+SIZES = ((640, 480), (800, 600), (1024, 768))
+SEED_BASE = 830_000
+
+
+def _record(job: tuple[int, list[str], tuple[int, int]]) -> dict[str, Any]:
+    """Film and record one game; its events (as JSON), truth and timings."""
+    import recorder  # noqa: F401  (sets the BLAS threads before numpy loads)
+    from bench.flat_boards import FlatGame
+    from recorder.clocklog_input import ClockPress
+    from recorder.events import event_to_json
+    from recorder.session import RecordingSession
+    from recorder.sources import Frame
+    from recorder.vision import PieceClassifier
+
+    logging.getLogger("recorder").setLevel(logging.WARNING)
+    index, moves, size = job
+    game = FlatGame(moves, SEED_BASE + index, size)
+    presses = [ClockPress(t, side, red, black) for t, side, red, black in game.presses]
+    session = RecordingSession(PieceClassifier(threads=1), presses=presses, source_name=f"flat-{index:03d}")
+    wall = 0.0
+    for frame_index, (t, image) in enumerate(game.frames()):
+        started = time.perf_counter()
+        session.feed(Frame(image, t, frame_index))
+        wall += time.perf_counter() - started
+    session.finish()
+    truth = {"moves": list(moves), "plies": game.plies, "injections": []}
+    return {"events": [event_to_json(e) for e in session.log.events], "truth": truth, "frames": session.frames,
+            "wall": wall, "size": size}
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="bench_flat_games", description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, default=4, help="games to film and record (default 4)")
+    parser.add_argument("--plies", type=int, default=30, help="plies of each game (default 30)")
+    parser.add_argument("--workers", type=int, default=2, help="games recorded at once")
+    args = parser.parse_args(sys.argv[1:] if argv is None and __name__ == "__main__" else (argv or []))
+    lines = GAMES.read_text(encoding="utf-8").splitlines()
+    jobs = [(i, lines[500 + 17 * i].split()[1:][:args.plies], SIZES[i % len(SIZES)]) for i in range(args.games)]
+    tally = Tally()
+    frames = 0
+    wall = 0.0
+    with multiprocessing.get_context("spawn").Pool(max(1, args.workers)) as pool:
+        for index, result in enumerate(pool.imap(_record, jobs)):
+            name = f"flat-{index:03d} {result['size'][0]}x{result['size'][1]}"
+            score(VideoSpec(name, 0, args.plies, 0), result, tally)
+            frames += result["frames"]
+            wall += result["wall"]
+            alerts = [e for e in result["events"] if e["type"] in ALERT_EVENTS and e["kind"] != "glare"]
+            print(f"  {name}: {len(_final_moves(result['events']))} moves recorded of {len(result['truth']['moves'])}, "
+                  f"right {_final_moves(result['events']) == result['truth']['moves']}, alerts {len(alerts)}", flush=True)
+    print(f"games filmed by a second renderer (flat boards): {tally.games}; moves right {tally.moves_right}/{tally.moves}; "
+          f"games exactly right {tally.games_right}/{tally.games}")
+    print(f"alerts (there should be none): {tally.false_alerts}")
+    if tally.latencies:
+        lat = sorted(tally.latencies)
+        p95 = lat[min(len(lat) - 1, int(0.95 * len(lat)))]
+        print(f"latency (move event - hand gone, video s): median {statistics.median(lat):.2f}, p95 {p95:.2f}, "
+              f"max {lat[-1]:.2f}; over {LATE_S} s: {sum(1 for x in lat if x > LATE_S)}/{len(lat)}")
+    print(f"recording alone: {frames} frames in {wall:.1f} s = {frames / max(wall, 1e-9):.0f} fps")
+    for line in tally.misses[:30]:
+        print("  miss:", line)
+
+
+if __name__ == "__main__":
+    logging.basicConfig(level=logging.WARNING)
+    main()
