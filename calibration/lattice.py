@@ -97,22 +97,31 @@ def hidden_segments(frame: np.ndarray, response: np.ndarray, h: np.ndarray, stre
     """Per segment: is something on it (a colour unlike the board's, busy strokes beside the line, or
     glare that saturates the sensor)?
 
-    The board's colour is the median over the middles of the grid's cells, which pieces never cover.
+    The board's colour is taken beside each segment, as the median over the middles of the one or two
+    grid cells it borders (pieces never cover a cell's middle): a lamp's gradient across the board
+    can change the board's colour more than a pale piece differs from it.
     """
     cells = np.array([[u + 0.5 + du, v + 0.5 + dv] for v in range(9) for u in range(8)
                       for du in (-0.15, 0.15) for dv in (-0.15, 0.15)])
-    board = sample(frame, board_to_image(h, lens, cells))
-    colour = np.median(board, axis=0)
-    spread = np.linalg.norm(board - colour, axis=1)
+    board = sample(frame, board_to_image(h, lens, cells)).reshape(9, 8, 4, -1)  # rank row, file column, sample
+    spread = np.linalg.norm(board - np.median(board, axis=2, keepdims=True), axis=-1)
     limit = max(25.0, 3.0 * float(np.median(spread)))
     a = segments[:, 0, :]
     d = segments[:, 1, :] - a
     normal = np.c_[-d[:, 1], d[:, 0]] / np.linalg.norm(d, axis=1, keepdims=True)
+    near = []  # the samples of the cells on either side of each segment, NaN off the grid
+    for sign in (1.0, -1.0):
+        centre = a + d / 2 + sign * 0.5 * normal
+        inside = (centre[:, 0] > 0) & (centre[:, 0] < 8) & (centre[:, 1] > 0) & (centre[:, 1] < 9)
+        u = np.clip(centre[:, 0].astype(int), 0, 7)
+        v = np.clip(centre[:, 1].astype(int), 0, 8)
+        near.append(np.where(inside[:, None, None], board[v, u], np.nan))
+    colour = np.nanmedian(np.concatenate(near, axis=1), axis=1)
     on = a[:, None, :] + _T[None, :, None] * d[:, None, :]
     sides = np.stack([on + _SIDE * normal[:, None, :], on - _SIDE * normal[:, None, :]], axis=0)
     pixels = board_to_image(h, lens, sides)
     colours = sample(frame, pixels)
-    foreign = np.linalg.norm(colours - colour, axis=-1) > limit
+    foreign = np.linalg.norm(colours - colour[None, :, None, :], axis=-1) > limit
     busy = sample(response, pixels) > 0.5 * strength
     # glare that saturates the sensor wipes the lines out: no evidence either way there
     on_colours = sample(frame, board_to_image(h, lens, on))
