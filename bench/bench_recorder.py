@@ -238,9 +238,12 @@ def score(spec: VideoSpec, result: dict[str, Any], tally: Tally) -> None:
             tally.pairs_seen += int("two_moves" in kinds)
         if handled and inj["kind"] in SEEN_ALERT:
             seen = inj["t_seen"] if "t_seen" in inj else inj["frame_seen"] / truth["fps"]
-            first = min(e["t"] for e in alerts if lo <= e["t"] <= hi and e["kind"] == SEEN_ALERT[inj["kind"]])
-            tally.alert_latencies.append(first - seen)
-            if first - seen > ALERT_LATE_S:
+            # an alert of the kind from before the faulty board was still belongs to another case
+            first = min((e["t"] for e in alerts if max(lo, seen - 0.5) <= e["t"] <= hi
+                         and e["kind"] == SEEN_ALERT[inj["kind"]]), default=None)
+            if first is not None:
+                tally.alert_latencies.append(first - seen)
+            if first is not None and first - seen > ALERT_LATE_S:
                 tally.misses.append(f"{spec.name}: {inj['kind']}@{inj['ply']} alerted {first - seen:.2f} s after the "
                                     f"board was still (target {ALERT_LATE_S} s)")
         entry = tally.cases.setdefault(inj["kind"], [0, 0])

@@ -93,7 +93,7 @@ class FlatView:
 def draw_view(fen: str, rng: np.random.Generator) -> FlatView:
     """A flat drawing of ``fen`` in perspective on a table, every choice drawn from ``rng``."""
     style = FlatStyle.sample(rng)
-    pieces = {sq: (letter, style.angle(letter, rng)) for sq, letter in Position.from_fen(fen).pieces()}
+    pieces = {sq: (letter, style.angle(letter, rng), (0.0, 0.0)) for sq, letter in Position.from_fen(fen).pieces()}
     image = picture(draw_board(pieces, style), style, rng)
     return FlatView(image, fen.split()[0], style.face, style.size)
 
@@ -103,8 +103,9 @@ def point(file: float, rank: float) -> tuple[int, int]:
     return int(round(MARGIN + file * SPACING)), int(round(MARGIN + (9 - rank) * SPACING))
 
 
-def draw_board(pieces: dict[int, tuple[str, float]], style: FlatStyle) -> np.ndarray:
-    """The flat board with ``pieces`` (square -> (FEN letter, character angle))."""
+def draw_board(pieces: dict[int, tuple[str, float, tuple[float, float]]], style: FlatStyle) -> np.ndarray:
+    """The flat board with ``pieces`` (square -> (FEN letter, character angle, offset off the point in
+    spacings along the files and ranks))."""
     img = np.empty((BOARD_H, BOARD_W, 3), np.uint8)
     img[:] = style.paper
     line, thick = style.line, style.thick
@@ -123,8 +124,8 @@ def draw_board(pieces: dict[int, tuple[str, float]], style: FlatStyle) -> np.nda
     cv2.rectangle(img, (MARGIN - gap, MARGIN - gap), (BOARD_W - MARGIN + gap, BOARD_H - MARGIN + gap), line,
                   thick + 2, cv2.LINE_AA)
     rim = tuple(int(v * 0.6) for v in style.piece)
-    for sq, (letter, angle) in pieces.items():
-        x, y = point(sq % 9, sq // 9)
+    for sq, (letter, angle, (du, dv)) in pieces.items():
+        x, y = point(sq % 9 + du, sq // 9 + dv)
         ink = RED_INK if letter.isupper() else style.black_ink
         cv2.circle(img, (x, y), int(style.radius), rim, -1, cv2.LINE_AA)
         cv2.circle(img, (x, y), int(style.radius * 0.94), style.piece, -1, cv2.LINE_AA)
@@ -184,53 +185,90 @@ def picture(board: np.ndarray, style: FlatStyle, rng: np.random.Generator,
 SKIN = (120, 150, 205)  # BGR
 
 
+@dataclass(frozen=True)
+class _Trip:
+    """One visit of a hand: after ``rest`` still frames, ``side``'s arm lifts the piece on ``pick`` and
+    sets it on ``place``, ``offset`` (file, rank spacings) off the point; ``knock`` (square, offset)
+    is a neighbour its arm bumps off its point on the way out."""
+
+    rest: int
+    side: str
+    pick: int
+    place: int
+    offset: tuple[float, float] = (0.0, 0.0)
+    knock: tuple[int, tuple[float, float]] | None = None
+
+
 @dataclass
 class FlatGame:
     """A game filmed on a flat board at ``fps``: each ply a still spell, then the mover's arm comes in
     from its own side, lifts the piece, sets it down (taking a captured piece away) and leaves; the
-    clock is pressed a moment later. The timeline is planned first: ``plies`` holds the truth (ply,
-    iccs, t_complete: the first frame without the hand) and ``presses`` the clock log (t, side,
-    red_ms, black_ms) before a frame is drawn."""
+    clock is pressed a moment later. ``inject`` adds cases for the arbiter: ``illegal`` (a piece set on
+    a point it cannot reach, left for 3 s, taken back, then the game's move) and ``knock`` (a
+    neighbour bumped 0.4 spacings off its point as the arm leaves, put right 3 s later). The timeline
+    is planned first: ``plies`` holds the truth (ply, iccs, t_complete: the first frame without the
+    hand), ``injections`` the cases (kind, ply, t_start, t_end, t_seen) and ``presses`` the clock log
+    (t, side, red_ms, black_ms), before a frame is drawn."""
 
     moves: list[str]
     seed: int
     size: tuple[int, int] = (640, 480)
     fps: float = 10.0
+    inject: tuple[str, ...] = ()
     plies: list[dict[str, object]] = field(default_factory=list, init=False)
+    injections: list[dict[str, object]] = field(default_factory=list, init=False)
     presses: list[tuple[float, str, int, int]] = field(default_factory=list, init=False)
-    _steps: list[tuple[int, float, Move, str]] = field(default_factory=list, init=False, repr=False)
+    _trips: list[_Trip] = field(default_factory=list, init=False, repr=False)
 
     def __post_init__(self) -> None:
         rng = np.random.default_rng([self.seed, 0])
+        at = {"illegal": len(self.moves) // 3 + 1, "knock": 2 * len(self.moves) // 3 + 1}
         position = Position.start()
         left = {"red": 900_000, "black": 900_000}
         frame = 0
+
+        def trip(item: _Trip) -> tuple[float, float]:  # (t the hand comes, t it has gone)
+            nonlocal frame
+            self._trips.append(item)
+            frame += item.rest + _HAND_FRAMES
+            return (frame - _HAND_FRAMES) / self.fps, frame / self.fps
+
         for ply, iccs in enumerate(self.moves, start=1):
             move, side = Move.from_iccs(iccs), position.side_to_move
             rest = int(rng.uniform(2.0, 3.5) * self.fps)
-            self._steps.append((rest, float(rng.uniform(-3, 3)), move, side))
-            frame += rest + 13  # the hand: 4 frames coming in, 4 carrying, 2 setting down, 3 leaving
+            wrong = _unreachable(position, move.from_square, rng) if "illegal" in self.inject and ply == at["illegal"] else None
+            if wrong is not None:
+                came, seen = trip(_Trip(rest, side, move.from_square, wrong))
+                _, back = trip(_Trip(int(3 * self.fps), side, wrong, move.from_square))
+                self.injections.append({"kind": "illegal", "ply": ply, "t_start": came, "t_end": back, "t_seen": seen})
+                rest = int(self.fps)
+            bump = _bumped(position, move, rng) if "knock" in self.inject and ply == at["knock"] else None
+            came, t_complete = trip(_Trip(rest, side, move.from_square, move.to_square, knock=bump))
             position = position.play(move)
             left[side] -= int(rng.uniform(2000, 8000))
-            t_complete = frame / self.fps
             self.plies.append({"ply": ply, "iccs": iccs, "t_complete": t_complete})
             self.presses.append((round(t_complete + float(rng.uniform(0.2, 0.6)), 3), side, left["red"], left["black"]))
+            if bump is not None:
+                _, fixed = trip(_Trip(int(3 * self.fps), side, bump[0], bump[0]))
+                self.injections.append({"kind": "knock", "ply": ply, "t_start": came, "t_end": fixed,
+                                        "t_seen": t_complete})
 
     def frames(self) -> Iterator[tuple[float, np.ndarray]]:
         """(t, picture) for every frame."""
         rng = np.random.default_rng([self.seed, 1])
         style = FlatStyle.sample(np.random.default_rng([self.seed, 2]), self.size)
-        pieces = {sq: (letter, style.angle(letter, rng)) for sq, letter in Position.start().pieces()}
+        pieces = {sq: (letter, style.angle(letter, rng), (0.0, 0.0)) for sq, letter in Position.start().pieces()}
         frame = 0
         board = draw_board(pieces, style)
-        for rest, shift, move, side in self._steps:
-            for _ in range(rest):  # the board at rest
+        for item in self._trips:
+            for _ in range(item.rest):  # the board at rest
                 yield frame / self.fps, picture(board, style, rng)
                 frame += 1
-            home = point(4 + shift, -3.0 if side == "red" else 12.0)  # the mover's shoulder, off the board
-            start = point(move.from_square % 9, move.from_square // 9)
-            end = point(move.to_square % 9, move.to_square // 9)
-            carried = pieces.pop(move.from_square)
+            shift = float(rng.uniform(-3, 3))
+            home = point(4 + shift, -3.0 if item.side == "red" else 12.0)  # the arm's shoulder, off the board
+            start = point(item.pick % 9, item.pick // 9)
+            end = point(item.place % 9 + item.offset[0], item.place // 9 + item.offset[1])
+            letter, angle, _ = pieces.pop(item.pick)
             path = ([_towards(home, start, k / 4) for k in range(1, 5)]
                     + [_towards(start, end, k / 4) for k in range(1, 5)]
                     + [end] * 2 + [_towards(end, home, k / 4) for k in range(1, 4)])
@@ -238,13 +276,47 @@ class FlatGame:
                 if index == 4:  # the piece is lifted
                     board = draw_board(pieces, style)
                 if index == 9:  # and set down, any piece there taken away
-                    pieces[move.to_square] = carried
+                    pieces[item.place] = (letter, angle, item.offset)
+                    if item.knock is not None:
+                        bumped, off = item.knock
+                        pieces[bumped] = (*pieces[bumped][:2], off)
                     board = draw_board(pieces, style)
                 yield frame / self.fps, picture(board, style, rng, (home, hand))
                 frame += 1
         for _ in range(int(3 * self.fps)):
             yield frame / self.fps, picture(board, style, rng)
             frame += 1
+
+
+_HAND_FRAMES = 13  # a hand's visit: 4 frames coming in, 4 carrying, 2 setting down, 3 leaving
+
+
+def _unreachable(position: Position, origin: int, rng: np.random.Generator) -> int | None:
+    """An empty point near ``origin`` that its piece cannot move to now, or None."""
+    legal = {m.to_square for m in position.legal_moves() if m.from_square == origin}
+    options = []
+    for sq in range(90):
+        near = max(abs(sq % 9 - origin % 9), abs(sq // 9 - origin // 9))
+        if 1 <= near <= 2 and sq not in legal and position.piece_at(sq) is None:
+            options.append(sq)
+    return int(rng.choice(options)) if options else None
+
+
+def _bumped(position: Position, move: Move, rng: np.random.Generator) -> tuple[int, tuple[float, float]] | None:
+    """A piece next to ``move``'s target to knock 0.4 spacings away from it into free space, or None."""
+    after = position.play(move)
+    occupied = {sq for sq, _ in after.pieces()}
+    choices = []
+    for df, dr in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+        f, r = move.to_square % 9 + df, move.to_square // 9 + dr
+        sq = r * 9 + f
+        if 0 <= f < 9 and 0 <= r < 10 and sq in occupied and sq != move.to_square:
+            off = (0.4 * df, 0.4 * dr)  # pushed straight on, away from the piece just set down
+            spot = (f + off[0], r + off[1])
+            clear = all(np.hypot(spot[0] - o % 9, spot[1] - o // 9) >= 0.9 for o in occupied if o != sq)
+            if clear and -0.3 <= spot[0] <= 8.3 and -0.3 <= spot[1] <= 9.3:
+                choices.append((sq, off))
+    return choices[int(rng.integers(len(choices)))] if choices else None
 
 
 def _towards(a: tuple[int, int], b: tuple[int, int], share: float) -> tuple[int, int]:

@@ -27,6 +27,7 @@ from calibration.lens import Lens, board_to_image
 _T = np.array([0.3, 0.4, 0.5, 0.6, 0.7])
 _SIDE = 0.22  # side samples, in spacings from the line
 _SIDE_FAR = 0.36
+_RIVER_ROW = 4  # the row of cells between ranks 4 and 5
 
 
 _SCORED_SEGMENTS = np.concatenate([DRAWN_SEGMENTS, RIVER_SEGMENTS, PALACE_SEGMENTS, OUTSIDE_SEGMENTS])
@@ -99,23 +100,33 @@ def hidden_segments(frame: np.ndarray, response: np.ndarray, h: np.ndarray, stre
 
     The board's colour is taken beside each segment, as the median over the middles of the one or two
     grid cells it borders (pieces never cover a cell's middle): a lamp's gradient across the board
-    can change the board's colour more than a pale piece differs from it.
+    can change the board's colour more than a pale piece differs from it. The samples lie on a small
+    cross about each middle, off the palace's diagonals that run through it; the river's cells,
+    which carry its characters, stand in for by the cells across the river from each other. How far
+    a colour may stray is measured the same way, against the cells around: the board's texture
+    counts, its gradient does not.
     """
     cells = np.array([[u + 0.5 + du, v + 0.5 + dv] for v in range(9) for u in range(8)
-                      for du in (-0.15, 0.15) for dv in (-0.15, 0.15)])
+                      for du, dv in ((-0.2, 0.0), (0.2, 0.0), (0.0, -0.2), (0.0, 0.2))])
     board = sample(frame, board_to_image(h, lens, cells)).reshape(9, 8, 4, -1)  # rank row, file column, sample
-    spread = np.linalg.norm(board - np.median(board, axis=2, keepdims=True), axis=-1)
-    limit = max(25.0, 3.0 * float(np.median(spread)))
+    middles = np.median(board, axis=2)  # (9, 8, channels)
+    board[_RIVER_ROW] = np.nan
+    middles[_RIVER_ROW] = np.nan
+    spread = np.linalg.norm(board - middles[:, :, None, :], axis=-1)
+    limit = max(25.0, 3.0 * float(np.nanmedian(spread)))
     a = segments[:, 0, :]
     d = segments[:, 1, :] - a
     normal = np.c_[-d[:, 1], d[:, 0]] / np.linalg.norm(d, axis=1, keepdims=True)
-    near = []  # the samples of the cells on either side of each segment, NaN off the grid
+    near = []  # the samples of the cells on either side of each segment (for a river cell, the cells
+    # across the river from each other at its file), NaN off the grid
     for sign in (1.0, -1.0):
         centre = a + d / 2 + sign * 0.5 * normal
         inside = (centre[:, 0] > 0) & (centre[:, 0] < 8) & (centre[:, 1] > 0) & (centre[:, 1] < 9)
         u = np.clip(centre[:, 0].astype(int), 0, 7)
         v = np.clip(centre[:, 1].astype(int), 0, 8)
-        near.append(np.where(inside[:, None, None], board[v, u], np.nan))
+        for shift in (-1, 1):
+            cell = np.where(v == _RIVER_ROW, v + shift, v)
+            near.append(np.where(inside[:, None, None], board[cell, u], np.nan))
     colour = np.nanmedian(np.concatenate(near, axis=1), axis=1)
     on = a[:, None, :] + _T[None, :, None] * d[:, None, :]
     sides = np.stack([on + _SIDE * normal[:, None, :], on - _SIDE * normal[:, None, :]], axis=0)

@@ -3,8 +3,9 @@
 The classifier reads each point alone, but a board obeys rules that no single crop shows: each side
 has one general, at most two advisors, elephants, horses, chariots and cannons and five soldiers;
 generals and advisors keep to their palace's points, elephants to their seven points, and before the
-river a soldier stands only on its start file (one per file) at or ahead of its start. A point read
-as a third red chariot, or an advisor outside the palace, is misread however sure it looked.
+river a soldier stands only on its start file (one per file) at or ahead of its start, and a side
+with pieces on the board has its general. A point read as a third red chariot, or an advisor outside
+the palace, is misread however sure it looked.
 ``legal_labels`` returns, of all readings that obey these rules, the one with the highest joint
 probability (the product over the points), exactly; where the most probable class of every point
 already obeys them (most boards) that is simply it. Covered points stay covered: what is under the
@@ -19,6 +20,7 @@ from the point-wise best reading, in which only the capacities are broken.
 from __future__ import annotations
 
 import functools
+import logging
 from collections.abc import Sequence
 
 import numpy as np
@@ -26,8 +28,11 @@ import numpy as np
 from recorder.vision import COVERED, EMPTY, POINT_NAMES, PointProbabilities, fen_placement
 from rules.squares import BLACK, PIECE_LIMITS, RED, file_of, own_half, parse_square, standing_problem
 
+log = logging.getLogger(__name__)
+
 _FLOOR = 1e-9  # probabilities are floored here before their logarithm (a zero must not be impossible)
 _EXCESS = 1e4  # cost of one piece over a capacity (or of a missing general): above any sum of log odds
+_MAX_CYCLES = 360  # corrections of one reading; real boards need under 40, garbage under 100
 
 
 def legal_labels(probs: PointProbabilities) -> list[str]:
@@ -70,22 +75,29 @@ class _Reading:
                 self.group[members, c] = len(self.group_class)
                 self.group_class.append(c)
         self.generals = [self.classes.index(g) for g in ("K", "k") if g in self.classes]
+        self.side_pieces = {g: [c for c in pieces if c != g and self.classes[c].isupper() == self.classes[g].isupper()]
+                            for g in self.generals}  # a general's own side's other pieces
         self.covered = self.classes.index(COVERED) if COVERED in self.classes else -1
 
     def best(self, probs: np.ndarray) -> np.ndarray:
         """The class names of the most probable allowed reading of ``probs`` (points x classes)."""
-        cost = np.where(self.allowed, -np.log(np.maximum(np.asarray(probs, dtype=np.float64), _FLOOR)), np.inf)
+        clean = np.nan_to_num(np.asarray(probs, dtype=np.float64), nan=0.0)  # a NaN reading says nothing
+        cost = np.where(self.allowed, -np.log(np.maximum(clean, _FLOOR)), np.inf)
         assigned = np.argmin(cost, axis=1)
-        # A side's general is on the board: unless a point it may stand on is read as covered, a
-        # reading without one is wrong, so a general is required there.
+        # A side with pieces on the board has its general there too: unless a point it may stand on
+        # is read as covered, a reading of that side without one is wrong. An empty board (before a
+        # game, or cleared after it) needs none.
         required = [g for g in self.generals
-                    if not (assigned[self.allowed[:, g]] == self.covered).any()]
-        for _ in range(4 * len(assigned)):  # each cancelled cycle lowers the cost; far more than needed
+                    if np.isin(assigned, self.side_pieces[g]).any()
+                    and not (assigned[self.allowed[:, g]] == self.covered).any()]
+        for _ in range(_MAX_CYCLES):  # each cancelled cycle lowers the cost
             cycle = self._negative_cycle(cost, assigned, required)
             if cycle is None:
                 break
             for point, cls in cycle:
                 assigned[point] = cls
+        else:
+            log.warning("board reading stopped after %d corrections; it may not be the most probable", _MAX_CYCLES)
         return np.array(self.classes, dtype=object)[assigned]
 
     def _negative_cycle(self, cost: np.ndarray, assigned: np.ndarray,
@@ -156,18 +168,18 @@ def _find_negative_cycle(n_nodes: int, src: np.ndarray, dst: np.ndarray, weight:
     last = -1
     for _ in range(n_nodes):
         candidate = dist[src] + weight
-        order = np.argsort(-candidate, kind="stable")  # written in this order, the cheapest arc into a node wins
-        best = np.full(n_nodes, -1)
-        best[dst[order]] = order
-        nodes = np.flatnonzero(best >= 0)
-        better = nodes[candidate[best[nodes]] < dist[nodes] - 1e-9]
-        if not len(better):
+        cheapest = np.full(n_nodes, np.inf)
+        np.minimum.at(cheapest, dst, candidate)
+        improving = np.flatnonzero((candidate <= cheapest[dst]) & (candidate < dist[dst] - 1e-9))
+        if not len(improving):
             return None
-        dist[better] = candidate[best[better]]
-        pred[better] = best[better]
-        last = int(better[0])
+        # any of the cheapest arcs into a node will do as its predecessor
+        pred[dst[improving]] = improving
+        dist[dst[improving]] = candidate[improving]
+        last = int(dst[improving[0]])
     node = last
-    for _ in range(n_nodes):  # walk back onto the cycle
+    for _ in range(n_nodes):  # walk back onto the cycle (every node on the way was relaxed: pred is set)
+        assert pred[node] >= 0
         node = int(src[pred[node]])
     cycle, at = [], node
     while True:

@@ -814,7 +814,7 @@ class Resolver:
         """Let time pass to ``t``: clock presses and moves left unmatched become alerts."""
         if self.clock is None or (not self.clock.pending and not self.clock.unpressed):
             return []
-        return self.clock.expire(t, self.last_trouble, self.desynced, self.game.ply, self.game.position.side_to_move)
+        return self.clock.expire(t, self.last_trouble, self.desynced, self.game.ply)
 
 
 def _set_aside(found: Changes, shifted: dict[int, float], squares: set[int], t: float, why: str,

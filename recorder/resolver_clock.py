@@ -7,9 +7,9 @@ alerts (art. 8.1.7; the second one loses the game, art. 4.1.9) unless the board 
 around them (an arbiter restoring a position presses the clock back); plies left unpressed
 become ``move_without_press`` alerts (art. 6: a player presses the clock after each move).
 A press that changed nothing on the clock (the other side's time was running) is still a press
-without a move when it was the presser's turn on the board: the opponent had moved without
-pressing, and the presser pressed before moving. By the side that has just moved it is a second
-press of the same move and says nothing.
+without a move when the opponent had moved since the presser's previous press: the opponent moved
+without pressing, and the presser pressed before moving. Otherwise it is a second press of the
+presser's own move and says nothing.
 """
 
 from __future__ import annotations
@@ -48,10 +48,13 @@ class ClockBook:
         self.unpressed: list[_Unpressed] = []
         self.presses = 0
         self.linked = True  # False while the clock's link is down: a missing press is the link's, not the player's
+        self._pressed_at: dict[str, list[float]] = {}  # every press's time, by side
+        self._plies: dict[int, tuple[str, float]] = {}  # ply -> (side, time recorded)
 
     def press(self, press: ClockPress) -> ClockPressed:
         """Note a press; returns its event (``ply`` set when it completes an already recorded ply)."""
         self.presses += 1
+        self._pressed_at.setdefault(press.side, []).append(press.t)
         effective = press.side == self.running
         if effective:
             self.running = opponent(self.running)
@@ -77,21 +80,24 @@ class ClockBook:
         """The waiting press that completed a ply by ``side`` recorded at ``t``, removed from the waiting list.
 
         A press is eligible when no unmatched effective press by the other side came after it
-        (that one would have ended the turn); of the eligible ones the latest is taken.
+        (that one would have ended the turn); of the eligible ones the latest that flipped the clock
+        is taken, else the latest (a second press of the same move, which changed nothing, is left).
         """
-        for index in range(len(self.pending) - 1, -1, -1):
-            item = self.pending[index]
+        eligible = []
+        for index, item in enumerate(self.pending):
             if item.press.side != side or item.press.t < t - self.match_window_s:
                 continue
-            later = self.pending[index + 1:]
-            if any(p.effective and p.press.side != side for p in later):
+            if any(p.effective and p.press.side != side for p in self.pending[index + 1:]):
                 continue
-            del self.pending[index]
-            return item.press
-        return None
+            eligible.append(index)
+        if not eligible:
+            return None
+        flipped = [index for index in eligible if self.pending[index].effective]
+        return self.pending.pop((flipped or eligible)[-1]).press
 
     def recorded(self, ply: int, side: str, t: float) -> ClockPress | None:
         """A ply was recorded at ``t``; returns the press that completed it, or notes it as unpressed."""
+        self._plies[ply] = (side, t)
         press = self.take_press(side, t)
         if press is None:
             self.unpressed.append(_Unpressed(ply, side, t))
@@ -100,13 +106,22 @@ class ClockBook:
     def taken_back(self, plies: set[int]) -> None:
         """Forget plies removed from the record."""
         self.unpressed = [u for u in self.unpressed if u.ply not in plies]
+        for ply in plies:
+            self._plies.pop(ply, None)
 
-    def expire(self, t: float, last_trouble: float | None, desynced: bool, ply: int, to_move: str) -> list[Event]:
+    def _before_moving(self, press: ClockPress) -> bool:
+        """Did the opponent move between the presser's previous press and ``press``? Then a press
+        that changed nothing was made before the presser's own move, not after it."""
+        earlier = [t for t in self._pressed_at.get(press.side, []) if t < press.t]
+        since = max(earlier, default=float("-inf"))
+        return any(side != press.side and since < t < press.t for side, t in self._plies.values())
+
+    def expire(self, t: float, last_trouble: float | None, desynced: bool, ply: int) -> list[Event]:
         """Alerts for presses and plies left unmatched ``grace_s`` seconds before ``t``.
 
         ``last_trouble`` is the latest time of board trouble (an alert or a restored position) and
         ``desynced`` whether the board is wrong now: presses around trouble are the players' or the
-        arbiter's corrections, not clock faults. ``to_move`` is the side on turn in the record.
+        arbiter's corrections, not clock faults.
         """
         events: list[Event] = []
         keep: list[_Pending] = []
@@ -115,7 +130,7 @@ class ClockBook:
                 keep.append(item)
                 continue
             near_trouble = desynced or (last_trouble is not None and last_trouble >= item.press.t - self.grace_s)
-            if (item.effective or item.press.side == to_move) and not near_trouble:
+            if (item.effective or self._before_moving(item.press)) and not near_trouble:
                 p = item.press
                 unchanged = "" if item.effective else f" ({opponent(p.side)}'s time was running: the clock did not change)"
                 text = (f"{p.side} pressed the clock at {p.t:.1f} s without a move on the board{unchanged} "

@@ -39,7 +39,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=run)
 
 
-SURE = 0.9  # a point read with less probability is named for a person to check (95 % of test boards' errors are)
+SURE = 0.9  # a point read with less probability is named for a person to check (300 of 326 misread test points are)
 
 
 @dataclass(frozen=True)

@@ -98,6 +98,17 @@ def test_a_second_press_of_the_same_move_is_not_flagged() -> None:
     resolver.press(ClockPress(3.3, "red", 905000, 900000))
     (again,) = resolver.press(ClockPress(3.6, "red", 905000, 899700))  # black's time runs: no change
     assert isinstance(again, ClockPressed) and not again.effective
+    resolver.press(ClockPress(5.4, "black", 905000, 898000))  # black answers at once, within the grace
+    resolver.observe(observe_board(P2.board, 5.5))
+    assert resolver.tick(20.0) == []
+
+
+def test_a_second_press_before_the_board_settles_leaves_the_move_its_real_press() -> None:
+    resolver = Resolver(clock=True)
+    resolver.press(ClockPress(2.5, "red", 905000, 900000))
+    resolver.press(ClockPress(2.7, "red", 905000, 899800))  # pressed twice, the board not yet still
+    (move,) = [e for e in resolver.observe(observe_board(P1.board, 3.0)) if isinstance(e, MoveRecorded)]
+    assert move.red_ms == 905000
     assert resolver.tick(20.0) == []
 
 

@@ -125,3 +125,10 @@ def test_the_reading_is_the_most_probable_one_the_rules_allow(points: list[str],
             best = max(best, log_prob(trial))
     assert log_prob(got) >= best - 1e-6
     assert fen_placement(got) == legal_fen_placement(read)
+
+
+def test_an_empty_board_is_read_empty() -> None:
+    probs = np.full((90, len(CLASSES)), 0.01 / (len(CLASSES) - 1))
+    probs[:, CLASSES.index(EMPTY)] = 0.99
+    read = PointProbabilities(probs=probs, classes=CLASSES)
+    assert legal_fen_placement(read) == "9/9/9/9/9/9/9/9/9/9"  # no general invented for a side with no pieces

@@ -112,7 +112,7 @@ def test_points_read_without_certainty_are_named_for_checking() -> None:
     doubtful = seen.doubtful()
     assert set(doubtful) == {"b2", "e4"}
     read, p, other, q = doubtful["b2"]  # the rules read the third chariot as the cannon it half looked like
-    assert (read, other) == ("C", "R") and abs(p - probs.probs[point_index("b2"), 6]) < 1e-9 and q > p
+    assert (read, other) == ("C", "R") and abs(p - probs.probs[point_index("b2"), probs.classes.index("C")]) < 1e-9 and q > p
     assert doubtful["e4"][0] == "empty" and doubtful["e4"][2] == "covered"
 
 
