@@ -17,12 +17,21 @@ from __future__ import annotations
 import argparse
 import logging
 import multiprocessing
-import statistics
 import sys
 import time
 from typing import Any
 
-from bench.bench_recorder import ALERT_EVENTS, GAMES, LATE_S, Tally, VideoSpec, _final_moves, score
+from bench.bench_recorder import (
+    ALERT_EVENTS,
+    ALERT_LATE_S,
+    GAMES,
+    LATE_S,
+    Tally,
+    VideoSpec,
+    _final_moves,
+    score,
+    spread,
+)
 
 SIZES = ((640, 480), (800, 600), (1024, 768))
 SEED_BASE = 830_000
@@ -88,12 +97,9 @@ def main(argv: list[str] | None = None) -> None:
     for kind, (handled, total) in sorted(tally.cases.items()):
         print(f"  injected {kind:<8} handled {handled}/{total}")
     if tally.alert_latencies:
-        print(f"alert latency (alert - faulty board first still, video s): max {max(tally.alert_latencies):.2f}")
+        print(f"alert latency (alert - faulty board first still, video s): {spread(tally.alert_latencies, ALERT_LATE_S)}")
     if tally.latencies:
-        lat = sorted(tally.latencies)
-        p95 = lat[min(len(lat) - 1, int(0.95 * len(lat)))]
-        print(f"latency (move event - hand gone, video s): median {statistics.median(lat):.2f}, p95 {p95:.2f}, "
-              f"max {lat[-1]:.2f}; over {LATE_S} s: {sum(1 for x in lat if x > LATE_S)}/{len(lat)}")
+        print(f"latency (move event - hand gone, video s): {spread(tally.latencies, LATE_S)}")
     print(f"recording alone: {frames} frames in {wall:.1f} s = {frames / max(wall, 1e-9):.0f} fps")
     for line in tally.misses[:30]:
         print("  miss:", line)

@@ -175,6 +175,15 @@ class Tally:
     pairs_seen: int = 0  # quick pairs recorded from one still view (the others were seen apart)
 
 
+def spread(values: list[float], late: float) -> str:
+    """"median, p95, max; over ``late``: n/N" of latencies in seconds."""
+    ordered = sorted(values)
+    p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
+    over = sum(1 for x in ordered if x > late)
+    return (f"median {statistics.median(ordered):.2f}, p95 {p95:.2f}, max {ordered[-1]:.2f}; "
+            f"over {late:g} s: {over}/{len(ordered)}")
+
+
 def _final_moves(events: list[dict[str, Any]]) -> list[str]:
     moves: list[str] = []
     for e in events:
@@ -329,16 +338,10 @@ def main(argv: list[str] | None = None) -> None:
         note = f" ({tally.pairs_seen} seen as a pair, the rest apart)" if kind == "quick_pair" else ""
         print(f"  injected {kind:<14} handled {handled}/{total}{note}")
     if tally.latencies:
-        lat = sorted(tally.latencies)
-        p95 = lat[min(len(lat) - 1, int(0.95 * len(lat)))]
-        print(f"latency (move event - hand gone, video s): median {statistics.median(lat):.2f}, p95 {p95:.2f}, "
-              f"max {lat[-1]:.2f}; over 0.5 s: {sum(1 for x in lat if x > LATE_S)}/{len(lat)}")
+        print(f"latency (move event - hand gone, video s): {spread(tally.latencies, LATE_S)}")
     if tally.alert_latencies:
-        lat = sorted(tally.alert_latencies)
-        p95 = lat[min(len(lat) - 1, int(0.95 * len(lat)))]
-        print(f"alert latency (illegal, wrong side, knock, restore: alert - faulty board first still, video s): "
-              f"median {statistics.median(lat):.2f}, p95 {p95:.2f}, max {lat[-1]:.2f}; "
-              f"over {ALERT_LATE_S:.0f} s: {sum(1 for x in lat if x > ALERT_LATE_S)}/{len(lat)}")
+        print("alert latency (illegal, wrong side, knock, restore: alert - faulty board first still, video s): "
+              + spread(tally.alert_latencies, ALERT_LATE_S))
     print(f"single recorder: {frames} frames in {wall:.1f} s = {frames / max(wall, 1e-9):.0f} fps; stage ms per frame: "
           + ", ".join(f"{k} {v / max(frames, 1):.2f}" for k, v in stage.items()))
     for line in tally.misses[:60]:
