@@ -218,6 +218,14 @@ class Resolver:
             log.debug("t=%.2f: best candidate changes a point that could not be seen; waiting", t)
             self.wants_retry = True
             return events
+        if (self._acceptable(decision, scorer) and decision.bad and decision.candidate.kind != "current"
+                and observation.mask.any()):
+            # a hand still over the board may hold the piece that contradicts it (lifted, or set down
+            # where no legal move goes): a change that needs a misread point waits for the hand to go
+            log.debug("t=%.2f: a hand is over the board and the best change contradicts %d point(s); waiting",
+                      t, decision.bad)
+            self.wants_retry = True
+            return events
         if self._acceptable(decision, scorer):
             residual = [] if masked else self._residual(decision.candidate.board, scorer, observation)
             hold = self._residual_hold(decision.candidate, residual, scorer)

@@ -397,6 +397,24 @@ def test_no_move_is_taken_from_points_at_the_edge_of_a_hand() -> None:
     assert _recorded(resolver.observe(observe_board(after.board, 1.5))) == ["f0e1"]
 
 
+def test_no_move_needing_a_misread_point_is_taken_while_a_hand_is_over_the_board() -> None:
+    # the soldier c3 is lifted and set down on d1, where no legal move goes, under the hand: c3 and
+    # c4 both read empty (c4 not quite surely), and the soldier's only move c3c4 would need c4
+    # misread; the hand leaving shows the illegal move instead
+    resolver = _started()
+    c3, c4, d1, d0 = (parse_square(name) for name in ("c3", "c4", "d1", "d0"))
+    cells = list(Position.start().board)
+    cells[c3] = "."
+    lifted = observe_board("".join(cells), 1.0, covered=(d1, d0), misread={c4: ("P", 0.05)})
+    events = resolver.observe(lifted)
+    assert _recorded(events) == [] and resolver.wants_retry
+    cells[d1] = "P"
+    events = resolver.observe(observe_board("".join(cells), 1.5))
+    events += resolver.observe(observe_board("".join(cells), 1.9))
+    assert _recorded(events) == []
+    assert [e.kind for e in events if isinstance(e, Alert)] == ["illegal_move"]
+
+
 def test_a_capture_is_not_taken_while_its_point_still_shows_the_captured_side() -> None:
     """A hand holds a lifted cannon still over its destination (read as empty, a little covered):
     the best legal move is the capture next door, whose point still reads as a black piece."""
