@@ -102,9 +102,9 @@ def hidden_segments(frame: np.ndarray, response: np.ndarray, h: np.ndarray, stre
     grid cells it borders (pieces never cover a cell's middle): a lamp's gradient across the board
     can change the board's colour more than a pale piece differs from it. The samples lie on a small
     cross about each middle, off the palace's diagonals that run through it; the river's cells,
-    which carry its characters, stand in for by the cells across the river from each other. How far
-    a colour may stray is measured the same way, against the cells around: the board's texture
-    counts, its gradient does not.
+    which carry its characters, are replaced by the cells on either bank at the same file. How far a
+    colour may stray comes from how far each cell's samples lie from their own median: the board's
+    texture counts, its gradient across the board does not.
     """
     cells = np.array([[u + 0.5 + du, v + 0.5 + dv] for v in range(9) for u in range(8)
                       for du, dv in ((-0.2, 0.0), (0.2, 0.0), (0.0, -0.2), (0.0, 0.2))])
