@@ -214,19 +214,19 @@ class Resolver:
                 events, decision = revised
             elif self.wants_retry:  # a revision of the record waits for its second look
                 return []
-        if self._acceptable(decision, scorer) and self._touches_mask(decision.candidate, observation):
+        acceptable = self._acceptable(decision, scorer)  # the decision is final from here
+        if acceptable and self._touches_mask(decision.candidate, observation):
             log.debug("t=%.2f: best candidate changes a point that could not be seen; waiting", t)
             self.wants_retry = True
             return events
-        if (self._acceptable(decision, scorer) and decision.bad and decision.candidate.kind != "current"
-                and observation.mask.any()):
+        if acceptable and decision.bad and decision.candidate.kind != "current" and observation.mask.any():
             # a hand still over the board may hold the piece that contradicts it (lifted, or set down
             # where no legal move goes): a change that needs a misread point waits for the hand to go
             log.debug("t=%.2f: a hand is over the board and the best change contradicts %d point(s); waiting",
                       t, decision.bad)
             self.wants_retry = True
             return events
-        if self._acceptable(decision, scorer):
+        if acceptable:
             residual = [] if masked else self._residual(decision.candidate.board, scorer, observation)
             hold = self._residual_hold(decision.candidate, residual, scorer)
             restored = self._clock_trouble and decision.bad == 0  # every point reads as the record again
