@@ -15,6 +15,12 @@ Videos are rendered by ``synth`` from real games of ``../shared/data/games_iccs.
   the first still frame of the faulty board (truth ``t_seen``/``frame_seen``): the issue asks for
   alerts within a second. Clock alerts wait for the press by design (``ClockBook.grace_s``).
 
+Early presses (``--early``, on by default): each clean game is recorded a second time with its clock
+log changed so that the mover of one ply in the game's middle presses the clock 0.8 s before
+the hand comes for the move and not again after it (art. 8.1.7: the clock pressed before moving; the
+clock then shows the right side running, so only the board's timing tells). Handled when a
+``press_without_move`` names that side near the ply, every move is right and nothing else is alerted.
+
 Throughput: ``--boards`` recorders run at once in separate processes pinned to ``--cores`` cores,
 each on its own video as fast as it can; real time at 10 fps means every one keeps above 10 fps.
 
@@ -109,9 +115,61 @@ def _classifier(oracle: bool, truth: dict[str, Any]) -> Any:
     return OracleClassifier(truth)
 
 
-def _record_one(job: tuple[VideoSpec, bool]) -> dict[str, Any]:
+def _record_one(job: tuple[VideoSpec, bool, list[Any] | None]) -> dict[str, Any]:
     logging.getLogger("recorder").setLevel(logging.WARNING)
     return record(*job)
+
+
+EARLY_LEAD_S = 0.8  # the early press comes this long before the mover's hand
+
+
+def early_press(spec: VideoSpec) -> tuple[list[Any], dict[str, Any]] | None:
+    """A clean game's presses with one made before its move and none after (see the module doc),
+    and the case (ply, side, times); None when the game has no ply with room for it."""
+    from recorder.clocklog_input import ClockPress, read_clock_log
+
+    truth = json.loads(spec.path(".truth.json").read_text(encoding="utf-8"))
+    presses = read_clock_log(spec.path(".clock.jsonl"))
+    hands = {h["purpose"]: h["frame_first"] / truth["fps"] for h in truth["hands"]}
+    plies = truth["plies"]
+    middle = plies[8:-3]
+    for k in range(len(middle)):
+        ply = middle[(spec.seed + k) % len(middle)]
+        before = plies[ply["ply"] - 2]
+        arrive = hands.get(f"ply {ply['ply']}")
+        if arrive is None or ply["press_t"] is None or before["press_t"] is None:
+            continue
+        t = round(arrive - EARLY_LEAD_S, 3)
+        if t < before["press_t"] + 0.5:  # no room between the last press and the hand
+            continue
+        own = next(p for p in presses if abs(p.t - ply["press_t"]) < 1e-6)
+        kept = [p for p in presses if p is not own] + [ClockPress(t, own.side, own.red_ms, own.black_ms)]
+        case = {"kind": "early_press", "ply": ply["ply"], "side": ply["side"], "t_press": t,
+                "t_start": t, "t_end": ply["t_complete"]}
+        return sorted(kept, key=lambda p: p.t), case
+    return None
+
+
+def score_early(spec: VideoSpec, result: dict[str, Any], case: dict[str, Any], tally: Tally) -> None:
+    """Add one early-press recording to ``tally.cases['early_press']`` (see the module doc)."""
+    events, want = result["events"], result["truth"]["moves"]
+    raised = [e for e in events if e["type"] in ALERT_EVENTS and e["kind"] != "glare"]
+    lo, hi = case["t_start"] - 0.5, case["t_end"] + ALERT_AFTER_S
+    found = [e for e in raised if e["kind"] == "press_without_move" and e.get("side") == case["side"]
+             and lo <= e["t"] <= hi]
+    others = [e for e in raised if e not in found[:1]]
+    entry = tally.cases.setdefault("early_press", [0, 0])
+    entry[1] += 1
+    right = _final_moves(events) == want
+    entry[0] += int(bool(found) and right and not others)
+    tally.early_others += len(others)
+    if not found:
+        tally.misses.append(f"{spec.name} (early press): ply {case['ply']} by {case['side']} pressed at "
+                            f"{case['t_press']} s not flagged")
+    if not right:
+        tally.misses.append(f"{spec.name} (early press): the record differs from the truth")
+    for e in others[:3]:
+        tally.misses.append(f"{spec.name} (early press): other alert at {e['t']}: {e['kind']} {e.get('text', '')[:120]}")
 
 
 def _tally_one(spec: VideoSpec, result: dict[str, Any], tally: Tally, rows: Any, stage: dict[str, float],
@@ -138,8 +196,9 @@ def model_available() -> bool:
     return DEFAULT_MODEL.exists() and DEFAULT_MODEL.with_suffix(".json").exists()
 
 
-def record(spec: VideoSpec, oracle: bool) -> dict[str, Any]:
-    """Record one video; returns its events (as JSON dicts), frames, wall and stage timings."""
+def record(spec: VideoSpec, oracle: bool, presses: list[Any] | None = None) -> dict[str, Any]:
+    """Record one video (with ``presses`` instead of its clock log when given); returns its events
+    (as JSON dicts), frames, wall and stage timings."""
     from recorder.clocklog_input import read_clock_log
     from recorder.events import event_to_json
     from recorder.session import RecordingSession
@@ -147,7 +206,9 @@ def record(spec: VideoSpec, oracle: bool) -> dict[str, Any]:
 
     truth = json.loads(spec.path(".truth.json").read_text(encoding="utf-8"))
     classifier = _classifier(oracle, truth)
-    session = RecordingSession(classifier, presses=read_clock_log(spec.path(".clock.jsonl")), source_name=spec.name)
+    if presses is None:
+        presses = read_clock_log(spec.path(".clock.jsonl"))
+    session = RecordingSession(classifier, presses=presses, source_name=spec.name)
     started = time.perf_counter()
     for item in open_source(str(spec.path(".mp4"))):
         if oracle and isinstance(item, Frame):
@@ -173,6 +234,7 @@ class Tally:
     cases: dict[str, list[int]] = field(default_factory=dict)  # kind -> [handled, total]
     misses: list[str] = field(default_factory=list)
     pairs_seen: int = 0  # quick pairs recorded from one still view (the others were seen apart)
+    early_others: int = 0  # alerts other than the early press's own in the early-press recordings
 
 
 def spread(values: list[float], late: float) -> str:
@@ -292,6 +354,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--no-render", action="store_true", help="use only the videos already rendered")
     parser.add_argument("--no-throughput", action="store_true")
     parser.add_argument("--workers", type=int, default=2, help="videos recorded at once for the accuracy figures")
+    parser.add_argument("--no-early", action="store_true", help="skip recording the clean games again with an early press")
     args = parser.parse_args(sys.argv[1:] if argv is None and __name__ == "__main__" else (argv or []))
     logging.getLogger("recorder").setLevel(logging.WARNING)
     clean, injected = plan(args.games, args.cases, args.plies)
@@ -320,10 +383,14 @@ def main(argv: list[str] | None = None) -> None:
     rows_path = VIDEOS.parent / "recorder_rows.jsonl"
     rows = rows_path.open("w", encoding="utf-8")
     specs = clean + injected
+    early = [] if args.no_early else [(spec, made) for spec in clean for made in [early_press(spec)] if made]
     with multiprocessing.get_context("spawn").Pool(max(1, args.workers)) as pool:
-        results = pool.imap(_record_one, [(spec, oracle) for spec in specs])
+        results = pool.imap(_record_one, [(spec, oracle, None) for spec in specs])
         for spec, result in zip(specs, results, strict=True):
             frames, wall = _tally_one(spec, result, tally, rows, stage, frames, wall)
+        results = pool.imap(_record_one, [(spec, oracle, made[0]) for spec, made in early])
+        for (spec, made), result in zip(early, results, strict=True):
+            score_early(spec, result, made[1], tally)
     rows.close()
     print(f"one row per video: {rows_path}")
     print(f"clean games: {len(clean)}; moves right {tally.moves_right}/{tally.moves} over all videos; "
@@ -337,6 +404,10 @@ def main(argv: list[str] | None = None) -> None:
         handled, total = tally.cases.get(kind, [0, 0])
         note = f" ({tally.pairs_seen} seen as a pair, the rest apart)" if kind == "quick_pair" else ""
         print(f"  injected {kind:<14} handled {handled}/{total}{note}")
+    if early:
+        handled, total = tally.cases.get("early_press", [0, 0])
+        print(f"  clean games again, a press before the move and none after: flagged {handled}/{total}; "
+              f"other alerts {tally.early_others}")
     if tally.latencies:
         print(f"latency (move event - hand gone, video s): {spread(tally.latencies, LATE_S)}")
     if tally.alert_latencies:

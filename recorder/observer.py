@@ -35,7 +35,9 @@ class Observation:
     ``probs`` is (90, 16) in :data:`CLASSES` order, rows indexed by ``rules`` square numbers
     (``rank * 9 + file``), averaged over ``frames`` still frames; ``mask`` is True where the
     point could not be seen. ``t_still`` is when the board became still (the hand left) and
-    ``t`` the time of the last frame used.
+    ``t`` the time of the last frame used. ``t_moved`` is when motion was first seen over the board
+    since the previous observation (None when nothing moved since): the board stood as that
+    observation saw it until then, which dates a clock press made before a move began.
     """
 
     t: float
@@ -47,6 +49,7 @@ class Observation:
     touched: np.ndarray | None = None  # (90,) something moved near the point since the last observation
     unreadable: np.ndarray | None = None  # (90,) blown out to white by glare: no reading there means much
     meta: dict[str, Any] = field(default_factory=dict, compare=False)
+    t_moved: float | None = None
 
     def __post_init__(self) -> None:
         if self.probs.shape != (90, len(CLASSES)):
@@ -139,6 +142,7 @@ class Observer:
         self._samples: list[np.ndarray] = []
         self._next_read = -np.inf
         self._last_observation_t = -np.inf
+        self._moved_at: float | None = None  # first motion since the last observation was handed over
         self.motion.reset()
 
     def retry_later(self, t: float) -> None:
@@ -153,6 +157,8 @@ class Observer:
         moving = self.motion.moving(frame)
         cfg = self.config
         if moving:
+            if self._moved_at is None:
+                self._moved_at = t
             self._observed = False
             self._still_since = None
             self._samples.clear()
@@ -189,5 +195,6 @@ class Observer:
         self._last_observation_t = t
         touched = self.motion.touched_points()
         self.motion.clear_touched()
+        moved_at, self._moved_at = self._moved_at, None
         return Observation(t=t, t_still=self._still_since, probs=mean, mask=mask, frames=len(self._samples),
-                           touched=touched)
+                           touched=touched, t_moved=moved_at)

@@ -185,12 +185,18 @@ class Resolver:
         self._touched_at = np.full(90, -math.inf)  # when something last moved near each point
         self._revision_seen: tuple[int, str, str] | None = None  # (ply, rival, board) waiting for a second look
         self._revision_stale = False  # no revision explained the last view, and nothing moved since
+        # When the board was last seen whole and as recorded, and when motion over it first began
+        # after that: a press by the mover between the two came before the move (art. 8.1.7).
+        self._board_seen_at: float | None = None
+        self._moving_since: float | None = None
 
     # --- observations ------------------------------------------------------------------
     def observe(self, observation: Observation) -> list[Event]:
         """Events for one still view of the board (possibly none)."""
         self.observations += 1
         cfg = self.config
+        if observation.t_moved is not None and self._moving_since is None:
+            self._moving_since = observation.t_moved
         touched = (np.ones(90, dtype=bool) if observation.touched is None
                    else np.asarray(observation.touched, dtype=bool))
         self._touched |= touched
@@ -235,6 +241,9 @@ class Resolver:
             events += self._accept(decision, observation)
             if masked:  # not judged whole: touches keep counting
                 return events + self._confirm(residual, t)
+            glare = observation.unreadable is not None and bool(np.any(observation.unreadable))
+            if not residual and not observation.mask.any() and not glare:  # a whole view, as recorded
+                self._board_seen_at, self._moving_since = t, None
             return events + self._raise_residual(residual, t, hold)
         if masked:  # part of the board is hidden (a hand may hold a piece): look again before alerting
             log.debug("t=%.2f: no candidate fits and %d points are hidden; waiting", t, int(observation.mask.sum()))
@@ -758,6 +767,12 @@ class Resolver:
                 t, ply, move.iccs, chinese, side, fen, round(confidence, 4), t_still,
                 press.red_ms if press else None, press.black_ms if press else None, len(moves) > 1))
             log.info("t=%.2f: ply %d %s %s (confidence %.3f)", t, ply, move.iccs, chinese, confidence)
+        if (self.clock is not None and len(records) == 1 and self._board_seen_at is not None
+                and self._moving_since is not None):  # two moves in one view: the first was not seen still
+            ply = records[0][0]
+            early = self.clock.pressed_early(presses.get(ply), ply, t, (self._board_seen_at, self._moving_since),
+                                             self.last_trouble)
+            events += [early] if early is not None else []
         events += self._game_end(t)
         return events
 
@@ -778,6 +793,12 @@ class Resolver:
         """The board cannot be seen at ``t`` (not found yet): clock presses around now are not judged."""
         self.last_trouble = t
 
+    def lost_sight(self, t: float) -> None:
+        """The camera gave no picture around ``t``: what moved meanwhile was not seen, so no press
+        is judged as made before its move, and presses around now are not judged at all."""
+        self._board_seen_at = self._moving_since = None
+        self.blind(t)
+
     def adopt(self, ply: int, moves: Sequence[str]) -> None:
         """The arbiter corrected the record from ply ``ply`` on to ``moves`` (ICCS): judge the board
         against the corrected game from now on. A board that shows the old move is then a
@@ -795,10 +816,12 @@ class Resolver:
         self._misread.clear()
         self._unexplained.clear()
         self._rivals.clear()  # the arbiter has said what was played
+        self._board_seen_at = self._moving_since = None
 
     def forget_offsets(self) -> None:
         """Drop the reference disc offsets (the board was calibrated again)."""
         self._offsets_ref = None
+        self._board_seen_at = self._moving_since = None  # the new grid's motion starts afresh
         self._touched[:] = True
         self._unreliable.clear()
         self._misread.clear()

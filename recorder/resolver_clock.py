@@ -9,7 +9,9 @@ become ``move_without_press`` alerts (art. 6: a player presses the clock after e
 A press that changed nothing on the clock (the other side's time was running) is still a press
 without a move when the opponent had moved since the presser's previous press: the opponent moved
 without pressing, and the presser pressed before moving. Otherwise it is a second press of the
-presser's own move and says nothing.
+presser's own move and says nothing. A press that flipped the clock and was then taken by the
+mover's next ply is also a press before moving when the board stood unchanged after it, until
+the move began (``pressed_early``).
 """
 
 from __future__ import annotations
@@ -40,10 +42,12 @@ class _Unpressed:
 class ClockBook:
     """Bookkeeping of presses and plies; the resolver owns one when a clock is connected."""
 
-    def __init__(self, running: str, grace_s: float = 4.0, match_window_s: float = 8.0) -> None:
+    def __init__(self, running: str, grace_s: float = 4.0, match_window_s: float = 8.0,
+                 early_margin_s: float = 0.3) -> None:
         self.running = running
         self.grace_s = grace_s
         self.match_window_s = match_window_s
+        self.early_margin_s = early_margin_s  # how much sooner than the first motion a press must be to be early
         self.pending: list[_Pending] = []
         self.unpressed: list[_Unpressed] = []
         self.presses = 0
@@ -102,6 +106,20 @@ class ClockBook:
         if press is None:
             self.unpressed.append(_Unpressed(ply, side, t))
         return press
+
+    def pressed_early(self, press: ClockPress | None, ply: int, t: float, still: tuple[float, float],
+                      last_trouble: float | None) -> ClockAlert | None:
+        """An alert when ``press``, taken by ``ply`` recorded at ``t``, was made while the board still
+        stood as before the move: ``still`` is (when the board was last seen as recorded, when motion
+        over it first began after that). Presses around board trouble are the arbiter's corrections."""
+        seen, moving = still
+        if press is None or not seen < press.t < moving - self.early_margin_s:
+            return None
+        if last_trouble is not None and last_trouble >= press.t - self.grace_s:
+            return None
+        text = (f"{press.side} pressed the clock at {press.t:.1f} s before moving: the board stood unchanged "
+                f"until {moving:.1f} s (art. 8.1.7; a second time loses the game, art. 4.1.9)")
+        return ClockAlert(t, "press_without_move", (), "8.1.7", text, ply, press.side)
 
     def taken_back(self, plies: set[int]) -> None:
         """Forget plies removed from the record."""

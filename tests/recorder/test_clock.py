@@ -112,6 +112,64 @@ def test_a_second_press_before_the_board_settles_leaves_the_move_its_real_press(
     assert resolver.tick(20.0) == []
 
 
+def test_a_press_made_before_the_move_began_is_flagged_though_it_flipped_the_clock() -> None:
+    """Black presses while the board still stands as red left it, then moves and does not press
+    again: the clock shows the right side running, but black pressed before moving (art. 8.1.7)."""
+    resolver = Resolver(clock=True)
+    resolver.observe(replace(observe_board(P1.board, 3.0), t_moved=2.0))
+    resolver.press(ClockPress(3.3, "red", 905000, 900000))
+    resolver.press(ClockPress(4.5, "black", 905000, 898800))  # black pressed; the board is as red left it
+    events = resolver.observe(replace(observe_board(P2.board, 6.0), t_moved=5.4))
+    assert [e.iccs for e in events if isinstance(e, MoveRecorded)] == ["h9g7"]
+    (early,) = [e for e in events if isinstance(e, ClockAlert)]
+    assert early.kind == "press_without_move" and early.side == "black" and early.article == "8.1.7"
+    assert "before moving" in early.text and early.ply == 2
+    assert resolver.tick(20.0) == []  # the press is not alerted a second time, nor the move as unpressed
+
+
+def test_a_press_after_the_hand_came_in_is_the_moves_own() -> None:
+    resolver = Resolver(clock=True)
+    resolver.observe(replace(observe_board(P1.board, 3.0), t_moved=2.0))
+    resolver.press(ClockPress(3.3, "red", 905000, 900000))
+    resolver.press(ClockPress(5.9, "black", 905000, 898000))  # pressed as the hand left, before the board settled
+    events = resolver.observe(replace(observe_board(P2.board, 6.0), t_moved=5.4))
+    assert [e.iccs for e in events if isinstance(e, MoveRecorded)] == ["h9g7"]
+    assert _kinds(events) == [] and resolver.tick(20.0) == []
+
+
+def test_a_press_before_a_view_the_hand_hid_is_not_judged_early() -> None:
+    """A view with a hand over the board does not show the board whole: what stood there after
+    the press is not known, so the press is not called early."""
+    resolver = Resolver(clock=True)
+    resolver.observe(replace(observe_board(P1.board, 3.0), t_moved=2.0))
+    resolver.press(ClockPress(3.3, "red", 905000, 900000))
+    resolver.observe(replace(observe_board(P1.board, 4.0, covered=(60,)), t_moved=3.8))
+    resolver.press(ClockPress(4.5, "black", 905000, 898800))
+    events = resolver.observe(replace(observe_board(P2.board, 6.0), t_moved=5.4))
+    assert [e.iccs for e in events if isinstance(e, MoveRecorded)] == ["h9g7"] and _kinds(events) == []
+
+
+def test_a_view_with_glare_does_not_show_the_board_unchanged() -> None:
+    """Points blown out by glare may hide a move already made: a press after such a view is not
+    judged early, and neither is one before a view that saw two moves at once."""
+    import numpy as np
+
+    resolver = Resolver(clock=True)
+    blown = np.zeros(90, dtype=bool)
+    blown[parse_square("h7")] = True
+    resolver.observe(replace(observe_board(P1.board, 3.0), t_moved=2.0, unreadable=blown))
+    resolver.press(ClockPress(3.3, "red", 905000, 900000))
+    resolver.press(ClockPress(4.5, "black", 905000, 898800))
+    events = resolver.observe(replace(observe_board(P2.board, 6.0), t_moved=5.4))
+    assert [e.iccs for e in events if isinstance(e, MoveRecorded)] == ["h9g7"] and _kinds(events) == []
+    paired = Resolver(clock=True)
+    paired.observe(replace(observe_board(P0.board, 1.0), t_moved=0.0))
+    paired.press(ClockPress(1.5, "red", 905000, 900000))
+    paired.press(ClockPress(2.0, "black", 905000, 899500))
+    events = paired.observe(replace(observe_board(P2.board, 4.0), t_moved=2.6))
+    assert [e.iccs for e in events if isinstance(e, MoveRecorded)] == ["h2e2", "h9g7"] and _kinds(events) == []
+
+
 def test_move_without_press_is_flagged_once_the_grace_is_over() -> None:
     resolver = Resolver(clock=True)
     resolver.observe(observe_board(P1.board, 3.0))
