@@ -40,7 +40,7 @@ from recorder.observer import Classifier, Observation, Observer, ObserverConfig,
 from recorder.offpoint import ParallaxMemory, fuse_discs, piece_offsets
 from recorder.resolver import Resolver, ResolverConfig
 from recorder.resolver_scoring import Scorer, board_classes, colour_agreement
-from recorder.sources import Frame, Gap
+from recorder.sources import Gap, Lost, SourceItem
 from recorder.stills import StillSaver
 from rules import Position
 from rules.squares import square_name
@@ -162,9 +162,15 @@ class RecordingSession:
         return probs
 
     # --- the main step --------------------------------------------------------------------
-    def feed(self, item: Frame | Gap) -> list[Event]:
-        """Process one frame (or a gap report) and return the events it caused."""
+    def feed(self, item: SourceItem) -> list[Event]:
+        """Process one frame (or a report of a lost or returned source) and return the events it caused."""
+        if isinstance(item, Lost):
+            self.resolver.lost_sight(item.t)
+            text = (f"the camera gave no picture from {item.t:.1f} s ({item.reason}); reopening it. Moves made "
+                    "meanwhile are read from the board once the picture returns; clock presses go on being logged")
+            return self._emit([Alert(item.t, "camera_lost", (), "", text, self.resolver.game.ply)])
         if isinstance(item, Gap):
+            self.resolver.lost_sight(item.t_resumed)
             return self._emit([SourceGap(item.t, item.t_resumed, item.reason, item.attempts)])
         self.frames += 1
         t = item.t

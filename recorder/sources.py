@@ -1,7 +1,8 @@
 """Frame sources: a video file, a camera index, an RTSP/HTTP stream URL (OpenCV ``VideoCapture``), a folder of images.
 
-Iterating a source yields :class:`Frame` (image, time, index) and, for live sources, :class:`Gap`
-when the stream stalled or dropped and was reopened. Files give video time (frame index / fps);
+Iterating a source yields :class:`Frame` (image, time, index) and, for live sources, :class:`Lost`
+the moment the stream stalled or dropped and could not be reopened at once, and :class:`Gap` once
+it was reopened. Files give video time (frame index / fps);
 live sources give seconds since the source was opened. A live source reads in a background
 thread into a one-frame slot (a slow consumer gets the newest frame, never a backlog); a read
 that fails or returns nothing for ``stall_s`` seconds closes the capture and reopens it with
@@ -17,7 +18,7 @@ import os
 import queue
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -45,6 +46,15 @@ class Frame:
 
 
 @dataclass(frozen=True)
+class Lost:
+    """The source stopped giving frames at ``t`` (``reason``) and did not reopen at once; a
+    :class:`Gap` follows when it comes back."""
+
+    t: float
+    reason: str
+
+
+@dataclass(frozen=True)
 class Gap:
     """The source gave nothing from ``t`` to ``t_resumed`` (``reason``) and was reopened ``attempts`` times."""
 
@@ -52,6 +62,9 @@ class Gap:
     t_resumed: float
     reason: str
     attempts: int
+
+
+SourceItem = Frame | Gap | Lost
 
 
 class Capture(Protocol):
@@ -82,7 +95,7 @@ class FrameSource:
     live: bool = False
     ended_early: str = ""  # why the source ended before its stated length (a truncated file), once it has
 
-    def __iter__(self) -> Iterator[Frame | Gap]:
+    def __iter__(self) -> Iterator[SourceItem]:
         raise NotImplementedError
 
     def stop(self) -> None:
@@ -105,7 +118,7 @@ class VideoFileSource(FrameSource):
         self.frame_count = count if count > 0 else None
         self.ended_early = ""
 
-    def __iter__(self) -> Iterator[Frame | Gap]:
+    def __iter__(self) -> Iterator[SourceItem]:
         index = 0
         try:
             while True:
@@ -138,7 +151,7 @@ class ImageFolderSource(FrameSource):
         self.frame_count = len(self.files)
         self.skipped = 0
 
-    def __iter__(self) -> Iterator[Frame | Gap]:
+    def __iter__(self) -> Iterator[SourceItem]:
         for index, path in enumerate(self.files):
             image = cv2.imread(str(path), cv2.IMREAD_COLOR)
             if image is None:
@@ -213,10 +226,14 @@ class LiveSource(FrameSource):
                 slot.get_nowait()  # keep only the newest frame
             slot.put(item)
 
-    def __iter__(self) -> Iterator[Frame | Gap]:
+    def __iter__(self) -> Iterator[SourceItem]:
         t0 = self._clock()
         index = 0
-        capture, self._first = (self._first, None) if self._first is not None else (self._reopen(t0, first=True), None)
+        capture: Capture | None
+        if self._first is not None:
+            capture, self._first = self._first, None
+        else:
+            capture = yield from self._reopen(t0, first=True)
         while capture is not None and not self._stopped.is_set():
             slot: queue.Queue[tuple[bool, Any]] = queue.Queue(maxsize=1)
             alive = threading.Event()
@@ -243,11 +260,13 @@ class LiveSource(FrameSource):
             lost = self._clock() - t0
             log.warning("%s: %s at %.1f s; reopening", self.name, reason, lost)
             attempts_before = self.reopens
-            capture = self._reopen(t0)
+            capture = yield from self._reopen(t0, lost=Lost(lost, reason))
             if capture is not None:
                 yield Gap(lost, self._clock() - t0, reason, self.reopens - attempts_before)
 
-    def _reopen(self, t0: float, first: bool = False) -> Capture | None:
+    def _reopen(self, t0: float, first: bool = False, lost: Lost | None = None) -> Generator[Lost, None, Capture | None]:
+        """Open the capture with back-off; yields ``lost`` once the first try fails (a blip that
+        is over at once is not worth an alert)."""
         delay = self.backoff_s
         attempts = 0
         while not self._stopped.is_set():
@@ -257,6 +276,8 @@ class LiveSource(FrameSource):
                 self.reopens += 1
             if capture is not None:
                 return capture
+            if lost is not None and attempts == 1:
+                yield lost
             if self.max_attempts is not None and attempts >= max(1, self.max_attempts):
                 log.error("%s: could not be opened after %d attempts", self.name, attempts)
                 break

@@ -112,3 +112,15 @@ def test_a_source_that_ends_before_the_board_is_found_still_says_so() -> None:
     assert not session.feed(Frame(blank, 0.0, 0))[1:]
     alerts = [e for e in session.finish() if isinstance(e, BoardDisturbed)]
     assert [a.kind for a in alerts] == ["board_not_found"] and "lattice fit too weak" in alerts[0].text
+
+
+def test_a_camera_lost_mid_game_is_alerted_at_once_and_its_return_logged() -> None:
+    from recorder.events import Alert, SourceGap
+    from recorder.sources import Gap, Lost
+
+    session = RecordingSession(_NoClassifier(), locator=_RefusingLocator([]))  # type: ignore[arg-type]
+    (lost,) = session.feed(Lost(12.5, "no frame for 3.0 s"))
+    assert isinstance(lost, Alert) and lost.kind == "camera_lost" and "12.5 s" in lost.text
+    (back,) = session.feed(Gap(12.5, 30.0, "no frame for 3.0 s", 4))
+    assert isinstance(back, SourceGap) and back.t_resumed == 30.0
+    assert session.resolver.last_trouble == 30.0  # presses made while the camera was away are not judged

@@ -13,7 +13,7 @@ import pytest
 
 from recorder.motion import MotionDetector
 from recorder.observer import CLASSES, Observer, ObserverConfig
-from recorder.sources import Frame, Gap, ImageFolderSource, LiveSource, VideoFileSource, open_source
+from recorder.sources import Frame, Gap, ImageFolderSource, LiveSource, Lost, VideoFileSource, open_source
 
 
 class _FakeCapture:
@@ -47,6 +47,10 @@ def test_a_dropped_stream_is_reopened_with_back_off_and_the_gap_reported() -> No
     gaps = [i for i in items if isinstance(i, Gap)]
     assert len(frames) == 5 and [f.index for f in frames] == [0, 1, 2, 3, 4]
     assert len(gaps) == 1 and gaps[0].reason == "read failed" and gaps[0].attempts == 3
+    # told when the first reopening failed, before the gap; and again when it dropped for good at the end
+    lost = [i for i in items if isinstance(i, Lost)]
+    assert [i.reason for i in lost] == ["read failed"] * 2
+    assert items.index(lost[0]) == 3 < items.index(gaps[0]) and items[-1] == lost[1]
     assert waits[:2] == [0.5, 1.0]  # doubling back-off
     assert source.reopens >= 3
 
@@ -110,6 +114,7 @@ def test_observer_waits_for_a_still_uncovered_board_and_skips_still_frames() -> 
     motion = MotionDetector((0, 0, 160, 120), spacing=12.0)
     observer = Observer(probabilities, motion, ObserverConfig(still_s=0.1, smooth_frames=2, retry_s=0.3))
     seen = []
+    moved: list[float | None] = []
     script = [False] * 6 + [True, True] + [False] * 5 + [True] * 2  # hand in at frames 6-7 and 13-14
     for i, hand in enumerate(script):
         if i == 13:
@@ -117,9 +122,11 @@ def test_observer_waits_for_a_still_uncovered_board_and_skips_still_frames() -> 
         obs = observer.feed(_frame(hand), i / 10)
         if obs is not None:
             seen.append((i, obs.frames))
+            moved.append(obs.t_moved)
     for i in range(15, 25):  # the hand rests motionless: read "covered", never handed over
         assert observer.feed(_frame(True), i / 10) is None
     assert seen == [(2, 2), (10, 2)]  # 0.2 s after the first frame, and 0.2 s after the hand left (frame 8)
+    assert moved == [0.0, 0.6]  # when motion began before each view (the first frame has nothing to compare with)
     assert observer.skipped > 0 and len(calls) < 20
 
 
