@@ -170,6 +170,17 @@ class ClockAlert(Alert):
 
 
 @dataclass(frozen=True)
+class ClockNoted(Event):
+    """What the clock link tells that needs no arbiter: the clock answered (``clock_connected``,
+    also when it comes back after a gap) and which side of it is red's (``clock_mapping``, art. 6)."""
+
+    kind: str
+    text: str
+    side: str = ""
+    ply: int = 0
+
+
+@dataclass(frozen=True)
 class TwoMovesSeen(Alert):
     """Two moves were made between two still views (``two_moves``); both are recorded, in order."""
 
@@ -245,7 +256,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
     cls.__name__: cls
     for cls in (RecordingStarted, RecordingStopped, MoveRecorded, ClockPressed, PositionRestored,
                 CalibrationChanged, SourceGap, GameEnded, Alert, IllegalMoveAlert, BoardDisturbed,
-                ClockAlert, TwoMovesSeen, AlertAcknowledged, MoveCorrected, ResultMarked, AlertFrame)
+                ClockAlert, ClockNoted, TwoMovesSeen, AlertAcknowledged, MoveCorrected, ResultMarked, AlertFrame)
 }
 
 

@@ -2,9 +2,10 @@
 
 :class:`LiveClock` is what the recording loop needs: ``feed(origin)`` gives a
 :class:`~recorder.clock.feed.LiveClockFeed` for the session (it is a ``ClockFeed``), ``events_until``
-turns link notices into :class:`~recorder.events.ClockAlert` events for the event log (a flag fall,
-the clock lost and back with the gap, no clock on the interface, and which side of the clock is red's,
-stored with the game), and ``pace`` replays a video file at the clock's speed.
+turns link notices into events for the event log: :class:`~recorder.events.ClockAlert` for a flag
+fall, the clock lost and no clock on the interface; :class:`~recorder.events.ClockNoted` for the clock
+answering (again after a gap) and which side of it is red's, stored with the game. ``pace`` replays
+a video file at the clock's speed.
 """
 
 from __future__ import annotations
@@ -30,23 +31,26 @@ from recorder.clock.model import (
 )
 from recorder.clock.presses import PressTracker
 from recorder.clock.protocols import make_protocol
-from recorder.events import ClockAlert, Event
+from recorder.events import ClockAlert, ClockNoted, Event
 from rules import RED
 
 log = logging.getLogger(__name__)
 
-# notice kind -> (alert kind, rule article)
+# notice kind -> (alert kind, rule article): what the arbiter must hear
 _ALERTS = {
     FLAG_FALLEN: ("flag_fallen", "21.3"),
     DISCONNECTED: ("clock_disconnected", "21.4"),
-    CONNECTED: ("clock_connected", ""),
     NO_CLOCK: ("no_clock", "21.4"),
-    MAPPING: ("clock_mapping", "6"),
 }
+# notice kind -> event kind: what is only logged (the clock answered; which side of it is red's)
+_NOTED = {CONNECTED: "clock_connected", MAPPING: "clock_mapping"}
 
 
 def notice_event(notice: ClockNotice, ply: int = 0) -> Event:
-    """The event-log form of a notice (its ``t`` already in recording time)."""
+    """The event-log form of a notice (its ``t`` already in recording time): an alert, or a
+    :class:`ClockNoted` for the notices that call for no arbiter."""
+    if notice.kind in _NOTED:
+        return ClockNoted(notice.t, _NOTED[notice.kind], notice.text, notice.side, ply)
     kind, article = _ALERTS.get(notice.kind, (notice.kind, ""))
     return ClockAlert(notice.t, kind, (), article, notice.text, ply, notice.side)
 

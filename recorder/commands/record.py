@@ -18,7 +18,7 @@ from recorder.events import (
     Alert,
     CalibrationChanged,
     ClockAlert,
-    ClockPressed,
+    ClockNoted,
     Event,
     EventLog,
     GameEnded,
@@ -101,8 +101,8 @@ def status_line(event: Event) -> str | None:
         return f"{event.t:8.1f}s  source gap until {event.t_resumed:.1f}s ({event.reason})"
     if isinstance(event, CalibrationChanged):
         return f"{event.t:8.1f}s  calibration: {event.reason} (red side {event.red_side})"
-    if isinstance(event, ClockPressed):
-        return None
+    if isinstance(event, ClockNoted):
+        return f"{event.t:8.1f}s  {event.kind}: {event.text}"
     return None
 
 

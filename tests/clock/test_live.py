@@ -9,7 +9,7 @@ import pytest
 
 from recorder.clock.live import LiveClock, notice_event
 from recorder.clock.model import DISCONNECTED, FLAG_FALLEN, ClockNotice
-from recorder.events import ClockAlert, event_from_json, event_to_json
+from recorder.events import ClockAlert, ClockNoted, event_from_json, event_to_json
 
 
 def test_keyboard_clock_through_the_live_feed() -> None:
@@ -21,7 +21,8 @@ def test_keyboard_clock_through_the_live_feed() -> None:
     assert [p.side for p in presses] == ["red", "black"]
     assert all(0 <= p.t < 1.0 for p in presses) and presses[0].black_ms == 60_000
     events = clock.events_until(1e9, ply=3)
-    assert [(e.kind, e.ply) for e in events if isinstance(e, ClockAlert)] == [("clock_connected", 3)]
+    assert [(e.kind, e.ply) for e in events if isinstance(e, ClockNoted)] == [("clock_connected", 3)]
+    assert not [e for e in events if isinstance(e, ClockAlert)]  # the clock answering calls for no arbiter
 
 
 def test_notices_become_alerts_that_round_trip() -> None:
