@@ -284,15 +284,21 @@ def red_at_rank0(probs: PointProbabilities, *, min_vote: float = 0.4, min_weight
     return vote > 0
 
 
-def settle_red_side(geometry: BoardGeometry, probs: PointProbabilities) -> BoardGeometry:
+def settle_red_side(geometry: BoardGeometry, probs: PointProbabilities, *, overrule: bool = False) -> BoardGeometry:
     """``geometry`` with red's side set from the pieces' kinds (``red_at_rank0``), the point names turned
     where the pieces say so; unchanged when its side is already known or the pieces cannot tell.
 
     ``probs`` must be read through ``geometry``. Calibration decides red's side from the colours
     alone and leaves it open when they are not clear (pale plastic faces, a hand over a palace); the
-    classifier tells red from black and the kinds from each other far more surely.
+    classifier tells red from black and the kinds from each other far more surely. With
+    ``overrule`` a side calibration found from the colours is turned too when the kinds clearly say
+    so: the colours count where the pieces stand, and in an endgame whose soldiers have crossed
+    the river most of one side's pieces stand in the other's half; generals never leave their palace.
     """
     if geometry.red_side is not None:
+        if overrule and red_at_rank0(probs, min_vote=0.6, min_weight=3.0) is False:
+            log.info("the pieces' kinds put red's side opposite the colours' vote: point names turned")
+            return geometry.turned()
         return geometry
     red_low = red_at_rank0(probs)
     if red_low is None:

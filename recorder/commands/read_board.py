@@ -74,6 +74,7 @@ def read_board(image: np.ndarray, classifier: PieceClassifier, geometry: BoardGe
     """Locate (unless given), rectify, classify and read with the rules."""
     timings: dict[str, float] = {}
     t0 = time.perf_counter()
+    located = geometry is None  # a side found here from the colours alone may be overruled by the kinds
     if geometry is None:
         geometry = BoardLocator().locate(image)
         timings["calibrate_ms"] = (time.perf_counter() - t0) * 1e3
@@ -82,8 +83,8 @@ def read_board(image: np.ndarray, classifier: PieceClassifier, geometry: BoardGe
     timings["rectify_ms"] = (time.perf_counter() - t1) * 1e3
     probs = classifier.classify(rectified, spacing=geometry.spacing, margin=geometry.margin)
     timings.update(classifier.last_timings)
-    settled = settle_red_side(geometry, probs)
-    if settled.red_side is not None and geometry.red_side is None:
+    settled = settle_red_side(geometry, probs, overrule=located)
+    if settled.red_side is not None:
         turned = not np.allclose(settled.homography, geometry.homography)
         geometry = settled
         if turned:

@@ -9,9 +9,11 @@ import cv2
 import numpy as np
 import pytest
 
+from calibration import BoardLocator
 from calibration.geometry import BoardGeometry
 from calibration.lens import RadialDistortion
 from recorder.cli import main
+from recorder.commands.read_board import read_board
 from recorder.placement import legal_fen_placement
 from recorder.vision import PieceClassifier
 from rules import Position
@@ -124,6 +126,19 @@ def test_read_board_calibrates_by_itself(tmp_path: Path, capsys: pytest.CaptureF
     assert main(["read-board", str(path)]) == 0
     printed = capsys.readouterr().out.splitlines()[0]
     assert [c.isupper() for c in printed if c.isalpha()] == [c.isupper() for c in START if c.isalpha()]
+
+
+def test_generals_in_their_palaces_overrule_a_colour_vote_misled_by_crossed_soldiers(
+        classifier: PieceClassifier) -> None:
+    """Five red soldiers in black's half and five black ones in red's: the colours stand mostly in
+    the wrong halves, and calibration's vote turns the board; the generals put it right."""
+    fen = "3k5/4P4/2P1P4/P7P/9/p3p3p/9/2p1p4/9/4K4 w - - 0 1"
+    seed = 12
+    style = ViewStyle.sample(np.random.default_rng([seed, 1]), split="test", width=1280, height=960)
+    image, _ = render_position(fen, seed, style=style, split="test")
+    by_colour = BoardLocator().locate(image).red_side  # the colours' vote
+    reading = read_board(image, classifier)
+    assert reading.placement == fen.split()[0] and reading.geometry.red_side not in (by_colour, None)
 
 
 def test_read_board_refuses_an_image_without_a_board(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
