@@ -1,7 +1,9 @@
 """The game rebuilt from its event log, and its text scoresheet.
 
 The event log is the single record: :func:`rebuild` replays it (moves, clock presses, moves taken
-back by a restoration, alerts, the game's end) into a :class:`RecordedGame`;
+back by a restoration, alerts, the game's end) into a :class:`RecordedGame`, each ply with the press
+that completed it (the move times and time used are worked out from the presses in
+:mod:`recorder.exports.times`);
 :func:`scoresheet_text` writes the scoresheet in Chinese notation (art. 7.5), one round a line.
 The exports (PGN, PDF, the full text record) live in :mod:`recorder.exports`.
 """
@@ -39,6 +41,7 @@ class PlyEntry:
     t: float
     confidence: float
     clock_ms: int | None = None  # the mover's time left after the press that completed the move
+    press: ClockPressed | None = None  # that press, where the log has it
 
 
 @dataclass
@@ -49,6 +52,7 @@ class RecordedGame:
     plies: list[PlyEntry] = field(default_factory=list)
     corrected: list[PlyEntry] = field(default_factory=list)  # taken back by a restoration (art. 5.8)
     alerts: list[Alert] = field(default_factory=list)
+    presses: list[ClockPressed] = field(default_factory=list)  # every press, in recorded order
     ended: GameEnded | None = None
     advice: list[GameEnded] = field(default_factory=list)
     source: str = ""
@@ -76,12 +80,14 @@ def rebuild(events: Iterable[Event]) -> RecordedGame:
                 log.warning("event log: ply %d recorded after only %d plies", event.ply, len(game.plies))
             clock = _mover_ms(event.side, event.red_ms, event.black_ms)
             game.plies.append(PlyEntry(event.ply, event.iccs, event.chinese, event.side, event.t,
-                                       event.confidence, clock))
+                                       event.confidence, clock, _press_of(game.presses, event)))
         elif isinstance(event, ClockPressed):
+            game.presses.append(event)
             if event.ply is not None and 0 < event.ply <= len(game.plies):
                 entry = game.plies[event.ply - 1]
                 if entry.side == event.side:
                     entry.clock_ms = _mover_ms(event.side, event.red_ms, event.black_ms)
+                    entry.press = event
         elif isinstance(event, PositionRestored):
             game.corrected += game.plies[event.ply:]
             del game.plies[event.ply:]
@@ -95,6 +101,17 @@ def rebuild(events: Iterable[Event]) -> RecordedGame:
         elif isinstance(event, Alert):
             game.alerts.append(event)
     return game
+
+
+def _press_of(presses: list[ClockPressed], move: MoveRecorded) -> ClockPressed | None:
+    """The press a move's clock times come from (the press came before the move was recorded, or the
+    move was recorded again with the times of its press): the latest by the mover with those times."""
+    if move.red_ms is None or move.black_ms is None:
+        return None
+    for press in reversed(presses):
+        if (press.side, press.red_ms, press.black_ms) == (move.side, move.red_ms, move.black_ms):
+            return press
+    return None
 
 
 def _mover_ms(side: str, red_ms: int | None, black_ms: int | None) -> int | None:

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the project needs (CJK fonts for the renderer and the
-# scoresheet, poppler-utils for PDF checks, ffmpeg for H.264 game videos: about 1 MB per minute
-# instead of 5.5 with OpenCV's mp4v) when they are missing. Needs root or sudo.
+# scoresheet, DejaVu Sans for the Latin letters of names the CJK fonts lack, poppler-utils for PDF
+# checks, ffmpeg for H.264 game videos: about 1 MB per minute instead of 5.5 with OpenCV's mp4v)
+# when they are missing. Needs root or sudo.
 set -euo pipefail
 packages=(fonts-arphic-ukai fonts-arphic-uming fonts-wqy-zenhei fonts-noto-cjk poppler-utils ffmpeg
+          fonts-dejavu-core  # the scoresheet's fallback for Latin letters the CJK fonts lack (Vietnamese names)
           chromium chromium-driver  # chromium: the console's browser tests (tests/server)
           # more faces for the renderer's piece characters (kai, ming, hei, yuan, fangsong; Big5 and GB cuts)
           fonts-arphic-bkai00mp fonts-arphic-gkai00mp fonts-arphic-bsmi00lp fonts-arphic-gbsn00lp

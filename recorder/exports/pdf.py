@@ -5,7 +5,9 @@ One page (more for a long game) laid out like a tournament form: the title, a he
 round (red, black) in three blocks of numbered rounds with each move's clock time, the time
 used by each side, the fouls and alerts with their move numbers, the final position as a
 diagram, and signature lines for both players and the arbiter. Full or short notation
-(``short=True``: 炮25), A4 or A5 (everything scales with the page width).
+(``short=True``: 炮25), A4 or A5 (everything scales with the page width). Text is set in a CJK
+font, with a Latin font as fpdf2's fallback for the letters it lacks (Vietnamese and other Latin
+scripts in names; :mod:`recorder.exports.fonts`).
 """
 
 from __future__ import annotations
@@ -20,9 +22,9 @@ from fpdf import FPDF
 
 from recorder.events import Event, RecordingStarted
 from recorder.exports.diagram import RED_INK, diagram_size, draw_position
-from recorder.exports.fonts import find_cjk_font
-from recorder.exports.pgn import clock_text, notes_of
-from recorder.exports.text import time_used
+from recorder.exports.fonts import find_cjk_font, find_latin_font
+from recorder.exports.pgn import game_notes
+from recorder.exports.times import clock_text, time_used
 from recorder.scoresheet import RecordedGame, clock_left_text, rebuild
 from recorder.store.db import GameInfo
 from rules import Move, Position, format_move
@@ -32,6 +34,7 @@ log = logging.getLogger(__name__)
 PAPERS = {"A4": (210.0, 297.0), "A5": (148.0, 210.0)}
 RESULT_WORDS = {"1-0": "红胜 1-0", "0-1": "黑胜 0-1", "1/2-1/2": "和棋 ½-½", "*": "未完 *"}
 FONT = "cjk"
+LATIN_FONT = "latin"  # the fallback for letters the CJK font lacks (names in any Latin script)
 BLOCKS = 3  # blocks of numbered rounds across the page
 
 
@@ -77,6 +80,10 @@ class _Sheet:
         self.pdf.set_margins(0, 0, 0)
         font, index = find_cjk_font()
         self.pdf.add_font(FONT, "", str(font), collection_font_number=index)
+        latin = find_latin_font()
+        if latin is not None:
+            self.pdf.add_font(LATIN_FONT, "", str(latin))
+            self.pdf.set_fallback_fonts([LATIN_FONT], exact_match=False)
         self.width, self.height = width, height
         self.margin = 12 * self.s
         self.inner = width - 2 * self.margin
@@ -200,9 +207,7 @@ class _Sheet:
                        fill=(225, 225, 225))
         pdf.set_line_width(0.25 * s)
         pdf.rect(x, top + 6 * s, box_w, box_h - 21 * s)
-        notes = notes_of(events) + [(a.ply, f"advice ({a.reason}, art. {a.article}): {a.text}") for a in game.advice]
-        if game.ended is not None and game.ended.text:
-            notes.append((game.ended.ply, f"end ({game.ended.reason}, art. {game.ended.article}): {game.ended.text}"))
+        notes = game_notes(events, game)
         self.font(6.5)
         pdf.set_xy(x + 1 * s, top + 7 * s)
         limit = top + box_h - 16 * s

@@ -2,8 +2,9 @@
 comments and the arbiter's alerts and corrections as comments; and reading such PGN back.
 
 Each move's comment holds ``[%clk H:MM:SS]`` (the mover's time left after the press that completed
-it) and ``[%emt H:MM:SS]`` (the time the move took), then any alert raised after it and any
-position the arbiter restored (art. 5.8) with the moves taken back. Alerts raised before the
+it) and ``[%emt H:MM:SS]`` (the time the move took, from :mod:`recorder.exports.times`), then any
+alert raised after it, any position the arbiter restored (art. 5.8) with the moves taken back, and
+the game's end, each sentence separated from the next by ``"; "``. Alerts raised before the
 first move are in the game comment. :func:`read_clocks` reads the clock annotations back, so a
 game written and read again gives the same moves, tags, comments and clock times.
 """
@@ -15,8 +16,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from recorder.events import Alert, Event, MoveCorrected, PositionRestored
-from recorder.scoresheet import RecordedGame, clock_left_text, hms, rebuild
+from recorder.events import Alert, Event, GameEnded, MoveCorrected, PositionRestored
+from recorder.exports.times import clock_text, move_times
+from recorder.scoresheet import RecordedGame, clock_left_text, rebuild
 from recorder.store.db import GameInfo
 from rules import START_FEN, Move, PgnGame, write_pgn
 from rules.squares import RED
@@ -26,41 +28,17 @@ log = logging.getLogger(__name__)
 _CLK = re.compile(r"\[%clk\s+(\d+):(\d\d):(\d\d)\]")
 _EMT = re.compile(r"\[%emt\s+(\d+):(\d\d):(\d\d)\]")
 SIDE_NAMES = {"red": "红方", "black": "黑方"}
+NOTE_SEPARATOR = "; "  # between the distinct sentences of one comment (alerts, corrections, the end)
 
 
-def clock_text(ms: int) -> str:
-    """A duration in milliseconds as ``H:MM:SS`` (rounded to the second, never negative)."""
-    return hms(max(0, round(ms / 1000)))
+def _article(article: str) -> str:
+    return f", art. {article}" if article else ""
 
 
-def parse_time_control(text: str) -> tuple[int, int] | None:
-    """``"5400+30"`` -> (base ms, increment ms); ``None`` for an empty or unknown form."""
-    match = re.fullmatch(r"\s*(\d+)(?:\+(\d+))?\s*", text or "")
-    if match is None:
-        return None
-    return int(match.group(1)) * 1000, int(match.group(2) or 0) * 1000
-
-
-def move_times(game: RecordedGame, time_control: str = "") -> list[int | None]:
-    """Milliseconds each ply took: the mover's previous time left, less this one, plus the increment.
-
-    Without a known ``time_control`` (its base and increment) nothing can be said: all ``None``.
-    A ply without a clock time (or right after one) has ``None``.
-    """
-    control = parse_time_control(time_control)
-    if control is None:
-        return [None] * len(game.plies)
-    last: dict[str, int | None] = {"red": control[0], "black": control[0]}
-    increment = control[1]
-    times: list[int | None] = []
-    for entry in game.plies:
-        before = last[entry.side]
-        if entry.clock_ms is None or before is None:
-            times.append(None)
-        else:
-            times.append(max(0, before - entry.clock_ms + increment))
-        last[entry.side] = entry.clock_ms
-    return times
+def ended_comment(event: GameEnded) -> str:
+    """A game-end verdict or advice as a comment sentence (the article left out when it has none)."""
+    word = "advice" if event.advisory else "end"
+    return f"{word} ({event.reason}{_article(event.article)}): {event.text}"
 
 
 def alert_comment(alert: Alert) -> str:
@@ -93,6 +71,14 @@ def notes_of(events: Sequence[Event]) -> list[tuple[int, str]]:
     return notes
 
 
+def game_notes(events: Sequence[Event], game: RecordedGame) -> list[tuple[int, str]]:
+    """(ply, sentence) of every alert, restoration and correction, then the advice and the game's end."""
+    notes = notes_of(events) + [(advice.ply, ended_comment(advice)) for advice in game.advice]
+    if game.ended is not None and game.ended.text:
+        notes.append((game.ended.ply, ended_comment(game.ended)))
+    return notes
+
+
 def headers_for(info: GameInfo | None, result: str, extra: dict[str, str] | None = None) -> dict[str, str]:
     """PGN tags from the store's game information (``?`` where unknown, as PGN asks)."""
     info = info or GameInfo()
@@ -113,17 +99,12 @@ def to_pgn_game(events: Sequence[Event], info: GameInfo | None = None,
     game = rebuild(events)
     notes: list[list[str]] = [[] for _ in game.plies]
     opening: list[str] = []
-    for ply, text in notes_of(events):
+    for ply, text in game_notes(events, game):
         _attach(notes, opening, ply, text)
-    for advice in game.advice:
-        _attach(notes, opening, advice.ply, f"advice ({advice.reason}, art. {advice.article}): {advice.text}")
-    if game.ended is not None and game.ended.text:
-        _attach(notes, opening, game.ended.ply, f"end ({game.ended.reason}, art. {game.ended.article}): "
-                                                f"{game.ended.text}")
     pgn = PgnGame(headers=headers_for(info, game.result, extra))
     if game.start_fen != START_FEN:
         pgn.headers["FEN"] = game.start_fen
-    pgn.comment = " ".join(opening)
+    pgn.comment = NOTE_SEPARATOR.join(opening)
     times = move_times(game, info.time_control if info else "")
     for entry, spent, extra_notes in zip(game.plies, times, notes, strict=True):
         parts = []
@@ -131,7 +112,8 @@ def to_pgn_game(events: Sequence[Event], info: GameInfo | None = None,
             parts.append(f"[%clk {clock_left_text(entry.clock_ms)}]")
         if spent is not None:
             parts.append(f"[%emt {clock_text(spent)}]")
-        pgn.add_move(Move.from_iccs(entry.iccs), " ".join(parts + extra_notes))
+        comment = NOTE_SEPARATOR.join(extra_notes)
+        pgn.add_move(Move.from_iccs(entry.iccs), " ".join(parts + ([comment] if comment else [])))
     pgn.result = game.result
     return pgn
 

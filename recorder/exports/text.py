@@ -1,8 +1,9 @@
 """The plain-text record of a stored game: its header, the scoresheet (art. 7.5) and the alerts.
 
 The scoresheet body is :func:`recorder.scoresheet.scoresheet_text`; this adds what the arbiter
-needs beside it: who, where, the time control, time used by each side, and every alert and
-correction with the move number it came after.
+needs beside it: who, where, the time control, time used by each side (as the clock shows it:
+:func:`recorder.exports.times.time_used`), and every alert and correction with the move number it
+came after.
 """
 
 from __future__ import annotations
@@ -10,18 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from recorder.events import Event
-from recorder.exports.pgn import clock_text, move_times, notes_of
-from recorder.scoresheet import RecordedGame, rebuild, scoresheet_text
+from recorder.exports.pgn import notes_of
+from recorder.exports.times import clock_text, time_used
+from recorder.scoresheet import rebuild, scoresheet_text
 from recorder.store.db import GameInfo
-
-
-def time_used(game: RecordedGame, time_control: str = "") -> dict[str, int | None]:
-    """Milliseconds each side spent on its moves (``None`` when no clock time was recorded)."""
-    used: dict[str, int | None] = {"red": None, "black": None}
-    for entry, spent in zip(game.plies, move_times(game, time_control), strict=True):
-        if spent is not None:
-            used[entry.side] = (used[entry.side] or 0) + spent
-    return used
 
 
 def round_of(ply: int) -> str:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import logging
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
+from recorder.exports.fonts import find_latin_font
 from recorder.exports.pdf import scoresheet_pdf
 from recorder.scoresheet import rebuild
 from recorder.store import GameInfo
@@ -81,3 +83,14 @@ def test_long_names_and_paths_stay_inside_their_header_cells(monkeypatch: pytest
     assert all(width <= w for w, _, width in values)  # nothing runs into the next cell
     assert any(text.endswith("…") for _, text, _ in values)  # what was cut says so
     assert any(text.endswith("game.mp4") for _, text, _ in values)  # a path keeps its file name
+
+
+@pytest.mark.skipif(find_latin_font() is None, reason="no Latin fallback font (fonts-dejavu-core)")
+def test_names_in_any_latin_script_keep_every_letter(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    red, black = "Nguyễn Văn Ánh", "Łukasz Żółć Øyvind Şahin"
+    pdf = tmp_path / "sheet.pdf"
+    with caplog.at_level(logging.WARNING):
+        pdf.write_bytes(scoresheet_pdf(game_events(["h2e2", "h9g7"], seed=1), GameInfo(red=red, black=black)))
+    assert not [r for r in caplog.records if "missing" in r.getMessage()]  # fpdf2 names the glyphs it left out
+    text = subprocess.run(["pdftotext", "-raw", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+    assert red in text and black in text

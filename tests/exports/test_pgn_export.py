@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import pytest
 
+from recorder.events import GameEnded, IllegalMoveAlert, ResultMarked, corrections
 from recorder.exports.pgn import export_pgn, move_times, read_clocks, to_pgn_game
 from recorder.scoresheet import rebuild
 from recorder.store import GameInfo
-from rules import Position, read_pgn, write_pgn
+from rules import Move, Position, read_pgn, write_pgn
 from tests.exports.game_events import BASE_MS, INCREMENT_MS, game_events
 
 MOVES = ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7", "b0c2", "c6c5", "c3c4", "h7i7", "b2b6"]
@@ -42,7 +43,8 @@ def test_clock_comments_are_the_recorded_times() -> None:
     assert spent[0] == BASE_MS - game.plies[0].clock_ms + INCREMENT_MS  # type: ignore[operator]
     assert [m.emt_ms for m in marks] == [round(s / 1000) * 1000 for s in spent if s is not None]
     no_control = read_clocks(read_pgn(export_pgn(events, GameInfo()))[0])
-    assert all(m.emt_ms is None for m in no_control)  # without the base and increment, no move time
+    assert no_control[0].emt_ms is None  # without the base time the first move's time is unknown
+    assert [m.emt_ms for m in no_control[1:]] == [m.emt_ms for m in marks[1:]]  # the others are between presses
     assert all(m.clk_ms is not None for m in no_control)
 
 
@@ -51,6 +53,25 @@ def test_alerts_and_corrections_are_comments_at_their_move() -> None:
     (back,) = read_pgn(export_pgn(events, INFO, "chinese"))
     assert "alert illegal_move b0 b3 (art. 5.3)" in back.move_comments[3]
     assert "taken back: c6c5" in back.move_comments[6] and "art. 5.8" in back.move_comments[6]
+
+
+def test_distinct_comments_are_separated_and_an_empty_article_is_left_out() -> None:
+    events = game_events(MOVES[:10], seed=2)
+    before = Position.start()
+    for text in MOVES[:9]:
+        before = before.play(Move.from_iccs(text))
+    corrected = corrections(before, 10, [Move.from_iccs("h7i7")], "b9c7", 60.0, "arbiter")
+    mate = GameEnded(61.0, 10, "1-0", "checkmate", "4.1.1", "black is mated", False)
+    resigned = ResultMarked(62.0, 10, "1-0", "arbiter", "", "black resigned", False, "arbiter")
+    alert = IllegalMoveAlert(59.0, "illegal_move", ("b0", "b3"), "5.3", "turn the board or the camera", 10)
+    for ended in (mate, resigned):
+        (back,) = read_pgn(export_pgn([*events, alert, *corrected, ended], INFO))
+        comment = back.move_comments[9]
+        assert "camera; arbiter: ply 10 corrected to h7i7" in comment
+        if ended is mate:
+            assert "(炮8平9), was b9c7; end (checkmate, art. 4.1.1): black is mated" in comment
+        else:
+            assert "(炮8平9), was b9c7; end (arbiter): black resigned" in comment and "art. )" not in comment
 
 
 def test_a_non_standard_start_writes_fen() -> None:

@@ -13,9 +13,10 @@ const XQ = (() => {
       (c) => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"}[c]));
   }
 
+  // Time left as a clock shows it: whole seconds, truncated (904 973 ms is 15:04), as in the exports.
   function clock(ms) {
     if (ms == null) return "–:––";
-    const s = Math.max(0, Math.round(ms / 1000));
+    const s = Math.max(0, Math.floor(ms / 1000));
     const h = Math.floor(s / 3600), m = Math.floor(s / 60) % 60, sec = s % 60;
     return (h ? h + ":" + String(m).padStart(2, "0") : String(m)) + ":" + String(sec).padStart(2, "0");
   }

@@ -1,0 +1,113 @@
+"""Clock times of a recorded game, the one place they are computed: how long each move took
+(``[%emt]`` in the PGN) and each side's time used (the text record and the PDF scoresheet).
+
+A move took the time between the press that started the mover's clock (the opponent's last
+effective press before it: the one that completed the previous ply, or a press without a move or
+an arbiter's press that gave the mover the clock back) and the press that completed the move. That
+is the time the clock charged to the move: extra presses (a press without a move, the presses of
+an arbiter restoring a position) move the start, and a press that changed nothing on the clock
+(``effective`` false) completed no move on it. A move's time is left out (``None``) where a press
+was lost (the press that started the clock completed an earlier ply than the previous one, or the
+move's own press is missing or changed nothing) and for the first ply when the time control is
+unknown (its clock started at the start, not with a press; with the base time known it took the
+base time less the time left, plus the increment).
+
+Only when the log holds no press at all (a game read from a PGN file: clock times without press
+times) are the move times worked out from the differences of the mover's own clock times.
+
+Time used is what an arbiter reads off the clock: the base time, plus an increment for each
+effective press of that side, less the time left after the last press; without presses, the sum
+of the move times.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+
+from recorder.events import ClockPressed
+from recorder.scoresheet import RecordedGame, hms
+
+log = logging.getLogger(__name__)
+
+SIDES = ("red", "black")
+
+
+def clock_text(ms: int) -> str:
+    """A duration in milliseconds as ``H:MM:SS`` (rounded to the second, never negative)."""
+    return hms(max(0, round(ms / 1000)))
+
+
+def parse_time_control(text: str) -> tuple[int, int] | None:
+    """``"5400+30"`` -> (base ms, increment ms); ``None`` for an empty or unknown form."""
+    match = re.fullmatch(r"\s*(\d+)(?:\+(\d+))?\s*", text or "")
+    if match is None:
+        return None
+    return int(match.group(1)) * 1000, int(match.group(2) or 0) * 1000
+
+
+def move_times(game: RecordedGame, time_control: str = "") -> list[int | None]:
+    """Milliseconds each ply took (``None`` where it cannot be told; see the module docstring)."""
+    control = parse_time_control(time_control)
+    if not game.presses:
+        return _clock_differences(game, control)
+    effective = sorted((p for p in game.presses if p.effective), key=lambda p: p.t)
+    order = {id(press): index for index, press in enumerate(effective)}
+    linked = {id(entry.press): entry.ply for entry in game.plies if entry.press is not None}
+    times: list[int | None] = []
+    for entry in game.plies:
+        press = entry.press
+        index = order.get(id(press)) if press is not None else None
+        if press is None or index is None:
+            times.append(None)  # no press, or one that changed nothing on the clock
+        elif index == 0:  # the first press of the game: the mover's clock ran from its start
+            first = entry.ply == 1 and control is not None
+            times.append(control[0] - _left(press, entry.side) + control[1] if first and control else None)
+        else:
+            start = effective[index - 1]
+            started_by = linked.get(id(start))
+            if start.side == entry.side or (started_by is not None and started_by != entry.ply - 1):
+                times.append(None)  # a press was lost between: the clock ran over more than this move
+            else:
+                times.append(max(0, round((press.t - start.t) * 1000)))
+    return times
+
+
+def time_used(game: RecordedGame, time_control: str = "") -> dict[str, int | None]:
+    """Milliseconds each side has used (``None`` when it cannot be told; see the module docstring)."""
+    control = parse_time_control(time_control)
+    used: dict[str, int | None] = {side: None for side in SIDES}
+    if game.presses:
+        if control is None:
+            return used
+        base, increment = control
+        last = max(game.presses, key=lambda p: p.t)
+        for side in SIDES:
+            presses = sum(1 for p in game.presses if p.effective and p.side == side)
+            used[side] = max(0, base + increment * presses - _left(last, side))
+        return used
+    for entry, spent in zip(game.plies, _clock_differences(game, control), strict=True):
+        if spent is not None:
+            used[entry.side] = (used[entry.side] or 0) + spent
+    return used
+
+
+def _left(press: ClockPressed, side: str) -> int:
+    return press.red_ms if side == "red" else press.black_ms
+
+
+def _clock_differences(game: RecordedGame, control: tuple[int, int] | None) -> list[int | None]:
+    """Without press times: the mover's previous time left, less this one, plus the increment
+    (``None`` without a time control, for a ply without a clock time and for the one after it)."""
+    if control is None:
+        return [None] * len(game.plies)
+    last: dict[str, int | None] = {side: control[0] for side in SIDES}
+    times: list[int | None] = []
+    for entry in game.plies:
+        before = last[entry.side]
+        if entry.clock_ms is None or before is None:
+            times.append(None)
+        else:
+            times.append(max(0, before - entry.clock_ms + control[1]))
+        last[entry.side] = entry.clock_ms
+    return times

@@ -1,0 +1,143 @@
+"""Move times and time used with extra clock presses (a press without a move, an arbiter's presses
+around a restoration, a press that changed nothing, a lost press): a move took the time from the
+press that started the mover's clock to the press that completed it, and time used is what the
+clock shows; the PGN, the text record and the PDF all say the same."""
+
+from __future__ import annotations
+
+import pytest
+
+from recorder.events import (
+    ClockPressed,
+    Event,
+    MoveRecorded,
+    PositionRestored,
+    RecordingStarted,
+    event_from_json,
+    event_to_json,
+)
+from recorder.exports import pdf as pdf_module
+from recorder.exports.pgn import export_pgn, read_clocks
+from recorder.exports.text import export_text
+from recorder.exports.times import clock_text, move_times, time_used
+from recorder.scoresheet import rebuild
+from recorder.store import GameInfo
+from rules import START_FEN, Move, Position, format_move, read_pgn
+
+BASE, INC = 900_000, 10_000
+INFO = GameInfo(red="甲", black="乙", time_control="900+10")
+MOVES = ["h2e2", "h9g7", "h0g2", "i9h9", "c3c4", "g6g5", "b0c2", "b9c7", "b2b4", "g9e7", "i0h0", "a9a8"]
+
+
+class _Clock:
+    """A Fischer clock (red's time runs from t = 0): each press gives both times after it."""
+
+    def __init__(self) -> None:
+        self.left = {"red": BASE, "black": BASE}
+        self.running, self.since = "red", 0.0
+        self.ran = {"red": 0, "black": 0}  # how long each side's time has run, to the press
+
+    def press(self, t: float, side: str, ply: int | None) -> ClockPressed:
+        spent = round((t - self.since) * 1000)
+        effective = side == self.running
+        if effective:
+            self.left[side] += INC - spent
+            self.ran[side] += spent
+            self.running, self.since = ("black" if side == "red" else "red"), t
+            times = self.left
+        else:
+            times = {**self.left, self.running: self.left[self.running] - spent}
+        return ClockPressed(t, side, times["red"], times["black"], ply, effective)
+
+
+def _faults_game() -> tuple[list[Event], _Clock]:
+    """Twelve plies like tests/fixtures/game_faults: presses without a move after ply 5, a move
+    without a press (ply 7) and a press that changed nothing (ply 8), a press before its move was
+    recorded (ply 11), and the arbiter pressing the clock round a restoration before ply 12."""
+    clock = _Clock()
+    events: list[Event] = [RecordingStarted(0.0, "cam", START_FEN)]
+    position = Position.from_fen(START_FEN)
+    # ply: (time the move was recorded, time of its press)
+    plan = {1: (4.7, 5.027), 2: (9.8, 10.337), 3: (13.5, 13.97), 4: (18.2, 18.742), 5: (21.9, 22.295),
+            6: (28.9, 29.084), 7: (32.6, None), 8: (36.3, 36.566), 9: (40.4, 40.737), 10: (45.9, 46.486),
+            11: (50.6, 50.43), 12: (63.0, 63.4)}
+    for ply, text in enumerate(MOVES, 1):
+        move = Move.from_iccs(text)
+        side, chinese, before = position.side_to_move, format_move(position, move, "chinese"), position
+        position = position.play(move)
+        t, pressed = plan[ply]
+        if ply == 6:  # black, then red, press with no move on the board
+            events += [clock.press(23.582, "black", None), clock.press(25.384, "red", None)]
+        if ply == 12:  # black presses without a move, the arbiter restores and gives black the clock back
+            events.append(clock.press(55.0, "black", None))
+            events.append(PositionRestored(57.0, 11, before.fen()))
+            events.append(clock.press(58.2, "red", None))
+        if ply == 11 and pressed is not None:  # pressed, then recorded with the press's times
+            press = clock.press(pressed, side, None)
+            events += [press, MoveRecorded(t, ply, text, chinese, side, position.fen(), 1.0, t - 0.1,
+                                           press.red_ms, press.black_ms)]
+            continue
+        events.append(MoveRecorded(t, ply, text, chinese, side, position.fen(), 1.0, t - 0.1))
+        if pressed is not None:
+            events.append(clock.press(pressed, side, ply))
+    return [event_from_json(event_to_json(event)) for event in events], clock
+
+
+def test_a_move_took_the_time_from_the_press_that_started_its_clock() -> None:
+    events, _ = _faults_game()
+    game = rebuild(events)
+    assert not game.plies[7].press.effective  # type: ignore[union-attr]
+    spent = move_times(game, INFO.time_control)
+    assert spent[0] == 5027  # the first move: from the start of the clock (base - left + increment)
+    assert spent[1:5] == [5310, 3633, 4772, 3553]
+    assert spent[5] == 3700  # black's clock started with red's press without a move, not at ply 5
+    assert spent[6] is None  # red did not press
+    assert spent[7] is None  # black's press changed nothing: black's clock never ran
+    assert spent[8] is None  # red's clock ran since ply 6: over plies 7, 8 and 9, not this one alone
+    assert spent[9] == 5749
+    assert spent[10] == 3944  # its press came before the move was recorded
+    assert spent[11] == 5200  # from the arbiter's press that gave black the clock back
+    assert move_times(game)[1:] == spent[1:] and move_times(game)[0] is None  # no base: the first is unknown
+
+
+def test_time_used_is_what_the_clock_shows() -> None:
+    events, clock = _faults_game()
+    used = time_used(rebuild(events), INFO.time_control)
+    assert used == clock.ran  # every second each clock ran, presses without a move included
+    assert time_used(rebuild(events)) == {"red": None, "black": None}  # no base time: cannot be told
+
+
+def test_pgn_text_and_pdf_say_the_same_times(monkeypatch: pytest.MonkeyPatch) -> None:
+    events, clock = _faults_game()
+    marks = read_clocks(read_pgn(export_pgn(events, INFO))[0])
+    assert [m.emt_ms for m in marks] == [5000, 5000, 4000, 5000, 4000, 4000, None, None, None, 6000, 4000, 5000]
+    expected = f"red {clock_text(clock.ran['red'])}, black {clock_text(clock.ran['black'])}"
+    assert f"Time used:    {expected}" in export_text(events, INFO)
+    drawn: list[str] = []
+    real = pdf_module._Sheet.text_cell
+
+    def spy(self: pdf_module._Sheet, x: float, y: float, w: float, h: float, text: str, **kwargs: object) -> None:
+        real(self, x, y, w, h, text, **kwargs)  # type: ignore[arg-type]
+        drawn.append(text.strip())
+
+    monkeypatch.setattr(pdf_module._Sheet, "text_cell", spy)
+    pdf_module.scoresheet_pdf(events, INFO)
+    assert f"红方 {clock_text(clock.ran['red'])}" in drawn and f"黑方 {clock_text(clock.ran['black'])}" in drawn
+
+
+def test_without_presses_the_clock_differences_are_used() -> None:
+    events, _ = _faults_game()
+    pressed = {e.ply: e for e in events if isinstance(e, ClockPressed) and e.ply is not None}
+    moves = []  # a game read from PGN: clock times on the moves, no presses
+    for event in events:
+        if isinstance(event, MoveRecorded):
+            press = pressed.get(event.ply)
+            times = (press.red_ms, press.black_ms) if press else (event.red_ms, event.black_ms)
+            moves.append(MoveRecorded(event.t, event.ply, event.iccs, event.chinese, event.side, event.fen_after,
+                                      1.0, None, *times))
+    game = rebuild([events[0], *moves])
+    assert not game.presses
+    spent = move_times(game, INFO.time_control)
+    assert spent[:5] == [5027, 5310, 3633, 4772, 3553] and spent[6] is None
+    assert time_used(game, INFO.time_control)["red"] == sum(s for s, p in zip(spent, game.plies, strict=True)
+                                                            if s is not None and p.side == "red")
