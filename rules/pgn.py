@@ -9,7 +9,9 @@ Reading is lenient, as imported files are edges of the system: files may be UTF-
 or without BOM), GBK/GB18030 or Big5; moves may be in any notation the readers of
 :mod:`rules.notation` accept; annotation glyphs, NAGs and variations are skipped. A move
 that cannot be read stops that game, and the problem is kept in ``PgnGame.errors``
-(``strict=True`` raises instead). Writing is strict and stable: writing what was read and
+(``strict=True`` raises instead); so is a tag line that does not parse (``malformed tag on
+line N``), which is left out. Nothing is logged above debug: the caller decides what a
+problem means (an import keeps the moves read, a replay refuses the game) and says it once. Writing is strict and stable: writing what was read and
 reading it again gives the same game, and writing that again gives the same text.
 """
 
@@ -126,28 +128,41 @@ def decode_pgn(data: bytes) -> tuple[str, str]:
 _TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]')
 _TAG_LINE = re.compile(r'\s*(?:\[\s*[A-Za-z0-9_]+\s+"(?:[^"\\]|\\.)*"\s*\]\s*)+')
 _LOOSE_TAG = re.compile(r'\s*\[\s*([A-Za-z0-9_]+)\s+"(.*)"\s*\]\s*')
+_TAG_START = re.compile(r'\s*\[\s*[A-Za-z0-9_]+(?:\s|"|$)')  # begins as a tag: "[Event", not "[%clk"
 
 
 def split_records(text: str) -> list[tuple[list[tuple[str, str]], str]]:
     """Split PGN text into (tag pairs, movetext) per game; a tag line after movetext starts a new game."""
-    records: list[tuple[list[tuple[str, str]], str]] = []
+    return [(tags, movetext) for tags, movetext, _ in _split_records(text)]
+
+
+def _split_records(text: str) -> list[tuple[list[tuple[str, str]], str, list[str]]]:
+    """:func:`split_records` with each game's malformed tag lines (``malformed tag on line N: ...``),
+    which are left out of both its tags and its movetext."""
+    records: list[tuple[list[tuple[str, str]], str, list[str]]] = []
     tags: list[tuple[str, str]] = []
     body: list[str] = []
+    problems: list[str] = []
     depth = 0  # open '{' comments carried over lines
-    for line in text.splitlines():
+    for number, line in enumerate(text.splitlines(), start=1):
         if depth == 0 and line.startswith("%"):
             continue
         found = _tags_of(line) if depth == 0 else None
-        if found is not None:
+        malformed = found is None and depth == 0 and _TAG_START.match(line) is not None
+        if found is not None or malformed:
             if any(part.strip() for part in body):
-                records.append((tags, "\n".join(body)))
-                tags, body = [], []
-            tags.extend(found)
+                records.append((tags, "\n".join(body), problems))
+                tags, body, problems = [], [], []
+            if found is not None:
+                tags.extend(found)
+            else:
+                why = "" if line.rstrip().endswith("]") else " (no closing ']')"
+                problems.append(f"malformed tag on line {number}{why}: {line.strip()!r}")
             continue
         body.append(line)
         depth = _comment_depth(line, depth)
-    if tags or any(part.strip() for part in body):
-        records.append((tags, "\n".join(body)))
+    if tags or problems or any(part.strip() for part in body):
+        records.append((tags, "\n".join(body), problems))
     return records
 
 
@@ -222,8 +237,12 @@ def _notation_of(headers: dict[str, str]) -> str | None:
 
 
 def _read_game(header_text: list[tuple[str, str]], movetext: str, encoding: str | None,
-               strict: bool, number: int) -> PgnGame:
+               strict: bool, number: int, tag_problems: list[str] | None = None) -> PgnGame:
     game = PgnGame(headers=dict(header_text), encoding=encoding)
+    for problem in tag_problems or []:  # the line is left out; the moves are still read
+        if strict:
+            raise PgnError(f"game {number}: {problem}")
+        game.errors.append(f"game {number}: {problem}")
     notation = _notation_of(game.headers)
     try:
         position = game.start_position()
@@ -253,7 +272,8 @@ def _read_game(header_text: list[tuple[str, str]], movetext: str, encoding: str 
                 problem = f"game {number}, ply {ply}: {error}"
                 if strict:
                     raise PgnError(problem) from None
-                logger.warning("%s; the rest of the game is skipped", problem)
+                # the caller reports it (an import skips the rest, a replay refuses the game): not logged twice
+                logger.debug("%s; the rest of the game is not read", problem)
                 game.errors.append(problem)
                 stopped = True
                 continue
@@ -273,8 +293,8 @@ def read_pgn(source: str | bytes, *, strict: bool = False) -> list[PgnGame]:
     else:
         text = source.removeprefix("\ufeff")
     games = []
-    for number, (headers, movetext) in enumerate(split_records(text), start=1):
-        games.append(_read_game(headers, movetext, encoding, strict, number))
+    for number, (headers, movetext, problems) in enumerate(_split_records(text), start=1):
+        games.append(_read_game(headers, movetext, encoding, strict, number, problems))
     return games
 
 

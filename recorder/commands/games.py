@@ -1,5 +1,6 @@
 """``xqrec games``: list the games in the store (id, state, board, players, plies, result); ``--import``
-stores the games of a PGN file written elsewhere (any notation; UTF-8, GBK or Big5)."""
+stores the games of a PGN file written elsewhere (any notation; UTF-8, GBK or Big5), skipping, with a
+line each, games the store holds already."""
 
 from __future__ import annotations
 
@@ -19,11 +20,12 @@ def add_db_argument(parser: argparse.ArgumentParser) -> None:
 
 def open_existing_store(db: Path | None) -> GameStore:
     """The store at ``db`` (or the default) for reading; a path with no store is an error, not a new store
-    (a mistyped ``--db`` would otherwise list "no games" and leave an empty file behind)."""
+    (a mistyped ``--db`` would otherwise list "no games" and leave an empty file behind); an empty
+    database is not made a store, and another program's database is refused unchanged."""
     path = db if db is not None else default_db_path()
     if not path.exists():
         raise FileNotFoundError(f"no game store at {path}" + ("" if db is not None else " (nothing recorded yet)"))
-    return GameStore(path)
+    return GameStore(path, create=False)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -43,9 +45,12 @@ def run(args: argparse.Namespace) -> int:
         return 0
     with GameStore(args.db) if args.import_pgn is not None else open_existing_store(args.db) as store:
         if args.import_pgn is not None:
-            ids, problems = import_pgn(store, args.import_pgn.read_bytes(), str(args.import_pgn))
-            print(f"imported {len(ids)} game(s) from {args.import_pgn}")
-            for problem in problems:
+            imported = import_pgn(store, args.import_pgn.read_bytes(), str(args.import_pgn))
+            skipped = f"; {len(imported.duplicates)} skipped, already stored" if imported.duplicates else ""
+            print(f"imported {len(imported.ids)} game(s) from {args.import_pgn}{skipped}")
+            for duplicate in imported.duplicates:
+                print(f"  skipped: {duplicate}", file=sys.stderr)
+            for problem in imported.problems:
                 print(f"  not read: {problem}", file=sys.stderr)
         games = store.games(status="open" if args.open else None, event=args.event, round_name=args.round)
         if not games:

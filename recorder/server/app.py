@@ -39,6 +39,10 @@ STATIC = Path(__file__).parent / "static"
 KEEPALIVE_S = 15.0
 MAX_BODY = 64 * 1024
 PAGES = {"/": "console.html", "/index.html": "console.html"}
+NOTATIONS = ("iccs", "wxf", "chinese")
+PAPERS = ("A4", "A5")  # the PDF scoresheet's (recorder.exports.pdf.PAPERS), not imported: fpdf loads on the first PDF
+MAX_ID = 2**63 - 1  # SQLite's largest integer
+FLAGS = {"1": True, "true": True, "yes": True, "0": False, "false": False, "no": False}
 
 
 class ConsoleServer(ThreadingHTTPServer):
@@ -52,7 +56,10 @@ class ConsoleServer(ThreadingHTTPServer):
         self.db_path = Path(db_path)
         self.config = config
         self._local = threading.local()
-        GameStore(self.db_path).close()  # create and migrate the store before any thread reads it
+        # create and migrate the store before any thread reads it, and refuse at once a file that is not
+        # a store or is damaged (a truncated copy) rather than answer every request with a server error
+        with GameStore(self.db_path) as store:
+            store.check_integrity()
         self.feed = EventFeed(lambda: last_event_id(self.store().db), lambda after: events_after(self.store().db, after),
                               lambda gid: self.state_of(self.store(), gid), poll_s)
         super().__init__(address, ConsoleHandler)
@@ -83,6 +90,14 @@ class ConsoleServer(ThreadingHTTPServer):
         host, port = self.server_address[:2]
         name = host.decode() if isinstance(host, bytes) else str(host)
         return f"http://{name}:{port}"
+
+
+def _number(text: str) -> int | None:
+    """``text`` as an id (ASCII digits, within SQLite's integers), else ``None``: ``"²"`` passes
+    ``str.isdigit`` but not ``int``, and a 30-digit id overflows SQLite."""
+    if not (text.isascii() and text.isdigit()) or int(text) > MAX_ID:
+        return None
+    return int(text)
 
 
 class HttpError(Exception):
@@ -125,10 +140,19 @@ class ConsoleHandler(BaseHTTPRequestHandler):
         body = json.dumps({"error": str(error)}, ensure_ascii=False).encode("utf-8")
         self._send(error.status, body, "application/json; charset=utf-8", headers)
 
+    @staticmethod
+    def _choice(query: dict[str, list[str]], name: str, allowed: tuple[str, ...], default: str) -> str:
+        """Query parameter ``name``, one of ``allowed`` (400 otherwise, as the client asked wrongly)."""
+        value = query.get(name, [default])[0]
+        if value not in allowed:
+            raise HttpError(HTTPStatus.BAD_REQUEST, f"{name} must be {', '.join(allowed[:-1])} or {allowed[-1]}, "
+                                                    f"not {value!r}")
+        return value
+
     def _game_id(self, text: str) -> int:
-        if not text.isdigit():
+        game_id = _number(text)
+        if game_id is None:
             raise HttpError(HTTPStatus.NOT_FOUND, f"no game {text!r}")
-        game_id = int(text)
         try:
             self.server.store().game(game_id)
         except KeyError:
@@ -178,7 +202,7 @@ class ConsoleHandler(BaseHTTPRequestHandler):
         match segments:
             case ["static", *rest] if rest:
                 return self._static("/".join(rest))
-            case ["games", gid] if gid.isdigit():
+            case ["games", gid] if _number(gid) is not None:
                 self._game_id(gid)
                 return self._static("game.html")
             case ["games", gid, name] if name.startswith("export."):
@@ -232,16 +256,14 @@ class ConsoleHandler(BaseHTTPRequestHandler):
         events = store.events(game_id)
         name = f"game-{game_id}"
         if kind == "pgn":
-            notation = query.get("notation", ["iccs"])[0]
-            if notation not in ("iccs", "wxf", "chinese"):
-                raise HttpError(HTTPStatus.BAD_REQUEST, "notation must be iccs, wxf or chinese")
+            notation = self._choice(query, "notation", NOTATIONS, "iccs")
             body = export_pgn(events, row.info, notation, {"GameId": str(game_id)}).encode("utf-8")
             content = "application/x-chess-pgn; charset=utf-8"
         elif kind == "pdf":
             from recorder.exports.pdf import scoresheet_pdf
 
-            paper = query.get("paper", ["A4"])[0]
-            short = query.get("short", ["0"])[0] in ("1", "true", "yes")
+            paper = self._choice(query, "paper", PAPERS, "A4")
+            short = FLAGS[self._choice(query, "short", tuple(FLAGS), "0")]
             try:
                 body = scoresheet_pdf(events, row.info, short=short, paper=paper)
             except (OSError, RuntimeError) as error:  # no CJK font on this machine
@@ -261,9 +283,7 @@ class ConsoleHandler(BaseHTTPRequestHandler):
         from recorder.exports.round_pgn import round_pgn
 
         store = self.server.store()
-        notation = query.get("notation", ["iccs"])[0]
-        if notation not in ("iccs", "wxf", "chinese"):
-            raise HttpError(HTTPStatus.BAD_REQUEST, "notation must be iccs, wxf or chinese")
+        notation = self._choice(query, "notation", NOTATIONS, "iccs")
         tag = f'"{last_event_id(store.db)}-{notation}-{event}-{round_name}"'
         if self.headers.get("If-None-Match") == tag:
             self.send_response(HTTPStatus.NOT_MODIFIED)
@@ -298,8 +318,13 @@ class ConsoleHandler(BaseHTTPRequestHandler):
 
     # --- Server-Sent Events -----------------------------------------------------------------
     def _events(self, query: dict[str, list[str]]) -> None:
-        start = self.headers.get("Last-Event-ID") or query.get("since", [""])[0]
-        after = int(start) if start.strip().isdigit() else self.server.feed.last_id
+        since = query.get("since", [""])[0]
+        if since and _number(since) is None:  # the browser's own Last-Event-ID is the number it was sent
+            raise HttpError(HTTPStatus.BAD_REQUEST, f"since must be an event id (a whole number), not {since!r}")
+        start = _number((self.headers.get("Last-Event-ID") or "").strip())
+        if start is None and since:
+            start = _number(since)
+        after = start if start is not None else self.server.feed.last_id
         self.send_response(HTTPStatus.OK)
         self.send_header("Content-Type", "text/event-stream; charset=utf-8")
         self.send_header("Cache-Control", "no-store")
@@ -367,7 +392,9 @@ class ConsoleHandler(BaseHTTPRequestHandler):
         return name
 
     def _body(self) -> dict[str, Any]:
-        length = int(self.headers.get("Content-Length") or 0)
+        length = _number((self.headers.get("Content-Length") or "0").strip())
+        if length is None:  # a negative length would read until the client hangs up
+            raise HttpError(HTTPStatus.BAD_REQUEST, "Content-Length must be a whole number of bytes")
         if length > MAX_BODY:
             raise HttpError(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, "request too large")
         raw = self.rfile.read(length) if length else b"{}"

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from recorder.events import Event, GameEnded, RecordingStarted, event_from_json, event_to_json
-from recorder.store.migrations import migrate
+from recorder.store.migrations import check_store, migrate
 
 log = logging.getLogger(__name__)
 
@@ -96,21 +96,43 @@ class GameStore:
     """The SQLite game store; ``GameStore(path)`` creates and migrates the file on first use.
 
     ``path`` ``None`` opens :func:`default_db_path`; ``":memory:"`` a private in-memory store.
+    A database holding some other program's tables is refused before anything is written to it
+    (``NotAGameStoreError``, a ``ValueError``); ``create=False`` refuses an empty one too
+    (``FileNotFoundError``) instead of making it a store, for the commands that only read.
     """
 
-    def __init__(self, path: str | Path | None = None) -> None:
+    def __init__(self, path: str | Path | None = None, *, create: bool = True) -> None:
         memory = str(path) == ":memory:"
         self.path = None if memory else Path(path) if path is not None else default_db_path()
-        if self.path is not None:
+        if self.path is not None and create:
             self.path.parent.mkdir(parents=True, exist_ok=True)
+        elif self.path is not None and not self.path.exists():  # connecting would make an empty file
+            raise FileNotFoundError(f"no game store at {self.path}")
         self.db = sqlite3.connect(":memory:" if self.path is None else self.path, isolation_level=None,
                                   timeout=10.0)
         self.db.row_factory = sqlite3.Row
-        if self.path is not None:
-            self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=FULL")
-        self.db.execute("PRAGMA foreign_keys=ON")
-        migrate(self.db, self.path)
+        try:
+            if not check_store(self.db, self.path) and not create:  # before the journal mode is written
+                raise FileNotFoundError(f"no game store at {self.path} (an empty database: record or "
+                                        "games --import make one)")
+            if self.path is not None:
+                self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=FULL")
+            self.db.execute("PRAGMA foreign_keys=ON")
+            migrate(self.db, self.path)
+        except BaseException:
+            self.db.close()
+            raise
+
+    def check_integrity(self) -> None:
+        """Read every page (SQLite's ``quick_check``): a damaged file (a truncated copy, a disk error)
+        raises ``sqlite3.DatabaseError`` now rather than on some later query."""
+        problems = [str(row[0]) for row in self.db.execute("PRAGMA quick_check")]  # or raises itself
+        if problems != ["ok"]:
+            lines = [line for text in problems for line in text.splitlines() if not line.startswith("***")]
+            first = lines[0] if lines else "no detail"
+            more = f", and {len(lines) - 1} more" if len(lines) > 1 else ""
+            raise sqlite3.DatabaseError(f"database disk image is malformed: quick_check: {first}{more}")
 
     def close(self) -> None:
         self.db.close()

@@ -4,11 +4,16 @@ Each migration is a number and the SQL that brings the schema from the previous 
 it. ``schema_version`` holds the number reached. Before an existing database is migrated it is
 copied with SQLite's online backup API to ``<file>.v<old>.bak``, so a failed or unwanted
 upgrade never costs a recorded game.
+
+A file is only ever migrated when it is a game store already or an empty database:
+:func:`check_store` refuses one holding some other program's tables before anything is
+written to it (:class:`NotAGameStoreError`).
 """
 
 from __future__ import annotations
 
 import logging
+import re
 import sqlite3
 from pathlib import Path
 
@@ -74,11 +79,53 @@ MIGRATIONS: tuple[tuple[int, str], ...] = (
     """),
 )
 LATEST = MIGRATIONS[-1][0]
+_CREATED = re.compile(r"CREATE TABLE (\w+)", re.IGNORECASE)
+
+
+class NotAGameStoreError(ValueError):
+    """A database that holds tables but is not a game store (another program's file): left untouched."""
+
+
+def _tables(connection: sqlite3.Connection) -> set[str]:
+    rows = connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+    return {str(row[0]) for row in rows if not str(row[0]).startswith("sqlite_")}
+
+
+def check_store(connection: sqlite3.Connection, path: Path | None) -> bool:
+    """Whether the database is a game store (``True``) or empty, a store still to be made (``False``).
+
+    Reads only: a database with tables of its own but without the store's ``schema_version``
+    and the tables its version has (someone else's SQLite file) raises :class:`NotAGameStoreError`
+    naming the file, before a schema, a journal mode or a backup is written to it. A file that
+    is not SQLite at all raises SQLite's own ``DatabaseError``.
+    """
+    tables = _tables(connection)
+    try:
+        version = schema_version(connection) if "schema_version" in tables else 0
+    except (sqlite3.OperationalError, ValueError, TypeError):  # a schema_version table of another program
+        version = 0
+        tables.add("schema_version (another program's)")
+    others = tables - {"schema_version"}
+    if not others and version == 0:
+        return False
+    name = ":memory:" if path is None else str(path)
+    if version == 0:
+        raise NotAGameStoreError(f"{name} is not an xqrec game store (it holds other tables: "
+                                 f"{', '.join(sorted(others))}); it was left unchanged")
+    expected = {table for number, sql in MIGRATIONS if number <= version for table in _CREATED.findall(sql)}
+    missing = expected - tables
+    if missing:
+        raise NotAGameStoreError(f"{name} is not an xqrec game store (it lacks the tables "
+                                 f"{', '.join(sorted(missing))}); it was left unchanged")
+    return True
 
 
 def schema_version(connection: sqlite3.Connection) -> int:
-    """The migration number the database has reached (0 for a new file)."""
-    connection.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+    """The migration number the database has reached (0 for a new file, whose ``schema_version``
+    table this creates)."""
+    if connection.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'"
+                          ).fetchone() is None:
+        connection.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
     row = connection.execute("SELECT MAX(version) FROM schema_version").fetchone()
     return int(row[0]) if row and row[0] is not None else 0
 
@@ -96,8 +143,10 @@ def migrate(connection: sqlite3.Connection, path: Path | None) -> list[int]:
 
     A database that already holds data (version above 0) is backed up beside ``path`` first.
     Each migration runs in one transaction with its version row, so a crash leaves the old
-    version or the new one, never half of it.
+    version or the new one, never half of it. A database that is not a game store is refused
+    unchanged (:func:`check_store`).
     """
+    check_store(connection, path)
     current = schema_version(connection)
     if current > LATEST:
         raise ValueError(f"the game store has schema version {current}, newer than this program's {LATEST}")

@@ -36,3 +36,21 @@ def test_replay_rejects_an_illegal_record(tmp_path: Path, capsys: pytest.Capture
     pgn.write_text('[Game "Chinese Chess"]\n\n1. h2e2 h9g7 2. e2e9 *\n', encoding="utf-8")
     assert main(["replay", str(pgn)]) == 2
     assert "bad.pgn" in capsys.readouterr().err
+
+
+def test_an_illegal_move_is_reported_once_as_the_refusal(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                         caplog: pytest.LogCaptureFixture) -> None:
+    pgn = tmp_path / "illegal.pgn"
+    pgn.write_text('[Event "x"]\n[Format "ICCS"]\n\n1. h2h9 h9g7 *\n', encoding="utf-8")
+    assert main(["replay", str(pgn)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("illegal move 'h9g7'") == 1 and err.startswith("xqrec replay: ")
+    assert "skipped" not in err + caplog.text and "illegal move" not in caplog.text
+
+
+def test_a_tag_missing_its_bracket_is_named_as_such(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pgn = tmp_path / "tag.pgn"
+    pgn.write_text('[Event "x"\n\n1. h2e2 h9g7 *\n', encoding="utf-8")
+    assert main(["replay", str(pgn)]) == 2
+    err = capsys.readouterr().err
+    assert "malformed tag on line 1" in err and "invalid move" not in err

@@ -193,3 +193,27 @@ def test_printed_move_list_as_in_the_rules_text() -> None:
     (game,) = read_pgn(text)
     assert [m.iccs for m in game.moves] == ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "h7h3"]
     assert game.errors == [] and game.result == "*"
+
+
+def test_a_tag_without_its_bracket_is_a_malformed_tag_not_a_move() -> None:
+    text = '[Event "x"\n[Red "A"]\n\n1. h2e2 h9g7 *\n'
+    (game,) = read_pgn(text)
+    assert game.errors == ["game 1: malformed tag on line 1 (no closing ']'): '[Event \"x\"'"]
+    assert game.headers == {"Red": "A"} and [m.iccs for m in game.moves] == ["h2e2", "h9g7"]
+    with pytest.raises(PgnError, match="game 1: malformed tag on line 1"):
+        read_pgn(text, strict=True)
+    (_, second) = read_pgn('[Red "A"]\n\n1. h2e2 *\n\n[Event "y" x]\n\n1. h2e2 *\n')
+    assert second.errors == ["game 2: malformed tag on line 5: '[Event \"y\" x]'"]
+
+
+def test_clock_annotations_outside_comments_are_not_tags() -> None:
+    (game,) = read_pgn('[Red "A"]\n\n1. h2e2\n[%clk 0:10:00]\n*\n')
+    assert not any("malformed tag" in e for e in game.errors)
+
+
+def test_a_bad_move_is_not_logged_as_well_as_returned(caplog: pytest.LogCaptureFixture) -> None:
+    """The caller says it once, in its own words (an import keeps what was read, a replay refuses)."""
+    with caplog.at_level("DEBUG", logger="rules.pgn"):
+        (game,) = read_pgn('[Game "Chinese Chess"]\n\n1. h2e2 h9g7 2. e2e9 *\n')
+    assert len(game.errors) == 1
+    assert not [r for r in caplog.records if r.levelno >= 30]

@@ -23,8 +23,9 @@ def _through_store(files: list[Path]) -> None:
     for path in files:
         (original,) = read_pgn(path.read_bytes())
         assert original.encoding in ("cp950", "big5hkscs") and not original.errors
-        (game_id,), problems = import_pgn(store, path.read_bytes(), path.name)
-        assert problems == []
+        imported = import_pgn(store, path.read_bytes(), path.name)
+        (game_id,) = imported.ids
+        assert imported.problems == [] and imported.duplicates == []
         events = store.events(game_id)
         assert rebuild(events).moves == [m.iccs for m in original.moves]
         row = store.game(game_id)
@@ -49,7 +50,7 @@ def test_exported_clocks_come_back_through_import() -> None:
     store = GameStore(":memory:")
     moves = ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7"]
     text = export_pgn(game_events(moves, seed=5, result="0-1"))
-    (game_id,), _ = import_pgn(store, text, "again")
+    (game_id,) = import_pgn(store, text, "again").ids
     again = export_pgn(store.events(game_id))
     assert [m.clk_ms for m in read_clocks(read_pgn(again)[0])] == [m.clk_ms for m in read_clocks(read_pgn(text)[0])]
     assert store.game(game_id).result == "0-1"
@@ -57,6 +58,29 @@ def test_exported_clocks_come_back_through_import() -> None:
 
 def test_unreadable_moves_are_reported() -> None:
     store = GameStore(":memory:")
-    ids, problems = import_pgn(store, "[Red \"A\"]\n\n1. 炮二平五 马8进7 2. 车一进九 *\n", "bad.pgn")
+    ids, problems, _ = import_pgn(store, "[Red \"A\"]\n\n1. 炮二平五 马8进7 2. 车一进九 *\n", "bad.pgn")
     assert len(ids) == 1 and store.game(ids[0]).plies == 2
     assert len(problems) == 1 and "ply 3" in problems[0] and "车一进九" in problems[0]
+
+
+def test_a_game_already_stored_is_skipped_and_named() -> None:
+    store = GameStore(":memory:")
+    text = '[Event "Club"]\n[Round "2"]\n[Board "0"]\n[Red "A"]\n[Black "B"]\n\n1. 炮二平五 马8进7 *\n'
+    first = import_pgn(store, text, "a.pgn")
+    assert len(first.ids) == 1 and first.duplicates == []
+    again = import_pgn(store, text, "copy/a.pgn")  # the same game from another path
+    assert again.ids == [] and again.duplicates == [f"game 1 is already stored as game {first.ids[0]} "
+                                                    "(same tags and moves)"]
+    other_moves = import_pgn(store, text.replace("马8进7", "马2进3"), "b.pgn")
+    other_player = import_pgn(store, text.replace('"B"', '"C"'), "c.pgn")
+    other_result = import_pgn(store, text.replace("*\n", "1-0\n"), "d.pgn")
+    assert [len(r.ids) for r in (other_moves, other_player, other_result)] == [1, 1, 1]
+    assert len(store.games()) == 4
+
+
+def test_a_game_twice_in_one_file_is_stored_once() -> None:
+    store = GameStore(":memory:")
+    game = '[Red "A"]\n[Black "B"]\n\n1. h2e2 h9g7 2. h0g2 *\n'
+    imported = import_pgn(store, game + "\n" + game)
+    assert len(imported.ids) == 1 and imported.duplicates == [f"game 2 is already stored as game {imported.ids[0]} "
+                                                               "(same tags and moves)"]

@@ -1,0 +1,65 @@
+"""The store commands on files that are not game stores, and importing one PGN file twice."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from recorder.cli import main
+from recorder.server import ConsoleServer
+
+PGN = '[Event "Club"]\n[Round "1"]\n[Red "A"]\n[Black "B"]\n[Result "1-0"]\n\n1. 炮二平五 马8进7 2. 马二进三 1-0\n'
+
+
+@pytest.fixture
+def no_serving(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``serve`` returns at once instead of serving (the tests look at what it does before)."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    monkeypatch.setattr(ConsoleServer, "serve_forever", lambda self, poll_interval=0.5: None)
+
+
+@pytest.mark.parametrize("command", [["games"], ["games", "--import", "{pgn}"], ["export", "1"], ["show", "1"],
+                                     ["serve", "--port", "0"]])
+def test_every_command_refuses_another_programs_database(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                         no_serving: None, command: list[str]) -> None:
+    db = tmp_path / "other.sqlite3"
+    with sqlite3.connect(db) as connection:
+        connection.execute("CREATE TABLE foo (x)")
+    connection.close()
+    before = db.read_bytes()
+    pgn = tmp_path / "game.pgn"
+    pgn.write_text(PGN, encoding="utf-8")
+    assert main([part.format(pgn=pgn) for part in command] + ["--db", str(db)]) == 2
+    err = capsys.readouterr().err
+    assert f"{db} is not an xqrec game store" in err and "foo" in err
+    assert db.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.pgn", "other.sqlite3"]
+
+
+def test_reading_commands_leave_an_empty_file_alone(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "empty.sqlite3"
+    db.touch()
+    assert main(["games", "--db", str(db)]) == 2
+    assert "no game store at" in capsys.readouterr().err
+    assert db.read_bytes() == b""
+    pgn = tmp_path / "game.pgn"
+    pgn.write_text(PGN, encoding="utf-8")
+    assert main(["games", "--import", str(pgn), "--db", str(db)]) == 0  # import makes it a store
+    assert "imported 1 game(s)" in capsys.readouterr().out
+
+
+def test_importing_a_file_twice_skips_the_games_already_stored(tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    db, pgn = tmp_path / "store.sqlite3", tmp_path / "game.pgn"
+    pgn.write_text(PGN + "\n" + PGN.replace("马二进三", "兵七进一"), encoding="utf-8")
+    assert main(["games", "--import", str(pgn), "--db", str(db)]) == 0
+    assert "imported 2 game(s)" in capsys.readouterr().out
+    assert main(["games", "--import", str(pgn), "--db", str(db)]) == 0
+    captured = capsys.readouterr()
+    assert "imported 0 game(s)" in captured.out and "2 skipped, already stored" in captured.out
+    assert "game 1 is already stored as game 1" in captured.err and "game 2 is already stored as game 2" in captured.err
+    with sqlite3.connect(db) as connection:
+        assert connection.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 2
+    connection.close()

@@ -1,0 +1,117 @@
+"""What the console server answers a client that asks wrongly (400/404, never a 500 with a traceback), and
+how ``serve`` refuses a store it cannot serve before it listens."""
+
+from __future__ import annotations
+
+import json
+import random
+import socket
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from recorder.cli import main
+from recorder.server import ConsoleServer, ServeConfig
+from recorder.server import app as server_app
+from recorder.store import GameStore
+from tests.server.feeder import recorder_events
+from tests.server.test_api import get, record
+
+
+@pytest.mark.parametrize(("query", "named"), [
+    ("export.pdf?paper=Letter", "paper"),
+    ("export.pdf?short=maybe", "short"),
+    ("export.pgn?notation=bogus", "notation"),
+])
+def test_a_bad_export_parameter_is_the_clients_error(console: Any, caplog: pytest.LogCaptureFixture,
+                                                    query: str, named: str) -> None:
+    game = record(console.db, alert=False)
+    status, body, _ = get(f"{console.url}/games/{game}/{query}")
+    assert status == 400, body
+    assert json.loads(body)["error"].startswith(f"{named} must be ")
+    assert not [r for r in caplog.records if r.levelname == "ERROR"]  # no traceback in the server's log
+
+
+def test_good_export_parameters_still_work(console: Any) -> None:
+    game = record(console.db, alert=False)
+    for query in ("paper=A5", "paper=A5&short=1", "short=no"):
+        status, body, _ = get(f"{console.url}/games/{game}/export.pdf?{query}")
+        assert status == 200 and body.startswith(b"%PDF"), query
+
+
+def test_the_servers_papers_are_the_pdfs() -> None:
+    from recorder.exports.pdf import PAPERS
+
+    assert tuple(PAPERS) == server_app.PAPERS
+
+
+def test_bad_api_parameters_and_ids(console: Any, caplog: pytest.LogCaptureFixture) -> None:
+    record(console.db, alert=False)
+    assert get(console.url + "/broadcast/live.pgn?notation=x")[0] == 400
+    assert get(console.url + "/broadcast/round/Open/3.pgn?notation=x")[0] == 400
+    status, body, _ = get(console.url + "/api/events?since=abc")
+    assert status == 400 and "since" in json.loads(body)["error"]
+    assert get(console.url + "/api/events?since=%C2%B2")[0] == 400  # "²": str.isdigit, not int
+    for path in ("/api/games/%C2%B2", "/games/%C2%B2", "/games/%C2%B2/export.pgn",
+                 "/api/games/99999999999999999999999", "/games/99999999999999999999999/export.txt"):
+        assert get(console.url + path)[0] == 404, path
+    assert not [r for r in caplog.records if r.levelname == "ERROR"]
+
+
+@pytest.mark.parametrize("length", ["abc", "-1"])
+def test_a_bad_content_length_is_refused_not_waited_on(console: Any, length: str) -> None:
+    game = record(console.db, alert=False)
+    host, port = console.url.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=5) as sock:
+        sock.sendall(f"POST /api/games/{game}/ack HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                     f"Content-Length: {length}\r\n\r\n".encode())
+        reply = sock.recv(65536).decode()
+    assert reply.startswith("HTTP/1.1 400"), reply
+
+
+def damaged_store(path: Path) -> Path:
+    """A store whose ``games`` table is overwritten with noise (what a bad copy or a disk error leaves):
+    its schema and the newest event read, so it opens as before, but listing its games fails."""
+    with GameStore(path) as store:
+        for _ in range(3):
+            game = store.create_game("camera")
+            for event in recorder_events("game_short"):
+                store.append(game, event)
+    with sqlite3.connect(path) as db:
+        (root,) = db.execute("SELECT rootpage FROM sqlite_master WHERE name = 'games'").fetchone()
+        assert db.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 3  # three rows: the root is the table
+    db.close()
+    data = bytearray(path.read_bytes())
+    size = 4096
+    data[(root - 1) * size:root * size] = random.Random(5).randbytes(size)
+    path.write_bytes(bytes(data))
+    with GameStore(path, create=False) as store:
+        assert server_app.last_event_id(store.db) > 0  # what the server reads at startup still reads
+        with pytest.raises(sqlite3.DatabaseError):
+            store.games()  # damaged as intended
+    return path
+
+
+def test_serve_refuses_a_damaged_store_at_startup(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    db = damaged_store(tmp_path / "damaged.sqlite3")
+    with pytest.raises(sqlite3.DatabaseError, match="malformed"):
+        ConsoleServer(("127.0.0.1", 0), db, ServeConfig()).server_close()  # (closed if it wrongly started)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    monkeypatch.setattr(ConsoleServer, "serve_forever", lambda self, poll_interval=0.5: None)  # never hang
+    assert main(["serve", "--port", "0", "--db", str(db)]) == 2
+    captured = capsys.readouterr()
+    assert "arbiter console on" not in captured.out
+    assert "xqrec serve: game store: database disk image is malformed" in captured.err and str(db) in captured.err
+
+
+def test_serve_refuses_random_bytes(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    db = tmp_path / "noise.sqlite3"
+    db.write_bytes(random.Random(2).randbytes(20000))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    monkeypatch.setattr(ConsoleServer, "serve_forever", lambda self, poll_interval=0.5: None)
+    assert main(["serve", "--port", "0", "--db", str(db)]) == 2
+    assert "xqrec serve: game store: file is not a database" in capsys.readouterr().err
