@@ -3,7 +3,8 @@
 The geometry is a board-to-image homography (board units: one grid spacing, ``(file, rank)`` from
 red's view) plus, optionally, the lens model it was made through. It rectifies frames to a fixed
 top-down image in which point (file, rank) sits at ``rectified_point(file, rank)``, and saves to
-JSON with the pixel position of every point in the source image.
+JSON with the pixel position of every point in the source image. ``load`` refuses a file whose grid
+cannot be read (:meth:`BoardGeometry.unreadable`): too fine, outside the frame, or folded over.
 """
 
 from __future__ import annotations
@@ -29,6 +30,9 @@ log = logging.getLogger(__name__)
 RED_SIDES = ("bottom", "top", "left", "right")
 JSON_VERSION = 1
 ROTATE_180 = np.array([[-1.0, 0.0, FILES - 1.0], [0.0, -1.0, RANKS - 1.0], [0.0, 0.0, 1.0]])
+MIN_SPACING_PX = 8.0  # median grid spacing in the frame below which a piece cannot be read
+MIN_LOCAL_SPACING_PX = 4.0  # nor anywhere on the grid (the far ranks of a steep view) below this
+OUTSIDE_SPACINGS = 0.5  # a point farther than this (in spacings) outside the frame cannot be read
 
 
 def side_of_rank0(h: np.ndarray) -> str:
@@ -86,6 +90,40 @@ class BoardGeometry:
         from calibration.evidence import spacing_px
 
         return spacing_px(self.homography)
+
+    def unreadable(self) -> str | None:
+        """Why pieces could not be read through this geometry, or ``None``: a mapping that cannot be
+        inverted or folds the board over (part of it beyond the camera's horizon), a grid spacing too
+        small to read (``MIN_SPACING_PX``; ``MIN_LOCAL_SPACING_PX`` at its finest), points outside the
+        frame. A calibration the locator makes passes; a hand-made or damaged file may not."""
+        h = np.asarray(self.homography, dtype=np.float64)
+        if not np.all(np.isfinite(h)) or np.linalg.cond(h) > 1e12:
+            return "the homography cannot be inverted"
+        corners = np.array([[0.0, 0.0], [FILES - 1.0, 0.0], [FILES - 1.0, RANKS - 1.0], [0.0, RANKS - 1.0]])
+        w = corners @ h[2, :2] + h[2, 2]
+        if not (np.all(w > 1e-9) or np.all(w < -1e-9)):
+            return "the homography folds the board over (part of it maps beyond the camera's horizon)"
+        board = all_points()
+        xy = self.points_array(board)
+        if not np.all(np.isfinite(xy)):
+            return "the board's points do not map to pixels"
+        grid = xy.reshape(RANKS, FILES, 2)
+        local = np.r_[np.linalg.norm(np.diff(grid, axis=1), axis=2).ravel(),
+                      np.linalg.norm(np.diff(grid, axis=0), axis=2).ravel()]
+        median = float(np.median(local))
+        if median < MIN_SPACING_PX or float(local.min()) < MIN_LOCAL_SPACING_PX:
+            return (f"the grid spacing is {median:.1f} px (smallest {float(local.min()):.1f} px): too small to "
+                    f"read pieces (at least {MIN_SPACING_PX:.0f} px, {MIN_LOCAL_SPACING_PX:.0f} px anywhere); "
+                    "is the homography in pixels of this frame?")
+        width, height = self.image_size
+        reach = OUTSIDE_SPACINGS * median
+        outside = (xy[:, 0] < -reach) | (xy[:, 0] > width - 1 + reach) | (xy[:, 1] < -reach) | (
+            xy[:, 1] > height - 1 + reach)
+        if np.any(outside):
+            names = [point_name(int(u), int(v)) for u, v in board[outside]]
+            shown = ", ".join(names[:6]) + (f" and {len(names) - 6} more" if len(names) > 6 else "")
+            return f"{len(names)} board point(s) lie outside the {width}x{height} frame ({shown})"
+        return None
 
     # -- rectification -------------------------------------------------------------------------
     @property
@@ -207,12 +245,17 @@ class BoardGeometry:
 
     @classmethod
     def load(cls, path: str | Path) -> BoardGeometry:
-        """Read a file written by ``save``; ``ValueError`` naming the file when it is not a usable calibration."""
+        """Read a file written by ``save``; ``ValueError`` naming the file when it is not a usable
+        calibration (not one at all, or one whose grid cannot be read: :meth:`unreadable`)."""
         try:
             data = json.loads(Path(path).read_text(encoding="utf-8"))
             if not isinstance(data, dict):
                 raise ValueError("not a JSON object")
             geometry = cls.from_json(data)
-        except (ValueError, TypeError, KeyError, AttributeError, IndexError, UnicodeDecodeError) as error:
+            problem = geometry.unreadable()
+            if problem is not None:
+                raise ValueError(problem)
+        except (ValueError, TypeError, KeyError, AttributeError, IndexError, UnicodeDecodeError,
+                np.linalg.LinAlgError) as error:
             raise ValueError(f"calibration {path} is not usable: {error}") from None
         return geometry

@@ -1,8 +1,11 @@
 """Clock presses from a JSON-lines clock log (the format ``synth`` writes; the serial link feeds the same path).
 
-A line reads ``{"t": seconds, "event": "press", "side": "red"|"black", "red_ms": n, "black_ms": n}``.
-Reading is lenient, as a log is an edge of the system: a malformed line is logged, counted and
-skipped. :class:`ClockFeed` hands out the presses up to a given time, in order, so the session can
+A line reads ``{"t": seconds, "event": "press", "side": "red"|"black", "red_ms": n, "black_ms": n}``
+(``t`` 0 or more, the times left whole milliseconds, 0 or more). Reading is lenient, as a log is an
+edge of the system: a malformed line is logged, counted and skipped; but a file in which not one line
+reads as a press while some could not be read at all is no clock log of this format, and
+:func:`load_clock_log` refuses it (recording without the clock the user gave would be silent data
+loss). :class:`ClockFeed` hands out the presses up to a given time, in order, so the session can
 interleave them with the frames of the same clock.
 """
 
@@ -10,6 +13,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,10 +33,20 @@ class ClockPress:
     black_ms: int
 
 
+EXAMPLE_LINE = '{"t": 5.348, "event": "press", "side": "red", "red_ms": 904652, "black_ms": 900000}'
+
+
 def parse_clock_lines(lines: Iterable[str], source: str = "clock log") -> tuple[list[ClockPress], int]:
     """Presses from JSON lines (sorted by time) and the number of lines skipped as malformed."""
+    presses, skipped, _ = _parse(lines, source)
+    return presses, skipped
+
+
+def _parse(lines: Iterable[str], source: str) -> tuple[list[ClockPress], int, str]:
+    """Presses, lines skipped, and what was wrong with the first skipped line ("" when none)."""
     presses: list[ClockPress] = []
     skipped = 0
+    first = ""
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
@@ -41,12 +55,13 @@ def parse_clock_lines(lines: Iterable[str], source: str = "clock log") -> tuple[
         except ValueError as error:
             log.warning("%s line %d skipped: %s", source, number, error)
             skipped += 1
+            first = first or f"line {number}: {error}"
             continue
         if press is None:
             continue
         presses.append(press)
     presses.sort(key=lambda p: p.t)
-    return presses, skipped
+    return presses, skipped, first
 
 
 _FIELDS = ("t", "side", "red_ms", "black_ms")
@@ -66,10 +81,16 @@ def _press(line: str) -> ClockPress | None:
     if missing:
         raise ValueError(f"a press needs {', '.join(_FIELDS)}; missing {', '.join(missing)}")
     try:
+        if any(isinstance(data[name], bool) for name in ("t", "red_ms", "black_ms")):
+            raise TypeError
         press = ClockPress(float(data["t"]), str(data["side"]), int(data["red_ms"]), int(data["black_ms"]))
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         raise ValueError("t must be seconds and red_ms, black_ms whole milliseconds, "
                          f"not {data['t']!r}, {data['red_ms']!r}, {data['black_ms']!r}") from None
+    if not math.isfinite(press.t) or press.t < 0:
+        raise ValueError(f"t {data['t']!r} is not a time: seconds from the start, 0 or more")
+    if press.red_ms < 0 or press.black_ms < 0:
+        raise ValueError(f"red_ms {data['red_ms']!r}, black_ms {data['black_ms']!r}: a time left is 0 or more")
     if press.side not in (RED, BLACK):
         raise ValueError(f"side {press.side!r} is not red or black")
     return press
@@ -77,18 +98,28 @@ def _press(line: str) -> ClockPress | None:
 
 def load_clock_log(path: str | Path) -> tuple[list[ClockPress], int]:
     """Every press of a clock log file, in time order, and how many lines could not be read (each
-    skipped with a warning; bytes that are not UTF-8 spoil their line only)."""
+    skipped with a warning; bytes that are not UTF-8 spoil their line only).
+
+    ``ValueError`` when lines could not be read and not one press could: the file is not a clock
+    log of this format. A file with no lines, or only events other than presses, gives no press.
+    """
     try:
         with open(path, encoding="utf-8", errors="replace") as source:
-            return parse_clock_lines(source, str(path))
+            presses, skipped, first = _parse(source, str(path))
     except FileNotFoundError:
         raise ValueError(f"clock log {path}: no such file") from None
     except IsADirectoryError:
         raise ValueError(f"clock log {path} is a folder, not a file of clock presses") from None
+    if skipped and not presses:
+        raise ValueError(f"clock log {path}: not one clock press could be read from its {skipped} line(s) "
+                         f"({first}). Each press is one JSON object a line, as synth writes and "
+                         f"docs/clock-protocol.md describes: {EXAMPLE_LINE}")
+    return presses, skipped
 
 
 def read_clock_log(path: str | Path) -> list[ClockPress]:
-    """Every press of a clock log file, in time order (malformed lines skipped with a warning)."""
+    """Every press of a clock log file, in time order (malformed lines skipped with a warning; a file
+    of nothing but malformed lines refused, as :func:`load_clock_log` does)."""
     return load_clock_log(path)[0]
 
 

@@ -8,16 +8,23 @@ thread into a one-frame slot (a slow consumer gets the newest frame, never a bac
 that fails or returns nothing for ``stall_s`` seconds closes the capture and reopens it with
 back-off (``backoff_s`` doubling up to ``max_backoff_s``), and the gap is reported so the
 recorder can log it and carry on with the same game.
+
+A stream URL may carry a password (``rtsp://user:password@camera/...``) or a token in its query:
+:func:`public_name` is the form of a source that may be shown (log lines, messages, the event log,
+the store), without them.
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
+import math
 import os
 import queue
+import re
 import threading
 import time
+import urllib.parse
 from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -66,6 +73,66 @@ class Gap:
 
 SourceItem = Frame | Gap | Lost
 
+# Query parameters (and ``name=value`` parts of a path) whose values are secrets: compared without
+# case, ``-`` or ``_``; a name ending in one of _SECRET_ENDINGS counts too (``stream_key``, ``X-Amz-Signature``).
+_SECRET_NAMES = frozenset({"token", "key", "password", "pass", "passwd", "pwd", "auth", "secret", "signature",
+                           "sig", "accesstoken", "apikey", "authtoken", "authorization", "credential",
+                           "credentials", "clientsecret", "session", "sessionid", "jwt"})
+_SECRET_ENDINGS = ("token", "secret", "password", "passwd", "signature", "key", "credential", "pwd")
+_PATH_SECRET = re.compile(r"(?i)(?<![a-z0-9])([a-z][a-z0-9-]*)=(.*?)(?=[&;/?#]|_[a-z][a-z0-9-]*=|$)")
+MASK = "***"
+
+
+def _secret(name: str) -> bool:
+    flat = name.lower().replace("-", "").replace("_", "")
+    return flat in _SECRET_NAMES or flat.endswith(_SECRET_ENDINGS)
+
+
+def _masked_query(query: str) -> str:
+    if not query:
+        return query
+    parts = []
+    for part in query.split("&"):
+        name, equals, value = part.partition("=")
+        parts.append(f"{name}={MASK}" if equals and value and _secret(urllib.parse.unquote_plus(name)) else part)
+    return "&".join(parts)
+
+
+def without_credentials(spec: str) -> str:
+    """A stream URL without its ``user:password@`` (anything else, a camera index or a path, as given)."""
+    if "://" not in spec:
+        return spec
+    scheme, rest = spec.split("://", 1)
+    end = min((i for i in (rest.find(c) for c in "/?#") if i >= 0), default=len(rest))
+    authority = rest[:end]
+    if "@" in authority:
+        rest = authority.rpartition("@")[2] + rest[end:]
+    return f"{scheme}://{rest}"
+
+
+def public_name(spec: str | int) -> str:
+    """How a source may be shown to anyone (log lines, messages, the event log): a stream URL without
+    its ``user:password@`` and with the values of secret-looking query parameters (``token``, ``key``,
+    ``password``, ``signature``, ``apikey``, ...) and ``password=...`` parts of its path masked as ``***``.
+    A camera index or a file path is returned as given."""
+    text = without_credentials(str(spec))
+    if "://" not in text:
+        return text
+    scheme, rest = text.split("://", 1)
+    rest, hash_, fragment = rest.partition("#")
+    rest, question, query = rest.partition("?")
+    rest = _PATH_SECRET.sub(lambda m: f"{m.group(1)}={MASK}" if m.group(2) and _secret(m.group(1)) else m.group(0),
+                            rest)
+    return f"{scheme}://{rest}{question}{_masked_query(query)}{hash_}{_masked_query(fragment)}"
+
+
+def check_fps(fps: float | None) -> float | None:
+    """``fps`` itself when it is a usable frame rate (or ``None``); ``ValueError`` for 0, a negative or
+    a non-finite one."""
+    if fps is not None and not (math.isfinite(fps) and fps > 0):
+        raise ValueError(f"frame rate {fps} is not a positive number of frames per second")
+    return fps
+
 
 class Capture(Protocol):
     """The part of ``cv2.VideoCapture`` the sources use (tests pass fakes)."""
@@ -108,12 +175,13 @@ class VideoFileSource(FrameSource):
     def __init__(self, path: str | Path, fps: float | None = None, opener: Opener = _open_cv) -> None:
         self.name = str(path)
         self._opener = opener
+        check_fps(fps)
         capture = opener(self.name)
         if not capture.isOpened():
             raise ValueError(f"cannot open video file {path}")
         self._capture = capture
         file_fps = float(capture.get(cv2.CAP_PROP_FPS) or 0.0)
-        self.fps = float(fps or (file_fps if file_fps > 0 else 10.0))
+        self.fps = float(fps if fps is not None else (file_fps if math.isfinite(file_fps) and file_fps > 0 else 10.0))
         count = int(capture.get(cv2.CAP_PROP_FRAME_COUNT) or 0)
         self.frame_count = count if count > 0 else None
         self.ended_early = ""
@@ -136,12 +204,16 @@ class VideoFileSource(FrameSource):
             log.info("%s: %s", self.name, self.ended_early)  # record raises it as an alert
 
 
+DEFAULT_FOLDER_FPS = 10.0  # an image folder's frame rate when none is given
+
+
 class ImageFolderSource(FrameSource):
-    """The images of a folder in name order, one frame each at ``fps``; unreadable files are skipped."""
+    """The images of a folder in name order, one frame each at ``fps`` (``DEFAULT_FOLDER_FPS`` when not
+    given, said once in a log line); unreadable files are skipped."""
 
     def __init__(self, folder: str | Path, fps: float | None = None) -> None:
         self.name = str(folder)
-        self.fps = float(fps or 10.0)
+        self.fps = float(check_fps(fps) or DEFAULT_FOLDER_FPS)
         self.files = sorted(p for p in Path(folder).iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
         if not self.files:
             raise ValueError(f"no images in {folder}")
@@ -150,6 +222,9 @@ class ImageFolderSource(FrameSource):
                              "can be decoded")
         self.frame_count = len(self.files)
         self.skipped = 0
+        if fps is None:  # the record's times come from it: say what was assumed
+            log.warning("%s: image folder read at %g frames per second (an assumption; --fps sets it)",
+                        self.name, self.fps)
 
     def __iter__(self) -> Iterator[SourceItem]:
         for index, path in enumerate(self.files):
@@ -169,7 +244,7 @@ class LiveSource(FrameSource):
     def __init__(self, target: str | int, *, opener: Opener = _open_cv, stall_s: float = 3.0,
                  backoff_s: float = 0.5, max_backoff_s: float = 10.0, max_attempts: int | None = None,
                  clock: Callable[[], float] = time.monotonic, sleep: Callable[[float], None] = time.sleep) -> None:
-        self.name = str(target)
+        self.name = public_name(target)  # a stream's password never reaches a message
         self.target = target
         self._opener = opener
         self.stall_s, self.backoff_s, self.max_backoff_s = stall_s, backoff_s, max_backoff_s

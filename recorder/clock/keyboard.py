@@ -4,6 +4,11 @@ Each line read from the stream is a press: ``red``/``r`` or ``black``/``b`` name
 line is the side whose time runs. The times come from a :class:`~recorder.clock.model.ChessClock`
 started with the first mover running when the clock starts (at the recording's start). Presses go
 to the same queue type as the serial link's, stamped with the host's monotonic clock.
+
+``rate`` is ``--clock-rate``: a video file replayed at ``rate`` times real time is a game whose
+clock ran ``rate`` times as fast as the host's, so the times the keyboard clock keeps run at that
+rate too (a serial clock replayed with the emulator at ``--speed`` does the same), and the times
+left agree with the recording times the feed gives the presses, ``(host - origin) * rate``.
 """
 
 from __future__ import annotations
@@ -29,7 +34,10 @@ class KeyboardClock:
     """Key presses to ClockPress values with software-kept times (``items`` is the queue)."""
 
     def __init__(self, base_ms: int, increment_ms: int = 0, *, first_mover: str = RED,
-                 clock: Callable[[], float] = time.monotonic, max_items: int = 10_000) -> None:
+                 clock: Callable[[], float] = time.monotonic, max_items: int = 10_000, rate: float = 1.0) -> None:
+        if not rate > 0:
+            raise ValueError(f"clock rate {rate} must be positive")
+        self.rate = rate
         self.model = ChessClock(base_ms, increment_ms)
         self.sides = SideMap(LEFT, confirmed=True)
         self.first_mover = first_mover
@@ -39,10 +47,14 @@ class KeyboardClock:
         self._thread: threading.Thread | None = None
         self._started = False
 
+    def _game_time(self, host: float) -> float:
+        """The clock model's time (seconds) at host time ``host``: it runs at ``rate``."""
+        return host * self.rate
+
     def start_clock(self) -> None:
         """Start the first mover's time now."""
         now = self.clock()
-        self.model.start(self.sides.physical(self.first_mover), now)
+        self.model.start(self.sides.physical(self.first_mover), self._game_time(now))
         self._started = True
         self.items.put(ClockNotice(now, CONNECTED, "keyboard clock started"))
 
@@ -61,10 +73,11 @@ class KeyboardClock:
             side = self.sides.physical(colour)
         else:
             side = self.model.running or self.model.turn
-        self.model.press(side, now)
-        red_ms = self.model.remaining_ms(self.sides.physical(RED), now)
-        black_ms = self.model.remaining_ms(self.sides.physical(BLACK), now)
-        press = ClockPress(now, self.sides.colour(side), red_ms, black_ms)
+        game_now = self._game_time(now)
+        self.model.press(side, game_now)
+        red_ms = self.model.remaining_ms(self.sides.physical(RED), game_now)
+        black_ms = self.model.remaining_ms(self.sides.physical(BLACK), game_now)
+        press = ClockPress(now, self.sides.colour(side), red_ms, black_ms)  # stamped in host time, as the link's
         self.items.put(press)
         return press
 

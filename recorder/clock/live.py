@@ -61,15 +61,15 @@ class LiveClock:
     def __init__(self, port: str, protocol: str, *, red_side: str = "left", first_mover: str = RED,
                  time_control: str = DEFAULT_TIME_CONTROL, rate: float = 1.0, keys: TextIO | None = None,
                  **link_options: Any) -> None:
-        if rate <= 0:
-            raise ValueError(f"clock rate {rate} must be positive")
+        if not (0 < rate < float("inf")):
+            raise ValueError(f"clock rate {rate} must be a positive number")
         self.rate = rate
         self.keyboard: KeyboardClock | None = None
         self.link: SerialClockLink | None = None
         self._keys = keys
         if protocol == "keyboard":
             base_ms, increment_ms = parse_time_control(time_control)
-            self.keyboard = KeyboardClock(base_ms, increment_ms, first_mover=first_mover)
+            self.keyboard = KeyboardClock(base_ms, increment_ms, first_mover=first_mover, rate=rate)
         else:
             tracker = PressTracker(red_side, first_mover)
             self.link = SerialClockLink(port, make_protocol(protocol, tracker), **link_options)

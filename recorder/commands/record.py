@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import math
 import sys
 import time
 from pathlib import Path
@@ -33,7 +34,6 @@ from recorder.store.recording import (
     info_from_args,
     open_for_record,
     resume_session,
-    source_key,
 )
 from recorder.store.resume import StoreRecording, live_offset, presses_after
 
@@ -58,8 +58,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="red's side of the clock facing its display (default left; the first running side confirms)")
     parser.add_argument("--time-control", default=None, type=time_control_argument,
                         help=f"live clock: minutes+increment seconds (default {DEFAULT_TIME_CONTROL})")
-    parser.add_argument("--clock-rate", type=float, default=1.0,
-                        help="with --clock, read a video file at this many times real time (default 1)")
+    parser.add_argument("--clock-rate", type=positive_number, default=1.0,
+                        help="with --clock, read a video file at this many times real time; the keyboard "
+                        "clock's times run at that rate too (default 1)")
     parser.add_argument("--pgn", type=Path, help="write the PGN here")
     parser.add_argument("--events", type=Path, help="append the event log (JSON lines) here")
     parser.add_argument("--scoresheet", type=Path, help="write the scoresheet (Chinese notation) here")
@@ -68,11 +69,23 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--fen", help="start position (default: the standard start)")
     parser.add_argument("--notation", choices=("iccs", "chinese", "wxf"), default="iccs",
                         help="move notation in the PGN (default iccs)")
-    parser.add_argument("--fps", type=float, help="frame rate of an image folder (or to override a file's)")
+    parser.add_argument("--fps", type=positive_number,
+                        help="frame rate of an image folder (default 10), or to override a file's")
     parser.add_argument("--threads", type=int, default=1, help="classifier threads (default 1)")
     parser.add_argument("--quiet", action="store_true", help="no status lines or progress bar")
     add_store_arguments(parser)
     parser.set_defaults(handler=run)
+
+
+def positive_number(text: str) -> float:
+    """``--fps`` and ``--clock-rate``: a number above 0 (a clear error for 0, a negative, nan or inf)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"{text!r} must be a number above 0")
+    return value
 
 
 def status_line(event: Event) -> str | None:
@@ -148,19 +161,22 @@ def _classifier(args: argparse.Namespace) -> Any:
 def record_source(source_spec: str, classifier: Any, *, source: FrameSource | None = None, clock_log: Path | None = None,
                   events_path: Path | None = None, calibration: Path | None = None, fen: str | None = None,
                   fps: float | None = None, show: bool = True, clock: Any = None,
-                  store: StoreRecording | None = None) -> list[Event]:
+                  store: StoreRecording | None = None,
+                  clock_presses: tuple[list[ClockPress], int] | None = None) -> list[Event]:
     """Record ``source_spec`` (opened already as ``source`` when given) to the end (or Ctrl-C) and
     return the game's whole event log (with a store: every event of the game, including those of
-    earlier runs before a crash)."""
+    earlier runs before a crash). ``clock_presses`` is ``load_clock_log(clock_log)`` when read already."""
     from calibration import BoardGeometry
     from recorder.clocklog_input import load_clock_log
     from recorder.session import RecordingSession
-    from recorder.sources import Frame, LiveSource, open_source
+    from recorder.sources import Frame, LiveSource, open_source, public_name
     from recorder.stills import StillSaver
     from rules import Position
 
     source = source if source is not None else open_source(source_spec, fps=fps)
-    logged, unreadable = load_clock_log(clock_log) if clock_log else (None, 0)
+    if clock_presses is None and clock_log:
+        clock_presses = load_clock_log(clock_log)
+    logged, unreadable = clock_presses if clock_log and clock_presses is not None else (None, 0)
     if clock_log and not logged:
         if show:
             print(f"warning: {clock_log} holds no usable clock press; recording from the board alone", flush=True)
@@ -187,7 +203,8 @@ def record_source(source_spec: str, classifier: Any, *, source: FrameSource | No
     with EventLog(events_path) as events:
         session = RecordingSession(classifier, geometry=geometry, start=start,
                                    presses=presses if clock is None else [],
-                                   events=events, source_name=source_spec, on_event=on_event, stills=stills)
+                                   events=events, source_name=public_name(source_spec), on_event=on_event,
+                                   stills=stills)
         if unreadable and logged:  # the arbiter must see that the log, not a player, may have lost presses
             damaged = ClockAlert(0.0, "clock_log_damaged", (), "", f"{unreadable} line(s) of the clock log {clock_log} "
                                  "could not be read: a press on them is lost, so a move near one may be reported "
@@ -303,11 +320,13 @@ def run(args: argparse.Namespace) -> int:
               "The record's time control is --tc (PGN seconds, e.g. 5400+30)", file=sys.stderr)
     # Everything that can fail at once is checked before a game is opened in the store: the source
     # opens, the output files can be written (a game recorded to the end must not be lost to a typo).
+    from recorder.clocklog_input import load_clock_log
     from recorder.sources import LiveSource, open_source
 
-    for output in (args.pgn, args.scoresheet):
+    for output in (args.pgn, args.scoresheet, args.events):
         if output is not None:
             writable(output)
+    clock_presses = load_clock_log(args.clock_log) if args.clock_log else None  # a log with no press read: refused
     if args.calibration is not None:
         from calibration import BoardGeometry
 
@@ -315,15 +334,18 @@ def run(args: argparse.Namespace) -> int:
     classifier = _classifier(args)
     source = open_source(args.source, fps=args.fps)
     if isinstance(source, LiveSource):
+        if clock is not None and args.clock_rate != 1.0:
+            raise ValueError("--clock-rate replays a video file faster than real time; a camera or stream "
+                             "runs in real time (leave --clock-rate out)")
         source.check()
     stored = open_for_record(args, args.source)
     events = record_source(args.source, classifier, source=source, clock_log=args.clock_log, events_path=args.events,
                            calibration=args.calibration, fen=args.fen, fps=args.fps, show=not args.quiet,
-                           clock=clock, store=stored)
+                           clock=clock, store=stored, clock_presses=clock_presses)
     # The same exports as `xqrec export`: one PGN writer, one scoresheet text, the same headers.
     info = info_from_args(args)
-    if args.pgn:
-        headers = {"Site": info.site or source_key(args.source)}
+    if args.pgn:  # the site is --site or PGN's unknown "?", never the source (a stream's password, a local path)
+        headers: dict[str, str] = {}
         if stored is not None:
             headers["GameId"] = str(stored.game_id)
         args.pgn.write_text(export_pgn(events, info, args.notation, headers), encoding="utf-8")

@@ -259,12 +259,13 @@ class GameStore:
     """
 
     def _row(self, row: sqlite3.Row) -> GameRow:
-        # without a tournament's site or a round's date a game the recorder watched (it names the
-        # model that read it; an imported game does not) says where and when it was recorded, as
-        # the PGN written while recording does
+        # without a round's date a game the recorder watched (it names the model that read it; an
+        # imported game does not) says when it was recorded, as the PGN written while recording does.
+        # The site is only ever what the arbiter gave (--site): the source (a stream URL, which may hold
+        # a password, or a local path) is never published as one; PGN writes an unknown site as "?"
         watched = bool(row["model_sha256"])
         created = (row["created"] or "")[:10].replace("-", ".") if watched else ""
-        info = GameInfo(event=row["event_name"] or "", site=row["site"] or (row["source"] if watched else "") or "",
+        info = GameInfo(event=row["event_name"] or "", site=row["site"] or "",
                         round=row["round_name"] or "", date=row["round_date"] or created,
                         board=row["board_number"] or None, red=row["red"],  # 0: the game had no board number
                         black=row["black"], time_control=row["time_control"], camera=row["camera"],
@@ -315,6 +316,13 @@ class GameStore:
                 continue
             return game
         return None
+
+    def games_on_board(self, info: GameInfo) -> list[GameRow]:
+        """The games of board ``info.board`` of the same tournament and round, oldest first (none
+        when ``info`` names no board)."""
+        if info.board is None:
+            return []
+        return [game for game in self.games(event=info.event, round_name=info.round) if game.info.board == info.board]
 
     def iter_all_events(self) -> Iterator[tuple[int, dict[str, Any]]]:
         """(game id, raw event JSON) of every stored event, for diagnostics and exports."""

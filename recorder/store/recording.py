@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from recorder.clock.model import DEFAULT_TIME_CONTROL, parse_time_control
+from recorder.sources import public_name
 from recorder.store.db import GameInfo, GameStore
 from recorder.store.resume import StoreRecording, continue_times, live_offset, prime_resolver, skip_seen
 
@@ -123,7 +124,11 @@ def open_for_record(args: argparse.Namespace, source: str) -> StoreRecording | N
 
 def source_key(source: str) -> str:
     """How a source is named in the store: a file or folder by its absolute path (the same however it
-    was typed), a camera index or stream URL as given."""
+    was typed), a camera index as given, a stream URL as :func:`recorder.sources.public_name` shows it:
+    without ``user:password@`` and with secret query values masked (the rest, host, port, path and
+    other parameters, tells two streams apart). The key is listed by ``xqrec games`` and the console."""
+    if "://" in source:
+        return public_name(source)
     path = Path(source)
     return str(path.resolve()) if path.exists() else source
 

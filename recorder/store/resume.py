@@ -20,8 +20,8 @@ from typing import Any, TypeVar
 from recorder.clocklog_input import ClockPress
 from recorder.events import ClockPressed, Event, MoveCorrected, MoveRecorded, RecordingStopped
 from recorder.scoresheet import RecordedGame, rebuild
-from recorder.sources import Frame, Gap
-from recorder.store.db import GameInfo, GameStore
+from recorder.sources import Frame, Gap, Lost
+from recorder.store.db import GameInfo, GameRow, GameStore
 from rules import Move, Position
 from rules.squares import opponent
 
@@ -124,13 +124,34 @@ def live_offset(point: ResumePoint | None) -> float:
 
 
 def continue_times(items: Iterable[T], offset: float) -> Iterator[T]:
-    """Frames (and gaps) of a live source with ``offset`` seconds added to their times."""
+    """Frames (and gaps and losses) of a live source with ``offset`` seconds added to their times."""
     for item in items:
         if isinstance(item, Frame):
             item = replace(item, t=item.t + offset)
         elif isinstance(item, Gap):
             item = replace(item, t=item.t + offset, t_resumed=item.t_resumed + offset)
+        elif isinstance(item, Lost):
+            item = replace(item, t=item.t + offset)
         yield item
+
+
+def _board_name(info: GameInfo) -> str:
+    where = ", ".join(part for part in (f"round {info.round}" if info.round else "", info.event) if part)
+    return f"board {info.board}" + (f" ({where})" if where else "")
+
+
+def _warn_of_earlier_games(others: list[GameRow], game_id: int) -> None:
+    """Say so when a new game starts on a board that has games already (a replayed game is legitimate,
+    a wrong ``--board`` is not, and the round's PGN will carry both)."""
+    for game in others:
+        if game.state == "closed":
+            log.warning("%s already has a finished game (game %d from %s, result %s): game %d is recorded as "
+                        "another game of that board (a replayed game; otherwise check --board and --round)",
+                        _board_name(game.info), game.id, game.source, game.result or "*", game_id)
+        else:
+            log.warning("%s has an interrupted game (game %d from %s): game %d is a new game (to go on with "
+                        "game %d, record from its source)", _board_name(game.info), game.id, game.source,
+                        game_id, game.id)
 
 
 @dataclass
@@ -153,12 +174,18 @@ class StoreRecording:
         if found is not None and found.state == "recording":
             raise ValueError(f"game {found.id} for {source} is being recorded by another running recorder "
                              "(stop it first, or use --new-game)")
+        others = [game for game in store.games_on_board(info or GameInfo()) if found is None or game.id != found.id]
+        busy = [game for game in others if game.state == "recording"]
+        if busy:  # one board, one game at a time: a second camera on it would publish two games
+            raise ValueError(f"{_board_name(busy[-1].info)} is being recorded now: game {busy[-1].id} from "
+                             f"{busy[-1].source} (stop that recorder first, or give the right --board)")
         if found is not None:
             point = resume_point(store, found.id)
             log.info("resuming game %d after ply %d (stored up to t=%.1f s)", found.id, point.ply, point.t)
             recording = cls(store, found.id, point)
         else:
             recording = cls(store, store.create_game(source, info))
+            _warn_of_earlier_games(others, recording.game_id)
         recording.session_id = store.begin_session(recording.game_id, recording.resume.ply if recording.resume else None)
         recording._seen = store.last_seq(recording.game_id)  # what is stored so far is in the resume point
         return recording

@@ -132,3 +132,25 @@ def test_rectify_through_a_lens_matches_the_points() -> None:
         window = gray[int(py) - 8:int(py) + 9, int(px) - 8:int(px) + 9]
         dy, dx = np.unravel_index(int(np.argmax(window)), window.shape)
         assert abs(dx - 8) <= 1 and abs(dy - 8) <= 1
+
+
+def test_a_calibration_whose_grid_cannot_be_read_is_refused_naming_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "calib.json"
+    good = make_geometry()
+    assert good.unreadable() is None
+    shift = np.array([[1.0, 0.0, 900.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]])
+    cases = {
+        "spacing is 1.0 px": np.eye(3),  # a grid spacing of one pixel: an empty board read
+        "too small": np.diag([5.0, 5.0, 1.0]) + np.array([[0, 0, 300.0], [0, 0, 200.0], [0, 0, 0]]),
+        "outside the 1280x960 frame": shift @ good.homography,
+        "folds the board over": np.array([[40.0, 0.0, 100.0], [0.0, 40.0, 100.0], [0.0, 0.25, -1.0]]),
+        "cannot be inverted": np.array([[4e6, 8e6, 0.0], [2e6, 4e6 + 1e-6, 0.0], [0.0, 0.0, 1.0]]),  # det 4, rank ~1
+    }
+    for said, homography in cases.items():
+        data = {"image_size": [1280, 960], "points": {}, "homography": homography.tolist()}
+        path.write_text(json.dumps(data), encoding="utf-8")
+        with pytest.raises(ValueError, match=said) as refused:
+            BoardGeometry.load(path)
+        assert str(path) in str(refused.value), said
+    good.save(path)
+    assert BoardGeometry.load(path).unreadable() is None

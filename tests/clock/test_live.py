@@ -42,4 +42,8 @@ def test_pacing_skips_live_sources_and_rejects_bad_rates() -> None:
     with pytest.raises(ValueError):
         LiveClock("loop://", "dgt", rate=0)
     with pytest.raises(ValueError):
+        LiveClock("loop://", "dgt", rate=float("nan"))
+    keyboard = LiveClock("-", "keyboard", rate=4.0, keys=io.StringIO(""))
+    assert keyboard.keyboard is not None and keyboard.keyboard.rate == 4.0  # its times follow --clock-rate
+    with pytest.raises(ValueError):
         LiveClock("loop://", "morse")

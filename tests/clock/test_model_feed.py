@@ -45,6 +45,21 @@ def test_keyboard_clock_keeps_times() -> None:
     assert isinstance(items[0], ClockNotice) and items[0].kind == CONNECTED and len(items) == 3
 
 
+def test_keyboard_clock_times_run_at_the_clock_rate() -> None:
+    """A video replayed at 4x against the keyboard: 10.5 s of host time are 42 s on the game's clock,
+    and the feed puts the press at recording time 42 s; times left agree with it."""
+    now = [100.0]
+    keyboard = KeyboardClock(900_000, 0, clock=lambda: now[0], rate=4.0)
+    keyboard.start_clock()
+    now[0] = 110.5
+    press = keyboard.key("red")
+    assert press == ClockPress(110.5, "red", 900_000 - 42_000, 900_000)
+    feed = LiveClockFeed(keyboard.items, origin=100.0, rate=4.0, settle_s=0.0)
+    assert [(p.t, p.red_ms) for p in feed.until(1e9)] == [(42.0, 858_000)]
+    with pytest.raises(ValueError):
+        KeyboardClock(60_000, rate=0.0)
+
+
 def test_keyboard_follows_a_stream() -> None:
     keyboard = KeyboardClock(60_000).follow(io.StringIO("red\nblack\n"))
     assert keyboard._thread is not None

@@ -47,6 +47,34 @@ def test_clock_log_warnings_say_what_is_wrong(caplog: pytest.LogCaptureFixture) 
     assert "line 3 skipped: t must be seconds" in caplog.text and "'soon'" in caplog.text
 
 
+def test_clock_log_presses_with_impossible_times_are_malformed() -> None:
+    good = '{"t": 1.0, "event": "press", "side": "red", "red_ms": 1, "black_ms": 2}'
+    bad = ['{"t": -5, "event": "press", "side": "red", "red_ms": 1, "black_ms": 2}',
+           '{"t": NaN, "event": "press", "side": "red", "red_ms": 1, "black_ms": 2}',
+           '{"t": Infinity, "event": "press", "side": "red", "red_ms": 1, "black_ms": 2}',
+           '{"t": 3, "event": "press", "side": "red", "red_ms": -1, "black_ms": 2}',
+           '{"t": 3, "event": "press", "side": "red", "red_ms": 1, "black_ms": 1e400}',
+           '{"t": true, "event": "press", "side": "red", "red_ms": 1, "black_ms": 2}']
+    presses, skipped = parse_clock_lines([good, *bad])
+    assert [p.t for p in presses] == [1.0] and skipped == len(bad)
+
+
+def test_a_clock_log_with_no_readable_press_is_refused_naming_the_format(tmp_path: Path) -> None:
+    from recorder.clocklog_input import load_clock_log
+
+    path = tmp_path / "c.txt"
+    for text in ("5.3 red\n9.0 black\n", '{"t": 5.3, "event": "press", "side": "red"}\n',
+                 '{"t": -5, "event": "press", "side": "red", "red_ms": 1, "black_ms": 2}\n'):
+        path.write_text(text, encoding="utf-8")
+        with pytest.raises(ValueError, match="not one clock press could be read") as refused:
+            load_clock_log(path)
+        assert str(path) in str(refused.value) and '"red_ms"' in str(refused.value)
+        assert "docs/clock-protocol.md" in str(refused.value) and "line 1:" in str(refused.value)
+    for text in ("", "\n\n", '{"t": 4.0, "event": "flag", "side": "red"}\n'):  # nothing unreadable: no press
+        path.write_text(text, encoding="utf-8")
+        assert load_clock_log(path) == ([], 0)
+
+
 def test_press_after_the_move_completes_it_and_carries_the_time() -> None:
     resolver = Resolver(clock=True)
     (move,) = resolver.observe(observe_board(P1.board, 3.0))

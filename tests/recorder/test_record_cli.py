@@ -56,6 +56,24 @@ def test_bad_setup_is_refused_before_anything_is_recorded_or_stored(tmp_path: Pa
     # an output that cannot be written is found before the game, not after it
     status = main(["record", str(VIDEO), "--db", str(db), "--pgn", str(tmp_path / "no" / "such" / "g.pgn")])
     assert status == 2 and "cannot write" in capsys.readouterr().err
+    # the event log likewise: a missing folder is refused, never created
+    status = main(["record", str(VIDEO), "--db", str(db), "--events", str(tmp_path / "none" / "e.jsonl")])
+    assert status == 2 and "cannot write" in capsys.readouterr().err and not (tmp_path / "none").exists()
+    # a clock log from which not one press can be read: refused, naming the format it should have
+    junk = tmp_path / "c.txt"
+    for text in ("5.3 red\n9.0 black\n", '{"t": 5.3, "event": "press", "side": "red"}\n'):
+        junk.write_text(text, encoding="utf-8")
+        assert main(["record", str(VIDEO), "--db", str(db), "--clock-log", str(junk)]) == 2
+        err = capsys.readouterr().err
+        assert "not one clock press could be read" in err and '"black_ms"' in err and "c.txt" in err
+    # a clock rate with a camera or stream (they run in real time); the password stays out of every message
+    status = main(["record", "rtsp://arbiter:s3cret@127.0.0.1:9/feed", "--db", str(db), "--clock", "-",
+                   "--clock-rate", "4"])
+    assert status == 2 and "--clock-rate" in capsys.readouterr().err
+    status = main(["record", "http://arbiter:s3cret@127.0.0.1:9/feed.mjpg?token=t0k3n", "--db", str(db)])
+    err = capsys.readouterr().err
+    assert status == 2 and "cannot open video source http://127.0.0.1:9/feed.mjpg?token=***" in err
+    assert "s3cret" not in err and "t0k3n" not in err
     # a camera that is not there
     status = main(["record", "97", "--db", str(db)])
     assert status == 2 and "cannot open video source 97" in capsys.readouterr().err
@@ -75,6 +93,7 @@ def test_a_store_that_cannot_be_opened_and_a_broken_calibration_are_one_line_err
     assert "game store" in capsys.readouterr().err
     calib = tmp_path / "c.json"
     for text in ('{"image_size": [640, 480], "points": {}, "homography": [[0,0,0],[0,0,0],[0,0,0]]}',
+                 '{"image_size": [640, 480], "points": {}, "homography": [[1,0,0],[0,1,0],[0,0,1]]}',  # 1 px grid
                  '{"image_size": [640, 480], "points": {}, "lens": "x"}', "{oops", "[1, 2]"):
         calib.write_text(text, encoding="utf-8")
         assert main(["record", str(VIDEO), "--no-db", "--calibration", str(calib)]) == 2
@@ -82,12 +101,12 @@ def test_a_store_that_cannot_be_opened_and_a_broken_calibration_are_one_line_err
 
 
 @pytest.mark.skipif(not VIDEO.exists(), reason="fixture video missing")
-def test_a_clock_log_without_a_usable_press_records_from_the_board_alone(
+def test_a_clock_log_without_a_press_records_from_the_board_alone(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     truth = json.loads((FIXTURES / "game_short.truth.json").read_text(encoding="utf-8"))
     use_oracle_in_record(OracleClassifier(truth), monkeypatch.setattr)
-    junk = tmp_path / "clock.jsonl"
-    junk.write_text("[1, 2, 3]\nnot json\n", encoding="utf-8")
+    junk = tmp_path / "clock.jsonl"  # no line unreadable, none a press (a file of only unreadable lines is refused)
+    junk.write_text('\n{"t": 4.0, "event": "flag", "side": "red"}\n', encoding="utf-8")
     events = tmp_path / "e.jsonl"
     assert main(["record", str(VIDEO), "--no-db", "--clock-log", str(junk), "--events", str(events)]) == 0
     assert "no usable clock press" in capsys.readouterr().out
@@ -148,6 +167,12 @@ def test_missing_and_unreadable_inputs_are_one_line_errors(tmp_path: Path, capsy
     assert stopped.value.code == 2
     err = capsys.readouterr().err
     assert "usage: xqrec record" in err and "unrecognized arguments: --bogus" in err
+    for option, value in (("--fps", "-5"), ("--fps", "0"), ("--fps", "nan"), ("--clock-rate", "0"),
+                          ("--clock-rate", "inf")):
+        with pytest.raises(SystemExit) as stopped:
+            main(["record", str(VIDEO), "--no-db", option, value])
+        assert stopped.value.code == 2
+        assert f"argument {option}: {value!r} must be a number above 0" in capsys.readouterr().err
 
 
 def test_the_pgn_written_while_recording_has_the_headers_export_gives(
@@ -165,7 +190,8 @@ def test_the_pgn_written_while_recording_has_the_headers_export_gives(
     (written,) = read_pgn(live.read_text(encoding="utf-8"))
     for name in ("Site", "GameId", "TimeControl"):
         assert written.headers[name] == exported.headers[name], name
-    assert written.headers["Site"] == str(VIDEO) and written.headers["TimeControl"] == "900+10"
+    # no --site: PGN's unknown, never the source (a local path here; a stream's password elsewhere)
+    assert written.headers["Site"] == "?" and written.headers["TimeControl"] == "900+10"
 
 
 def test_a_board_set_up_wrong_is_alerted_with_the_points_to_put_right(tmp_path: Path) -> None:

@@ -163,3 +163,51 @@ def test_a_camera_that_never_opens_is_an_error_at_once_and_one_that_opens_is_use
     camera.check()
     frames = [item for item in camera if isinstance(item, Frame)]
     assert len(frames) >= 2 and opened[0].left == 0  # the capture opened by the check gave the first frames
+
+
+def test_a_streams_public_name_has_no_password_or_token() -> None:
+    from recorder.sources import public_name
+
+    assert public_name("http://arbiter:s3cret@127.0.0.1:8080/feed.mjpg") == "http://127.0.0.1:8080/feed.mjpg"
+    assert public_name("rtsp://admin@[::1]:554/live?channel=2&token=abc&X-Amz-Signature=zz&keyframe=1") == (
+        "rtsp://[::1]:554/live?channel=2&token=***&X-Amz-Signature=***&keyframe=1")
+    assert public_name("http://cam/s?apiKey=1&pwd=x&access_token=y&sig=q&auth=a") == (
+        "http://cam/s?apiKey=***&pwd=***&access_token=***&sig=***&auth=***")
+    assert public_name("rtsp://cam/user=admin_password=abc_channel=1.sdp") == "rtsp://cam/user=admin_password=***_channel=1.sdp"
+    assert public_name("http://u:p@ss@h/x?y@z") == "http://h/x?y@z"  # the last @ of the authority ends it
+    assert public_name("0") == "0" and public_name(3) == "3" and public_name("/data/game.mp4") == "/data/game.mp4"
+
+
+def test_a_streams_messages_do_not_carry_its_password(caplog: pytest.LogCaptureFixture) -> None:
+    url = "http://arbiter:s3cret@127.0.0.1:9/feed.mjpg?token=t0k3n"
+    plan = [_FakeCapture(2)]
+    source = LiveSource(url, opener=lambda target: plan.pop(0) if plan else _FakeCapture(0, False),
+                        sleep=lambda s: None, stall_s=0.3, max_attempts=1)
+    assert source.target == url  # opened with the credentials, shown without them
+    with caplog.at_level(logging.WARNING):
+        list(source)
+    missing = LiveSource(url, opener=lambda target: _FakeCapture(0, opened=False), sleep=lambda s: None)
+    with pytest.raises(OSError) as refused:
+        missing.check(attempts=2)
+    said = caplog.text + str(refused.value) + source.name
+    assert "reopening" in caplog.text and "127.0.0.1:9/feed.mjpg" in said
+    assert "s3cret" not in said and "t0k3n" not in said and "arbiter" not in said
+
+
+def test_a_frame_rate_must_be_positive_and_a_folders_assumed_rate_is_said(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    cv2.imwrite(str(folder / "000.png"), np.zeros((8, 8, 3), np.uint8))
+    for bad in (0.0, -5.0, float("nan"), float("inf")):
+        with pytest.raises(ValueError, match="frame rate"):
+            ImageFolderSource(folder, bad)
+        with pytest.raises(ValueError, match="frame rate"):
+            VideoFileSource(folder / "000.png", bad, opener=lambda target: _FakeCapture(1))
+    with caplog.at_level(logging.WARNING):
+        assert ImageFolderSource(folder).fps == 10.0
+    assert "10 frames per second" in caplog.text and "--fps" in caplog.text
+    caplog.clear()
+    with caplog.at_level(logging.WARNING):
+        assert ImageFolderSource(folder, 25.0).fps == 25.0
+    assert "frames per second" not in caplog.text

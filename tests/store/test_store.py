@@ -183,7 +183,43 @@ def test_a_file_source_is_the_same_however_it_is_typed(tmp_path: Path, monkeypat
     assert source_key("0") == "0" and source_key("rtsp://cam/1") == "rtsp://cam/1"
 
 
-def test_a_watched_game_without_tournament_details_says_where_and_when_it_was_recorded(tmp_path: Path) -> None:
+def test_a_streams_key_in_the_store_keeps_no_password(tmp_path: Path) -> None:
+    from recorder.store.recording import source_key
+
+    key = source_key("http://arbiter:s3cret@127.0.0.1:8080/feed.mjpg?channel=2&token=abc")
+    assert key == "http://127.0.0.1:8080/feed.mjpg?channel=2&token=***"
+    assert source_key("rtsp://u:p@cam/1") == source_key("rtsp://cam/1") != source_key("rtsp://u:p@cam/2")
+    store = GameStore(tmp_path / "s.sqlite3")
+    run = StoreRecording.open(store, key)
+    with pytest.raises(ValueError, match="being recorded") as refused:  # the same stream, however it logs in
+        StoreRecording.open(store, source_key("http://other:pw@127.0.0.1:8080/feed.mjpg?channel=2&token=xyz"))
+    assert "s3cret" not in str(refused.value) and "xyz" not in str(refused.value)
+    assert store.game(run.game_id).source == key
+
+
+def test_one_board_is_recorded_once_at_a_time(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    store = GameStore(tmp_path / "s.sqlite3")
+    board3 = GameInfo(event="Open", round="2", board=3)
+    first = StoreRecording.open(store, "rtsp://table-3", board3)
+    with pytest.raises(ValueError, match=r"board 3 \(round 2, Open\) is being recorded now") as refused:
+        StoreRecording.open(store, "rtsp://table-4", board3)  # another camera on the same board
+    assert f"game {first.game_id} from rtsp://table-3" in str(refused.value)
+    with pytest.raises(ValueError, match="board 3"):
+        StoreRecording.open(store, "rtsp://table-3", board3, resume=False)  # --new-game while it records
+    assert len(store.games_on_board(board3)) == 1
+    # other boards, rounds and events are free
+    for other in (GameInfo(event="Open", round="2", board=4), GameInfo(event="Open", round="3", board=3),
+                  GameInfo(event="Blitz", round="2", board=3)):
+        StoreRecording.open(store, "rtsp://table-4", other).sink(RecordingStopped(1.0, 10))
+    # a finished game on the board: a replayed game may start, with a warning
+    first.sink(RecordingStopped(60.0, 600))
+    with caplog.at_level("WARNING"):
+        replay = StoreRecording.open(store, "rtsp://table-4", board3)
+    assert replay.game_id != first.game_id and len(store.games_on_board(board3)) == 2
+    assert f"board 3 (round 2, Open) already has a finished game (game {first.game_id}" in caplog.text
+
+
+def test_a_watched_game_without_tournament_details_says_when_it_was_recorded_never_its_source(tmp_path: Path) -> None:
     import datetime
 
     from recorder.events import RecordingStarted
@@ -196,6 +232,7 @@ def test_a_watched_game_without_tournament_details_says_where_and_when_it_was_re
     imported = store.create_game("imported PGN")
     store.append(imported, RecordingStarted(0.0, "imported PGN", Position.start().fen(), None))
     rows = {row.id: row for row in store.games()}
-    assert rows[watched].info.site == "rtsp://table-7"
+    assert rows[watched].info.site == ""  # PGN's "?": a source (a stream's password, a local path) is no site
+    assert '[Site "?"]' in export_pgn(store.events(watched), rows[watched].info)
     assert rows[watched].info.date == datetime.datetime.now(datetime.UTC).strftime("%Y.%m.%d")
     assert rows[imported].info.site == "" and rows[imported].info.date == ""  # an old game's date is not today
