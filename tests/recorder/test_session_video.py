@@ -77,6 +77,30 @@ def test_clean_game_with_the_bundled_model() -> None:
     session.finish()
     assert rebuild(session.log.events).moves == truth["moves"]
     assert not [e for e in session.log.events if isinstance(e, Alert)]
+    assert not session._mirrored  # the characters read as they are: no mirror
+
+
+@pytest.mark.skipif(not (FIXTURES / "game_short.mp4").exists() or not _model_present(),
+                    reason="fixture video or bundled model missing")
+def test_a_mirrored_camera_is_read_flipped_back() -> None:
+    """A webcam's mirror setting: the board and the start look the same, the characters do not;
+    read as it is, every move would be recorded on the mirrored files."""
+    import cv2
+
+    from recorder.events import CalibrationChanged
+    from recorder.vision import PieceClassifier
+
+    truth = json.loads((FIXTURES / "game_short.truth.json").read_text(encoding="utf-8"))
+    session = RecordingSession(PieceClassifier(threads=1))
+    for item in open_source(str(FIXTURES / "game_short.mp4")):
+        if isinstance(item, Frame):
+            item = Frame(cv2.flip(item.image, 1), item.t, item.index)
+        session.feed(item)
+    session.finish()
+    assert rebuild(session.log.events).moves == truth["moves"]
+    reasons = [e.reason for e in session.log.events if isinstance(e, CalibrationChanged)]
+    assert any("mirrored" in reason for reason in reasons)
+    assert not [e for e in session.log.events if isinstance(e, Alert)]
 
 
 @pytest.mark.skipif(not (FIXTURES / "game_short.mp4").exists(), reason="fixture video missing")
