@@ -192,10 +192,11 @@ def red_side_evidence(frame: np.ndarray, h: np.ndarray, lens: Lens | None = None
         return RedSideEvidence(0.0, len(cells), 0.0, [], [])
     red = [c for c, v in zip(cells, values, strict=True) if v > threshold]
     black = [c for c, v in zip(cells, values, strict=True) if v <= threshold]
+    if not red or not black:  # all the pieces one colour (a grayscale picture): no vote
+        return RedSideEvidence(0.0, len(cells), 0.0, red, black)
     gap = float(values[values > threshold].mean() - values[values <= threshold].mean())
     # the absorption check must agree: red's group's ink clearly redder than black's
-    ink_gap = float(np.mean([ink[r, f] for f, r in red]) - np.mean([ink[r, f] for f, r in black])) \
-        if red and black else 0.0
+    ink_gap = float(np.mean([ink[r, f] for f, r in red]) - np.mean([ink[r, f] for f, r in black]))
     value = _vote(red, black)
     # the same vote with the pieces split by ink absorption alone must point the same way
     inks = np.array([ink[r, f] for f, r in cells])

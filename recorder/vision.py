@@ -275,6 +275,16 @@ def red_home_vote(probs: PointProbabilities) -> tuple[float, float]:
     return (vote / weight if weight > 0 else 0.0), weight
 
 
+def colourless(image: np.ndarray) -> bool:
+    """Has the picture no colour (a grayscale camera or file)? Then red pieces cannot be told from
+    black ones, which only their ink's colour tells apart in simplified sets."""
+    if image.ndim < 3 or image.shape[2] < 3:
+        return True
+    small = image[:: max(1, image.shape[0] // 240), :: max(1, image.shape[1] // 320), :3].astype(np.int16)
+    chroma = small.max(axis=2) - small.min(axis=2)
+    return float(np.percentile(chroma, 99.5)) <= 6.0
+
+
 def red_at_rank0(probs: PointProbabilities, *, min_vote: float = 0.4, min_weight: float = 2.0) -> bool | None:
     """True when red's back rank is rank 0 as the points are named, False when the names are turned,
     None when too few confined pieces are seen to tell (see ``red_home_vote``)."""

@@ -113,7 +113,8 @@ def status_line(event: Event) -> str | None:
     if isinstance(event, SourceGap):
         return f"{event.t:8.1f}s  source gap until {event.t_resumed:.1f}s ({event.reason})"
     if isinstance(event, CalibrationChanged):
-        return f"{event.t:8.1f}s  calibration: {event.reason} (red side {event.red_side})"
+        side = f"red side {event.red_side}" if event.red_side else "red side not known yet"
+        return f"{event.t:8.1f}s  calibration: {event.reason} ({side})"
     if isinstance(event, ClockNoted):
         return f"{event.t:8.1f}s  {event.kind}: {event.text}"
     return None

@@ -170,3 +170,18 @@ def test_a_board_drawn_by_another_renderer_is_found_and_read(classifier: PieceCl
     side = {True: "red", False: "black"}
     assert all((a == ".") == (b == ".") and (a == "." or side[a.isupper()] == side[b.isupper()]) for a, b in pairs)
     assert sum(a == b for a, b in pairs) >= 85  # a small board in a face never trained on: a few kinds misread
+
+
+def test_read_board_refuses_a_grayscale_picture_and_a_board_too_small(tmp_path: Path,
+                                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    style = ViewStyle.sample(np.random.default_rng(0), split="test", width=1280, height=960).clean()
+    image, _ = render_position(START + " w - - 0 1", SPLIT_SEED_BASE["test"] + 5, style=style)
+    gray = tmp_path / "gray.png"
+    cv2.imwrite(str(gray), cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
+    assert main(["read-board", str(gray)]) == 1
+    assert "no colour" in capsys.readouterr().err
+    tiny = tmp_path / "tiny.png"
+    cv2.imwrite(str(tiny), cv2.resize(image, (160, 120), interpolation=cv2.INTER_AREA))
+    assert main(["read-board", str(tiny)]) == 1
+    err = capsys.readouterr().err
+    assert "too small to read" in err or "no board found" in err
