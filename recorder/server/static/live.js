@@ -168,6 +168,8 @@ const XQ = (() => {
     unexplained: "Board not understood", press_without_move: "Clock pressed without a move",
     move_without_press: "Move without clock press", two_moves: "Two moves at once",
     position_restored: "Position restored", glare: "Glare hides points", board_not_found: "Board not found",
+    camera_lost: "Camera lost", source_ended_early: "Video ended early", clock_log_damaged: "Clock log damaged",
+    clock_disconnected: "Clock disconnected", no_clock: "No clock answers", flag_fallen: "Flag fallen",
   };
   function kindName(kind) { return KIND[kind] || String(kind || "alert").replace(/_/g, " "); }
 
