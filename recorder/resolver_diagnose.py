@@ -175,6 +175,9 @@ def best_physical_move(position: Position, scorer: Scorer) -> tuple[int, int, fl
     return moves[best][0], moves[best][1], float(scores[best]) - current, int(scorer.bad_points(classes[best]).sum())
 
 
+FAR_FROM_START = 6  # points differing before the first move that suggest another starting position
+
+
 def diagnose(position: Position, scorer: Scorer, *, t: float, ply: int, confident_p: float,
              margin: float = 3.5, max_bad: int = 3) -> list[Alert]:
     """The alert for an observation no legal continuation explains ([] when nothing is clearly wrong)."""
@@ -209,6 +212,9 @@ def diagnose(position: Position, scorer: Scorer, *, t: float, ply: int, confiden
         return [BoardDisturbed(t, "board_disturbed", names, "5.9", text, ply, seen_fen)]
     text = (f"the board ({len(found.squares)} points differ from the record: {', '.join(names)}) matches no legal "
             "continuation; moves are not recorded until it matches again (art. 5.8)")
+    if ply == 0 and len(found.squares) >= FAR_FROM_START:
+        text += ("; before the first move this board is far from the position the recording starts from: a game "
+                 "from another position needs it given (record --fen)")
     return [BoardDisturbed(t, "unexplained", names, "5.8", text, ply, seen_fen)]
 
 

@@ -615,3 +615,12 @@ def test_a_swap_on_a_given_start_position_asks_for_that_position_not_art_1_3() -
     alerts = [e for e in _look(Resolver(start), start.board, 0.5, misread=swapped) if isinstance(e, Alert)]
     assert [(a.squares, a.article) for a in alerts] == [(("a0", "b0"), "")]
     assert alerts[0].text.endswith("the board must be set up as the position the game starts from")
+
+
+def test_a_board_far_from_the_start_before_the_first_move_hints_at_another_start() -> None:
+    """A game filmed from an endgame study without --fen: the alert says what to do."""
+    endgame = Position.from_fen("3k5/4P4/2P1P4/P7P/9/p3p3p/9/2p1p4/9/4K4 w - - 0 1")
+    resolver = Resolver()
+    alerts = [e for e in resolver.observe(observe_board(endgame.board, 1.0)) if isinstance(e, Alert)]
+    alerts += [e for e in resolver.observe(observe_board(endgame.board, 1.4, seed=1)) if isinstance(e, Alert)]
+    assert [a.kind for a in alerts] == ["unexplained"] and "record --fen" in alerts[0].text
