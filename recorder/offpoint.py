@@ -140,6 +140,14 @@ _ON_FIELD = 0.25  # spacings: a circle this near the field is the top (at the ed
 _WALL_REACH = 0.6  # spacings: a side wall's outline lies no further than this from its piece's point
 
 
+def parallax_field(offsets: np.ndarray, min_pieces: int = 8) -> np.ndarray | None:
+    """(90, 2) where each square's piece top stands off its point (file, rank directions, spacings),
+    fitted over the discs ``piece_offsets`` found; None with fewer than ``min_pieces`` discs."""
+    if int((~np.isnan(offsets[:, 0])).sum()) < min_pieces:
+        return None
+    return _parallax_field(offsets)
+
+
 def _parallax_field(offsets: np.ndarray) -> np.ndarray:
     """(90, 2) the offset every square's piece top would show, from the discs found (see ``_affine_fit``)."""
     rows = np.flatnonzero(~np.isnan(offsets[:, 0]))

@@ -69,12 +69,14 @@ def point_crops(
     context: float = 1.5,
     spacing: float | None = None,
     margin: float | None = None,
+    shifts: np.ndarray | None = None,
 ) -> np.ndarray:
     """Square crops centred on the 90 points, ``(90, out_px, out_px, 3)`` uint8, in ``POINT_NAMES`` order.
 
     Each crop spans ``context`` grid spacings (so neighbouring points' edges are in view, which
     tells a piece from a shadow or a hand). The board is first shrunk with area averaging to the
-    crop's scale, then the crops are sampled bilinearly at the exact (sub-pixel) point centres.
+    crop's scale, then the crops are sampled bilinearly at the exact (sub-pixel) point centres,
+    moved by ``shifts`` ((90, 2) in ``POINT_NAMES`` order: spacings right and down) when given.
     ``spacing``/``margin`` default to the layout read from the image size (``rectified_layout``).
     """
     if rectified.ndim != 3 or rectified.shape[2] != 3:
@@ -89,6 +91,9 @@ def point_crops(
     idx = np.arange(len(POINT_NAMES))
     cx = (margin + idx % FILES) * spacing
     cy = (margin + idx // FILES) * spacing
+    if shifts is not None:
+        cx = cx + np.asarray(shifts, dtype=np.float64)[:, 0] * spacing
+        cy = cy + np.asarray(shifts, dtype=np.float64)[:, 1] * spacing
     cx = (cx + 0.5) * sx - 0.5
     cy = (cy + 0.5) * sy - 0.5
     offsets = np.arange(out_px, dtype=np.float32) - (out_px - 1) / 2
@@ -227,9 +232,11 @@ class PieceClassifier:
         self._input = self._session.get_inputs()[0].name
         self.last_timings: dict[str, float] = {}
 
-    def crops(self, rectified: np.ndarray, *, spacing: float | None = None, margin: float | None = None) -> np.ndarray:
-        """The 90 crops this model reads, (90, size, size, 3) BGR uint8."""
-        return point_crops(rectified, out_px=self.out_px, context=self.context, spacing=spacing, margin=margin)
+    def crops(self, rectified: np.ndarray, *, spacing: float | None = None, margin: float | None = None,
+              shifts: np.ndarray | None = None) -> np.ndarray:
+        """The 90 crops this model reads, (90, size, size, 3) BGR uint8 (``shifts``: see ``point_crops``)."""
+        return point_crops(rectified, out_px=self.out_px, context=self.context, spacing=spacing, margin=margin,
+                           shifts=shifts)
 
     def predict_crops(self, crops: np.ndarray) -> np.ndarray:
         """Calibrated class probabilities (N, classes) for BGR uint8 crops (N, size, size, 3)."""
@@ -238,10 +245,11 @@ class PieceClassifier:
         return np.asarray(probs, dtype=np.float32)
 
     def classify(self, rectified: np.ndarray, *, spacing: float | None = None,
-                 margin: float | None = None) -> PointProbabilities:
-        """Probabilities of every class at the 90 points of a board rectified by ``BoardGeometry.rectify``."""
+                 margin: float | None = None, shifts: np.ndarray | None = None) -> PointProbabilities:
+        """Probabilities of every class at the 90 points of a board rectified by ``BoardGeometry.rectify``
+        (each crop moved by ``shifts`` when given: see ``point_crops``)."""
         t0 = time.perf_counter()
-        crops = self.crops(rectified, spacing=spacing, margin=margin)
+        crops = self.crops(rectified, spacing=spacing, margin=margin, shifts=shifts)
         t1 = time.perf_counter()
         probs = self.predict_crops(crops)
         t2 = time.perf_counter()
@@ -283,6 +291,17 @@ def colourless(image: np.ndarray) -> bool:
     small = image[:: max(1, image.shape[0] // 240), :: max(1, image.shape[1] // 320), :3].astype(np.int16)
     chroma = small.max(axis=2) - small.min(axis=2)
     return float(np.percentile(chroma, 99.5)) <= 6.0
+
+
+def sureness(probs: PointProbabilities) -> float:
+    """How surely a board is read: the mean log-probability of the likeliest class over the points
+    read as holding a piece (0 when none does); two readings of one picture compare by it."""
+    pieces = [i for i, name in enumerate(probs.classes) if name not in ("empty", "covered")]
+    p = np.asarray(probs.probs)
+    occupied = p[:, pieces].sum(axis=1) > 0.5
+    if not occupied.any():
+        return 0.0
+    return float(np.log(np.maximum(p[occupied].max(axis=1), 1e-9)).mean())
 
 
 def red_at_rank0(probs: PointProbabilities, *, min_vote: float = 0.4, min_weight: float = 2.0) -> bool | None:
