@@ -35,9 +35,11 @@ class Observation:
     ``probs`` is (90, 16) in :data:`CLASSES` order, rows indexed by ``rules`` square numbers
     (``rank * 9 + file``), averaged over ``frames`` still frames; ``mask`` is True where the
     point could not be seen. ``t_still`` is when the board became still (the hand left) and
-    ``t`` the time of the last frame used. ``t_moved`` is when motion was first seen over the board
-    since the previous observation (None when nothing moved since): the board stood as that
-    observation saw it until then, which dates a clock press made before a move began.
+    ``t`` the time of the last frame used. ``t_moved`` is the time of the last still frame before
+    motion was first seen over the board since the previous observation (None when nothing moved
+    since): the board stood as that observation saw it at least until then, which dates a clock
+    press made before a move began. (The last still frame, not the first moving one: after a
+    stalled stream the first moving frame can come long after the hand did.)
     """
 
     t: float
@@ -142,7 +144,8 @@ class Observer:
         self._samples: list[np.ndarray] = []
         self._next_read = -np.inf
         self._last_observation_t = -np.inf
-        self._moved_at: float | None = None  # first motion since the last observation was handed over
+        self._moved_at: float | None = None  # last still frame before the first motion since the last observation
+        self._last_t: float | None = None  # the previous frame's time
         self.motion.reset()
 
     def retry_later(self, t: float) -> None:
@@ -156,9 +159,10 @@ class Observer:
         self.frames += 1
         moving = self.motion.moving(frame)
         cfg = self.config
+        before, self._last_t = self._last_t, t
         if moving:
             if self._moved_at is None:
-                self._moved_at = t
+                self._moved_at = before if before is not None else t
             self._observed = False
             self._still_since = None
             self._samples.clear()

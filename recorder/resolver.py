@@ -82,6 +82,9 @@ class ResolverConfig:
     confirm_alerts: bool = True  # raise a new trouble only when a second look sees it too
     in_hand_s: float = 5.0  # pieces gone from points a hand was just near are alerted missing after this long
     clock_grace_s: float = 4.0  # unmatched presses / unpressed moves are flagged after this
+    # a press this long or more before the board was last seen still ahead of a move was made before
+    # it (art. 8.1.7); a live camera's delay must fit inside (the clock's presses come without one)
+    early_press_margin_s: float = 0.3
     catch_up_views: int = 12  # unexplained views read as one path of moves, at most (recorder.resolver_catchup)
     catch_up_margin: float = 8.0  # nats a path must lead any path to another board by: a wrong path records wrong moves
     revise_window: float = 8.0  # a move this close behind a recorded one stays its rival (see _revise)
@@ -100,6 +103,8 @@ class ResolverConfig:
             raise ValueError("margin and priors must not be negative")
         if self.revise_window < 0 or self.revise_margin < 0 or not 0 <= self.revise_plies <= self.restore_plies:
             raise ValueError("revise_window and revise_margin must not be negative, revise_plies within 0-restore_plies")
+        if not 0.0 <= self.early_press_margin_s <= 10.0:
+            raise ValueError("early_press_margin_s must be within 0-10 s")
 
 
 @dataclass(frozen=True)
@@ -153,7 +158,8 @@ class Resolver:
         # whether the trouble standing now may: an illegal move or a board no move explains may be
         # put right with the clock pressed back (art. 5.8.3); a knocked or missing piece is not
         self._clock_trouble = False
-        self.clock = ClockBook(self.game.position.side_to_move, self.config.clock_grace_s) if clock else None
+        self.clock = (ClockBook(self.game.position.side_to_move, self.config.clock_grace_s,
+                                early_margin_s=self.config.early_press_margin_s) if clock else None)
         self._reported_end: tuple[str, int] | None = None
         self._last_advisory: str | None = None
         self.observations = 0
@@ -250,7 +256,8 @@ class Resolver:
             self.wants_retry = True
             return []
         alerts = diagnose(self.game.position, scorer, t=t, ply=self.game.ply, confident_p=cfg.confident_p,
-                          margin=cfg.margin, max_bad=cfg.max_bad_points)
+                          margin=cfg.margin, max_bad=cfg.max_bad_points,
+                          from_standard_start=self.game.start.board == Position.start().board)
         illegal = any(isinstance(alert, IllegalMoveAlert) for alert in alerts)
         if not illegal:  # a move the rules forbid is no path
             caught_up = self._catch_up(observation, scorer)

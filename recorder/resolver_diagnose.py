@@ -179,8 +179,9 @@ FAR_FROM_START = 6  # points differing before the first move that suggest anothe
 
 
 def diagnose(position: Position, scorer: Scorer, *, t: float, ply: int, confident_p: float,
-             margin: float = 3.5, max_bad: int = 3) -> list[Alert]:
-    """The alert for an observation no legal continuation explains ([] when nothing is clearly wrong)."""
+             margin: float = 3.5, max_bad: int = 3, from_standard_start: bool = True) -> list[Alert]:
+    """The alert for an observation no legal continuation explains ([] when nothing is clearly wrong);
+    ``from_standard_start``: the recording starts from the standard start (no ``--fen`` given)."""
     found = changes(position, scorer, confident_p)
     if not found:
         return []
@@ -213,8 +214,9 @@ def diagnose(position: Position, scorer: Scorer, *, t: float, ply: int, confiden
     text = (f"the board ({len(found.squares)} points differ from the record: {', '.join(names)}) matches no legal "
             "continuation; moves are not recorded until it matches again (art. 5.8)")
     if ply == 0 and len(found.squares) >= FAR_FROM_START:
-        text += ("; before the first move this board is far from the position the recording starts from: a game "
-                 "from another position needs it given (record --fen)")
+        text += ("; before the first move this board is far from the standard start: a game from another "
+                 "position needs it given (record --fen)" if from_standard_start else
+                 "; before the first move this board is far from the position given with --fen: check that position")
     return [BoardDisturbed(t, "unexplained", names, "5.8", text, ply, seen_fen)]
 
 

@@ -12,6 +12,7 @@ Clock presses (from a clock log or the serial link) are handed to the resolver i
 from __future__ import annotations
 
 import logging
+import math
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
@@ -69,6 +70,7 @@ class SessionConfig:
     glare_unreadable: float = 0.9
     orientation_margin: float = 20.0  # nats by which the turned naming must fit the start better
     mirror_margin: float = 0.05  # mean log-probability by which the board read flipped must fit the game better
+    mirror_looks: int = 30  # still views that may be spent telling a mirrored camera (an empty board cannot)
     # a grid the locator refused as too weak is used when the pieces on it read as the game's position:
     confirm_min_visible: int = 60  # points not covered, at least
     confirm_agreement: float = 0.93  # share of them that hold what the position says (empty, red, black)
@@ -123,7 +125,9 @@ class RecordingSession:
         self._drift_quiet_until = -np.inf  # drift checks wait until then (the last one was fooled)
         self._oriented = False
         self._mirrored = False  # the camera gives a mirror image: every frame is flipped back first
-        self._located_here = geometry is None  # a grid given by the caller is not relocated on flipped frames
+        # views left to tell a mirrored camera by (0: told, or a grid given by the caller, which is
+        # not relocated on flipped frames)
+        self._mirror_looks = 0 if geometry is not None else self.config.mirror_looks
         self.frames = 0
         self.last_t = 0.0
         self.timings: dict[str, float] = {"motion_ms": 0.0, "classify_ms": 0.0, "resolve_ms": 0.0, "locate_ms": 0.0,
@@ -315,11 +319,12 @@ class RecordingSession:
             observation = replace(observation, offsets=offsets, probs=probs,
                                   unreadable=washed >= self.config.glare_unreadable)
         self.timings["offpoint_ms"] += 1000 * (time.perf_counter() - started)
-        if not self._oriented:
-            self._oriented = True
+        if self._mirror_looks > 0:
             mirrored = self._check_mirror(image, observation.t)
             if mirrored is not None:
                 return mirrored
+        if not self._oriented:
+            self._oriented = True
             turned = self._check_orientation(observation)
             if turned is not None:
                 return turned
@@ -360,19 +365,25 @@ class RecordingSession:
         The board is read as seen and flipped left to right, and each reading scored against the
         position the game stands at (``_position_fit``); when the flipped one fits clearly better,
         the board is located again on flipped frames (a mirrored picture read as it is would record
-        every move on the mirrored files)."""
-        if self._mirrored or not self._located_here or self._rectify is None:
+        every move on the mirrored files). A view where neither reading shows the game's position
+        (an empty board, one being set up) tells nothing: the next views are asked, up to
+        ``mirror_looks`` of them."""
+        if self._rectify is None:
             return None
+        self._mirror_looks -= 1
         rectified = self._rectify(image)
         expected = board_classes(self.resolver.game.position.board)
         as_seen = _position_fit(self._square_probs(rectified), expected)
         flipped = _position_fit(self._square_probs(np.ascontiguousarray(rectified[:, ::-1])), expected)
+        if max(as_seen, flipped) < MIRROR_TELLS:  # the pieces are not (yet) where the game has them: ask again
+            return None
+        self._mirror_looks = 0
         if flipped <= as_seen + self.config.mirror_margin:
             return None
         log.info("t=%.2f: the board read flipped left to right fits the game's position better (%.3f against "
                  "%.3f): the picture is mirrored", t, flipped, as_seen)
         self._mirrored = True
-        self._oriented = False  # the first view of the flipped picture is checked again
+        self._oriented = False  # the first view of the flipped picture is checked for red's side again
         self._next_locate = -np.inf
         found = self._locate(cv2.flip(image, 1), t, "picture mirrored by the camera: read flipped left to right")
         if not found:  # no grid on the flipped frame: look again on the next frames
@@ -408,6 +419,9 @@ class RecordingSession:
         events += self.resolver.tick(self.last_t + (self.config.resolver.clock_grace_s if complete else 0.0))
         events.append(RecordingStopped(self.last_t, self.frames, reason))
         return self._emit(events)
+
+
+MIRROR_TELLS = math.log(0.5)  # a view whose better reading fits the game worse than this tells nothing
 
 
 def _position_fit(probs: np.ndarray, expected: np.ndarray) -> float:

@@ -1,8 +1,8 @@
 """Frame sources: a video file, a camera index, an RTSP/HTTP stream URL (OpenCV ``VideoCapture``), a folder of images.
 
 Iterating a source yields :class:`Frame` (image, time, index) and, for live sources, :class:`Lost`
-the moment the stream stalled or dropped and could not be reopened at once, and :class:`Gap` once
-it was reopened. Files give video time (frame index / fps);
+when the stream has stalled or dropped and not come back for ``lost_after_s`` (10 s), and
+:class:`Gap` once it was reopened. Files give video time (frame index / fps);
 live sources give seconds since the source was opened. A live source reads in a background
 thread into a one-frame slot (a slow consumer gets the newest frame, never a backlog); a read
 that fails or returns nothing for ``stall_s`` seconds closes the capture and reopens it with
@@ -54,8 +54,8 @@ class Frame:
 
 @dataclass(frozen=True)
 class Lost:
-    """The source stopped giving frames at ``t`` (``reason``) and did not reopen at once; a
-    :class:`Gap` follows when it comes back."""
+    """The source's last frame came at ``t`` (then ``reason``) and it has not come back for
+    ``LiveSource.lost_after_s`` seconds; a :class:`Gap` follows when it does."""
 
     t: float
     reason: str
@@ -243,8 +243,10 @@ class LiveSource(FrameSource):
 
     def __init__(self, target: str | int, *, opener: Opener = _open_cv, stall_s: float = 3.0,
                  backoff_s: float = 0.5, max_backoff_s: float = 10.0, max_attempts: int | None = None,
-                 clock: Callable[[], float] = time.monotonic, sleep: Callable[[float], None] = time.sleep) -> None:
+                 clock: Callable[[], float] = time.monotonic, sleep: Callable[[float], None] = time.sleep,
+                 lost_after_s: float = 10.0) -> None:
         self.name = public_name(target)  # a stream's password never reaches a message
+        self.lost_after_s = lost_after_s  # a picture gone this long (and not back) is reported Lost
         self.target = target
         self._opener = opener
         self.stall_s, self.backoff_s, self.max_backoff_s = stall_s, backoff_s, max_backoff_s
@@ -304,6 +306,7 @@ class LiveSource(FrameSource):
     def __iter__(self) -> Iterator[SourceItem]:
         t0 = self._clock()
         index = 0
+        last = 0.0  # the last frame's time
         capture: Capture | None
         if self._first is not None:
             capture, self._first = self._first, None
@@ -326,24 +329,26 @@ class LiveSource(FrameSource):
                     self.failed_reads += 1
                     reason = "read failed"
                     break
-                yield Frame(image, self._clock() - t0, index)
+                last = self._clock() - t0
+                yield Frame(image, last, index)
                 index += 1
             alive.clear()
             capture.release()
             if self._stopped.is_set():
                 break
-            lost = self._clock() - t0
-            log.warning("%s: %s at %.1f s; reopening", self.name, reason, lost)
+            log.warning("%s: %s at %.1f s; reopening", self.name, reason, self._clock() - t0)
             attempts_before = self.reopens
-            capture = yield from self._reopen(t0, lost=Lost(lost, reason))
+            capture = yield from self._reopen(t0, lost=Lost(last, reason))
             if capture is not None:
-                yield Gap(lost, self._clock() - t0, reason, self.reopens - attempts_before)
+                yield Gap(last, self._clock() - t0, reason, self.reopens - attempts_before)
 
     def _reopen(self, t0: float, first: bool = False, lost: Lost | None = None) -> Generator[Lost, None, Capture | None]:
-        """Open the capture with back-off; yields ``lost`` once the first try fails (a blip that
-        is over at once is not worth an alert)."""
+        """Open the capture with back-off. With ``lost`` (the last frame's time), yields it once the
+        picture has been gone ``lost_after_s`` seconds, or when the tries give up: a drop that is over
+        sooner (a Wi-Fi camera's few seconds) is only logged, by the ``Gap`` that follows."""
         delay = self.backoff_s
         attempts = 0
+        told = False
         while not self._stopped.is_set():
             capture = self._open()
             attempts += 1
@@ -351,9 +356,11 @@ class LiveSource(FrameSource):
                 self.reopens += 1
             if capture is not None:
                 return capture
-            if lost is not None and attempts == 1:
+            give_up = self.max_attempts is not None and attempts >= max(1, self.max_attempts)
+            if lost is not None and not told and (give_up or self._clock() - t0 - lost.t >= self.lost_after_s):
+                told = True
                 yield lost
-            if self.max_attempts is not None and attempts >= max(1, self.max_attempts):
+            if give_up:
                 log.error("%s: could not be opened after %d attempts", self.name, attempts)
                 break
             self._sleep(delay)

@@ -293,15 +293,18 @@ def colourless(image: np.ndarray) -> bool:
     return float(np.percentile(chroma, 99.5)) <= 6.0
 
 
-def sureness(probs: PointProbabilities) -> float:
-    """How surely a board is read: the mean log-probability of the likeliest class over the points
-    read as holding a piece (0 when none does); two readings of one picture compare by it."""
+def occupied_points(probs: PointProbabilities) -> np.ndarray:
+    """(90,) the points read as more likely holding a piece than not."""
     pieces = [i for i, name in enumerate(probs.classes) if name not in ("empty", "covered")]
-    p = np.asarray(probs.probs)
-    occupied = p[:, pieces].sum(axis=1) > 0.5
-    if not occupied.any():
+    return np.asarray(np.asarray(probs.probs)[:, pieces].sum(axis=1) > 0.5)
+
+
+def sureness(probs: PointProbabilities, points: np.ndarray) -> float:
+    """How surely a board is read on ``points`` ((90,) bool): the mean log-probability of the
+    likeliest class there (0 on none); two readings of one picture compare by it over the same points."""
+    if not points.any():
         return 0.0
-    return float(np.log(np.maximum(p[occupied].max(axis=1), 1e-9)).mean())
+    return float(np.log(np.maximum(np.asarray(probs.probs)[points].max(axis=1), 1e-9)).mean())
 
 
 def red_at_rank0(probs: PointProbabilities, *, min_vote: float = 0.4, min_weight: float = 2.0) -> bool | None:

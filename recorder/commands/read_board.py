@@ -32,6 +32,7 @@ from recorder.vision import (
     PointProbabilities,
     colourless,
     fen_placement,
+    occupied_points,
     settle_red_side,
     sureness,
 )
@@ -139,7 +140,8 @@ def at_piece_tops(rectified: np.ndarray, classifier: PieceClassifier, geometry: 
         return probs
     shifts = np.stack([field[_POINT_SQUARES, 0], -field[_POINT_SQUARES, 1]], axis=1)  # right, down
     moved = classifier.classify(rectified, spacing=geometry.spacing, margin=geometry.margin, shifts=shifts)
-    return moved if sureness(moved) > sureness(probs) else probs
+    points = occupied_points(probs) | occupied_points(moved)  # a reading that drops a piece is no surer for it
+    return moved if sureness(moved, points) > sureness(probs, points) else probs
 
 
 def run(args: argparse.Namespace) -> int:

@@ -11,6 +11,7 @@ import logging
 import math
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -169,7 +170,7 @@ def record_source(source_spec: str, classifier: Any, *, source: FrameSource | No
     earlier runs before a crash). ``clock_presses`` is ``load_clock_log(clock_log)`` when read already."""
     from calibration import BoardGeometry
     from recorder.clocklog_input import load_clock_log
-    from recorder.session import RecordingSession
+    from recorder.session import RecordingSession, SessionConfig
     from recorder.sources import Frame, LiveSource, open_source, public_name
     from recorder.stills import StillSaver
     from rules import Position
@@ -201,11 +202,14 @@ def record_source(source_spec: str, classifier: Any, *, source: FrameSource | No
     if store is not None and store.store.path is not None:  # alert stills live beside the store
         folder = store.store.path.parent
         stills = StillSaver(folder / "stills" / f"game-{store.game_id}", folder)
+    config = SessionConfig()
+    if isinstance(source, LiveSource):  # its frames come later than the clock's presses: a camera's delay
+        config = replace(config, resolver=replace(config.resolver, early_press_margin_s=LIVE_EARLY_PRESS_MARGIN_S))
     with EventLog(events_path) as events:
         session = RecordingSession(classifier, geometry=geometry, start=start,
                                    presses=presses if clock is None else [],
                                    events=events, source_name=public_name(source_spec), on_event=on_event,
-                                   stills=stills)
+                                   stills=stills, config=config)
         if unreadable and logged:  # the arbiter must see that the log, not a player, may have lost presses
             damaged = ClockAlert(0.0, "clock_log_damaged", (), "", f"{unreadable} line(s) of the clock log {clock_log} "
                                  "could not be read: a press on them is lost, so a move near one may be reported "
@@ -287,6 +291,9 @@ def writable(path: Path) -> None:
         path.unlink()
 
 
+# A live camera's picture comes 0.3-1.5 s after what it shows (the clock's presses come at once): with
+# a camera, a press counts as made before the move only this long before the board was last seen still.
+LIVE_EARLY_PRESS_MARGIN_S = 1.5
 CORRECTIONS_EVERY_S = 1.0  # how often a recording into the store looks for the console's corrections
 
 

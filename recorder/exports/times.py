@@ -38,8 +38,9 @@ def clock_text(ms: int) -> str:
     return hms(max(0, round(ms / 1000)))
 
 
-def parse_time_control(text: str) -> tuple[int, int] | None:
-    """``"5400+30"`` -> (base ms, increment ms); ``None`` for an empty or unknown form."""
+def parse_pgn_time_control(text: str) -> tuple[int, int] | None:
+    """A PGN ``TimeControl`` in seconds, ``"5400+30"`` -> (base ms, increment ms); ``None`` for an empty
+    or unknown form. (The command line's ``--tc`` is minutes: ``recorder.clock.model.parse_time_control``.)"""
     match = re.fullmatch(r"\s*(\d+)(?:\+(\d+))?\s*", text or "")
     if match is None:
         return None
@@ -48,7 +49,7 @@ def parse_time_control(text: str) -> tuple[int, int] | None:
 
 def move_times(game: RecordedGame, time_control: str = "") -> list[int | None]:
     """Milliseconds each ply took (``None`` where it cannot be told; see the module docstring)."""
-    control = parse_time_control(time_control)
+    control = parse_pgn_time_control(time_control)
     if not game.presses:
         return _clock_differences(game, control)
     effective = sorted((p for p in game.presses if p.effective), key=lambda p: p.t)
@@ -75,7 +76,7 @@ def move_times(game: RecordedGame, time_control: str = "") -> list[int | None]:
 
 def time_used(game: RecordedGame, time_control: str = "") -> dict[str, int | None]:
     """Milliseconds each side has used (``None`` when it cannot be told; see the module docstring)."""
-    control = parse_time_control(time_control)
+    control = parse_pgn_time_control(time_control)
     used: dict[str, int | None] = {side: None for side in SIDES}
     if game.presses:
         if control is None:

@@ -14,7 +14,7 @@ import logging
 import os
 import socket
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -305,11 +305,13 @@ class GameStore:
         sql = self._SELECT + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY g.id"
         return [self._row(row) for row in self.db.execute(sql, values)]
 
-    def find_open(self, source: str, info: GameInfo | None = None) -> GameRow | None:
-        """The latest open game for the same source (and board, when one is named), if any."""
+    def find_open(self, source: str, info: GameInfo | None = None,
+                  key: Callable[[str], str] | None = None) -> GameRow | None:
+        """The latest open game for the same source (and board, when one is named), if any; ``key``
+        names a stored source as ``source`` is named (stores kept a stream's raw URL before 2026-12-02)."""
         info = info or GameInfo()
         for game in reversed(self.games(status="open")):
-            if game.source != source:
+            if game.source != source and (key is None or key(game.source) != source):
                 continue
             if info.board is not None and (game.info.board, game.info.round, game.info.event) != (
                     info.board, info.round, info.event):

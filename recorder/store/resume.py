@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 from recorder.clocklog_input import ClockPress
 from recorder.events import ClockPressed, Event, MoveCorrected, MoveRecorded, RecordingStopped
 from recorder.scoresheet import RecordedGame, rebuild
-from recorder.sources import Frame, Gap, Lost
+from recorder.sources import Frame, Gap, Lost, public_name
 from recorder.store.db import GameInfo, GameRow, GameStore
 from rules import Move, Position
 from rules.squares import opponent
@@ -135,6 +135,11 @@ def continue_times(items: Iterable[T], offset: float) -> Iterator[T]:
         yield item
 
 
+def _public_source(source: str) -> str:
+    """A stored source as the store names it now (a stream's URL without its password)."""
+    return public_name(source) if "://" in source else source
+
+
 def _board_name(info: GameInfo) -> str:
     where = ", ".join(part for part in (f"round {info.round}" if info.round else "", info.event) if part)
     return f"board {info.board}" + (f" ({where})" if where else "")
@@ -170,7 +175,7 @@ class StoreRecording:
     def open(cls, store: GameStore, source: str, info: GameInfo | None = None,
              resume: bool = True) -> StoreRecording:
         """The open game for ``source`` (and board) taken up again, or a new game."""
-        found = store.find_open(source, info) if resume else None
+        found = store.find_open(source, info, key=_public_source) if resume else None
         if found is not None and found.state == "recording":
             raise ValueError(f"game {found.id} for {source} is being recorded by another running recorder "
                              "(stop it first, or use --new-game)")

@@ -624,3 +624,7 @@ def test_a_board_far_from_the_start_before_the_first_move_hints_at_another_start
     alerts = [e for e in resolver.observe(observe_board(endgame.board, 1.0)) if isinstance(e, Alert)]
     alerts += [e for e in resolver.observe(observe_board(endgame.board, 1.4, seed=1)) if isinstance(e, Alert)]
     assert [a.kind for a in alerts] == ["unexplained"] and "record --fen" in alerts[0].text
+    given = Resolver(endgame)  # --fen given, the board set up at the standard start: another hint
+    alerts = [e for e in given.observe(observe_board(Position.start().board, 1.0)) if isinstance(e, Alert)]
+    alerts += [e for e in given.observe(observe_board(Position.start().board, 1.4, seed=1)) if isinstance(e, Alert)]
+    assert [a.kind for a in alerts] == ["unexplained"] and "given with --fen" in alerts[0].text

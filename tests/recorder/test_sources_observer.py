@@ -47,12 +47,30 @@ def test_a_dropped_stream_is_reopened_with_back_off_and_the_gap_reported() -> No
     gaps = [i for i in items if isinstance(i, Gap)]
     assert len(frames) == 5 and [f.index for f in frames] == [0, 1, 2, 3, 4]
     assert len(gaps) == 1 and gaps[0].reason == "read failed" and gaps[0].attempts == 3
-    # told when the first reopening failed, before the gap; and again when it dropped for good at the end
+    # the first drop was over within a second: only the gap tells of it; the last one never ended
     lost = [i for i in items if isinstance(i, Lost)]
-    assert [i.reason for i in lost] == ["read failed"] * 2
-    assert items.index(lost[0]) == 3 < items.index(gaps[0]) and items[-1] == lost[1]
+    assert len(lost) == 1 and lost[0].reason == "read failed" and items[-1] == lost[0]
+    assert lost[0].t == frames[-1].t  # dated from the last frame, not from when the drop was noticed
     assert waits[:2] == [0.5, 1.0]  # doubling back-off
     assert source.reopens >= 3
+
+
+def test_a_stream_gone_longer_than_a_blip_is_reported_lost_before_it_returns() -> None:
+    now = [0.0]
+
+    def sleep(seconds: float) -> None:
+        now[0] += seconds
+
+    plan = [_FakeCapture(3)] + [_FakeCapture(0, opened=False)] * 6 + [_FakeCapture(2)]
+    source = LiveSource("rtsp://camera", opener=lambda target: plan.pop(0) if plan else _FakeCapture(0, False),
+                        sleep=sleep, clock=lambda: now[0], stall_s=0.5, max_attempts=10, lost_after_s=10.0)
+    items = []
+    for item in source:
+        items.append(item)
+        if len([i for i in items if isinstance(i, Frame)]) == 5:
+            break
+    kinds = [type(i).__name__ for i in items]
+    assert kinds == ["Frame"] * 3 + ["Lost", "Gap"] + ["Frame"] * 2  # back-off 0.5+1+2+4+8 s: past 10 s
 
 
 def test_folder_and_file_sources(tmp_path: Path) -> None:
@@ -126,8 +144,26 @@ def test_observer_waits_for_a_still_uncovered_board_and_skips_still_frames() -> 
     for i in range(15, 25):  # the hand rests motionless: read "covered", never handed over
         assert observer.feed(_frame(True), i / 10) is None
     assert seen == [(2, 2), (10, 2)]  # 0.2 s after the first frame, and 0.2 s after the hand left (frame 8)
-    assert moved == [0.0, 0.6]  # when motion began before each view (the first frame has nothing to compare with)
+    assert moved == [0.0, 0.5]  # the last still frame before motion (the first frame has nothing to compare with)
     assert observer.skipped > 0 and len(calls) < 20
+
+
+def test_after_a_stalled_stream_the_move_is_dated_from_the_last_still_frame() -> None:
+    """Frames stop at 3.0 s and come back at 5.0 s showing the hand: the move began some time after
+    3.0 s, not at 5.0 s (a press at 4.0 s may well have followed it)."""
+    def probabilities(frame: np.ndarray) -> np.ndarray:
+        probs = np.full((90, len(CLASSES)), 0.01)
+        probs[:, 0] = 0.9
+        return probs / probs.sum(axis=1, keepdims=True)
+
+    observer = Observer(probabilities, MotionDetector((0, 0, 160, 120), spacing=12.0),
+                        ObserverConfig(still_s=0.1, smooth_frames=2))
+    times = [i / 10 for i in range(31)] + [5.0, 5.1] + [5.2 + i / 10 for i in range(5)]
+    views = []
+    for t in times:
+        view = observer.feed(_frame(5.0 <= t < 5.2), t)
+        views += [view] if view is not None else []
+    assert views[-1].t_moved == 3.0
 
 
 class _StallingCapture(_FakeCapture):

@@ -197,6 +197,17 @@ def test_a_streams_key_in_the_store_keeps_no_password(tmp_path: Path) -> None:
     assert store.game(run.game_id).source == key
 
 
+def test_a_stream_game_stored_under_its_raw_url_is_still_resumed(tmp_path: Path) -> None:
+    """Stores kept a stream's raw URL (with its password) before the key dropped it: an interrupted
+    game from then is taken up again, not left beside a new one."""
+    from recorder.store.recording import source_key
+
+    store = GameStore(tmp_path / "s.sqlite3")
+    old = store.create_game("rtsp://u:p@cam/1", GameInfo())
+    resumed = StoreRecording.open(store, source_key("rtsp://u:p@cam/1"))
+    assert resumed.game_id == old
+
+
 def test_one_board_is_recorded_once_at_a_time(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     store = GameStore(tmp_path / "s.sqlite3")
     board3 = GameInfo(event="Open", round="2", board=3)

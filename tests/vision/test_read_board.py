@@ -183,8 +183,7 @@ def test_read_board_refuses_a_grayscale_picture_and_a_board_too_small(tmp_path: 
     tiny = tmp_path / "tiny.png"
     cv2.imwrite(str(tiny), cv2.resize(image, (160, 120), interpolation=cv2.INTER_AREA))
     assert main(["read-board", str(tiny)]) == 1
-    err = capsys.readouterr().err
-    assert "too small to read" in err or "no board found" in err
+    assert "too small to read" in capsys.readouterr().err  # found (about 9 px per spacing), not read
 
 
 def test_a_steep_view_is_read_where_the_piece_tops_stand(classifier: PieceClassifier) -> None:
