@@ -91,6 +91,7 @@ class ResolverConfig:
     revise_plies: int = 8  # how far back a recorded move may be revised by what the board shows later
     revise_margin: float = 8.0  # nats a revision must lead the record and other revisions by (it rewrites moves)
     inconclusive_looks: int = 3  # a still board no candidate clearly explains is read again this many times
+    remind_s: float = 20.0  # a trouble that still stands is raised again on a still view this long after
 
     def __post_init__(self) -> None:
         if not 0 <= self.inconclusive_looks <= 20:
@@ -169,6 +170,8 @@ class Resolver:
         self._suspect: tuple[tuple[str, tuple[str, ...]], ...] | None = None
         self._suspect_since = 0.0  # when the trouble waiting for its second look was first seen
         self._suspect_hold = 0.0  # and how long it must stand before it is raised
+        self._raised: tuple[tuple[str, tuple[str, ...]], ...] | None = None  # the trouble raised last, while it stands
+        self._raised_at = 0.0
         # Points something moved near since the board was last judged whole (all at first), and the
         # points of the disturbance last raised: a reading that changes on a point nothing touched
         # is the camera misreading it, not a disturbed board (unless it was already disturbed).
@@ -277,6 +280,7 @@ class Resolver:
     def _in_sync(self) -> None:
         """The board matches the record again: no trouble stands, none that excuses clock presses."""
         self.desynced = self._clock_trouble = False
+        self._raised = None
 
     def _residual_hold(self, candidate: _Candidate, residual: Sequence[Alert], scorer: Scorer) -> float:
         """How long what is wrong on an accepted board may stand before it is raised.
@@ -322,6 +326,11 @@ class Resolver:
         seen_again = key == self._suspect or self.desynced or not self.config.confirm_alerts
         if seen_again and t - since >= hold_s:
             self._suspect = None
+            if self.desynced and key == self._raised and t - self._raised_at < self.config.remind_s:
+                # the same trouble, still standing (a player correcting it moves a hand over it): told already
+                log.debug("t=%.2f: %s (still standing, not raised again)", t, alerts[0].text)
+                return []
+            self._raised, self._raised_at = key, t
             self.desynced = True
             self._clock_trouble |= any(alert.kind != "board_disturbed" for alert in alerts)
             if self._clock_trouble:
@@ -821,7 +830,6 @@ class Resolver:
         self._standing = frozenset()
         self._unreliable.clear()
         self._misread.clear()
-        self._unexplained.clear()
         self._rivals.clear()  # the arbiter has said what was played
         self._board_seen_at = self._moving_since = None
 

@@ -43,7 +43,7 @@ from recorder.resolver import Resolver, ResolverConfig
 from recorder.resolver_scoring import Scorer, board_classes, colour_agreement
 from recorder.sources import Gap, Lost, SourceItem
 from recorder.stills import StillSaver
-from rules import Position
+from rules import Move, Position
 from rules.squares import square_name
 
 log = logging.getLogger(__name__)
@@ -404,6 +404,34 @@ class RecordingSession:
                  observation.t, geometry.red_side)
         return [CalibrationChanged(observation.t, "red side from the pieces", 0.0, geometry.red_side,
                                    geometry.confidence)]
+
+    def adopt_record(self, plies: list[str]) -> list[Event]:
+        """Go on from the record as the arbiter corrected it (``plies``, ICCS, from the store).
+
+        The correction was made on the record the console saw; this recorder may have recorded
+        more plies meanwhile, which the corrected record then lacks. Those that still follow
+        legally from it are kept, and logged again after the correction so that the store has
+        them: without them the board stands plies ahead of the record, and what the recorder
+        reads next can only be explained by wrong moves.
+        """
+        own = list(self.resolver.game.moves)
+        position = self.resolver.game.start
+        for iccs in plies:
+            position = position.play(Move.from_iccs(iccs))
+        kept: list[Move] = []
+        for move in own[len(plies):]:
+            if move not in position.legal_moves():
+                break
+            position = position.play(move)
+            kept.append(move)
+        self.resolver.adopt(1, plies + [move.iccs for move in kept])
+        logged = {(e.ply, e.iccs): e for e in self.log.events if isinstance(e, MoveRecorded)}
+        again = [replace(logged[(ply, move.iccs)], t=self.last_t)
+                 for ply, move in enumerate(kept, start=len(plies) + 1) if (ply, move.iccs) in logged]
+        if kept:
+            log.info("t=%.2f: the corrected record has %d plies; the %d recorded since it was read are kept",
+                     self.last_t, len(plies), len(kept))
+        return self._emit(list(again))
 
     def finish(self, reason: str = "end of source", complete: bool = True) -> list[Event]:
         """Close the record. At the end of the source (``complete``) the remaining clock presses are

@@ -303,7 +303,7 @@ def _take_corrections(session: Any, store: StoreRecording, show: bool) -> None:
     if not fixes:
         return
     plies = [entry.iccs for entry in store.game().plies]
-    session.resolver.adopt(1, plies)
+    session.adopt_record(plies)
     first = min(fix.ply for fix in fixes)
     log.info("ply %d corrected in the console by %s: the record now has %d plies", first, fixes[0].by, len(plies))
     if show:

@@ -124,3 +124,25 @@ def test_a_camera_lost_mid_game_is_alerted_at_once_and_its_return_logged() -> No
     (back,) = session.feed(Gap(12.5, 30.0, "no frame for 3.0 s", 4))
     assert isinstance(back, SourceGap) and back.t_resumed == 30.0
     assert session.resolver.last_trouble == 30.0  # presses made while the camera was away are not judged
+
+
+def test_a_correction_read_while_more_plies_were_recorded_keeps_them_and_logs_them_again() -> None:
+    """The console corrected ply 2 from the record it saw (two plies); this recorder had recorded
+    ply 3 meanwhile, which the corrected record lacks: ply 3 stays, and is logged again after the
+    correction so that the store has it."""
+    from recorder.events import MoveRecorded
+    from rules import Position
+
+    session = RecordingSession(_NoClassifier(), locator=_RefusingLocator([]))  # type: ignore[arg-type]
+    position = Position.start()
+    for ply, iccs in enumerate(["h2e2", "h9g7", "c3c4"], start=1):
+        side = position.side_to_move
+        position = position.play(iccs)
+        session.resolver.game.push(iccs)
+        session._emit([MoveRecorded(float(ply), ply, iccs, "", side, position.fen(), 0.99)])
+    session.last_t = 9.0
+    again = session.adopt_record(["h2e2", "b9c7"])  # ply 2 corrected; c3c4 still follows legally
+    assert [m.iccs for m in session.resolver.game.moves] == ["h2e2", "b9c7", "c3c4"]
+    assert [(e.ply, e.iccs, e.t) for e in again if isinstance(e, MoveRecorded)] == [(3, "c3c4", 9.0)]
+    session.adopt_record(["h2e2", "b9c7", "g3g4", "h7e7"])  # a record already longer: nothing to keep
+    assert [m.iccs for m in session.resolver.game.moves] == ["h2e2", "b9c7", "g3g4", "h7e7"]
