@@ -302,6 +302,11 @@ def _quote(value: str) -> str:
     return value.replace("\\", "\\\\").replace('"', '\\"')
 
 
+def _comment(text: str) -> str:
+    """A comment as written: spaces as one and none at either end (as it reads back), no ``}``."""
+    return " ".join(text.replace("}", ")").split())
+
+
 def write_pgn(game: PgnGame, notation: str = CHINESE, *, traditional: bool = False,
               fullwidth: bool = False) -> str:
     """The game as PGN text with moves in ``notation`` (strict writing, one move pair a line).
@@ -326,8 +331,9 @@ def write_pgn(game: PgnGame, notation: str = CHINESE, *, traditional: bool = Fal
     lines = [f'[{name} "{_quote(value)}"]' for name, value in tags.items()]
     lines.append("")
     body: list[str] = []
-    if game.comment:
-        body.append("{" + game.comment.replace("}", ")") + "}")
+    opening = _comment(game.comment)
+    if opening:
+        body.append("{" + opening + "}")
     line = ""
     for index, move in enumerate(game.moves):
         text = format_move(position, move, notation, traditional=traditional, fullwidth=fullwidth)
@@ -338,9 +344,9 @@ def write_pgn(game: PgnGame, notation: str = CHINESE, *, traditional: bool = Fal
             line = f"{number}. {text}" if position.side_to_move == "red" else f"{number}. ... {text}"
         else:
             line += f" {text}"
-        comment = game.move_comments[index] if index < len(game.move_comments) else ""
+        comment = _comment(game.move_comments[index] if index < len(game.move_comments) else "")
         if comment:
-            body.append(line + " {" + comment.replace("}", ")") + "}")
+            body.append(line + " {" + comment + "}")
             line = ""
         position = position.play(move)
     if line:

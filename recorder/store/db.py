@@ -149,11 +149,21 @@ class GameStore:
             return None
         self.db.execute("INSERT OR IGNORE INTO tournaments (name, site, created) VALUES (?, ?, ?)",
                         (info.event, info.site, _now()))
-        tournament = self.db.execute("SELECT id FROM tournaments WHERE name = ?", (info.event,)).fetchone()[0]
+        tournament, site = self.db.execute("SELECT id, site FROM tournaments WHERE name = ?",
+                                           (info.event,)).fetchone()
         self.db.execute("INSERT OR IGNORE INTO rounds (tournament_id, name, date) VALUES (?, ?, ?)",
                         (tournament, info.round, info.date))
-        round_id = self.db.execute("SELECT id FROM rounds WHERE tournament_id = ? AND name = ?",
-                                   (tournament, info.round)).fetchone()[0]
+        round_id, date = self.db.execute("SELECT id, date FROM rounds WHERE tournament_id = ? AND name = ?",
+                                         (tournament, info.round)).fetchone()
+        # the first recorder's details are the tournament's and the round's; a later recorder that names
+        # them fills them where the first left them empty (its games keep their own, see create_game)
+        if info.site and not site:
+            self.db.execute("UPDATE tournaments SET site = ? WHERE id = ?", (info.site, tournament))
+        elif info.site and site != info.site:
+            log.info("game site %r differs from tournament %r's site %r; the game keeps its own",
+                     info.site, info.event, site)
+        if info.date and not date:
+            self.db.execute("UPDATE rounds SET date = ? WHERE id = ?", (info.date, round_id))
         self.db.execute("INSERT OR IGNORE INTO boards (round_id, number) VALUES (?, ?)",
                         (round_id, info.board if info.board is not None else 0))
         row = self.db.execute("SELECT id FROM boards WHERE round_id = ? AND number = ?",
@@ -169,9 +179,10 @@ class GameStore:
         try:
             board = self._board_id(info)
             cursor = self.db.execute(
-                "INSERT INTO games (board_id, source, red, black, time_control, camera, clock, created, updated)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (board, source, info.red, info.black, info.time_control, info.camera, info.clock, now, now))
+                "INSERT INTO games (board_id, source, site, date, red, black, time_control, camera, clock, created,"
+                " updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (board, source, info.site, info.date, info.red, info.black, info.time_control, info.camera,
+                 info.clock, now, now))
         except BaseException:
             self.db.execute("ROLLBACK")
             raise
@@ -250,7 +261,7 @@ class GameStore:
     # --- queries ---------------------------------------------------------------------------
     _SELECT = """
         SELECT g.*, b.number AS board_number, r.name AS round_name, r.date AS round_date,
-               t.name AS event_name, t.site AS site,
+               t.name AS event_name, t.site AS tournament_site,
                (SELECT COUNT(*) FROM sessions s WHERE s.game_id = g.id) AS session_count,
                (SELECT MAX(CAST(json_extract(e.data, '$.ply') AS INTEGER)) FROM events e
                  WHERE e.game_id = g.id AND e.type = 'MoveRecorded') AS max_ply
@@ -262,11 +273,13 @@ class GameStore:
         # without a round's date a game the recorder watched (it names the model that read it; an
         # imported game does not) says when it was recorded, as the PGN written while recording does.
         # The site is only ever what the arbiter gave (--site): the source (a stream URL, which may hold
-        # a password, or a local path) is never published as one; PGN writes an unknown site as "?"
+        # a password, or a local path) is never published as one; PGN writes an unknown site as "?".
+        # A game's own site and date (its recorder's --site/--date, an imported game's tags) come first,
+        # then its tournament's site and round's date (games stored before schema 3 have only those)
         watched = bool(row["model_sha256"])
         created = (row["created"] or "")[:10].replace("-", ".") if watched else ""
-        info = GameInfo(event=row["event_name"] or "", site=row["site"] or "",
-                        round=row["round_name"] or "", date=row["round_date"] or created,
+        info = GameInfo(event=row["event_name"] or "", site=row["site"] or row["tournament_site"] or "",
+                        round=row["round_name"] or "", date=row["date"] or row["round_date"] or created,
                         board=row["board_number"] or None, red=row["red"],  # 0: the game had no board number
                         black=row["black"], time_control=row["time_control"], camera=row["camera"],
                         clock=row["clock"])

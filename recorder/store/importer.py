@@ -2,7 +2,11 @@
 
 Reading is ``rules.read_pgn`` (ICCS, WXF or Chinese moves; UTF-8, GBK or Big5): a move it cannot
 read stops that game, and the problem is returned with the game's number so the arbiter sees
-what was left out. ``[%clk]`` comments become the clock times of the moves. A game the store
+what was left out. ``[%clk]`` comments become the clock times of the moves, fitted to the
+milliseconds that give back the ``[%emt]`` move times; the rest of each comment becomes the notes
+it was written from (alerts, restorations, corrections, advice, the end), or a ``comment`` alert
+that keeps its text (:mod:`recorder.store.import_notes`). Exported again, an imported game gives
+the text it was read from. A game the store
 holds already (same tags and moves: the same file imported twice) is skipped and named.
 """
 
@@ -12,41 +16,165 @@ import logging
 import re
 from typing import NamedTuple
 
-from recorder.events import Event, GameEnded, MoveRecorded, RecordingStarted, RecordingStopped
+from recorder.events import (
+    Alert,
+    Event,
+    GameEnded,
+    MoveCorrected,
+    MoveRecorded,
+    PositionRestored,
+    RecordingStarted,
+    RecordingStopped,
+)
 from recorder.scoresheet import rebuild
 from recorder.store.db import GameInfo, GameRow, GameStore
-from rules import PgnGame, format_move, read_pgn
+from recorder.store.import_notes import (
+    AlertNote,
+    CorrectedNote,
+    EndedNote,
+    Note,
+    RestoredNote,
+    plain,
+    read_notes,
+)
+from rules import PgnGame, Position, format_move, read_pgn
 
 log = logging.getLogger(__name__)
 
 _CLK = re.compile(r"\[%clk\s+(\d+):(\d\d):(\d\d)\]")
+_EMT = re.compile(r"\[%emt\s+(\d+):(\d\d):(\d\d)\]")
+_TIME_CONTROL = re.compile(r"\s*(\d+)(?:\+(\d+))?\s*")
 
 
-def _clock_ms(comment: str) -> int | None:
-    match = _CLK.search(comment)
+def _ms(pattern: re.Pattern[str], comment: str) -> int | None:
+    match = pattern.search(comment)
     if match is None:
         return None
     hours, minutes, seconds = (int(part) for part in match.groups())
     return ((hours * 60 + minutes) * 60 + seconds) * 1000
 
 
+def _clock_ms(comment: str) -> int | None:
+    return _ms(_CLK, comment)
+
+
+def _time_control(headers: dict[str, str]) -> tuple[int, int] | None:
+    """PGN's ``TimeControl`` (seconds[+increment]) in ms, as the exports read it; ``None`` otherwise."""
+    match = _TIME_CONTROL.fullmatch(headers.get("TimeControl", ""))
+    return None if match is None else (int(match[1]) * 1000, int(match[2] or 0) * 1000)
+
+
+def fit_clocks(sides: list[str], clocks: list[int | None], spent: list[int | None],
+               control: tuple[int, int] | None) -> list[int | None]:
+    """Each ply's time left in ms: its ``[%clk]`` (whole seconds, as a clock shows them) with the
+    milliseconds chosen so that the move times worked out from them, as the exports do for a game
+    without clock presses (``recorder.exports.times``: the mover's time left before, less after, plus
+    the increment, rounded to the second), are the ``[%emt]`` values the file gave. A ``[%emt]`` that
+    no such choice gives (the file's times disagree by more than the clock's hidden fraction of a
+    second) is left to the clock times. Without a time control the whole seconds are kept.
+    """
+    fitted = list(clocks)
+    if control is None:
+        return fitted
+    base, increment = control
+    for side in set(sides):
+        plies = [index for index, mover in enumerate(sides) if mover == side]
+        # forward: the interval of time-left values each ply may have, given the plies before it
+        spans: list[tuple[int, int] | None] = []
+        linked: list[bool] = []  # whether the ply's value is tied to the one before by its [%emt]
+        before: tuple[int, int] | None = (base, base)
+        for index in plies:
+            clk, emt = clocks[index], spent[index]
+            if clk is None:
+                spans.append(None)
+                linked.append(False)
+                before = None
+                continue
+            low, high = clk, clk + 999
+            tied = False
+            if emt is not None and before is not None:
+                least, most = (emt - 499, emt + 499) if emt > 0 else (-10**12, 499)  # round() to emt
+                tied_low, tied_high = max(low, before[0] + increment - most), min(high, before[1] + increment - least)
+                if tied_low <= tied_high:
+                    low, high, tied = tied_low, tied_high, True
+            spans.append((low, high))
+            linked.append(tied)
+            before = (low, high)
+        # backward: the least value of each interval that keeps the next ply's [%emt]
+        after: int | None = None
+        after_tied = False
+        emt_after: int | None = None
+        for position in range(len(plies) - 1, -1, -1):
+            span = spans[position]
+            if span is None:
+                after = None
+                continue
+            low, high = span
+            if after is not None and after_tied and emt_after is not None:
+                least, most = (emt_after - 499, emt_after + 499) if emt_after > 0 else (-10**12, 499)
+                low, high = max(low, after - increment + least), min(high, after - increment + most)
+            value = low if low <= high else span[0]
+            fitted[plies[position]] = value
+            after, after_tied, emt_after = value, linked[position], spent[plies[position]]
+    return fitted
+
+
+def _note_events(notes: list[Note], t: float, ply: int, after: Position,
+                 recorded: MoveRecorded | None, result: str | None) -> list[Event]:
+    """The events of the notes of the comment after ply ``ply`` (0: the game's opening comment)."""
+    events: list[Event] = []
+    for note in notes:
+        if isinstance(note, RestoredNote) and note.ply != ply:
+            note = plain(note)  # it can only stand where it was written: after the ply it restored
+        if isinstance(note, CorrectedNote) and (recorded is None or (note.ply, note.iccs, note.chinese) != (
+                ply, recorded.iccs, recorded.chinese)):
+            note = plain(note)
+        if isinstance(note, AlertNote):
+            events.append(Alert(t, note.kind, note.squares, note.article, note.text, ply))
+        elif isinstance(note, EndedNote):
+            events.append(GameEnded(t, ply, None if note.advisory else result, note.reason, note.article, note.text,
+                                    note.advisory))
+        elif isinstance(note, RestoredNote):
+            events.append(PositionRestored(t, ply, after.fen(), note.taken_back))
+        elif recorded is not None:  # the move recorded again, as the arbiter set it: the note's place kept
+            events.append(MoveCorrected(t, ply, recorded.iccs, recorded.chinese, recorded.side, recorded.fen_after,
+                                        recorded.confidence, None, recorded.red_ms, recorded.black_ms, False,
+                                        note.by, note.was))
+    return events
+
+
 def events_from_pgn(game: PgnGame, source: str = "") -> list[Event]:
-    """The event log of a read PGN game: one ``MoveRecorded`` per move (a second apart), its result."""
+    """The event log of a read PGN game: one ``MoveRecorded`` per move (a second apart), the notes of its
+    comments (:mod:`recorder.store.import_notes`), its result.
+
+    ``[%clk]`` gives each move's clock time, with the milliseconds that give back its ``[%emt]``
+    (:func:`fit_clocks`).
+    """
     position = game.start_position()
+    result = game.result if game.result in ("1-0", "0-1", "1/2-1/2") else None
     events: list[Event] = [RecordingStarted(0.0, source, position.fen())]
+    events += _note_events(read_notes(game.comment), 0.5, 0, position, None, result)
+    comments = [game.move_comments[index] if index < len(game.move_comments) else ""
+                for index in range(len(game.moves))]
+    sides = [board.side_to_move for board in game.positions()[:-1]]
+    fitted = fit_clocks(sides, [_clock_ms(comment) for comment in comments], [_ms(_EMT, c) for c in comments],
+                        _time_control(game.headers))
     clocks: dict[str, int | None] = {"red": None, "black": None}
+    ended = any(isinstance(event, GameEnded) and not event.advisory for event in events)
     for ply, move in enumerate(game.moves, 1):
         side = position.side_to_move
         after = position.play(move)
-        comment = game.move_comments[ply - 1] if ply - 1 < len(game.move_comments) else ""
-        clocks[side] = _clock_ms(comment)
-        events.append(MoveRecorded(float(ply), ply, move.iccs, format_move(position, move, "chinese"), side,
-                                   after.fen(), 1.0, None, clocks["red"], clocks["black"]))
+        clocks[side] = fitted[ply - 1]
+        recorded = MoveRecorded(float(ply), ply, move.iccs, format_move(position, move, "chinese"), side,
+                                after.fen(), 1.0, None, clocks["red"], clocks["black"])
+        events.append(recorded)
+        noted = _note_events(read_notes(comments[ply - 1]), ply + 0.5, ply, after, recorded, result)
+        ended = ended or any(isinstance(event, GameEnded) and not event.advisory for event in noted)
+        events += noted
         position = after
     end = float(len(game.moves) + 1)
-    if game.result in ("1-0", "0-1", "1/2-1/2"):
-        events.append(GameEnded(end, len(game.moves), game.result, "recorded", "", "result as recorded in the PGN",
-                                False))
+    if result is not None and not ended:  # no note says how it ended: the result, with no sentence
+        events.append(GameEnded(end, len(game.moves), result, "recorded", "", "", False))
     events.append(RecordingStopped(end, 0, "imported"))
     return events
 
@@ -73,8 +201,8 @@ class Imported(NamedTuple):
 
 
 def _same_details(row: GameRow, info: GameInfo, result: str) -> bool:
-    """The details the store keeps per game (a tournament's site and a round's date are the first
-    game's, so they are not compared; board 0 is kept as none)."""
+    """The details that tell games apart (site and date are not compared: a game stored before
+    schema 3 shows its tournament's site and round's date; board 0 is kept as none)."""
     return (row.info.event, row.info.round, row.info.board, row.info.red, row.info.black,
             row.info.time_control, row.result) == (info.event, info.round, info.board or None, info.red, info.black,
                                                    info.time_control, result)

@@ -77,6 +77,13 @@ MIGRATIONS: tuple[tuple[int, str], ...] = (
         );
         CREATE INDEX games_open ON games (status, source, board_id);
     """),
+    # each game's own site and date (--site/--date, the PGN tags of an imported game): before, only the
+    # tournament's site and the round's date were kept, the first recorder's, and later ones were lost.
+    # Empty for the games stored before; they go on showing their tournament's site and round's date
+    (3, """
+        ALTER TABLE games ADD COLUMN site TEXT NOT NULL DEFAULT '';
+        ALTER TABLE games ADD COLUMN date TEXT NOT NULL DEFAULT ''
+    """),
 )
 LATEST = MIGRATIONS[-1][0]
 _CREATED = re.compile(r"CREATE TABLE (\w+)", re.IGNORECASE)

@@ -217,3 +217,14 @@ def test_a_bad_move_is_not_logged_as_well_as_returned(caplog: pytest.LogCaptureF
         (game,) = read_pgn('[Game "Chinese Chess"]\n\n1. h2e2 h9g7 2. e2e9 *\n')
     assert len(game.errors) == 1
     assert not [r for r in caplog.records if r.levelno >= 30]
+
+
+def test_comments_are_written_without_stray_spaces() -> None:
+    game = PgnGame()
+    game.comment = " opening  note "
+    game.add_move(Move.from_iccs("h2e2"), "[%clk 0:15:13] ")
+    game.add_move(Move.from_iccs("h9g7"), "  ")
+    text = write_pgn(game, "iccs")
+    assert "1. h2e2 {[%clk 0:15:13]}" in text and "{opening note}" in text and "{ " not in text
+    assert "h9g7 {" not in text
+    assert write_pgn(read_pgn(text)[0], "iccs") == text

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -84,3 +85,56 @@ def test_a_game_twice_in_one_file_is_stored_once() -> None:
     imported = import_pgn(store, game + "\n" + game)
     assert len(imported.ids) == 1 and imported.duplicates == [f"game 2 is already stored as game {imported.ids[0]} "
                                                                "(same tags and moves)"]
+
+
+def _round_trip_text(text: str) -> str:
+    store = GameStore(":memory:")
+    (game_id,) = import_pgn(store, text, "r.pgn").ids
+    return export_pgn(store.events(game_id), store.game(game_id).info)
+
+
+def test_an_exported_game_imported_and_exported_again_is_the_same_text() -> None:
+    from recorder.store.db import GameInfo
+
+    moves = ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7", "b0c2", "g6g5", "c3c4", "b7b3"]
+    info = GameInfo(event="Spring Open", round="3", board=4, red="A", black="B", time_control="5400+30")
+    for seed in range(6):
+        text = export_pgn(game_events(moves, seed=seed, result="0-1", faults=True), info)
+        assert "alert illegal_move" in text and "taken back" in text and "end (agreed" in text
+        again = _round_trip_text(text)
+        # an imported game has clock times only, and its move times are their differences (fitted to the
+        # [%emt] given): where the recorder wrote none (a press lost, ply 8 after the restoration) one is
+        # written, and ply 9, whose [%emt] counts from the press after the restoration while the fixture's
+        # clock times do not, keeps its clock's. Everything else comes back the same
+        for before, after in zip(text.splitlines(), again.splitlines(), strict=True):
+            if "[%emt" not in before:
+                assert re.sub(r" \[%emt [^\]]*\]", "", after) == before
+            elif not before.startswith("5. c3c4"):
+                assert after == before
+        assert _round_trip_text(again) == again
+
+
+def game_comment_of(text: str) -> str:
+    return read_pgn(text)[0].comment
+
+
+def test_comments_of_other_programs_are_kept_as_notes_without_stray_spaces() -> None:
+    text = ('[Event "Club"]\n[TimeControl "600+5"]\n\n{好局}\n1. h2e2 {[%clk 0:09:58]  好棋; 中炮 } h9g7 '
+            '{[%clk 0:09:59] }\n2. h0g2 {alert note: x} *\n')
+    again = _round_trip_text(text)
+    assert game_comment_of(again) == "alert comment: 好局"
+    (game,) = read_pgn(again)
+    assert game.move_comments[0] == "[%clk 0:09:58] [%emt 0:00:07] alert comment: 好棋; 中炮"
+    assert game.move_comments[1] == "[%clk 0:09:59] [%emt 0:00:06]"
+    assert game.move_comments[2] == "alert note: x"
+    assert " }" not in again and "{ " not in again
+    assert _round_trip_text(again) == again
+
+
+def test_corrected_and_added_moves_come_back_as_corrections() -> None:
+    from recorder.store.import_notes import CorrectedNote, read_notes
+
+    notes = read_notes("[%clk 0:09:58] arbiter: ply 2 corrected to h9g7 (马8进7), was b9c7; "
+                       "recorder: ply 3 added by the recorder: h0g2 (马二进三)")
+    assert notes == [CorrectedNote("arbiter", 2, "h9g7", "马8进7", "b9c7"),
+                     CorrectedNote("recorder", 3, "h0g2", "马二进三", "")]

@@ -247,3 +247,38 @@ def test_a_watched_game_without_tournament_details_says_when_it_was_recorded_nev
     assert '[Site "?"]' in export_pgn(store.events(watched), rows[watched].info)
     assert rows[watched].info.date == datetime.datetime.now(datetime.UTC).strftime("%Y.%m.%d")
     assert rows[imported].info.site == "" and rows[imported].info.date == ""  # an old game's date is not today
+
+
+def test_each_recorder_keeps_its_site_and_date_and_fills_the_tournaments(tmp_path: Path) -> None:
+    store = GameStore(tmp_path / "g.sqlite3")
+    first = store.create_game("cam1", GameInfo(event="Spring Open", round="3", board=4, date="2026.12.02"))
+    later = store.create_game("cam2", GameInfo(event="Spring Open", round="3", board=30, site="Hall B",
+                                               date="2026.12.25"))
+    other = store.create_game("cam3", GameInfo(event="Spring Open", round="3", board=31, site="Hall C"))
+    no_event = store.create_game("cam4", GameInfo(site="Club room", date="2026.11.30"))
+    rows = {row.id: row.info for row in store.games()}
+    assert (rows[later].site, rows[later].date) == ("Hall B", "2026.12.25")
+    assert '[Site "Hall B"]' in export_pgn(store.events(later), rows[later])
+    assert (rows[first].site, rows[first].date) == ("Hall B", "2026.12.02")  # the tournament's site, filled
+    assert (rows[other].site, rows[other].date) == ("Hall C", "2026.12.02")  # the round's date
+    assert (rows[no_event].site, rows[no_event].date) == ("Club room", "2026.11.30")
+
+
+def test_a_schema_2_store_keeps_showing_its_tournaments_site(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite3"
+    old = sqlite3.connect(path, isolation_level=None)
+    schema_version(old)
+    for number, sql in MIGRATIONS[:2]:
+        for statement in sql.split(";"):
+            if statement.strip():
+                old.execute(statement)
+        old.execute("INSERT INTO schema_version (version) VALUES (?)", (number,))
+    old.execute("INSERT INTO tournaments (name, site, created) VALUES ('Open', 'Hall A', 'x')")
+    old.execute("INSERT INTO rounds (tournament_id, name, date) VALUES (1, '1', '2026.01.02')")
+    old.execute("INSERT INTO boards (round_id, number) VALUES (1, 1)")
+    old.execute("INSERT INTO games (board_id, source, created, updated) VALUES (1, 'cam1', 'x', 'x')")
+    old.close()
+    with GameStore(path) as store:
+        (row,) = store.games()
+        assert (row.info.site, row.info.date) == ("Hall A", "2026.01.02")
+    assert (tmp_path / "old.sqlite3.v2.bak").exists()

@@ -1,0 +1,120 @@
+"""The comments of an imported PGN game as the events whose notes they are.
+
+The store's PGN export (``recorder.exports.pgn``) writes each move's comment as ``[%clk]``, ``[%emt]``
+and then the game's notes, one sentence each, joined by ``"; "``: an alert (``alert KIND SQUARES
+(art. A): TEXT``), a position the arbiter restored (``arbiter: position after ply N restored (art.
+5.8); taken back: MOVES``), a corrected move (``BY: ply N corrected to ICCS (CHINESE), was ICCS``) or
+an added one (``BY: ply N added by the arbiter: ICCS (CHINESE)``),
+advice and the game's end (``advice|end (REASON, art. A): TEXT``). Read back, each sentence becomes
+the event it was written from, so the imported game's export writes it again word for word. Any other
+comment text (a comment written by another program) is kept as an :class:`~recorder.events.Alert` of
+kind :data:`COMMENT` with the text as it was.
+
+The clock annotations are read by :mod:`recorder.store.importer`; :func:`comment_text` is what is left.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+COMMENT = "comment"  # the kind of the alert that keeps a comment of another program
+_CLOCK_MARK = re.compile(r"\[%(?:clk|emt)\s+\d+:\d\d:\d\d(?:\.\d+)?\]")
+# where one sentence of a comment ends and the next begins: "; " before a sentence of the export's kinds
+# (an alert's own text may hold "; ", and so does a restoration's "; taken back:")
+_NEXT = re.compile(r"; (?=alert \S|(?:end|advice) \(|arbiter: position after ply \d|[^;:]+: ply \d+ (?:corrected to|added by) )")
+_ALERT = re.compile(r"alert (?P<kind>\S+)(?P<squares>(?: [a-i][0-9])*)(?: \(art\. (?P<article>[^)]*)\))?: "
+                    r"(?P<text>.*)", re.DOTALL)
+_ENDED = re.compile(r"(?P<word>end|advice) \((?P<reason>[^,)]*)(?:, art\. (?P<article>[^)]*))?\): (?P<text>.*)",
+                    re.DOTALL)
+_RESTORED = re.compile(r"arbiter: position after ply (?P<ply>\d+) restored \(art\. 5\.8\); taken back: "
+                       r"(?P<moves>[a-i][0-9][a-i][0-9](?: [a-i][0-9][a-i][0-9])*)")
+_ADDED = re.compile(r"(?P<by>[^;:]+): ply (?P<ply>\d+) added by the (?:recorder|arbiter): "
+                    r"(?P<iccs>[a-i][0-9][a-i][0-9]) \((?P<chinese>[^)]*)\)")
+_CORRECTED = re.compile(r"(?P<by>[^;:]+): ply (?P<ply>\d+) corrected to (?P<iccs>[a-i][0-9][a-i][0-9]) "
+                        r"\((?P<chinese>[^)]*)\), was (?P<was>[a-i][0-9][a-i][0-9])")
+
+
+@dataclass(frozen=True)
+class AlertNote:
+    kind: str
+    squares: tuple[str, ...]
+    article: str
+    text: str
+
+
+@dataclass(frozen=True)
+class EndedNote:
+    advisory: bool
+    reason: str
+    article: str
+    text: str
+
+
+@dataclass(frozen=True)
+class RestoredNote:
+    ply: int
+    taken_back: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class CorrectedNote:
+    by: str
+    ply: int
+    iccs: str
+    chinese: str
+    was: str
+
+
+Note = AlertNote | EndedNote | RestoredNote | CorrectedNote
+
+
+def comment_text(comment: str) -> str:
+    """The comment without its ``[%clk]`` and ``[%emt]`` annotations, spaces as one (no stray space)."""
+    return " ".join(_CLOCK_MARK.sub(" ", comment).split())
+
+
+def _format(note: Note) -> str:
+    """The sentence the export writes for ``note`` (to check a reading against)."""
+    if isinstance(note, AlertNote):
+        where = " " + " ".join(note.squares) if note.squares else ""
+        article = f" (art. {note.article})" if note.article else ""
+        return f"alert {note.kind}{where}{article}: {note.text}"
+    if isinstance(note, EndedNote):
+        article = f", art. {note.article}" if note.article else ""
+        return f"{'advice' if note.advisory else 'end'} ({note.reason}{article}): {note.text}"
+    if isinstance(note, RestoredNote):
+        return f"arbiter: position after ply {note.ply} restored (art. 5.8); taken back: {' '.join(note.taken_back)}"
+    if not note.was:  # a ply added after the last one (a move the camera missed)
+        who = "recorder" if note.by == "recorder" else "arbiter"
+        return f"{note.by}: ply {note.ply} added by the {who}: {note.iccs} ({note.chinese})"
+    return f"{note.by}: ply {note.ply} corrected to {note.iccs} ({note.chinese}), was {note.was}"
+
+
+def _read(sentence: str) -> Note:
+    note: Note | None = None
+    if match := _RESTORED.fullmatch(sentence):
+        note = RestoredNote(int(match["ply"]), tuple(match["moves"].split()))
+    elif match := _ENDED.fullmatch(sentence):
+        note = EndedNote(match["word"] == "advice", match["reason"], match["article"] or "", match["text"])
+    elif match := _CORRECTED.fullmatch(sentence):
+        note = CorrectedNote(match["by"], int(match["ply"]), match["iccs"], match["chinese"], match["was"])
+    elif match := _ADDED.fullmatch(sentence):
+        note = CorrectedNote(match["by"], int(match["ply"]), match["iccs"], match["chinese"], "")
+    elif match := _ALERT.fullmatch(sentence):
+        note = AlertNote(match["kind"], tuple(match["squares"].split()), match["article"] or "", match["text"])
+    if note is None or _format(note) != sentence or (isinstance(note, CorrectedNote) and note.iccs == note.was):
+        return AlertNote(COMMENT, (), "", sentence)
+    return note
+
+
+def read_notes(comment: str) -> list[Note]:
+    """The notes of one comment (its clock annotations left out), in the order written."""
+    text = comment_text(comment)
+    return [_read(sentence) for sentence in _NEXT.split(text)] if text else []
+
+
+def plain(note: Note) -> AlertNote:
+    """A note that cannot be the event it names where it stands (a restoration or correction of
+    another ply) kept as the comment it is."""
+    return AlertNote(COMMENT, (), "", _format(note))
