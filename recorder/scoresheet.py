@@ -4,7 +4,8 @@ The event log is the single record: :func:`rebuild` replays it (moves, clock pre
 back by a restoration, alerts, the game's end) into a :class:`RecordedGame`, each ply with the press
 that completed it (the move times and time used are worked out from the presses in
 :mod:`recorder.exports.times`);
-:func:`scoresheet_text` writes the scoresheet in Chinese notation (art. 7.5), one round a line.
+:func:`scoresheet_text` writes the scoresheet in Chinese notation (art. 7.5), one round a line, with the
+game's end and the advice for the arbiter (a perpetual-check verdict calls for a ruling).
 The exports (PGN, PDF, the full text record) live in :mod:`recorder.exports`.
 """
 
@@ -128,8 +129,18 @@ def clock_left_text(ms: int) -> str:
     return hms(max(0, int(ms) // 1000))
 
 
-def scoresheet_text(game: RecordedGame, *, title: str = "", with_clock: bool = True) -> str:
-    """The scoresheet in Chinese notation (art. 7.5): round number, red's move, black's move, one round a line."""
+def advice_text(advice: GameEnded) -> str:
+    """A verdict left to the arbiter (perpetual check, the natural limit...) as one sentence."""
+    article = f", art. {advice.article}" if advice.article else ""
+    suggests = f", suggests {advice.result}" if advice.result else ""
+    return f"arbiter's ruling needed ({advice.reason.replace('_', ' ')}{article}{suggests}): {advice.text}"
+
+
+def scoresheet_text(game: RecordedGame, *, title: str = "", with_clock: bool = True, verdicts: bool = True) -> str:
+    """The scoresheet in Chinese notation (art. 7.5): round number, red's move, black's move, one round a line.
+
+    With ``verdicts`` the game's end and the advice for the arbiter (each with the ply it came
+    after) follow the moves; leave them out where the notes list them (the text export)."""
     lines = []
     if title:
         lines += [title, ""]
@@ -148,8 +159,10 @@ def scoresheet_text(game: RecordedGame, *, title: str = "", with_clock: bool = T
             row, number = [], number + 1
     if row:
         lines.append(f"{number:>3}. {row[0]}")
-    if game.ended is not None:
+    if verdicts and game.ended is not None:
         lines += ["", f"{game.ended.result or ''} {game.ended.text}".strip()]
+    if verdicts and game.advice:
+        lines += [""] + [f"after ply {advice.ply}: {advice_text(advice)}" for advice in game.advice]
     if game.corrected:
         taken = ", ".join(f"{e.ply}.{e.iccs}" for e in game.corrected)
         lines += ["", f"taken back by the arbiter (art. 5.8): {taken}"]

@@ -1,4 +1,6 @@
-"""``xqrec export GAME``: a stored game as PGN, the PDF scoresheet or text; ``--round`` a whole round's PGN."""
+"""``xqrec export GAME``: a stored game as PGN, the PDF scoresheet or text; ``--round`` a whole round: one
+multi-game PGN, every scoresheet in one PDF (each game from a new page) or every text record one after
+another, in board order."""
 
 from __future__ import annotations
 
@@ -8,15 +10,18 @@ from pathlib import Path
 
 from recorder.commands.games import add_db_argument, open_existing_store
 from recorder.exports.pgn import export_pgn
-from recorder.exports.round_pgn import round_pgn
+from recorder.exports.round_pgn import round_games, round_pgn
 from recorder.exports.text import export_text
+
+ROUND_TEXT_SEPARATOR = "\n" + "=" * 72 + "\n\n"  # between the games of a round's text records
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("export", help="export a stored game: PGN, PDF scoresheet or text")
     parser.add_argument("game", type=int, nargs="?", help="game id (see xqrec games)")
     parser.add_argument("--round", nargs=2, metavar=("EVENT", "ROUND"),
-                        help="instead of one game: every game of this round as one PGN")
+                        help="instead of one game: every game of this round (one PGN, one PDF with a "
+                             "scoresheet per game, or the text records one after another)")
     parser.add_argument("--format", choices=("pgn", "pdf", "txt"), default="pgn")
     parser.add_argument("--notation", choices=("chinese", "wxf", "iccs"), default=None,
                         help="PGN move notation (default iccs; the PDF and text are always Chinese)")
@@ -34,8 +39,18 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError("--short and --paper shape the PDF scoresheet: add --format pdf --out FILE")
     with open_existing_store(args.db) as store:
         if args.round is not None:
-            text = round_pgn(store, args.round[0], args.round[1], args.notation or "iccs")
-            return _emit(text, args.out)
+            event, round_name = args.round
+            if args.format == "pgn":
+                return _emit(round_pgn(store, event, round_name, args.notation or "iccs"), args.out)
+            games = [(store.events(g.id), g.info) for g in round_games(store, event, round_name)]
+            if args.format == "pdf":
+                if args.out is None:
+                    raise ValueError("--format pdf needs --out FILE")
+                from recorder.exports.pdf import scoresheets_pdf
+
+                args.out.write_bytes(scoresheets_pdf(games, short=args.short, paper=args.paper))
+                return 0
+            return _emit(ROUND_TEXT_SEPARATOR.join(export_text(events, info) for events, info in games), args.out)
         try:
             row = store.game(args.game)
         except KeyError as error:

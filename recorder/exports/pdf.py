@@ -253,10 +253,23 @@ def _provenance(events: Sequence[Event]) -> str:
 def scoresheet_pdf(events: Sequence[Event], info: GameInfo | None = None, *, short: bool = False,
                    paper: str = "A4") -> bytes:
     """The scoresheet of a recorded game as PDF bytes (see the module docstring)."""
-    info = info or GameInfo()
-    game = rebuild(events)
+    return scoresheets_pdf([(events, info)], short=short, paper=paper)
+
+
+def scoresheets_pdf(games: Sequence[tuple[Sequence[Event], GameInfo | None]], *, short: bool = False,
+                    paper: str = "A4") -> bytes:
+    """Several games' scoresheets in one PDF (a round's, for the organiser), one after another, each
+    starting on a new page and numbering its own pages."""
     logging.getLogger("fontTools.subset").setLevel(logging.ERROR)  # bitmap tables it drops are not needed
     sheet = _Sheet(paper)
+    for events, info in games:
+        _draw(sheet, events, info or GameInfo(), short)
+    return bytes(sheet.pdf.output())
+
+
+def _draw(sheet: _Sheet, events: Sequence[Event], info: GameInfo, short: bool) -> None:
+    """Add one game's scoresheet to ``sheet``, from a new page."""
+    game = rebuild(events)
     s = sheet.s
     rows = _rounds(game, short)
     spacing = 6.2 * s
@@ -290,7 +303,6 @@ def scoresheet_pdf(events: Sequence[Event], info: GameInfo | None = None, *, sho
         sheet.text_cell(sheet.margin, sheet.height - sheet.margin + 2 * s, sheet.inner, 4 * s,
                         f"{_provenance(events)}    第 {number + 1} / {len(pages)} 页", points=6, align="R",
                         color=(120, 120, 120))
-    return bytes(sheet.pdf.output())
 
 
 def write_scoresheet_pdf(path: str | Path, events: Sequence[Event], info: GameInfo | None = None, *,

@@ -53,9 +53,19 @@ def restored_comment(event: PositionRestored) -> str:
     return f"arbiter: position after ply {event.ply} restored (art. 5.8){taken}"
 
 
+def correction_text(event: MoveCorrected) -> str:
+    """What a correction did, in the words every place shows it (the console, PGN, PDF, text): a ply
+    set to another move (``was`` names the one recorded before), or a ply added after the last one
+    (a move the camera missed: ``was`` is empty)."""
+    if not event.was:
+        who = "recorder" if event.by == "recorder" else "arbiter"
+        return f"ply {event.ply} added by the {who}: {event.iccs} ({event.chinese})"
+    return f"ply {event.ply} corrected to {event.iccs} ({event.chinese}), was {event.was}"
+
+
 def corrected_comment(event: MoveCorrected) -> str:
-    """A corrected move as a comment sentence: who set it, and what was recorded before."""
-    return f"{event.by or 'arbiter'}: ply {event.ply} corrected to {event.iccs} ({event.chinese}), was {event.was}"
+    """A corrected or added move as a comment sentence: who did it, and what was recorded before."""
+    return f"{event.by or 'arbiter'}: {correction_text(event)}"
 
 
 def notes_of(events: Sequence[Event]) -> list[tuple[int, str]]:

@@ -3,7 +3,17 @@
 from __future__ import annotations
 
 from recorder.exports.pgn import export_pgn
-from recorder.store.db import GameStore
+from recorder.store.db import GameRow, GameStore
+
+
+def round_games(store: GameStore, event: str, round_name: str) -> list[GameRow]:
+    """Every stored game of ``round_name`` in tournament ``event``, by board number (``ValueError``
+    when there is none)."""
+    games = store.games(event=event, round_name=round_name)
+    if not games:
+        raise ValueError(f"no games stored for round {round_name!r} of {event!r}")
+    games.sort(key=lambda g: (g.info.board if g.info.board is not None else 0, g.id))
+    return games
 
 
 def round_pgn(store: GameStore, event: str, round_name: str, notation: str = "iccs") -> str:
@@ -11,9 +21,6 @@ def round_pgn(store: GameStore, event: str, round_name: str, notation: str = "ic
 
     Games still being recorded are included with result ``*`` (a broadcast shows them live).
     """
-    games = store.games(event=event, round_name=round_name)
-    if not games:
-        raise ValueError(f"no games stored for round {round_name!r} of {event!r}")
-    games.sort(key=lambda g: (g.info.board if g.info.board is not None else 0, g.id))
+    games = round_games(store, event, round_name)
     texts = [export_pgn(store.events(g.id), g.info, notation, {"GameId": str(g.id)}) for g in games]
     return "\n".join(texts)

@@ -2,8 +2,9 @@
 
 The scoresheet body is :func:`recorder.scoresheet.scoresheet_text`; this adds what the arbiter
 needs beside it: who, where, the time control, time used by each side (as the clock shows it:
-:func:`recorder.exports.times.time_used`), and every alert and correction with the move number it
-came after.
+:func:`recorder.exports.times.time_used`), and the notes the PGN and PDF carry too
+(:func:`recorder.exports.pgn.game_notes`: every alert, restoration and correction, the advice for the
+arbiter and the game's end) with the move number each came after.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from recorder.events import Event
-from recorder.exports.pgn import notes_of
+from recorder.exports.pgn import game_notes
 from recorder.exports.times import clock_text, time_used
 from recorder.scoresheet import rebuild, scoresheet_text
 from recorder.store.db import GameInfo
@@ -38,8 +39,9 @@ def export_text(events: Sequence[Event], info: GameInfo | None = None, title: st
         lines.append("Time used:    " + ", ".join(f"{side} {clock_text(ms)}" for side, ms in used.items()
                                                   if ms is not None))
     lines.append("")
-    body = scoresheet_text(game)
-    notes = notes_of(events)
+    body = scoresheet_text(game, verdicts=False)  # the end and the advice are among the notes
+    notes = game_notes(events, game)
     if notes:
-        body += "\nAlerts and corrections:\n" + "".join(f"  {round_of(ply)}: {text}\n" for ply, text in notes)
+        body += "\nAlerts, corrections and verdicts:\n" + "".join(f"  {round_of(ply)}: {text}\n"
+                                                                 for ply, text in notes)
     return "\n".join(lines) + "\n" + body

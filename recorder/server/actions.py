@@ -13,7 +13,7 @@ import logging
 from datetime import UTC, datetime
 from typing import Any
 
-from recorder.events import Alert, AlertAcknowledged, Event, ResultMarked, corrections
+from recorder.events import Alert, AlertAcknowledged, Event, GameEnded, ResultMarked, corrections
 from recorder.server.state import StoredEvent
 from recorder.store.db import GameStore
 from rules import Move, Position, parse_move
@@ -46,22 +46,28 @@ def _text(value: Any, name: str) -> str:
 
 def acknowledge(store: GameStore, game_id: int, events: list[StoredEvent], body: dict[str, Any],
                 by: str) -> list[Event]:
-    """Acknowledge the alert numbered ``body["seq"]`` (every open alert with ``"all": true``)."""
+    """Acknowledge the alert numbered ``body["seq"]`` (every open alert with ``"all": true``); the
+    advice for the arbiter (an advisory ``GameEnded``, such as a perpetual-check verdict) is
+    acknowledged the same way, its ``reason`` as the kind."""
     note = _text(body.get("note"), "note")
-    alerts = {s.seq: s.event for s in events if isinstance(s.event, Alert)}
+    alerts: dict[int, Alert | GameEnded] = {
+        s.seq: s.event for s in events
+        if isinstance(s.event, Alert) or (isinstance(s.event, GameEnded) and s.event.advisory)}
     done = {s.event.seq for s in events if isinstance(s.event, AlertAcknowledged)}
     if body.get("all"):
         targets = [seq for seq in alerts if seq not in done]
     else:
         seq = body.get("seq")
         if not isinstance(seq, int) or isinstance(seq, bool) or seq not in alerts:
-            raise ActionError(f"game {game_id} has no alert numbered {seq!r}")
+            raise ActionError(f"game {game_id} has no alert or advice numbered {seq!r}")
         if seq in done:
             raise ActionError(f"alert {seq} of game {game_id} is already acknowledged")
         targets = [seq]
     appended: list[Event] = []
     for seq in targets:
-        event = AlertAcknowledged(_t(events), seq, alerts[seq].kind, by, note, _now())
+        target = alerts[seq]
+        kind = target.kind if isinstance(target, Alert) else target.reason or "advice"
+        event = AlertAcknowledged(_t(events), seq, kind, by, note, _now())
         store.append(game_id, event)
         appended.append(event)
     log.info("game %d: %d alert(s) acknowledged by %s", game_id, len(appended), by)
@@ -72,8 +78,10 @@ def correct(store: GameStore, game_id: int, events: list[StoredEvent], body: dic
             start_fen: str, by: str) -> list[Event]:
     """Set ply ``body["ply"]`` to ``body["move"]`` (ICCS, WXF or Chinese); later plies are recorded again.
 
-    ``plies`` are the game's current moves (ICCS). Refused when the move is illegal there or a
-    later ply becomes illegal after it (the arbiter then restores the position on the board).
+    ``plies`` are the game's current moves (ICCS). The ply after the last one adds a move the camera
+    missed (a ``MoveCorrected`` with an empty ``was``: "ply N added by the arbiter"). Refused when the
+    move is illegal there or a later ply becomes illegal after it (the arbiter then restores the
+    position on the board).
     """
     ply = body.get("ply")
     if not isinstance(ply, int) or isinstance(ply, bool) or not 1 <= ply <= len(plies) + 1:
@@ -100,7 +108,7 @@ def correct(store: GameStore, game_id: int, events: list[StoredEvent], body: dic
                           f"(art. 5.8)") from None
     for event in made:
         store.append(game_id, event)
-    log.info("game %d: ply %d corrected to %s by %s", game_id, ply, move.iccs, by)
+    log.info("game %d: ply %d %s %s by %s", game_id, ply, "corrected to" if was else "added:", move.iccs, by)
     return made
 
 

@@ -15,16 +15,18 @@ from __future__ import annotations
 
 import base64
 import contextlib
+import hashlib
 import hmac
 import json
 import logging
 import mimetypes
+import re
 import threading
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs, unquote, urlsplit
+from urllib.parse import parse_qs, quote, unquote, urlsplit
 
 from recorder.events import AlertFrame
 from recorder.server import actions
@@ -38,11 +40,14 @@ log = logging.getLogger(__name__)
 STATIC = Path(__file__).parent / "static"
 KEEPALIVE_S = 15.0
 MAX_BODY = 64 * 1024
-PAGES = {"/": "console.html", "/index.html": "console.html"}
+PAGES = {"/": "console.html", "/index.html": "console.html",
+         "/favicon.ico": "favicon.svg", "/favicon.svg": "favicon.svg"}  # browsers ask for the icon whatever a page links
 NOTATIONS = ("iccs", "wxf", "chinese")
 PAPERS = ("A4", "A5")  # the PDF scoresheet's (recorder.exports.pdf.PAPERS), not imported: fpdf loads on the first PDF
 MAX_ID = 2**63 - 1  # SQLite's largest integer
 FLAGS = {"1": True, "true": True, "yes": True, "0": False, "false": False, "no": False}
+DEFAULT_REALM = "xqrec arbiter"
+_ENTITY_TAG = re.compile(r'[\s,]*(?:W/)?"([^"]*)"\s*(?:,|$)')  # RFC 9110 section 8.8.3: [W/]"opaque"
 
 
 class ConsoleServer(ThreadingHTTPServer):
@@ -100,6 +105,54 @@ def _number(text: str) -> int | None:
     return int(text)
 
 
+def entity_tag(*parts: object) -> str:
+    """A strong ``ETag`` (quoted, ASCII whatever the parts hold: event and round names can be any
+    text, and a header is Latin-1) naming what identifies the content."""
+    digest = hashlib.sha256("\x1f".join(str(p) for p in parts).encode("utf-8")).hexdigest()[:20]
+    return f'"{digest}"'
+
+
+def none_match(header: str | None, tag: str) -> bool:
+    """Whether ``If-None-Match: header`` matches the current ``tag`` (RFC 9110 section 13.1.2): ``*``, or
+    a comma-separated list of entity tags compared weakly (``W/"x"`` matches ``"x"``, as a proxy that
+    compressed the answer sends it back). A malformed header matches nothing."""
+    if header is None:
+        return False
+    text = header.strip()
+    if text == "*":
+        return True
+    opaque = tag.removeprefix("W/")
+    position, found = 0, False
+    while position < len(text):
+        match = _ENTITY_TAG.match(text, position)
+        if match is None or match.end() == position:
+            return False
+        found = found or f'"{match.group(1)}"' == opaque
+        position = match.end()
+    return found
+
+
+def content_disposition(filename: str) -> str:
+    """``attachment`` with the file's name: an ASCII ``filename`` for every client and, when the name
+    is not ASCII, ``filename*`` in UTF-8 (RFC 6266, RFC 8187)."""
+    fallback = "".join(c if c.isascii() and c.isprintable() and c not in '"\\' else "_" for c in filename)
+    header = f'attachment; filename="{fallback}"'
+    if fallback != filename:
+        header += f"; filename*=UTF-8''{quote(filename, safe='')}"
+    return header
+
+
+def _latin1(value: str) -> str:
+    """A header value that ``http.server`` can write: Latin-1 without line breaks (a last defence:
+    the values are built ASCII; one that is not is logged and its other characters escaped)."""
+    try:
+        value.encode("latin-1")
+    except UnicodeEncodeError:
+        log.error("header value %r is not Latin-1: escaped", value)
+        value = value.encode("ascii", "backslashreplace").decode("ascii")
+    return value.replace("\r", " ").replace("\n", " ")
+
+
 class HttpError(Exception):
     def __init__(self, status: HTTPStatus, message: str) -> None:
         super().__init__(message)
@@ -123,7 +176,7 @@ class ConsoleHandler(BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(body)))
         self.send_header("X-Content-Type-Options", "nosniff")
         for key, value in (headers or {}).items():
-            self.send_header(key, value)
+            self.send_header(key, _latin1(value))
         self.end_headers()
         if self.command != "HEAD":
             self.wfile.write(body)
@@ -136,7 +189,9 @@ class ConsoleHandler(BaseHTTPRequestHandler):
         headers: dict[str, str] = {}
         # no WWW-Authenticate challenge for fetch() calls: the page asks with its own form
         if error.status == HTTPStatus.UNAUTHORIZED and "text/html" in self.headers.get("Accept", ""):
-            headers["WWW-Authenticate"] = f'Basic realm="{self.server.config.realm}", charset="UTF-8"'
+            realm = self.server.config.realm
+            realm = realm if realm.isascii() and realm.isprintable() else DEFAULT_REALM  # a header is Latin-1
+            headers["WWW-Authenticate"] = f'Basic realm="{realm}", charset="UTF-8"'
         body = json.dumps({"error": str(error)}, ensure_ascii=False).encode("utf-8")
         self._send(error.status, body, "application/json; charset=utf-8", headers)
 
@@ -275,22 +330,20 @@ class ConsoleHandler(BaseHTTPRequestHandler):
         else:
             raise HttpError(HTTPStatus.NOT_FOUND, f"no export {kind!r} (pgn, pdf, txt)")
         self._send(HTTPStatus.OK, body, content, {
-            "Content-Disposition": f'attachment; filename="{name}.{kind}"', "Cache-Control": "no-store"})
+            "Content-Disposition": content_disposition(f"{name}.{kind}"), "Cache-Control": "no-store"})
 
     def _broadcast(self, event: str | None, round_name: str | None, query: dict[str, list[str]]) -> None:
-        """The round's multi-game PGN; ``ETag`` is the store's newest event, so a relay polling with
-        ``If-None-Match`` gets ``304`` until something changes."""
+        """The round's multi-game PGN; ``ETag`` names the store's newest event (and the notation and
+        round asked for), so a relay polling with ``If-None-Match`` gets ``304`` until something changes."""
         from recorder.exports.round_pgn import round_pgn
 
         store = self.server.store()
         notation = self._choice(query, "notation", NOTATIONS, "iccs")
-        tag = f'"{last_event_id(store.db)}-{notation}-{event}-{round_name}"'
-        if self.headers.get("If-None-Match") == tag:
-            self.send_response(HTTPStatus.NOT_MODIFIED)
-            self.send_header("ETag", tag)
-            self.send_header("Content-Length", "0")
-            self.end_headers()
-            return
+        tag = entity_tag(last_event_id(store.db), notation, event, round_name)
+        wanted = self.headers.get("If-None-Match")
+        # "*" matches only a round that exists: judged below, once the text is made
+        if wanted is not None and wanted.strip() != "*" and none_match(wanted, tag):
+            return self._not_modified(tag)
         if event is None or round_name is None:
             games = store.games()
             latest = max(games, key=lambda g: g.id).info if games else None
@@ -306,8 +359,18 @@ class ConsoleHandler(BaseHTTPRequestHandler):
                                   for g in shown)
         else:
             text = self._round_text(store, event, round_name, notation, round_pgn)
+        if wanted is not None and wanted.strip() == "*":
+            return self._not_modified(tag)
         self._send(HTTPStatus.OK, text.encode("utf-8"), "application/x-chess-pgn; charset=utf-8",
                    {"ETag": tag, "Cache-Control": "no-cache", "Access-Control-Allow-Origin": "*"})
+
+    def _not_modified(self, tag: str) -> None:
+        self.send_response(HTTPStatus.NOT_MODIFIED)
+        self.send_header("ETag", tag)
+        self.send_header("Cache-Control", "no-cache")
+        self.send_header("Access-Control-Allow-Origin", "*")
+        self.send_header("Content-Length", "0")
+        self.end_headers()
 
     @staticmethod
     def _round_text(store: GameStore, event: str, round_name: str, notation: str, round_pgn: Any) -> str:

@@ -4,7 +4,9 @@
 increasing across all games, used as the Server-Sent Events id; ``seq``: its number within the
 game, which the arbiter's acknowledgement names). :func:`game_state` replays it into what a tile
 and the game page show: the position, the moves in Chinese notation with clock times, both
-clocks and which one runs, every alert with its acknowledgement and still frame, the result.
+clocks and which one runs, every alert with its acknowledgement and still frame, the advice for the
+arbiter (an advisory ``GameEnded``: perpetual check, the natural limit...; open until acknowledged or
+the game has a result), the result.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from recorder.events import (
     event_from_json,
     event_to_json,
 )
+from recorder.exports.pgn import correction_text
 from recorder.store.db import GameRow
 from rules import START_FEN, Position
 from rules.squares import BLACK, RED
@@ -120,9 +123,9 @@ def game_state(game: GameRow, events: list[StoredEvent]) -> dict[str, Any]:
                      "fen": event.fen_after, "t": event.t, "confidence": event.confidence,
                      "clock_ms": event.red_ms if event.side == RED else event.black_ms, "seq": stored.seq}
             if isinstance(event, MoveCorrected) and event.was != event.iccs:  # not a later ply carried over
-                entry.update(corrected_by=event.by, was=event.was)
+                entry.update(corrected_by=event.by, was=event.was, added=not event.was)
                 actions.append({"seq": stored.seq, "type": "MoveCorrected", "by": event.by, "at": event.at,
-                                "text": f"ply {event.ply}: {event.was or '?'} -> {event.iccs} ({event.chinese})"})
+                                "text": correction_text(event)})
             moves.append(entry)
             if event.red_ms is not None and event.black_ms is not None:
                 clocks.update(red_ms=event.red_ms, black_ms=event.black_ms, t=event.t)
@@ -138,10 +141,14 @@ def game_state(game: GameRow, events: list[StoredEvent]) -> dict[str, Any]:
             if ended is not None and ended["ply"] > event.ply:
                 ended = None
         elif isinstance(event, GameEnded):
-            item = {"ply": event.ply, "result": event.result, "reason": event.reason, "article": event.article,
-                    "text": event.text, "by": event.by if isinstance(event, ResultMarked) else ""}
-            if event.advisory:
+            item: dict[str, Any] = {"ply": event.ply, "result": event.result, "reason": event.reason,
+                                    "article": event.article, "text": event.text,
+                                    "by": event.by if isinstance(event, ResultMarked) else ""}
+            if event.advisory:  # the arbiter's ruling is called for: acknowledged like an alert
+                item.update(seq=stored.seq, id=stored.id, t=event.t, acknowledged=None,
+                            fen=moves[-1]["fen"] if moves else start)
                 advice.append(item)
+                by_seq[stored.seq] = item
             else:
                 ended = item
             if isinstance(event, ResultMarked):
@@ -161,8 +168,9 @@ def game_state(game: GameRow, events: list[StoredEvent]) -> dict[str, Any]:
             target = by_seq.get(event.seq)
             if target is not None:
                 target["acknowledged"] = {"by": event.by, "at": event.at, "note": event.note, "seq": stored.seq}
+            what = "advice" if target is not None and "reason" in target else "alert"
             actions.append({"seq": stored.seq, "type": "AlertAcknowledged", "by": event.by, "at": event.at,
-                            "text": f"alert #{event.seq} ({event.kind}) acknowledged"
+                            "text": f"{what} #{event.seq} ({event.kind}) acknowledged"
                                     + (f": {event.note}" if event.note else "")})
     fen = moves[-1]["fen"] if moves else start
     if clocks["running"] is None and clocks["red_ms"] is not None:
@@ -170,10 +178,12 @@ def game_state(game: GameRow, events: list[StoredEvent]) -> dict[str, Any]:
     if ended is not None or stopped:
         clocks["running"] = None
     result = ended["result"] if ended is not None and ended["result"] else game.result or "*"
+    for item in advice:  # open until acknowledged, or the game has its result (the arbiter ruled)
+        item["open"] = item["acknowledged"] is None and result == "*"
     state = _info(game)
     state.update(start_fen=start, fen=fen, side_to_move=_side_to_move(fen), moves=moves, clocks=clocks,
                  alerts=alerts, open_alerts=sum(1 for a in alerts if a["acknowledged"] is None),
-                 ended=ended, advice=advice, actions=actions, result=result, t=t_last,
+                 ended=ended, advice=advice, open_advice=sum(1 for a in advice if a["open"]), actions=actions, result=result, t=t_last,
                  last_event_id=max((s.id for s in events), default=0))
     return state
 

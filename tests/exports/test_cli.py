@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -155,3 +157,26 @@ def test_a_time_control_without_a_live_clock_says_it_is_not_used(
     # the check comes before the source is opened, so a missing video still fails after it
     assert main(["record", str(tmp_path / "none.mp4"), "--no-db", "--time-control", "90+30"]) == 2
     assert "--time-control sets a live clock's time" in capsys.readouterr().err
+
+
+def test_export_round_as_one_pdf_and_as_text(db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A round's scoresheets in one PDF (each game from a new page) and its text records one after
+    another: not the round's PGN under another name."""
+    pdf = tmp_path / "r2.pdf"
+    assert main(["export", "--round", "Open", "2", "--db", str(db), "--format", "pdf", "--out", str(pdf),
+                 "--paper", "A5"]) == 0
+    data = pdf.read_bytes()
+    assert data.startswith(b"%PDF") and b"[Event" not in data
+    if shutil.which("pdftotext") is not None:
+        pages = [subprocess.run(["pdftotext", "-f", str(n), "-l", str(n), "-raw", str(pdf), "-"], capture_output=True,
+                                text=True, check=True).stdout for n in (1, 2)]
+        assert "许银川" in pages[0] and "胡荣华" not in pages[0]  # board 1, then board 2 from a new page
+        assert "胡荣华" in pages[1] and "许银川" not in pages[1]
+    out = tmp_path / "r2.txt"
+    assert main(["export", "--round", "Open", "2", "--db", str(db), "--format", "txt", "--out", str(out)]) == 0
+    text = out.read_text(encoding="utf-8")
+    assert "[Event" not in text and text.count("中国象棋比赛记录表") == 2
+    assert text.index("许银川") < text.index("胡荣华") and "Board:        2" in text
+    assert main(["export", "--round", "Open", "2", "--db", str(db), "--format", "pdf"]) == 2  # needs --out
+    assert "--out" in capsys.readouterr().err
+    assert main(["export", "--round", "Open", "7", "--db", str(db), "--format", "pdf", "--out", str(pdf)]) == 2

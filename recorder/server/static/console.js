@@ -1,5 +1,6 @@
-// The arbiter console: one tile per board with the live position, the last moves, both clocks and the
-// alert state; updated from the server's event stream.
+// The arbiter console: one tile per board with the live position, the last moves, both clocks, the
+// alert state and the advice awaiting the arbiter's ruling; the tiles grouped by event and round (a
+// heading each), boards in number order within; updated from the server's event stream.
 "use strict";
 
 (() => {
@@ -42,8 +43,23 @@
     </section>`;
   }
 
+  function adviceHtml(state, advice, more) {
+    return `<section class="alertbox advice" data-seq="${advice.seq}">
+      <div class="words">
+      <div class="what"><span class="icon">⚖</span> Ruling needed: ${XQ.esc(XQ.kindName(advice.reason))}
+        ${advice.article ? `<span class="article">art. ${XQ.esc(advice.article)}</span>` : ""}
+        ${advice.result ? `<span class="sq">suggests ${XQ.esc(XQ.RESULT[advice.result] || advice.result)}</span>` : ""}</div>
+      <div class="text">${XQ.esc(advice.text)}</div>
+      <div class="acts"><button type="button" class="ack" data-game="${state.id}" data-seq="${advice.seq}">Acknowledge</button>
+      ${more ? `<span class="more">+${more} more</span>` : ""}
+      <a href="/games/${state.id}#alerts">details</a></div>
+      </div>
+    </section>`;
+  }
+
   function tileHtml(state) {
     const open = openAlerts(state);
+    const advice = XQ.openAdvice(state);
     const alert = open[open.length - 1];
     const last = state.moves.length ? state.moves[state.moves.length - 1].iccs : "";
     const boardFen = alert ? alert.fen : state.fen;
@@ -66,7 +82,29 @@
           ${clockHtml(state, "red")}
         </div>
       </div>
-      ${alert ? alertHtml(state, alert, open.length - 1) : ""}`;
+      ${alert ? alertHtml(state, alert, open.length - 1) : ""}
+      ${advice.length ? adviceHtml(state, advice[advice.length - 1], advice.length - 1) : ""}`;
+  }
+
+  // one group per event and round, in name order (round numbers as numbers), each a heading and a grid
+  const collate = new Intl.Collator(undefined, {numeric: true, sensitivity: "base"});
+  function groupKey(state) { return JSON.stringify([state.event || "", state.round || ""]); }
+  function groupOf(state) {
+    const key = groupKey(state);
+    const found = [...tiles.querySelectorAll(":scope > .group")].find((g) => g.dataset.key === key);
+    if (found) return found.querySelector(".grid");
+    const group = document.createElement("section");
+    group.className = "group";
+    group.dataset.key = key;
+    const round = state.round ? (/^\d+$/.test(state.round) ? "Round " + state.round : state.round) : "";
+    const name = [state.event || "", round].filter(Boolean).join(" · ")
+      || "Games without an event or round";
+    group.innerHTML = `<h2 class="grouphead">${XQ.esc(name)}</h2><div class="grid"></div>`;
+    const compare = (a, b) => { const [x, y] = [JSON.parse(a), JSON.parse(b)];
+      return collate.compare(x[0], y[0]) || collate.compare(x[1], y[1]); };
+    const after = [...tiles.querySelectorAll(":scope > .group")].find((g) => compare(g.dataset.key, key) > 0);
+    tiles.insertBefore(group, after || null);
+    return group.querySelector(".grid");
   }
 
   function render(state) {
@@ -76,11 +114,12 @@
       tile.id = "game-" + state.id;
       const empty = tiles.querySelector(".empty");
       if (empty) empty.remove();
-      const after = [...tiles.children].find((t) => Number(t.dataset.order) > order(state));
-      tiles.insertBefore(tile, after || null);
+      const grid = groupOf(state);
+      const after = [...grid.children].find((t) => Number(t.dataset.order) > order(state));
+      grid.insertBefore(tile, after || null);
     }
     tile.dataset.order = String(order(state));
-    const open = openAlerts(state).length;
+    const open = openAlerts(state).length + XQ.openAdvice(state).length;
     tile.className = "tile" + (open ? " alerting" : "") + ((state.result || "*") !== "*" ? " ended" : "")
       + (state.state === "interrupted" ? " interrupted" : "");
     tile.dataset.alerts = String(open);
@@ -94,11 +133,14 @@
   function summary() {
     const all = [...games.values()];
     const alerts = all.reduce((n, g) => n + openAlerts(g).length, 0);
+    const rulings = all.reduce((n, g) => n + XQ.openAdvice(g).length, 0);
+    const flagged = [alerts ? `${alerts} open alert${alerts > 1 ? "s" : ""}` : "",
+                     rulings ? `${rulings} ruling${rulings > 1 ? "s" : ""} needed` : ""].filter(Boolean).join(", ");
     document.getElementById("summary").innerHTML = `${all.length} boards · `
-      + (alerts ? `<button type="button" class="bad" title="show the first board with an open alert">${alerts} open alert${alerts > 1 ? "s" : ""}</button>` : "no open alerts");
+      + (flagged ? `<button type="button" class="bad" title="show the first board with an open alert">${flagged}</button>` : "no open alerts");
     const rounds = new Set(all.map((g) => [g.event, g.round && "round " + g.round].filter(Boolean).join(", ")));
     document.getElementById("round").textContent = [...rounds].filter(Boolean).join(" | ");
-    document.title = (alerts ? `(${alerts}) ⚠ ` : "") + "Arbiter console · xqrec";
+    document.title = (alerts + rulings ? `(${alerts + rulings}) ⚠ ` : "") + "Arbiter console · xqrec";
   }
 
   function tick() {
@@ -113,11 +155,12 @@
 
   function accept(state) {
     const before = games.get(state.id);
-    const known = new Set(before ? before.alerts.map((a) => a.seq) : []);
+    const known = new Set(before ? before.alerts.concat(before.advice || []).map((a) => a.seq) : []);
     games.set(state.id, state);
     received.set(state.id, Date.now());
     render(state);
-    return state.alerts.some((a) => !known.has(a.seq) && !a.acknowledged);
+    return state.alerts.some((a) => !known.has(a.seq) && !a.acknowledged)
+      || XQ.openAdvice(state).some((a) => !known.has(a.seq));
   }
 
   document.getElementById("summary").addEventListener("click", (e) => {
@@ -131,7 +174,8 @@
     if (!button) return;
     button.disabled = true;
     const done = await XQ.act(button.dataset.game, "ack", {seq: Number(button.dataset.seq)});
-    if (done) { accept(done.state); XQ.toast("Alert acknowledged"); } else button.disabled = false;
+    if (done) { accept(done.state); XQ.toast(button.closest(".advice") ? "Advice acknowledged" : "Alert acknowledged"); }
+    else button.disabled = false;
   });
 
   async function start() {

@@ -34,7 +34,7 @@
     const rows = [];
     let row = null;
     const startBlack = state.start_fen.split(" ")[1] === "b";
-    const cell = (m) => `<td class="mv ${m.side}${m.corrected_by ? " corrected" : ""}" data-ply="${m.ply}" title="${XQ.esc(m.iccs)}${m.corrected_by ? " — corrected by " + XQ.esc(m.corrected_by) : ""}">`
+    const cell = (m) => `<td class="mv ${m.side}${m.corrected_by ? " corrected" : ""}" data-ply="${m.ply}" title="${XQ.esc(m.iccs)}${m.corrected_by ? (m.added ? " — added by " : " — corrected by ") + XQ.esc(m.corrected_by) : ""}">`
       + `${XQ.esc(XQBoard.notation(m.chinese, script))}${m.clock_ms != null ? `<small>${XQ.clock(m.clock_ms)}</small>` : ""}</td>`;
     state.moves.forEach((m, i) => {
       if (m.side === "red" || (i === 0 && startBlack)) {
@@ -50,14 +50,31 @@
     }
   }
 
+  function ackedHtml(a) {
+    return `<div class="ackd">✓ acknowledged by ${[XQ.esc(a.acknowledged.by), XQ.esc((a.acknowledged.at || "").replace("T", " ").replace("Z", " UTC"))].filter(Boolean).join(" ")}${a.acknowledged.note ? ": " + XQ.esc(a.acknowledged.note) : ""}</div>`;
+  }
+
+  // advice for the arbiter (an advisory game end: perpetual check...): listed with the alerts, as one
+  function adviceHtml(a) {
+    const done = a.acknowledged ? ackedHtml(a)
+      : a.open ? `<button type="button" class="ack" data-seq="${a.seq}">Acknowledge</button>`
+        : `<div class="ackd">✓ result marked: ${XQ.esc(XQ.RESULT[state.result] || state.result)}</div>`;
+    return `<div class="alertitem advice${a.open ? " open" : " done"}">
+      <div class="thumb">${XQBoard.svg(a.fen || state.fen, {script: XQ.prefs.script})}</div>
+      <div><div class="what">Ruling needed: ${XQ.esc(XQ.kindName(a.reason))} ${a.article ? `<span class="article">art. ${XQ.esc(a.article)}</span>` : ""}</div>
+      <div class="text">${XQ.esc(XQ.adviceLine(a))}</div>
+      <div class="text">${XQ.esc(a.text)}</div>${done}</div></div>`;
+  }
+
   function drawAlerts() {
-    const list = state.alerts.slice().reverse();
+    const list = state.alerts.concat(state.advice || []).sort((a, b) => b.seq - a.seq);
     $("alertlist").innerHTML = list.map((a) => {
+      if ("reason" in a) return adviceHtml(a);
       const squares = a.squares.flatMap((s) => s.length === 4 ? [s.slice(0, 2), s.slice(2)] : [s]);
       const picture = a.frame ? `<img class="still" src="${XQ.esc(a.frame)}" alt="camera still">`
         : XQBoard.svg(a.fen_seen || a.fen, {script: XQ.prefs.script, marks: squares});
       const ack = a.acknowledged
-        ? `<div class="ackd">✓ acknowledged by ${[XQ.esc(a.acknowledged.by), XQ.esc((a.acknowledged.at || "").replace("T", " ").replace("Z", " UTC"))].filter(Boolean).join(" ")}${a.acknowledged.note ? ": " + XQ.esc(a.acknowledged.note) : ""}</div>`
+        ? ackedHtml(a)
         : `<button type="button" class="ack" data-seq="${a.seq}">Acknowledge</button>`;
       return `<div class="alertitem${a.acknowledged ? " done" : " open"}">
         <div class="thumb">${picture}</div>
@@ -84,8 +101,9 @@
   }
 
   function accept(next) {
-    const known = new Set(state ? state.alerts.map((a) => a.seq) : []);
-    const fresh = state && next.alerts.some((a) => !known.has(a.seq) && !a.acknowledged);
+    const known = new Set(state ? state.alerts.concat(state.advice || []).map((a) => a.seq) : []);
+    const fresh = state && (next.alerts.some((a) => !known.has(a.seq) && !a.acknowledged)
+      || XQ.openAdvice(next).some((a) => !known.has(a.seq)));
     state = next;
     receivedAt = Date.now();
     drawAll();
@@ -120,13 +138,15 @@
     if (!b) return;
     b.disabled = true;
     const done = await XQ.act(gameId, "ack", {seq: Number(b.dataset.seq)});
-    if (done) { accept(done.state); XQ.toast("Alert acknowledged"); } else b.disabled = false;
+    if (done) { accept(done.state); XQ.toast(b.closest(".advice") ? "Advice acknowledged" : "Alert acknowledged"); }
+    else b.disabled = false;
   });
   $("correct").addEventListener("submit", async (e) => {
     e.preventDefault();
     const f = e.target.elements;
+    const adding = Number(f.ply.value) === state.moves.length + 1;  // a move the camera missed
     const done = await XQ.act(gameId, "correct", {ply: Number(f.ply.value), move: f.move.value.trim()});
-    if (done) { accept(done.state); f.move.value = ""; XQ.toast(`Ply ${f.ply.value} corrected`); }
+    if (done) { accept(done.state); f.move.value = ""; XQ.toast(`Ply ${f.ply.value} ${adding ? "added" : "corrected"}`); }
   });
   $("resultform").addEventListener("submit", async (e) => {
     e.preventDefault();

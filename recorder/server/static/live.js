@@ -170,9 +170,20 @@ const XQ = (() => {
     position_restored: "Position restored", glare: "Glare hides points", board_not_found: "Board not found",
     camera_lost: "Camera lost", source_ended_early: "Video ended early", clock_log_damaged: "Clock log damaged",
     clock_disconnected: "Clock disconnected", no_clock: "No clock answers", flag_fallen: "Flag fallen",
+    // the advice for the arbiter (an advisory game end: the ruling is the arbiter's)
+    perpetual_check: "Perpetual check", perpetual_chase: "Perpetual chase", perpetual_mate_threat: "Perpetual mate threat",
+    must_change: "Must change moves",
+    no_attacking_pieces: "No attacking pieces left", natural_limit: "Natural move limit",
+    draw_both_allowed: "Repetition, both allowed",
   };
   function kindName(kind) { return KIND[kind] || String(kind || "alert").replace(/_/g, " "); }
+  // the advice for the arbiter still waiting for a ruling (acknowledged or a result marked: done)
+  function openAdvice(state) { return (state.advice || []).filter((a) => a.open); }
+  function adviceLine(advice) {
+    return [`after ply ${advice.ply}`, advice.result ? `suggests ${RESULT[advice.result] || advice.result}` : "",
+            advice.t != null ? `${Number(advice.t).toFixed(1)} s` : ""].filter(Boolean).join(" · ");
+  }
 
   return {prefs, esc, clock, clockNow, act, toast, beep, unlockSound, stream, setStatus, scriptToggle,
-          soundToggle, RESULT, kindName, whoami, askArbiter};
+          soundToggle, RESULT, kindName, openAdvice, adviceLine, whoami, askArbiter};
 })();

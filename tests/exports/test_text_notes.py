@@ -1,0 +1,53 @@
+"""The text record and the text scoresheet carry the same notes as the PGN and the PDF
+(``game_notes``): alerts, restorations, corrections, the advice for the arbiter and the game's end."""
+
+from __future__ import annotations
+
+from recorder.events import Event, GameEnded, MoveCorrected
+from recorder.exports.pgn import export_pgn, game_notes
+from recorder.exports.text import export_text
+from recorder.scoresheet import rebuild, scoresheet_text
+from recorder.store import GameInfo
+from rules import Position, format_move
+from tests.exports.game_events import game_events
+
+MOVES = ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7", "b0c2", "c6c5", "c3c4", "h7i7"]
+PERPETUAL = "红方单方面长将，判负 (art. 25.1)"
+
+
+def _events() -> list[Event]:
+    events = game_events(MOVES, faults=True)
+    stop = events.pop()  # RecordingStopped stays last
+    events.append(GameEnded(stop.t - 1, len(MOVES), "0-1", "perpetual_check", "25.1", PERPETUAL, True))
+    return [*events, stop]
+
+
+def test_text_export_has_the_advice_and_every_note_of_the_pgn() -> None:
+    events = _events()
+    text = export_text(events, GameInfo(event="Open", round="2", board=1))
+    assert PERPETUAL in text and "after 5... (black): advice (perpetual_check, art. 25.1)" in text
+    for _, note in game_notes(events, rebuild(events)):
+        assert note in text and note in export_pgn(events)
+    assert text.count(PERPETUAL) == 1  # in the notes only, not again under the moves
+
+
+def test_scoresheet_text_shows_the_advice_and_the_end() -> None:
+    events = _events()
+    sheet = scoresheet_text(rebuild(events))
+    assert f"after ply 10: arbiter's ruling needed (perpetual check, art. 25.1, suggests 0-1): {PERPETUAL}" in sheet
+    assert PERPETUAL not in scoresheet_text(rebuild(events), verdicts=False)
+
+
+def test_a_move_added_after_the_last_is_worded_as_added_everywhere() -> None:
+    events = game_events(MOVES)
+    stop = events.pop()
+    position = Position.start()
+    for iccs in MOVES:
+        position = position.play(iccs)
+    extra = position.legal_moves()[0]
+    added = MoveCorrected(stop.t - 1, 11, extra.iccs, format_move(position, extra, "chinese"), position.side_to_move,
+                          position.play(extra).fen(), 1.0, None, None, None, False, "Zhang", "", "2026-01-01T00:00:00Z")
+    events += [added, stop]
+    sentence = f"Zhang: ply 11 added by the arbiter: {extra.iccs} ({added.chinese})"
+    assert sentence in export_text(events) and sentence in export_pgn(events)
+    assert ", was" not in export_text(events)

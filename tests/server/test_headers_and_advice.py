@@ -1,0 +1,154 @@
+"""Headers that stay Latin-1 whatever the names (ETag, Content-Disposition, the auth realm), the
+``If-None-Match`` comparison of RFC 9110, the advice for the arbiter on the console, a move added by
+the arbiter after the last one, and the pages' icon."""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import pytest
+
+from recorder.events import GameEnded
+from recorder.server import ServeConfig
+from recorder.server.app import content_disposition, entity_tag, none_match
+from recorder.store import GameInfo, GameStore
+from rules import Position, read_pgn
+from tests.server.conftest import Running, _start
+from tests.server.feeder import recorder_events
+from tests.server.test_api import get, post, record
+
+EVENT, ROUND = "春季公开赛", "第3轮"
+PERPETUAL = "红方单方面长将，判负 (art. 25.1)"
+
+
+def _record_named(db: Path) -> int:
+    with GameStore(db) as store:
+        game = store.create_game("cam-1", GameInfo(event=EVENT, round=ROUND, board=1, red="李", black="王"))
+        for event in recorder_events("game_short"):
+            store.append(game, event)
+    return game
+
+
+def test_entity_tags_are_ascii_and_compared_weakly_in_lists() -> None:
+    tag = entity_tag(465, "iccs", EVENT, ROUND)
+    assert tag.isascii() and tag.startswith('"') and tag.endswith('"') and tag != entity_tag(466, "iccs", EVENT, ROUND)
+    assert none_match(tag, tag) and none_match("W/" + tag, tag)  # weak: what nginx sends after gzip
+    assert none_match(f'"x", W/"y", {tag}', tag) and none_match(f' ,"a,b" ,{tag} , ', tag)
+    assert none_match("*", tag)
+    assert not none_match('"x", "y"', tag) and not none_match(None, tag) and not none_match(tag[1:], tag)
+    assert not none_match(f"{tag} junk", tag)  # malformed: matches nothing (the full answer is sent)
+
+
+def test_content_disposition_has_an_ascii_fallback_and_the_utf8_name() -> None:
+    assert content_disposition("game-3.pgn") == 'attachment; filename="game-3.pgn"'
+    header = content_disposition("第3轮.pdf")
+    header.encode("latin-1")
+    assert 'filename="_3_.pdf"' in header and "filename*=UTF-8''%E7%AC%AC3%E8%BD%AE.pdf" in header
+
+
+def test_a_round_with_chinese_names_is_broadcast_with_an_ascii_etag(console: Any) -> None:
+    game = _record_named(console.db)
+    url = f"{console.url}/broadcast/round/{quote(EVENT)}/{quote(ROUND)}.pgn"
+    status, body, headers = get(url)
+    assert status == 200
+    (pgn,) = read_pgn(body.decode())
+    assert pgn.headers["Event"] == EVENT and pgn.headers["Round"] == ROUND and pgn.headers["GameId"] == str(game)
+    tag = headers["ETag"]
+    assert tag.isascii() and EVENT not in tag
+    assert get(url, {"If-None-Match": tag})[0] == 304
+    assert get(url, {"If-None-Match": "W/" + tag})[0] == 304
+    assert get(url, {"If-None-Match": f'"x", {tag}'})[0] == 304
+    assert get(url, {"If-None-Match": "*"})[0] == 304
+    assert get(url, {"If-None-Match": '"x"'})[0] == 200
+    missing = f"{console.url}/broadcast/round/{quote(EVENT)}/{quote('第9轮')}.pgn"
+    assert get(missing, {"If-None-Match": "*"})[0] == 404  # "*" matches only a round that exists
+    assert get(url + "?notation=chinese", {"If-None-Match": tag})[0] == 200  # another representation
+    with GameStore(console.db) as store:
+        store.append(game, GameEnded(99.0, 10, None, "natural_limit", "4.2.4", "自然限着", True))
+    assert get(url, {"If-None-Match": "W/" + tag})[0] == 200  # a new event: a new tag
+
+
+@pytest.fixture
+def realm_in_chinese(tmp_path: Path) -> Iterator[Running]:
+    yield from _start(tmp_path, ServeConfig(password="correct horse battery", realm="裁判席"))
+
+
+def test_a_chinese_realm_does_not_break_the_challenge(realm_in_chinese: Any) -> None:
+    game = record(realm_in_chinese.db)
+    status, body, headers = get(f"{realm_in_chinese.url}/api/games/{game}", {"Accept": "text/html"})
+    assert status == 200
+    request = urllib.request.Request(
+        f"{realm_in_chinese.url}/api/games/{game}/ack", b'{"all": true}',
+        {"Content-Type": "application/json", "Accept": "text/html"}, method="POST")
+    with pytest.raises(urllib.error.HTTPError) as raised:
+        urllib.request.urlopen(request, timeout=5)
+    assert raised.value.code == 401 and raised.value.headers["WWW-Authenticate"].startswith("Basic realm=")
+    assert raised.value.headers["WWW-Authenticate"].isascii()
+
+
+def test_advice_for_the_arbiter_is_open_until_acknowledged(console: Any) -> None:
+    game = record(console.db, alert=False)
+    with GameStore(console.db) as store:
+        seq = store.append(game, GameEnded(50.0, 10, "0-1", "perpetual_check", "25.1", PERPETUAL, True))
+    url = f"{console.url}/api/games/{game}"
+    state = json.loads(get(url)[1])
+    (advice,) = state["advice"]
+    assert advice["seq"] == seq and advice["open"] and advice["text"] == PERPETUAL and advice["result"] == "0-1"
+    assert advice["fen"] == state["fen"] and state["open_advice"] == 1 and state["open_alerts"] == 0
+    status, reply = post(url + "/ack", {"seq": seq, "note": "red must change"}, "Zhang")
+    assert status == 200
+    (advice,) = reply["state"]["advice"]
+    assert not advice["open"] and advice["acknowledged"]["by"] == "Zhang" and reply["state"]["open_advice"] == 0
+    assert reply["state"]["actions"][-1]["text"] == f"advice #{seq} (perpetual_check) acknowledged: red must change"
+    assert post(url + "/ack", {"seq": seq}, "Zhang")[0] == 409
+
+
+def test_a_marked_result_rules_on_the_advice(console: Any) -> None:
+    game = record(console.db, alert=False)
+    with GameStore(console.db) as store:
+        store.append(game, GameEnded(50.0, 10, "0-1", "perpetual_check", "25.1", PERPETUAL, True))
+    url = f"{console.url}/api/games/{game}"
+    assert json.loads(get(url)[1])["open_advice"] == 1
+    status, reply = post(url + "/result", {"result": "0-1", "text": "perpetual check"}, "Zhang")
+    assert status == 200 and reply["state"]["open_advice"] == 0 and not reply["state"]["advice"][0]["open"]
+
+
+def test_a_move_the_camera_missed_is_added_and_worded_so(console: Any) -> None:
+    game = record(console.db, alert=False)
+    url = f"{console.url}/api/games/{game}"
+    state = json.loads(get(url)[1])
+    plies = len(state["moves"])
+    move = Position.from_fen(state["fen"]).legal_moves()[0]
+    status, reply = post(url + "/correct", {"ply": plies + 1, "move": move.iccs}, "Zhang")
+    assert status == 200 and len(reply["state"]["moves"]) == plies + 1
+    added = reply["state"]["moves"][-1]
+    assert added["iccs"] == move.iccs and added["added"] and added["corrected_by"] == "Zhang"
+    text = reply["state"]["actions"][-1]["text"]
+    assert text == f"ply {plies + 1} added by the arbiter: {move.iccs} ({added['chinese']})"
+    status, body, _ = get(f"{url.replace('/api', '')}/export.pgn")
+    assert status == 200 and f"Zhang: ply {plies + 1} added by the arbiter: {move.iccs}" in body.decode()
+    assert "was }" not in body.decode() and ", was " not in body.decode()
+    status, body, _ = get(f"{url.replace('/api', '')}/export.txt")
+    assert f"ply {plies + 1} added by the arbiter" in body.decode()
+    assert post(url + "/correct", {"ply": plies + 3, "move": move.iccs}, "Zhang")[0] == 409  # no gap
+
+
+def test_the_pages_have_an_icon(console: Any) -> None:
+    for path in ("/favicon.ico", "/favicon.svg"):
+        status, body, headers = get(console.url + path)
+        assert status == 200 and headers["Content-Type"].startswith("image/svg+xml") and b"<svg" in body
+    for page in ("/", "/static/game.html"):
+        assert b'rel="icon" href="/favicon.svg"' in get(console.url + page)[1]
+
+
+def test_export_file_names_in_headers(console: Any) -> None:
+    game = _record_named(console.db)
+    for kind in ("pgn", "txt"):
+        status, _, headers = get(f"{console.url}/games/{game}/export.{kind}")
+        assert status == 200 and headers["Content-Disposition"] == f'attachment; filename="game-{game}.{kind}"'
