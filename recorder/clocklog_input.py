@@ -136,6 +136,14 @@ class ClockFeed:
             self._next += 1
         return self._presses[start:self._next]
 
+    def heard_until(self) -> float:
+        """Recording time up to which every press is known: a log holds them all."""
+        return math.inf
+
+    def unheard(self) -> list[tuple[float, float]]:
+        """Stretches (recording time) when the clock could not be heard, not handed out yet: none in a log."""
+        return []
+
     def remaining(self) -> list[ClockPress]:
         """The presses not handed out yet (e.g. after the last frame)."""
         rest = self._presses[self._next:]

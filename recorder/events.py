@@ -171,8 +171,10 @@ class ClockAlert(Alert):
 
 @dataclass(frozen=True)
 class ClockNoted(Event):
-    """What the clock link tells that needs no arbiter: the clock answered (``clock_connected``,
-    also when it comes back after a gap) and which side of it is red's (``clock_mapping``, art. 6)."""
+    """What the clock tells that needs no arbiter: the clock answered (``clock_connected``, also when
+    it comes back after a gap), which side of it is red's (``clock_mapping``, art. 6), the line fell
+    quiet for a while (``clock_quiet``), and a ply whose press may have been lost while the clock
+    could not be heard (``press_unheard``)."""
 
     kind: str
     text: str

@@ -851,10 +851,11 @@ class Resolver:
             self._presses[event.ply] = press
         return [event]
 
-    def clock_link(self, up: bool) -> None:
-        """Say whether the clock can be heard: while it cannot, moves without a press are not alerted."""
+    def clock_heard(self, until: float, unheard: list[tuple[float, float]]) -> None:
+        """The clock was heard up to ``until``, and not in the ``unheard`` stretches: a ply is judged
+        for its press only once the clock was heard after it, and not when the clock was unheard around it."""
         if self.clock is not None:
-            self.clock.linked = up
+            self.clock.heard(until, unheard)
 
     def tick(self, t: float) -> list[Event]:
         """Let time pass to ``t``: clock presses and moves left unmatched become alerts."""

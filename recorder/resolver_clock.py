@@ -5,7 +5,10 @@ matched with a press by its mover: one already waiting (pressed before the board
 that comes later. Presses left unmatched for ``grace_s`` seconds become ``press_without_move``
 alerts (art. 8.1.7; the second one loses the game, art. 4.1.9) unless the board was in trouble
 around them (an arbiter restoring a position presses the clock back); plies left unpressed
-become ``move_without_press`` alerts (art. 6: a player presses the clock after each move).
+become ``move_without_press`` alerts (art. 6: a player presses the clock after each move), judged
+only once the clock has been heard after the ply's grace (its press may still be on the line) and
+never when the clock went unheard around the ply (a lost link or a quiet line may have dropped the
+press): such a ply gets a ``press_unheard`` note instead.
 A press that changed nothing on the clock (the other side's time was running) is still a press
 without a move when the opponent had moved since the presser's previous press: the opponent moved
 without pressing, and the presser pressed before moving. Otherwise it is a second press of the
@@ -17,10 +20,11 @@ the move began (``pressed_early``).
 from __future__ import annotations
 
 import logging
+import math
 from dataclasses import dataclass
 
 from recorder.clocklog_input import ClockPress
-from recorder.events import ClockAlert, ClockPressed, Event
+from recorder.events import ClockAlert, ClockNoted, ClockPressed, Event
 from rules.squares import opponent
 
 log = logging.getLogger(__name__)
@@ -51,9 +55,22 @@ class ClockBook:
         self.pending: list[_Pending] = []
         self.unpressed: list[_Unpressed] = []
         self.presses = 0
-        self.linked = True  # False while the clock's link is down: a missing press is the link's, not the player's
+        self.heard_until = math.inf  # the clock was heard up to here (a clock log: always)
+        self.unheard: list[tuple[float, float]] = []  # stretches when the clock could not be heard
         self._pressed_at: dict[str, list[float]] = {}  # every press's time, by side
         self._plies: dict[int, tuple[str, float]] = {}  # ply -> (side, time recorded)
+
+    def heard(self, until: float, unheard: list[tuple[float, float]]) -> None:
+        """The clock was heard up to ``until``; ``unheard`` are newly known stretches it was not."""
+        self.heard_until = until
+        self.unheard += unheard
+
+    def _unheard_around(self, entry: _Unpressed) -> tuple[float, float] | None:
+        """A stretch without the clock when ``entry``'s press could have been made, if any."""
+        for since, until in self.unheard:
+            if since < entry.t + self.grace_s and until > entry.t - self.match_window_s:
+                return since, until
+        return None
 
     def press(self, press: ClockPress) -> ClockPressed:
         """Note a press; returns its event (``ply`` set when it completes an already recorded ply)."""
@@ -163,8 +180,14 @@ class ClockBook:
             if t - entry.t < self.grace_s:
                 still.append(entry)
                 continue
-            if not self.linked:
-                log.debug("ply %d unpressed while the clock link is down: not alerted", entry.ply)
+            if self.heard_until < entry.t + self.grace_s:
+                still.append(entry)  # not heard since: its press may still come over the line
+                continue
+            gap = self._unheard_around(entry)
+            if gap is not None:
+                text = (f"ply {entry.ply} by {entry.side}: no clock press heard; the clock could not be heard "
+                        f"from {gap[0]:.1f} to {gap[1]:.1f} s, so a press may have been lost on the line")
+                events.append(ClockNoted(t, "press_unheard", text, entry.side, entry.ply))
                 continue
             text = (f"ply {entry.ply} by {entry.side} was made but the clock was not pressed "
                     "(art. 6: press the clock after each move)")

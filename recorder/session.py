@@ -188,6 +188,8 @@ class RecordingSession:
         image = cv2.flip(item.image, 1) if self._mirrored else item.image
         events: list[Event] = []
         if self.clock is not None:
+            heard = self.clock.heard_until()  # first: the presses it vouches for are queued by then
+            self.resolver.clock_heard(heard, self.clock.unheard())
             for press in self.clock.until(t):
                 events += self.resolver.press(press)
         if self.observer is None:
@@ -442,7 +444,10 @@ class RecordingSession:
             self._blind_alerted = self.last_t  # the source ended before the grace ran out: still say so
             events.append(self._not_found_alert(self.last_t, self._not_found_reason))
         if complete and self.clock is not None:
-            for press in self.clock.remaining():
+            heard = self.clock.heard_until()
+            presses = self.clock.remaining()
+            self.resolver.clock_heard(heard, self.clock.unheard())
+            for press in presses:
                 events += self.resolver.press(press)
         events += self.resolver.tick(self.last_t + (self.config.resolver.clock_grace_s if complete else 0.0))
         events.append(RecordingStopped(self.last_t, self.frames, reason))

@@ -10,6 +10,7 @@ mapping holds.
 from __future__ import annotations
 
 import logging
+import math
 import queue
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -29,7 +30,7 @@ class LiveClockFeed(ClockFeed):
     """Presses and notices from a queue, handed out by recording time like ``ClockFeed`` (a drop-in for it)."""
 
     def __init__(self, items: queue.Queue[Item], origin: float, rate: float = 1.0,
-                 settle_s: float = 0.5) -> None:
+                 settle_s: float = 0.5, last_heard: Callable[[], float | None] | None = None) -> None:
         super().__init__([])
         if rate <= 0:
             raise ValueError(f"clock rate {rate} must be positive")
@@ -39,6 +40,8 @@ class LiveClockFeed(ClockFeed):
         self.settle_s = settle_s
         self._presses: list[ClockPress] = []
         self._notices: list[ClockNotice] = []
+        self._unheard: list[tuple[float, float]] = []
+        self._last_heard = last_heard  # host time the link last heard the clock (None: always heard)
 
     def _to_recording(self, t: float) -> float:
         return (t - self.origin) * self.rate
@@ -53,6 +56,21 @@ class LiveClockFeed(ClockFeed):
                 self._presses.append(replace(item, t=self._to_recording(item.t)))
             else:
                 self._notices.append(replace(item, t=self._to_recording(item.t)))
+                if item.since is not None:
+                    self._unheard.append((self._to_recording(item.since), self._to_recording(item.t)))
+
+    def heard_until(self) -> float:
+        """Recording time the clock was last heard (read before draining: its items are queued by then)."""
+        if self._last_heard is None:
+            return math.inf
+        host = self._last_heard()
+        return -math.inf if host is None else self._to_recording(host)
+
+    def unheard(self) -> list[tuple[float, float]]:
+        """Stretches (recording time) when the clock could not be heard, not handed out yet."""
+        self._drain()
+        spans, self._unheard = self._unheard, []
+        return spans
 
     def until(self, t: float) -> list[ClockPress]:
         """Presses at or before recording time ``t`` not yet handed out."""

@@ -5,8 +5,12 @@ set-up, and reads with a short timeout. Each valid message marks the line alive.
 ``silence_s`` without one it polls the clock; with no answer ``answer_s`` later (or on a serial
 error) the clock counts as disconnected: a notice goes out, the port is closed, and opening is
 retried with exponential back-off. The first valid message on a new connection sends a
-``clock_connected`` notice naming the gap. Presses and notices go into a thread-safe queue,
-stamped with the host's monotonic clock.
+``clock_connected`` notice naming the gap. A clock that should be talking (a text clock's
+heartbeat, a running DGT clock's reports) and is heard again after ``quiet_s`` without a word was
+not lost but may have had presses dropped: a ``clock_quiet`` notice says so. Both notices carry the
+time the clock was last heard (``since``), and ``last_heard`` is readable from other threads: every
+item of a message is queued before ``last_heard`` moves past it. Presses and notices go into a
+thread-safe queue, stamped with the host's monotonic clock.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from typing import Any
 
 import serial
 
-from recorder.clock.model import CONNECTED, DISCONNECTED, ClockNotice
+from recorder.clock.model import CONNECTED, DISCONNECTED, QUIET, ClockNotice
 from recorder.clock.presses import Item
 from recorder.clock.protocols import ClockProtocol
 
@@ -33,7 +37,7 @@ class SerialClockLink:
     """Reads ``port`` in a background thread; ``items`` is the queue of presses and notices."""
 
     def __init__(self, port: str, protocol: ClockProtocol, *, baudrate: int = 9600, silence_s: float = 3.0,
-                 answer_s: float = 1.5, backoff_s: tuple[float, float] = (0.25, 8.0),
+                 answer_s: float = 1.5, quiet_s: float = 2.5, backoff_s: tuple[float, float] = (0.25, 8.0),
                  opener: Opener = serial.serial_for_url, clock: Callable[[], float] = time.monotonic,
                  max_items: int = 10_000) -> None:
         self.port_name = port
@@ -41,6 +45,7 @@ class SerialClockLink:
         self.baudrate = baudrate
         self.silence_s = silence_s
         self.answer_s = answer_s
+        self.quiet_s = quiet_s
         self.backoff_s = backoff_s
         self.opener = opener
         self.clock = clock
@@ -52,11 +57,19 @@ class SerialClockLink:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._last_heard: float | None = None
+        self._started: float | None = None
         self._gap_from: float | None = None
         self._missing_said = False
 
     # --- control -----------------------------------------------------------------------
+    @property
+    def last_heard(self) -> float | None:
+        """Host time of the last valid message (``None`` before the first); the items it brought
+        are already in ``items``."""
+        return self._last_heard
+
     def start(self) -> SerialClockLink:
+        self._started = self.clock()
         self._thread = threading.Thread(target=self._run, name=f"clock-link {self.port_name}", daemon=True)
         self._thread.start()
         return self
@@ -144,15 +157,21 @@ class SerialClockLink:
                 now = self.clock()
                 if data:
                     before = self.protocol.heard
+                    talking = self.protocol.talking()
                     items = self.protocol.feed(data, now)
-                    if self.protocol.heard > before:
-                        last, polled = now, None
-                        self._last_heard = now
+                    heard = self.protocol.heard > before
+                    if heard:
                         if not self.connected:
                             self._came_back(now)
+                        elif talking and self._last_heard is not None and now - self._last_heard > self.quiet_s:
+                            self._quiet(self._last_heard, now)
                         heard_any = True
                     for item in items:
                         self._put(item)
+                    if heard:
+                        last, polled = now, None
+                        if self.protocol.present:  # after its items: a reader that sees this time finds them queued
+                            self._last_heard = now
                 if now - last >= self.silence_s:
                     if polled is None:
                         port.write(self.protocol.poll())
@@ -167,10 +186,20 @@ class SerialClockLink:
     def _came_back(self, now: float) -> None:
         self.connected = True
         self.connections += 1
+        since = self._gap_from
+        if since is None and self.connections == 1 and self._started is not None \
+                and now - self._started > self.quiet_s:
+            since = self._started  # the clock answered only well after recording began
         if self._gap_from is None:
             text = f"clock connected on {self.port_name} ({self.protocol.name})"
         else:
             text = f"clock back on {self.port_name} after a {now - self._gap_from:.1f} s gap"
         self._gap_from = None
         log.info(text)
-        self._put(ClockNotice(now, CONNECTED, text))
+        self._put(ClockNotice(now, CONNECTED, text, since=since))
+
+    def _quiet(self, since: float, now: float) -> None:
+        text = (f"clock on {self.port_name} was silent for {now - since:.1f} s without being lost; "
+                "a press made meanwhile may not have been heard")
+        log.warning(text)
+        self._put(ClockNotice(now, QUIET, text, since=since))

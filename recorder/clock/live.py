@@ -26,6 +26,7 @@ from recorder.clock.model import (
     FLAG_FALLEN,
     MAPPING,
     NO_CLOCK,
+    QUIET,
     ClockNotice,
     parse_time_control,
 )
@@ -42,8 +43,9 @@ _ALERTS = {
     DISCONNECTED: ("clock_disconnected", "21.4"),
     NO_CLOCK: ("no_clock", "21.4"),
 }
-# notice kind -> event kind: what is only logged (the clock answered; which side of it is red's)
-_NOTED = {CONNECTED: "clock_connected", MAPPING: "clock_mapping"}
+# notice kind -> event kind: what is only logged (the clock answered; which side of it is red's; the
+# line fell quiet: the plies whose press it may have lost get their own note from the resolver)
+_NOTED = {CONNECTED: "clock_connected", MAPPING: "clock_mapping", QUIET: "clock_quiet"}
 
 
 def notice_event(notice: ClockNotice, ply: int = 0) -> Event:
@@ -84,7 +86,8 @@ class LiveClock:
         else:
             assert self.link is not None
             self.link.start()
-            self._feed = LiveClockFeed(self.link.items, origin, self.rate)
+            link = self.link
+            self._feed = LiveClockFeed(link.items, origin, self.rate, last_heard=lambda: link.last_heard)
         return self._feed
 
     def events_until(self, t: float, ply: int = 0) -> list[Event]:

@@ -29,6 +29,7 @@ DISCONNECTED = "clock_disconnected"
 FLAG_FALLEN = "flag_fallen"
 NO_CLOCK = "no_clock"
 MAPPING = "clock_mapping"
+QUIET = "clock_quiet"
 
 
 def other(side: str) -> str:
@@ -66,13 +67,17 @@ class ClockNotice:
     """A link-state or clock-state notice for the session: ``t`` in host monotonic seconds.
 
     ``kind`` is one of ``clock_connected``, ``clock_disconnected``, ``flag_fallen``, ``no_clock``,
-    ``clock_mapping``; ``side`` names the colour it concerns (``red``/``black``) or is empty.
+    ``clock_mapping``, ``clock_quiet``; ``side`` names the colour it concerns (``red``/``black``) or is
+    empty. ``since`` is set on a notice that ends a stretch when the clock could not be heard (back
+    after a disconnection, or a line that fell quiet for a while): the host time it was last heard,
+    so that presses lost in between are not blamed on the players.
     """
 
     t: float
     kind: str
     text: str
     side: str = ""
+    since: float | None = None
 
 
 @dataclass

@@ -11,7 +11,7 @@ import logging
 from typing import Protocol
 
 from recorder.clock import dgt
-from recorder.clock.model import NO_CLOCK, ClockNotice
+from recorder.clock.model import CONNECTED, NO_CLOCK, ClockNotice
 from recorder.clock.presses import Item, PressTracker
 from recorder.clock.text import TextParser, query_line
 
@@ -21,13 +21,22 @@ log = logging.getLogger(__name__)
 class ClockProtocol(Protocol):
     name: str
     tracker: PressTracker
-    heard: int
+    heard: int  # valid messages so far (the line is alive)
+
+    @property
+    def present(self) -> bool:
+        """Whether the clock itself is there (a DGT interface can answer without one)."""
+        ...
 
     def setup(self) -> bytes: ...
 
     def poll(self) -> bytes: ...
 
     def reset(self) -> None: ...
+
+    def talking(self) -> bool:
+        """Whether the clock sends by itself now (so that a quiet line means lost messages)."""
+        ...
 
     def feed(self, data: bytes, t: float) -> list[Item]: ...
 
@@ -43,6 +52,11 @@ class DgtProtocol:
         self.heard = 0
         self.counts: dict[str, int] = {}
         self._no_clock = False
+        self._no_clock_since: float | None = None
+
+    @property
+    def present(self) -> bool:
+        return not self._no_clock
 
     def setup(self) -> bytes:
         return bytes((dgt.SEND_UPDATE_NICE, dgt.SEND_CLOCK))
@@ -50,10 +64,16 @@ class DgtProtocol:
     def poll(self) -> bytes:
         return bytes((dgt.SEND_CLOCK,))
 
+    def talking(self) -> bool:
+        """A running clock's display changes each second, and each change is reported."""
+        last = self.tracker.last
+        return last is not None and last.running and not self._no_clock
+
     def reset(self) -> None:
         self.parser = dgt.DgtParser()
         self.tracker.reset_link()
         self._no_clock = False
+        self._no_clock_since = None
 
     def feed(self, data: bytes, t: float) -> list[Item]:
         items: list[Item] = []
@@ -67,9 +87,14 @@ class DgtProtocol:
                 if not self._no_clock:
                     items.append(ClockNotice(t, NO_CLOCK, "the DGT interface reports no clock connected"))
                     self.tracker.reset_link()
+                    self._no_clock_since = t
                 self._no_clock = True
             elif kind == dgt.TIME and reading is not None:
+                if self._no_clock and self._no_clock_since is not None:
+                    items.append(ClockNotice(t, CONNECTED, "the clock is on the DGT interface again after "
+                                             f"{t - self._no_clock_since:.1f} s", since=self._no_clock_since))
                 self._no_clock = False
+                self._no_clock_since = None
                 items += self.tracker.reading(reading, t)
         return items
 
@@ -84,11 +109,19 @@ class TextProtocol:
         self.parser = TextParser()
         self.heard = 0
 
+    @property
+    def present(self) -> bool:
+        return True
+
     def setup(self) -> bytes:
         return query_line()
 
     def poll(self) -> bytes:
         return query_line()
+
+    def talking(self) -> bool:
+        """The protocol's heartbeat: a ``T`` line at least once a second, running or not."""
+        return True
 
     def reset(self) -> None:
         self.parser = TextParser()

@@ -223,7 +223,6 @@ def record_source(source_spec: str, classifier: Any, *, source: FrameSource | No
         try:
             items = clock.pace(source) if clock is not None else source
             next_look = 0.0
-            heard = False  # has the live clock ever answered?
             for item in resume_session(session, store, items, not isinstance(source, LiveSource)):
                 session.feed(item)
                 if store is not None and time.monotonic() >= next_look:  # the arbiter's corrections (console)
@@ -233,14 +232,6 @@ def record_source(source_spec: str, classifier: Any, *, source: FrameSource | No
                                     if clock is not None else []):
                     events.append(clock_event)
                     on_event(clock_event)
-                    # a clock never heard cannot miss a press; once heard, a pulled cable's lost
-                    # presses are still alerted (with the disconnection beside them)
-                    kind = getattr(clock_event, "kind", "")
-                    if kind == "clock_connected":
-                        heard = True
-                        session.resolver.clock_link(True)
-                    elif kind in ("clock_disconnected", "no_clock") and not heard:
-                        session.resolver.clock_link(False)
                 if isinstance(item, Frame):
                     progress.update(item.index + 1)
             reason, complete = "end of source", True

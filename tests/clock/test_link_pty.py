@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from recorder.clock.link import SerialClockLink
-from recorder.clock.model import CONNECTED, DISCONNECTED, LEFT, MAPPING, NO_CLOCK, RIGHT, ClockNotice
+from recorder.clock.model import CONNECTED, DISCONNECTED, LEFT, MAPPING, NO_CLOCK, QUIET, RIGHT, ClockNotice
 from recorder.clock.presses import Item, PressTracker
 from recorder.clock.protocols import DgtProtocol, make_protocol
 from recorder.clock.sim import ClockSim, ScriptEvent, open_pty, serve
@@ -83,10 +83,32 @@ def test_silence_noclock_and_noise_are_survived() -> None:
     items = _drain(link)
     kinds = [i.kind for i in items if isinstance(i, ClockNotice)]
     assert kinds.count(CONNECTED) >= 2 and DISCONNECTED in kinds and NO_CLOCK in kinds
-    back = [i for i in items if isinstance(i, ClockNotice) and i.kind == CONNECTED][1]
-    assert "gap" in back.text
+    backs = [i for i in items if isinstance(i, ClockNotice) and i.kind == CONNECTED][1:]
+    assert any("gap" in b.text and b.since is not None for b in backs)
+    # the interface answered while the clock was off it: that stretch is unheard too
+    assert any("DGT interface again" in b.text and b.since is not None and 0.2 < b.t - b.since < 1.0 for b in backs)
     presses = [i for i in items if isinstance(i, ClockPress)]
     assert [p.side for p in presses] == ["red", "black", "red"]
+
+
+@pytest.mark.parametrize("protocol", ["dgt", "text"])
+def test_a_line_quiet_for_a_while_is_noted_with_when_it_was_last_heard(protocol: str) -> None:
+    # quiet for 1.4 s: longer than quiet_s, shorter than it takes to call the clock lost
+    sim = ClockSim(protocol, 300_000, 0, report_s=0.1)
+    script = [ScriptEvent(0.2, LEFT), ScriptEvent(0.8, None, "silence", 1.4), ScriptEvent(1.2, RIGHT),
+              ScriptEvent(1.5, LEFT)]
+    with running_sim(sim, script, duration=3.0) as path:
+        link = SerialClockLink(path, make_protocol(protocol), silence_s=2.0, answer_s=1.0, quiet_s=0.8,
+                               backoff_s=(0.05, 0.2)).start()
+    link.stop()
+    items = _drain(link)
+    notices = [i for i in items if isinstance(i, ClockNotice)]
+    quiet = [n for n in notices if n.kind == QUIET]
+    assert len(quiet) == 1 and DISCONNECTED not in [n.kind for n in notices if n.t < quiet[0].t]
+    assert quiet[0].since is not None and 1.1 < quiet[0].t - quiet[0].since < 3.0, quiet
+    presses = [i for i in items if isinstance(i, ClockPress)]
+    assert presses[0].side == "red" and all(p.t <= quiet[0].since or p.t >= quiet[0].t for p in presses)
+    assert link.last_heard is not None and link.last_heard >= quiet[0].t
 
 
 def test_a_vanished_port_is_reopened_when_it_returns(tmp_path: Path) -> None:

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import io
+import math
 import queue
 
 import pytest
 
 from recorder.clock.feed import LiveClockFeed, paced
 from recorder.clock.keyboard import KeyboardClock
-from recorder.clock.model import CONNECTED, LEFT, RIGHT, ChessClock, ClockNotice, parse_time_control
+from recorder.clock.model import CONNECTED, LEFT, QUIET, RIGHT, ChessClock, ClockNotice, parse_time_control
 from recorder.clock.presses import Item
 from recorder.clocklog_input import ClockPress
 
@@ -77,6 +78,19 @@ def test_live_feed_maps_host_time_to_recording_time() -> None:
     assert feed.until(3.9) == [] and feed.notices_until(3.9)[0].t == 2.0
     assert feed.until(4.0) == [ClockPress(4.0, "red", 1, 2)]
     assert feed.remaining() == [ClockPress(10.0, "black", 1, 2)] and feed.until(99) == []
+
+
+def test_live_feed_says_how_far_the_clock_was_heard_and_when_it_was_not() -> None:
+    items: queue.Queue[Item] = queue.Queue()
+    heard: list[float | None] = [None]
+    feed = LiveClockFeed(items, origin=100.0, rate=2.0, last_heard=lambda: heard[0])
+    assert feed.heard_until() == -math.inf  # not heard yet
+    heard[0] = 104.0
+    items.put(ClockNotice(104.0, QUIET, "quiet", since=101.5))
+    assert feed.heard_until() == 8.0
+    assert feed.unheard() == [(3.0, 8.0)] and feed.unheard() == []
+    assert [n.kind for n in feed.notices_until(10.0)] == [QUIET]  # still logged as a notice
+    assert LiveClockFeed(queue.Queue(), origin=0.0).heard_until() == math.inf  # a keyboard: always heard
 
 
 def test_paced_waits_for_real_time() -> None:

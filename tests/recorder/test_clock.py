@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from recorder.clocklog_input import ClockFeed, ClockPress, parse_clock_lines, read_clock_log
-from recorder.events import Alert, ClockAlert, ClockPressed, MoveRecorded
+from recorder.events import Alert, ClockAlert, ClockNoted, ClockPressed, MoveRecorded
 from recorder.resolver import Resolver
 from rules import Position
 from rules.squares import parse_square
@@ -254,22 +255,34 @@ def test_a_recording_stopped_part_way_keeps_the_presses_still_to_come_for_its_re
     assert len([e for e in events if isinstance(e, ClockPressed)]) == 2
 
 
-def test_moves_while_the_clock_link_is_down_raise_no_missing_press() -> None:
-    from recorder.resolver import Resolver
-    from rules import Position
-    from tests.recorder.synthetic import observe_board
-
+def test_a_move_is_judged_for_its_press_only_once_the_clock_was_heard_after_it() -> None:
     resolver = Resolver(clock=True)
-    resolver.clock_link(False)  # the serial link dropped
-    after = Position.start().play("h2e2")
+    resolver.clock_heard(-math.inf, [])  # the serial link has not answered yet
+    after = P0.play("h2e2")
     resolver.observe(observe_board(after.board, 1.0))
     resolver.observe(observe_board(after.board, 1.4))
     assert not [e for e in resolver.tick(30.0) if getattr(e, "kind", "") == "move_without_press"]
-    resolver.clock_link(True)
-    after = after.play("h9g7")
-    resolver.observe(observe_board(after.board, 31.0))
-    resolver.observe(observe_board(after.board, 31.4))
-    assert [getattr(e, "kind", "") for e in resolver.tick(60.0)] == ["move_without_press"]
+    resolver.clock_heard(29.5, [])  # heard at last, and no stretch without it: the press was not made
+    assert _kinds(resolver.tick(30.0)) == ["move_without_press"]
+
+
+def test_a_move_whose_press_fell_in_a_stretch_without_the_clock_is_noted_not_alerted() -> None:
+    resolver = Resolver(clock=True)
+    resolver.clock_heard(0.5, [])
+    after = P0.play("h2e2")
+    resolver.observe(observe_board(after.board, 1.0))
+    resolver.observe(observe_board(after.board, 1.4))
+    resolver.clock_heard(6.0, [(0.9, 5.8)])  # the line was quiet from 0.9 to 5.8 s
+    events = resolver.tick(9.0)
+    assert _kinds(events) == []
+    noted = [e for e in events if isinstance(e, ClockNoted)]
+    assert [(e.kind, e.ply, e.side) for e in noted] == [("press_unheard", 1, "red")]
+    assert "0.9 to 5.8 s" in noted[0].text
+    after = after.play("h9g7")  # a later move, far from the stretch, is judged as usual
+    resolver.observe(observe_board(after.board, 20.0))
+    resolver.observe(observe_board(after.board, 20.4))
+    resolver.clock_heard(40.0, [])
+    assert _kinds(resolver.tick(40.0)) == ["move_without_press"]
 
 
 def test_a_press_without_a_move_just_after_a_knock_was_put_right_is_flagged() -> None:
