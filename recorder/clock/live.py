@@ -27,6 +27,8 @@ from recorder.clock.model import (
     MAPPING,
     NO_CLOCK,
     QUIET,
+    RESTARTED,
+    TIMES_CHANGED,
     ClockNotice,
     parse_time_control,
 )
@@ -42,6 +44,8 @@ _ALERTS = {
     FLAG_FALLEN: ("flag_fallen", "21.3"),
     DISCONNECTED: ("clock_disconnected", "21.4"),
     NO_CLOCK: ("no_clock", "21.4"),
+    TIMES_CHANGED: ("clock_times_changed", "21.4"),
+    RESTARTED: ("clock_restarted", "21.4"),
 }
 # notice kind -> event kind: what is only logged (the clock answered; which side of it is red's; the
 # line fell quiet: the plies whose press it may have lost get their own note from the resolver)
@@ -73,7 +77,7 @@ class LiveClock:
             base_ms, increment_ms = parse_time_control(time_control)
             self.keyboard = KeyboardClock(base_ms, increment_ms, first_mover=first_mover, rate=rate)
         else:
-            tracker = PressTracker(red_side, first_mover)
+            tracker = PressTracker(red_side, first_mover, rate=rate)
             self.link = SerialClockLink(port, make_protocol(protocol, tracker), **link_options)
         self._feed: LiveClockFeed | None = None
 

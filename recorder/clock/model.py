@@ -30,6 +30,8 @@ FLAG_FALLEN = "flag_fallen"
 NO_CLOCK = "no_clock"
 MAPPING = "clock_mapping"
 QUIET = "clock_quiet"
+TIMES_CHANGED = "clock_times_changed"
+RESTARTED = "clock_restarted"
 
 
 def other(side: str) -> str:
@@ -67,7 +69,7 @@ class ClockNotice:
     """A link-state or clock-state notice for the session: ``t`` in host monotonic seconds.
 
     ``kind`` is one of ``clock_connected``, ``clock_disconnected``, ``flag_fallen``, ``no_clock``,
-    ``clock_mapping``, ``clock_quiet``; ``side`` names the colour it concerns (``red``/``black``) or is
+    ``clock_mapping``, ``clock_quiet``, ``clock_times_changed``, ``clock_restarted``; ``side`` names the colour it concerns (``red``/``black``) or is
     empty. ``since`` is set on a notice that ends a stretch when the clock could not be heard (back
     after a disconnection, or a line that fell quiet for a while): the host time it was last heard,
     so that presses lost in between are not blamed on the players.

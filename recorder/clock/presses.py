@@ -6,17 +6,24 @@ and is dropped. A protocol without a lever (the text lines) reports presses itse
 shows the other side running without a press seen (a lost line), the press is inferred. The first
 side seen running is the first mover's (red's unless the game starts with black to move): this
 confirms or corrects the default mapping, and a ``clock_mapping`` notice records it with the game.
+
+The times are watched too: a side's time can only rise by the increment of its own press and fall
+by the time that has run, so a change beyond that (the clock reset, or its times set by hand) gives
+a ``clock_times_changed`` notice once two reports agree on it (a damaged report is not a reset). Across a reconnect or a quiet
+line presses may have been missed, so each side may then have gained one increment.
 """
 
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass, replace
 
 from recorder.clock.model import (
     FLAG_FALLEN,
     LEFT,
     MAPPING,
     SIDES,
+    TIMES_CHANGED,
     ClockNotice,
     ClockReading,
     SideMap,
@@ -29,15 +36,32 @@ log = logging.getLogger(__name__)
 
 Item = ClockPress | ClockNotice
 
+TIME_TOLERANCE_MS = 1_500  # a DGT clock reports whole seconds
+MAX_INCREMENT_MS = 60_000  # the largest increment per move a competition uses (art. 6.1's example: 30 s)
+REPORT_GAP_S = 2.5  # a running clock reports each second: a longer gap may hide presses
+
+
+@dataclass(frozen=True)
+class _Times:
+    """Clock times trusted at host time ``at``: (left, right) ms, the side then running, and whether
+    presses may have gone unheard since (a reconnect)."""
+
+    times: tuple[int, int]
+    at: float
+    turn: str | None
+    missed_presses: bool = False
+
 
 class PressTracker:
     """Turns a stream of readings (and explicit presses) into ClockPress values and notices."""
 
-    def __init__(self, red_side: str = LEFT, first_mover: str = RED, *, confirm: bool = True) -> None:
+    def __init__(self, red_side: str = LEFT, first_mover: str = RED, *, confirm: bool = True,
+                 rate: float = 1.0) -> None:
         if red_side not in SIDES:
             raise ValueError(f"clock side {red_side!r} is not left or right")
         self.map = SideMap(red_side, confirmed=not confirm)
         self.first_mover = first_mover
+        self.rate = rate  # clock seconds per host second (an emulator run faster than real time)
         self._lever: str | None = None
         self._turn: str | None = None
         self._flags: set[str] = set()
@@ -45,12 +69,18 @@ class PressTracker:
         self.glitches = 0
         self.inferred = 0
         self.last: ClockReading | None = None  # the last report taken (damaged ones left out)
+        self.times_changed = 0
+        self._trusted: _Times | None = None  # the times last trusted, kept across reconnects
+        self._previous: _Times | None = None  # and those trusted before them
+        self._suspect: frozenset[str] | None = None  # the sides whose time jumped in the last report
 
     def reset_link(self) -> None:
         """Forget the lever and turn (after a reconnect) so the first new report is not taken as a press."""
         self._lever = None
         self._turn = None
         self.last = None
+        if self._trusted is not None:  # presses may go unheard until the next report
+            self._trusted = replace(self._trusted, missed_presses=True)
 
     def _confirm(self, running_side: str, t: float) -> list[Item]:
         if self.map.confirmed:
@@ -63,6 +93,52 @@ class PressTracker:
                         self.map.red)
         text = f"red is the clock's {self.map.red} side (the first running side was {running_side})"
         return [ClockNotice(t, MAPPING, text, RED)]
+
+    def _jumps(self, base: _Times, times: tuple[int, int], t: float, pressed: str | None,
+               turn: str | None) -> list[tuple[str, int, int]]:
+        """(side, before, now) for each side whose time moved from ``base`` more than a press (by
+        ``pressed``, or the side that ran at ``base`` when ``turn`` changed since) and the time run allow."""
+        if turn is not None and base.turn is not None and turn != base.turn:
+            pressed = pressed or base.turn  # a press not seen as such (a damaged report): its increment
+        loose = base.missed_presses or t - base.at > REPORT_GAP_S
+        ran_ms = (t - base.at) * self.rate * 1000  # the most a side's time can have run down since
+        jumps = []
+        for side, before, now in zip(SIDES, base.times, times, strict=True):
+            allowed = TIME_TOLERANCE_MS + (MAX_INCREMENT_MS if loose or side == pressed else 0)
+            if now - before > allowed or before - now > ran_ms + TIME_TOLERANCE_MS:
+                jumps.append((side, before, now))
+        return jumps
+
+    def _check_times(self, left_ms: int, right_ms: int, t: float, pressed: str | None,
+                     turn: str | None = None) -> list[Item]:
+        """A notice when the times moved more than presses and running time allow, in two reports running.
+
+        ``pressed`` is the side whose press this report shows, ``turn`` the side running. A jump seen
+        once is held as a suspect (a damaged report); a jump back to the times trusted before the last
+        ones means that those were the damaged report, and is taken silently.
+        """
+        times = (left_ms, right_ms)
+        base = self._trusted
+        if base is None:
+            self._trusted = _Times(times, t, turn)
+            return []
+        jumps = self._jumps(base, times, t, pressed, turn)
+        sides = frozenset(side for side, _, _ in jumps)
+        if jumps and self._suspect != sides:
+            self._suspect = sides
+            return []
+        self._suspect = None
+        prior = self._previous
+        self._previous, self._trusted = base, _Times(times, t, turn or base.turn)
+        if not jumps or (prior is not None and not self._jumps(prior, times, t, None, turn)):
+            return []
+        self.times_changed += 1
+        said = "; ".join(f"{self.map.colour(side)}'s from {_clock_text(before)} to {_clock_text(now)}"
+                         for side, before, now in jumps)
+        text = (f"the clock's times changed with no press or running time to explain it ({said}): the clock "
+                "was reset or its times set by hand (art. 21.4: only the arbiter adjusts the clock)")
+        log.warning("clock: %s", text)
+        return [ClockNotice(t, TIMES_CHANGED, text, self.map.colour(jumps[0][0]) if len(jumps) == 1 else "")]
 
     def _press(self, side: str, left_ms: int, right_ms: int, t: float) -> ClockPress:
         self.presses += 1
@@ -80,15 +156,20 @@ class PressTracker:
             return items
         if reading.running and reading.turn is not None:
             items += self._confirm(reading.turn, t)
+        pressed: str | None = None
         if reading.lever_down is not None:
             if self._lever is not None and reading.lever_down != self._lever:
+                pressed = reading.lever_down
                 items.append(self._press(reading.lever_down, reading.left_ms, reading.right_ms, t))
             self._lever = reading.lever_down
         elif reading.running and reading.turn is not None and self._turn not in (None, reading.turn):
             assert self._turn is not None
             self.inferred += 1
+            pressed = self._turn
             log.info("clock: %s runs without a press seen; press by %s inferred", reading.turn, self._turn)
             items.append(self._press(self._turn, reading.left_ms, reading.right_ms, t))
+        items += self._check_times(reading.left_ms, reading.right_ms, t, pressed,
+                                   reading.turn if reading.running else None)
         if reading.running and reading.turn is not None:
             self._turn = reading.turn
         for side in SIDES:
@@ -106,6 +187,7 @@ class PressTracker:
             items += self._confirm(side, t)  # the first press is by the side that was running
             self._turn = other(side)
         items.append(self._press(side, left_ms, right_ms, t))
+        items += self._check_times(left_ms, right_ms, t, side, other(side))
         return items
 
     def flag(self, side: str, t: float) -> list[Item]:
@@ -115,3 +197,10 @@ class PressTracker:
         self._flags.add(side)
         colour = self.map.colour(side)
         return [ClockNotice(t, FLAG_FALLEN, f"{colour}'s time is used up (art. 21.3)", colour)]
+
+
+def _clock_text(ms: int) -> str:
+    """Milliseconds as the clock shows them: h:mm:ss or m:ss."""
+    seconds = ms // 1000
+    hours, rest = divmod(seconds, 3600)
+    return f"{hours}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"{rest // 60}:{rest % 60:02d}"

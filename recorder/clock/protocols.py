@@ -11,7 +11,7 @@ import logging
 from typing import Protocol
 
 from recorder.clock import dgt
-from recorder.clock.model import CONNECTED, NO_CLOCK, ClockNotice
+from recorder.clock.model import CONNECTED, NO_CLOCK, RESTARTED, ClockNotice
 from recorder.clock.presses import Item, PressTracker
 from recorder.clock.text import TextParser, query_line
 
@@ -139,6 +139,9 @@ class TextProtocol:
                 items += self.tracker.flag(message.side, t)
             elif message.kind == "H":
                 log.info("clock says hello (seq %d)", message.seq)
+                if self.tracker.presses:
+                    items.append(ClockNotice(t, RESTARTED, "the clock says it was restarted in the middle of the game: "
+                                             "its times may not be the game's (art. 21.4)"))
                 self.tracker.reset_link()
         return items
 

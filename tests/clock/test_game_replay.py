@@ -17,7 +17,8 @@ import pytest
 
 from recorder.clock.feed import LiveClockFeed
 from recorder.clock.link import SerialClockLink
-from recorder.clock.model import CONNECTED, DISCONNECTED, MAPPING
+from recorder.clock.model import CONNECTED, DISCONNECTED, MAPPING, TIMES_CHANGED
+from recorder.clock.presses import PressTracker
 from recorder.clock.protocols import make_protocol
 from recorder.clock.sim import ClockSim, ScriptEvent, open_pty, parse_script, serve
 from recorder.clocklog_input import read_clock_log
@@ -38,7 +39,7 @@ def test_game_clock_log_through_the_link(protocol: str) -> None:
     script += [ScriptEvent(10.0, None, "garbage", 40), ScriptEvent(SILENCE[0], None, "silence", SILENCE[1])]
     script.sort(key=lambda e: e.t)
     master, slave, path = open_pty()
-    link = SerialClockLink(path, make_protocol(protocol), silence_s=0.3, answer_s=0.2, backoff_s=(0.05, 0.2))
+    link = SerialClockLink(path, make_protocol(protocol, PressTracker(rate=SPEED)), silence_s=0.3, answer_s=0.2, backoff_s=(0.05, 0.2))
     thread = threading.Thread(target=serve, args=(sim, master, script), kwargs={"wait_host": True, "duration": UNTIL / SPEED + 0.4}, daemon=True)
     thread.start()
     origin = time.monotonic()
@@ -62,6 +63,7 @@ def test_game_clock_log_through_the_link(protocol: str) -> None:
         assert abs(got.red_ms - want.red_ms) <= 2_000 and abs(got.black_ms - want.black_ms) <= 2_000, (got, want)
     kinds = [n.kind for n in notices]
     assert kinds[:2] == [CONNECTED, MAPPING] and DISCONNECTED in kinds and kinds.count(CONNECTED) >= 2
+    assert TIMES_CHANGED not in kinds  # line noise and the gap are no change of the clock's times
     back = [n for n in notices if n.kind == CONNECTED][1]
     assert SILENCE[0] < back.t < sum(SILENCE) + 3.0 and "gap" in back.text
     assert json.dumps([n.text for n in notices])  # plain text, loggable

@@ -53,7 +53,7 @@ def test_setup_press_error_and_reopen() -> None:
     setup = bytes((dgt.SEND_UPDATE_NICE, dgt.SEND_CLOCK))
     ports = iter([
         FakePort([(setup, _time(600, 600, LEFT) + _time(599, 600, LEFT) + _time(603, 600, RIGHT))], fail=True),
-        FakePort([(setup, _time(603, 590, RIGHT)), (bytes((dgt.SEND_CLOCK,)), _time(603, 589, RIGHT))], fail=False),
+        FakePort([(setup, _time(603, 600, RIGHT)), (bytes((dgt.SEND_CLOCK,)), _time(603, 599, RIGHT))], fail=False),
     ])
     opened: list[FakePort] = []
 

@@ -12,7 +12,18 @@ from pathlib import Path
 import pytest
 
 from recorder.clock.link import SerialClockLink
-from recorder.clock.model import CONNECTED, DISCONNECTED, LEFT, MAPPING, NO_CLOCK, QUIET, RIGHT, ClockNotice
+from recorder.clock.model import (
+    CONNECTED,
+    DISCONNECTED,
+    LEFT,
+    MAPPING,
+    NO_CLOCK,
+    QUIET,
+    RESTARTED,
+    RIGHT,
+    TIMES_CHANGED,
+    ClockNotice,
+)
 from recorder.clock.presses import Item, PressTracker
 from recorder.clock.protocols import DgtProtocol, make_protocol
 from recorder.clock.sim import ClockSim, ScriptEvent, open_pty, serve
@@ -121,8 +132,22 @@ def test_a_vanished_port_is_reopened_when_it_returns(tmp_path: Path) -> None:
     link.stop()
     assert link.open_failures >= 1
     notices = [i for i in _drain(link) if isinstance(i, ClockNotice) and i.kind != MAPPING]
-    assert [n.kind for n in notices] == [CONNECTED, DISCONNECTED, CONNECTED, DISCONNECTED]  # the second sim ends too
+    # a new clock on the port says hello after a press of the game: restarted; the second sim ends too
+    assert [n.kind for n in notices] == [CONNECTED, DISCONNECTED, CONNECTED, RESTARTED, DISCONNECTED]
     assert "gap" in notices[2].text
+
+
+def test_a_clock_that_comes_back_with_other_times_is_noticed(tmp_path: Path) -> None:
+    link_path = tmp_path / "clock"
+    with running_sim(ClockSim("dgt", 300_000), [ScriptEvent(0.2, LEFT)], link_path, duration=0.8):
+        link = _link(str(link_path), "dgt")
+    time.sleep(0.3)
+    # the same port, a clock set to 10 minutes a side: the game's times are gone
+    with running_sim(ClockSim("dgt", 600_000), [ScriptEvent(0.2, LEFT)], link_path, duration=1.5):
+        pass
+    link.stop()
+    changed = [i for i in _drain(link) if isinstance(i, ClockNotice) and i.kind == TIMES_CHANGED]
+    assert len(changed) == 1 and "to 9:5" in changed[0].text and "21.4" in changed[0].text
 
 
 def test_a_port_that_never_answers_is_said_once(tmp_path: Path) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from recorder.clock.model import FLAG_FALLEN, LEFT, MAPPING, RIGHT, ClockNotice, ClockReading
+from recorder.clock.model import FLAG_FALLEN, LEFT, MAPPING, RIGHT, TIMES_CHANGED, ClockNotice, ClockReading
 from recorder.clock.presses import PressTracker
 from recorder.clocklog_input import ClockPress
 
@@ -67,8 +67,8 @@ def test_explicit_presses_and_a_flag_once() -> None:
     tracker = PressTracker()
     assert tracker.press(LEFT, 61_000, 60_000, 1.0)[-1] == ClockPress(1.0, "red", 61_000, 60_000)
     assert tracker.reading(ClockReading(61_000, 59_000, True, RIGHT), 2.0) == []  # consistent: no inferred press
-    flags = tracker.reading(_dgt(61_000, 0, RIGHT, running=False, flag_right=True), 3.0)
-    flags += tracker.reading(_dgt(61_000, 0, RIGHT, running=False, flag_right=True), 4.0)
+    flags = tracker.reading(_dgt(61_000, 0, RIGHT, running=False, flag_right=True), 61.0)
+    flags += tracker.reading(_dgt(61_000, 0, RIGHT, running=False, flag_right=True), 62.0)
     assert [(n.kind, n.side) for n in flags if isinstance(n, ClockNotice)] == [(FLAG_FALLEN, "black")]
 
 
@@ -77,6 +77,55 @@ def test_a_single_flag_bit_with_time_left_is_noise() -> None:
     tracker.reading(_dgt(61_000, 50_000, RIGHT), 0.0)
     assert tracker.reading(_dgt(61_000, 49_000, RIGHT, flag_right=True), 1.0) == []
     assert tracker.reading(_dgt(61_000, 48_000, RIGHT), 2.0) == []
-    tracker.reading(_dgt(61_000, 3_000, RIGHT, flag_right=True), 3.0)
-    (notice,) = tracker.reading(_dgt(61_000, 2_000, RIGHT, flag_right=True), 4.0)
+    tracker.reading(_dgt(61_000, 3_000, RIGHT, flag_right=True), 47.0)
+    (notice,) = tracker.reading(_dgt(61_000, 2_000, RIGHT, flag_right=True), 48.0)
     assert isinstance(notice, ClockNotice) and notice.kind == FLAG_FALLEN
+
+
+def _changed(items: list) -> list[ClockNotice]:
+    return [i for i in items if isinstance(i, ClockNotice) and i.kind == TIMES_CHANGED]
+
+
+def test_times_that_rise_without_a_press_are_flagged_once_two_reports_agree() -> None:
+    tracker = PressTracker()
+    tracker.reading(_dgt(600_000, 600_000, LEFT), 0.0)
+    tracker.reading(_dgt(599_000, 600_000, LEFT), 1.0)
+    assert _changed(tracker.reading(_dgt(610_000, 600_000, RIGHT), 1.5)) == []  # red's press with its 10 s
+    assert _changed(tracker.reading(_dgt(610_000, 599_000, RIGHT), 2.5)) == []
+    assert _changed(tracker.reading(_dgt(610_000, 900_000, RIGHT), 3.5)) == []  # once: perhaps a damaged report
+    assert _changed(tracker.reading(_dgt(610_000, 598_000, RIGHT), 4.5)) == []  # and it was
+    assert tracker.reading(_dgt(610_000, 900_000, RIGHT), 5.5) == []
+    (notice,) = _changed(tracker.reading(_dgt(610_000, 899_000, RIGHT), 6.5))  # black's time set to 15 min
+    assert notice.side == "black" and "9:58 to 14:59" in notice.text and "21.4" in notice.text
+    assert _changed(tracker.reading(_dgt(610_000, 898_000, RIGHT), 7.5)) == []  # the new times are trusted now
+
+
+def test_a_reconnect_allows_one_increment_each_but_not_a_reset() -> None:
+    tracker = PressTracker()
+    tracker.reading(_dgt(300_000, 290_000, LEFT), 0.0)
+    tracker.reset_link()  # presses may have been lost meanwhile: each side may have gained its increment
+    assert tracker.reading(_dgt(320_000, 300_000, LEFT), 30.0) == []
+    tracker.reset_link()
+    tracker.reading(_dgt(900_000, 900_000, LEFT), 60.0)
+    (notice,) = _changed(tracker.reading(_dgt(899_000, 900_000, LEFT), 61.0))
+    assert notice.side == "" and "red's from 5:20 to 14:59" in notice.text and "black's" in notice.text
+
+
+def test_explicit_presses_carry_their_increment_and_nothing_else() -> None:
+    tracker = PressTracker()
+    tracker.press(LEFT, 305_000, 300_000, 1.0)
+    tracker.press(RIGHT, 305_000, 304_000, 2.0)
+    assert tracker.times_changed == 0
+    tracker.press(LEFT, 400_000, 304_000, 3.0)
+    tracker.press(RIGHT, 400_000, 308_000, 3.5)
+    assert tracker.times_changed == 1  # red's 95 s rise is no increment
+
+
+def test_a_damaged_report_trusted_as_a_press_is_put_right_without_a_notice() -> None:
+    tracker = PressTracker()
+    tracker.reading(_dgt(4_055_000, 4_032_000, LEFT), 0.0)
+    tracker.reading(_dgt(4_054_000, 4_032_000, LEFT), 1.0)
+    tracker.reading(_dgt(4_091_000, 4_032_000, RIGHT), 1.7)  # red's press, its 30 s read as 37 s
+    assert tracker.reading(_dgt(4_084_000, 4_031_000, RIGHT), 1.8) == []
+    assert tracker.reading(_dgt(4_084_000, 4_030_000, RIGHT), 2.8) == []
+    assert tracker.times_changed == 0

@@ -76,6 +76,7 @@ def test_record_with_a_dgt_clock_on_a_pty(tmp_path: Path, monkeypatch: pytest.Mo
     unheard = sorted(e.ply for e in events if isinstance(e, ClockNoted) and e.kind == "press_unheard")
     assert unheard == sorted(lost_plies)
     assert "press_without_move" not in kinds
+    assert "clock_times_changed" not in kinds and "clock_restarted" not in kinds  # noise and a gap are no reset
     pressed = {e.ply for e in events if isinstance(e, ClockPressed) and e.ply is not None}
     assert pressed == set(range(1, len(truth["moves"]) + 1)) - set(lost_plies)
     by_ply = {p["ply"]: p for p in truth["clock"]["presses"]}

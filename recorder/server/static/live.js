@@ -170,6 +170,7 @@ const XQ = (() => {
     position_restored: "Position restored", glare: "Glare hides points", board_not_found: "Board not found",
     camera_lost: "Camera lost", source_ended_early: "Video ended early", clock_log_damaged: "Clock log damaged",
     clock_disconnected: "Clock disconnected", no_clock: "No clock answers", flag_fallen: "Flag fallen",
+    clock_times_changed: "Clock times changed", clock_restarted: "Clock restarted",
     // the advice for the arbiter (an advisory game end: the ruling is the arbiter's)
     perpetual_check: "Perpetual check", perpetual_chase: "Perpetual chase", perpetual_mate_threat: "Perpetual mate threat",
     must_change: "Must change moves",
