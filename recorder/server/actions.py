@@ -16,7 +16,7 @@ from typing import Any
 from recorder.events import Alert, AlertAcknowledged, Event, GameEnded, ResultMarked, corrections
 from recorder.server.state import StoredEvent
 from recorder.store.db import GameStore
-from rules import Move, Position, parse_move
+from rules import RED, Move, Position, parse_move
 
 log = logging.getLogger(__name__)
 
@@ -125,18 +125,41 @@ def _clock_of(events: list[StoredEvent]) -> dict[int, tuple[int | None, int | No
     return found
 
 
-def mark_result(store: GameStore, game_id: int, events: list[StoredEvent], body: dict[str, Any], plies: int,
-                by: str) -> list[Event]:
-    """Mark the result (``1-0``, ``0-1``, ``1/2-1/2``, or ``*`` to reopen) with an optional reason."""
+def mark_result(store: GameStore, game_id: int, events: list[StoredEvent], body: dict[str, Any], plies: list[str],
+                start_fen: str, by: str) -> list[Event]:
+    """Mark the result (``1-0``, ``0-1``, ``1/2-1/2``, or ``*`` to reopen) with an optional reason.
+
+    ``plies`` are the game's current moves (ICCS). When they end in checkmate or stalemate the rules
+    have decided (art. 4.1.1, 4.1.2): another result, or reopening, is refused; a wrong record is put
+    right by correcting its moves.
+    """
     result = body.get("result")
     if result not in RESULTS:
         raise ActionError(f"result must be one of {', '.join(RESULTS)}")
+    decided = _decided_result(plies, start_fen)
+    if decided is not None and result != decided[0]:
+        raise ActionError(f"the record ends in {decided[1]} at ply {len(plies)}: the result is {decided[0]} "
+                          "by the rules; if the record is wrong, correct its moves first")
     text = _text(body.get("text"), "text")
     article = _text(body.get("article"), "article")
-    event = ResultMarked(_t(events), plies, None if result == "*" else result, "arbiter", article, text, False,
+    event = ResultMarked(_t(events), len(plies), None if result == "*" else result, "arbiter", article, text, False,
                          by, _now())
     store.append(game_id, event)
     if result == "*":
         store.set_result(game_id, "*")
     log.info("game %d: result %s marked by %s", game_id, result, by)
     return [event]
+
+
+def _decided_result(plies: list[str], start_fen: str) -> tuple[str, str] | None:
+    """(result, what happened) when the moves end in checkmate or stalemate: the side to move has lost."""
+    position = Position.from_fen(start_fen) if start_fen else Position.start()
+    for iccs in plies:
+        position = position.play(Move.from_iccs(iccs))
+    loser = "red" if position.side_to_move == RED else "black"
+    result = "0-1" if position.side_to_move == RED else "1-0"
+    if position.is_checkmate():
+        return result, f"{loser} checkmated (art. 4.1.1)"
+    if position.is_stalemate():
+        return result, f"{loser} stalemated (art. 4.1.2)"
+    return None

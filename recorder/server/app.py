@@ -488,5 +488,6 @@ class ConsoleHandler(BaseHTTPRequestHandler):
             done = actions.correct(store, game_id, events, body, [m["iccs"] for m in state.get("moves", [])],
                                    state.get("start_fen", ""), by)
         else:
-            done = actions.mark_result(store, game_id, events, body, len(state.get("moves", [])), by)
+            done = actions.mark_result(store, game_id, events, body, [m["iccs"] for m in state.get("moves", [])],
+                                       state.get("start_fen", ""), by)
         self._json({"ok": True, "appended": len(done), "state": self.server.state_of(store, game_id)})

@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 
-from recorder.events import AlertAcknowledged, MoveCorrected, ResultMarked
+from recorder.events import AlertAcknowledged, MoveCorrected, MoveRecorded, RecordingStarted, ResultMarked
 from recorder.server import ServeConfig, check_bind, is_loopback, load_serve_config
 from recorder.store import GameInfo, GameStore
-from rules import read_pgn
+from rules import Position, read_pgn
 from tests.server.feeder import illegal_alert, recorder_events, truth
 
 
@@ -108,6 +108,26 @@ def test_event_stream_sends_new_events_and_continues_after_last_event_id(console
     replay = read_sse(console.url + "/api/events", {"Last-Event-ID": "0"}, 3)
     assert [m["event"]["type"] for m in replay[:3]] == ["RecordingStarted", "MoveRecorded", "ClockPressed"]
     assert [m["id"] for m in replay] == sorted({m["id"] for m in replay})  # each once, in order
+
+
+def test_a_result_the_rules_decided_cannot_be_changed_or_reopened(console: Any) -> None:
+    start = "3k5/9/9/9/9/9/9/9/9/RR2K4 w - - 0 1"
+    with GameStore(console.db) as store:
+        game = store.create_game("mate.mp4", GameInfo(event="Open", round="1", board=2))
+        store.append(game, RecordingStarted(0.0, "mate.mp4", start, "ab" * 32))
+        mated = Position.from_fen(start).play("b0d0")
+        store.append(game, MoveRecorded(3.0, 1, "b0d0", "车八平六", "red", mated.fen(), 0.99, 3.0))
+    url = f"{console.url}/api/games/{game}"
+    for wrong in ("*", "0-1", "1/2-1/2"):
+        status, reply = post(url + "/result", {"result": wrong}, "Zhang")
+        assert status == 409 and "black checkmated (art. 4.1.1) at ply 1: the result is 1-0" in reply["error"]
+    status, reply = post(url + "/result", {"result": "1-0"}, "Zhang")
+    assert status == 200 and reply["state"]["result"] == "1-0"
+    status, reply = post(url + "/correct", {"ply": 1, "move": "b0b8"}, "Zhang")  # the record was wrong:
+    assert status == 200
+    status, reply = post(url + "/result", {"result": "1-0"}, "Zhang")  # now a stalemate, still red's win
+    assert status == 200
+    assert "stalemated (art. 4.1.2)" in post(url + "/result", {"result": "*"}, "Zhang")[1]["error"]
 
 
 def test_actions_are_events_naming_the_arbiter(console: Any) -> None:
