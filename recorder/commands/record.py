@@ -218,7 +218,8 @@ def record_source(source_spec: str, classifier: Any, *, source: FrameSource | No
                 events.append(damaged)
                 on_event(damaged)
         if clock is not None:  # a live clock (serial link or keyboard): its feed is a ClockFeed
-            resumed = live_offset(store.resume if store else None) if isinstance(source, LiveSource) else 0.0
+            moved_on = isinstance(source, LiveSource) or (store is not None and store.moved)  # times go on
+            resumed = live_offset(store.resume if store else None) if moved_on else 0.0
             session.clock = clock.start(origin=time.monotonic() - resumed / clock.rate)
         try:
             items = clock.pace(source) if clock is not None else source

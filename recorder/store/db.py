@@ -243,6 +243,10 @@ class GameStore:
     def set_result(self, game_id: int, result: str) -> None:
         self.db.execute("UPDATE games SET result = ?, updated = ? WHERE id = ?", (result, _now(), game_id))
 
+    def set_source(self, game_id: int, source: str) -> None:
+        """The game goes on from another source (a camera replaced or moved to another address)."""
+        self.db.execute("UPDATE games SET source = ?, updated = ? WHERE id = ?", (source, _now(), game_id))
+
     def close_game(self, game_id: int, result: str | None = None) -> None:
         """Mark the game closed (recorded to its end); ``result`` overrides the stored one."""
         self.db.execute("UPDATE games SET status = 'closed', result = COALESCE(?, result), updated = ? WHERE id = ?",

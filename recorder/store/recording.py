@@ -34,6 +34,9 @@ def add_store_arguments(parser: argparse.ArgumentParser) -> None:
                        help="game store (default $XDG_DATA_HOME/xiangqi-recorder/recorder.sqlite3, created on first use)")
     group.add_argument("--no-db", action="store_true", help="do not store the game")
     group.add_argument("--new-game", action="store_true", help="start a new game even if one is open for this board")
+    group.add_argument("--resume", type=_game_number, metavar="GAME",
+                       help="go on with this interrupted game (its number in `xqrec games`) from SOURCE, "
+                            "e.g. after the camera was replaced or its address changed")
     group.add_argument("--event", default="", help="tournament name")
     group.add_argument("--site", default="", help="where it is played")
     group.add_argument("--round", default="", help="round")
@@ -46,6 +49,13 @@ def add_store_arguments(parser: argparse.ArgumentParser) -> None:
                        'e.g. "5400+30" (default: from --time-control when a live clock is used)')
     group.add_argument("--camera-setup", default="", help="camera set-up (model, mounting, distance)")
     group.add_argument("--clock-setup", default="", help="clock set-up (model; default: the --clock link used)")
+
+
+def _game_number(text: str) -> int:
+    """``--resume``: a game number, 1 or more."""
+    if not text.strip().isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a game number (xqrec games lists them)")
+    return int(text)
 
 
 def _board_number(text: str) -> int:
@@ -113,8 +123,12 @@ def open_for_record(args: argparse.Namespace, source: str) -> StoreRecording | N
     """The store recording for a ``record`` run (``None`` with ``--no-db``)."""
     if getattr(args, "no_db", False):
         return None
+    game_id = getattr(args, "resume", None)
+    if game_id is not None and args.new_game:
+        raise ValueError("--resume GAME goes on with a game and --new-game starts one: give one of them")
     store = GameStore(getattr(args, "db", None))
-    recording = StoreRecording.open(store, source_key(source), info_from_args(args), resume=not args.new_game)
+    recording = StoreRecording.open(store, source_key(source), info_from_args(args), resume=not args.new_game,
+                                    game_id=game_id)
     if recording.resume is not None and not args.quiet:
         point = recording.resume
         print(f"resuming game {recording.game_id} after ply {point.ply} (stored up to {point.t:.1f} s); "
@@ -145,4 +159,6 @@ def resume_session(session: Any, recording: StoreRecording | None, items: Iterab
     point = recording.resume
     prime_resolver(session.resolver, point)
     session.start = point.position
-    return skip_seen(items, point) if seekable else continue_times(items, live_offset(point))
+    if seekable and not recording.moved:  # the same file again: skip what was recorded
+        return skip_seen(items, point)
+    return continue_times(items, live_offset(point))

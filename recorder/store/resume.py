@@ -140,6 +140,18 @@ def _public_source(source: str) -> str:
     return public_name(source) if "://" in source else source
 
 
+def _interrupted_game(store: GameStore, game_id: int) -> GameRow:
+    """Game ``game_id``, when it can be gone on with: open, and no recorder running on it."""
+    try:
+        game = store.game(game_id)
+    except KeyError:
+        raise ValueError(f"there is no game {game_id} in {store.path or 'the store'} (xqrec games lists them)") from None
+    if game.state == "closed":
+        raise ValueError(f"game {game_id} is finished (result {game.result or '*'}): it cannot be gone on with; "
+                         "record a new game (--new-game)")
+    return game
+
+
 def _board_name(info: GameInfo) -> str:
     where = ", ".join(part for part in (f"round {info.round}" if info.round else "", info.event) if part)
     return f"board {info.board}" + (f" ({where})" if where else "")
@@ -155,8 +167,8 @@ def _warn_of_earlier_games(others: list[GameRow], game_id: int) -> None:
                         _board_name(game.info), game.id, game.source, game.result or "*", game_id)
         else:
             log.warning("%s has an interrupted game (game %d from %s): game %d is a new game (to go on with "
-                        "game %d, record from its source)", _board_name(game.info), game.id, game.source,
-                        game_id, game.id)
+                        "game %d, record from its source, or give --resume %d)", _board_name(game.info), game.id,
+                        game.source, game_id, game.id, game.id)
 
 
 @dataclass
@@ -168,14 +180,21 @@ class StoreRecording:
     resume: ResumePoint | None = None
     session_id: int = 0
     stored: int = field(default=0)
+    moved: bool = False  # the game goes on from another source than it was recorded from
     _own: set[int] = field(default_factory=set)  # numbers of the events this run appended
     _seen: int = 0  # events up to this number have been looked at by ``corrections``
 
     @classmethod
     def open(cls, store: GameStore, source: str, info: GameInfo | None = None,
-             resume: bool = True) -> StoreRecording:
-        """The open game for ``source`` (and board) taken up again, or a new game."""
-        found = store.find_open(source, info, key=_public_source) if resume else None
+             resume: bool = True, game_id: int | None = None) -> StoreRecording:
+        """The open game for ``source`` (and board) taken up again, or a new game; with ``game_id``
+        that interrupted game, whatever its source was (the game then goes on from ``source``)."""
+        if game_id is not None:
+            found: GameRow | None = _interrupted_game(store, game_id)
+            assert found is not None
+            info = found.info
+        else:
+            found = store.find_open(source, info, key=_public_source) if resume else None
         if found is not None and found.state == "recording":
             raise ValueError(f"game {found.id} for {source} is being recorded by another running recorder "
                              "(stop it first, or use --new-game)")
@@ -188,6 +207,10 @@ class StoreRecording:
             point = resume_point(store, found.id)
             log.info("resuming game %d after ply %d (stored up to t=%.1f s)", found.id, point.ply, point.t)
             recording = cls(store, found.id, point)
+            if found.source != source and _public_source(found.source) != source:
+                log.warning("game %d goes on from %s (it was recorded from %s)", found.id, source, found.source)
+                store.set_source(found.id, source)
+                recording.moved = True
         else:
             recording = cls(store, store.create_game(source, info))
             _warn_of_earlier_games(others, recording.game_id)

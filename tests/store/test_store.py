@@ -15,6 +15,7 @@ from recorder.events import RecordingStopped
 from recorder.exports.pgn import export_pgn
 from recorder.resolver import Resolver
 from recorder.scoresheet import rebuild
+from recorder.sources import Frame
 from recorder.store import GameInfo, GameStore, StoreRecording, prime_resolver, resume_point
 from recorder.store.migrations import LATEST, MIGRATIONS, schema_version
 from rules import Position, read_pgn
@@ -108,6 +109,41 @@ def test_open_closed_and_interrupted_games(tmp_path: Path) -> None:
     again.sink(RecordingStopped(60.0, 600))
     assert store.game(run.game_id).state == "closed"
     assert StoreRecording.open(store, "video.mp4").game_id != run.game_id
+
+
+def test_an_interrupted_game_goes_on_from_another_source_by_its_number(tmp_path: Path) -> None:
+    from recorder.store.recording import resume_session
+
+    store = GameStore(tmp_path / "s.sqlite3")
+    board = GameInfo(event="Open", round="2", board=5)
+    run = StoreRecording.open(store, "rtsp://table-5", board)
+    for event in game_events(OPENING[:4])[:-1]:
+        run.sink(event)
+    with pytest.raises(ValueError, match="being recorded"):
+        StoreRecording.open(store, "/dev/video2", game_id=run.game_id)
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    store.db.execute("UPDATE sessions SET pid = ? WHERE id = ?", (int(dead.stdout), run.session_id))
+    # the camera was replaced: the new one is named, the game by its number (its board and round stay)
+    again = StoreRecording.open(store, "/dev/video2", GameInfo(), game_id=run.game_id)
+    assert again.game_id == run.game_id and again.moved and again.resume is not None and again.resume.ply == 4
+    game = store.game(run.game_id)
+    assert game.source == "/dev/video2" and game.info.board == 5
+    # its times go on after the stored ones, whatever kind of source the new one is
+    frames = list(resume_session(_Primed(), again, [Frame(None, 0.5, 0)], seekable=True))  # type: ignore[arg-type]
+    assert len(frames) == 1 and frames[0].t > again.resume.t
+    again.sink(RecordingStopped(90.0, 900))
+    with pytest.raises(ValueError, match=f"game {run.game_id} is finished"):
+        StoreRecording.open(store, "/dev/video2", game_id=run.game_id)
+    with pytest.raises(ValueError, match="there is no game 99"):
+        StoreRecording.open(store, "/dev/video2", game_id=99)
+
+
+class _Primed:
+    """What resume_session needs of a session: a resolver to prime and a start to set."""
+
+    def __init__(self) -> None:
+        self.resolver = Resolver(Position.start())
+        self.start = Position.start()
 
 
 def test_resume_primes_the_resolver_with_moves_and_clock(tmp_path: Path) -> None:
