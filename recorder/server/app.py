@@ -8,7 +8,7 @@ Routes (GET unless said):
 - ``/api/events`` the Server-Sent Events stream (``Last-Event-ID`` or ``?since=`` continues)
 - POST ``/api/games/{id}/ack`` | ``/correct`` | ``/result``: the arbiter's actions (password when set)
 - ``/games/{id}/export.pgn`` | ``.pdf`` | ``.txt``: the exports
-- ``/broadcast/live.pgn`` the latest round's games; ``/broadcast/round/{event}/{round}.pgn`` one round
+- ``/broadcast/live.pgn`` the live round's games; ``/broadcast/round/{event}/{round}.pgn`` one round
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from recorder.server import actions
 from recorder.server.config import ServeConfig
 from recorder.server.feed import EventFeed, Message, messages_for
 from recorder.server.state import events_after, game_state, last_event_id, read_game_events
-from recorder.store.db import GameStore
+from recorder.store.db import GameRow, GameStore
 
 log = logging.getLogger(__name__)
 
@@ -346,11 +346,11 @@ class ConsoleHandler(BaseHTTPRequestHandler):
             return self._not_modified(tag)
         if event is None or round_name is None:
             games = store.games()
-            latest = max(games, key=lambda g: g.id).info if games else None
-            if latest is None:
+            latest = _live_round(games)
+            if latest is None and not games:
                 text = ""
-            elif latest.event or latest.round:
-                text = self._round_text(store, latest.event, latest.round, notation, round_pgn)
+            elif latest is not None:
+                text = self._round_text(store, latest[0], latest[1], notation, round_pgn)
             else:  # games recorded without a round: those being played, else all
                 from recorder.exports.pgn import export_pgn
 
@@ -491,3 +491,15 @@ class ConsoleHandler(BaseHTTPRequestHandler):
             done = actions.mark_result(store, game_id, events, body, [m["iccs"] for m in state.get("moves", [])],
                                        state.get("start_fen", ""), by)
         self._json({"ok": True, "appended": len(done), "state": self.server.state_of(store, game_id)})
+
+
+def _live_round(games: list[GameRow]) -> tuple[str, str] | None:
+    """(event, round) the live feed shows: that of the newest game being played in a round, else of the
+    newest game in one; ``None`` when no game names a round. A game recorded without a round (a camera
+    being tried out) never takes the feed away from the tournament's round."""
+    in_rounds = [game for game in games if game.info.event or game.info.round]
+    if not in_rounds:
+        return None
+    playing = [game for game in in_rounds if game.status == "open"]
+    newest = max(playing or in_rounds, key=lambda game: game.id).info
+    return newest.event, newest.round

@@ -250,6 +250,22 @@ def test_alert_still_frame_is_served_from_the_store_folder(console: Any) -> None
     assert get(console.url + alerts[1]["frame"])[0] == 404  # outside the store's folder
 
 
+def test_a_game_without_a_round_does_not_take_the_live_feed_from_the_round(console: Any) -> None:
+    one = record(console.db, "game_short", board=1, alert=False)  # round 3 of the Open, being played
+    with GameStore(console.db) as store:
+        trial = store.create_game("camera-9")  # a camera tried out, no --event or --round
+        for event in recorder_events("game_short", upto=4):
+            store.append(trial, event)
+    games = read_pgn(get(console.url + "/broadcast/live.pgn")[1].decode())
+    assert [g.headers["GameId"] for g in games] == [str(one)]
+    with GameStore(console.db) as store:
+        store.close_game(one, "1-0")
+        later = store.create_game("camera-1", GameInfo(event="Open", round="4", board=1))
+        store.close_game(later, "0-1")
+    games = read_pgn(get(console.url + "/broadcast/live.pgn")[1].decode())  # nothing playing: the newest round
+    assert [g.headers["GameId"] for g in games] == [str(later)]
+
+
 def test_live_pgn_without_rounds_lists_the_games_being_played(console: Any) -> None:
     with GameStore(console.db) as store:
         done = store.create_game("camera-1")
