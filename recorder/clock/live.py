@@ -65,7 +65,7 @@ class LiveClock:
     """The clock of one recording: ``protocol`` is ``dgt``, ``text`` or ``keyboard`` (``port`` ``-``: stdin)."""
 
     def __init__(self, port: str, protocol: str, *, red_side: str = "left", first_mover: str = RED,
-                 time_control: str = DEFAULT_TIME_CONTROL, rate: float = 1.0, keys: TextIO | None = None,
+                 time_control: str | None = None, rate: float = 1.0, keys: TextIO | None = None,
                  **link_options: Any) -> None:
         if not (0 < rate < float("inf")):
             raise ValueError(f"clock rate {rate} must be a positive number")
@@ -74,10 +74,11 @@ class LiveClock:
         self.link: SerialClockLink | None = None
         self._keys = keys
         if protocol == "keyboard":
-            base_ms, increment_ms = parse_time_control(time_control)
+            base_ms, increment_ms = parse_time_control(time_control or DEFAULT_TIME_CONTROL)
             self.keyboard = KeyboardClock(base_ms, increment_ms, first_mover=first_mover, rate=rate)
-        else:
-            tracker = PressTracker(red_side, first_mover, rate=rate)
+        else:  # the clock keeps its own time; a given time control tells what a press may add
+            increment = parse_time_control(time_control)[1] if time_control else None
+            tracker = PressTracker(red_side, first_mover, rate=rate, increment_ms=increment)
             self.link = SerialClockLink(port, make_protocol(protocol, tracker), **link_options)
         self._feed: LiveClockFeed | None = None
 

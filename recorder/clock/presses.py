@@ -7,15 +7,17 @@ shows the other side running without a press seen (a lost line), the press is in
 side seen running is the first mover's (red's unless the game starts with black to move): this
 confirms or corrects the default mapping, and a ``clock_mapping`` notice records it with the game.
 
-The times are watched too: a side's time can only rise by the increment of its own press and fall
-by the time that has run, so a change beyond that (the clock reset, or its times set by hand) gives
-a ``clock_times_changed`` notice once two reports agree on it (a damaged report is not a reset). Across a reconnect or a quiet
-line presses may have been missed, so each side may then have gained one increment.
+The times are watched too, from the game's first press: a side's time can rise only at its own press
+(an increment, or the next period's time under art. 6.2) and fall only by the time that has run, so
+a change beyond that (the clock reset, or its times set by hand) gives a ``clock_times_changed``
+notice once two reports agree on it (a damaged report is not a reset). Across a reconnect or a quiet
+line presses may have been missed: each side may then have gained one increment per few seconds unheard.
 """
 
 from __future__ import annotations
 
 import logging
+import math
 from dataclasses import dataclass, replace
 
 from recorder.clock.model import (
@@ -39,29 +41,34 @@ Item = ClockPress | ClockNotice
 TIME_TOLERANCE_MS = 1_500  # a DGT clock reports whole seconds
 MAX_INCREMENT_MS = 60_000  # the largest increment per move a competition uses (art. 6.1's example: 30 s)
 REPORT_GAP_S = 2.5  # a running clock reports each second: a longer gap may hide presses
+MIN_TURN_S = 4.0  # of clock time: at the fastest, each side presses once in this long
+PERIOD_MIN_MS = 300_000  # art. 6.2: a period's time added at a press is whole minutes, five or more
 
 
 @dataclass(frozen=True)
 class _Times:
-    """Clock times trusted at host time ``at``: (left, right) ms, the side then running, and whether
-    presses may have gone unheard since (a reconnect)."""
+    """Clock times trusted at host time ``at``: (left, right) ms, the side then running, and for how
+    many host seconds since then presses may have gone unheard (a reconnect, a quiet line)."""
 
     times: tuple[int, int]
     at: float
     turn: str | None
-    missed_presses: bool = False
+    unheard_s: float = 0.0
+    lost_messages: int = 0  # damaged or missing messages since: each may have been a press
 
 
 class PressTracker:
     """Turns a stream of readings (and explicit presses) into ClockPress values and notices."""
 
     def __init__(self, red_side: str = LEFT, first_mover: str = RED, *, confirm: bool = True,
-                 rate: float = 1.0) -> None:
+                 rate: float = 1.0, increment_ms: int | None = None) -> None:
         if red_side not in SIDES:
             raise ValueError(f"clock side {red_side!r} is not left or right")
         self.map = SideMap(red_side, confirmed=not confirm)
         self.first_mover = first_mover
         self.rate = rate  # clock seconds per host second (an emulator run faster than real time)
+        self.increment_ms = increment_ms  # the time control's increment when known
+        self._gains: list[int] = []  # what each press seen added to the presser's time (ms)
         self._lever: str | None = None
         self._turn: str | None = None
         self._flags: set[str] = set()
@@ -72,15 +79,17 @@ class PressTracker:
         self.times_changed = 0
         self._trusted: _Times | None = None  # the times last trusted, kept across reconnects
         self._previous: _Times | None = None  # and those trusted before them
-        self._suspect: frozenset[str] | None = None  # the sides whose time jumped in the last report
+        self._suspect: tuple[frozenset[str], _Times] | None = None  # the last report's jump: its sides and times
+        self._last_report: tuple[float, bool] | None = None  # (host time, running) of the last report
+        self._reconnected = False
+        self._lost_messages = 0
 
     def reset_link(self) -> None:
         """Forget the lever and turn (after a reconnect) so the first new report is not taken as a press."""
         self._lever = None
         self._turn = None
         self.last = None
-        if self._trusted is not None:  # presses may go unheard until the next report
-            self._trusted = replace(self._trusted, missed_presses=True)
+        self._reconnected = True  # presses may have gone unheard until the next report
 
     def _confirm(self, running_side: str, t: float) -> list[Item]:
         if self.map.confirmed:
@@ -94,40 +103,79 @@ class PressTracker:
         text = f"red is the clock's {self.map.red} side (the first running side was {running_side})"
         return [ClockNotice(t, MAPPING, text, RED)]
 
+    def _press_gain_ms(self) -> int:
+        """The most a press may add to the presser's time: the time control's increment when given,
+        else what the game's presses have added so far (after three), else ``MAX_INCREMENT_MS``."""
+        if self.increment_ms is not None:
+            return self.increment_ms + TIME_TOLERANCE_MS
+        if len(self._gains) >= 3:  # the largest of the last few: a press misread from a damaged report adds nothing
+            return min(MAX_INCREMENT_MS, max(self._gains[-7:])) + 2 * TIME_TOLERANCE_MS
+        return MAX_INCREMENT_MS + TIME_TOLERANCE_MS
+
     def _jumps(self, base: _Times, times: tuple[int, int], t: float, pressed: str | None,
                turn: str | None) -> list[tuple[str, int, int]]:
-        """(side, before, now) for each side whose time moved from ``base`` more than a press (by
-        ``pressed``, or the side that ran at ``base`` when ``turn`` changed since) and the time run allow."""
+        """(side, before, now) for each side whose time moved from ``base`` more than its presses and the
+        time run allow. A press (in ``pressed``, or a change of the running side ``turn``) may add its
+        increment to the presser's time, or art. 6.2's next period (whole minutes); presses that may
+        have gone unheard add at most one increment each per side."""
         if turn is not None and base.turn is not None and turn != base.turn:
-            pressed = pressed or base.turn  # a press not seen as such (a damaged report): its increment
-        loose = base.missed_presses or t - base.at > REPORT_GAP_S
+            pressed = pressed or base.turn  # a press not seen as such (a damaged report)
+        unheard = math.ceil(base.unheard_s * self.rate / MIN_TURN_S) if base.unheard_s > 0 else 0
+        unheard += base.lost_messages
         ran_ms = (t - base.at) * self.rate * 1000  # the most a side's time can have run down since
+        gain_ms = self._press_gain_ms()
         jumps = []
         for side, before, now in zip(SIDES, base.times, times, strict=True):
-            allowed = TIME_TOLERANCE_MS + (MAX_INCREMENT_MS if loose or side == pressed else 0)
+            allowed = TIME_TOLERANCE_MS + unheard * gain_ms
+            if side == pressed:
+                allowed += gain_ms
+                if _period_like(now - before, ran_ms):
+                    continue
             if now - before > allowed or before - now > ran_ms + TIME_TOLERANCE_MS:
                 jumps.append((side, before, now))
         return jumps
+
+    def message_lost(self, count: int = 1) -> None:
+        """The line lost or damaged ``count`` messages: each may have been a press not seen."""
+        self._lost_messages += count
+
+    def forget_times(self) -> None:
+        """Trust the next report's times as they come (the clock was set for the game, or restarted
+        with its own notice)."""
+        self._trusted = self._previous = None
+        self._suspect = None
 
     def _check_times(self, left_ms: int, right_ms: int, t: float, pressed: str | None,
                      turn: str | None = None) -> list[Item]:
         """A notice when the times moved more than presses and running time allow, in two reports running.
 
-        ``pressed`` is the side whose press this report shows, ``turn`` the side running. A jump seen
-        once is held as a suspect (a damaged report); a jump back to the times trusted before the last
-        ones means that those were the damaged report, and is taken silently.
+        ``pressed`` is the side whose press this report shows, ``turn`` the side running (``None``
+        when stopped). Before the game's first press the clock may still be being set: its times are
+        taken as they come. A jump seen once is held as a suspect (a damaged report); a jump back to
+        the times trusted before the last ones means that those were the damaged report, and is taken
+        silently.
         """
         times = (left_ms, right_ms)
+        last, self._last_report = self._last_report, (t, turn is not None)
         base = self._trusted
-        if base is None:
-            self._trusted = _Times(times, t, turn)
+        if base is None or self.presses == 0:
+            self._trusted, self._previous, self._suspect = _Times(times, t, turn), None, None
             return []
+        if last is not None and (self._reconnected or (last[1] and t - last[0] > REPORT_GAP_S)):
+            base = replace(base, unheard_s=base.unheard_s + t - last[0])  # presses may have gone unheard
+        if self._lost_messages:
+            base = replace(base, lost_messages=base.lost_messages + self._lost_messages)
+        self._trusted = base
+        self._reconnected, self._lost_messages = False, 0
         jumps = self._jumps(base, times, t, pressed, turn)
         sides = frozenset(side for side, _, _ in jumps)
-        if jumps and self._suspect != sides:
-            self._suspect = sides
+        if jumps and (self._suspect is None or self._suspect[0] != sides
+                      or self._jumps(self._suspect[1], times, t, pressed, turn)):
+            self._suspect = (sides, _Times(times, t, turn or base.turn))  # once, or two reports that disagree
             return []
         self._suspect = None
+        if pressed is not None and not jumps and base.unheard_s == 0 and base.lost_messages == 0:
+            self._gains.append(max(0, times[SIDES.index(pressed)] - base.times[SIDES.index(pressed)]))
         prior = self._previous
         self._previous, self._trusted = base, _Times(times, t, turn or base.turn)
         if not jumps or (prior is not None and not self._jumps(prior, times, t, None, turn)):
@@ -197,6 +245,15 @@ class PressTracker:
         self._flags.add(side)
         colour = self.map.colour(side)
         return [ClockNotice(t, FLAG_FALLEN, f"{colour}'s time is used up (art. 21.3)", colour)]
+
+
+def _period_like(gain_ms: int, ran_ms: float) -> bool:
+    """Is ``gain_ms`` a period's time added at a press (art. 6.2: five minutes or more, whole minutes,
+    less what ran since the last report)?"""
+    if gain_ms < PERIOD_MIN_MS - TIME_TOLERANCE_MS:
+        return False
+    off = gain_ms % 60_000
+    return min(off, 60_000 - off) <= ran_ms + TIME_TOLERANCE_MS
 
 
 def _clock_text(ms: int) -> str:

@@ -81,6 +81,7 @@ class DgtProtocol:
             kind, reading = dgt.decode_time(message)
             self.counts[kind] = self.counts.get(kind, 0) + 1
             if kind == dgt.BAD:
+                self.tracker.message_lost()
                 continue
             self.heard += 1
             if kind == dgt.NO_CLOCK:
@@ -129,7 +130,11 @@ class TextProtocol:
 
     def feed(self, data: bytes, t: float) -> list[Item]:
         items: list[Item] = []
-        for message in self.parser.feed(data):
+        damaged = self.parser.bad_lines + self.parser.lost
+        messages = self.parser.feed(data)
+        if self.parser.bad_lines + self.parser.lost > damaged:
+            self.tracker.message_lost(self.parser.bad_lines + self.parser.lost - damaged)
+        for message in messages:
             self.heard += 1
             if message.kind == "P" and message.side is not None:
                 items += self.tracker.press(message.side, message.left_ms, message.right_ms, t)
@@ -143,6 +148,7 @@ class TextProtocol:
                     items.append(ClockNotice(t, RESTARTED, "the clock says it was restarted in the middle of the game: "
                                              "its times may not be the game's (art. 21.4)"))
                 self.tracker.reset_link()
+                self.tracker.forget_times()  # said once, as a restart: its new times are not a second alert
         return items
 
 

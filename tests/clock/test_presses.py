@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
-from recorder.clock.model import FLAG_FALLEN, LEFT, MAPPING, RIGHT, TIMES_CHANGED, ClockNotice, ClockReading
+from recorder.clock.model import (
+    FLAG_FALLEN,
+    LEFT,
+    MAPPING,
+    RIGHT,
+    TIMES_CHANGED,
+    ClockNotice,
+    ClockReading,
+    other,
+)
 from recorder.clock.presses import PressTracker
 from recorder.clocklog_input import ClockPress
 
@@ -100,15 +109,72 @@ def test_times_that_rise_without_a_press_are_flagged_once_two_reports_agree() ->
     assert _changed(tracker.reading(_dgt(610_000, 898_000, RIGHT), 7.5)) == []  # the new times are trusted now
 
 
-def test_a_reconnect_allows_one_increment_each_but_not_a_reset() -> None:
-    tracker = PressTracker()
+def _pressed_once(tracker: PressTracker) -> None:
+    """Red's first press at 1 s: from then on the times are the game's."""
     tracker.reading(_dgt(300_000, 290_000, LEFT), 0.0)
-    tracker.reset_link()  # presses may have been lost meanwhile: each side may have gained its increment
-    assert tracker.reading(_dgt(320_000, 300_000, LEFT), 30.0) == []
+    tracker.reading(_dgt(310_000, 290_000, RIGHT), 1.0)
+
+
+def _game_of_presses(tracker: PressTracker, presses: int = 4, increment_ms: int = 10_000) -> tuple[int, int]:
+    """Presses each second with ``increment_ms`` each; returns the times after the last (red to run next)."""
+    left, right, turn = 300_000, 300_000, LEFT
+    tracker.reading(_dgt(left, right, turn), 0.0)
+    for n in range(1, presses + 1):
+        if turn == LEFT:
+            left += increment_ms - 1_000
+        else:
+            right += increment_ms - 1_000
+        turn = other(turn)
+        tracker.reading(_dgt(left, right, turn), float(n))
+    return left, right
+
+
+def test_a_rise_well_under_an_increment_without_a_press_is_flagged() -> None:
+    tracker = PressTracker()
+    left, right = _game_of_presses(tracker)  # the presses show a 10 s increment
+    tracker.reading(_dgt(left + 30_000, right, LEFT), 5.0)  # red's time set 30 s up while it runs
+    (notice,) = _changed(tracker.reading(_dgt(left + 29_000, right, LEFT), 6.0))
+    assert notice.side == "red" and "5:18 to 5:47" in notice.text
+
+
+def test_a_rise_at_a_press_beyond_the_given_increment_is_flagged() -> None:
+    tracker = PressTracker(increment_ms=10_000)
+    _pressed_once(tracker)
+    tracker.reading(_dgt(310_000, 289_000, RIGHT), 2.0)
+    tracker.reading(_dgt(340_000, 300_000, LEFT), 2.5)  # black's press adds 11 s, and red's time 30 s
+    (notice,) = _changed(tracker.reading(_dgt(339_000, 300_000, LEFT), 3.5))
+    assert notice.side == "red"
+
+
+def test_a_reconnect_allows_the_increments_of_presses_unheard_but_not_a_reset() -> None:
+    tracker = PressTracker()
+    _pressed_once(tracker)
+    tracker.reset_link()  # a second unheard: each side may have pressed once meanwhile
+    assert tracker.reading(_dgt(330_000, 300_000, RIGHT), 2.0) == []
+    assert tracker.reading(_dgt(330_000, 299_000, RIGHT), 3.0) == []
     tracker.reset_link()
-    tracker.reading(_dgt(900_000, 900_000, LEFT), 60.0)
-    (notice,) = _changed(tracker.reading(_dgt(899_000, 900_000, LEFT), 61.0))
-    assert notice.side == "" and "red's from 5:20 to 14:59" in notice.text and "black's" in notice.text
+    tracker.reading(_dgt(900_000, 900_000, RIGHT), 4.0)  # a clock restarted at 15 minutes a side
+    (notice,) = _changed(tracker.reading(_dgt(900_000, 899_000, RIGHT), 5.0))
+    assert notice.side == "" and "red's from 5:30 to 15:00" in notice.text and "black's" in notice.text
+
+
+def test_the_same_rise_without_a_reconnect_is_flagged() -> None:
+    tracker = PressTracker()
+    _pressed_once(tracker)
+    tracker.reading(_dgt(330_000, 300_000, RIGHT), 2.0)
+    assert len(_changed(tracker.reading(_dgt(330_000, 299_000, RIGHT), 3.0))) == 1
+
+
+def test_the_next_period_added_at_a_press_and_a_clock_set_before_the_game_are_no_change() -> None:
+    tracker = PressTracker()
+    tracker.reading(_dgt(0, 183_000, LEFT, running=False), 0.0)  # the last game's times
+    tracker.reading(_dgt(3_600_000, 3_600_000, LEFT, running=False), 5.0)  # set for this game
+    tracker.reading(_dgt(3_600_000, 3_600_000, LEFT), 6.0)
+    tracker.reading(_dgt(3_599_000, 3_600_000, LEFT), 7.0)
+    tracker.reading(_dgt(4_199_000, 3_600_000, RIGHT), 7.5)  # red's press at move 30: ten more minutes (art. 6.2)
+    tracker.reading(_dgt(4_199_000, 3_599_000, RIGHT), 8.5)
+    tracker.reading(_dgt(4_199_000, 3_598_000, RIGHT), 9.5)
+    assert tracker.times_changed == 0
 
 
 def test_explicit_presses_carry_their_increment_and_nothing_else() -> None:
@@ -116,9 +182,9 @@ def test_explicit_presses_carry_their_increment_and_nothing_else() -> None:
     tracker.press(LEFT, 305_000, 300_000, 1.0)
     tracker.press(RIGHT, 305_000, 304_000, 2.0)
     assert tracker.times_changed == 0
-    tracker.press(LEFT, 400_000, 304_000, 3.0)
-    tracker.press(RIGHT, 400_000, 308_000, 3.5)
-    assert tracker.times_changed == 1  # red's 95 s rise is no increment
+    tracker.press(LEFT, 310_000, 330_000, 3.0)  # black's time 26 s up at red's press
+    tracker.reading(ClockReading(310_000, 329_000, True, RIGHT), 4.0)
+    assert tracker.times_changed == 1
 
 
 def test_a_damaged_report_trusted_as_a_press_is_put_right_without_a_notice() -> None:
