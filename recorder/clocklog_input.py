@@ -140,6 +140,10 @@ class ClockFeed:
         """Recording time up to which every press is known: a log holds them all."""
         return math.inf
 
+    def heard_at_end(self, end_t: float) -> float:
+        """``heard_until`` at the end of the source."""
+        return self.heard_until()
+
     def unheard(self) -> list[tuple[float, float]]:
         """Stretches (recording time) when the clock could not be heard, not handed out yet: none in a log."""
         return []

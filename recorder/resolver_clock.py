@@ -47,11 +47,12 @@ class ClockBook:
     """Bookkeeping of presses and plies; the resolver owns one when a clock is connected."""
 
     def __init__(self, running: str, grace_s: float = 4.0, match_window_s: float = 8.0,
-                 early_margin_s: float = 0.3) -> None:
+                 early_margin_s: float = 0.3, press_before_s: float = 3.0) -> None:
         self.running = running
         self.grace_s = grace_s
         self.match_window_s = match_window_s
         self.early_margin_s = early_margin_s  # how much sooner than the first motion a press must be to be early
+        self.press_before_s = press_before_s  # how long before a ply is recorded its press may come (a camera's delay)
         self.pending: list[_Pending] = []
         self.unpressed: list[_Unpressed] = []
         self.presses = 0
@@ -68,7 +69,7 @@ class ClockBook:
     def _unheard_around(self, entry: _Unpressed) -> tuple[float, float] | None:
         """A stretch without the clock when ``entry``'s press could have been made, if any."""
         for since, until in self.unheard:
-            if since < entry.t + self.grace_s and until > entry.t - self.match_window_s:
+            if since < entry.t + self.grace_s and until > entry.t - self.press_before_s:
                 return since, until
         return None
 

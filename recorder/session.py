@@ -444,7 +444,7 @@ class RecordingSession:
             self._blind_alerted = self.last_t  # the source ended before the grace ran out: still say so
             events.append(self._not_found_alert(self.last_t, self._not_found_reason))
         if complete and self.clock is not None:
-            heard = self.clock.heard_until()
+            heard = self.clock.heard_at_end(self.last_t)
             presses = self.clock.remaining()
             self.resolver.clock_heard(heard, self.clock.unheard())
             for press in presses:

@@ -18,7 +18,7 @@ from dataclasses import replace
 from typing import TypeVar
 
 from recorder.clock.model import ClockNotice
-from recorder.clock.presses import Item
+from recorder.clock.presses import REPORT_GAP_S, Item
 from recorder.clocklog_input import ClockFeed, ClockPress
 
 log = logging.getLogger(__name__)
@@ -65,6 +65,12 @@ class LiveClockFeed(ClockFeed):
             return math.inf
         host = self._last_heard()
         return -math.inf if host is None else self._to_recording(host)
+
+    def heard_at_end(self, end_t: float) -> float:
+        """At the end of the source: as far as ever when the clock was still being heard then (its last
+        report within a few seconds), else when it was last heard."""
+        heard = self.heard_until()
+        return math.inf if heard >= end_t - REPORT_GAP_S * self.rate else heard
 
     def unheard(self) -> list[tuple[float, float]]:
         """Stretches (recording time) when the clock could not be heard, not handed out yet."""

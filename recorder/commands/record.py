@@ -186,7 +186,12 @@ def record_source(source_spec: str, classifier: Any, *, source: FrameSource | No
         else:
             log.warning("%s holds no clock press: recording from the board alone", clock_log)
         logged = None
-    presses = presses_after(logged, store.resume if store else None)
+    if logged and store is not None and store.moved and store.resume is not None:
+        # a new source's own clock log: its times start with it, as its frames do (after the stored ones)
+        offset = live_offset(store.resume)
+        presses: list[ClockPress] | None = [replace(p, t=p.t + offset) for p in logged]
+    else:
+        presses = presses_after(logged, store.resume if store else None)
     geometry = BoardGeometry.load(calibration) if calibration else None
     start = Position.from_fen(fen) if fen else None
     progress = Progress(source.frame_count, sys.stderr, show and sys.stderr.isatty())
@@ -222,6 +227,8 @@ def record_source(source_spec: str, classifier: Any, *, source: FrameSource | No
             moved_on = isinstance(source, LiveSource) or (store is not None and store.moved)  # times go on
             resumed = live_offset(store.resume if store else None) if moved_on else 0.0
             session.clock = clock.start(origin=time.monotonic() - resumed / clock.rate)
+            if store is not None and store.resume is not None and moved_on:  # no recorder listened meanwhile
+                session.resolver.clock_heard(-math.inf, [(store.resume.t, resumed)])
         try:
             items = clock.pace(source) if clock is not None else source
             next_look = 0.0

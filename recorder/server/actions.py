@@ -130,17 +130,19 @@ def mark_result(store: GameStore, game_id: int, events: list[StoredEvent], body:
     """Mark the result (``1-0``, ``0-1``, ``1/2-1/2``, or ``*`` to reopen) with an optional reason.
 
     ``plies`` are the game's current moves (ICCS). When they end in checkmate or stalemate the rules
-    have decided (art. 4.1.1, 4.1.2): another result, or reopening, is refused; a wrong record is put
-    right by correcting its moves.
+    have decided (art. 4.1.1, 4.1.2): another result, or reopening, needs the arbiter's reason in the
+    note (the game may have ended before, say a draw agreed and the moves played on in analysis); a
+    wrong record is put right by correcting its moves.
     """
     result = body.get("result")
     if result not in RESULTS:
         raise ActionError(f"result must be one of {', '.join(RESULTS)}")
-    decided = _decided_result(plies, start_fen)
-    if decided is not None and result != decided[0]:
-        raise ActionError(f"the record ends in {decided[1]} at ply {len(plies)}: the result is {decided[0]} "
-                          "by the rules; if the record is wrong, correct its moves first")
     text = _text(body.get("text"), "text")
+    decided = _decided_result(plies, start_fen)
+    if decided is not None and result != decided[0] and not text:
+        raise ActionError(f"the record ends in {decided[1]} at ply {len(plies)}: the result is {decided[0]} "
+                          "by the rules; if the record is wrong, correct its moves first, or give the reason "
+                          "for another result in the note (e.g. a draw agreed before the moves played on)")
     article = _text(body.get("article"), "article")
     event = ResultMarked(_t(events), len(plies), None if result == "*" else result, "arbiter", article, text, False,
                          by, _now())

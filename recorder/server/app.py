@@ -339,18 +339,22 @@ class ConsoleHandler(BaseHTTPRequestHandler):
 
         store = self.server.store()
         notation = self._choice(query, "notation", NOTATIONS, "iccs")
-        tag = entity_tag(last_event_id(store.db), notation, event, round_name)
+        games: list[GameRow] = []
+        live: tuple[str, str] | None = None
+        if event is None or round_name is None:  # the live round follows the recorders running: in the tag too
+            games = store.games()
+            live = _live_round(games)
+        named = (event, round_name) if live is None else live
+        tag = entity_tag(last_event_id(store.db), notation, *named)
         wanted = self.headers.get("If-None-Match")
         # "*" matches only a round that exists: judged below, once the text is made
         if wanted is not None and wanted.strip() != "*" and none_match(wanted, tag):
             return self._not_modified(tag)
         if event is None or round_name is None:
-            games = store.games()
-            latest = _live_round(games)
-            if latest is None and not games:
+            if live is None and not games:
                 text = ""
-            elif latest is not None:
-                text = self._round_text(store, latest[0], latest[1], notation, round_pgn)
+            elif live is not None:
+                text = self._round_text(store, live[0], live[1], notation, round_pgn)
             else:  # games recorded without a round: those being played, else all
                 from recorder.exports.pgn import export_pgn
 
@@ -494,12 +498,13 @@ class ConsoleHandler(BaseHTTPRequestHandler):
 
 
 def _live_round(games: list[GameRow]) -> tuple[str, str] | None:
-    """(event, round) the live feed shows: that of the newest game being played in a round, else of the
-    newest game in one; ``None`` when no game names a round. A game recorded without a round (a camera
-    being tried out) never takes the feed away from the tournament's round."""
+    """(event, round) the live feed shows: that of the newest game a recorder is recording now in a
+    round, else of the newest game in one; ``None`` when no game names a round. A game recorded without
+    a round (a camera being tried out) never takes the feed away from the tournament's round, nor does
+    an old round's interrupted game."""
     in_rounds = [game for game in games if game.info.event or game.info.round]
     if not in_rounds:
         return None
-    playing = [game for game in in_rounds if game.status == "open"]
+    playing = [game for game in in_rounds if game.state == "recording"]
     newest = max(playing or in_rounds, key=lambda game: game.id).info
     return newest.event, newest.round

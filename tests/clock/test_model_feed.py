@@ -91,6 +91,8 @@ def test_live_feed_says_how_far_the_clock_was_heard_and_when_it_was_not() -> Non
     assert feed.unheard() == [(3.0, 8.0)] and feed.unheard() == []
     assert [n.kind for n in feed.notices_until(10.0)] == [QUIET]  # still logged as a notice
     assert LiveClockFeed(queue.Queue(), origin=0.0).heard_until() == math.inf  # a keyboard: always heard
+    # at the end of the source: a clock still talking vouches for every press to come; a silent one does not
+    assert feed.heard_at_end(10.0) == math.inf and feed.heard_at_end(30.0) == 8.0
 
 
 def test_paced_waits_for_real_time() -> None:
