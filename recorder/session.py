@@ -102,7 +102,8 @@ class RecordingSession:
                  locator: BoardLocator | None = None, start: Position | None = None,
                  presses: Iterable[ClockPress] | None = None, events: EventLog | None = None,
                  config: SessionConfig | None = None, source_name: str = "",
-                 on_event: Callable[[Event], None] | None = None, stills: StillSaver | None = None) -> None:
+                 on_event: Callable[[Event], None] | None = None, stills: StillSaver | None = None,
+                 started_at: float = 0.0) -> None:
         self.config = config or SessionConfig()
         self.stills = stills
         self.classifier = classifier
@@ -129,11 +130,11 @@ class RecordingSession:
         # not relocated on flipped frames)
         self._mirror_looks = 0 if geometry is not None else self.config.mirror_looks
         self.frames = 0
-        self.last_t = 0.0
+        self.last_t = started_at
         self.timings: dict[str, float] = {"motion_ms": 0.0, "classify_ms": 0.0, "resolve_ms": 0.0, "locate_ms": 0.0,
                                          "offpoint_ms": 0.0}
         model = getattr(classifier, "sha256", None)
-        self._emit([RecordingStarted(0.0, source_name, self.start.fen(), model if isinstance(model, str) else None)])
+        self._emit([RecordingStarted(started_at, source_name, self.start.fen(), model if isinstance(model, str) else None)])
         if geometry is not None:
             self._use(geometry)
 

@@ -35,6 +35,7 @@ from recorder.store.recording import (
     info_from_args,
     open_for_record,
     resume_session,
+    run_started_at,
 )
 from recorder.store.resume import StoreRecording, live_offset, presses_after
 
@@ -211,16 +212,20 @@ def record_source(source_spec: str, classifier: Any, *, source: FrameSource | No
     config = SessionConfig()
     if isinstance(source, LiveSource):  # its frames come later than the clock's presses: a camera's delay
         config = replace(config, resolver=replace(config.resolver, early_press_margin_s=LIVE_EARLY_PRESS_MARGIN_S))
+    seekable = not isinstance(source, LiveSource)
+    started_at = run_started_at(store, seekable)
     with EventLog(events_path) as events:
         session = RecordingSession(classifier, geometry=geometry, start=start,
                                    presses=presses if clock is None else [],
                                    events=events, source_name=public_name(source_spec), on_event=on_event,
-                                   stills=stills, config=config)
+                                   stills=stills, config=config, started_at=started_at)
         if unreadable and logged:  # the arbiter must see that the log, not a player, may have lost presses
-            damaged = ClockAlert(0.0, "clock_log_damaged", (), "", f"{unreadable} line(s) of the clock log {clock_log} "
-                                 "could not be read: a press on them is lost, so a move near one may be reported "
-                                 "as made without a press", 0, "")
-            if store is None or store.resume is None:
+            ply = store.resume.ply if store is not None and store.resume is not None else 0
+            damaged = ClockAlert(started_at, "clock_log_damaged", (), "", f"{unreadable} line(s) of the clock log "
+                                 f"{clock_log} could not be read: a press on them is lost, so a move near one may "
+                                 "be reported as made without a press", ply, "")
+            # told once: a run going on with the same file and log was told already
+            if store is None or store.resume is None or store.moved:
                 events.append(damaged)
                 on_event(damaged)
         if clock is not None:  # a live clock (serial link or keyboard): its feed is a ClockFeed
@@ -232,7 +237,7 @@ def record_source(source_spec: str, classifier: Any, *, source: FrameSource | No
         try:
             items = clock.pace(source) if clock is not None else source
             next_look = 0.0
-            for item in resume_session(session, store, items, not isinstance(source, LiveSource)):
+            for item in resume_session(session, store, items, seekable):
                 session.feed(item)
                 if store is not None and time.monotonic() >= next_look:  # the arbiter's corrections (console)
                     next_look = time.monotonic() + CORRECTIONS_EVERY_S

@@ -162,3 +162,14 @@ def resume_session(session: Any, recording: StoreRecording | None, items: Iterab
     if seekable and not recording.moved:  # the same file again: skip what was recorded
         return skip_seen(items, point)
     return continue_times(items, live_offset(point))
+
+
+def run_started_at(recording: StoreRecording | None, seekable: bool) -> float:
+    """The time this run's events start at: 0 for a new game; for a resumed one, the stored time it
+    stopped at (the same file, read on from there) or just after it (another source or a live one,
+    whose times ``resume_session`` moves on), so the game's events stay in time order."""
+    if recording is None or recording.resume is None:
+        return 0.0
+    if seekable and not recording.moved:
+        return recording.resume.t
+    return live_offset(recording.resume)

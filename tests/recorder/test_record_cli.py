@@ -212,3 +212,90 @@ def test_a_board_set_up_wrong_is_alerted_with_the_points_to_put_right(tmp_path: 
     assert main(["record", str(folder), "--no-db", "--quiet", "--events", str(events)]) == 0
     alerts = [e for e in read_events(events) if isinstance(e, Alert)]
     assert [(a.kind, a.squares, a.article) for a in alerts] == [("board_disturbed", ("a0", "b0"), "1.3")]
+
+
+def _video_part(frames: range, path: Path) -> None:
+    """Frames ``frames`` of the fixture video written as a video of their own (a second camera's file)."""
+    import cv2
+
+    reader = cv2.VideoCapture(str(VIDEO))
+    writer: cv2.VideoWriter | None = None
+    for index in range(frames.stop):
+        ok, image = reader.read()
+        assert ok, f"fixture frame {index} unreadable"
+        if index in frames:
+            if writer is None:
+                writer = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"mp4v"), 10.0,
+                                         (image.shape[1], image.shape[0]))
+            writer.write(image)
+    reader.release()
+    assert writer is not None
+    writer.release()
+
+
+@pytest.mark.skipif(not VIDEO.exists(), reason="fixture video missing")
+def test_a_game_resumed_from_another_camera_keeps_its_moves_and_its_clock_log_times(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The camera of a game was replaced after ply 5: the first file and its clock log hold plies 1-5,
+    # the new camera's file and its own clock log (both starting at 0) the rest. `--resume GAME` must
+    # put the new log's presses with the new file's frames, after the stored ones, so every ply gets
+    # its own press and times and no player is blamed for a press the shift lost or misplaced.
+    from recorder.events import ClockPressed, MoveRecorded
+    from recorder.store.db import GameStore
+
+    truth = json.loads((FIXTURES / "game_short.truth.json").read_text(encoding="utf-8"))
+    fps, cut = float(truth["fps"]), 205  # frame 205 lies in the still view after ply 5
+    first_video, second_video = tmp_path / "camera1.mp4", tmp_path / "camera2.mp4"
+    _video_part(range(0, cut), first_video)
+    _video_part(range(cut, truth["frames"]), second_video)
+    presses = [json.loads(line) for line in
+               (FIXTURES / "game_short.clock.jsonl").read_text(encoding="utf-8").splitlines() if line.strip()]
+    first_log, second_log = tmp_path / "camera1.clock.jsonl", tmp_path / "camera2.clock.jsonl"
+    first_log.write_text("".join(json.dumps(p) + "\n" for p in presses if p["t"] < cut / fps), encoding="utf-8")
+    second_log.write_text("not json\n" + "".join(json.dumps({**p, "t": round(p["t"] - cut / fps, 3)}) + "\n"
+                                                for p in presses if p["t"] >= cut / fps), encoding="utf-8")
+    db = tmp_path / "games.sqlite3"
+
+    use_oracle_in_record(OracleClassifier(truth), monkeypatch.setattr)
+    import recorder.sources
+
+    tracking = recorder.sources.open_source
+
+    class StoppedAtItsEnd:  # the first camera failed; the arbiter stopped that recording (Ctrl-C)
+        def __init__(self, spec: str, fps: float | None = None) -> None:
+            self.inner = tracking(spec, fps=fps)
+            self.frame_count, self.ended_early = self.inner.frame_count, ""
+
+        def __iter__(self):  # type: ignore[no-untyped-def]
+            yield from self.inner
+            raise KeyboardInterrupt
+
+        def stop(self) -> None:
+            self.inner.stop()
+
+    monkeypatch.setattr(recorder.sources, "open_source", StoppedAtItsEnd)
+    assert main(["record", str(first_video), "--db", str(db), "--clock-log", str(first_log)]) == 0
+    (game,) = GameStore(db).games()
+    first_run = GameStore(db).events(game.id)
+    later = {**truth, "stills": [{**s, "from_frame": s["from_frame"] - cut, "to_frame": s["to_frame"] - cut}
+                                 for s in truth["stills"] if s["to_frame"] >= cut]}
+    use_oracle_in_record(OracleClassifier(later), monkeypatch.setattr)
+    assert main(["record", str(second_video), "--db", str(db), "--resume", str(game.id),
+                 "--clock-log", str(second_log)]) == 0
+
+    store = GameStore(db)
+    assert [g.id for g in store.games()] == [game.id]  # the same game, not a second one on the board
+    logged = store.events(game.id)
+    moves = [e for e in logged if isinstance(e, MoveRecorded)]
+    assert [m.iccs for m in moves] == truth["moves"]
+    # no missing press, no press without a move; the new log's damaged line is told, with the new run
+    assert [e.kind for e in logged if isinstance(e, Alert)] == ["clock_log_damaged"]
+    pressed = [e for e in logged if isinstance(e, ClockPressed)]
+    assert [p.ply for p in pressed] == list(range(1, 11))
+    assert logged[:len(first_run)] == first_run
+    # the new camera's frames and presses come after the stored ones
+    assert min(e.t for e in logged[len(first_run):]) > max(e.t for e in first_run)
+    resumed_at = next(e.t for e in pressed if e.ply == 6)
+    assert resumed_at > pressed[4].t + 1.0
+    for seen, press in zip(pressed, presses, strict=True):  # each ply has the times of its own press
+        assert (seen.side, seen.red_ms, seen.black_ms) == (press["side"], press["red_ms"], press["black_ms"])
