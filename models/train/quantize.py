@@ -4,7 +4,7 @@
 calibrates the activation ranges on rendered dev-split boards (never the test split), quantizes
 weights per channel (QDQ format) and writes the model with a metadata file beside it, as the
 runtime expects (``xqrec read-board --model``, ``bench.bench_classifier --model``). On 2 cores it
-reads a board about 2.8 times faster for about 0.15 points of per-point accuracy (see the model
+reads a board 1.8-2.8 times faster for about 0.15 points of per-point accuracy (see the model
 card); the float model stays the default.
 """
 
@@ -53,12 +53,15 @@ def quantize(model: Path, out: Path, boards: int = 40, workers: int = 2) -> dict
     prepared = out.with_suffix(".pre.onnx")
     quant_pre_process(str(model), str(prepared))
     try:
+        # 7-bit weights (reduce_range): without VNNI, onnxruntime's u8 x s8 kernels add pairs of products
+        # in 16 bits, which full-range weights saturate; on an AVX2-only CPU the full-range copy read
+        # 97.02 % of points (98.81 % float), this one 98.66 % (see the model card)
         quantize_static(str(prepared), str(out), Reader(), quant_format=QuantFormat.QDQ, per_channel=True,
-                        activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8)
+                        reduce_range=True, activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8)
     finally:
         prepared.unlink(missing_ok=True)
     meta = {**meta, "name": f"{meta['name']}_int8", "quantization": {
-        "kind": "static int8 (QDQ, per-channel weights, uint8 activations)", "from": model.name,
+        "kind": "static int8 (QDQ, per-channel 7-bit weights, uint8 activations)", "from": model.name,
         "from_sha256": meta.get("sha256"), "calibration": f"{boards} dev-split boards"}}
     meta["sha256"] = file_sha256(out)
     meta["size_bytes"] = out.stat().st_size
