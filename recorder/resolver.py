@@ -196,8 +196,12 @@ class Resolver:
         self._revision_stale = False  # no revision explained the last view, and nothing moved since
         # When the board was last seen whole and as recorded, and when motion over it first began
         # after that: a press by the mover between the two came before the move (art. 8.1.7).
+        # Glare may hide some points of that view: a move whose two points were both hidden may
+        # already have been made then, so its press is not judged against that view (one point
+        # seen as recorded is enough: the piece still stood there, or its target still held what it did).
         self._board_seen_at: float | None = None
         self._moving_since: float | None = None
+        self._board_seen_blind: frozenset[int] = frozenset()
 
     # --- observations ------------------------------------------------------------------
     def observe(self, observation: Observation) -> list[Event]:
@@ -250,9 +254,10 @@ class Resolver:
             events += self._accept(decision, observation)
             if masked:  # not judged whole: touches keep counting
                 return events + self._confirm(residual, t)
-            glare = observation.unreadable is not None and bool(np.any(observation.unreadable))
-            if not residual and not observation.mask.any() and not glare:  # a whole view, as recorded
+            if not residual and not observation.mask.any():  # a whole view, as recorded (but for glare)
                 self._board_seen_at, self._moving_since = t, None
+                self._board_seen_blind = frozenset(() if observation.unreadable is None
+                                                   else np.flatnonzero(observation.unreadable).tolist())
             return events + self._raise_residual(residual, t, hold)
         if masked:  # part of the board is hidden (a hand may hold a piece): look again before alerting
             log.debug("t=%.2f: no candidate fits and %d points are hidden; waiting", t, int(observation.mask.sum()))
@@ -784,11 +789,13 @@ class Resolver:
                 press.red_ms if press else None, press.black_ms if press else None, len(moves) > 1))
             log.info("t=%.2f: ply %d %s %s (confidence %.3f)", t, ply, move.iccs, chinese, confidence)
         if (self.clock is not None and len(records) == 1 and self._board_seen_at is not None
-                and self._moving_since is not None):  # two moves in one view: the first was not seen still
+                and self._moving_since is not None  # two moves in one view: the first was not seen still
+                and not {records[0][1].from_square, records[0][1].to_square} <= self._board_seen_blind):
             ply = records[0][0]
             early = self.clock.pressed_early(presses.get(ply), ply, t, (self._board_seen_at, self._moving_since),
                                              self.last_trouble)
             events += [early] if early is not None else []
+        self._board_seen_at = self._moving_since = None  # the board shows the move now: seen afresh
         events += self._game_end(t)
         return events
 

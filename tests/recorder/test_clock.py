@@ -178,19 +178,28 @@ def test_a_press_before_a_view_the_hand_hid_is_not_judged_early() -> None:
     assert [e.iccs for e in events if isinstance(e, MoveRecorded)] == ["h9g7"] and _kinds(events) == []
 
 
-def test_a_view_with_glare_does_not_show_the_board_unchanged() -> None:
-    """Points blown out by glare may hide a move already made: a press after such a view is not
-    judged early, and neither is one before a view that saw two moves at once."""
+def test_a_view_with_glare_shows_the_board_unchanged_only_where_the_move_could_be_seen() -> None:
+    """Points blown out by glare may hide a move already made: a press after such a view is judged
+    early only when the move's points were seen there (its piece still on its point, or its target
+    still as it was); when both were blown out, it is not judged. Neither is a press before a view
+    that saw two moves at once."""
     import numpy as np
 
-    resolver = Resolver(clock=True)
-    blown = np.zeros(90, dtype=bool)
-    blown[parse_square("h7")] = True
-    resolver.observe(replace(observe_board(P1.board, 3.0), t_moved=2.0, unreadable=blown))
-    resolver.press(ClockPress(3.3, "red", 905000, 900000))
-    resolver.press(ClockPress(4.5, "black", 905000, 898800))
-    events = resolver.observe(replace(observe_board(P2.board, 6.0), t_moved=5.4))
-    assert [e.iccs for e in events if isinstance(e, MoveRecorded)] == ["h9g7"] and _kinds(events) == []
+    def black_presses_early(blown_points: tuple[str, ...]) -> list[str]:
+        resolver = Resolver(clock=True)
+        blown = np.zeros(90, dtype=bool)
+        blown[[parse_square(name) for name in blown_points]] = True
+        resolver.observe(replace(observe_board(P1.board, 3.0), t_moved=2.0, unreadable=blown))
+        resolver.press(ClockPress(3.3, "red", 905000, 900000))
+        resolver.press(ClockPress(4.5, "black", 905000, 898800))  # black pressed; the board is as red left it
+        events = resolver.observe(replace(observe_board(P2.board, 6.0), t_moved=5.4))
+        assert [e.iccs for e in events if isinstance(e, MoveRecorded)] == ["h9g7"]
+        return _kinds(events) + _kinds(resolver.tick(20.0))
+
+    assert black_presses_early(("h7", "a0", "i9")) == ["press_without_move"]  # glare elsewhere
+    assert black_presses_early(("g7",)) == ["press_without_move"]  # the horse was seen still on h9
+    assert black_presses_early(("h9",)) == ["press_without_move"]  # g7 was seen still empty
+    assert black_presses_early(("h9", "g7")) == []  # the move may have been made under the glare
     paired = Resolver(clock=True)
     paired.observe(replace(observe_board(P0.board, 1.0), t_moved=0.0))
     paired.press(ClockPress(1.5, "red", 905000, 900000))
