@@ -25,6 +25,7 @@ log = logging.getLogger(__name__)
 _T = np.array([0.22, 0.36, 0.5, 0.64, 0.78])
 _SEGMENTS = np.concatenate([DRAWN_SEGMENTS, PALACE_SEGMENTS])
 _K_RANGE = (0.0, 0.16)  # barrel only: wide-angle webcams bow lines outwards
+_HORIZON_W = float(np.finfo(np.float32).eps)  # cv2.perspectiveTransform maps points with |w| up to this to 0
 _STRAY_EDGE = 0.02  # spacings: an edge line found this far outside the inner lines' fit is left out
 
 
@@ -249,10 +250,11 @@ def _radial_costs(obs: _Observations, image_size: tuple[int, int], ks: np.ndarra
         _, vectors = np.linalg.eigh(weighted.transpose(0, 2, 1) @ weighted)
         return np.asarray(vectors[:, :, 0].reshape(-1, 3, 3) @ t)
 
-    def residuals(g: np.ndarray) -> np.ndarray:  # ``_residuals`` per k (points on the horizon: 0, as ``project``)
+    def residuals(g: np.ndarray) -> np.ndarray:  # ``_residuals`` per k
         mapped = homogeneous @ g.transpose(0, 2, 1)
         w = mapped[:, :, 2:3]
-        board = np.where(w != 0, mapped[:, :, :2] / np.where(w != 0, w, 1.0), 0.0)
+        far = np.abs(w) > _HORIZON_W  # points on the horizon come out as 0, as ``project`` gives them
+        board = np.where(far, mapped[:, :, :2] * (1.0 / np.where(far, w, 1.0)), 0.0)
         return np.asarray(np.sum(board * obs.normals[None], axis=2) - obs.c[None])
 
     g = solve(np.ones((len(ks), len(obs.c))))
