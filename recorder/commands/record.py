@@ -224,8 +224,10 @@ def record_source(source_spec: str, classifier: Any, *, source: FrameSource | No
             damaged = ClockAlert(started_at, "clock_log_damaged", (), "", f"{unreadable} line(s) of the clock log "
                                  f"{clock_log} could not be read: a press on them is lost, so a move near one may "
                                  "be reported as made without a press", ply, "")
-            # told once: a run going on with the same file and log was told already
-            if store is None or store.resume is None or store.moved:
+            # told once: a run going on with the same file was told already, if that run had the log
+            told = (store is not None and store.resume is not None and not store.moved
+                    and any(getattr(e, "kind", "") == "clock_log_damaged" for e in store.resume.events))
+            if not told:
                 events.append(damaged)
                 on_event(damaged)
         if clock is not None:  # a live clock (serial link or keyboard): its feed is a ClockFeed
@@ -255,7 +257,8 @@ def record_source(source_spec: str, classifier: Any, *, source: FrameSource | No
                 events.append(ended)
                 on_event(ended)
             elif logged and clock is None and not isinstance(source, LiveSource):
-                stray = clock_log_mismatch(logged, session.last_t, clock_log, session.resolver.game.ply)
+                # the presses as fed (a resumed run's log moved on with its frames), not as logged
+                stray = clock_log_mismatch(presses or [], session.last_t, clock_log, session.resolver.game.ply)
                 if stray is not None:
                     events.append(stray)
                     on_event(stray)

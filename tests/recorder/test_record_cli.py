@@ -233,6 +233,27 @@ def _video_part(frames: range, path: Path) -> None:
     writer.release()
 
 
+def _stopped_at_its_end(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make ``xqrec record``'s source end with a Ctrl-C after its last frame (a recording stopped by hand)."""
+    import recorder.sources
+
+    inner_open = recorder.sources.open_source
+
+    class StoppedAtItsEnd:
+        def __init__(self, spec: str, fps: float | None = None) -> None:
+            self.inner = inner_open(spec, fps=fps)
+            self.frame_count, self.ended_early = self.inner.frame_count, ""
+
+        def __iter__(self):  # type: ignore[no-untyped-def]
+            yield from self.inner
+            raise KeyboardInterrupt
+
+        def stop(self) -> None:
+            self.inner.stop()
+
+    monkeypatch.setattr(recorder.sources, "open_source", StoppedAtItsEnd)
+
+
 @pytest.mark.skipif(not VIDEO.exists(), reason="fixture video missing")
 def test_a_game_resumed_from_another_camera_keeps_its_moves_and_its_clock_log_times(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -242,6 +263,7 @@ def test_a_game_resumed_from_another_camera_keeps_its_moves_and_its_clock_log_ti
     # its own press and times and no player is blamed for a press the shift lost or misplaced.
     from recorder.events import ClockPressed, MoveRecorded
     from recorder.store.db import GameStore
+    from recorder.store.resume import RESUME_GAP_S
 
     truth = json.loads((FIXTURES / "game_short.truth.json").read_text(encoding="utf-8"))
     fps, cut = float(truth["fps"]), 205  # frame 205 lies in the still view after ply 5
@@ -256,29 +278,17 @@ def test_a_game_resumed_from_another_camera_keeps_its_moves_and_its_clock_log_ti
                                                 for p in presses if p["t"] >= cut / fps), encoding="utf-8")
     db = tmp_path / "games.sqlite3"
 
-    use_oracle_in_record(OracleClassifier(truth), monkeypatch.setattr)
     import recorder.sources
 
-    tracking = recorder.sources.open_source
-
-    class StoppedAtItsEnd:  # the first camera failed; the arbiter stopped that recording (Ctrl-C)
-        def __init__(self, spec: str, fps: float | None = None) -> None:
-            self.inner = tracking(spec, fps=fps)
-            self.frame_count, self.ended_early = self.inner.frame_count, ""
-
-        def __iter__(self):  # type: ignore[no-untyped-def]
-            yield from self.inner
-            raise KeyboardInterrupt
-
-        def stop(self) -> None:
-            self.inner.stop()
-
-    monkeypatch.setattr(recorder.sources, "open_source", StoppedAtItsEnd)
+    real_open = recorder.sources.open_source
+    use_oracle_in_record(OracleClassifier(truth), monkeypatch.setattr)
+    _stopped_at_its_end(monkeypatch)  # the first camera failed; the arbiter stopped that recording
     assert main(["record", str(first_video), "--db", str(db), "--clock-log", str(first_log)]) == 0
     (game,) = GameStore(db).games()
     first_run = GameStore(db).events(game.id)
     later = {**truth, "stills": [{**s, "from_frame": s["from_frame"] - cut, "to_frame": s["to_frame"] - cut}
                                  for s in truth["stills"] if s["to_frame"] >= cut]}
+    monkeypatch.setattr(recorder.sources, "open_source", real_open)  # the new camera's file plays to its end
     use_oracle_in_record(OracleClassifier(later), monkeypatch.setattr)
     assert main(["record", str(second_video), "--db", str(db), "--resume", str(game.id),
                  "--clock-log", str(second_log)]) == 0
@@ -289,13 +299,43 @@ def test_a_game_resumed_from_another_camera_keeps_its_moves_and_its_clock_log_ti
     moves = [e for e in logged if isinstance(e, MoveRecorded)]
     assert [m.iccs for m in moves] == truth["moves"]
     # no missing press, no press without a move; the new log's damaged line is told, with the new run
-    assert [e.kind for e in logged if isinstance(e, Alert)] == ["clock_log_damaged"]
+    (damaged,) = [e for e in logged if isinstance(e, Alert)]
+    assert damaged.kind == "clock_log_damaged" and damaged.ply == 5
     pressed = [e for e in logged if isinstance(e, ClockPressed)]
     assert [p.ply for p in pressed] == list(range(1, 11))
     assert logged[:len(first_run)] == first_run
     # the new camera's frames and presses come after the stored ones
     assert min(e.t for e in logged[len(first_run):]) > max(e.t for e in first_run)
-    resumed_at = next(e.t for e in pressed if e.ply == 6)
-    assert resumed_at > pressed[4].t + 1.0
+    # the new log's times moved on as its frames were: to 1 s after the last stored event
+    offset = max(e.t for e in first_run) + RESUME_GAP_S
+    assert damaged.t == pytest.approx(offset)
+    assert next(e.t for e in pressed if e.ply == 6) == pytest.approx(presses[5]["t"] - cut / fps + offset, abs=1e-3)
+    assert store.game(game.id).status == "closed"  # the new camera's file ended the game's recording
     for seen, press in zip(pressed, presses, strict=True):  # each ply has the times of its own press
         assert (seen.side, seen.red_ms, seen.black_ms) == (press["side"], press["red_ms"], press["black_ms"])
+
+
+@pytest.mark.skipif(not VIDEO.exists(), reason="fixture video missing")
+def test_a_damaged_clock_log_is_told_once_when_the_same_file_is_recorded_on(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from recorder.store.db import GameStore
+
+    truth = json.loads((FIXTURES / "game_short.truth.json").read_text(encoding="utf-8"))
+    damaged = tmp_path / "clock.jsonl"
+    damaged.write_text("not json\n" + (FIXTURES / "game_short.clock.jsonl").read_text(encoding="utf-8"),
+                       encoding="utf-8")
+    short = tmp_path / "first-half.mp4"
+    _video_part(range(0, 205), short)
+    db = tmp_path / "games.sqlite3"
+    import recorder.sources
+
+    real_open = recorder.sources.open_source
+    use_oracle_in_record(OracleClassifier(truth), monkeypatch.setattr)
+    _stopped_at_its_end(monkeypatch)
+    assert main(["record", str(short), "--db", str(db), "--clock-log", str(damaged)]) == 0
+    monkeypatch.setattr(recorder.sources, "open_source", real_open)
+    use_oracle_in_record(OracleClassifier(truth), monkeypatch.setattr)
+    assert main(["record", str(short), "--db", str(db), "--clock-log", str(damaged)]) == 0  # goes on with it
+    (game,) = GameStore(db).games()
+    kinds = [e.kind for e in GameStore(db).events(game.id) if isinstance(e, Alert)]
+    assert kinds.count("clock_log_damaged") == 1
