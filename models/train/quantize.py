@@ -4,7 +4,7 @@
 calibrates the activation ranges on rendered dev-split boards (never the test split), quantizes
 weights per channel (QDQ format) and writes the model with a metadata file beside it, as the
 runtime expects (``xqrec read-board --model``, ``bench.bench_classifier --model``). On 2 cores it
-reads a board 1.8-2.8 times faster for about 0.15 points of per-point accuracy (see the model
+reads a board about 1.8 times faster (AVX2 without VNNI) for about 0.15 points of per-point accuracy (see the model
 card); the float model stays the default.
 """
 
