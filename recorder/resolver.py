@@ -155,6 +155,7 @@ class Resolver:
         self.config = config or ResolverConfig()
         self.game = Game(start)
         self.desynced = False
+        self._desynced_since: float | None = None  # when the board went wrong (the first alert)
         self.last_trouble: float | None = None  # latest board trouble that may bring clock corrections
         # whether the trouble standing now may: an illegal move or a board no move explains may be
         # put right with the clock pressed back (art. 5.8.3); a knocked or missing piece is not
@@ -336,6 +337,8 @@ class Resolver:
                 log.debug("t=%.2f: %s (still standing, not raised again)", t, alerts[0].text)
                 return []
             self._raised, self._raised_at = key, t
+            if not self.desynced:
+                self._desynced_since = t
             self.desynced = True
             self._clock_trouble |= any(alert.kind != "board_disturbed" for alert in alerts)
             if self._clock_trouble:
@@ -778,8 +781,10 @@ class Resolver:
             log.info("t=%.2f: ply %d %s put back after it was taken back: its press stands", t, *put_back[:2])
             presses[records[0][0]] = put_back[2]
         elif self.clock is not None:
+            # moves read only once a wrong board is explained again were made since it went wrong
+            since = self._desynced_since if self.desynced else None
             for ply, _, _, side, _ in reversed(records):  # newest first: see ClockBook.take_press
-                presses[ply] = self.clock.recorded(ply, side, t)
+                presses[ply] = self.clock.recorded(ply, side, t, since)
         self._presses.update(presses)
         events: list[Event] = []
         for ply, move, chinese, side, fen in records:

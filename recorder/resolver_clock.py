@@ -98,16 +98,19 @@ class ClockBook:
             return 2
         return 1 if side_to_move in sides else 0
 
-    def take_press(self, side: str, t: float) -> ClockPress | None:
+    def take_press(self, side: str, t: float, since: float | None = None) -> ClockPress | None:
         """The waiting press that completed a ply by ``side`` recorded at ``t``, removed from the waiting list.
 
-        A press is eligible when no unmatched effective press by the other side came after it
-        (that one would have ended the turn); of the eligible ones the latest that flipped the clock
-        is taken, else the latest (a second press of the same move, which changed nothing, is left).
+        A press is eligible when it came at most ``match_window_s`` before ``t`` (or before ``since``,
+        when the ply was made earlier: a move read only once a troubled board was explained again)
+        and no unmatched effective press by the other side came after it (that one would have ended
+        the turn); of the eligible ones the latest that flipped the clock is taken, else the latest
+        (a second press of the same move, which changed nothing, is left).
         """
         eligible = []
+        earliest = (t if since is None else min(t, since)) - self.match_window_s
         for index, item in enumerate(self.pending):
-            if item.press.side != side or item.press.t < t - self.match_window_s:
+            if item.press.side != side or item.press.t < earliest:
                 continue
             if any(p.effective and p.press.side != side for p in self.pending[index + 1:]):
                 continue
@@ -117,10 +120,11 @@ class ClockBook:
         flipped = [index for index in eligible if self.pending[index].effective]
         return self.pending.pop((flipped or eligible)[-1]).press
 
-    def recorded(self, ply: int, side: str, t: float) -> ClockPress | None:
-        """A ply was recorded at ``t``; returns the press that completed it, or notes it as unpressed."""
+    def recorded(self, ply: int, side: str, t: float, since: float | None = None) -> ClockPress | None:
+        """A ply was recorded at ``t`` (made after ``since``, when known to be earlier than the usual
+        window: see ``take_press``); returns the press that completed it, or notes it as unpressed."""
         self._plies[ply] = (side, t)
-        press = self.take_press(side, t)
+        press = self.take_press(side, t, since)
         if press is None:
             self.unpressed.append(_Unpressed(ply, side, t))
         return press
@@ -162,7 +166,9 @@ class ClockBook:
         events: list[Event] = []
         keep: list[_Pending] = []
         for item in self.pending:
-            if t - item.press.t < self.grace_s:
+            if t - item.press.t < self.grace_s or desynced:
+                # while the board is wrong a press waits: it may be the move's that the board shows
+                # once it is explained again (an arbiter's correction, a view caught up)
                 keep.append(item)
                 continue
             near_trouble = desynced or (last_trouble is not None and last_trouble >= item.press.t - self.grace_s)

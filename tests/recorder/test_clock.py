@@ -322,3 +322,42 @@ def test_a_move_taken_back_and_put_back_keeps_its_press_and_asks_for_none() -> N
     again = [e for e in resolver.observe(observe_board(P2.board, 9.0)) if isinstance(e, MoveRecorded)]
     assert [(m.ply, m.iccs, m.black_ms) for m in again] == [(2, "h9g7", first.black_ms)] and first.black_ms == 904000
     assert _kinds(resolver.tick(30.0)) == []
+
+
+def test_presses_made_while_the_board_was_wrong_complete_the_moves_read_once_it_is_explained() -> None:
+    """The board goes wrong after red's move (misread points: an alert, nothing recorded); the
+    players go on moving and pressing. When a later view explains every view since as a path of
+    legal moves, each caught-up move takes its own press, however long ago: no player is accused
+    of not pressing, and no press is called one without a move."""
+    from tests.recorder.test_touch_and_catchup import _look, _sq
+
+    resolver = Resolver(clock=True)
+    start = Position.start()
+    _look(resolver, start.board, 0.5)
+    after1 = start.play("h2e2")
+    misread = {parse_square(n): (".", 0.97) for n in ("e2", "a3", "c3", "g3")}
+    events = _look(resolver, after1.board, 2.0, misread=misread, touched=_sq("h2", "e2", "a3", "c3", "g3"))
+    assert resolver.desynced and resolver.game.ply == 0
+    resolver.press(ClockPress(2.2, "red", 905000, 900000))
+    timeline: list = list(events)
+    after2 = after1.play("h9g7")
+    t = 2.5
+    for when, view in ((9.0, after2), (15.0, after2.play("h0g2"))):
+        while t < when:  # the session lets time pass between views
+            timeline += resolver.tick(t)
+            t += 0.5
+        if view is after2:
+            timeline += _look(resolver, view.board, when, misread={parse_square("a3"): (".", 0.97)},
+                              touched=_sq("h9", "g7"))
+            timeline += resolver.press(ClockPress(9.5, "black", 905000, 894000))
+        else:
+            resolver.press(ClockPress(14.0, "red", 909000, 894000))
+            timeline += _look(resolver, view.board, when, touched=_sq("h0", "g2"))
+    timeline += resolver.tick(30.0)
+    moves = [e for e in timeline if isinstance(e, MoveRecorded)]
+    assert [m.iccs for m in moves] == ["h2e2", "h9g7", "h0g2"] and not resolver.desynced
+    # each ply's times: from the press it took when recorded, or from the press that came after it
+    late = {e.ply: (e.red_ms, e.black_ms) for e in timeline if isinstance(e, ClockPressed) and e.ply}
+    assert [(m.red_ms, m.black_ms) if m.red_ms is not None else late.get(m.ply) for m in moves] == [
+        (905000, 900000), (905000, 894000), (909000, 894000)]
+    assert _kinds(timeline) == []
