@@ -193,8 +193,11 @@ class RecordingSession:
             self.resolver.clock_heard(heard, self.clock.unheard())
             for press in self.clock.until(t):
                 events += self.resolver.press(press)
+        reason = "board found"
+        if self.geometry is not None and tuple(self.geometry.image_size) != (image.shape[1], image.shape[0]):
+            reason = self._drop_calibration(image)
         if self.observer is None:
-            events += self._locate(image, t, "board found")
+            events += self._locate(image, t, reason)
             self.resolver.blind(t)  # presses while the board is not watched are not judged
         if self.observer is not None:
             started = time.perf_counter()
@@ -211,6 +214,19 @@ class RecordingSession:
             events += [still for event in events if isinstance(event, Alert)
                        for still in [self.stills.save(image, event)] if still is not None]
         return self._emit(events)
+
+    def _drop_calibration(self, image: np.ndarray) -> str:
+        """Stop using a grid made for frames of another size (a calibration given for another camera
+        mode): it would read the board at the wrong places. The board is looked for in the picture."""
+        assert self.geometry is not None
+        made = "x".join(str(v) for v in self.geometry.image_size)
+        reason = (f"board found (the calibration given was made for {made} frames, these are "
+                  f"{image.shape[1]}x{image.shape[0]}: not used)")
+        log.warning("the calibration was made for %s frames but the frames are %dx%d: looking for the board instead",
+                    made, image.shape[1], image.shape[0])
+        self.geometry = self.observer = self._rectify = None
+        self._mirror_looks = self.config.mirror_looks
+        return reason
 
     def _locate(self, image: np.ndarray, t: float, reason: str, min_shift: float = 0.0) -> list[Event]:
         """Calibrate on ``image`` and use the grid found; a grid within ``min_shift`` spacings of the

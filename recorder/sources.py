@@ -161,6 +161,7 @@ class FrameSource:
     frame_count: int | None = None
     live: bool = False
     ended_early: str = ""  # why the source ended before its stated length (a truncated file), once it has
+    frame_size: tuple[int, int] | None = None  # (width, height) when known before the first frame (files)
 
     def __iter__(self) -> Iterator[SourceItem]:
         raise NotImplementedError
@@ -184,6 +185,8 @@ class VideoFileSource(FrameSource):
         self.fps = float(fps if fps is not None else (file_fps if math.isfinite(file_fps) and file_fps > 0 else 10.0))
         count = int(capture.get(cv2.CAP_PROP_FRAME_COUNT) or 0)
         self.frame_count = count if count > 0 else None
+        width, height = int(capture.get(cv2.CAP_PROP_FRAME_WIDTH) or 0), int(capture.get(cv2.CAP_PROP_FRAME_HEIGHT) or 0)
+        self.frame_size = (width, height) if width > 0 and height > 0 else None
         self.ended_early = ""
 
     def __iter__(self) -> Iterator[SourceItem]:

@@ -7,10 +7,14 @@ prints one status line per recorded move or alert, and a progress bar on stderr 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import math
+import signal
 import sys
+import threading
 import time
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
@@ -21,12 +25,14 @@ from recorder.events import (
     CalibrationChanged,
     ClockAlert,
     ClockNoted,
+    ClockPressed,
     Event,
     EventLog,
     GameEnded,
     MoveCorrected,
     MoveRecorded,
     PositionRestored,
+    RecordingStopped,
     SourceGap,
 )
 from recorder.exports import export_pgn, export_text
@@ -262,9 +268,9 @@ def record_source(source_spec: str, classifier: Any, *, source: FrameSource | No
                 if stray is not None:
                     events.append(stray)
                     on_event(stray)
-        except KeyboardInterrupt:
+        except KeyboardInterrupt as stop:
             source.stop()
-            reason, complete = "stopped by the user", False
+            reason, complete = (f"stopped ({stop})" if str(stop) else "stopped by the user"), False
         progress.clear()
         if clock is not None:
             clock.stop()
@@ -319,6 +325,27 @@ def _take_corrections(session: Any, store: StoreRecording, show: bool) -> None:
               f"(was {fixes[0].was}); recording goes on from the corrected game", flush=True)
 
 
+@contextlib.contextmanager
+def _stopping_signals_as_ctrl_c() -> Iterator[None]:
+    """A recording stopped by the system (``kill``, ``systemctl stop``: SIGTERM) or by its terminal
+    going away (an SSH session dropped: SIGHUP) ends as after Ctrl-C: the game is left open to be
+    resumed, and the PGN and scoresheet asked for are written with the moves recorded so far."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum: int, _frame: object) -> None:
+        raise KeyboardInterrupt(signal.Signals(signum).name)
+
+    wanted = [signal.SIGTERM] + ([signal.SIGHUP] if hasattr(signal, "SIGHUP") else [])
+    previous = {signum: signal.signal(signum, stop) for signum in wanted}
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+
+
 def run(args: argparse.Namespace) -> int:
     clock = None
     if args.clock or args.clock_protocol == "keyboard":
@@ -337,27 +364,39 @@ def run(args: argparse.Namespace) -> int:
     # Everything that can fail at once is checked before a game is opened in the store: the source
     # opens, the output files can be written (a game recorded to the end must not be lost to a typo).
     from recorder.clocklog_input import load_clock_log
-    from recorder.sources import LiveSource, open_source
+    from recorder.sources import LiveSource, open_source, public_name
 
     for output in (args.pgn, args.scoresheet, args.events):
         if output is not None:
             writable(output)
     clock_presses = load_clock_log(args.clock_log) if args.clock_log else None  # a log with no press read: refused
+    geometry = None
     if args.calibration is not None:
         from calibration import BoardGeometry
 
-        BoardGeometry.load(args.calibration)  # a broken file is reported before anything starts
+        geometry = BoardGeometry.load(args.calibration)  # a broken file is reported before anything starts
     classifier = _classifier(args)
     source = open_source(args.source, fps=args.fps)
+    if geometry is not None and source.frame_size is not None and tuple(geometry.image_size) != source.frame_size:
+        made, given = ("x".join(str(v) for v in size) for size in (geometry.image_size, source.frame_size))
+        raise ValueError(f"{args.calibration} was made for {made} frames but {public_name(args.source)} gives "
+                         f"{given}: calibrate on a frame of this video (xqrec calibrate), or leave --calibration "
+                         "out and the recorder finds the board itself")
     if isinstance(source, LiveSource):
         if clock is not None and args.clock_rate != 1.0:
             raise ValueError("--clock-rate replays a video file faster than real time; a camera or stream "
                              "runs in real time (leave --clock-rate out)")
         source.check()
     stored = open_for_record(args, args.source)
-    events = record_source(args.source, classifier, source=source, clock_log=args.clock_log, events_path=args.events,
-                           calibration=args.calibration, fen=args.fen, fps=args.fps, show=not args.quiet,
-                           clock=clock, store=stored, clock_presses=clock_presses)
+    if (stored is not None and stored.resume is not None and clock is None and not args.clock_log
+            and any(isinstance(e, ClockPressed) for e in stored.resume.events)):
+        print(f"xqrec record: warning: game {stored.game_id} was recorded with its clock's presses and this run "
+              "has none: the moves from here get no times and no press is checked (give --clock-log, or --clock "
+              "for a clock on a serial link)", file=sys.stderr)
+    with _stopping_signals_as_ctrl_c():
+        events = record_source(args.source, classifier, source=source, clock_log=args.clock_log,
+                               events_path=args.events, calibration=args.calibration, fen=args.fen, fps=args.fps,
+                               show=not args.quiet, clock=clock, store=stored, clock_presses=clock_presses)
     # The same exports as `xqrec export`: one PGN writer, one scoresheet text, the same headers.
     info = info_from_args(args)
     if args.pgn:  # the site is --site or PGN's unknown "?", never the source (a stream's password, a local path)
@@ -371,4 +410,8 @@ def run(args: argparse.Namespace) -> int:
     if not args.quiet:
         print()
         print(sheet, end="")
+    stopped = next((e for e in reversed(events) if isinstance(e, RecordingStopped)), None)
+    if stored is not None and stopped is not None and stopped.reason.startswith("stopped"):
+        print(f"xqrec record: {stopped.reason}; game {stored.game_id} is left open: the same command goes on "
+              f"with it (from another camera or file: --resume {stored.game_id})", file=sys.stderr)
     return 0

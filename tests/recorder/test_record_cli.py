@@ -339,3 +339,39 @@ def test_a_damaged_clock_log_is_told_once_when_the_same_file_is_recorded_on(
     (game,) = GameStore(db).games()
     kinds = [e.kind for e in GameStore(db).events(game.id) if isinstance(e, Alert)]
     assert kinds.count("clock_log_damaged") == 1
+
+
+@pytest.mark.skipif(not VIDEO.exists(), reason="fixture video missing")
+def test_a_calibration_for_frames_of_another_size_is_refused_before_recording(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from recorder.store.db import GameStore
+    from tests.recorder.test_session_video import _calibration_at_twice_the_size
+
+    calib = tmp_path / "calib.json"
+    _calibration_at_twice_the_size().save(calib)  # type: ignore[attr-defined]
+    db = tmp_path / "games.sqlite3"
+    assert main(["record", str(VIDEO), "--db", str(db), "--calibration", str(calib)]) == 2
+    err = capsys.readouterr().err
+    assert "was made for 1280x960 frames but" in err and "gives 640x480" in err and "xqrec calibrate" in err
+    assert not db.exists() or GameStore(db).games() == []  # nothing was started
+
+
+@pytest.mark.skipif(not VIDEO.exists(), reason="fixture video missing")
+def test_going_on_with_a_clocked_game_without_its_clock_is_warned(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    truth = json.loads((FIXTURES / "game_short.truth.json").read_text(encoding="utf-8"))
+    short = tmp_path / "first-half.mp4"
+    _video_part(range(0, 205), short)
+    db = tmp_path / "games.sqlite3"
+    import recorder.sources
+
+    real_open = recorder.sources.open_source
+    use_oracle_in_record(OracleClassifier(truth), monkeypatch.setattr)
+    _stopped_at_its_end(monkeypatch)
+    assert main(["record", str(short), "--db", str(db), "--clock-log", str(FIXTURES / "game_short.clock.jsonl")]) == 0
+    err = capsys.readouterr().err
+    assert "stopped by the user; game 1 is left open" in err
+    monkeypatch.setattr(recorder.sources, "open_source", real_open)
+    use_oracle_in_record(OracleClassifier(truth), monkeypatch.setattr)
+    assert main(["record", str(short), "--db", str(db)]) == 0
+    assert "game 1 was recorded with its clock's presses and this run has none" in capsys.readouterr().err

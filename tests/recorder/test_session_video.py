@@ -146,3 +146,36 @@ def test_glare_is_told_once_per_spot_and_the_game_still_recorded() -> None:
     assert len(warnings) == 2, [w.squares for w in warnings]
     assert warnings[0].squares == ("e4",) and {"a8", "e4", "e5", "d4"} <= set(warnings[1].squares)
     assert rebuild(session.log.events).moves == truth["moves"]
+
+
+def _calibration_at_twice_the_size() -> object:
+    """A grid located on the fixture's first frame shown at twice its size (another camera mode)."""
+    import cv2
+
+    from calibration import BoardLocator
+
+    reader = cv2.VideoCapture(str(FIXTURES / "game_short.mp4"))
+    ok, frame = reader.read()
+    reader.release()
+    assert ok
+    return BoardLocator().locate(cv2.resize(frame, None, fx=2.0, fy=2.0, interpolation=cv2.INTER_CUBIC))
+
+
+@pytest.mark.skipif(not (FIXTURES / "game_short.mp4").exists(), reason="fixture video missing")
+def test_a_calibration_made_for_frames_of_another_size_is_not_used() -> None:
+    # read at the wrong places, the board showed no move at all and every press was a press without a move
+    from recorder.events import CalibrationChanged
+
+    truth = json.loads((FIXTURES / "game_short.truth.json").read_text(encoding="utf-8"))
+    oracle = OracleClassifier(truth)
+    session = RecordingSession(oracle, geometry=_calibration_at_twice_the_size(),  # type: ignore[arg-type]
+                               presses=read_clock_log(FIXTURES / "game_short.clock.jsonl"))
+    for item in open_source(str(FIXTURES / "game_short.mp4")):
+        if isinstance(item, Frame):
+            oracle.frame = item.index
+        session.feed(item)
+    session.finish()
+    events = session.log.events
+    (found,) = [e for e in events if isinstance(e, CalibrationChanged)]
+    assert "made for 1280x960 frames, these are 640x480" in found.reason
+    assert rebuild(events).moves == truth["moves"] and not [e for e in events if isinstance(e, Alert)]

@@ -44,3 +44,40 @@ def test_killed_twice_and_resumed(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_killed_at_twenty_points_and_resumed(tmp_path: Path) -> None:
     _check(tmp_path, 20, seed=20)
+
+
+@pytest.mark.parametrize("signum", ["SIGTERM", "SIGHUP"])
+def test_a_recording_stopped_by_the_system_writes_its_pgn_and_stays_open(tmp_path: Path, signum: str) -> None:
+    # `kill`, `systemctl stop` (SIGTERM) or a dropped SSH session (SIGHUP) end a recording as Ctrl-C
+    # does: the PGN and scoresheet asked for hold the moves so far, and the game can be gone on with
+    import os
+    import signal
+    import subprocess
+    import time
+
+    from recorder.events import MoveRecorded
+    from recorder.store import GameStore
+    from tests.store.crash import REPO, _env, _stored, command
+
+    db, pgn, sheet = tmp_path / "games.sqlite3", tmp_path / "g.pgn", tmp_path / "g.txt"
+    child = subprocess.Popen(command(VIDEO, db) + ["--pgn", str(pgn), "--scoresheet", str(sheet)], cwd=REPO,
+                             env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    started = time.monotonic()
+    try:
+        while child.poll() is None and _stored(db) < 12:  # a few moves in
+            assert time.monotonic() - started < 300, "the recorder stored too little in 300 s"
+            time.sleep(0.01)
+        assert child.poll() is None, "the recording ended before it could be stopped"
+        os.kill(child.pid, getattr(signal, signum))
+        _, err = child.communicate(timeout=120)
+    finally:
+        if child.poll() is None:
+            child.kill()
+    assert child.returncode == 0, err
+    assert f"stopped ({signum})" in err and "left open" in err
+    with GameStore(db) as store:
+        (game,) = store.games()
+        assert game.state == "interrupted"
+        plies = [e for e in store.events(game.id) if isinstance(e, MoveRecorded)]
+    assert plies and pgn.exists() and sheet.exists()
+    assert plies[-1].iccs in pgn.read_text(encoding="utf-8")
