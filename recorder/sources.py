@@ -187,25 +187,52 @@ class VideoFileSource(FrameSource):
         self.frame_count = count if count > 0 else None
         width, height = int(capture.get(cv2.CAP_PROP_FRAME_WIDTH) or 0), int(capture.get(cv2.CAP_PROP_FRAME_HEIGHT) or 0)
         self.frame_size = (width, height) if width > 0 and height > 0 else None
+        self.damaged_frames = 0  # frames lost in damaged stretches the reading went past
         self.ended_early = ""
 
     def __iter__(self) -> Iterator[SourceItem]:
-        index = 0
+        """Frames timed by their index; a damaged stretch of the file (frames that cannot be decoded)
+        is read past, as a :class:`Gap`, and the frames after it keep their time in the file."""
+        index = 0  # frames decoded
+        failed = 0  # reads that gave no frame, in all
+        start: float | None = None  # the file's own time of its first frame (its timestamps may not start at 0)
+        shift = 0.0  # seconds of frames lost in damaged stretches before the current frame
+        t_last: float | None = None
+        gap_failed = 0  # failed reads already told in a gap
         try:
             while True:
                 ok, image = self._capture.read()
                 if not ok or image is None:
-                    break
-                yield Frame(image, index / self.fps, index)
+                    failed += 1
+                    # past damage the decoder goes on with the next whole frame; at the file's real
+                    # end it never does: stop once the reads tried exceed the frames the file states
+                    if self.frame_count is None or index + failed > self.frame_count + _EXTRA_READS:
+                        break
+                    continue
+                own = float(self._capture.get(cv2.CAP_PROP_POS_MSEC) or 0.0) / 1000.0
+                if start is None:
+                    start = own - index / self.fps
+                elif failed and own > 0:  # after damage: the file's own time says how much was lost
+                    shift += max(0.0, own - start - (index / self.fps + shift))
+                t = index / self.fps + shift
+                if t_last is not None and t - t_last > 1.5 / self.fps:
+                    lost = round((t - t_last) * self.fps) - 1
+                    self.damaged_frames += lost
+                    yield Gap(t_last, t, f"{lost} frame(s) of the file could not be read", failed - gap_failed)
+                    gap_failed = failed
+                yield Frame(image, t, index)
+                t_last = t
                 index += 1
         finally:
             self._capture.release()
-        if self.frame_count is not None and index < self.frame_count - 1:
+        if self.frame_count is not None and index + self.damaged_frames < self.frame_count - 1:
             self.ended_early = (f"the video ended after {index} of its {self.frame_count} frames "
-                                f"({index / self.fps:.1f} of {self.frame_count / self.fps:.1f} s): the file is "
-                                "truncated or damaged, and the record stops where it ends")
+                                f"({index / self.fps + shift:.1f} of {self.frame_count / self.fps:.1f} s): the "
+                                "file is truncated or damaged, and the record stops where it ends")
             log.info("%s: %s", self.name, self.ended_early)  # record raises it as an alert
 
+
+_EXTRA_READS = 25  # reads tried past a file's stated frame count before its end is taken as reached
 
 DEFAULT_FOLDER_FPS = 10.0  # an image folder's frame rate when none is given
 

@@ -262,6 +262,9 @@ def record_source(source_spec: str, classifier: Any, *, source: FrameSource | No
                 ended = Alert(session.last_t, "source_ended_early", (), "", cut, session.resolver.game.ply)
                 events.append(ended)
                 on_event(ended)
+                # not the game's end: it stays open for the rest (the next file: --resume GAME), and the
+                # clock log's later presses wait for that run
+                reason, complete = "stopped: the video ended early", False
             elif logged and clock is None and not isinstance(source, LiveSource):
                 # the presses as fed (a resumed run's log moved on with its frames), not as logged
                 stray = clock_log_mismatch(presses or [], session.last_t, clock_log, session.resolver.game.ply)

@@ -375,3 +375,22 @@ def test_going_on_with_a_clocked_game_without_its_clock_is_warned(
     use_oracle_in_record(OracleClassifier(truth), monkeypatch.setattr)
     assert main(["record", str(short), "--db", str(db)]) == 0
     assert "game 1 was recorded with its clock's presses and this run has none" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(not VIDEO.exists(), reason="fixture video missing")
+def test_a_game_whose_video_was_cut_short_stays_open_to_go_on_with(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from recorder.store.db import GameStore
+
+    truth = json.loads((FIXTURES / "game_short.truth.json").read_text(encoding="utf-8"))
+    use_oracle_in_record(OracleClassifier(truth), monkeypatch.setattr)
+    data = VIDEO.read_bytes()
+    cut = tmp_path / "cut.mp4"  # a recording cut off (a full disk): the rest may come in another file
+    cut.write_bytes(data[: len(data) * 6 // 10])
+    db = tmp_path / "games.sqlite3"
+    assert main(["record", str(cut), "--db", str(db), "--clock-log", str(FIXTURES / "game_short.clock.jsonl")]) == 0
+    assert "the video ended early; game 1 is left open" in capsys.readouterr().err
+    (game,) = GameStore(db).games()
+    assert game.state == "interrupted" and game.plies > 0
+    events = GameStore(db).events(game.id)
+    assert [e.kind for e in events if isinstance(e, Alert)] == ["source_ended_early"]  # the log's later presses wait

@@ -247,3 +247,23 @@ def test_a_frame_rate_must_be_positive_and_a_folders_assumed_rate_is_said(
     with caplog.at_level(logging.WARNING):
         assert ImageFolderSource(folder, 25.0).fps == 25.0
     assert "frames per second" not in caplog.text
+
+
+def test_a_damaged_stretch_in_the_middle_of_a_video_is_read_past_as_a_gap(tmp_path: Path) -> None:
+    # a disk error or a broken copy spoils a stretch of the file: the frames after it are read on,
+    # at their own time in the file (not shifted back by the frames lost), and the loss is a gap
+    fixture = Path(__file__).parents[1] / "fixtures" / "game_short.mp4"
+    data = bytearray(fixture.read_bytes())
+    middle = len(data) // 2
+    data[middle:middle + 20000] = np.random.default_rng(0).integers(0, 256, 20000, dtype=np.uint8).tobytes()
+    damaged = tmp_path / "damaged.mp4"
+    damaged.write_bytes(bytes(data))
+    source = open_source(str(damaged))
+    items = list(source)
+    frames = [item for item in items if isinstance(item, Frame)]
+    gaps = [item for item in items if isinstance(item, Gap)]
+    assert source.frame_count == 425 and 300 < len(frames) < 425
+    assert gaps and all("could not be read" in gap.reason for gap in gaps)
+    assert frames[-1].t == pytest.approx(42.4, abs=0.25)  # the file's last frame, at its own time
+    assert all(b.t > a.t for a, b in zip(frames, frames[1:], strict=False))
+    assert not source.ended_early  # read to its end
