@@ -88,8 +88,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except (ValueError, OSError) as error:
         # Bad input (a malformed file, a missing path) is the user's to fix: say what, no traceback.
-        print(f"xqrec {args.command}: {error}", file=sys.stderr)
+        print(f"xqrec {args.command}: {_said(error)}", file=sys.stderr)
         return 2
+
+
+def _said(error: Exception) -> str:
+    """An error as one line for the user: a file error as "PATH: what is wrong" (no ``[Errno 2]``)."""
+    if isinstance(error, OSError) and error.strerror and error.filename is not None:
+        return f"{error.filename}: {error.strerror[:1].lower()}{error.strerror[1:]}"
+    return str(error)
 
 
 if __name__ == "__main__":

@@ -43,15 +43,22 @@ def run(args: argparse.Namespace) -> int:
     if args.db is None and args.import_pgn is None and not default_db_path().exists():
         print(f"no games (nothing recorded yet; the store will be {default_db_path()})")
         return 0
+    data = args.import_pgn.read_bytes() if args.import_pgn is not None else b""  # read before a store is made
     with GameStore(args.db) if args.import_pgn is not None else open_existing_store(args.db) as store:
         if args.import_pgn is not None:
-            imported = import_pgn(store, args.import_pgn.read_bytes(), str(args.import_pgn))
+            imported = import_pgn(store, data, str(args.import_pgn))
             skipped = f"; {len(imported.duplicates)} skipped, already stored" if imported.duplicates else ""
-            print(f"imported {len(imported.ids)} game(s) from {args.import_pgn}{skipped}")
+            refused = f"; {len(imported.problems)} not imported" if imported.problems else ""
+            print(f"imported {len(imported.ids)} game(s) from {args.import_pgn}{skipped}{refused}")
             for duplicate in imported.duplicates:
                 print(f"  skipped: {duplicate}", file=sys.stderr)
             for problem in imported.problems:
                 print(f"  not read: {problem}", file=sys.stderr)
+            if not imported.ids and not imported.duplicates:
+                why = ("not one game could be read whole (above)" if imported.problems
+                       else "it holds no PGN game")
+                print(f"xqrec games: nothing imported from {args.import_pgn}: {why}", file=sys.stderr)
+                return 2
         games = store.games(status="open" if args.open else None, event=args.event, round_name=args.round)
         if not games:
             print("no games")

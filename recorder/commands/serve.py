@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import sys
 from pathlib import Path
 
 from recorder.commands.games import add_db_argument
@@ -31,6 +32,9 @@ def run(args: argparse.Namespace) -> int:
     config = load_serve_config(args.config)
     check_bind(args.host, config)
     db = args.db or default_db_path()
+    if not Path(db).exists():
+        print(f"note: there is no game store at {db} yet: it is made now, and the console stays empty until a "
+              "recorder records into it (check the path if you meant an existing store)", file=sys.stderr)
     server = ConsoleServer((args.host, args.port), db, config)
     print(f"arbiter console on {server.url}/  (store {db}; broadcast {server.url}/broadcast/live.pgn)",
           flush=True)

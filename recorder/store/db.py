@@ -105,7 +105,11 @@ class GameStore:
         memory = str(path) == ":memory:"
         self.path = None if memory else Path(path) if path is not None else default_db_path()
         if self.path is not None and create:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            if path is None:  # the default store's folder is ours to make
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            elif not self.path.parent.is_dir():  # a typo or a drive not mounted: not a new store elsewhere
+                raise FileNotFoundError(f"no folder {self.path.parent} for the game store {self.path.name}: "
+                                        "create it first (or is the drive not mounted?)")
         elif self.path is not None and not self.path.exists():  # connecting would make an empty file
             raise FileNotFoundError(f"no game store at {self.path}")
         self.db = sqlite3.connect(":memory:" if self.path is None else self.path, isolation_level=None,

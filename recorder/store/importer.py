@@ -192,8 +192,9 @@ def info_from_headers(headers: dict[str, str]) -> GameInfo:
 
 
 class Imported(NamedTuple):
-    """What :func:`import_pgn` did: the new games' ids, the problems met while reading, and the games
-    skipped because the store holds them already (one line each, naming the stored game)."""
+    """What :func:`import_pgn` did: the new games' ids, the games not imported because a move could not
+    be read (one line each: which game, which ply, why), and the games skipped because the store
+    holds them already (one line each, naming the stored game)."""
 
     ids: list[int]
     problems: list[str]
@@ -225,7 +226,9 @@ def import_pgn(store: GameStore, data: str | bytes, source: str = "") -> Importe
     (game ids, problems found while reading, games skipped as already stored)."""
     result = Imported([], [], [])
     for number, game in enumerate(read_pgn(data), 1):
-        result.problems.extend(game.errors)
+        if game.errors:  # a record cut short at a move it cannot read would pass for the whole game
+            result.problems.extend(f"{error} (game {number} not imported)" for error in game.errors)
+            continue
         stored = find_duplicate(store, game)
         if stored is not None:
             log.debug("game %d of %s is game %d of the store", number, source, stored)

@@ -63,3 +63,32 @@ def test_importing_a_file_twice_skips_the_games_already_stored(tmp_path: Path,
     with sqlite3.connect(db) as connection:
         assert connection.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 2
     connection.close()
+
+
+def test_a_file_with_no_game_that_can_be_read_imports_nothing_and_says_so(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "store.sqlite3"
+    junk, cut = tmp_path / "notes.pgn", tmp_path / "cut.pgn"
+    junk.write_text("hello world\n", encoding="utf-8")
+    cut.write_text('[Event "X"]\n[Result "1-0"]\n\n1. h2e2 h9g7 2. h0g2 h9g7 1-0\n', encoding="utf-8")
+    assert main(["games", "--import", str(junk), "--db", str(db)]) == 2
+    assert "nothing imported from" in capsys.readouterr().err
+    assert main(["games", "--import", str(cut), "--db", str(db)]) == 2
+    err = capsys.readouterr().err
+    assert "ply 4" in err and "game 1 not imported" in err and "not one game could be read whole" in err
+    assert main(["games", "--import", str(tmp_path / "missing.pgn"), "--db", str(tmp_path / "other.sqlite3")]) == 2
+    assert "missing.pgn: no such file or directory" in capsys.readouterr().err
+    assert not (tmp_path / "other.sqlite3").exists()  # no store made for a file that is not there
+    with sqlite3.connect(db) as connection:
+        assert connection.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 0
+    connection.close()
+
+
+def test_a_store_in_a_folder_that_is_not_there_is_refused_not_made(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # a typo, or a USB drive not mounted: the games must not go to a new store somewhere else
+    pgn = tmp_path / "game.pgn"
+    pgn.write_text(PGN, encoding="utf-8")
+    missing = tmp_path / "usb" / "tournament" / "games.sqlite3"
+    assert main(["games", "--import", str(pgn), "--db", str(missing)]) == 2
+    assert "no folder" in capsys.readouterr().err and not (tmp_path / "usb").exists()

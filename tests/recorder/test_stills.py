@@ -16,6 +16,7 @@ FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
 def test_record_with_a_store_keeps_a_still_for_every_alert(tmp_path: Path) -> None:
     db = tmp_path / "store" / "games.sqlite3"
+    db.parent.mkdir()
     status = main(["record", str(FIXTURES / "game_faults.mp4"), "--clock-log", str(FIXTURES / "game_faults.clock.jsonl"),
                    "--db", str(db), "--quiet"])
     assert status == 0

@@ -57,11 +57,15 @@ def test_exported_clocks_come_back_through_import() -> None:
     assert store.game(game_id).result == "0-1"
 
 
-def test_unreadable_moves_are_reported() -> None:
+def test_a_game_with_a_move_that_cannot_be_read_is_not_imported_and_says_why() -> None:
+    # stored up to the bad move, with its result, it would pass for the whole game
     store = GameStore(":memory:")
-    ids, problems, _ = import_pgn(store, "[Red \"A\"]\n\n1. 炮二平五 马8进7 2. 车一进九 *\n", "bad.pgn")
-    assert len(ids) == 1 and store.game(ids[0]).plies == 2
+    text = ("[Red \"A\"]\n[Result \"1-0\"]\n\n1. 炮二平五 马8进7 2. 车一进九 1-0\n\n"
+            "[Red \"C\"]\n\n1. 炮二平五 马8进7 *\n")
+    ids, problems, _ = import_pgn(store, text, "bad.pgn")
+    assert len(ids) == 1 and store.game(ids[0]).info.red == "C"
     assert len(problems) == 1 and "ply 3" in problems[0] and "车一进九" in problems[0]
+    assert "game 1 not imported" in problems[0]
 
 
 def test_a_game_already_stored_is_skipped_and_named() -> None:
