@@ -11,6 +11,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import shutil
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -60,7 +63,8 @@ def run(args: argparse.Namespace) -> int:
     print()
     print(_alerts_against_truth(game, truth.get("injections", [])))
     print(f"\nEvent log: {events_path}   PGN: {folder / 'demo.pgn'}   scoresheet: {folder / 'demo.scoresheet.txt'}")
-    print(f"Game store: {db}  (try: xqrec games --db {db};  xqrec export GAME --db {db} --format pdf)")
+    command = _command_name()
+    print(f"Game store: {db}  (try: {command} games --db {db};  {command} export GAME --db {db} --format pdf)")
     return 0
 
 
@@ -93,3 +97,15 @@ def _alerts_against_truth(game: RecordedGame, injected: list[dict[str, Any]]) ->
     if not unmatched:
         lines.append("  no false alerts")
     return "\n".join(lines)
+
+
+def _command_name() -> str:
+    """How to call ``xqrec`` from this shell: by name when it is on the path, else by its path in
+    the virtual environment (``make demo`` does not activate it)."""
+    beside = Path(sys.executable).parent / "xqrec"
+    if shutil.which("xqrec") == str(beside) or not beside.exists():
+        return "xqrec"
+    try:
+        return os.path.relpath(beside)
+    except ValueError:  # another drive (Windows)
+        return str(beside)
