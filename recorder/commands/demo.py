@@ -63,8 +63,8 @@ def run(args: argparse.Namespace) -> int:
     print()
     print(_alerts_against_truth(game, truth.get("injections", [])))
     print(f"\nEvent log: {events_path}   PGN: {folder / 'demo.pgn'}   scoresheet: {folder / 'demo.scoresheet.txt'}")
-    command = _command_name()
-    print(f"Game store: {db}  (try: {command} games --db {db};  {command} export GAME --db {db} --format pdf)")
+    call = _command_name()
+    print(f"Game store: {db}  (try: {call} games --db {db};  {call} export GAME --db {db} --format pdf)")
     return 0
 
 
