@@ -121,8 +121,10 @@ def test_console_follows_a_live_game_and_the_arbiter_acknowledges_its_alert(cons
         page.wait_for_selector("#live.ok", timeout=5000)
         still = page.locator(f"#game-{knocked} .alertbox img.still")  # the camera's view of the knocked piece
         assert still.evaluate("img => img.complete && img.naturalWidth") == 640
-        page.click("#sound")  # the sound toggle: also the user gesture that lets the page beep
-        page.click("#sound")
+        # the browser blocks sound until the arbiter clicks on the page: the button says so, not "sound on"
+        assert "click to enable sound" in page.inner_text("#sound")
+        page.click("#sound")  # the user gesture that lets the page beep
+        page.wait_for_function("document.getElementById('sound').textContent.includes('sound on')", timeout=5000)
         with GameStore(console.db) as store:
             game = store.create_game("game_short.mp4", GameInfo(board=1, red="李明", black="王强", **ROUND))
             store.begin_session(game)
@@ -171,7 +173,7 @@ def test_console_follows_a_live_game_and_the_arbiter_acknowledges_its_alert(cons
         page.wait_for_selector("#sheet td.mv", timeout=5000)
         assert "acknowledged by Zhang Wei" in page.inner_text("#alertlist")
         page.click("button[data-step=prev]")
-        assert page.inner_text("#at").startswith("9.")
+        assert page.inner_text("#at").startswith("5. ") and "(ply 9)" in page.inner_text("#at")  # red's 5th move
         page.click("#script")  # simplified characters
         assert "汉 界" in page.inner_html("#board")
         page.click("#script")

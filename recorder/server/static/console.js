@@ -11,8 +11,8 @@
   function lastMoves(state, count) {
     const moves = state.moves.slice(-count);
     const script = XQ.prefs.script;
-    return moves.map((m) => `<li class="${m.side}${m.corrected_by ? " corrected" : ""}" title="${XQ.esc(m.iccs)}">`
-      + `<span class="n">${m.ply}.</span><span class="mv">${XQ.esc(XQBoard.notation(m.chinese, script))}</span>`
+    return moves.map((m) => `<li class="${m.side}${m.corrected_by ? " corrected" : ""}" title="ply ${m.ply}: ${XQ.esc(m.iccs)}">`
+      + `<span class="n">${XQ.moveLabel(m.ply, state.start_fen)}</span><span class="mv">${XQ.esc(XQBoard.notation(m.chinese, script))}</span>`
       + "</li>").join("");
   }
 

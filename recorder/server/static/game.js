@@ -14,7 +14,7 @@
     const ply = shown();
     const last = ply ? state.moves[ply - 1] : null;
     $("board").innerHTML = XQBoard.svg(fenAt(ply), {script: XQ.prefs.script, last: last ? last.iccs : ""});
-    $("at").textContent = ply ? `${ply}. ${XQBoard.notation(last.chinese, XQ.prefs.script)}` : "start";
+    $("at").textContent = ply ? `${XQ.moveLabel(ply, state.start_fen)} ${XQBoard.notation(last.chinese, XQ.prefs.script)} (ply ${ply})` : "start";
     document.querySelectorAll("#sheet td.mv").forEach((td) => td.classList.toggle("here", Number(td.dataset.ply) === ply));
     drawClocks();
   }
@@ -79,7 +79,7 @@
       return `<div class="alertitem${a.acknowledged ? " done" : " open"}">
         <div class="thumb">${picture}</div>
         <div><div class="what">${XQ.esc(XQ.kindName(a.kind))} ${a.article ? `<span class="article">art. ${XQ.esc(a.article)}</span>` : ""}</div>
-        <div class="text">${[`after ply ${a.ply}`, `${a.t.toFixed(1)} s`, XQ.esc(a.squares.join(" "))].filter(Boolean).join(" · ")}</div>
+        <div class="text">${[a.ply ? `after ${XQ.moveLabel(a.ply, state.start_fen)} (ply ${a.ply})` : "before the first move", `${a.t.toFixed(1)} s`, XQ.esc(a.squares.join(" "))].filter(Boolean).join(" · ")}</div>
         <div class="text">${XQ.esc(a.text)}</div>${ack}</div></div>`;
     }).join("") || `<p class="none">No alerts.</p>`;
     $("actions").innerHTML = state.actions.map((a) => `<li><b>${XQ.esc(a.by)}</b> ${XQ.esc(a.text)} <small>${XQ.esc((a.at || "").replace("T", " ").replace("Z", ""))}</small></li>`).join("")

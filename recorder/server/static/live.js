@@ -92,18 +92,25 @@ const XQ = (() => {
     toast.timer = setTimeout(() => { el.className = "toast"; }, 5000);
   }
 
-  // --- sound: a two-tone beep on a new alert (the browser allows it after a first click) -------
+  // --- sound: a two-tone beep on a new alert --------------------------------------------------
+  // Browsers let a page play sound only after the user clicked or typed on it. The audio context is
+  // made at the first such gesture (made earlier it stays suspended, and the browser warns), and the
+  // sound button says when sound is still blocked, so an arbiter never trusts a silent "sound on".
   let audio = null;
+  let showSound = () => {};
   function unlockSound() {
     if (!audio) {
       try { audio = new (window.AudioContext || window.webkitAudioContext)(); } catch (e) { audio = null; }
+      if (audio) audio.onstatechange = () => showSound();
     }
-    if (audio && audio.state === "suspended") audio.resume();
+    if (audio && audio.state === "suspended") audio.resume().then(() => showSound(), () => showSound());
+    showSound();
     return audio;
   }
+  const soundRunning = () => !!audio && audio.state === "running";
   function beep() {
-    const ctx = unlockSound();
-    if (!ctx || localStorage.getItem("xq.mute") === "1") return false;
+    if (!soundRunning() || localStorage.getItem("xq.mute") === "1") return false;
+    const ctx = audio;
     const now = ctx.currentTime;
     [[880, 0], [660, 0.22], [880, 0.44]].forEach(([freq, at]) => {
       const osc = ctx.createOscillator(), gain = ctx.createGain();
@@ -119,7 +126,13 @@ const XQ = (() => {
     document.body.dataset.beeps = String(Number(document.body.dataset.beeps || 0) + 1);
     return true;
   }
-  document.addEventListener("click", unlockSound, {once: true});
+  let enabledByThisGesture = false;  // a click that enables sound must not also switch it off
+  function onGesture() {
+    const before = soundRunning();
+    unlockSound();
+    enabledByThisGesture = !before;
+  }
+  ["click", "keydown", "touchend"].forEach((kind) => document.addEventListener(kind, onGesture, {capture: true}));
 
   // --- the event stream: the browser reconnects by itself and sends Last-Event-ID -----------
   function stream(since, onMessage, onStatus) {
@@ -149,17 +162,31 @@ const XQ = (() => {
 
   function soundToggle() {
     const el = document.getElementById("sound");
-    const show = () => {
+    showSound = () => {
       const muted = localStorage.getItem("xq.mute") === "1";
-      el.textContent = muted ? "♪ sound off" : "♪ sound on";
+      const blocked = !muted && !soundRunning();
+      el.textContent = muted ? "♪ sound off" : blocked ? "♪ click to enable sound" : "♪ sound on";
+      el.title = blocked ? "The browser plays sound only after a click on the page: click anywhere"
+                         : "Beep on a new alert";
       el.classList.toggle("off", muted);
+      el.classList.toggle("blocked", blocked);
     };
-    show();
+    showSound();
     el.onclick = () => {
-      localStorage.setItem("xq.mute", localStorage.getItem("xq.mute") === "1" ? "0" : "1");
-      show();
+      const muted = localStorage.getItem("xq.mute") === "1";
+      if (muted || !enabledByThisGesture) localStorage.setItem("xq.mute", muted ? "0" : "1");
+      enabledByThisGesture = false;
       unlockSound();
+      showSound();
     };
+  }
+
+  // A ply as the scoresheet numbers it (art. 7.5: a move is red's and black's turn together): "12." for
+  // red's ply of move 12, "12…" for black's; a game set up with black to move begins at "1…".
+  function moveLabel(ply, startFen) {
+    const blackFirst = String(startFen || "").split(" ")[1] === "b";
+    const index = ply - 1 + (blackFirst ? 1 : 0);
+    return `${Math.floor(index / 2) + 1}${index % 2 ? "…" : "."}`;
   }
 
   const RESULT = {"1-0": "红胜 1-0", "0-1": "黑胜 0-1", "1/2-1/2": "和 ½-½"};
@@ -186,5 +213,5 @@ const XQ = (() => {
   }
 
   return {prefs, esc, clock, clockNow, act, toast, beep, unlockSound, stream, setStatus, scriptToggle,
-          soundToggle, RESULT, kindName, openAdvice, adviceLine, whoami, askArbiter};
+          soundToggle, moveLabel, RESULT, kindName, openAdvice, adviceLine, whoami, askArbiter};
 })();
