@@ -17,6 +17,7 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from rules import BLACK, RED
 
@@ -36,17 +37,30 @@ class ClockPress:
 EXAMPLE_LINE = '{"t": 5.348, "event": "press", "side": "red", "red_ms": 904652, "black_ms": 900000}'
 
 
+class ClockLog(NamedTuple):
+    """A clock log as read: its presses in time order, how many lines could not be read, and where
+    those lines lay in time (from the press before them in the file to the press after them; to
+    infinity after the last one): a press on such a line is lost, so a move then is not blamed on
+    its player (the recorder notes it as ``press_unheard``)."""
+
+    presses: list[ClockPress]
+    skipped: int
+    damaged: list[tuple[float, float]]
+
+
 def parse_clock_lines(lines: Iterable[str], source: str = "clock log") -> tuple[list[ClockPress], int]:
     """Presses from JSON lines (sorted by time) and the number of lines skipped as malformed."""
-    presses, skipped, _ = _parse(lines, source)
-    return presses, skipped
+    read, _ = _parse(lines, source)
+    return read.presses, read.skipped
 
 
-def _parse(lines: Iterable[str], source: str) -> tuple[list[ClockPress], int, str]:
-    """Presses, lines skipped, and what was wrong with the first skipped line ("" when none)."""
+def _parse(lines: Iterable[str], source: str) -> tuple[ClockLog, str]:
+    """The log read, and what was wrong with its first skipped line ("" when none)."""
     presses: list[ClockPress] = []
     skipped = 0
     first = ""
+    damaged: list[tuple[float, float]] = []
+    open_since: float | None = None  # a damaged stretch waiting for the next good press
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
@@ -56,12 +70,19 @@ def _parse(lines: Iterable[str], source: str) -> tuple[list[ClockPress], int, st
             log.warning("%s line %d skipped: %s", source, number, error)
             skipped += 1
             first = first or f"line {number}: {error}"
+            if open_since is None:
+                open_since = presses[-1].t if presses else 0.0
             continue
         if press is None:
             continue
+        if open_since is not None:
+            damaged.append((open_since, press.t))
+            open_since = None
         presses.append(press)
+    if open_since is not None:
+        damaged.append((open_since, math.inf))
     presses.sort(key=lambda p: p.t)
-    return presses, skipped, first
+    return ClockLog(presses, skipped, damaged), first
 
 
 _FIELDS = ("t", "side", "red_ms", "black_ms")
@@ -96,25 +117,25 @@ def _press(line: str) -> ClockPress | None:
     return press
 
 
-def load_clock_log(path: str | Path) -> tuple[list[ClockPress], int]:
-    """Every press of a clock log file, in time order, and how many lines could not be read (each
-    skipped with a warning; bytes that are not UTF-8 spoil their line only).
+def load_clock_log(path: str | Path) -> ClockLog:
+    """Every press of a clock log file, in time order, how many lines could not be read (each
+    skipped with a warning; bytes that are not UTF-8 spoil their line only) and where they lay.
 
     ``ValueError`` when lines could not be read and not one press could: the file is not a clock
     log of this format. A file with no lines, or only events other than presses, gives no press.
     """
     try:
         with open(path, encoding="utf-8", errors="replace") as source:
-            presses, skipped, first = _parse(source, str(path))
+            read, first = _parse(source, str(path))
     except FileNotFoundError:
         raise ValueError(f"clock log {path}: no such file") from None
     except IsADirectoryError:
         raise ValueError(f"clock log {path} is a folder, not a file of clock presses") from None
-    if skipped and not presses:
-        raise ValueError(f"clock log {path}: not one clock press could be read from its {skipped} line(s) "
+    if read.skipped and not read.presses:
+        raise ValueError(f"clock log {path}: not one clock press could be read from its {read.skipped} line(s) "
                          f"({first}). Each press is one JSON object a line, as synth writes and "
                          f"docs/clock-protocol.md describes: {EXAMPLE_LINE}")
-    return presses, skipped
+    return read
 
 
 def read_clock_log(path: str | Path) -> list[ClockPress]:
@@ -126,9 +147,10 @@ def read_clock_log(path: str | Path) -> list[ClockPress]:
 class ClockFeed:
     """Presses handed out in time order: ``until(t)`` returns those at or before ``t`` not yet given."""
 
-    def __init__(self, presses: Iterable[ClockPress]) -> None:
+    def __init__(self, presses: Iterable[ClockPress], unheard: Iterable[tuple[float, float]] = ()) -> None:
         self._presses = sorted(presses, key=lambda p: p.t)
         self._next = 0
+        self._unheard = list(unheard)  # a log's damaged lines (``ClockLog.damaged``): presses lost there
 
     def until(self, t: float) -> list[ClockPress]:
         start = self._next
@@ -145,8 +167,10 @@ class ClockFeed:
         return self.heard_until()
 
     def unheard(self) -> list[tuple[float, float]]:
-        """Stretches (recording time) when the clock could not be heard, not handed out yet: none in a log."""
-        return []
+        """Stretches (recording time) when the clock could not be heard, not handed out yet: in a log,
+        those of its damaged lines."""
+        told, self._unheard = self._unheard, []
+        return told
 
     def remaining(self) -> list[ClockPress]:
         """The presses not handed out yet (e.g. after the last frame)."""

@@ -332,8 +332,9 @@ class Resolver:
         seen_again = key == self._suspect or self.desynced or not self.config.confirm_alerts
         if seen_again and t - since >= hold_s:
             self._suspect = None
-            if self.desynced and key == self._raised and t - self._raised_at < self.config.remind_s:
-                # the same trouble, still standing (a player correcting it moves a hand over it): told already
+            if self.desynced and _told(key, self._raised) and t - self._raised_at < self.config.remind_s:
+                # the same trouble, still standing (a player correcting it moves a hand over it), or a
+                # board that still matches nothing after more moves on it: told already
                 log.debug("t=%.2f: %s (still standing, not raised again)", t, alerts[0].text)
                 return []
             self._raised, self._raised_at = key, t
@@ -874,6 +875,15 @@ class Resolver:
         if self.clock is None or (not self.clock.pending and not self.clock.unpressed):
             return []
         return self.clock.expire(t, self.last_trouble, self.desynced, self.game.ply)
+
+
+def _told(key: tuple[tuple[str, tuple[str, ...]], ...], raised: tuple[tuple[str, tuple[str, ...]], ...] | None) -> bool:
+    """Was the trouble ``key`` (kinds and squares of alerts) told when ``raised`` was? The same alerts,
+    or a board no continuation explains after one that none explained already: moves made on a board
+    that went wrong (a wrong starting position, say) change which points differ, not what is wrong."""
+    if raised is None:
+        return False
+    return key == raised or ({kind for kind, _ in key} == {"unexplained"} == {kind for kind, _ in raised})
 
 
 def _set_aside(found: Changes, shifted: dict[int, float], squares: set[int], t: float, why: str,

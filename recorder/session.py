@@ -103,13 +103,14 @@ class RecordingSession:
                  presses: Iterable[ClockPress] | None = None, events: EventLog | None = None,
                  config: SessionConfig | None = None, source_name: str = "",
                  on_event: Callable[[Event], None] | None = None, stills: StillSaver | None = None,
-                 started_at: float = 0.0) -> None:
+                 started_at: float = 0.0, presses_lost: Iterable[tuple[float, float]] = ()) -> None:
         self.config = config or SessionConfig()
         self.stills = stills
         self.classifier = classifier
         self.locator = locator or BoardLocator()
         self.start = start or Position.start()
-        self.clock = ClockFeed(presses) if presses is not None else None
+        # presses_lost: stretches of a clock log whose lines could not be read (ClockLog.damaged)
+        self.clock = ClockFeed(presses, presses_lost) if presses is not None else None
         self.resolver = Resolver(self.start, self.config.resolver, clock=presses is not None)
         self.log = events or EventLog()
         self.on_event = on_event

@@ -44,6 +44,9 @@ def run(args: argparse.Namespace) -> int:
     truth = json.loads(truth_path.read_text(encoding="utf-8"))
     events_path, db = folder / "demo.events.jsonl", folder / "demo.sqlite3"
     events_path.unlink(missing_ok=True)
+    for old in (db, db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm")):  # one demo game, not one per run
+        old.unlink(missing_ok=True)
+    shutil.rmtree(folder / "stills", ignore_errors=True)
     command = ["record", str(video), "--clock-log", str(clock), "--events", str(events_path),
                "--pgn", str(folder / "demo.pgn"), "--scoresheet", str(folder / "demo.scoresheet.txt"),
                "--notation", "chinese", "--db", str(db), "--new-game", "--event", "xqrec demo",

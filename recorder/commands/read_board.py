@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import math
 import sys
 import time
 from dataclasses import dataclass
@@ -162,7 +163,7 @@ def run(args: argparse.Namespace) -> int:
     probs, geometry, timings, placement = seen.probs, seen.geometry, seen.timings, seen.placement
     spacing = geometry.spacing_px()
     if spacing < MIN_SPACING_PX:
-        print(f"xqrec read-board: the board in {args.image} is too small to read: {spacing:.0f} px per grid "
+        print(f"xqrec read-board: the board in {args.image} is too small to read: {math.floor(spacing * 10) / 10:.1f} px per grid "
               f"spacing, at least {MIN_SPACING_PX} needed ({GOOD_SPACING_PX} or more to read reliably, a "
               f"board about {GOOD_SPACING_PX * 10} px across)", file=sys.stderr)
         return 1

@@ -48,7 +48,7 @@ from recorder.store.resume import StoreRecording, live_offset, presses_after
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from recorder.clocklog_input import ClockPress
+    from recorder.clocklog_input import ClockLog, ClockPress
     from recorder.sources import FrameSource
 
 log = logging.getLogger(__name__)
@@ -172,7 +172,7 @@ def record_source(source_spec: str, classifier: Any, *, source: FrameSource | No
                   events_path: Path | None = None, calibration: Path | None = None, fen: str | None = None,
                   fps: float | None = None, show: bool = True, clock: Any = None,
                   store: StoreRecording | None = None,
-                  clock_presses: tuple[list[ClockPress], int] | None = None) -> list[Event]:
+                  clock_presses: ClockLog | None = None) -> list[Event]:
     """Record ``source_spec`` (opened already as ``source`` when given) to the end (or Ctrl-C) and
     return the game's whole event log (with a store: every event of the game, including those of
     earlier runs before a crash). ``clock_presses`` is ``load_clock_log(clock_log)`` when read already."""
@@ -186,7 +186,7 @@ def record_source(source_spec: str, classifier: Any, *, source: FrameSource | No
     source = source if source is not None else open_source(source_spec, fps=fps)
     if clock_presses is None and clock_log:
         clock_presses = load_clock_log(clock_log)
-    logged, unreadable = clock_presses if clock_log and clock_presses is not None else (None, 0)
+    logged, unreadable, damaged = clock_presses if clock_log and clock_presses is not None else (None, 0, [])
     if clock_log and not logged:
         if show:
             print(f"warning: {clock_log} holds no usable clock press; recording from the board alone", flush=True)
@@ -197,6 +197,7 @@ def record_source(source_spec: str, classifier: Any, *, source: FrameSource | No
         # a new source's own clock log: its times start with it, as its frames do (after the stored ones)
         offset = live_offset(store.resume)
         presses: list[ClockPress] | None = [replace(p, t=p.t + offset) for p in logged]
+        damaged = [(since + offset, until + offset) for since, until in damaged]
     else:
         presses = presses_after(logged, store.resume if store else None)
     geometry = BoardGeometry.load(calibration) if calibration else None
@@ -224,18 +225,18 @@ def record_source(source_spec: str, classifier: Any, *, source: FrameSource | No
         session = RecordingSession(classifier, geometry=geometry, start=start,
                                    presses=presses if clock is None else [],
                                    events=events, source_name=public_name(source_spec), on_event=on_event,
-                                   stills=stills, config=config, started_at=started_at)
+                                   stills=stills, config=config, started_at=started_at, presses_lost=damaged)
         if unreadable and logged:  # the arbiter must see that the log, not a player, may have lost presses
             ply = store.resume.ply if store is not None and store.resume is not None else 0
-            damaged = ClockAlert(started_at, "clock_log_damaged", (), "", f"{unreadable} line(s) of the clock log "
-                                 f"{clock_log} could not be read: a press on them is lost, so a move near one may "
-                                 "be reported as made without a press", ply, "")
+            alert = ClockAlert(started_at, "clock_log_damaged", (), "", f"{unreadable} line(s) of the clock log "
+                               f"{clock_log} could not be read: a press on them is lost, so a move near one that "
+                               "shows no press is noted as such (press_unheard), not blamed on its player", ply, "")
             # told once: a run going on with the same file was told already, if that run had the log
             told = (store is not None and store.resume is not None and not store.moved
                     and any(getattr(e, "kind", "") == "clock_log_damaged" for e in store.resume.events))
             if not told:
-                events.append(damaged)
-                on_event(damaged)
+                events.append(alert)
+                on_event(alert)
         if clock is not None:  # a live clock (serial link or keyboard): its feed is a ClockFeed
             moved_on = isinstance(source, LiveSource) or (store is not None and store.moved)  # times go on
             resumed = live_offset(store.resume if store else None) if moved_on else 0.0

@@ -394,3 +394,22 @@ def test_a_game_whose_video_was_cut_short_stays_open_to_go_on_with(
     assert game.state == "interrupted" and game.plies > 0
     events = GameStore(db).events(game.id)
     assert [e.kind for e in events if isinstance(e, Alert)] == ["source_ended_early"]  # the log's later presses wait
+
+
+@pytest.mark.skipif(not VIDEO.exists(), reason="fixture video missing")
+def test_a_press_on_a_damaged_clock_log_line_is_not_blamed_on_the_player(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from recorder.events import ClockNoted
+
+    truth = json.loads((FIXTURES / "game_short.truth.json").read_text(encoding="utf-8"))
+    use_oracle_in_record(OracleClassifier(truth), monkeypatch.setattr)
+    lines = (FIXTURES / "game_short.clock.jsonl").read_text(encoding="utf-8").splitlines()
+    damaged = tmp_path / "clock.jsonl"
+    damaged.write_text("\n".join([*lines[:2], lines[2][:25], *lines[3:]]) + "\n", encoding="utf-8")  # ply 3's press cut
+    events = tmp_path / "e.jsonl"
+    assert main(["record", str(VIDEO), "--no-db", "--clock-log", str(damaged), "--events", str(events)]) == 0
+    logged = read_events(events)
+    assert [e.kind for e in logged if isinstance(e, Alert)] == ["clock_log_damaged"]  # the log's fault, told once
+    (noted,) = [e for e in logged if isinstance(e, ClockNoted) and e.kind == "press_unheard"]
+    assert noted.ply == 3 and noted.side == "red"
+    assert rebuild(logged).moves == truth["moves"]

@@ -225,3 +225,23 @@ def test_a_path_through_views_that_cannot_tell_two_moves_apart_waits_for_a_clear
     assert resolver.game.ply == 0 and resolver.desynced
     _look(resolver, after3.board, 8.0, touched=_sq("g7", "i7"))  # the glare has gone
     assert [m.iccs for m in resolver.game.moves] == ["h2e2", "h9g7", "h0g2"]
+
+
+def test_moves_on_a_board_that_matches_nothing_are_not_a_new_alert_each() -> None:
+    # the game was given a wrong start (--fen): the board matches nothing from the first view, and
+    # every move on it changes which points differ; the arbiter is told once, and reminded after
+    # remind_s, not at every move
+    given = Position.from_fen(Position.start().play("b2e2").play("b9c7").play("b0c2").fen())  # no history
+    resolver = Resolver(given)
+    board = Position.start()
+    raised = [a.kind for a in _alerts(_look(resolver, board.board, 0.5))]
+    assert raised == ["unexplained"]
+    t = 0.5
+    for move in ("h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7"):
+        board = board.play(move)
+        t += 3.0
+        raised += [a.kind for a in _alerts(_look(resolver, board.board, t, touched=_sq(move[:2], move[2:])))]
+    assert raised == ["unexplained"] and t < resolver.config.remind_s
+    board = board.play("h0h4")
+    later = _alerts(_look(resolver, board.board, 0.5 + resolver.config.remind_s + 1.0, touched=_sq("h0", "h4")))
+    assert [a.kind for a in later] == ["unexplained"]  # still wrong: reminded
