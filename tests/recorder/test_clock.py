@@ -73,7 +73,7 @@ def test_a_clock_log_with_no_readable_press_is_refused_naming_the_format(tmp_pat
         assert "docs/clock-protocol.md" in str(refused.value) and "line 1:" in str(refused.value)
     for text in ("", "\n\n", '{"t": 4.0, "event": "flag", "side": "red"}\n'):  # nothing unreadable: no press
         path.write_text(text, encoding="utf-8")
-        assert load_clock_log(path) == ([], 0)
+        assert load_clock_log(path) == ([], 0, [])
 
 
 def test_press_after_the_move_completes_it_and_carries_the_time() -> None:
@@ -361,3 +361,14 @@ def test_presses_made_while_the_board_was_wrong_complete_the_moves_read_once_it_
     assert [(m.red_ms, m.black_ms) if m.red_ms is not None else late.get(m.ply) for m in moves] == [
         (905000, 900000), (905000, 894000), (909000, 894000)]
     assert _kinds(timeline) == []
+
+
+def test_a_clock_log_says_where_its_unreadable_lines_lay() -> None:
+    good = '{{"t": {t}, "event": "press", "side": "{side}", "red_ms": 1, "black_ms": 2}}'
+    lines = [good.format(t=5.0, side="red"), "not json", good.format(t=9.0, side="black"), "",
+             good.format(t=12.0, side="red"), '{"t": 13', '{"t": 14']
+    from recorder.clocklog_input import _parse
+
+    read, first = _parse(lines, "log")
+    assert [p.t for p in read.presses] == [5.0, 9.0, 12.0] and read.skipped == 3 and first.startswith("line 2:")
+    assert read.damaged == [(5.0, 9.0), (12.0, math.inf)]  # the last lines were cut: anything after is unknown
