@@ -283,8 +283,14 @@ class Resolver:
         confirmed: list[Event] = list(self._confirm(alerts, t, hold))
         return confirmed
 
-    def _in_sync(self) -> None:
-        """The board matches the record again: no trouble stands, none that excuses clock presses."""
+    def _in_sync(self, t: float | None = None) -> None:
+        """The board matches the record again: no trouble stands, none that excuses clock presses.
+
+        With ``t``, the time it came right by a move (recorded, or caught up): presses up to then may
+        be the arbiter's (art. 5.8: the clock pressed back while a position is put right), as when
+        the board came right by a restored position."""
+        if t is not None and self.desynced and self._clock_trouble:
+            self.last_trouble = t
         self.desynced = self._clock_trouble = False
         self._raised = None
 
@@ -389,7 +395,7 @@ class Resolver:
         for view, step in zip(views, found.steps, strict=True):
             if step:
                 events += self._record(step, observation.t, view.t_still, 1.0 / (1.0 + math.exp(-found.gap)))
-        self._in_sync()
+        self._in_sync(observation.t)
         self._unexplained.clear()
         self._suspect = None
         return events
@@ -565,7 +571,7 @@ class Resolver:
                                            self.game.ply, tuple(m.iccs for m in candidate.moves)))
             events += self._record(candidate.moves, observation.t, observation.t_still, decision.confidence)
             self._keep_rivals(decision, observation)
-            self._in_sync()
+            self._in_sync(t)
         return events
 
     def _keep_rivals(self, decision: _Decision, observation: Observation) -> None:

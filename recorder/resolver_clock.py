@@ -171,7 +171,7 @@ class ClockBook:
                 # once it is explained again (an arbiter's correction, a view caught up)
                 keep.append(item)
                 continue
-            near_trouble = desynced or (last_trouble is not None and last_trouble >= item.press.t - self.grace_s)
+            near_trouble = last_trouble is not None and last_trouble >= item.press.t - self.grace_s
             if (item.effective or self._before_moving(item.press)) and not near_trouble:
                 p = item.press
                 unchanged = "" if item.effective else f" ({opponent(p.side)}'s time was running: the clock did not change)"

@@ -48,7 +48,7 @@ class PgnGame:
     ``comment`` precedes the first move; ``move_comments[i]`` follows ``moves[i]`` (empty
     when there is none); clock annotations such as ``[%clk 0:10:00]`` stay in the comment
     text. ``encoding`` is how the file's bytes were decoded; ``errors`` lists what could
-    not be read.
+    not be read, and ``cut`` says the moves stop at one of those problems (the game is incomplete).
     """
 
     headers: dict[str, str] = field(default_factory=dict)
@@ -58,6 +58,7 @@ class PgnGame:
     result: str = "*"
     encoding: str | None = None
     errors: list[str] = field(default_factory=list)
+    cut: bool = False  # the moves stop short: one could not be read (or the start position), the rest is left out
 
     @property
     def start_fen(self) -> str:
@@ -251,6 +252,7 @@ def _read_game(header_text: list[tuple[str, str]], movetext: str, encoding: str 
         if strict:
             raise PgnError(problem) from None
         game.errors.append(problem)
+        game.cut = True
         return game
     stopped = False
     for kind, value in tokenize(movetext):
@@ -275,7 +277,7 @@ def _read_game(header_text: list[tuple[str, str]], movetext: str, encoding: str 
                 # the caller reports it (an import skips the rest, a replay refuses the game): not logged twice
                 logger.debug("%s; the rest of the game is not read", problem)
                 game.errors.append(problem)
-                stopped = True
+                stopped = game.cut = True
                 continue
             game.add_move(move)
             position = position.play(move)

@@ -10,7 +10,7 @@ import unicodedata
 from pathlib import Path
 
 from recorder.store import GameStore, default_db_path
-from recorder.store.importer import import_pgn
+from recorder.store.importer import NOT_IMPORTED, import_pgn
 
 
 def add_db_argument(parser: argparse.ArgumentParser) -> None:
@@ -48,7 +48,9 @@ def run(args: argparse.Namespace) -> int:
         if args.import_pgn is not None:
             imported = import_pgn(store, data, str(args.import_pgn))
             skipped = f"; {len(imported.duplicates)} skipped, already stored" if imported.duplicates else ""
-            refused = f"; {len(imported.problems)} not imported" if imported.problems else ""
+            not_imported = len({problem[problem.rfind("(game "):] for problem in imported.problems
+                                if problem.endswith(NOT_IMPORTED)})  # games, not their problem lines
+            refused = f"; {not_imported} not imported" if not_imported else ""
             print(f"imported {len(imported.ids)} game(s) from {args.import_pgn}{skipped}{refused}")
             for duplicate in imported.duplicates:
                 print(f"  skipped: {duplicate}", file=sys.stderr)

@@ -105,7 +105,7 @@ class GameStore:
         memory = str(path) == ":memory:"
         self.path = None if memory else Path(path) if path is not None else default_db_path()
         if self.path is not None and create:
-            if path is None:  # the default store's folder is ours to make
+            if self.path == default_db_path():  # the default store's folder is ours to make
                 self.path.parent.mkdir(parents=True, exist_ok=True)
             elif not self.path.parent.is_dir():  # a typo or a drive not mounted: not a new store elsewhere
                 raise FileNotFoundError(f"no folder {self.path.parent} for the game store {self.path.name}: "

@@ -191,6 +191,9 @@ def info_from_headers(headers: dict[str, str]) -> GameInfo:
                     time_control=tag("TimeControl"))
 
 
+NOT_IMPORTED = " not imported)"  # ends each problem of a game left out whole (``Imported.problems``)
+
+
 class Imported(NamedTuple):
     """What :func:`import_pgn` did: the new games' ids, the games not imported because a move could not
     be read (one line each: which game, which ply, why), and the games skipped because the store
@@ -226,9 +229,10 @@ def import_pgn(store: GameStore, data: str | bytes, source: str = "") -> Importe
     (game ids, problems found while reading, games skipped as already stored)."""
     result = Imported([], [], [])
     for number, game in enumerate(read_pgn(data), 1):
-        if game.errors:  # a record cut short at a move it cannot read would pass for the whole game
-            result.problems.extend(f"{error} (game {number} not imported)" for error in game.errors)
+        if game.cut:  # a record cut short at a move it cannot read would pass for the whole game
+            result.problems.extend(f"{error} (game {number}{NOT_IMPORTED}" for error in game.errors)
             continue
+        result.problems.extend(game.errors)  # left out, the moves all read: a variation, a bad tag line
         stored = find_duplicate(store, game)
         if stored is not None:
             log.debug("game %d of %s is game %d of the store", number, source, stored)

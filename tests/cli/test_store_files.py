@@ -92,3 +92,14 @@ def test_a_store_in_a_folder_that_is_not_there_is_refused_not_made(
     missing = tmp_path / "usb" / "tournament" / "games.sqlite3"
     assert main(["games", "--import", str(pgn), "--db", str(missing)]) == 2
     assert "no folder" in capsys.readouterr().err and not (tmp_path / "usb").exists()
+
+
+def test_the_default_store_is_made_with_its_folder_however_it_is_named(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # serve passes the default path explicitly: on a fresh machine its folder does not exist yet
+    from recorder.store import GameStore, default_db_path
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    with GameStore(default_db_path()) as store:
+        assert store.games() == []
+    assert default_db_path().exists()

@@ -372,3 +372,33 @@ def test_a_clock_log_says_where_its_unreadable_lines_lay() -> None:
     read, first = _parse(lines, "log")
     assert [p.t for p in read.presses] == [5.0, 9.0, 12.0] and read.skipped == 3 and first.startswith("line 2:")
     assert read.damaged == [(5.0, 9.0), (12.0, math.inf)]  # the last lines were cut: anything after is unknown
+
+
+@pytest.mark.parametrize(("arbiter_t", "reminder"), [(35.0, None), (35.0, 23.0), (40.0, None)])
+def test_the_arbiters_press_back_is_no_press_without_a_move_when_the_player_moves_on_at_once(
+        arbiter_t: float, reminder: float | None) -> None:
+    """Art. 5.8: an illegal move and its press; the arbiter presses the clock back while the board is
+    still wrong; the player lifts the piece straight to a legal point and presses. The press back
+    was the arbiter's, made around the trouble, not a press without a move."""
+    resolver = Resolver(clock=True)
+    cells = list(P0.board)
+    cells[parse_square("h2")], cells[parse_square("h7")] = ".", "C"  # the cannon takes h7 without a screen
+    illegal = "".join(cells)
+    events = resolver.press(ClockPress(2.0, "red", 905000, 900000))
+    events += resolver.observe(observe_board(illegal, 2.2)) + resolver.observe(observe_board(illegal, 2.6))
+    assert [e.kind for e in events if isinstance(e, Alert)] == ["illegal_move"]
+    t = 3.0
+    while t < 42.0:
+        if reminder is not None and abs(t - reminder) < 1e-6:
+            events += resolver.observe(observe_board(illegal, t))
+        if abs(t - arbiter_t) < 1e-6:
+            events += resolver.press(ClockPress(arbiter_t, "black", 905000, 900000))
+        events += resolver.tick(t)
+        t += 0.5
+    events += resolver.observe(observe_board(P1.board, 42.0))
+    events += resolver.press(ClockPress(42.5, "red", 910000, 900000))
+    while t < 62.0:
+        events += resolver.tick(t)
+        t += 0.5
+    assert [e.iccs for e in events if isinstance(e, MoveRecorded)] == ["h2e2"]
+    assert _kinds(events) == []

@@ -142,3 +142,11 @@ def test_corrected_and_added_moves_come_back_as_corrections() -> None:
                        "recorder: ply 3 added by the recorder: h0g2 (马二进三)")
     assert notes == [CorrectedNote("arbiter", 2, "h9g7", "马8进7", "b9c7"),
                      CorrectedNote("recorder", 3, "h0g2", "马二进三", "")]
+
+
+def test_a_game_with_a_variation_is_imported_and_the_variation_named() -> None:
+    # annotated published games carry variations in parentheses: left out, the game itself is whole
+    store = GameStore(":memory:")
+    ids, problems, _ = import_pgn(store, "[Red \"A\"]\n\n1. h2e2 (1. b2e2 h9g7) h9g7 2. h0g2 1-0\n", "notes.pgn")
+    assert len(ids) == 1 and store.game(ids[0]).plies == 3 and store.game(ids[0]).result == "1-0"
+    assert len(problems) == 1 and "skipped" in problems[0] and "not imported" not in problems[0]
