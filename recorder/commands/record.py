@@ -10,6 +10,7 @@ import argparse
 import contextlib
 import logging
 import math
+import os
 import signal
 import sys
 import threading
@@ -339,10 +340,17 @@ def _stopping_signals_as_ctrl_c() -> Iterator[None]:
         return
 
     def stop(signum: int, _frame: object) -> None:
+        for other in previous:  # a second signal must not cut the shutdown (the exports) short
+            signal.signal(other, signal.SIG_IGN)
+        if signum == getattr(signal, "SIGHUP", None):  # the terminal is gone: writing to it would fail
+            devnull = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 (lives as long as the process)
+            sys.stdout = sys.stderr = devnull
         raise KeyboardInterrupt(signal.Signals(signum).name)
 
     wanted = [signal.SIGTERM] + ([signal.SIGHUP] if hasattr(signal, "SIGHUP") else [])
-    previous = {signum: signal.signal(signum, stop) for signum in wanted}
+    # a signal ignored already stays so (``nohup xqrec record ...`` ignores SIGHUP on purpose)
+    previous = {signum: signal.signal(signum, stop) for signum in wanted
+                if signal.getsignal(signum) is not signal.SIG_IGN}
     try:
         yield
     finally:

@@ -55,7 +55,7 @@ def test_a_recording_stopped_by_the_system_writes_its_pgn_and_stays_open(tmp_pat
     import subprocess
     import time
 
-    from recorder.events import MoveRecorded
+    from recorder.events import MoveRecorded, RecordingStopped
     from recorder.store import GameStore
     from tests.store.crash import REPO, _env, _stored, command
 
@@ -74,10 +74,47 @@ def test_a_recording_stopped_by_the_system_writes_its_pgn_and_stays_open(tmp_pat
         if child.poll() is None:
             child.kill()
     assert child.returncode == 0, err
-    assert f"stopped ({signum})" in err and "left open" in err
+    if signum == "SIGTERM":  # after a hangup there is no terminal to tell
+        assert f"stopped ({signum})" in err and "left open" in err
     with GameStore(db) as store:
         (game,) = store.games()
         assert game.state == "interrupted"
-        plies = [e for e in store.events(game.id) if isinstance(e, MoveRecorded)]
+        events = store.events(game.id)
+        plies = [e for e in events if isinstance(e, MoveRecorded)]
+        assert [e.reason for e in events if isinstance(e, RecordingStopped)] == [f"stopped ({signum})"]
     assert plies and pgn.exists() and sheet.exists()
     assert plies[-1].iccs in pgn.read_text(encoding="utf-8")
+
+
+def test_a_recording_under_nohup_goes_on_through_a_hangup(tmp_path: Path) -> None:
+    # `nohup xqrec record ... &` ignores SIGHUP on purpose: the recorder must not take it as a stop
+    import os
+    import signal
+    import subprocess
+    import time
+
+    from recorder.store import GameStore
+    from tests.store.crash import REPO, _env, _stored, command
+
+    db = tmp_path / "games.sqlite3"
+
+    def ignore_hangups() -> None:
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
+
+    child = subprocess.Popen(command(VIDEO, db), cwd=REPO, env=_env(), stdout=subprocess.DEVNULL,
+                             stderr=subprocess.PIPE, text=True, preexec_fn=ignore_hangups)  # noqa: PLW1509
+    started = time.monotonic()
+    try:
+        while child.poll() is None and _stored(db) < 12:
+            assert time.monotonic() - started < 300, "the recorder stored too little in 300 s"
+            time.sleep(0.01)
+        assert child.poll() is None, "the recording ended before the hangup"
+        os.kill(child.pid, signal.SIGHUP)
+        _, err = child.communicate(timeout=300)
+    finally:
+        if child.poll() is None:
+            child.kill()
+    assert child.returncode == 0, err
+    with GameStore(db) as store:
+        (game,) = store.games()
+        assert game.state == "closed" and game.plies == len(truth_moves(VIDEO))  # recorded to the end
