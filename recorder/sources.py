@@ -182,7 +182,8 @@ class VideoFileSource(FrameSource):
             raise ValueError(f"cannot open video file {path}")
         self._capture = capture
         file_fps = float(capture.get(cv2.CAP_PROP_FPS) or 0.0)
-        self.fps = float(fps if fps is not None else (file_fps if math.isfinite(file_fps) and file_fps > 0 else 10.0))
+        self._file_fps = file_fps if math.isfinite(file_fps) and file_fps > 0 else 10.0  # its own frame spacing
+        self.fps = float(fps if fps is not None else self._file_fps)
         count = int(capture.get(cv2.CAP_PROP_FRAME_COUNT) or 0)
         self.frame_count = count if count > 0 else None
         width, height = int(capture.get(cv2.CAP_PROP_FRAME_WIDTH) or 0), int(capture.get(cv2.CAP_PROP_FRAME_HEIGHT) or 0)
@@ -192,10 +193,18 @@ class VideoFileSource(FrameSource):
 
     def __iter__(self) -> Iterator[SourceItem]:
         """Frames timed by their index; a damaged stretch of the file (frames that cannot be decoded)
-        is read past, as a :class:`Gap`, and the frames after it keep their time in the file."""
+        is read past, as a :class:`Gap`, and the frames after it keep their time in the file.
+
+        How many frames the damage took is read from the file's own timestamps, in the file's own
+        frame spacing (``--fps`` may set another), over the second after each failed read (a
+        decoder gives the first frame after damage a stale time, and drops frames that needed the
+        lost ones); elsewhere the timestamps are not used, so a variable-rate file is timed as
+        before. Damage before the first frame, or in a file that states no frame count, is not
+        read past."""
         index = 0  # frames decoded
         failed = 0  # reads that gave no frame, in all
-        start: float | None = None  # the file's own time of its first frame (its timestamps may not start at 0)
+        after_failure: int | None = None  # frames decoded since the last failed read (None: none failed)
+        own_prev: float | None = None  # the file's own time of the previous frame
         shift = 0.0  # seconds of frames lost in damaged stretches before the current frame
         t_last: float | None = None
         gap_failed = 0  # failed reads already told in a gap
@@ -204,16 +213,19 @@ class VideoFileSource(FrameSource):
                 ok, image = self._capture.read()
                 if not ok or image is None:
                     failed += 1
+                    after_failure = 0
                     # past damage the decoder goes on with the next whole frame; at the file's real
                     # end it never does: stop once the reads tried exceed the frames the file states
-                    if self.frame_count is None or index + failed > self.frame_count + _EXTRA_READS:
+                    if self.frame_count is None or index == 0 or index + failed > self.frame_count + _EXTRA_READS:
                         break
                     continue
                 own = float(self._capture.get(cv2.CAP_PROP_POS_MSEC) or 0.0) / 1000.0
-                if start is None:
-                    start = own - index / self.fps
-                elif failed and own > 0:  # after damage: the file's own time says how much was lost
-                    shift += max(0.0, own - start - (index / self.fps + shift))
+                if after_failure is not None and after_failure < max(3, round(self._file_fps)) and own_prev is not None:
+                    skipped = round((own - own_prev) * self._file_fps) - 1  # frames of the file not given
+                    if skipped > 0:
+                        shift += skipped / self.fps
+                    after_failure += 1
+                own_prev = own
                 t = index / self.fps + shift
                 if t_last is not None and t - t_last > 1.5 / self.fps:
                     lost = round((t - t_last) * self.fps) - 1

@@ -267,3 +267,43 @@ def test_a_damaged_stretch_in_the_middle_of_a_video_is_read_past_as_a_gap(tmp_pa
     assert frames[-1].t == pytest.approx(42.4, abs=0.25)  # the file's last frame, at its own time
     assert all(b.t > a.t for a, b in zip(frames, frames[1:], strict=False))
     assert not source.ended_early  # read to its end
+
+
+class _TimedCapture:
+    """A capture that gives frames at the file times ``times`` (None: a read that fails)."""
+
+    def __init__(self, times: list[float | None], fps: float, count: int) -> None:
+        self.times, self.fps, self.count, self.at = times, fps, count, -1
+        self.now = 0.0
+
+    def isOpened(self) -> bool:  # noqa: N802 (OpenCV's name)
+        return True
+
+    def read(self) -> tuple[bool, np.ndarray | None]:
+        self.at += 1
+        if self.at >= len(self.times) or self.times[self.at] is None:
+            return False, None
+        self.now = float(self.times[self.at])  # type: ignore[arg-type]
+        return True, np.zeros((8, 8, 3), np.uint8)
+
+    def get(self, prop: int) -> float:
+        return {cv2.CAP_PROP_FPS: self.fps, cv2.CAP_PROP_FRAME_COUNT: float(self.count),
+                cv2.CAP_PROP_POS_MSEC: self.now * 1000.0}.get(prop, 0.0)
+
+    def release(self) -> None:
+        pass
+
+
+def test_only_frames_lost_to_damage_count_as_a_gap_at_any_frame_rate() -> None:
+    # 10 fps; frames 20-24 damaged (five failed reads); later the encoder left out still frames
+    # (a variable-rate file: times jump by 0.5 s twice) with no damage near: no gap there
+    times: list[float | None] = [i / 10 for i in range(20)] + [None] * 5 + [i / 10 for i in range(25, 60)]
+    times += [6.5, 7.0] + [7.0 + i / 10 for i in range(1, 10)]
+    for fps, step in ((None, 0.1), (30.0, 1 / 30)):
+        source = VideoFileSource("fake.mp4", fps=fps, opener=lambda _name: _TimedCapture(times, 10.0, 71))
+        items = list(source)
+        gaps = [item for item in items if isinstance(item, Gap)]
+        frames = [item for item in items if isinstance(item, Frame)]
+        assert len(gaps) == 1 and "5 frame(s)" in gaps[0].reason and gaps[0].attempts == 5
+        assert gaps[0].t == pytest.approx(19 * step) and gaps[0].t_resumed == pytest.approx(25 * step)
+        assert len(frames) == 66 and not source.ended_early
