@@ -53,7 +53,7 @@ from recorder.resolver_diagnose import (
     placement_seen,
 )
 from recorder.resolver_scoring import Scorer, board_classes, boards_classes
-from rules import Game, IllegalMoveError, Move, Position, format_move
+from rules import Game, IllegalMoveError, Move, Position, RulesError, format_move
 from rules.squares import RED, parse_square, piece_name, square_name
 
 log = logging.getLogger(__name__)
@@ -172,6 +172,7 @@ class Resolver:
         self._suspect_since = 0.0  # when the trouble waiting for its second look was first seen
         self._suspect_hold = 0.0  # and how long it must stand before it is raised
         self._raised: tuple[tuple[str, tuple[str, ...]], ...] | None = None  # the trouble raised last, while it stands
+        self._raised_seen = ""  # the placement seen when it was raised (or last judged told)
         self._raised_at = 0.0
         # Points something moved near since the board was last judged whole (all at first), and the
         # points of the disturbance last raised: a reading that changes on a point nothing touched
@@ -338,12 +339,15 @@ class Resolver:
         seen_again = key == self._suspect or self.desynced or not self.config.confirm_alerts
         if seen_again and t - since >= hold_s:
             self._suspect = None
-            if self.desynced and _told(key, self._raised) and t - self._raised_at < self.config.remind_s:
+            seen = _seen_placement(alerts)
+            if (self.desynced and _told(key, self._raised, seen, self._raised_seen)
+                    and t - self._raised_at < self.config.remind_s):
                 # the same trouble, still standing (a player correcting it moves a hand over it), or a
-                # board that still matches nothing after more moves on it: told already
+                # board that still matches nothing after one more ordinary move on it: told already
                 log.debug("t=%.2f: %s (still standing, not raised again)", t, alerts[0].text)
+                self._raised_seen = seen or self._raised_seen  # the next move is judged from this board
                 return []
-            self._raised, self._raised_at = key, t
+            self._raised, self._raised_at, self._raised_seen = key, t, seen
             if not self.desynced:
                 self._desynced_since = t
             self.desynced = True
@@ -883,13 +887,38 @@ class Resolver:
         return self.clock.expire(t, self.last_trouble, self.desynced, self.game.ply)
 
 
-def _told(key: tuple[tuple[str, tuple[str, ...]], ...], raised: tuple[tuple[str, tuple[str, ...]], ...] | None) -> bool:
+def _told(key: tuple[tuple[str, tuple[str, ...]], ...], raised: tuple[tuple[str, tuple[str, ...]], ...] | None,
+          seen: str = "", raised_seen: str = "") -> bool:
     """Was the trouble ``key`` (kinds and squares of alerts) told when ``raised`` was? The same alerts,
-    or a board no continuation explains after one that none explained already: moves made on a board
-    that went wrong (a wrong starting position, say) change which points differ, not what is wrong."""
+    or a board no continuation explains, seen as ``seen``, one ordinary move on from the board
+    ``raised_seen`` that none explained when it was told: players moving on a board that went wrong
+    (a wrong starting position, say) change which points differ, not what is wrong. A piece that
+    vanished or appeared, or an illegal move, on such a board is new trouble and is raised."""
     if raised is None:
         return False
-    return key == raised or ({kind for kind, _ in key} == {"unexplained"} == {kind for kind, _ in raised})
+    if key == raised:
+        return True
+    unexplained = {kind for kind, _ in key} == {"unexplained"} == {kind for kind, _ in raised}
+    return unexplained and bool(seen) and bool(raised_seen) and _one_move_on(raised_seen, seen)
+
+
+def _seen_placement(alerts: Sequence[Alert]) -> str:
+    """The FEN placement the alerts saw, if they name one."""
+    return next((a.fen_seen for a in alerts if isinstance(a, BoardDisturbed) and a.fen_seen), "")
+
+
+def _one_move_on(before: str, after: str) -> bool:
+    """Is placement ``after`` the same as ``before`` or one legal move of either side on from it?"""
+    if before == after:
+        return True
+    for side in ("w", "b"):
+        try:
+            position = Position.from_fen(f"{before} {side} - - 0 1")
+            if any(position.play(move).fen().split()[0] == after for move in position.legal_moves()):
+                return True
+        except RulesError:  # a placement the rules cannot play from (a general missing, say)
+            continue
+    return False
 
 
 def _set_aside(found: Changes, shifted: dict[int, float], squares: set[int], t: float, why: str,

@@ -147,6 +147,16 @@ def placement_seen(position: Position, found: Changes) -> str:
     return Position("".join(board), position.side_to_move).fen().split()[0]
 
 
+def placement_read(position: Position, scorer: Scorer) -> str:
+    """The FEN placement the observation reads, each trusted point as its likeliest class (the
+    record's piece where the point is hidden or blown out): what a board no move explains shows."""
+    board = list(position.board)
+    best = np.argmax(scorer.piece_probs, axis=1)
+    for sq in np.flatnonzero(scorer.trusted):
+        board[int(sq)] = _letter(int(best[sq]))
+    return Position("".join(board), position.side_to_move).fen().split()[0]
+
+
 def best_physical_move(position: Position, scorer: Scorer) -> tuple[int, int, float, int] | None:
     """The one-piece move, legal or not, whose board best explains the observation.
 
@@ -217,7 +227,7 @@ def diagnose(position: Position, scorer: Scorer, *, t: float, ply: int, confiden
         text += ("; before the first move this board is far from the standard start: a game from another "
                  "position needs it given (record --fen)" if from_standard_start else
                  "; before the first move this board is far from the position given with --fen: check that position")
-    return [BoardDisturbed(t, "unexplained", names, "5.8", text, ply, seen_fen)]
+    return [BoardDisturbed(t, "unexplained", names, "5.8", text, ply, placement_read(position, scorer))]
 
 
 def other_side_there(piece: str, square: int, scorer: Scorer, confident_p: float) -> bool:

@@ -245,3 +245,17 @@ def test_moves_on_a_board_that_matches_nothing_are_not_a_new_alert_each() -> Non
     board = board.play("h0h4")
     later = _alerts(_look(resolver, board.board, 0.5 + resolver.config.remind_s + 1.0, touched=_sq("h0", "h4")))
     assert [a.kind for a in later] == ["unexplained"]  # still wrong: reminded
+
+
+def test_new_trouble_on_a_board_that_matches_nothing_is_raised_at_once() -> None:
+    # after the wrong start was told, a chariot knocked off the board and then an illegal capture
+    # are not ordinary moves on the board seen: each is raised when seen, not at the reminder
+    given = Position.from_fen(Position.start().play("b2e2").play("b9c7").play("b0c2").fen())
+    resolver = Resolver(given)
+    board = Position.start()
+    assert [a.kind for a in _alerts(_look(resolver, board.board, 0.5))] == ["unexplained"]
+    cells = list(board.board)
+    cells[parse_square("a0")] = "."  # knocked off
+    assert _alerts(_look(resolver, "".join(cells), 5.0, touched=_sq("a0")))
+    cells[parse_square("h2")], cells[parse_square("h7")] = ".", "C"  # a cannon capture with no screen
+    assert _alerts(_look(resolver, "".join(cells), 9.0, touched=_sq("h2", "h7")))
