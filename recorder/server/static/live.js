@@ -126,13 +126,19 @@ const XQ = (() => {
     document.body.dataset.beeps = String(Number(document.body.dataset.beeps || 0) + 1);
     return true;
   }
-  let enabledByThisGesture = false;  // a click that enables sound must not also switch it off
+  // A click that enables sound must not also switch it off: whether sound ran is taken when the
+  // gesture begins (a tap's touchend and a key's keydown come before their click).
+  let enabledByThisGesture = false;
+  let ranAtGestureStart = null;
+  function onGestureStart(e) { if (!(e.type === "keydown" && e.repeat)) ranAtGestureStart = soundRunning(); }
   function onGesture() {
-    const before = soundRunning();
+    const before = ranAtGestureStart === null ? soundRunning() : ranAtGestureStart;
     unlockSound();
     enabledByThisGesture = !before;
   }
+  ["pointerdown", "keydown"].forEach((kind) => document.addEventListener(kind, onGestureStart, {capture: true}));
   ["click", "keydown", "touchend"].forEach((kind) => document.addEventListener(kind, onGesture, {capture: true}));
+  document.addEventListener("click", () => { ranAtGestureStart = null; });  // after the button's own handler
 
   // --- the event stream: the browser reconnects by itself and sends Last-Event-ID -----------
   function stream(since, onMessage, onStatus) {
@@ -182,11 +188,14 @@ const XQ = (() => {
   }
 
   // A ply as the scoresheet numbers it (art. 7.5: a move is red's and black's turn together): "12." for
-  // red's ply of move 12, "12…" for black's; a game set up with black to move begins at "1…".
+  // red's ply of move 12, "12…" for black's; a game set up from a FEN goes on from its move number
+  // (and with black to move begins at "N…"), as the scoresheet, PDF and PGN do.
   function moveLabel(ply, startFen) {
-    const blackFirst = String(startFen || "").split(" ")[1] === "b";
+    const fields = String(startFen || "").split(" ");
+    const blackFirst = fields[1] === "b";
+    const first = Math.max(1, parseInt(fields[5], 10) || 1);
     const index = ply - 1 + (blackFirst ? 1 : 0);
-    return `${Math.floor(index / 2) + 1}${index % 2 ? "…" : "."}`;
+    return `${Math.floor(index / 2) + first}${index % 2 ? "…" : "."}`;
   }
 
   const RESULT = {"1-0": "红胜 1-0", "0-1": "黑胜 0-1", "1/2-1/2": "和 ½-½"};
