@@ -287,11 +287,12 @@ class Resolver:
     def _in_sync(self, t: float | None = None) -> None:
         """The board matches the record again: no trouble stands, none that excuses clock presses.
 
-        With ``t``, the time it came right by a move (recorded, or caught up): presses up to then may
-        be the arbiter's (art. 5.8: the clock pressed back while a position is put right), as when
-        the board came right by a restored position."""
-        if t is not None and self.desynced and self._clock_trouble:
-            self.last_trouble = t
+        With ``t``, the time it came right by a move (recorded, or caught up): presses still waiting
+        from while it was wrong are the arbiter's (art. 5.8: the clock pressed back while a position
+        is put right), not presses without a move; presses after ``t`` are judged as usual (a player
+        pressing without moving right after the board came right must still be told)."""
+        if t is not None and self.desynced and self._clock_trouble and self.clock is not None:
+            self.clock.excuse_pending(t)
         self.desynced = self._clock_trouble = False
         self._raised = None
 

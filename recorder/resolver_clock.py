@@ -143,6 +143,14 @@ class ClockBook:
                 f"until {moving:.1f} s (art. 8.1.7; a second time loses the game, art. 4.1.9)")
         return ClockAlert(t, "press_without_move", (), "8.1.7", text, ply, press.side)
 
+    def excuse_pending(self, until: float) -> None:
+        """Drop the waiting presses made up to ``until``: corrections around board trouble, not faults."""
+        for item in self.pending:
+            if item.press.t <= until:
+                log.debug("press at %.2f s by %s made while the board was wrong: not judged", item.press.t,
+                          item.press.side)
+        self.pending = [item for item in self.pending if item.press.t > until]
+
     def taken_back(self, plies: set[int]) -> None:
         """Forget plies removed from the record."""
         self.unpressed = [u for u in self.unpressed if u.ply not in plies]

@@ -402,3 +402,25 @@ def test_the_arbiters_press_back_is_no_press_without_a_move_when_the_player_move
         t += 0.5
     assert [e.iccs for e in events if isinstance(e, MoveRecorded)] == ["h2e2"]
     assert _kinds(events) == []
+
+
+def test_a_press_without_a_move_right_after_the_board_came_right_is_still_told() -> None:
+    """An illegal move put right by a legal move of the same piece; 1.4 s later black presses without
+    moving. Presses from while the board was wrong are the arbiter's; this one is the player's."""
+    resolver = Resolver(clock=True)
+    cells = list(P0.board)
+    cells[parse_square("h2")], cells[parse_square("h7")] = ".", "C"
+    illegal = "".join(cells)
+    events = resolver.press(ClockPress(2.0, "red", 905000, 900000))
+    events += resolver.observe(observe_board(illegal, 2.2)) + resolver.observe(observe_board(illegal, 2.6))
+    t = 3.0
+    while t < 10.0:
+        events += resolver.tick(t)
+        t += 0.5
+    events += resolver.observe(observe_board(P1.board, 10.0))  # the cannon goes to e2 instead
+    events += resolver.press(ClockPress(11.4, "black", 905000, 899000))  # black presses, the board unchanged
+    while t < 30.0:
+        events += resolver.tick(t)
+        t += 0.5
+    assert [e.iccs for e in events if isinstance(e, MoveRecorded)] == ["h2e2"]
+    assert [(e.kind, e.side) for e in events if isinstance(e, ClockAlert)] == [("press_without_move", "black")]
