@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import recorder.sources
 from recorder.cli import main
 from recorder.events import Alert, read_events
 from recorder.scoresheet import rebuild, side_by_side
@@ -16,6 +17,7 @@ from tests.recorder.oracle import OracleClassifier, use_oracle_in_record
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 VIDEO = FIXTURES / "game_short.mp4"
+_REAL_OPEN_SOURCE = recorder.sources.open_source
 
 
 @pytest.mark.skipif(not VIDEO.exists(), reason="fixture video missing")
@@ -233,10 +235,18 @@ def _video_part(frames: range, path: Path) -> None:
     writer.release()
 
 
+def _reading(monkeypatch: pytest.MonkeyPatch, truth: dict, *, stopped: bool = False) -> None:
+    """Make ``xqrec record`` read its frames (afresh, whatever an earlier run of the test patched in)
+    through the stand-in classifier answering from ``truth``; with ``stopped``, ending with a Ctrl-C
+    after the last frame (a recording stopped by hand)."""
+    monkeypatch.setattr(recorder.sources, "open_source", _REAL_OPEN_SOURCE)
+    use_oracle_in_record(OracleClassifier(truth), monkeypatch.setattr)
+    if stopped:
+        _stopped_at_its_end(monkeypatch)
+
+
 def _stopped_at_its_end(monkeypatch: pytest.MonkeyPatch) -> None:
     """Make ``xqrec record``'s source end with a Ctrl-C after its last frame (a recording stopped by hand)."""
-    import recorder.sources
-
     inner_open = recorder.sources.open_source
 
     class StoppedAtItsEnd:
@@ -278,18 +288,13 @@ def test_a_game_resumed_from_another_camera_keeps_its_moves_and_its_clock_log_ti
                                                 for p in presses if p["t"] >= cut / fps), encoding="utf-8")
     db = tmp_path / "games.sqlite3"
 
-    import recorder.sources
-
-    real_open = recorder.sources.open_source
-    use_oracle_in_record(OracleClassifier(truth), monkeypatch.setattr)
-    _stopped_at_its_end(monkeypatch)  # the first camera failed; the arbiter stopped that recording
+    _reading(monkeypatch, truth, stopped=True)  # the first camera failed; the arbiter stopped that recording
     assert main(["record", str(first_video), "--db", str(db), "--clock-log", str(first_log)]) == 0
     (game,) = GameStore(db).games()
     first_run = GameStore(db).events(game.id)
     later = {**truth, "stills": [{**s, "from_frame": s["from_frame"] - cut, "to_frame": s["to_frame"] - cut}
                                  for s in truth["stills"] if s["to_frame"] >= cut]}
-    monkeypatch.setattr(recorder.sources, "open_source", real_open)  # the new camera's file plays to its end
-    use_oracle_in_record(OracleClassifier(later), monkeypatch.setattr)
+    _reading(monkeypatch, later)  # the new camera's file plays to its end
     assert main(["record", str(second_video), "--db", str(db), "--resume", str(game.id),
                  "--clock-log", str(second_log)]) == 0
 
@@ -327,14 +332,9 @@ def test_a_damaged_clock_log_is_told_once_when_the_same_file_is_recorded_on(
     short = tmp_path / "first-half.mp4"
     _video_part(range(0, 205), short)
     db = tmp_path / "games.sqlite3"
-    import recorder.sources
-
-    real_open = recorder.sources.open_source
-    use_oracle_in_record(OracleClassifier(truth), monkeypatch.setattr)
-    _stopped_at_its_end(monkeypatch)
+    _reading(monkeypatch, truth, stopped=True)
     assert main(["record", str(short), "--db", str(db), "--clock-log", str(damaged)]) == 0
-    monkeypatch.setattr(recorder.sources, "open_source", real_open)
-    use_oracle_in_record(OracleClassifier(truth), monkeypatch.setattr)
+    _reading(monkeypatch, truth)
     assert main(["record", str(short), "--db", str(db), "--clock-log", str(damaged)]) == 0  # goes on with it
     (game,) = GameStore(db).games()
     kinds = [e.kind for e in GameStore(db).events(game.id) if isinstance(e, Alert)]
@@ -363,16 +363,11 @@ def test_going_on_with_a_clocked_game_without_its_clock_is_warned(
     short = tmp_path / "first-half.mp4"
     _video_part(range(0, 205), short)
     db = tmp_path / "games.sqlite3"
-    import recorder.sources
-
-    real_open = recorder.sources.open_source
-    use_oracle_in_record(OracleClassifier(truth), monkeypatch.setattr)
-    _stopped_at_its_end(monkeypatch)
+    _reading(monkeypatch, truth, stopped=True)
     assert main(["record", str(short), "--db", str(db), "--clock-log", str(FIXTURES / "game_short.clock.jsonl")]) == 0
     err = capsys.readouterr().err
     assert "stopped by the user; game 1 is left open" in err
-    monkeypatch.setattr(recorder.sources, "open_source", real_open)
-    use_oracle_in_record(OracleClassifier(truth), monkeypatch.setattr)
+    _reading(monkeypatch, truth)
     assert main(["record", str(short), "--db", str(db)]) == 0
     assert "game 1 was recorded with its clock's presses and this run has none" in capsys.readouterr().err
 
