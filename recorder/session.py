@@ -130,6 +130,7 @@ class RecordingSession:
         # views left to tell a mirrored camera by (0: told, or a grid given by the caller, which is
         # not relocated on flipped frames)
         self._mirror_looks = 0 if geometry is not None else self.config.mirror_looks
+        self._grid_given = geometry is not None  # the grid in use came from the caller, not the locator
         self.frames = 0
         self.last_t = started_at
         self.timings: dict[str, float] = {"motion_ms": 0.0, "classify_ms": 0.0, "resolve_ms": 0.0, "locate_ms": 0.0,
@@ -218,14 +219,19 @@ class RecordingSession:
 
     def _drop_calibration(self, image: np.ndarray) -> str:
         """Stop using a grid made for frames of another size (a calibration given for another camera
-        mode): it would read the board at the wrong places. The board is looked for in the picture."""
+        mode, or a stream that changed resolution): it would read the board at the wrong places. The
+        board is looked for in the picture, and the new grid's naming and mirroring are checked again."""
         assert self.geometry is not None
-        made = "x".join(str(v) for v in self.geometry.image_size)
-        reason = (f"board found (the calibration given was made for {made} frames, these are "
-                  f"{image.shape[1]}x{image.shape[0]}: not used)")
-        log.warning("the calibration was made for %s frames but the frames are %dx%d: looking for the board instead",
-                    made, image.shape[1], image.shape[0])
+        made, now = "x".join(str(v) for v in self.geometry.image_size), f"{image.shape[1]}x{image.shape[0]}"
+        if self._grid_given:
+            reason = f"board found (the calibration given was made for {made} frames, these are {now}: not used)"
+            log.warning("the calibration was made for %s frames but the frames are %s: looking for the board "
+                        "instead", made, now)
+        else:
+            reason = f"board found again (the picture changed size from {made} to {now})"
+            log.warning("the picture changed size from %s to %s: looking for the board again", made, now)
         self.geometry = self.observer = self._rectify = None
+        self._oriented = False  # the locator's naming of the new grid is checked against the pieces
         self._mirror_looks = self.config.mirror_looks
         return reason
 
@@ -312,6 +318,7 @@ class RecordingSession:
             shift = float(straight / max(self.geometry.spacing_px(), 1e-9))
             if shift < min_shift:
                 return []
+        self._grid_given = False
         self._use(geometry)
         return [CalibrationChanged(t, reason, shift, geometry.red_side, geometry.confidence)]
 
@@ -402,18 +409,22 @@ class RecordingSession:
             return None
         log.info("t=%.2f: the board read flipped left to right fits the game's position better (%.3f against "
                  "%.3f): the picture is mirrored", t, flipped, as_seen)
-        self._mirrored = True
+        self._mirrored = not self._mirrored  # (a picture read flipped may turn out to be the straight one)
         self._oriented = False  # the first view of the flipped picture is checked for red's side again
         self._next_locate = -np.inf
-        found = self._locate(cv2.flip(image, 1), t, "picture mirrored by the camera: read flipped left to right")
+        reason = ("picture mirrored by the camera: read flipped left to right" if self._mirrored
+                  else "picture no longer mirrored by the camera: read as it is")
+        found = self._locate(cv2.flip(image, 1), t, reason)
         if not found:  # no grid on the flipped frame: look again on the next frames
             self.geometry, self.observer, self._rectify = None, None, None
         return found
 
     def _check_orientation(self, observation: Observation) -> list[Event] | None:
-        """Turn the point naming by 180 degrees when the start position fits much better that way."""
+        """Turn the point naming by 180 degrees when the game's position (the start position on a
+        first view; a game resumed or a grid found again mid-game stands further on) fits much better
+        that way."""
         assert self.geometry is not None
-        expected = board_classes(self.start.board)[None, :]
+        expected = board_classes(self.resolver.game.position.board)[None, :]
         straight = float(Scorer(observation.probs, observation.mask).scores(expected)[0])
         turned = float(Scorer(observation.probs[::-1], observation.mask[::-1]).scores(expected)[0])
         if turned <= straight + self.config.orientation_margin:

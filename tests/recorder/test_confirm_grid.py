@@ -146,3 +146,29 @@ def test_a_correction_read_while_more_plies_were_recorded_keeps_them_and_logs_th
     assert [(e.ply, e.iccs, e.t) for e in again if isinstance(e, MoveRecorded)] == [(3, "c3c4", 9.0)]
     session.adopt_record(["h2e2", "b9c7", "g3g4", "h7e7"])  # a record already longer: nothing to keep
     assert [m.iccs for m in session.resolver.game.moves] == ["h2e2", "b9c7", "g3g4", "h7e7"]
+
+
+@needs_model
+def test_red_side_is_told_by_the_game_s_position_not_the_start_position() -> None:
+    """A game resumed (or a board found again) late in a game: most pieces are gone or moved, so
+    the start position tells the grid's naming no more; the game's position does."""
+    from recorder.observer import Observation
+
+    # 96 plies of a master game: against the start position the turned reading fits better by only 11.7
+    # nats here, inside the margin (20), so a check against the start left the naming as it was
+    record = ("h2e2 h9g7 h0g2 i9h9 b0c2 c6c5 i0i1 b9c7 e3e4 d9e8 i1d1 c7b5 b2b7 h7b7 e4e5 b5c3 d1d3 c5c4 a0b0 "
+              "b7e7 e5f5 h9h5 c2e3 c9a7 f5f6 e6e5 f0e1 a9c9 b0b6 e5e4 e2e4 c4d4 d3d4 c3e4 d4e4 c9c0 f6g6 g7h9 "
+              "e3g4 h5g5 g2e3 c0c3 b6a6 a7c9 g0e2 i6i5 e3c4 h9i7 a6a9 g5g6 g4e5 e7e4 a9c9 e8d9 e5f7 e9e8 c4d6 "
+              "e8e7 c9c3 g6d6 f7g5 e4e5 c3e3 i7g6 g5f3 e5e6 g3g4 g9i7 g4g5 i7g5 f3h4 e6e5 h4g6 d6g6 e3e5 e7d7 "
+              "a3a4 d7d8 e5d5 d8e8 d5d9 g6a6 d9d4 g5e7 d4e4 a6a7 e1d2 e8e9 e4e5 a7a4 e5e7 f9e8 e7e5 i5i4 e2c4 "
+              "i4i3")
+    moves = record.split()
+    session = RecordingSession(_NoClassifier(), geometry=BoardLocator().locate(_first_frame()))
+    session.resolver.adopt(1, moves)
+    position = session.resolver.game.position
+    seen = _one_hot(board_classes(position.board))
+    straight = Observation(1.0, 1.0, seen, np.zeros(90, bool))
+    assert session._check_orientation(straight) is None
+    turned = Observation(1.0, 1.0, seen[::-1].copy(), np.zeros(90, bool))
+    (changed,) = session._check_orientation(turned) or []
+    assert isinstance(changed, CalibrationChanged) and changed.reason == "red side from the pieces"

@@ -179,3 +179,30 @@ def test_a_calibration_made_for_frames_of_another_size_is_not_used() -> None:
     (found,) = [e for e in events if isinstance(e, CalibrationChanged)]
     assert "made for 1280x960 frames, these are 640x480" in found.reason
     assert rebuild(events).moves == truth["moves"] and not [e for e in events if isinstance(e, Alert)]
+
+
+@pytest.mark.skipif(not (FIXTURES / "game_short.mp4").exists(), reason="fixture video missing")
+def test_a_stream_that_changes_resolution_mid_game_is_followed() -> None:
+    # a camera switched to another mode (or a stream that renegotiated its size) mid-game: the grid found
+    # on the first frames reads the new frames at the wrong places, so the board is found again
+    import cv2
+
+    from recorder.events import CalibrationChanged
+
+    truth = json.loads((FIXTURES / "game_short.truth.json").read_text(encoding="utf-8"))
+    oracle = OracleClassifier(truth)
+    session = RecordingSession(oracle, presses=read_clock_log(FIXTURES / "game_short.clock.jsonl"))
+    switch = truth["plies"][len(truth["plies"]) // 2]["frame_complete"] + 3
+    for item in open_source(str(FIXTURES / "game_short.mp4")):
+        if isinstance(item, Frame):
+            oracle.frame = item.index
+            if item.index >= switch:
+                item = Frame(cv2.resize(item.image, None, fx=2.0, fy=2.0, interpolation=cv2.INTER_LINEAR),
+                             item.t, item.index)
+        session.feed(item)
+    session.finish()
+    events = session.log.events
+    found = [e for e in events if isinstance(e, CalibrationChanged)]
+    assert [e.reason for e in found][-1].startswith("board found again (the picture changed size from 640x480 to "
+                                                    "1280x960)")
+    assert rebuild(events).moves == truth["moves"] and not [e for e in events if isinstance(e, Alert)]
