@@ -44,6 +44,19 @@ def run(args: argparse.Namespace) -> int:
         print(f"no games (nothing recorded yet; the store will be {default_db_path()})")
         return 0
     data = args.import_pgn.read_bytes() if args.import_pgn is not None else b""  # read before a store is made
+    made = args.import_pgn is not None and not (args.db if args.db is not None else default_db_path()).exists()
+    status = _list(args, data)
+    if status == NOTHING_IMPORTED and made:  # a store made for games that were not there: not left behind
+        path = args.db if args.db is not None else default_db_path()
+        for part in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+            part.unlink(missing_ok=True)
+    return status
+
+
+NOTHING_IMPORTED = 2  # exit status of ``games --import`` when the file gave no game
+
+
+def _list(args: argparse.Namespace, data: bytes) -> int:
     with GameStore(args.db) if args.import_pgn is not None else open_existing_store(args.db) as store:
         if args.import_pgn is not None:
             imported = import_pgn(store, data, str(args.import_pgn))
@@ -60,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
                 why = ("not one game could be read whole (above)" if imported.problems
                        else "it holds no PGN game")
                 print(f"xqrec games: nothing imported from {args.import_pgn}: {why}", file=sys.stderr)
-                return 2
+                return NOTHING_IMPORTED
         games = store.games(status="open" if args.open else None, event=args.event, round_name=args.round)
         if not games:
             print("no games")

@@ -73,14 +73,20 @@ def test_a_file_with_no_game_that_can_be_read_imports_nothing_and_says_so(
     cut.write_text('[Event "X"]\n[Result "1-0"]\n\n1. h2e2 h9g7 2. h0g2 h9g7 1-0\n', encoding="utf-8")
     assert main(["games", "--import", str(junk), "--db", str(db)]) == 2
     assert "nothing imported from" in capsys.readouterr().err
+    assert not list(tmp_path.glob("store.sqlite3*"))  # no empty store left behind for a file with no game
     assert main(["games", "--import", str(cut), "--db", str(db)]) == 2
     err = capsys.readouterr().err
     assert "ply 4" in err and "game 1 not imported" in err and "not one game could be read whole" in err
     assert main(["games", "--import", str(tmp_path / "missing.pgn"), "--db", str(tmp_path / "other.sqlite3")]) == 2
     assert "missing.pgn: no such file or directory" in capsys.readouterr().err
     assert not (tmp_path / "other.sqlite3").exists()  # no store made for a file that is not there
+    assert not list(tmp_path.glob("store.sqlite3*"))
+    good = tmp_path / "game.pgn"
+    good.write_text(PGN, encoding="utf-8")
+    assert main(["games", "--import", str(good), "--db", str(db)]) == 0
+    assert main(["games", "--import", str(junk), "--db", str(db)]) == 2  # a store that was there stays
     with sqlite3.connect(db) as connection:
-        assert connection.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 0
+        assert connection.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 1
     connection.close()
 
 
