@@ -44,8 +44,8 @@ def run(args: argparse.Namespace) -> int:
     truth = json.loads(truth_path.read_text(encoding="utf-8"))
     events_path, db = folder / "demo.events.jsonl", folder / "demo.sqlite3"
     events_path.unlink(missing_ok=True)
-    for old in (db, db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm")):  # one demo game, not one per run
-        old.unlink(missing_ok=True)
+    # each run adds its game to the demo store: the file is never deleted, since a console
+    # (`xqrec serve --db ...`) may have it open, and a store removed under an open connection can be damaged
     shutil.rmtree(folder / "stills", ignore_errors=True)
     command = ["record", str(video), "--clock-log", str(clock), "--events", str(events_path),
                "--pgn", str(folder / "demo.pgn"), "--scoresheet", str(folder / "demo.scoresheet.txt"),
@@ -67,8 +67,21 @@ def run(args: argparse.Namespace) -> int:
     print(_alerts_against_truth(game, truth.get("injections", [])))
     print(f"\nEvent log: {events_path}   PGN: {folder / 'demo.pgn'}   scoresheet: {folder / 'demo.scoresheet.txt'}")
     call = _command_name()
-    print(f"Game store: {db}  (try: {call} games --db {db};  {call} export GAME --db {db} --format pdf)")
+    game_id = _latest_game(db)
+    print(f"Game store: {db}, game {game_id}  (try: {call} games --db {db};  {call} export {game_id} --db {db} "
+          "--format pdf)")
     return 0
+
+
+def _latest_game(db: Path) -> int | str:
+    """The id of the game the demo has just stored (the store's newest), or ``GAME`` without a store."""
+    from recorder.store import GameStore
+
+    if not db.exists():
+        return "GAME"
+    with GameStore(db, create=False) as store:
+        games = store.games()
+    return max((game.id for game in games), default="GAME")
 
 
 def _alerts_against_truth(game: RecordedGame, injected: list[dict[str, Any]]) -> str:
