@@ -133,6 +133,8 @@ def draw_ink(frame: TextureFrame, style: ViewStyle) -> np.ndarray:
         layer *= lw
     np.maximum(ink, layer, out=ink)
     _river_text(ink, frame, style)
+    if style.file_numbers:
+        _file_numbers(ink, frame, style)
     return ink
 
 
@@ -171,6 +173,25 @@ def _river_text(ink: np.ndarray, frame: TextureFrame, style: ViewStyle) -> None:
             x = x_mid + (i - 0.5) * 1.1
             cu, cv = frame.to_tex(x, 4.5)
             _stamp(ink, glyph_mask(style.river_font, ch, size, simplified), cu, cv, 180.0 if facing_black else 0.0)
+
+
+FILE_NUMERALS = ("123456789", "九八七六五四三二一")  # black's files from black's right, red's from red's right
+
+
+def _file_numbers(ink: np.ndarray, frame: TextureFrame, style: ViewStyle) -> None:
+    """The file numbers most printed boards carry between the border and the edge, each side's
+    facing its player: Arabic for black above rank 9, Chinese for red below rank 0."""
+    strip = style.margin - style.border_gap - style.border_width / 2  # room between the border and the edge
+    if strip < 0.2:
+        return
+    size = max(5, round(min(0.5, 0.7 * strip) * frame.scale))
+    away = style.border_gap + style.border_width / 2 + strip / 2
+    simplified = style.river_script == "simplified"
+    for x in range(9):
+        cu, cv = frame.to_tex(x, 9 + away)
+        _stamp(ink, glyph_mask(style.river_font, FILE_NUMERALS[0][x], size, simplified), cu, cv, 180.0)
+        cu, cv = frame.to_tex(x, -away)
+        _stamp(ink, glyph_mask(style.river_font, FILE_NUMERALS[1][x], size, simplified), cu, cv, 0.0)
 
 
 def _folds(rng: np.random.Generator, field: np.ndarray, frame: TextureFrame, style: ViewStyle) -> None:

@@ -63,6 +63,14 @@ RED_INK = (40, 35, 175)
 RIVER_TEXTS = {"traditional": ("楚河", "漢界"), "simplified": ("楚河", "汉界")}
 
 
+def _aside(rng: np.random.Generator) -> np.random.Generator:
+    """A generator seeded from ``rng``'s state without drawing from it: looks added later take
+    their draws here, so every other draw, and every view rendered before, stays as it was."""
+    state = rng.bit_generator.state.get("state", {})
+    seed = int(state.get("state", 0)) if isinstance(state, dict) else 0
+    return np.random.default_rng([seed % (1 << 63), 0x5EED])
+
+
 def _split_indices(n: int, split: str) -> list[int]:
     wanted = {"train": (0, 1, 2), "dev": (3,), "test": (4,)}[split]
     picks = [i for i in range(n) if i % 5 in wanted]
@@ -108,6 +116,7 @@ class ViewStyle:
     river_font: str = "ukai"
     river_facing: str = "red"
     cross_marks: bool = True
+    file_numbers: bool = False  # file numerals outside the border: 1-9 facing black, 九-一 facing red
     folds: int = 0
     wear: float = 0.0  # 0..1 stains and grime on the board surface
     board_thickness: float = 0.1
@@ -277,4 +286,5 @@ class ViewStyle:
             focus_falloff=float(rng.uniform(0.3, 1.0)) if rng.random() < 0.25 else 0.0,
             focus_angle_deg=float(rng.uniform(0.0, 360.0)),
             jpeg_quality=int(_pick(rng, (0, 60, 75, 85, 95))),
+            file_numbers=bool(_aside(rng).random() < 0.5),
         )

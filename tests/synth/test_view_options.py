@@ -177,3 +177,21 @@ def test_styles_use_a_script_their_face_was_cut_for(split: str) -> None:
     for font in FONTS_BY_SPLIT[split]:  # a fallback never brings another split's face into this one
         fallback = FONTS[font].fallback
         assert fallback is None or fallback in FONTS_BY_SPLIT[split]
+
+
+def test_file_numbers_are_printed_between_the_border_and_the_edge() -> None:
+    plain, truth = render_position(SPARSE, 21, style=dataclasses.replace(BASE, margin=1.0, file_numbers=False))
+    numbered, _ = render_position(SPARSE, 21, style=dataclasses.replace(BASE, margin=1.0, file_numbers=True))
+    changed = np.abs(plain.astype(np.int16) - numbered).sum(axis=2) > 24
+    assert changed.sum() >= 100
+    # a numeral beyond each file's end, on both sides: about 0.6 spacings out from rank 9 and from rank 0
+    ys, xs = np.nonzero(changed)
+    points = truth.points
+    for name_first, name_last in (("a9", "i9"), ("a0", "i0")):
+        edge = np.array([points[name_first], points[name_last]])
+        rank = "9" if name_first.endswith("9") else "0"
+        inner = np.array(points[name_first[0] + ("8" if rank == "9" else "1")])
+        outward = edge[0] - inner  # one spacing beyond the outer rank
+        near = [(np.hypot(xs - (p[0] + 0.6 * outward[0]), ys - (p[1] + 0.6 * outward[1])) < 0.45 *
+                 np.hypot(*outward)).any() for p in (np.array(points[f"{f}{rank}"]) for f in "abcdefghi")]
+        assert all(near), (rank, near)
