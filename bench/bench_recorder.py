@@ -235,6 +235,9 @@ class Tally:
     misses: list[str] = field(default_factory=list)
     pairs_seen: int = 0  # quick pairs recorded from one still view (the others were seen apart)
     early_others: int = 0  # alerts other than the early press's own in the early-press recordings
+    first_wrong: int = 0  # moves first recorded as another move than the truth's (a later view may correct them)
+    first_wrong_flagged: int = 0  # of those, recorded with the true move among their rivals ("not ruled out")
+    flagged: int = 0  # moves recorded with rivals
 
 
 def spread(values: list[float], late: float) -> str:
@@ -274,6 +277,18 @@ def score(spec: VideoSpec, result: dict[str, Any], tally: Tally) -> None:
     for e in events:
         if e["type"] in MOVE_EVENTS:  # when the move was first logged: a take-back put right logs it again
             recorded.setdefault((e["ply"], e["iccs"]), e["t"])
+    truth_at = {p["ply"]: p["iccs"] for p in truth["plies"]}
+    first_read: dict[int, dict[str, Any]] = {}
+    for e in events:  # each ply's first recording, kept until a take-back or restore removes it
+        if e["type"] == "PositionRestored":
+            first_read = {ply: f for ply, f in first_read.items() if ply <= e["ply"]}
+        elif e["type"] == "MoveRecorded":
+            first_read.setdefault(e["ply"], e)
+            tally.flagged += int(bool(e.get("rivals")))
+    for ply, e in first_read.items():
+        if ply in truth_at and e["iccs"] != truth_at[ply]:
+            tally.first_wrong += 1
+            tally.first_wrong_flagged += int(truth_at[ply] in e.get("rivals", []))
     pair_plies = {p for inj in truth["injections"] if inj["kind"] == "quick_pair" for p in (inj["ply"], inj["ply"] + 1)}
     for p in truth["plies"]:
         t = recorded.get((p["ply"], p["iccs"]))
@@ -396,6 +411,9 @@ def main(argv: list[str] | None = None) -> None:
     print(f"clean games: {len(clean)}; moves right {tally.moves_right}/{tally.moves} over all videos; "
           f"games exactly right {tally.games_right}/{tally.games}")
     print(f"false alerts in clean games: {tally.false_alerts}")
+    print(f"moves first recorded wrong (a later view corrected them or not): {tally.first_wrong}, of them with the "
+          f"true move named as not ruled out: {tally.first_wrong_flagged}; moves recorded with a move not ruled "
+          f"out: {tally.flagged}")
     print(f"alerts away from every injected case in the other videos: {tally.stray_alerts}")
     glare_videos = len({line.split(":")[0] for line in tally.glare_warnings})
     print(f"glare warnings (the camera's view, not the game): {len(tally.glare_warnings)} in {glare_videos} videos" +

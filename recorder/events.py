@@ -56,6 +56,10 @@ class MoveRecorded(Event):
     ``t_still`` is the time the board was first seen still after the move; ``confidence`` is the
     posterior probability of this move among the candidates the resolver weighed; ``pair`` is
     true for each move of two recorded from one still view (a fast player moved twice).
+    ``rivals`` (ICCS) are legal moves that explained the view nearly as well: the camera could not
+    rule them out (glare or a shadow over the points that tell them apart), so the arbiter may
+    want to look; a later view that only a rival explains corrects the record (``MoveCorrected``
+    by "recorder").
     """
 
     ply: int
@@ -68,6 +72,7 @@ class MoveRecorded(Event):
     red_ms: int | None = None
     black_ms: int | None = None
     pair: bool = False
+    rivals: tuple[str, ...] = field(default=(), kw_only=True)
 
 
 @dataclass(frozen=True)

@@ -574,26 +574,31 @@ class Resolver:
                                                                  for s in (m.from_square, m.to_square)),
                                            "", "two moves were made between still views: both recorded, in order",
                                            self.game.ply, tuple(m.iccs for m in candidate.moves)))
-            events += self._record(candidate.moves, observation.t, observation.t_still, decision.confidence)
-            self._keep_rivals(decision, observation)
+            close = self._close_rivals(decision)
+            events += self._record(candidate.moves, observation.t, observation.t_still, decision.confidence,
+                                   rivals=close)
+            self._keep_rivals(candidate, close, observation)
             self._in_sync(t)
         return events
 
-    def _keep_rivals(self, decision: _Decision, observation: Observation) -> None:
-        """Remember the single moves that nearly explained the view of the move just recorded.
+    def _close_rivals(self, decision: _Decision) -> tuple[Move, ...]:
+        """The single moves that nearly explained the view as well as the one move ``decision`` takes.
 
         Glare or a hand's shadow over both points of a move and its neighbour can make the wrong
-        one of two moves read best (a chariot stopping short of a cannon, or taking it). Later
-        views may tell them apart; ``_revise`` then corrects the record.
+        one of two moves read best (a chariot stopping short of a cannon, or taking it).
         """
-        self._rivals = {p: r for p, r in self._rivals.items()
-                        if self.game.ply - self.config.revise_plies < p < self.game.ply}
         candidate = decision.candidate
         if len(candidate.moves) != 1:
-            return
-        close = tuple(c.moves[0] for score, c in decision.ranked
-                      if c.kind == "move" and c.board != candidate.board
-                      and decision.score - score <= self.config.revise_window)
+            return ()
+        return tuple(c.moves[0] for score, c in decision.ranked
+                     if c.kind == "move" and c.board != candidate.board
+                     and decision.score - score <= self.config.revise_window)
+
+    def _keep_rivals(self, candidate: _Candidate, close: tuple[Move, ...], observation: Observation) -> None:
+        """Remember the rivals of the move just recorded: later views may tell them apart, and
+        ``_revise`` then corrects the record."""
+        self._rivals = {p: r for p, r in self._rivals.items()
+                        if self.game.ply - self.config.revise_plies < p < self.game.ply}
         if close:
             self._rivals[self.game.ply] = _Rivals(candidate.moves[0].iccs, close, observation.t_still)
 
@@ -776,8 +781,10 @@ class Resolver:
         return [BoardDisturbed(observation.t, "board_disturbed", tuple(square_name(sq) for sq in squares), rule,
                                text, self.game.ply, placement_seen(position, found))]
 
-    def _record(self, moves: tuple[Move, ...], t: float, t_still: float, confidence: float) -> list[Event]:
-        """Push ``moves`` onto the game and say so; ``t_still`` is when the board showing them was still."""
+    def _record(self, moves: tuple[Move, ...], t: float, t_still: float, confidence: float,
+                rivals: tuple[Move, ...] = ()) -> list[Event]:
+        """Push ``moves`` onto the game and say so; ``t_still`` is when the board showing them was
+        still, ``rivals`` the moves the view could not rule out (one move only)."""
         records: list[tuple[int, Move, str, str, str]] = []
         for move in moves:
             self._unreliable -= {move.from_square, move.to_square}  # another piece, or none: read afresh
@@ -803,8 +810,10 @@ class Resolver:
             press = presses.get(ply)
             events.append(MoveRecorded(
                 t, ply, move.iccs, chinese, side, fen, round(confidence, 4), t_still,
-                press.red_ms if press else None, press.black_ms if press else None, len(moves) > 1))
-            log.info("t=%.2f: ply %d %s %s (confidence %.3f)", t, ply, move.iccs, chinese, confidence)
+                press.red_ms if press else None, press.black_ms if press else None, len(moves) > 1,
+                rivals=tuple(rival.iccs for rival in rivals)))
+            log.info("t=%.2f: ply %d %s %s (confidence %.3f%s)", t, ply, move.iccs, chinese, confidence,
+                     f"; not ruled out: {' '.join(r.iccs for r in rivals)}" if rivals else "")
         if (self.clock is not None and len(records) == 1 and self._board_seen_at is not None
                 and self._moving_since is not None  # two moves in one view: the first was not seen still
                 and not {records[0][1].from_square, records[0][1].to_square} <= self._board_seen_blind):

@@ -36,7 +36,7 @@ from recorder.events import (
 )
 from recorder.exports.pgn import correction_text
 from recorder.store.db import GameRow
-from rules import START_FEN, Position
+from rules import START_FEN, Move, Position, format_move
 from rules.squares import BLACK, RED
 
 log = logging.getLogger(__name__)
@@ -122,6 +122,8 @@ def game_state(game: GameRow, events: list[StoredEvent]) -> dict[str, Any]:
             entry = {"ply": event.ply, "iccs": event.iccs, "chinese": event.chinese, "side": event.side,
                      "fen": event.fen_after, "t": event.t, "confidence": event.confidence,
                      "clock_ms": event.red_ms if event.side == RED else event.black_ms, "seq": stored.seq}
+            if event.rivals:  # the camera could not rule these out: the console marks the move for a look
+                entry["rivals"] = _rivals(moves[-1]["fen"] if moves else start, event.rivals)
             if isinstance(event, MoveCorrected) and event.was != event.iccs:  # not a later ply carried over
                 entry.update(corrected_by=event.by, was=event.was, added=not event.was)
                 actions.append({"seq": stored.seq, "type": "MoveCorrected", "by": event.by, "at": event.at,
@@ -186,6 +188,18 @@ def game_state(game: GameRow, events: list[StoredEvent]) -> dict[str, Any]:
                  ended=ended, advice=advice, open_advice=sum(1 for a in advice if a["open"]), actions=actions, result=result, t=t_last,
                  last_event_id=max((s.id for s in events), default=0))
     return state
+
+
+def _rivals(fen_before: str, rivals: tuple[str, ...]) -> list[dict[str, str]]:
+    """Each rival move (ICCS) with its Chinese notation from the position before the move."""
+    named = []
+    for iccs in rivals:
+        try:
+            chinese = format_move(Position.from_fen(fen_before), Move.from_iccs(iccs), "chinese")
+        except ValueError:  # a log from another game or version: the ICCS still says it
+            chinese = iccs
+        named.append({"iccs": iccs, "chinese": chinese})
+    return named
 
 
 def _side_to_move(fen: str) -> str:

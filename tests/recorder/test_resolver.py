@@ -509,6 +509,24 @@ def test_a_move_read_wrong_under_glare_is_corrected_when_a_later_view_shows_its_
     assert [m.iccs for m in resolver.game.moves] == ["h0h6", "d9d8", "e0e1", "h7h8"]
 
 
+def test_a_move_read_under_glare_names_the_move_the_view_could_not_rule_out() -> None:
+    # the arbiter is told at once (the console marks the move), not when a later view corrects it
+    start = Position.from_fen("3k5/9/7c1/9/9/9/9/9/9/4K2R1 w - - 0 1")
+    resolver = Resolver(start)
+    resolver.observe(observe_board(start.board, 0.5))
+    h6, h7 = parse_square("h6"), parse_square("h7")
+    truth = start.play("h0h6")
+    events = resolver.observe(observe_board(truth.board, 1.0, misread={h6: (".", 0.9), h7: ("R", 0.9)},
+                                            touched=(parse_square("h0"), h6, h7)))
+    (recorded,) = [e for e in events if isinstance(e, MoveRecorded)]
+    assert recorded.iccs == "h0h7" and "h0h6" in recorded.rivals
+    clear = truth.play("d9d8")  # a move read clearly: nothing named
+    (quiet,) = [e for e in resolver.observe(observe_board(clear.board, 2.0, misread={h6: (".", 0.9), h7: ("R", 0.9)},
+                                                           touched=(parse_square("d9"), parse_square("d8"))))
+                if isinstance(e, MoveRecorded)]
+    assert quiet.iccs == "d9d8" and quiet.rivals == ()
+
+
 def test_a_revision_keeps_the_clock_times_of_the_moves_it_carries_over() -> None:
     resolver, truth, _ = _glare_capture_recorded(clock=True)
     truth = truth.play("h7h8")

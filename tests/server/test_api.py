@@ -91,6 +91,22 @@ def test_games_state_has_position_moves_clocks_and_alerts(console: Any) -> None:
     assert status == 404
 
 
+def test_a_move_the_camera_could_not_tell_from_another_names_it_in_the_state(console: Any) -> None:
+    from dataclasses import replace
+
+    with GameStore(console.db) as store:
+        game = store.create_game("camera-1", GameInfo(board=1))
+        for event in recorder_events("game_short"):
+            if isinstance(event, MoveRecorded) and event.ply == 2:  # h9g7 read where glare hid i7
+                event = replace(event, rivals=("h9i7",))
+            store.append(game, event)
+    status, body, _ = get(console.url + f"/api/games/{game}")
+    moves = json.loads(body)["moves"]
+    assert status == 200 and moves[1]["iccs"] == "h9g7"
+    assert moves[1]["rivals"] == [{"iccs": "h9i7", "chinese": "马8进9"}]
+    assert all("rivals" not in m for m in moves if m["ply"] != 2)
+
+
 def test_event_stream_sends_new_events_and_continues_after_last_event_id(console: Any) -> None:
     game = record(console.db, alert=False)
     _, body, _ = get(console.url + "/api/games")

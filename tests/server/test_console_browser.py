@@ -13,6 +13,7 @@ import os
 import shutil
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -76,6 +77,11 @@ def _other_boards(db: Path) -> int:
             game = store.create_game(f"camera-{board}", GameInfo(board=board, red=red, black=black, **ROUND))
             store.begin_session(game)
             events = scripted_events(OPENINGS[opening], board)
+            if board == 4:  # its last move a0b0 read where glare hid a1: the camera could not rule out a0a1
+                last = max(i for i, e in enumerate(events) if isinstance(e, MoveRecorded))
+                move = events[last]
+                assert isinstance(move, MoveRecorded)
+                events[last] = replace(move, rivals=("a0a1",))
             for event in events:
                 store.append(game, event)
             if board == 3:
@@ -120,6 +126,9 @@ def test_console_follows_a_live_game_and_the_arbiter_acknowledges_its_alert(cons
         page.goto(console.url + "/")
         page.wait_for_selector("#live.ok", timeout=5000)
         still = page.locator(f"#game-{knocked} .alertbox img.still")  # the camera's view of the knocked piece
+        unsure = page.locator("li.unsure")  # a move the camera could not tell from another: marked, named
+        assert unsure.locator("sup.unsure").inner_text() == "?" and "車九平八" in unsure.inner_text()
+        assert "the camera could not rule out 車九進一 (a0a1)" in (unsure.get_attribute("title") or "")
         assert still.evaluate("img => img.complete && img.naturalWidth") == 640
         # the browser blocks sound until the arbiter clicks on the page: the button says so, not "sound on"
         assert "click to enable sound" in page.inner_text("#sound")

@@ -35,8 +35,8 @@
     let row = null;
     const startBlack = state.start_fen.split(" ")[1] === "b";
     const first = Math.max(1, parseInt(state.start_fen.split(" ")[5], 10) || 1);  // a FEN's move number
-    const cell = (m) => `<td class="mv ${m.side}${m.corrected_by ? " corrected" : ""}" data-ply="${m.ply}" title="${XQ.esc(m.iccs)}${m.corrected_by ? (m.added ? " — added by " : " — corrected by ") + XQ.esc(m.corrected_by) : ""}">`
-      + `${XQ.esc(XQBoard.notation(m.chinese, script))}${m.clock_ms != null ? `<small>${XQ.clock(m.clock_ms)}</small>` : ""}</td>`;
+    const cell = (m) => `<td class="mv ${m.side}${m.corrected_by ? " corrected" : ""}${m.rivals ? " unsure" : ""}" data-ply="${m.ply}" title="${XQ.esc(m.iccs)}${m.corrected_by ? (m.added ? " — added by " : " — corrected by ") + XQ.esc(m.corrected_by) : ""}${XQ.unsureNote(m, script)}">`
+      + `${XQ.esc(XQBoard.notation(m.chinese, script))}${m.rivals ? '<sup class="unsure">?</sup>' : ""}${m.clock_ms != null ? `<small>${XQ.clock(m.clock_ms)}</small>` : ""}</td>`;
     state.moves.forEach((m, i) => {
       if (m.side === "red" || (i === 0 && startBlack)) {
         row = {n: rows.length + first, red: m.side === "red" ? cell(m) : "<td>……</td>", black: m.side === "black" ? cell(m) : ""};

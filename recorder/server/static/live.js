@@ -198,6 +198,14 @@ const XQ = (() => {
     return `${Math.floor(index / 2) + first}${index % 2 ? "…" : "."}`;
   }
 
+  // A move the camera could not tell from others (glare or a shadow over the points that differ): its
+  // tooltip names them, escaped for an attribute; "" for a move read clearly.
+  function unsureNote(move, script) {
+    if (!move.rivals || !move.rivals.length) return "";
+    const others = move.rivals.map((r) => `${XQBoard.notation(r.chinese, script)} (${r.iccs})`).join(", ");
+    return esc(` — the camera could not rule out ${others}: worth a look at the board`);
+  }
+
   const RESULT = {"1-0": "红胜 1-0", "0-1": "黑胜 0-1", "1/2-1/2": "和 ½-½"};
   const KIND = {
     illegal_move: "Illegal move", wrong_side: "Moved out of turn", board_disturbed: "Board disturbed",
@@ -222,5 +230,5 @@ const XQ = (() => {
   }
 
   return {prefs, esc, clock, clockNow, act, toast, beep, unlockSound, stream, setStatus, scriptToggle,
-          soundToggle, moveLabel, RESULT, kindName, openAdvice, adviceLine, whoami, askArbiter};
+          soundToggle, moveLabel, unsureNote, RESULT, kindName, openAdvice, adviceLine, whoami, askArbiter};
 })();
