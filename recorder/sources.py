@@ -149,7 +149,19 @@ class Capture(Protocol):
 Opener = Callable[[str | int], Capture]
 
 
+STREAM_TIMEOUT_MS = 5000  # a stream that accepts the connection but sends nothing: open and read give up
+
+
 def _open_cv(target: str | int) -> Capture:
+    """OpenCV's capture of ``target``. A stream URL is opened with FFmpeg's open and read timeouts
+    (``STREAM_TIMEOUT_MS``), so a frozen stream's read returns a failure rather than blocking for
+    good; a backend that does not take them (another build's) opens it without."""
+    if isinstance(target, str) and "://" in target:
+        capture = cv2.VideoCapture(target, cv2.CAP_FFMPEG, [cv2.CAP_PROP_OPEN_TIMEOUT_MSEC, STREAM_TIMEOUT_MS,
+                                                             cv2.CAP_PROP_READ_TIMEOUT_MSEC, STREAM_TIMEOUT_MS])
+        if capture.isOpened():
+            return capture
+        capture.release()
     return cv2.VideoCapture(target)
 
 
@@ -285,7 +297,7 @@ class LiveSource(FrameSource):
 
     def __init__(self, target: str | int, *, opener: Opener = _open_cv, stall_s: float = 3.0,
                  backoff_s: float = 0.5, max_backoff_s: float = 10.0, max_attempts: int | None = None,
-                 clock: Callable[[], float] = time.monotonic, sleep: Callable[[float], None] = time.sleep,
+                 clock: Callable[[], float] = time.monotonic, sleep: Callable[[float], None] | None = None,
                  lost_after_s: float = 10.0) -> None:
         self.name = public_name(target)  # a stream's password never reaches a message
         self.lost_after_s = lost_after_s  # a picture gone this long (and not back) is reported Lost
@@ -293,8 +305,9 @@ class LiveSource(FrameSource):
         self._opener = opener
         self.stall_s, self.backoff_s, self.max_backoff_s = stall_s, backoff_s, max_backoff_s
         self.max_attempts = max_attempts
-        self._clock, self._sleep = clock, sleep
         self._stopped = threading.Event()
+        # the back-off waits end at once when the recording is stopped (Ctrl-C while a camera is away)
+        self._clock, self._sleep = clock, sleep if sleep is not None else self._stopped.wait
         self.failed_reads = 0
         self.reopens = 0
         self._first: Capture | None = None  # opened by ``check``, used by the first iteration
@@ -330,22 +343,40 @@ class LiveSource(FrameSource):
         return None
 
     def _reader(self, capture: Capture, slot: queue.Queue[tuple[bool, Any]], alive: threading.Event) -> None:
-        while alive.is_set() and not self._stopped.is_set():
-            ok, image = capture.read()
-            item = (bool(ok) and image is not None, image)
-            if not item[0]:
-                while alive.is_set():  # a failure must reach the consumer: wait for room
-                    try:
-                        slot.put(item, timeout=0.1)
-                        break
-                    except queue.Full:
-                        continue
-                break
-            with contextlib.suppress(queue.Empty):
-                slot.get_nowait()  # keep only the newest frame
-            slot.put(item)
+        """Read frames into ``slot`` (the newest only) until ``alive`` is cleared or a read fails, then
+        release the capture. Only this thread releases it: a capture released while its read is still
+        waiting on a frozen stream crashed the decoder when the stream came back (a segfault in FFmpeg)."""
+        try:
+            while alive.is_set() and not self._stopped.is_set():
+                ok, image = capture.read()
+                item = (bool(ok) and image is not None, image)
+                if not item[0]:
+                    while alive.is_set():  # a failure must reach the consumer: wait for room
+                        try:
+                            slot.put(item, timeout=0.1)
+                            break
+                        except queue.Full:
+                            continue
+                    break
+                with contextlib.suppress(queue.Empty):
+                    slot.get_nowait()  # keep only the newest frame
+                slot.put(item)
+        finally:
+            capture.release()
 
     def __iter__(self) -> Iterator[SourceItem]:
+        readers: list[tuple[threading.Thread, threading.Event]] = []
+        try:
+            yield from self._frames(readers)
+        finally:
+            # a reader still inside a native read when the interpreter shuts down is killed there, which
+            # aborts the process: every reader is told to end and waited for (its read times out)
+            for _, alive in readers:
+                alive.clear()
+            for thread, _ in readers:
+                thread.join(timeout=STREAM_TIMEOUT_MS / 1000 + 1.0)
+
+    def _frames(self, readers: list[tuple[threading.Thread, threading.Event]]) -> Iterator[SourceItem]:
         t0 = self._clock()
         index = 0
         last = 0.0  # the last frame's time
@@ -360,6 +391,7 @@ class LiveSource(FrameSource):
             alive.set()
             thread = threading.Thread(target=self._reader, args=(capture, slot, alive), daemon=True)
             thread.start()
+            readers.append((thread, alive))
             reason = ""
             while not self._stopped.is_set():
                 try:
@@ -374,8 +406,8 @@ class LiveSource(FrameSource):
                 last = self._clock() - t0
                 yield Frame(image, last, index)
                 index += 1
-            alive.clear()
-            capture.release()
+            alive.clear()  # the reader releases the capture once its read returns (a frozen stream's may not yet)
+            readers[:] = [(th, flag) for th, flag in readers if th.is_alive()]
             if self._stopped.is_set():
                 break
             log.warning("%s: %s at %.1f s; reopening", self.name, reason, self._clock() - t0)
@@ -399,13 +431,17 @@ class LiveSource(FrameSource):
             if capture is not None:
                 return capture
             give_up = self.max_attempts is not None and attempts >= max(1, self.max_attempts)
-            if lost is not None and not told and (give_up or self._clock() - t0 - lost.t >= self.lost_after_s):
+            gone = self._clock() - t0 - lost.t if lost is not None else 0.0
+            if lost is not None and not told and (give_up or gone >= self.lost_after_s):
                 told = True
                 yield lost
             if give_up:
                 log.error("%s: could not be opened after %d attempts", self.name, attempts)
                 break
-            self._sleep(delay)
+            wait = delay
+            if lost is not None and not told:  # try once more when the alert is due, whatever the back-off
+                wait = min(delay, max(0.05, self.lost_after_s - gone))
+            self._sleep(wait)
             delay = min(self.max_backoff_s, delay * 2)
         return None
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -181,6 +182,80 @@ def test_a_stalled_stream_is_reopened() -> None:
     gaps = [i for i in items if isinstance(i, Gap)]
     assert len([i for i in items if isinstance(i, Frame)]) == 4
     assert len(gaps) == 1 and gaps[0].reason.startswith("no frame for")
+
+
+class _FrozenCapture(_FakeCapture):
+    """A stream that freezes after its frames: the read waits until ``thaw`` is set (a stalled
+    connection the camera resumes later); releasing it while a read waits is what crashed FFmpeg."""
+
+    def __init__(self, frames: int) -> None:
+        super().__init__(frames)
+        self.thaw = threading.Event()
+        self.reading = False
+        self.released_while_reading = False
+
+    def read(self) -> tuple[bool, Any]:
+        if self.left <= 0:
+            self.reading = True
+            self.thaw.wait(5.0)
+            self.reading = False
+            return False, None
+        return super().read()
+
+    def release(self) -> None:
+        self.released_while_reading |= self.reading
+        super().release()
+
+
+def test_a_frozen_stream_is_released_by_its_reader_only_once_its_read_returns() -> None:
+    frozen = _FrozenCapture(2)
+    plan: list[_FakeCapture] = [frozen, _FakeCapture(3)]
+    source = LiveSource("http://camera/stream", opener=lambda target: plan.pop(0) if plan else _FakeCapture(0, False),
+                        sleep=lambda s: None, stall_s=0.2, max_attempts=1)
+    frames = 0
+    for item in source:
+        frames += isinstance(item, Frame)
+        if frames == 3:  # reading the new connection while the old one is still frozen
+            assert frozen.opened and frozen.reading
+            frozen.thaw.set()  # the camera comes back on the old connection too
+    assert frames == 5 and not frozen.opened and not frozen.released_while_reading
+
+
+def test_a_stopped_stream_waits_for_its_reader_to_finish() -> None:
+    # the interpreter must not shut down under a reader inside a native read: that aborted the process
+    frozen = _FrozenCapture(1)
+    source = LiveSource("http://camera/stream", opener=lambda target: frozen, sleep=lambda s: None, stall_s=5.0)
+    timer = threading.Timer(0.3, frozen.thaw.set)
+    for item in source:
+        if isinstance(item, Frame):
+            timer.start()
+            source.stop()
+    assert not frozen.opened and not frozen.released_while_reading
+
+
+def test_the_camera_lost_alert_is_due_after_lost_after_s_whatever_the_back_off() -> None:
+    # back-off 0.5, 1, 2, 4, 8 s tried at +0, +0.5, +1.5, +3.5, +7.5 and +15.5 s: a camera away for 15 s
+    # was back before any try after 10 s, and the arbiter never heard of it
+    now = [0.0]
+
+    def sleep(seconds: float) -> None:
+        now[0] += seconds
+
+    def opener(target: str | int) -> _FakeCapture:
+        if not plan:
+            return _FakeCapture(0, opened=now[0] >= 15.0)
+        return plan.pop(0)
+
+    plan = [_FakeCapture(1)]
+    source = LiveSource("rtsp://camera", opener=opener, sleep=sleep, clock=lambda: now[0], stall_s=0.5,
+                        lost_after_s=10.0)
+    items = []
+    for item in source:
+        items.append((type(item).__name__, now[0]))
+        if item.__class__.__name__ == "Gap":
+            break
+    (lost,) = [t for kind, t in items if kind == "Lost"]
+    assert 10.0 <= lost < 10.5
 
 
 def test_a_camera_that_never_opens_is_an_error_at_once_and_one_that_opens_is_used() -> None:
