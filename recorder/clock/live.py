@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 import sys
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, TextIO
 
 from recorder.clock.feed import LiveClockFeed, paced
@@ -32,7 +32,7 @@ from recorder.clock.model import (
     ClockNotice,
     parse_time_control,
 )
-from recorder.clock.presses import PressTracker
+from recorder.clock.presses import PressTracker, mapped_red_side
 from recorder.clock.protocols import make_protocol
 from recorder.events import ClockAlert, ClockNoted, Event
 from rules import RED
@@ -81,6 +81,21 @@ class LiveClock:
             tracker = PressTracker(red_side, first_mover, rate=rate, increment_ms=increment)
             self.link = SerialClockLink(port, make_protocol(protocol, tracker), **link_options)
         self._feed: LiveClockFeed | None = None
+
+    def go_on(self, events: Sequence[Event], side_to_move: str) -> None:
+        """Take up a stored game's clock: red keeps the clock side its log says (the last
+        ``clock_mapping`` note), else the side running now is taken for ``side_to_move``'s. Without
+        this a game resumed while black's time ran mapped black to red's side (every press then a
+        foul)."""
+        if self.link is None:
+            return
+        red_side = None
+        for event in events:
+            if isinstance(event, ClockNoted) and event.kind == MAPPING:
+                red_side = mapped_red_side(event.text) or red_side
+        tracker = getattr(self.link.protocol, "tracker", None)
+        if isinstance(tracker, PressTracker):
+            tracker.go_on(red_side, side_to_move)
 
     def start(self, origin: float | None = None) -> LiveClockFeed:
         """Start listening; recording time 0 is host time ``origin`` (default: now)."""

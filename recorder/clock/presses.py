@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import logging
 import math
+import re
 from dataclasses import dataclass, replace
 
 from recorder.clock.model import (
@@ -57,6 +58,20 @@ class _Times:
     lost_messages: int = 0  # damaged or missing messages since: each may have been a press
 
 
+def mapping_text(red_side: str, running_side: str) -> str:
+    """The ``clock_mapping`` notice's text (``mapped_red_side`` reads it back from a stored game)."""
+    return f"red is the clock's {red_side} side (the first running side was {running_side})"
+
+
+_MAPPED = re.compile(r"^red is the clock's (left|right) side\b")
+
+
+def mapped_red_side(text: str) -> str | None:
+    """The clock side a ``clock_mapping`` notice's text gives red, or None for another text."""
+    found = _MAPPED.match(text)
+    return found.group(1) if found else None
+
+
 class PressTracker:
     """Turns a stream of readings (and explicit presses) into ClockPress values and notices."""
 
@@ -91,6 +106,14 @@ class PressTracker:
         self.last = None
         self._reconnected = True  # presses may have gone unheard until the next report
 
+    def go_on(self, red_side: str | None, side_to_move: str) -> None:
+        """A game taken up again (``record --resume``): the mapping its log holds (``red_side``) stands,
+        confirmed; without one, the side running now is the side to move's, not the first mover's."""
+        if red_side is not None:
+            self.map = SideMap(red_side, confirmed=True)
+        else:
+            self.first_mover = side_to_move
+
     def _confirm(self, running_side: str, t: float) -> list[Item]:
         if self.map.confirmed:
             return []
@@ -100,8 +123,7 @@ class PressTracker:
             self.map.red = other(self.map.red)
             log.warning("clock: the first running side is %s; red is the clock's %s side", running_side,
                         self.map.red)
-        text = f"red is the clock's {self.map.red} side (the first running side was {running_side})"
-        return [ClockNotice(t, MAPPING, text, RED)]
+        return [ClockNotice(t, MAPPING, mapping_text(self.map.red, running_side), RED)]
 
     def _press_gain_ms(self) -> int:
         """The most a press may add to the presser's time: the time control's increment when given,

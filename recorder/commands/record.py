@@ -400,6 +400,8 @@ def run(args: argparse.Namespace) -> int:
                              "runs in real time (leave --clock-rate out)")
         source.check()
     stored = open_for_record(args, args.source)
+    if clock is not None and stored is not None and stored.resume is not None:
+        clock.go_on(stored.resume.events, stored.resume.position.side_to_move)
     if (stored is not None and stored.resume is not None and clock is None and not args.clock_log
             and any(isinstance(e, ClockPressed) for e in stored.resume.events)):
         print(f"xqrec record: warning: game {stored.game_id} was recorded with its clock's presses and this run "

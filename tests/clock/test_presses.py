@@ -12,7 +12,7 @@ from recorder.clock.model import (
     ClockReading,
     other,
 )
-from recorder.clock.presses import PressTracker
+from recorder.clock.presses import PressTracker, mapped_red_side, mapping_text
 from recorder.clocklog_input import ClockPress
 
 
@@ -46,6 +46,23 @@ def test_black_first_from_a_given_position() -> None:
     tracker = PressTracker(first_mover="black")
     tracker.reading(_dgt(600_000, 600_000, LEFT), 0.0)
     assert tracker.map.red == RIGHT
+
+
+def test_a_resumed_game_keeps_the_clock_side_its_log_gave_red() -> None:
+    # taken up while black's time runs (on the right): the first running side is not red's
+    tracker = PressTracker(red_side=LEFT)
+    tracker.go_on(mapped_red_side(mapping_text(LEFT, LEFT)), "black")
+    assert tracker.reading(_dgt(700_000, 650_000, RIGHT), 0.0) == []  # no new mapping: it stands
+    (press,) = tracker.reading(_dgt(700_000, 655_000, LEFT), 3.0)
+    assert press == ClockPress(3.0, "black", 700_000, 655_000) and tracker.map.red == LEFT
+
+
+def test_a_resumed_game_with_no_mapping_logged_takes_the_running_side_for_the_side_to_move() -> None:
+    tracker = PressTracker(red_side=LEFT)
+    tracker.go_on(None, "black")  # black to move, and its time runs on the right: red is left
+    (notice,) = tracker.reading(_dgt(700_000, 650_000, RIGHT), 0.0)
+    assert isinstance(notice, ClockNotice) and tracker.map.red == LEFT
+    assert mapped_red_side(notice.text) == LEFT and mapped_red_side("the clock answered") is None
 
 
 def test_lever_against_the_turn_is_a_glitch() -> None:
@@ -195,3 +212,16 @@ def test_a_damaged_report_trusted_as_a_press_is_put_right_without_a_notice() -> 
     assert tracker.reading(_dgt(4_084_000, 4_031_000, RIGHT), 1.8) == []
     assert tracker.reading(_dgt(4_084_000, 4_030_000, RIGHT), 2.8) == []
     assert tracker.times_changed == 0
+
+
+def test_a_live_clock_taken_up_again_reads_the_mapping_from_the_stored_notes() -> None:
+    from recorder.clock.live import LiveClock
+    from recorder.events import ClockNoted
+
+    clock = LiveClock("/dev/ttyUSB-not-opened-until-start", "text", red_side=LEFT)
+    notes = [ClockNoted(1.0, "clock_connected", "the clock answered"),
+             ClockNoted(1.2, MAPPING, mapping_text(RIGHT, RIGHT), "red")]
+    clock.go_on(notes, "black")
+    assert clock.link is not None
+    tracker = clock.link.protocol.tracker
+    assert (tracker.map.red, tracker.map.confirmed) == (RIGHT, True)
