@@ -156,6 +156,7 @@ class Resolver:
         self.game = Game(start)
         self.desynced = False
         self._desynced_since: float | None = None  # when the board went wrong (the first alert)
+        self._unseen_since: float | None = None  # the camera's last frame before a gap not yet read past
         self.last_trouble: float | None = None  # latest board trouble that may bring clock corrections
         # whether the trouble standing now may: an illegal move or a board no move explains may be
         # put right with the clock pressed back (art. 5.8.3); a knocked or missing piece is not
@@ -294,6 +295,7 @@ class Resolver:
         if t is not None and self.desynced and self._clock_trouble and self.clock is not None:
             self.clock.excuse_pending(t)
         self.desynced = self._clock_trouble = False
+        self._unseen_since = None  # the board is read past the camera's gap: presses are judged as usual
         self._raised = None
 
     def _residual_hold(self, candidate: _Candidate, residual: Sequence[Alert], scorer: Scorer) -> float:
@@ -800,10 +802,13 @@ class Resolver:
             log.info("t=%.2f: ply %d %s put back after it was taken back: its press stands", t, *put_back[:2])
             presses[records[0][0]] = put_back[2]
         elif self.clock is not None:
-            # moves read only once a wrong board is explained again were made since it went wrong
-            since = self._desynced_since if self.desynced else None
+            # moves read only once a wrong board is explained again were made since it went wrong, and
+            # those read after the camera was away may have been made any time since it went
+            starts = [s for s in (self._desynced_since if self.desynced else None, self._unseen_since) if s is not None]
+            since = min(starts) if starts else None
+            unseen = self._unseen_since is not None
             for ply, _, _, side, _ in reversed(records):  # newest first: see ClockBook.take_press
-                presses[ply] = self.clock.recorded(ply, side, t, since)
+                presses[ply] = self.clock.recorded(ply, side, t, since, judged=not unseen)
         self._presses.update(presses)
         events: list[Event] = []
         for ply, move, chinese, side, fen in records:
@@ -842,10 +847,14 @@ class Resolver:
         """The board cannot be seen at ``t`` (not found yet): clock presses around now are not judged."""
         self.last_trouble = t
 
-    def lost_sight(self, t: float) -> None:
-        """The camera gave no picture around ``t``: what moved meanwhile was not seen, so no press
-        is judged as made before its move, and presses around now are not judged at all."""
+    def lost_sight(self, t: float, gone_since: float | None = None) -> None:
+        """The camera gave no picture around ``t`` (from ``gone_since``, its last frame): what moved
+        meanwhile was not seen, so no press is judged as made before its move, and presses around now
+        are not judged at all. Presses made since the picture went wait for the moves the board shows
+        once it is back (``_record``), however long the camera was away."""
         self._board_seen_at = self._moving_since = None
+        if gone_since is not None:
+            self._unseen_since = min(gone_since, self._unseen_since if self._unseen_since is not None else gone_since)
         self.blind(t)
 
     def adopt(self, ply: int, moves: Sequence[str]) -> None:
@@ -894,7 +903,8 @@ class Resolver:
         """Let time pass to ``t``: clock presses and moves left unmatched become alerts."""
         if self.clock is None or (not self.clock.pending and not self.clock.unpressed):
             return []
-        return self.clock.expire(t, self.last_trouble, self.desynced, self.game.ply)
+        # presses made while the camera was away wait, as while the board is wrong, for the moves it then shows
+        return self.clock.expire(t, self.last_trouble, self.desynced or self._unseen_since is not None, self.game.ply)
 
 
 def _told(key: tuple[tuple[str, tuple[str, ...]], ...], raised: tuple[tuple[str, tuple[str, ...]], ...] | None,

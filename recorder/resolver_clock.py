@@ -120,13 +120,17 @@ class ClockBook:
         flipped = [index for index in eligible if self.pending[index].effective]
         return self.pending.pop((flipped or eligible)[-1]).press
 
-    def recorded(self, ply: int, side: str, t: float, since: float | None = None) -> ClockPress | None:
+    def recorded(self, ply: int, side: str, t: float, since: float | None = None,
+                 judged: bool = True) -> ClockPress | None:
         """A ply was recorded at ``t`` (made after ``since``, when known to be earlier than the usual
-        window: see ``take_press``); returns the press that completed it, or notes it as unpressed."""
+        window: see ``take_press``); returns the press that completed it, or notes it as unpressed
+        unless not ``judged`` (a move made while the camera was away: when it was made is not known)."""
         self._plies[ply] = (side, t)
         press = self.take_press(side, t, since)
-        if press is None:
+        if press is None and judged:
             self.unpressed.append(_Unpressed(ply, side, t))
+        elif press is None:
+            log.info("ply %d by %s, made while the camera was away: no press matched, none judged", ply, side)
         return press
 
     def pressed_early(self, press: ClockPress | None, ply: int, t: float, still: tuple[float, float],

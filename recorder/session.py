@@ -178,12 +178,12 @@ class RecordingSession:
     def feed(self, item: SourceItem) -> list[Event]:
         """Process one frame (or a report of a lost or returned source) and return the events it caused."""
         if isinstance(item, Lost):
-            self.resolver.lost_sight(item.t)
+            self.resolver.lost_sight(item.t, gone_since=item.t)
             text = (f"the camera gave no picture from {item.t:.1f} s ({item.reason}); reopening it. Moves made "
                     "meanwhile are read from the board once the picture returns; clock presses go on being logged")
             return self._emit([Alert(item.t, "camera_lost", (), "", text, self.resolver.game.ply)])
         if isinstance(item, Gap):
-            self.resolver.lost_sight(item.t_resumed)
+            self.resolver.lost_sight(item.t_resumed, gone_since=item.t)
             return self._emit([SourceGap(item.t, item.t_resumed, item.reason, item.attempts)])
         self.frames += 1
         t = item.t

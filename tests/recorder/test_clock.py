@@ -424,3 +424,32 @@ def test_a_press_without_a_move_right_after_the_board_came_right_is_still_told()
         t += 0.5
     assert [e.iccs for e in events if isinstance(e, MoveRecorded)] == ["h2e2"]
     assert [(e.kind, e.side) for e in events if isinstance(e, ClockAlert)] == [("press_without_move", "black")]
+
+
+def test_presses_made_while_the_camera_was_away_complete_the_moves_read_once_it_is_back() -> None:
+    # a 15 s outage: both moves made meanwhile are read from the first view after it, as a pair; their
+    # presses (11 s and 18 s before that view) were dropped and ply 1 called a move without a press
+    resolver = Resolver(clock=True)
+    resolver.observe(observe_board(P0.board, 1.0))
+    resolver.lost_sight(10.0, gone_since=10.0)  # the last frame; the camera_lost alert
+    resolver.press(ClockPress(12.0, "red", 905000, 900000))
+    assert resolver.tick(17.0) == []
+    resolver.press(ClockPress(19.0, "black", 905000, 903000))
+    resolver.lost_sight(25.0, gone_since=10.0)  # the picture is back
+    assert resolver.tick(29.5) == []
+    events = resolver.observe(observe_board(P2.board, 30.0))
+    moves = [e for e in events if isinstance(e, MoveRecorded)]
+    assert [(m.iccs, m.red_ms, m.black_ms) for m in moves] == [("h2e2", 905000, 900000), ("h9g7", 905000, 903000)]
+    assert [e for e in resolver.tick(40.0) if isinstance(e, Alert)] == []
+    # from here presses are judged as usual
+    resolver.press(ClockPress(41.0, "red", 906000, 903000))
+    assert _kinds(resolver.tick(46.0)) == ["press_without_move"]
+
+
+def test_a_move_made_while_the_camera_was_away_with_no_press_found_is_not_judged() -> None:
+    resolver = Resolver(clock=True)
+    resolver.observe(observe_board(P0.board, 1.0))
+    resolver.lost_sight(25.0, gone_since=10.0)
+    events = resolver.observe(observe_board(P1.board, 26.0))
+    assert [e.iccs for e in events if isinstance(e, MoveRecorded)] == ["h2e2"]
+    assert resolver.tick(40.0) == []
