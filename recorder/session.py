@@ -68,7 +68,7 @@ class SessionConfig:
     glare_blind: float = 0.3  # a point this much blown out by glare: no disc found there is no evidence
     # points this much blown out cannot be read: the arbiter is told (once a spot), and they raise no disturbance
     glare_unreadable: float = 0.9
-    orientation_margin: float = 20.0  # nats by which the turned naming must fit the start better
+    orientation_margin: float = 20.0  # nats by which the turned naming must fit the game's position better
     mirror_margin: float = 0.05  # mean log-probability by which the board read flipped must fit the game better
     mirror_looks: int = 30  # still views that may be spent telling a mirrored camera (an empty board cannot)
     # a grid the locator refused as too weak is used when the pieces on it read as the game's position:
@@ -131,6 +131,7 @@ class RecordingSession:
         # not relocated on flipped frames)
         self._mirror_looks = 0 if geometry is not None else self.config.mirror_looks
         self._grid_given = geometry is not None  # the grid in use came from the caller, not the locator
+        self._locate_reason = ""  # why the board is looked for again, until a grid is found (a size change)
         self.frames = 0
         self.last_t = started_at
         self.timings: dict[str, float] = {"motion_ms": 0.0, "classify_ms": 0.0, "resolve_ms": 0.0, "locate_ms": 0.0,
@@ -195,9 +196,9 @@ class RecordingSession:
             self.resolver.clock_heard(heard, self.clock.unheard())
             for press in self.clock.until(t):
                 events += self.resolver.press(press)
-        reason = "board found"
         if self.geometry is not None and tuple(self.geometry.image_size) != (image.shape[1], image.shape[0]):
-            reason = self._drop_calibration(image)
+            self._locate_reason = self._drop_calibration(image)
+        reason = self._locate_reason or "board found"
         if self.observer is None:
             events += self._locate(image, t, reason)
             self.resolver.blind(t)  # presses while the board is not watched are not judged
@@ -233,6 +234,9 @@ class RecordingSession:
         self.geometry = self.observer = self._rectify = None
         self._oriented = False  # the locator's naming of the new grid is checked against the pieces
         self._mirror_looks = self.config.mirror_looks
+        # looked for at once, and told afresh if it cannot be found (not as late as an earlier search's back-off)
+        self._next_locate, self._locate_wait = -np.inf, self.config.locate_every_s
+        self._first_not_found = self._blind_alerted = None
         return reason
 
     def _locate(self, image: np.ndarray, t: float, reason: str, min_shift: float = 0.0) -> list[Event]:
@@ -319,6 +323,7 @@ class RecordingSession:
             if shift < min_shift:
                 return []
         self._grid_given = False
+        self._locate_reason = ""
         self._use(geometry)
         return [CalibrationChanged(t, reason, shift, geometry.red_side, geometry.confidence)]
 
@@ -431,7 +436,7 @@ class RecordingSession:
             return None
         geometry = self.geometry.turned()
         self._use(geometry)
-        log.info("t=%.2f: the start position fits the turned naming better; red's side is %s",
+        log.info("t=%.2f: the game's position fits the turned naming better; red's side is %s",
                  observation.t, geometry.red_side)
         return [CalibrationChanged(observation.t, "red side from the pieces", 0.0, geometry.red_side,
                                    geometry.confidence)]

@@ -181,11 +181,14 @@ FILE_NUMERALS = ("123456789", "九八七六五四三二一")  # black's files fr
 def _file_numbers(ink: np.ndarray, frame: TextureFrame, style: ViewStyle) -> None:
     """The file numbers most printed boards carry between the border and the edge, each side's
     facing its player: Arabic for black above rank 9, Chinese for red below rank 0."""
-    strip = style.margin - style.border_gap - style.border_width / 2  # room between the border and the edge
+    frame_out = style.border_gap + style.border_width / 2  # the frame's outer edge, beyond the grid
+    if style.border_double:  # and the thin second frame drawn just outside it
+        frame_out += 0.07 + style.line_width
+    strip = style.margin - frame_out  # room between the frame and the board's edge
     if strip < 0.2:
         return
     size = max(5, round(min(0.5, 0.7 * strip) * frame.scale))
-    away = style.border_gap + style.border_width / 2 + strip / 2
+    away = frame_out + strip / 2
     simplified = style.river_script == "simplified"
     for x in range(9):
         cu, cv = frame.to_tex(x, 9 + away)

@@ -9,6 +9,7 @@ test set can hold looks that training never saw.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import logging
 from dataclasses import dataclass
 from typing import Any
@@ -64,11 +65,10 @@ RIVER_TEXTS = {"traditional": ("楚河", "漢界"), "simplified": ("楚河", "�
 
 
 def _aside(rng: np.random.Generator) -> np.random.Generator:
-    """A generator seeded from ``rng``'s state without drawing from it: looks added later take
-    their draws here, so every other draw, and every view rendered before, stays as it was."""
-    state = rng.bit_generator.state.get("state", {})
-    seed = int(state.get("state", 0)) if isinstance(state, dict) else 0
-    return np.random.default_rng([seed % (1 << 63), 0x5EED])
+    """A generator seeded from ``rng``'s state without drawing from it: a look added later takes its
+    draws here, so no other draw of the style (camera, light, pieces, ...) changes with it."""
+    digest = hashlib.sha256(repr(rng.bit_generator.state).encode()).digest()
+    return np.random.default_rng(int.from_bytes(digest[:8], "little"))
 
 
 def _split_indices(n: int, split: str) -> list[int]:

@@ -46,7 +46,6 @@ def run(args: argparse.Namespace) -> int:
     events_path.unlink(missing_ok=True)
     # each run adds its game to the demo store: the file is never deleted, since a console
     # (`xqrec serve --db ...`) may have it open, and a store removed under an open connection can be damaged
-    shutil.rmtree(folder / "stills", ignore_errors=True)
     command = ["record", str(video), "--clock-log", str(clock), "--events", str(events_path),
                "--pgn", str(folder / "demo.pgn"), "--scoresheet", str(folder / "demo.scoresheet.txt"),
                "--notation", "chinese", "--db", str(db), "--new-game", "--event", "xqrec demo",

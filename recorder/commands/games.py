@@ -48,8 +48,11 @@ def run(args: argparse.Namespace) -> int:
     status = _list(args, data)
     if status == NOTHING_IMPORTED and made:  # a store made for games that were not there: not left behind
         path = args.db if args.db is not None else default_db_path()
-        for part in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
-            part.unlink(missing_ok=True)
+        with GameStore(path, create=False) as store:
+            empty = not store.games()  # (unless another program stored a game in it meanwhile)
+        if empty:
+            for part in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+                part.unlink(missing_ok=True)
     return status
 
 

@@ -110,8 +110,9 @@ def status_line(event: Event) -> str | None:
         if event.red_ms is not None and event.black_ms is not None:
             clock = f"  clock {event.red_ms / 1000:.0f}s/{event.black_ms / 1000:.0f}s"
         pair = " (pair)" if event.pair else ""
+        unsure = f"  ? not ruled out: {' '.join(event.rivals)}" if event.rivals else ""
         return (f"{event.t:8.1f}s  ply {event.ply:>3}  {event.chinese}  {event.iccs}  "
-                f"p={event.confidence:.2f}{clock}{pair}")
+                f"p={event.confidence:.2f}{clock}{pair}{unsure}")
     if isinstance(event, Alert):
         where = "".join(f" {square}" for square in event.squares)
         return f"{event.t:8.1f}s  !! {event.kind}{where}: {event.text}"

@@ -107,6 +107,7 @@ def game_state(game: GameRow, events: list[StoredEvent]) -> dict[str, Any]:
     ended: dict[str, Any] | None = None
     advice: list[dict[str, Any]] = []
     actions: list[dict[str, Any]] = []
+    marked: dict[int, tuple[str, Any]] = {}  # ply -> (iccs, rivals) of marked moves a later event replaced
     stopped = False
     t_last = 0.0
     for stored in events:
@@ -118,12 +119,16 @@ def game_state(game: GameRow, events: list[StoredEvent]) -> dict[str, Any]:
         elif isinstance(event, RecordingStopped):
             stopped = True
         elif isinstance(event, MoveRecorded):
+            marked.update({m["ply"]: (m["iccs"], m["rivals"]) for m in moves[event.ply - 1:] if "rivals" in m})
             del moves[event.ply - 1:]
             entry = {"ply": event.ply, "iccs": event.iccs, "chinese": event.chinese, "side": event.side,
                      "fen": event.fen_after, "t": event.t, "confidence": event.confidence,
                      "clock_ms": event.red_ms if event.side == RED else event.black_ms, "seq": stored.seq}
             if event.rivals:  # the camera could not rule these out: the console marks the move for a look
                 entry["rivals"] = _rivals(moves[-1]["fen"] if moves else start, event.rivals)
+            elif (isinstance(event, MoveCorrected) and event.was == event.iccs
+                  and marked.get(event.ply, ("", []))[0] == event.iccs):
+                entry["rivals"] = marked[event.ply][1]  # a later ply carried over by a correction keeps its mark
             if isinstance(event, MoveCorrected) and event.was != event.iccs:  # not a later ply carried over
                 entry.update(corrected_by=event.by, was=event.was, added=not event.was)
                 actions.append({"seq": stored.seq, "type": "MoveCorrected", "by": event.by, "at": event.at,

@@ -124,3 +124,17 @@ def test_a_game_end_judged_on_a_move_corrected_later_is_dropped_but_the_arbiters
     marked = ResultMarked(4.0, 1, "0-1", "resignation", "", "red resigned", False, by="arbiter")
     assert rebuild([*start, marked, fixed]).result == "0-1"
     assert rebuild([*start, mate, fixed]).moves == ["b2e2"] and p1.board != p0.play("b2e2").board
+
+
+def test_a_move_the_camera_could_not_rule_out_another_for_says_so_on_the_terminal_and_round_trips() -> None:
+    from dataclasses import replace
+
+    from recorder.events import event_from_json, event_to_json
+
+    p0 = Position.start()
+    recorded = MoveRecorded(3.0, 1, "h2e2", "炮二平五", "red", p0.play("h2e2").fen(), 0.99, 2.8, rivals=("h2d2",))
+    assert (status_line(recorded) or "").endswith("? not ruled out: h2d2")
+    assert event_from_json(event_to_json(recorded)) == recorded
+    old = event_to_json(replace(recorded, rivals=()))
+    del old["rivals"]  # a log written before the field: read as no rivals
+    assert event_from_json(old) == replace(recorded, rivals=())

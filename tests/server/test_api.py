@@ -97,14 +97,20 @@ def test_a_move_the_camera_could_not_tell_from_another_names_it_in_the_state(con
     with GameStore(console.db) as store:
         game = store.create_game("camera-1", GameInfo(board=1))
         for event in recorder_events("game_short"):
-            if isinstance(event, MoveRecorded) and event.ply == 2:  # h9g7 read where glare hid i7
-                event = replace(event, rivals=("h9i7",))
+            if isinstance(event, MoveRecorded) and event.ply == 3:  # b0c2 read where glare hid a2
+                event = replace(event, rivals=("b0a2",))
             store.append(game, event)
     status, body, _ = get(console.url + f"/api/games/{game}")
     moves = json.loads(body)["moves"]
-    assert status == 200 and moves[1]["iccs"] == "h9g7"
-    assert moves[1]["rivals"] == [{"iccs": "h9i7", "chinese": "马8进9"}]
-    assert all("rivals" not in m for m in moves if m["ply"] != 2)
+    assert status == 200 and moves[2]["iccs"] == "b0c2"
+    assert moves[2]["rivals"] == [{"iccs": "b0a2", "chinese": "马八进九"}]
+    assert all("rivals" not in m for m in moves if m["ply"] != 3)
+    # the arbiter corrects ply 2: ply 3 is logged again, carried over, and keeps its mark
+    status, _ = post(console.url + f"/api/games/{game}/correct", {"ply": 2, "move": "h9i7"}, user="Zhang Wei")
+    assert status == 200
+    moves = json.loads(get(console.url + f"/api/games/{game}")[1])["moves"]
+    assert [m["iccs"] for m in moves[:3]] == ["c3c4", "h9i7", "b0c2"]
+    assert moves[2]["rivals"] == [{"iccs": "b0a2", "chinese": "马八进九"}] and "rivals" not in moves[1]
 
 
 def test_event_stream_sends_new_events_and_continues_after_last_event_id(console: Any) -> None:
