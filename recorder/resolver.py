@@ -87,6 +87,7 @@ class ResolverConfig:
     early_press_margin_s: float = 0.3
     catch_up_views: int = 12  # unexplained views read as one path of moves, at most (recorder.resolver_catchup)
     catch_up_margin: float = 8.0  # nats a path must lead any path to another board by: a wrong path records wrong moves
+    gap_plies: int = 6  # plies the board may be on after the camera was away, read from one view (_bridge_gap)
     revise_window: float = 8.0  # a move this close behind a recorded one stays its rival (see _revise)
     revise_plies: int = 8  # how far back a recorded move may be revised by what the board shows later
     revise_margin: float = 8.0  # nats a revision must lead the record and other revisions by (it rewrites moves)
@@ -266,6 +267,10 @@ class Resolver:
             log.debug("t=%.2f: no candidate fits and %d points are hidden; waiting", t, int(observation.mask.sum()))
             self.wants_retry = True
             return []
+        if self._unseen_since is not None:  # the first views since the camera was away: moves made meanwhile
+            bridged = self._bridge_gap(observation, scorer)
+            if bridged is not None:
+                return bridged
         alerts = diagnose(self.game.position, scorer, t=t, ply=self.game.ply, confident_p=cfg.confident_p,
                           margin=cfg.margin, max_bad=cfg.max_bad_points,
                           from_standard_start=self.game.start.board == Position.start().board)
@@ -406,6 +411,39 @@ class Resolver:
         self._unexplained.clear()
         self._suspect = None
         return events
+
+    def _bridge_gap(self, observation: Observation, scorer: Scorer) -> list[Event] | None:
+        """Events when the board, first seen again after the camera was away, is a path of up to
+        ``gap_plies`` legal moves on from the record (more than the pair one view is read for).
+
+        The one view is read as ``gap_plies`` views in a row (``catch_up``, one move each at most):
+        the path must reach a board that explains the view within the misreads allowed and lead
+        every path to another board by ``catch_up_margin``. The moves are recorded, and an alert
+        asks the arbiter to check them: with two moves or more of one side, the order they were
+        made in is the path's guess, not something the camera saw."""
+        cfg = self.config
+        if cfg.gap_plies < 3:
+            return None
+        found = catch_up(self.game.position, [scorer] * cfg.gap_plies, [None] * cfg.gap_plies)
+        if (found is None or len(found.moves) < 3 or found.gap < cfg.catch_up_margin
+                or not self._fits(found.position, scorer, None, cfg.max_bad_points)):
+            return None
+        moves = found.moves
+        gone = self._unseen_since if self._unseen_since is not None else observation.t
+        log.info("t=%.2f: %d plies made while the camera was away read from the board: %s", observation.t,
+                 len(moves), " ".join(m.iccs for m in moves))
+        first_ply = self.game.ply + 1
+        events = self._record(moves, observation.t, observation.t_still, 1.0 / (1.0 + math.exp(-found.gap)))
+        self._in_sync(observation.t)
+        self._unexplained.clear()
+        self._suspect = None
+        squares = tuple(square_name(sq) for m in moves for sq in (m.from_square, m.to_square))
+        plies = f"plies {first_ply}-{first_ply + len(moves) - 1}"
+        text = (f"{len(moves)} moves were made while the camera was away (from {gone:.1f} s): {plies} "
+                f"({' '.join(m.iccs for m in moves)}) are recorded from the board as it stood after them, in an "
+                "order the camera did not see; check them with the players (art. 5.8)")
+        return events + [BoardDisturbed(observation.t, "moves_while_away", squares, "5.8", text, self.game.ply,
+                                        self.game.position.fen().split(" ")[0])]
 
     def _settled(self, board: str, touched: np.ndarray | None) -> np.ndarray:
         """(90,) points ``board`` leaves as the record has them and nothing moved near: a contradiction

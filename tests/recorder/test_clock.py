@@ -453,3 +453,26 @@ def test_a_move_made_while_the_camera_was_away_with_no_press_found_is_not_judged
     events = resolver.observe(observe_board(P1.board, 26.0))
     assert [e.iccs for e in events if isinstance(e, MoveRecorded)] == ["h2e2"]
     assert resolver.tick(40.0) == []
+
+
+def test_three_moves_made_while_the_camera_was_away_are_read_from_the_board_after_it() -> None:
+    # a view three plies on fits no candidate of one view (a pair at most): the recording stayed stuck
+    resolver = Resolver(clock=True)
+    resolver.observe(observe_board(P0.board, 1.0))
+    for t, side in ((8.0, "red"), (11.0, "black"), (14.0, "red")):
+        resolver.press(ClockPress(t, side, 905000, 903000))
+    resolver.lost_sight(18.0, gone_since=5.0)
+    after = P2.play("h0g2")
+    events = resolver.observe(observe_board(after.board, 19.0))
+    assert [e.iccs for e in events if isinstance(e, MoveRecorded)] == ["h2e2", "h9g7", "h0g2"]
+    (alert,) = [e for e in events if isinstance(e, Alert)]
+    assert alert.kind == "moves_while_away" and "plies 1-3" in alert.text and "5.0 s" in alert.text
+    assert [e for e in resolver.tick(30.0) if isinstance(e, Alert)] == []  # the presses made meanwhile matched
+    assert [(e.iccs, e.red_ms) for e in events if isinstance(e, MoveRecorded)][0] == ("h2e2", 905000)
+
+
+def test_a_board_three_plies_on_with_the_camera_watching_is_not_read_as_moves_made_unseen() -> None:
+    resolver = Resolver(clock=True)
+    resolver.observe(observe_board(P0.board, 1.0))
+    events = resolver.observe(observe_board(P2.play("h0g2").board, 19.0))
+    assert not [e for e in events if isinstance(e, MoveRecorded)]
