@@ -427,6 +427,11 @@ def run(args: argparse.Namespace) -> int:
         print(sheet, end="")
     stopped = next((e for e in reversed(events) if isinstance(e, RecordingStopped)), None)
     if stored is not None and stopped is not None and stopped.reason.startswith("stopped"):
-        print(f"xqrec record: {stopped.reason}; game {stored.game_id} is left open: the same command goes on "
-              f"with it (from another camera or file: --resume {stored.game_id})", file=sys.stderr)
+        row = stored.store.game(stored.game_id)
+        if row.status == "closed":
+            print(f"xqrec record: {stopped.reason}; game {stored.game_id} has its result ({row.result}) and is "
+                  "closed", file=sys.stderr)
+        else:
+            print(f"xqrec record: {stopped.reason}; game {stored.game_id} is left open: the same command goes on "
+                  f"with it (from another camera or file: --resume {stored.game_id})", file=sys.stderr)
     return 0

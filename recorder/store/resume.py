@@ -219,10 +219,14 @@ class StoreRecording:
         return recording
 
     def sink(self, event: Event) -> None:
-        """Commit one event; a stop at the end of the source closes the game (in the same transaction)."""
+        """Commit one event; a stop at the end of the source closes the game (in the same transaction),
+        and so does any stop of a game whose result is known (the rules decided it, or the arbiter
+        marked it): it is over, not waiting for its recorder to go on."""
         result = None
-        if isinstance(event, RecordingStopped) and event.reason == "end of source":
-            result = rebuild([*self.store.events(self.game_id), event]).result
+        if isinstance(event, RecordingStopped):
+            known = rebuild([*self.store.events(self.game_id), event]).result
+            if event.reason == "end of source" or known != "*":
+                result = known
         self._own.add(self.store.append(self.game_id, event, close_with=result))
         self.stored += 1
         if isinstance(event, RecordingStopped):

@@ -111,6 +111,22 @@ def test_open_closed_and_interrupted_games(tmp_path: Path) -> None:
     assert StoreRecording.open(store, "video.mp4").game_id != run.game_id
 
 
+def test_a_recording_stopped_by_hand_closes_a_game_whose_result_is_known(tmp_path: Path) -> None:
+    # the arbiter marked the result in the console; Ctrl-C is how a live recording ends: the game is
+    # over, not an interrupted board waiting for its recorder (the console showed it INTERRUPTED)
+    from recorder.events import ResultMarked
+
+    store = GameStore(tmp_path / "s.sqlite3")
+    run = StoreRecording.open(store, "rtsp://camera-1")
+    for event in game_events(OPENING[:4])[:-1]:
+        run.sink(event)
+    store.append(run.game_id, ResultMarked(40.0, 4, "1-0", "resigned", "", "black resigned", False, "Zhang Wei"))
+    run.sink(RecordingStopped(45.0, 450, "stopped by the user"))
+    row = store.game(run.game_id)
+    assert (row.status, row.result, row.state) == ("closed", "1-0", "closed")
+    assert store.games(status="open") == []
+
+
 def test_an_interrupted_game_goes_on_from_another_source_by_its_number(tmp_path: Path) -> None:
     from recorder.store.recording import resume_session
 
