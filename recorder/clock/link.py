@@ -37,7 +37,7 @@ class SerialClockLink:
     """Reads ``port`` in a background thread; ``items`` is the queue of presses and notices."""
 
     def __init__(self, port: str, protocol: ClockProtocol, *, baudrate: int = 9600, silence_s: float = 3.0,
-                 answer_s: float = 1.5, quiet_s: float = 2.5, backoff_s: tuple[float, float] = (0.25, 8.0),
+                 answer_s: float = 1.5, quiet_s: float = 2.5, backoff_s: tuple[float, float] = (0.25, 1.0),
                  opener: Opener = serial.serial_for_url, clock: Callable[[], float] = time.monotonic,
                  max_items: int = 10_000) -> None:
         self.port_name = port
