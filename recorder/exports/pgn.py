@@ -16,7 +16,17 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from recorder.events import Alert, Event, GameEnded, MoveCorrected, PositionRestored
+from recorder.events import (
+    Alert,
+    AlertAcknowledged,
+    ClockNoted,
+    Event,
+    GameEnded,
+    MoveCorrected,
+    MoveRecorded,
+    PositionRestored,
+    SourceGap,
+)
 from recorder.exports.times import clock_text, move_times
 from recorder.scoresheet import RecordedGame, clock_left_text, rebuild
 from recorder.store.db import GameInfo
@@ -41,11 +51,19 @@ def ended_comment(event: GameEnded) -> str:
     return f"{word} ({event.reason}{_article(event.article)}): {event.text}"
 
 
+# alerts about the equipment (camera, clock, video), not about what a player did: the exports say so,
+# so a scoresheet's notes do not read a camera outage as a foul
+EQUIPMENT_KINDS = frozenset({"camera_lost", "board_not_found", "glare", "source_ended_early", "clock_disconnected",
+                             "no_clock", "clock_log_damaged", "clock_log_mismatch"})
+
+
 def alert_comment(alert: Alert) -> str:
-    """One alert as a comment sentence: kind, squares, article, text."""
+    """One alert as a comment sentence: kind, squares, article, text (``equipment`` for the camera's
+    and the clock's troubles, ``alert`` for the rest)."""
     where = " " + " ".join(alert.squares) if alert.squares else ""
     article = f" (art. {alert.article})" if alert.article else ""
-    return f"alert {alert.kind}{where}{article}: {alert.text}"
+    word = "equipment" if alert.kind in EQUIPMENT_KINDS else "alert"
+    return f"{word} {alert.kind}{where}{article}: {alert.text}"
 
 
 def restored_comment(event: PositionRestored) -> str:
@@ -69,15 +87,33 @@ def corrected_comment(event: MoveCorrected) -> str:
 
 
 def notes_of(events: Sequence[Event]) -> list[tuple[int, str]]:
-    """(ply, sentence) of every alert, restoration and corrected move, in recorded order."""
+    """(ply, sentence) of every alert (and the arbiter's note when acknowledging it), restoration,
+    corrected move, camera gap, clock reconnection and press the clock could not be heard for, in
+    recorded order. ``events`` is a game's whole log as stored (an acknowledgement names its alert
+    by its place in it)."""
     notes = []
+    ply = 0
     for event in events:
-        if isinstance(event, PositionRestored) and event.taken_back:
-            notes.append((event.ply, restored_comment(event)))
+        if isinstance(event, MoveRecorded):
+            ply = event.ply
+        if isinstance(event, PositionRestored):
+            ply = event.ply
+            if event.taken_back:
+                notes.append((event.ply, restored_comment(event)))
         elif isinstance(event, Alert):
             notes.append((event.ply, alert_comment(event)))
         elif isinstance(event, MoveCorrected) and event.was != event.iccs:
             notes.append((event.ply, corrected_comment(event)))
+        elif isinstance(event, AlertAcknowledged) and event.note:
+            target = events[event.seq - 1] if 0 < event.seq <= len(events) else None
+            at = target.ply if isinstance(target, Alert) else ply
+            notes.append((at, f"arbiter {event.by or ''} on the {event.kind} alert: {event.note}".replace("  ", " ")))
+        elif isinstance(event, SourceGap):
+            notes.append((ply, f"camera: no picture from {event.t:.1f} to {event.t_resumed:.1f} s ({event.reason})"))
+        elif isinstance(event, ClockNoted) and event.kind in ("clock_connected", "press_unheard") and event.t > 0:
+            if event.kind == "clock_connected" and not event.text.startswith("clock back"):
+                continue  # the clock answering at the start is no news (recorder.clock.link words both)
+            notes.append((event.ply or ply, f"clock: {event.text}"))
     return notes
 
 

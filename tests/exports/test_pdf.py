@@ -56,7 +56,7 @@ def test_pdf_holds_every_move_and_renders(tmp_path: Path, paper: str, short: boo
     for move in written:
         assert move in words, move
     for expected in ("中国象棋比赛记录表", "红方签名", "黑方签名", "裁判签名", "王天一", "郑惟桐", "5400+30",
-                     "犯规与警告", "illegal_move"):
+                     "犯规、警告与记录说明", "illegal_move"):
         assert expected in text
     size = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True).stdout
     assert ("595.28 x 841.89" if paper == "A4" else "419.53 x 595.28") in size

@@ -51,3 +51,32 @@ def test_a_move_added_after_the_last_is_worded_as_added_everywhere() -> None:
     sentence = f"Zhang: ply 11 added by the arbiter: {extra.iccs} ({added.chinese})"
     assert sentence in export_text(events) and sentence in export_pgn(events)
     assert ", was" not in export_text(events)
+
+
+def test_equipment_trouble_is_told_apart_from_fouls_and_the_arbiters_notes_are_kept() -> None:
+    # a tester's exports listed a camera outage under fouls, dropped the arbiter's note on an alert,
+    # and left moves without times unexplained
+    from recorder.events import Alert, AlertAcknowledged, ClockAlert, ClockNoted, SourceGap
+
+    events = game_events(MOVES)
+    stop = events.pop()
+    events += [Alert(40.0, "camera_lost", (), "", "the camera gave no picture from 40.0 s", 10),
+               SourceGap(40.0, 55.5, "no frame for 3.0 s", 4),
+               ClockAlert(56.0, "move_without_press", (), "6", "ply 10 by black was made but the clock was not "
+                          "pressed", 10, "black"),
+               ClockNoted(57.0, "clock_connected", "clock connected on /dev/ttyUSB0 (dgt)"),
+               ClockNoted(58.0, "clock_connected", "clock back on /dev/ttyUSB0 after a 16.4 s gap"),
+               ClockNoted(59.0, "press_unheard", "ply 10 by black: no clock press heard", "black", 10)]
+    events.append(AlertAcknowledged(60.0, len(events) - 3, "move_without_press", "Zhang Wei",
+                                    "press made during the camera gap; checked"))
+    events.append(stop)
+    notes = [text for _, text in game_notes(events, rebuild(events))]
+    assert "equipment camera_lost: the camera gave no picture from 40.0 s" in notes
+    assert "camera: no picture from 40.0 to 55.5 s (no frame for 3.0 s)" in notes
+    assert any(n.startswith("alert move_without_press (art. 6)") for n in notes)  # a player's matter stays an alert
+    assert "arbiter Zhang Wei on the move_without_press alert: press made during the camera gap; checked" in notes
+    assert "clock: clock back on /dev/ttyUSB0 after a 16.4 s gap" in notes
+    assert "clock: ply 10 by black: no clock press heard" in notes
+    assert not any("clock connected on" in n for n in notes)  # the clock answering at the start is no news
+    text = export_text(events, GameInfo())
+    assert all(n in text for n in notes)
