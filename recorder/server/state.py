@@ -22,6 +22,7 @@ from recorder.events import (
     AlertAcknowledged,
     AlertFrame,
     BoardDisturbed,
+    ClockNoted,
     ClockPressed,
     Event,
     GameEnded,
@@ -31,6 +32,7 @@ from recorder.events import (
     RecordingStarted,
     RecordingStopped,
     ResultMarked,
+    SourceGap,
     event_from_json,
     event_to_json,
 )
@@ -166,6 +168,14 @@ def game_state(game: GameRow, events: list[StoredEvent]) -> dict[str, Any]:
             item = _alert(stored, fen, None)
             alerts.append(item)
             by_seq[stored.seq] = item
+        elif isinstance(event, SourceGap | ClockNoted):
+            # the equipment came back: the alert that said it was gone says so too (still to be acknowledged)
+            kinds, back = (("camera_lost",), f"the picture came back at {event.t_resumed:.1f} s") \
+                if isinstance(event, SourceGap) else (("clock_disconnected", "no_clock"), event.text)
+            if isinstance(event, SourceGap) or event.kind == "clock_connected":
+                gone = next((a for a in reversed(alerts) if a["kind"] in kinds and "back" not in a), None)
+                if gone is not None:
+                    gone["back"] = back
         elif isinstance(event, AlertFrame):
             for item in reversed(alerts):
                 if abs(float(item["t"]) - event.t) < 1e-6 and item["frame"] is None:

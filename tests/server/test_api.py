@@ -113,6 +113,23 @@ def test_a_move_the_camera_could_not_tell_from_another_names_it_in_the_state(con
     assert moves[2]["rivals"] == [{"iccs": "b0a2", "chinese": "马八进九"}] and "rivals" not in moves[1]
 
 
+def test_an_equipment_alert_says_when_the_camera_or_clock_came_back(console: Any) -> None:
+    from recorder.events import Alert, ClockNoted, SourceGap
+
+    with GameStore(console.db) as store:
+        game = store.create_game("camera-1", GameInfo(board=1))
+        store.append(game, RecordingStarted(0.0, "camera-1", Position.start().fen()))
+        store.append(game, Alert(10.0, "camera_lost", (), "", "the camera gave no picture from 10.0 s", 0))
+        store.append(game, Alert(12.0, "clock_disconnected", (), "21.4", "clock on /dev/ttyUSB0 lost", 0))
+        store.append(game, SourceGap(10.0, 24.5, "no frame for 3.0 s", 5))
+        store.append(game, ClockNoted(30.0, "clock_connected", "clock back on /dev/ttyUSB0 after a 18.0 s gap"))
+    alerts = json.loads(get(console.url + f"/api/games/{game}")[1])["alerts"]
+    assert [(a["kind"], a.get("back")) for a in alerts] == [
+        ("camera_lost", "the picture came back at 24.5 s"),
+        ("clock_disconnected", "clock back on /dev/ttyUSB0 after a 18.0 s gap")]
+    assert all(a["acknowledged"] is None for a in alerts)  # the arbiter still sees them
+
+
 def test_event_stream_sends_new_events_and_continues_after_last_event_id(console: Any) -> None:
     game = record(console.db, alert=False)
     _, body, _ = get(console.url + "/api/games")

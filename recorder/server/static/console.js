@@ -35,6 +35,7 @@
         ${alert.article ? `<span class="article">art. ${XQ.esc(alert.article)}</span>` : ""}
         ${alert.squares.length ? `<span class="sq">${XQ.esc(alert.squares.join(" "))}</span>` : ""}</div>
       <div class="text">${XQ.esc(alert.text)}</div>
+      ${alert.back ? `<div class="back">✓ ${XQ.esc(alert.back)}</div>` : ""}
       <div class="acts"><button type="button" class="ack" data-game="${state.id}" data-seq="${alert.seq}">Acknowledge</button>
       ${more ? `<span class="more">+${more} more</span>` : ""}
       <a href="/games/${state.id}#alerts">details</a></div>
