@@ -17,6 +17,7 @@ Clock presses (``press``) and the passing of time (``tick``) go through a
 from __future__ import annotations
 
 import contextlib
+import itertools
 import logging
 import math
 from collections.abc import Iterator, Sequence
@@ -433,7 +434,8 @@ class Resolver:
         log.info("t=%.2f: %d plies made while the camera was away read from the board: %s", observation.t,
                  len(moves), " ".join(m.iccs for m in moves))
         first_ply = self.game.ply + 1
-        events = self._record(moves, observation.t, observation.t_still, 1.0 / (1.0 + math.exp(-found.gap)))
+        events = self._record(moves, observation.t, observation.t_still, 1.0 / (1.0 + math.exp(-found.gap)),
+                              rivals=other_orders(self.game.position, moves))
         self._in_sync(observation.t)
         self._unexplained.clear()
         self._suspect = None
@@ -822,9 +824,15 @@ class Resolver:
                                text, self.game.ply, placement_seen(position, found))]
 
     def _record(self, moves: tuple[Move, ...], t: float, t_still: float, confidence: float,
-                rivals: tuple[Move, ...] = ()) -> list[Event]:
+                rivals: tuple[Move, ...] | Sequence[tuple[Move, ...]] = ()) -> list[Event]:
         """Push ``moves`` onto the game and say so; ``t_still`` is when the board showing them was
-        still, ``rivals`` the moves the view could not rule out (one move only)."""
+        still, ``rivals`` the moves the view could not rule out: for one move, a tuple of moves; for
+        several, one tuple per move."""
+        per_move: list[tuple[Move, ...]]
+        if rivals and isinstance(rivals[0], Move):
+            per_move = [tuple(r for r in rivals if isinstance(r, Move))] * len(moves)
+        else:
+            per_move = [tuple(r) for r in rivals if isinstance(r, tuple)] or [()] * len(moves)
         records: list[tuple[int, Move, str, str, str]] = []
         for move in moves:
             self._unreliable -= {move.from_square, move.to_square}  # another piece, or none: read afresh
@@ -849,14 +857,14 @@ class Resolver:
                 presses[ply] = self.clock.recorded(ply, side, t, since, judged=not unseen)
         self._presses.update(presses)
         events: list[Event] = []
-        for ply, move, chinese, side, fen in records:
+        for (ply, move, chinese, side, fen), others in zip(records, per_move, strict=True):
             press = presses.get(ply)
             events.append(MoveRecorded(
                 t, ply, move.iccs, chinese, side, fen, round(confidence, 4), t_still,
                 press.red_ms if press else None, press.black_ms if press else None, len(moves) > 1,
-                rivals=tuple(rival.iccs for rival in rivals)))
+                rivals=tuple(rival.iccs for rival in others)))
             log.info("t=%.2f: ply %d %s %s (confidence %.3f%s)", t, ply, move.iccs, chinese, confidence,
-                     f"; not ruled out: {' '.join(r.iccs for r in rivals)}" if rivals else "")
+                     f"; not ruled out: {' '.join(r.iccs for r in others)}" if others else "")
         if (self.clock is not None and len(records) == 1 and self._board_seen_at is not None
                 and self._moving_since is not None  # two moves in one view: the first was not seen still
                 and not {records[0][1].from_square, records[0][1].to_square} <= self._board_seen_blind):
@@ -943,6 +951,31 @@ class Resolver:
             return []
         # presses made while the camera was away wait, as while the board is wrong, for the moves it then shows
         return self.clock.expire(t, self.last_trouble, self.desynced or self._unseen_since is not None, self.game.ply)
+
+
+def other_orders(start: Position, moves: Sequence[Move]) -> list[tuple[Move, ...]]:
+    """For each of ``moves`` (plies from ``start``, read from one view), the other moves that could
+    stand at that ply: each side's moves in another legal order reaching the same board (the view
+    shows where the pieces ended, not in what order they went)."""
+    sides = [list(moves[i::2]) for i in (0, 1)]
+    others: list[set[Move]] = [set() for _ in moves]
+    end = start
+    for move in moves:
+        end = end.play(move)
+    for first in set(itertools.permutations(sides[0])):
+        for second in set(itertools.permutations(sides[1])):
+            order = [first[i // 2] if i % 2 == 0 else second[i // 2] for i in range(len(moves))]
+            position, legal = start, True
+            for move in order:
+                if not position.is_legal(move):
+                    legal = False
+                    break
+                position = position.play(move)
+            if legal and list(order) != list(moves) and position.board == end.board:
+                for i, move in enumerate(order):
+                    if move != moves[i]:
+                        others[i].add(move)
+    return [tuple(sorted(found, key=lambda m: m.iccs)) for found in others]
 
 
 def _told(key: tuple[tuple[str, tuple[str, ...]], ...], raised: tuple[tuple[str, tuple[str, ...]], ...] | None,

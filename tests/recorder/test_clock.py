@@ -462,13 +462,27 @@ def test_three_moves_made_while_the_camera_was_away_are_read_from_the_board_afte
     for t, side in ((8.0, "red"), (11.0, "black"), (14.0, "red")):
         resolver.press(ClockPress(t, side, 905000, 903000))
     resolver.lost_sight(18.0, gone_since=5.0)
-    after = P2.play("h0g2")
+    after = P2.play("b0c2")
     events = resolver.observe(observe_board(after.board, 19.0))
-    assert [e.iccs for e in events if isinstance(e, MoveRecorded)] == ["h2e2", "h9g7", "h0g2"]
+    moves = [e for e in events if isinstance(e, MoveRecorded)]
+    # red's two moves could have come in either order: the view cannot tell, each names the other
+    assert [m.iccs for m in moves] in (["h2e2", "h9g7", "b0c2"], ["b0c2", "h9g7", "h2e2"])
+    assert [m.rivals for m in moves] == [(moves[2].iccs,), (), (moves[0].iccs,)]
+    assert resolver.game.position.board == after.board
     (alert,) = [e for e in events if isinstance(e, Alert)]
     assert alert.kind == "moves_while_away" and "plies 1-3" in alert.text and "5.0 s" in alert.text
     assert [e for e in resolver.tick(30.0) if isinstance(e, Alert)] == []  # the presses made meanwhile matched
-    assert [(e.iccs, e.red_ms) for e in events if isinstance(e, MoveRecorded)][0] == ("h2e2", 905000)
+    assert moves[0].red_ms == 905000 and moves[1].black_ms == 903000
+
+
+def test_other_orders_of_moves_read_from_one_view_reach_the_same_board_legally() -> None:
+    from recorder.resolver import other_orders
+    from rules import Move
+
+    moves = [Move.from_iccs(m) for m in ("h2e2", "h9g7", "e2e6", "b9c7")]  # the cannon's second move needs its first
+    assert [tuple(m.iccs for m in found) for found in other_orders(P0, moves)] == [(), ("b9c7",), (), ("h9g7",)]
+    blocked = [Move.from_iccs(m) for m in ("h2e2", "h9g7", "h0g2")]  # the horse first would block the cannon
+    assert other_orders(P0, blocked) == [(), (), ()]
 
 
 def test_a_board_three_plies_on_with_the_camera_watching_is_not_read_as_moves_made_unseen() -> None:
