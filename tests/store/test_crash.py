@@ -60,8 +60,12 @@ def test_a_recording_stopped_by_the_system_writes_its_pgn_and_stays_open(tmp_pat
     from tests.store.crash import REPO, _env, _stored, command
 
     db, pgn, sheet = tmp_path / "games.sqlite3", tmp_path / "g.pgn", tmp_path / "g.txt"
+    sent = getattr(signal, signum)
+    # the recorder keeps a signal its parent ignored (`nohup xqrec record` ignores SIGHUP on purpose), so
+    # a test run under nohup must give the child the signal's default disposition to test the handler
     child = subprocess.Popen(command(VIDEO, db) + ["--pgn", str(pgn), "--scoresheet", str(sheet)], cwd=REPO,
-                             env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                             env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                             preexec_fn=lambda: signal.signal(sent, signal.SIG_DFL))
     started = time.monotonic()
     try:
         while child.poll() is None and _stored(db) < 12:  # a few moves in
