@@ -254,6 +254,7 @@ class BoardLocator:
         """Refine the pass's hypotheses of the given ranks at full resolution; best fit (early exit > 0.9)."""
         gray, dark = prepared.source, prepared.dark
         best: _Fit | None = None
+        best_response, best_strength = np.zeros((1, 1), np.float32), 0.0
         for index in indices:
             if index >= len(prepared.starts):
                 break
@@ -285,9 +286,19 @@ class BoardLocator:
                         if other.confidence > fit.confidence:
                             fit = other
             if best is None or fit.confidence > best.confidence:
-                best = fit
+                best, best_response, best_strength = fit, full, strength
             if best.confidence > 0.9:
                 break
+        if best is not None and best.confidence < 0.9:
+            # the best fit refined again from where it ended, the search windows wide again: a fit that
+            # took its last steps with narrow windows (relabelled or realigned) can stay tilted towards
+            # strokes beside the grid (a board's file numbers) that the full search leaves behind
+            again = refine(best_response, best.h, best_strength, lens=best.lens,
+                           fit_radial=self.fit_distortion and self.lens is None)
+            if _plausible(again.h, gray.shape[:2]):
+                other = self._assess(best_response, again.h, again.lens, again.rms, frame)
+                if other.confidence > best.confidence:
+                    best = other
         return best
 
     def _assess(self, response: np.ndarray, h: np.ndarray, lens: Lens | None, rms: float,
