@@ -618,7 +618,7 @@ class Resolver:
                                            self.game.ply, tuple(m.iccs for m in candidate.moves)))
             close = self._close_rivals(decision)
             events += self._record(candidate.moves, observation.t, observation.t_still, decision.confidence,
-                                   rivals=close)
+                                   rivals=[close] if close else ())
             self._keep_rivals(candidate, close, observation)
             self._in_sync(t)
         return events
@@ -824,15 +824,10 @@ class Resolver:
                                text, self.game.ply, placement_seen(position, found))]
 
     def _record(self, moves: tuple[Move, ...], t: float, t_still: float, confidence: float,
-                rivals: tuple[Move, ...] | Sequence[tuple[Move, ...]] = ()) -> list[Event]:
+                rivals: Sequence[tuple[Move, ...]] = ()) -> list[Event]:
         """Push ``moves`` onto the game and say so; ``t_still`` is when the board showing them was
-        still, ``rivals`` the moves the view could not rule out: for one move, a tuple of moves; for
-        several, one tuple per move."""
-        per_move: list[tuple[Move, ...]]
-        if rivals and isinstance(rivals[0], Move):
-            per_move = [tuple(r for r in rivals if isinstance(r, Move))] * len(moves)
-        else:
-            per_move = [tuple(r) for r in rivals if isinstance(r, tuple)] or [()] * len(moves)
+        still, ``rivals`` (one tuple per move, or none) the moves the view could not rule out."""
+        per_move = list(rivals) or [()] * len(moves)
         records: list[tuple[int, Move, str, str, str]] = []
         for move in moves:
             self._unreliable -= {move.from_square, move.to_square}  # another piece, or none: read afresh
