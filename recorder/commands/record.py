@@ -42,9 +42,8 @@ from recorder.store.recording import (
     info_from_args,
     open_for_record,
     resume_session,
-    run_started_at,
 )
-from recorder.store.resume import StoreRecording, live_offset, presses_after
+from recorder.store.resume import StoreRecording, presses_after
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -195,9 +194,11 @@ def record_source(source_spec: str, classifier: Any, *, source: FrameSource | No
         else:
             log.warning("%s holds no clock press: recording from the board alone", clock_log)
         logged = None
+    seekable = not isinstance(source, LiveSource)
+    started_at = store.start_run(seekable=seekable, live=not seekable) if store is not None else 0.0
     if logged and store is not None and store.moved and store.resume is not None:
         # a new source's own clock log: its times start with it, as its frames do (after the stored ones)
-        offset = live_offset(store.resume)
+        offset = started_at
         presses: list[ClockPress] | None = [replace(p, t=p.t + offset) for p in logged]
         damaged = [(since + offset, until + offset) for since, until in damaged]
     else:
@@ -221,8 +222,6 @@ def record_source(source_spec: str, classifier: Any, *, source: FrameSource | No
     config = SessionConfig()
     if isinstance(source, LiveSource):  # its frames come later than the clock's presses: a camera's delay
         config = replace(config, resolver=replace(config.resolver, early_press_margin_s=LIVE_EARLY_PRESS_MARGIN_S))
-    seekable = not isinstance(source, LiveSource)
-    started_at = run_started_at(store, seekable)
     with EventLog(events_path) as events:
         session = RecordingSession(classifier, geometry=geometry, start=start,
                                    presses=presses if clock is None else [],
@@ -241,7 +240,7 @@ def record_source(source_spec: str, classifier: Any, *, source: FrameSource | No
                 on_event(alert)
         if clock is not None:  # a live clock (serial link or keyboard): its feed is a ClockFeed
             moved_on = isinstance(source, LiveSource) or (store is not None and store.moved)  # times go on
-            resumed = live_offset(store.resume if store else None) if moved_on else 0.0
+            resumed = started_at if moved_on else 0.0
             session.clock = clock.start(origin=time.monotonic() - resumed / clock.rate)
             if store is not None and store.resume is not None and moved_on:  # no recorder listened meanwhile
                 session.resolver.clock_heard(-math.inf, [(store.resume.t, resumed)])

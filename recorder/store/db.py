@@ -14,6 +14,7 @@ import logging
 import os
 import socket
 import sqlite3
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -206,8 +207,8 @@ class GameStore:
             # numbered inside the write lock: the console (another process) appends to the same game
             # while the recorder runs, so a number remembered from an earlier append may be taken
             seq = self.last_seq(game_id) + 1
-            self.db.execute("INSERT INTO events (game_id, seq, type, t, data) VALUES (?, ?, ?, ?, ?)",
-                            (game_id, seq, type(event).__name__, float(event.t), data))
+            self.db.execute("INSERT INTO events (game_id, seq, type, t, data, wall) VALUES (?, ?, ?, ?, ?, ?)",
+                            (game_id, seq, type(event).__name__, float(event.t), data, time.time()))
             if isinstance(event, RecordingStarted):
                 self.db.execute("UPDATE games SET start_fen = CASE start_fen WHEN '' THEN ? ELSE start_fen END,"
                                 " model_sha256 = COALESCE(?, model_sha256) WHERE id = ?",
@@ -233,6 +234,14 @@ class GameStore:
             except ValueError as error:
                 raise ValueError(f"game {game_id}, event {row['seq']}: {error}") from None
         return found
+
+    def latest_wall(self, game_id: int) -> tuple[float, float] | None:
+        """(time, wall-clock time it was stored) of the game's latest event, ``None`` for a game
+        whose events were all stored before schema 4. Of events with the same time the first stored
+        counts: the console's actions on a stopped recording take the last event's time, later."""
+        row = self.db.execute("SELECT t, wall FROM events WHERE game_id = ? "
+                              "ORDER BY t DESC, wall IS NULL, wall ASC LIMIT 1", (game_id,)).fetchone()
+        return None if row is None or row[1] is None else (float(row[0]), float(row[1]))
 
     def last_seq(self, game_id: int) -> int:
         """The number of the game's latest event (0 when it has none)."""

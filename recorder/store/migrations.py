@@ -84,6 +84,12 @@ MIGRATIONS: tuple[tuple[int, str], ...] = (
         ALTER TABLE games ADD COLUMN site TEXT NOT NULL DEFAULT '';
         ALTER TABLE games ADD COLUMN date TEXT NOT NULL DEFAULT ''
     """),
+    # when each event was stored (Unix seconds): a live game taken up after its recorder stopped goes on
+    # at the real time of the game, not a second after its last event (the camera's times start at 0
+    # again). NULL for the events stored before: their games go on a second later, as then
+    (4, """
+        ALTER TABLE events ADD COLUMN wall REAL
+    """),
 )
 LATEST = MIGRATIONS[-1][0]
 _CREATED = re.compile(r"CREATE TABLE (\w+)", re.IGNORECASE)

@@ -14,13 +14,14 @@ import datetime
 import logging
 import re
 from collections.abc import Iterable
+from itertools import chain
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from recorder.clock.model import DEFAULT_TIME_CONTROL, parse_time_control
 from recorder.sources import public_name
 from recorder.store.db import GameInfo, GameStore
-from recorder.store.resume import StoreRecording, continue_times, live_offset, prime_resolver, skip_seen
+from recorder.store.resume import StoreRecording, continue_times, prime_resolver, resume_gap, skip_seen
 
 log = logging.getLogger(__name__)
 
@@ -152,7 +153,9 @@ def resume_session(session: Any, recording: StoreRecording | None, items: Iterab
 
     The session checks the first view against that position (its orientation check and the
     resolver both start from it), so a board that was changed while nothing recorded raises
-    an alert rather than a silent jump.
+    an alert rather than a silent jump. A run whose times go on after the stored ones (a live
+    source, another source) starts with the time nothing recorded as a gap of the source
+    (``resume_gap``): moves made meanwhile are read as after a camera outage.
     """
     if recording is None or recording.resume is None:
         return items
@@ -161,15 +164,6 @@ def resume_session(session: Any, recording: StoreRecording | None, items: Iterab
     session.start = point.position
     if seekable and not recording.moved:  # the same file again: skip what was recorded
         return skip_seen(items, point)
-    return continue_times(items, live_offset(point))
-
-
-def run_started_at(recording: StoreRecording | None, seekable: bool) -> float:
-    """The time this run's events start at: 0 for a new game; for a resumed one, the stored time it
-    stopped at (the same file, read on from there) or just after it (another source or a live one,
-    whose times ``resume_session`` moves on), so the game's events stay in time order."""
-    if recording is None or recording.resume is None:
-        return 0.0
-    if seekable and not recording.moved:
-        return recording.resume.t
-    return live_offset(recording.resume)
+    offset = recording.start_run(seekable=seekable, live=not seekable) if recording.offset is None else recording.offset
+    gap = cast(T, resume_gap(point, offset, moved=recording.moved))  # a source item like the rest
+    return chain([gap], continue_times(items, offset))

@@ -13,6 +13,7 @@ board that does not match raises its usual alert instead of a silent jump.
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
@@ -39,6 +40,7 @@ class ResumePoint:
     game: RecordedGame
     t: float  # the latest stored event time (source time of the interrupted run)
     last_press_t: float | None
+    wall: float | None = None  # when the event at ``t`` was stored (Unix seconds); None before schema 4
 
     @property
     def ply(self) -> int:
@@ -57,8 +59,10 @@ def resume_point(store: GameStore, game_id: int) -> ResumePoint:
     """Rebuild a stored game to the point its recording reached."""
     events = store.events(game_id)
     presses = [e.t for e in events if isinstance(e, ClockPressed)]
-    return ResumePoint(game_id, events, rebuild(events), max((e.t for e in events), default=0.0),
-                       max(presses) if presses else None)
+    t = max((e.t for e in events), default=0.0)
+    latest = store.latest_wall(game_id)  # the row's time has full precision, the event's is rounded to 1 ms
+    return ResumePoint(game_id, events, rebuild(events), t, max(presses) if presses else None,
+                       latest[1] if latest is not None else None)
 
 
 def prime_resolver(resolver: Any, point: ResumePoint) -> None:
@@ -113,14 +117,29 @@ def skip_seen(items: Iterable[T], point: ResumePoint | None) -> Iterator[T]:
 RESUME_GAP_S = 1.0
 
 
-def live_offset(point: ResumePoint | None) -> float:
-    """Where a resumed live run's time starts: ``RESUME_GAP_S`` after the last stored event.
-
-    A camera restarts its clock at 0 when the recorder starts again; the stored events must stay in
-    time order (clock times, latencies and the console's timeline read them), so the new run's
-    frames, and the live clock's notices with them, go on from there.
+def resume_offset(point: ResumePoint | None, *, live: bool, now: float | None = None) -> float:
+    """Where a resumed run's times start when its source's own times start at 0 again (a live source,
+    or a game gone on with from another source): after the last stored event by the time the
+    recorder was away (the wall-clock time since that event was stored, ``now`` or the present) for a
+    live source, so alert and move times keep matching the real time of the game and footage filmed
+    meanwhile; ``RESUME_GAP_S`` after it for a file, whose times say nothing of when it was filmed
+    (and for a game stored before its events had wall-clock times). The stored events stay in time
+    order either way (clock times, latencies and the console's timeline read them).
     """
-    return 0.0 if point is None else point.t + RESUME_GAP_S
+    if point is None:
+        return 0.0
+    away = RESUME_GAP_S
+    if live and point.wall is not None:
+        away = max(away, (time.time() if now is None else now) - point.wall)
+    return point.t + away
+
+
+def resume_gap(point: ResumePoint, offset: float, *, moved: bool) -> Gap:
+    """The time between the last stored event and a resumed run's first frame, as a gap of the
+    source: the session logs it (``SourceGap``), and the resolver reads moves made meanwhile from
+    the first still view (up to a few, with an alert) instead of finding no continuation."""
+    reason = "the game went on from another source" if moved else "the recorder was not running"
+    return Gap(point.t, offset, reason, 0)
 
 
 def continue_times(items: Iterable[T], offset: float) -> Iterator[T]:
@@ -181,6 +200,7 @@ class StoreRecording:
     session_id: int = 0
     stored: int = field(default=0)
     moved: bool = False  # the game goes on from another source than it was recorded from
+    offset: float | None = None  # where this run's times start (``start_run``)
     _own: set[int] = field(default_factory=set)  # numbers of the events this run appended
     _seen: int = 0  # events up to this number have been looked at by ``corrections``
 
@@ -217,6 +237,18 @@ class StoreRecording:
         recording.session_id = store.begin_session(recording.game_id, recording.resume.ply if recording.resume else None)
         recording._seen = store.last_seq(recording.game_id)  # what is stored so far is in the resume point
         return recording
+
+    def start_run(self, *, seekable: bool, live: bool) -> float:
+        """Where this run's times start, fixed once as the source is about to be read: 0 for a new
+        game; for a resumed one the stored time it stopped at (the same file, read on from there) or
+        later (a live source or another source, whose times start at 0 again: ``resume_offset``)."""
+        if self.resume is None:
+            self.offset = 0.0
+        elif seekable and not self.moved:
+            self.offset = self.resume.t
+        else:
+            self.offset = resume_offset(self.resume, live=live)
+        return self.offset
 
     def sink(self, event: Event) -> None:
         """Commit one event; a stop at the end of the source closes the game (in the same transaction),

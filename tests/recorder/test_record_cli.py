@@ -10,7 +10,7 @@ import pytest
 
 import recorder.sources
 from recorder.cli import main
-from recorder.events import Alert, read_events
+from recorder.events import Alert, SourceGap, read_events
 from recorder.scoresheet import rebuild, side_by_side
 from rules import read_pgn
 from tests.recorder.oracle import OracleClassifier, use_oracle_in_record
@@ -309,11 +309,13 @@ def test_a_game_resumed_from_another_camera_keeps_its_moves_and_its_clock_log_ti
     pressed = [e for e in logged if isinstance(e, ClockPressed)]
     assert [p.ply for p in pressed] == list(range(1, 11))
     assert logged[:len(first_run)] == first_run
-    # the new camera's frames and presses come after the stored ones
-    assert min(e.t for e in logged[len(first_run):]) > max(e.t for e in first_run)
+    # the new camera's frames and presses come after the stored ones, the time between as a gap of the source
+    (gap,) = [e for e in logged if isinstance(e, SourceGap)]
+    assert gap.t == max(e.t for e in first_run) and gap.reason == "the game went on from another source"
+    assert min(e.t for e in logged[len(first_run):] if e is not gap) > max(e.t for e in first_run)
     # the new log's times moved on as its frames were: to 1 s after the last stored event
     offset = max(e.t for e in first_run) + RESUME_GAP_S
-    assert damaged.t == pytest.approx(offset)
+    assert damaged.t == pytest.approx(offset) and gap.t_resumed == pytest.approx(offset)
     assert next(e.t for e in pressed if e.ply == 6) == pytest.approx(presses[5]["t"] - cut / fps + offset, abs=1e-3)
     assert store.game(game.id).status == "closed"  # the new camera's file ended the game's recording
     for seen, press in zip(pressed, presses, strict=True):  # each ply has the times of its own press

@@ -3,7 +3,12 @@ move carries on with the next ply number; a board nothing explains is an alert, 
 
 from __future__ import annotations
 
-from recorder.events import Alert, MoveRecorded, PositionRestored
+import time
+from dataclasses import replace
+
+import pytest
+
+from recorder.events import Alert, MoveRecorded, PositionRestored, RecordingStopped
 from recorder.resolver import Resolver
 from recorder.store import GameStore, prime_resolver, resume_point
 from rules import Move, Position
@@ -43,20 +48,90 @@ def test_a_board_nothing_explains_is_an_alert() -> None:
     assert resolver.game.ply == 5 and resolver.game.position == position
 
 
-def test_a_resumed_live_source_goes_on_in_time() -> None:
+def test_a_resumed_live_source_goes_on_at_the_real_time_of_the_game() -> None:
+    # The recorder of a live game was down ten minutes: the camera's times start at 0 again, and the
+    # record's must go on ten minutes later, so alert times still match the hall's clock and footage.
     from recorder.sources import Frame, Gap
-    from recorder.store.resume import continue_times, live_offset
+    from recorder.store.resume import RESUME_GAP_S, continue_times, resume_offset
 
     store = GameStore(":memory:")
     game = store.create_game("cam")
     for event in game_events(MOVES[:4])[:-1]:
         store.append(game, event)
     point = resume_point(store, game)
-    offset = live_offset(point)
-    assert offset > point.t  # the camera's clock starts at 0 again; the record's time does not
+    assert point.wall is not None and abs(point.wall - time.time()) < 60
+    offset = resume_offset(point, live=True, now=point.wall + 600.0)
+    assert offset == pytest.approx(point.t + 600.0)
+    assert resume_offset(point, live=True, now=point.wall + 0.2) == point.t + RESUME_GAP_S  # still after it
+    assert resume_offset(point, live=False, now=point.wall + 600.0) == point.t + RESUME_GAP_S  # a file's own times
+    assert resume_offset(replace(point, wall=None), live=True) == point.t + RESUME_GAP_S  # stored before schema 4
+    assert resume_offset(None, live=True) == 0.0
     image = None
     items: list[Frame | Gap] = [Frame(image, 0.0, 0), Gap(2.0, 5.0, "stalled", 3), Frame(image, 5.1, 1)]  # type: ignore[arg-type]
     moved = list(continue_times(items, offset))
     assert [i.t for i in moved] == [offset, offset + 2.0, offset + 5.1]
     assert isinstance(moved[1], Gap) and moved[1].t_resumed == offset + 5.0
-    assert live_offset(None) == 0.0
+
+
+def test_the_console_acting_on_a_stopped_recording_does_not_shorten_the_time_away() -> None:
+    # An acknowledgement made while the recorder was down takes the last event's time but is stored
+    # later: the time away is counted from the recorder's own last event.
+    from recorder.events import AlertAcknowledged
+
+    store = GameStore(":memory:")
+    game = store.create_game("cam")
+    for event in game_events(MOVES[:2])[:-1]:
+        store.append(game, event)
+    first = resume_point(store, game)
+    time.sleep(0.05)
+    store.append(game, AlertAcknowledged(first.t, 1, "illegal_move", "arbiter", "", ""))
+    assert resume_point(store, game).wall == first.wall
+
+
+def test_a_resumed_live_run_starts_with_the_time_away_as_a_gap() -> None:
+    # Moves made while nothing recorded are read from the first still view as after a camera outage
+    # (with an alert), not left as a board no continuation explains.
+    from recorder.sources import Frame, Gap
+    from recorder.store.recording import resume_session
+    from recorder.store.resume import StoreRecording
+
+    store = GameStore(":memory:")
+    recording = StoreRecording.open(store, "cam")
+    for event in game_events(MOVES[:4])[:-1]:
+        recording.sink(event)
+    recording.sink(RecordingStopped(recording.game().plies[-1].t + 1.0, 100, "interrupted"))
+    again = StoreRecording.open(store, "cam")
+    assert again.resume is not None
+    offset = again.start_run(seekable=False, live=True)
+    session = _Session()
+    items = list(resume_session(session, again, [Frame(None, 0.5, 0)], seekable=False))  # type: ignore[arg-type]
+    gap, frame = items
+    assert isinstance(gap, Gap) and (gap.t, gap.t_resumed) == (again.resume.t, offset)
+    assert gap.reason == "the recorder was not running"
+    assert isinstance(frame, Frame) and frame.t == pytest.approx(offset + 0.5)
+    assert session.resolver.game.ply == 4
+
+
+def test_moves_made_while_the_recorder_was_away_are_read_after_the_gap() -> None:
+    resolver, position = _resumed(3)
+    resolver.lost_sight(200.0, gone_since=100.0)  # what the session does with the resume gap
+    after = position
+    for iccs in MOVES[3:6]:  # three plies: more than a fast player's pair
+        after = after.play(Move.from_iccs(iccs))
+    events: list[object] = []
+    for step in range(3):
+        events += resolver.observe(observe_board(after.board, 201.0 + step, seed=step))
+    recorded = [e for e in events if isinstance(e, MoveRecorded)]
+    assert [e.ply for e in recorded] == [4, 5, 6] and sorted(e.iccs for e in recorded) == sorted(MOVES[3:6])
+    assert resolver.game.position.board == after.board
+    # black's two moves could have come in either order: both plies name the other order's move
+    assert all(e.rivals for e in recorded if e.ply in (4, 6))
+    assert any(isinstance(e, Alert) and e.kind == "moves_while_away" for e in events)
+
+
+class _Session:
+    """What resume_session needs of a session: a resolver to prime and a start to set."""
+
+    def __init__(self) -> None:
+        self.resolver = Resolver(Position.start())
+        self.start = Position.start()

@@ -15,7 +15,7 @@ from recorder.events import RecordingStopped
 from recorder.exports.pgn import export_pgn
 from recorder.resolver import Resolver
 from recorder.scoresheet import rebuild
-from recorder.sources import Frame
+from recorder.sources import Frame, Gap
 from recorder.store import GameInfo, GameStore, StoreRecording, prime_resolver, resume_point
 from recorder.store.migrations import LATEST, MIGRATIONS, schema_version
 from rules import Position, read_pgn
@@ -145,8 +145,9 @@ def test_an_interrupted_game_goes_on_from_another_source_by_its_number(tmp_path:
     game = store.game(run.game_id)
     assert game.source == "/dev/video2" and game.info.board == 5
     # its times go on after the stored ones, whatever kind of source the new one is
-    frames = list(resume_session(_Primed(), again, [Frame(None, 0.5, 0)], seekable=True))  # type: ignore[arg-type]
-    assert len(frames) == 1 and frames[0].t > again.resume.t
+    gap, frame = resume_session(_Primed(), again, [Frame(None, 0.5, 0)], seekable=True)  # type: ignore[arg-type]
+    assert isinstance(gap, Gap) and gap.t == again.resume.t and gap.reason == "the game went on from another source"
+    assert isinstance(frame, Frame) and frame.t > gap.t_resumed > again.resume.t
     again.sink(RecordingStopped(90.0, 900))
     with pytest.raises(ValueError, match=f"game {run.game_id} is finished"):
         StoreRecording.open(store, "/dev/video2", game_id=run.game_id)
