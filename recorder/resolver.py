@@ -441,7 +441,8 @@ class Resolver:
         self._suspect = None
         squares = tuple(square_name(sq) for m in moves for sq in (m.from_square, m.to_square))
         plies = f"plies {first_ply}-{first_ply + len(moves) - 1}"
-        text = (f"{len(moves)} moves were made while the camera was away (from {gone:.1f} s): {plies} "
+        text = (f"{len(moves)} moves were made while the board was not watched (the camera or the recorder was "
+                f"away from {gone:.1f} s): {plies} "
                 f"({' '.join(m.iccs for m in moves)}) are recorded from the board as it stood after them, in an "
                 "order the camera did not see; check them with the players (art. 5.8)")
         return events + [BoardDisturbed(observation.t, "moves_while_away", squares, "5.8", text, self.game.ply,
