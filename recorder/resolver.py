@@ -194,9 +194,11 @@ class Resolver:
         # is the position put back (by the arbiter or the player), not a new move awaiting a press.
         self._put_back: tuple[int, str, ClockPress | None] | None = None
         self._seen_off: frozenset[int] = frozenset()  # squares whose piece this view sees lying off its point
+        self._suspect_off: frozenset[int] = frozenset()  # those seen so when the trouble now looked at was first seen
         # Recorded single moves that had a close rival: ply -> what was recorded then (see _revise).
         self._rivals: dict[int, _Rivals] = {}
         self._touched_at = np.full(90, -math.inf)  # when something last moved near each point
+        self._moved_near = np.zeros(90, dtype=bool)  # something moved near the point since the last view
         self._revision_seen: tuple[int, str, str] | None = None  # (ply, rival, board) waiting for a second look
         self._revision_stale = False  # no revision explained the last view, and nothing moved since
         # When the board was last seen whole and as recorded, and when motion over it first began
@@ -219,6 +221,8 @@ class Resolver:
                    else np.asarray(observation.touched, dtype=bool))
         self._touched |= touched
         self._touched_at[touched] = observation.t
+        # what this view knows moved near each point since the last one (nothing, when it does not know)
+        self._moved_near = touched if observation.touched is not None else np.zeros(90, dtype=bool)
         if touched.any():
             self._revision_stale = False
             self._inconclusive = 0
@@ -335,14 +339,21 @@ class Resolver:
 
     def _confirm(self, alerts: Sequence[Alert], t: float, hold_s: float = 0.0) -> list[Alert]:
         """Alerts to raise now: a new trouble is raised once a second look (``wants_retry``) sees it
-        again, and not before it has been seen for ``hold_s`` (a piece that may be in a hand), as
-        judged when the trouble was first seen."""
+        again, and not before it has been seen for ``hold_s`` (a piece that may be in a hand), counted
+        from when the trouble was first seen. A later look may find a reason to wait that the first did
+        not: a piece first seen lying off its point (not in a hand, so no wait) that is then gone, with
+        something moving near it, was being slid or lifted by a hand that paused on the board, not
+        knocked (inject-026: a chariot slid towards its new point, the fingers on it, was raised as
+        disturbed 0.6 s later). A knocked piece lies still: a look with nothing moving near it keeps
+        the first judgement."""
         if not alerts:
             self._suspect = None
             return []
         key = tuple((a.kind, a.squares) for a in alerts)
         if key == self._suspect:
-            since, hold_s = self._suspect_since, self._suspect_hold
+            since, first_hold = self._suspect_since, self._suspect_hold
+            lifted = any(sq not in self._seen_off and self._moved_near[sq] for sq in self._suspect_off)
+            hold_s = max(first_hold, hold_s) if lifted else first_hold
         else:
             since = t
         seen_again = key == self._suspect or self.desynced or not self.config.confirm_alerts
@@ -368,6 +379,8 @@ class Resolver:
         if key != self._suspect:
             log.debug("t=%.2f: %s; looking again%s", t, alerts[0].text,
                       f" (a hand may hold it: {hold_s:.0f} s)" if hold_s else "")
+        if key != self._suspect:
+            self._suspect_off = self._seen_off  # pieces first seen lying off their points: in no hand, then
         self._suspect, self._suspect_since, self._suspect_hold = key, since, hold_s
         self.wants_retry = True
         return []

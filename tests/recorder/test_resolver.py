@@ -307,6 +307,50 @@ def test_a_knocked_piece_that_reads_empty_but_is_seen_off_its_point_is_raised_wi
     assert [e.squares for e in events if isinstance(e, BoardDisturbed)] == [("g3",)]
 
 
+def test_a_piece_slid_by_a_hand_that_paused_is_not_raised_when_the_hand_then_lifts_it() -> None:
+    # inject-026: the hand paused while sliding a chariot towards its new point (the disc seen off its
+    # point, the fingers read as board); at the next look, with the hand stirring there, the
+    # piece is gone: it is in the hand, so the wait for a held piece applies, and the move comes
+    resolver = _seen_clean_at_start()
+    position = Position.start()
+    for t, move in ((2.0, "h2e2"), (4.0, "h9g7")):
+        position = position.play(move)
+        assert _recorded(resolver.observe(replace(observe_board(position.board, t),
+                                                  offsets=_on_points(position.board)))) == [move]
+    a0 = parse_square("a0")
+    offsets = _on_points(position.board)
+    offsets[a0] = (0.5, 0.2)
+    events = resolver.observe(replace(observe_board(position.board, 6.0, misread={a0: (".", 0.9)}, touched=(a0,)),
+                                      offsets=offsets))
+    assert events == [] and resolver.wants_retry
+    lifted = _on_points(position.board)
+    lifted[a0] = np.nan
+    events = resolver.observe(replace(observe_board(position.board, 6.6, misread={a0: (".", 0.95)}, touched=(a0,)),
+                                      offsets=lifted))
+    assert not [e for e in events if isinstance(e, Alert)]
+    after = position.play("a0a1")
+    assert _recorded(resolver.observe(replace(observe_board(after.board, 7.3, touched=(a0, a0 + 9)),
+                                              offsets=_on_points(after.board)))) == ["a0a1"]
+
+
+def test_a_knocked_piece_missed_on_the_second_look_with_nothing_moving_near_is_still_raised() -> None:
+    # the disc finder missed the knocked piece the second time, but nothing moved near it: no hand
+    # took it, so the first judgement (a piece lying off its point, no wait) stands
+    resolver = _seen_clean_at_start()
+    after = Position.start().play("h2e2")
+    assert _recorded(resolver.observe(replace(observe_board(after.board, 2.0), offsets=_on_points(after.board)))) \
+        == ["h2e2"]
+    g3 = parse_square("g3")
+    offsets = _on_points(after.board)
+    offsets[g3] = (0.47, 0.0)
+    resolver.observe(replace(observe_board(after.board, 3.0, misread={g3: (".", 0.9)}, touched=(g3,)), offsets=offsets))
+    missed = _on_points(after.board)
+    missed[g3] = np.nan
+    events = resolver.observe(replace(observe_board(after.board, 3.4, misread={g3: (".", 0.9)}, touched=()),
+                                      offsets=missed))
+    assert [e.squares for e in events if isinstance(e, BoardDisturbed)] == [("g3",)]
+
+
 def test_a_piece_whose_disc_was_missed_in_the_last_clean_view_keeps_its_earlier_place() -> None:
     # the disc of the general was not found in the last clean view; knocked 0.38 off later, it is
     # judged against where it was seen before, not as a piece seen there for the first time (0.45)
