@@ -411,8 +411,9 @@ def run(args: argparse.Namespace) -> int:
         events = record_source(args.source, classifier, source=source, clock_log=args.clock_log,
                                events_path=args.events, calibration=args.calibration, fen=args.fen, fps=args.fps,
                                show=not args.quiet, clock=clock, store=stored, clock_presses=clock_presses)
-    # The same exports as `xqrec export`: one PGN writer, one scoresheet text, the same headers.
-    info = info_from_args(args)
+    # The same exports as `xqrec export`: one PGN writer, one scoresheet text, the same headers (the
+    # stored game's: a run going on with a game, --resume, names no players and keeps the first run's)
+    info = stored.store.game(stored.game_id).info if stored is not None else info_from_args(args)
     if args.pgn:  # the site is --site or PGN's unknown "?", never the source (a stream's password, a local path)
         headers: dict[str, str] = {}
         if stored is not None:

@@ -289,14 +289,18 @@ def test_a_game_resumed_from_another_camera_keeps_its_moves_and_its_clock_log_ti
     db = tmp_path / "games.sqlite3"
 
     _reading(monkeypatch, truth, stopped=True)  # the first camera failed; the arbiter stopped that recording
-    assert main(["record", str(first_video), "--db", str(db), "--clock-log", str(first_log)]) == 0
+    assert main(["record", str(first_video), "--db", str(db), "--clock-log", str(first_log),
+                 "--event", "Open", "--round", "2", "--board", "7", "--red", "Li", "--black", "Wang"]) == 0
     (game,) = GameStore(db).games()
     first_run = GameStore(db).events(game.id)
     later = {**truth, "stills": [{**s, "from_frame": s["from_frame"] - cut, "to_frame": s["to_frame"] - cut}
                                  for s in truth["stills"] if s["to_frame"] >= cut]}
     _reading(monkeypatch, later)  # the new camera's file plays to its end
     assert main(["record", str(second_video), "--db", str(db), "--resume", str(game.id),
-                 "--clock-log", str(second_log)]) == 0
+                 "--clock-log", str(second_log), "--pgn", str(tmp_path / "game.pgn")]) == 0
+    # the files the run going on writes name the game as the first run did (tester 15: all "?")
+    headers = read_pgn((tmp_path / "game.pgn").read_text(encoding="utf-8"))[0].headers
+    assert (headers["Event"], headers["Round"], headers["Red"], headers["Black"]) == ("Open", "2", "Li", "Wang")
 
     store = GameStore(db)
     assert [g.id for g in store.games()] == [game.id]  # the same game, not a second one on the board
