@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from recorder.events import Event, GameEnded, RecordingStarted, event_from_json, event_to_json
+from recorder.scoresheet import rebuild
 from recorder.store.migrations import check_store, migrate
 
 log = logging.getLogger(__name__)
@@ -281,7 +282,9 @@ class GameStore:
                t.name AS event_name, t.site AS tournament_site,
                (SELECT COUNT(*) FROM sessions s WHERE s.game_id = g.id) AS session_count,
                (SELECT MAX(CAST(json_extract(e.data, '$.ply') AS INTEGER)) FROM events e
-                 WHERE e.game_id = g.id AND e.type = 'MoveRecorded') AS max_ply
+                 WHERE e.game_id = g.id AND e.type = 'MoveRecorded') AS max_ply,
+               EXISTS (SELECT 1 FROM events e WHERE e.game_id = g.id
+                        AND e.type IN ('MoveCorrected', 'PositionRestored')) AS revised
         FROM games g LEFT JOIN boards b ON b.id = g.board_id LEFT JOIN rounds r ON r.id = b.round_id
              LEFT JOIN tournaments t ON t.id = r.tournament_id
     """
@@ -300,9 +303,11 @@ class GameStore:
                         board=row["board_number"] or None, red=row["red"],  # 0: the game had no board number
                         black=row["black"], time_control=row["time_control"], camera=row["camera"],
                         clock=row["clock"])
+        plies = int(row["max_ply"] or 0)
+        if row["revised"]:  # moves corrected, added or taken back: the game as its events rebuild it
+            plies = len(rebuild(self.events(int(row["id"]))).plies)
         game = GameRow(row["id"], info, row["source"], row["status"], row["result"], row["start_fen"],
-                       row["model_sha256"], row["created"], row["updated"], int(row["max_ply"] or 0),
-                       sessions=int(row["session_count"]))
+                       row["model_sha256"], row["created"], row["updated"], plies, sessions=int(row["session_count"]))
         if game.status == "open":
             game.interrupted = not self._held(game.id)
         return game

@@ -41,6 +41,30 @@ def test_events_are_committed_and_read_back(tmp_path: Path) -> None:
         assert row.model_sha256 == "ab" * 32
 
 
+def test_the_listed_ply_count_follows_added_and_taken_back_moves(tmp_path: Path) -> None:
+    # tester 15: a move the arbiter added was missing from `xqrec games` (and from the import's check
+    # for a game stored already)
+    from recorder.events import PositionRestored, corrections
+    from rules import Move, Position
+
+    store = GameStore(tmp_path / "store.sqlite3")
+    game = store.create_game("cam0")
+    for event in game_events(OPENING)[:-1]:
+        store.append(game, event)
+    position = Position.start()
+    for iccs in OPENING:
+        position = position.play(Move.from_iccs(iccs))
+    added = position.legal_moves()[0]
+    for event in corrections(position, len(OPENING) + 1, [added], "", 50.0, "arbiter"):
+        store.append(game, event)
+    assert store.game(game).plies == len(OPENING) + 1
+    back = Position.start()
+    for iccs in OPENING[:4]:
+        back = back.play(Move.from_iccs(iccs))
+    store.append(game, PositionRestored(60.0, 4, back.fen(), tuple(OPENING[4:]) + (added.iccs,)))
+    assert store.game(game).plies == 4
+
+
 def test_the_console_and_the_recorder_append_to_one_game(tmp_path: Path) -> None:
     path = tmp_path / "store.sqlite3"
     events = game_events(OPENING)
