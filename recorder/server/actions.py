@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from recorder.events import Alert, AlertAcknowledged, Event, GameEnded, ResultMarked, corrections
+from recorder.scoresheet import rebuild
 from recorder.server.state import StoredEvent
 from recorder.store.db import GameStore
 from rules import RED, Move, Position, parse_move
@@ -97,6 +98,10 @@ def correct(store: GameStore, game_id: int, events: list[StoredEvent], body: dic
     except ValueError as error:
         raise ActionError(f"ply {ply}: {error}") from None
     was = plies[ply - 1] if ply <= len(plies) else ""
+    result = rebuild([stored.event for stored in events]).result
+    if not was and result != "*":  # the signed sheet would read the game ended, then a move played
+        raise ActionError(f"the game's result ({result}) is marked after ply {len(plies)}: a move added after "
+                          "it would follow the end of the game; reopen it first (result *) if play went on")
     if move.iccs == was:
         raise ActionError(f"ply {ply} is already {was}")
     sequence = [move] + [Move.from_iccs(iccs) for iccs in plies[ply:]]

@@ -152,3 +152,18 @@ def test_export_file_names_in_headers(console: Any) -> None:
     for kind in ("pgn", "txt"):
         status, _, headers = get(f"{console.url}/games/{game}/export.{kind}")
         assert status == 200 and headers["Content-Disposition"] == f'attachment; filename="game-{game}.{kind}"'
+
+
+def test_no_move_is_added_after_the_marked_result_until_the_game_is_reopened(console: Any) -> None:
+    # tester 15: a move added after "draw agreed" made the signed sheet read a draw, then a move played
+    game = record(console.db, alert=False)
+    url = f"{console.url}/api/games/{game}"
+    state = json.loads(get(url)[1])
+    plies = len(state["moves"])
+    move = Position.from_fen(state["fen"]).legal_moves()[0]
+    assert post(url + "/result", {"result": "1/2-1/2", "text": "agreed"}, "Zhang")[0] == 200
+    status, reply = post(url + "/correct", {"ply": plies + 1, "move": move.iccs}, "Zhang")
+    assert status == 409 and "reopen it first" in reply["error"]
+    assert post(url + "/result", {"result": "*", "text": "play went on"}, "Zhang")[0] == 200
+    status, reply = post(url + "/correct", {"ply": plies + 1, "move": move.iccs}, "Zhang")
+    assert status == 200 and len(reply["state"]["moves"]) == plies + 1
