@@ -266,7 +266,7 @@ def record_source(source_spec: str, classifier: Any, *, source: FrameSource | No
                 on_event(ended)
                 # not the game's end: it stays open for the rest (the next file: --resume GAME), and the
                 # clock log's later presses wait for that run
-                reason, complete = "stopped: the video ended early", False
+                reason, complete = ENDED_EARLY, False
             elif logged and clock is None and not isinstance(source, LiveSource):
                 # the presses as fed (a resumed run's log moved on with its frames), not as logged
                 stray = clock_log_mismatch(presses or [], session.last_t, clock_log, session.resolver.game.ply)
@@ -283,6 +283,7 @@ def record_source(source_spec: str, classifier: Any, *, source: FrameSource | No
         return store.store.events(store.game_id) if store is not None else list(events.events)
 
 
+ENDED_EARLY = "stopped: the video ended early"
 LOG_BEYOND_S = 10.0  # a clock log running this long past the end of its video is not that video's
 
 
@@ -431,7 +432,16 @@ def run(args: argparse.Namespace) -> int:
         if row.status == "closed":
             print(f"xqrec record: {stopped.reason}; game {stored.game_id} has its result ({row.result}) and is "
                   "closed", file=sys.stderr)
+        elif stopped.reason == ENDED_EARLY:  # the same file again would stop at the same place
+            print(f"xqrec record: {stopped.reason} (a cut or damaged file?); the moves read are stored and game "
+                  f"{stored.game_id} is left open: record the rest from another file or camera with "
+                  f"--resume {stored.game_id}", file=sys.stderr)
         else:
             print(f"xqrec record: {stopped.reason}; game {stored.game_id} is left open: the same command goes on "
                   f"with it (from another camera or file: --resume {stored.game_id})", file=sys.stderr)
+    if stopped is not None and stopped.reason == ENDED_EARLY:
+        if stored is None:
+            print(f"xqrec record: {stopped.reason} (a cut or damaged file?); the moves read are in the record "
+                  "written", file=sys.stderr)
+        return 1  # bad input: a script must not take the cut game for a whole one
     return 0

@@ -129,7 +129,7 @@ def test_a_damaged_clock_log_and_a_truncated_video_are_alerts_kept_with_the_game
     cut = tmp_path / "cut.mp4"
     cut.write_bytes(data[: len(data) * 6 // 10])
     events = tmp_path / "e.jsonl"
-    assert main(["record", str(cut), "--no-db", "--clock-log", str(damaged), "--events", str(events)]) == 0
+    assert main(["record", str(cut), "--no-db", "--clock-log", str(damaged), "--events", str(events)]) == 1
     alerts = {e.kind: e.text for e in read_events(events) if isinstance(e, Alert)}
     assert "2 line(s) of the clock log" in alerts["clock_log_damaged"]  # the log, not a player
     assert "truncated or damaged" in alerts["source_ended_early"]
@@ -389,8 +389,12 @@ def test_a_game_whose_video_was_cut_short_stays_open_to_go_on_with(
     cut = tmp_path / "cut.mp4"  # a recording cut off (a full disk): the rest may come in another file
     cut.write_bytes(data[: len(data) * 6 // 10])
     db = tmp_path / "games.sqlite3"
-    assert main(["record", str(cut), "--db", str(db), "--clock-log", str(FIXTURES / "game_short.clock.jsonl")]) == 0
-    assert "the video ended early; game 1 is left open" in capsys.readouterr().err
+    # not 0: a script must not take the cut game for a whole one; and the same file again would stop
+    # at the same place, so the message names the way on (tester 15)
+    assert main(["record", str(cut), "--db", str(db), "--clock-log", str(FIXTURES / "game_short.clock.jsonl")]) == 1
+    err = capsys.readouterr().err
+    assert "the video ended early (a cut or damaged file?)" in err
+    assert "game 1 is left open: record the rest from another file or camera with --resume 1" in err
     (game,) = GameStore(db).games()
     assert game.state == "interrupted" and game.plies > 0
     events = GameStore(db).events(game.id)
