@@ -159,6 +159,7 @@ class Resolver:
         self.desynced = False
         self._desynced_since: float | None = None  # when the board went wrong (the first alert)
         self._unseen_since: float | None = None  # the camera's last frame before a gap not yet read past
+        self._corrected_at: float | None = None  # the arbiter changed the record then; the board not matched since
         self.last_trouble: float | None = None  # latest board trouble that may bring clock corrections
         # whether the trouble standing now may: an illegal move or a board no move explains may be
         # put right with the clock pressed back (art. 5.8.3); a knocked or missing piece is not
@@ -272,7 +273,9 @@ class Resolver:
             log.debug("t=%.2f: no candidate fits and %d points are hidden; waiting", t, int(observation.mask.sum()))
             self.wants_retry = True
             return []
-        if self._unseen_since is not None:  # the first views since the camera was away: moves made meanwhile
+        if self._unseen_since is not None or self._corrected_at is not None:
+            # the first views since the camera was away or the arbiter changed the record: moves made
+            # meanwhile that the recorder did not see, or saw but could not record against the record then
             bridged = self._bridge_gap(observation, scorer)
             if bridged is not None:
                 return bridged
@@ -306,6 +309,7 @@ class Resolver:
             self.clock.excuse_pending(t)
         self.desynced = self._clock_trouble = False
         self._unseen_since = None  # the board is read past the camera's gap: presses are judged as usual
+        self._corrected_at = None
         self._raised = None
 
     def _residual_hold(self, candidate: _Candidate, residual: Sequence[Alert], scorer: Scorer) -> float:
@@ -439,11 +443,13 @@ class Resolver:
         if cfg.gap_plies < 3:
             return None
         found = catch_up(self.game.position, [scorer] * cfg.gap_plies, [None] * cfg.gap_plies)
-        if (found is None or len(found.moves) < 3 or found.gap < cfg.catch_up_margin
+        if (found is None or len(found.moves) < 3 or found.gap < cfg.catch_up_margin or _undoes_itself(found.moves)
                 or not self._fits(found.position, scorer, None, cfg.max_bad_points)):
             return None
         moves = found.moves
-        gone = self._unseen_since if self._unseen_since is not None else observation.t
+        unseen = self._unseen_since is not None
+        gone = self._unseen_since if unseen else self._corrected_at
+        gone = observation.t if gone is None else gone
         log.info("t=%.2f: %d plies made while the camera was away read from the board: %s", observation.t,
                  len(moves), " ".join(m.iccs for m in moves))
         first_ply = self.game.ply + 1
@@ -454,10 +460,11 @@ class Resolver:
         self._suspect = None
         squares = tuple(square_name(sq) for m in moves for sq in (m.from_square, m.to_square))
         plies = f"plies {first_ply}-{first_ply + len(moves) - 1}"
-        text = (f"{len(moves)} moves were made while the board was not watched (the camera or the recorder was "
-                f"away from {gone:.1f} s): {plies} "
-                f"({' '.join(m.iccs for m in moves)}) are recorded from the board as it stood after them, in an "
-                "order the camera did not see; check them with the players (art. 5.8)")
+        why = (f"while the board was not watched (the camera or the recorder was away from {gone:.1f} s)" if unseen
+               else f"that could not be recorded while the record was wrong (corrected at {gone:.1f} s)")
+        text = (f"{len(moves)} moves were made {why}: {plies} ({' '.join(m.iccs for m in moves)}) are recorded "
+                "from the board as it stood after them, in an order read from that board alone; check them with "
+                "the players (art. 5.8)")
         return events + [BoardDisturbed(observation.t, "moves_while_away", squares, "5.8", text, self.game.ply,
                                         self.game.position.fen().split(" ")[0])]
 
@@ -912,10 +919,13 @@ class Resolver:
             self._unseen_since = min(gone_since, self._unseen_since if self._unseen_since is not None else gone_since)
         self.blind(t)
 
-    def adopt(self, ply: int, moves: Sequence[str]) -> None:
-        """The arbiter corrected the record from ply ``ply`` on to ``moves`` (ICCS): judge the board
-        against the corrected game from now on. A board that shows the old move is then a
-        position nothing explains, and the alert says so, until the board matches again."""
+    def adopt(self, ply: int, moves: Sequence[str], t: float | None = None) -> None:
+        """The arbiter corrected the record from ply ``ply`` on to ``moves`` (ICCS) at ``t``: judge the
+        board against the corrected game from now on. A board that shows the old move is then a
+        position nothing explains, and the alert says so, until the board matches again. Moves played
+        while the record was wrong, which nothing could explain then, are read from the next view as
+        after a camera outage (``_bridge_gap``: up to ``gap_plies``, with an alert; tester 15 undid a
+        wrong correction with the board five plies on, and the rest of the game was lost)."""
         while self.game.ply >= ply:
             self.game.pop()
         for iccs in moves:
@@ -929,6 +939,8 @@ class Resolver:
         self._misread.clear()
         self._rivals.clear()  # the arbiter has said what was played
         self._board_seen_at = self._moving_since = None
+        if t is not None:
+            self._corrected_at = t
 
     def forget_offsets(self) -> None:
         """Drop the reference disc offsets (the board was calibrated again)."""
@@ -985,6 +997,20 @@ def other_orders(start: Position, moves: Sequence[Move]) -> list[tuple[Move, ...
                     if move != moves[i]:
                         others[i].add(move)
     return [tuple(sorted(found, key=lambda m: m.iccs)) for found in others]
+
+
+def _undoes_itself(moves: Sequence[Move]) -> bool:
+    """Whether a path of moves brings a piece back to the point it started from: such a path can
+    explain a board that differs from the record in one place by shuffles that change nothing (a
+    wrong record "repaired" by invented moves), so one view is not evidence enough for it."""
+    origin: dict[int, int] = {}  # where each piece that moved stands now -> where it started
+    for move in moves:
+        start = origin.pop(move.from_square, move.from_square)
+        origin.pop(move.to_square, None)  # a piece taken there is gone
+        if start == move.to_square:
+            return True
+        origin[move.to_square] = start
+    return False
 
 
 def _told(key: tuple[tuple[str, tuple[str, ...]], ...], raised: tuple[tuple[str, tuple[str, ...]], ...] | None,

@@ -460,7 +460,7 @@ class RecordingSession:
                 break
             position = position.play(move)
             kept.append(move)
-        self.resolver.adopt(1, plies + [move.iccs for move in kept])
+        self.resolver.adopt(1, plies + [move.iccs for move in kept], self.last_t)
         logged = {(e.ply, e.iccs): e for e in self.log.events if isinstance(e, MoveRecorded)}
         again = [replace(logged[(ply, move.iccs)], t=self.last_t)
                  for ply, move in enumerate(kept, start=len(plies) + 1) if (ply, move.iccs) in logged]
