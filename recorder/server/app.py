@@ -501,10 +501,15 @@ def _live_round(games: list[GameRow]) -> tuple[str, str] | None:
     """(event, round) the live feed shows: that of the newest game a recorder is recording now in a
     round, else of the newest game in one; ``None`` when no game names a round. A game recorded without
     a round (a camera being tried out) never takes the feed away from the tournament's round, nor does
-    an old round's interrupted game."""
+    an old round's interrupted game, nor a game imported from a PGN file (an archived game, which no
+    recorder watched, brought in between rounds), unless the store holds only such games."""
     in_rounds = [game for game in games if game.info.event or game.info.round]
     if not in_rounds:
         return None
+    # an imported game names no model and has its moves from the start (a recorder's game names its
+    # model with its first event, before any move)
+    watched = [game for game in in_rounds if game.model_sha256 or not game.plies]
+    in_rounds = watched or in_rounds
     playing = [game for game in in_rounds if game.state == "recording"]
     newest = max(playing or in_rounds, key=lambda game: game.id).info
     return newest.event, newest.round

@@ -15,6 +15,7 @@ import pytest
 from recorder.events import AlertAcknowledged, MoveCorrected, MoveRecorded, RecordingStarted, ResultMarked
 from recorder.server import ServeConfig, check_bind, is_loopback, load_serve_config
 from recorder.store import GameInfo, GameStore
+from recorder.store.importer import import_pgn
 from rules import Position, read_pgn
 from tests.server.feeder import illegal_alert, recorder_events, truth
 
@@ -306,6 +307,11 @@ def test_a_game_without_a_round_does_not_take_the_live_feed_from_the_round(conso
         store.close_game(later, "0-1")
     games = read_pgn(get(console.url + "/broadcast/live.pgn")[1].decode())  # nothing playing: the newest round
     assert [g.headers["GameId"] for g in games] == [str(later)]
+    # an archived game imported between rounds is not the live round (tester 15: a relay republished it)
+    with GameStore(console.db) as store:
+        (archived,) = import_pgn(store, '[Event "Old Archive"]\n[Round "1"]\n\n1. h2e2 h9g7 *\n').ids
+    games = read_pgn(get(console.url + "/broadcast/live.pgn")[1].decode())
+    assert [g.headers["GameId"] for g in games] == [str(later)] and archived > later
 
 
 def test_live_pgn_without_rounds_lists_the_games_being_played(console: Any) -> None:
