@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import logging
 import sys
 from pathlib import Path
@@ -35,7 +36,13 @@ def run(args: argparse.Namespace) -> int:
     if not Path(db).exists():
         print(f"note: there is no game store at {db} yet: it is made now, and the console stays empty until a "
               "recorder records into it (check the path if you meant an existing store)", file=sys.stderr)
-    server = ConsoleServer((args.host, args.port), db, config)
+    try:
+        server = ConsoleServer((args.host, args.port), db, config)
+    except OSError as error:
+        if error.errno == errno.EADDRINUSE:
+            raise ValueError(f"port {args.port} on {args.host} is already in use (another xqrec serve, or another "
+                             "program): give another --port") from None
+        raise
     print(f"arbiter console on {server.url}/  (store {db}; broadcast {server.url}/broadcast/live.pgn)",
           flush=True)
     if not config.password:

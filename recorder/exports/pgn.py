@@ -107,7 +107,8 @@ def notes_of(events: Sequence[Event]) -> list[tuple[int, str]]:
         elif isinstance(event, AlertAcknowledged) and event.note:
             target = events[event.seq - 1] if 0 < event.seq <= len(events) else None
             at = target.ply if isinstance(target, Alert) else ply
-            notes.append((at, f"arbiter {event.by or ''} on the {event.kind} alert: {event.note}".replace("  ", " ")))
+            who = event.by if "arbiter" in (event.by or "").lower() else f"arbiter {event.by or ''}".strip()
+            notes.append((at, f"{who} on the {event.kind} alert: {event.note}"))
         elif isinstance(event, SourceGap):
             notes.append((ply, f"camera: no picture from {event.t:.1f} to {event.t_resumed:.1f} s ({event.reason})"))
         elif isinstance(event, ClockNoted) and event.kind in ("clock_connected", "press_unheard") and event.t > 0:

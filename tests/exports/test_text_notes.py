@@ -69,12 +69,14 @@ def test_equipment_trouble_is_told_apart_from_fouls_and_the_arbiters_notes_are_k
                ClockNoted(59.0, "press_unheard", "ply 10 by black: no clock press heard", "black", 10)]
     events.append(AlertAcknowledged(60.0, len(events) - 3, "move_without_press", "Zhang Wei",
                                     "press made during the camera gap; checked"))
+    events.append(AlertAcknowledged(61.0, 1 + len(game_events(MOVES)) - 1, "camera_lost", "Arbiter Liu", "cable"))
     events.append(stop)
     notes = [text for _, text in game_notes(events, rebuild(events))]
     assert "equipment camera_lost: the camera gave no picture from 40.0 s" in notes
     assert "camera: no picture from 40.0 to 55.5 s (no frame for 3.0 s)" in notes
     assert any(n.startswith("alert move_without_press (art. 6)") for n in notes)  # a player's matter stays an alert
     assert "arbiter Zhang Wei on the move_without_press alert: press made during the camera gap; checked" in notes
+    assert "Arbiter Liu on the camera_lost alert: cable" in notes  # not "arbiter Arbiter Liu" (tester 15)
     assert "clock: clock back on /dev/ttyUSB0 after a 16.4 s gap" in notes
     assert "clock: ply 10 by black: no clock press heard" in notes
     assert not any("clock connected on" in n for n in notes)  # the clock answering at the start is no news
