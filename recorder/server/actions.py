@@ -18,6 +18,7 @@ from recorder.scoresheet import rebuild
 from recorder.server.state import StoredEvent
 from recorder.store.db import GameStore
 from rules import RED, Move, Position, parse_move
+from rules.errors import InvalidMoveError
 
 log = logging.getLogger(__name__)
 
@@ -27,6 +28,11 @@ MAX_TEXT = 500
 
 class ActionError(ValueError):
     """An action the game's record does not allow (the message says why); the server answers 409."""
+
+
+class MalformedAction(ActionError):
+    """A request that names no valid action at all (a ply that is no number, a text that is no move
+    or result); the server answers 400: no state of the game would allow it."""
 
 
 def _now() -> str:
@@ -41,7 +47,7 @@ def _text(value: Any, name: str) -> str:
     if value is None:
         return ""
     if not isinstance(value, str) or len(value) > MAX_TEXT:
-        raise ActionError(f"{name} must be text of at most {MAX_TEXT} characters")
+        raise MalformedAction(f"{name} must be text of at most {MAX_TEXT} characters")
     return value.strip()
 
 
@@ -85,16 +91,20 @@ def correct(store: GameStore, game_id: int, events: list[StoredEvent], body: dic
     position on the board).
     """
     ply = body.get("ply")
-    if not isinstance(ply, int) or isinstance(ply, bool) or not 1 <= ply <= len(plies) + 1:
+    if not isinstance(ply, int) or isinstance(ply, bool) or ply < 1:
+        raise MalformedAction(f"ply must be a number from 1 to {len(plies) + 1}")
+    if ply > len(plies) + 1:  # a number, but this game has not come so far
         raise ActionError(f"ply must be a number from 1 to {len(plies) + 1}")
     text = _text(body.get("move"), "move")
     if not text:
-        raise ActionError("name the move (ICCS like h2e2, or Chinese like 炮二平五)")
+        raise MalformedAction("name the move (ICCS like h2e2, or Chinese like 炮二平五)")
     position = Position.from_fen(start_fen)
     for iccs in plies[:ply - 1]:
         position = position.play(Move.from_iccs(iccs))
     try:
         move = parse_move(position, text)
+    except InvalidMoveError as error:  # no move in any position
+        raise MalformedAction(f"ply {ply}: {error}") from None
     except ValueError as error:
         raise ActionError(f"ply {ply}: {error}") from None
     was = plies[ply - 1] if ply <= len(plies) else ""
@@ -141,7 +151,7 @@ def mark_result(store: GameStore, game_id: int, events: list[StoredEvent], body:
     """
     result = body.get("result")
     if result not in RESULTS:
-        raise ActionError(f"result must be one of {', '.join(RESULTS)}")
+        raise MalformedAction(f"result must be one of {', '.join(RESULTS)}")
     text = _text(body.get("text"), "text")
     decided = _decided_result(plies, start_fen)
     if decided is not None and result != decided[0] and not text:

@@ -236,7 +236,8 @@ class ConsoleHandler(BaseHTTPRequestHandler):
         except HttpError as error:
             self._error(error)
         except actions.ActionError as error:
-            self._error(HttpError(HTTPStatus.CONFLICT, str(error)))
+            status = HTTPStatus.BAD_REQUEST if isinstance(error, actions.MalformedAction) else HTTPStatus.CONFLICT
+            self._error(HttpError(status, str(error)))
         except (BrokenPipeError, ConnectionResetError):
             pass
         except Exception as error:

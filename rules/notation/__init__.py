@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from rules.errors import InvalidMoveError
 from rules.move import Move
 from rules.notation.chinese import format_chinese, parse_chinese
 from rules.notation.iccs import format_iccs, parse_iccs
@@ -56,7 +57,13 @@ def parse_move(position: Position, text: str, notation: str | None = None) -> Mo
     if chosen == CHINESE:
         return parse_chinese(position, text)
     if chosen == WXF:
-        return parse_wxf(position, text)
+        try:
+            return parse_wxf(position, text)
+        except InvalidMoveError as error:
+            if notation is None and error.reason.startswith("not WXF notation"):  # guessed: name all three
+                raise InvalidMoveError(text, "not a move in ICCS (h2e2), WXF (C2.5) or Chinese (炮二平五) "
+                                             "notation", error.fen) from None
+            raise
     if chosen == ICCS:
         return parse_iccs(position, text)
     raise ValueError(f"unknown notation {notation!r}; expected one of {', '.join(NOTATIONS)}")

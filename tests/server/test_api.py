@@ -190,7 +190,10 @@ def test_actions_are_events_naming_the_arbiter(console: Any) -> None:
     assert len(reply["state"]["moves"]) == 10
     status, reply = post(url + "/result", {"result": "1-0", "text": "black resigned"}, "Zhang")
     assert status == 200 and reply["state"]["result"] == "1-0"
-    assert post(url + "/result", {"result": "2-0"}, "Zhang")[0] == 409
+    assert post(url + "/result", {"result": "2-0"}, "Zhang")[0] == 400  # no result at all: malformed
+    status, reply = post(url + "/correct", {"ply": 3, "move": "xyz"}, "Zhang")  # no move in any notation
+    assert status == 400 and "ICCS (h2e2), WXF (C2.5) or Chinese" in reply["error"]
+    assert post(url + "/correct", {"ply": "3", "move": "h2e2"}, "Zhang")[0] == 400
     with GameStore(console.db) as store:
         events = store.events(game)
         assert store.game(game).result == "1-0"
