@@ -8,6 +8,7 @@ round, with the repetition verdicts (棋例) and the game's end as the rules see
 from __future__ import annotations
 
 import argparse
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -29,7 +30,8 @@ class ReplayRecord:
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("replay", help="replay a game through the rules: scoresheet and verdicts")
     source = parser.add_mutually_exclusive_group(required=True)
-    source.add_argument("pgn", nargs="?", type=Path, help="a PGN file (the first game is replayed)")
+    source.add_argument("pgn", nargs="?", type=Path, help="a PGN file (its first game, or the one --game names)")
+    parser.add_argument("--game", type=int, default=None, metavar="N", help="which game of the PGN file (1, 2, ...)")
     source.add_argument("--line", type=int, help="line number of ../shared/data/games_iccs.txt")
     parser.add_argument("--notation", choices=("chinese", "wxf", "iccs"), default="chinese")
     parser.add_argument("--traditional", action="store_true", help="traditional characters (車馬帥...)")
@@ -61,11 +63,17 @@ def load_shared_line(line: int, data: Path = SHARED_DATA) -> ReplayRecord:
     return ReplayRecord(headers, Position.start(), moves)
 
 
-def load_pgn(path: Path) -> ReplayRecord:
+def load_pgn(path: Path, number: int | None = None) -> ReplayRecord:
+    """Game ``number`` (1-based; the first when None) of a PGN file; a file of several games read
+    without a number says so on stderr, so the others are not taken for missing."""
     games = read_pgn(path.read_bytes())
     if not games:
         raise ValueError(f"{path}: no game found")
-    game = games[0]
+    if number is not None and not 1 <= number <= len(games):
+        raise ValueError(f"--game must be between 1 and {len(games)}: {path} holds {len(games)} game(s)")
+    if number is None and len(games) > 1:
+        print(f"note: {path} holds {len(games)} games; this is game 1 (--game N for another)", file=sys.stderr)
+    game = games[(number or 1) - 1]
     if game.errors:
         raise ValueError(f"{path}: " + "; ".join(game.errors))
     return ReplayRecord(dict(game.headers), game.start_position(), list(game.moves))
@@ -123,6 +131,6 @@ def _pad(text: str, width: int) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    record = load_shared_line(args.line) if args.line is not None else load_pgn(args.pgn)
+    record = load_shared_line(args.line) if args.line is not None else load_pgn(args.pgn, args.game)
     print("\n".join(scoresheet_lines(record, args.notation, args.traditional)))
     return 0

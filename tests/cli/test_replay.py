@@ -54,3 +54,18 @@ def test_a_tag_missing_its_bracket_is_named_as_such(tmp_path: Path, capsys: pyte
     assert main(["replay", str(pgn)]) == 2
     err = capsys.readouterr().err
     assert "malformed tag on line 1" in err and "invalid move" not in err
+
+
+def test_a_file_of_several_games_says_so_and_replays_the_one_named(tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    # tester 15: a round's PGN of three games replayed only the first and said nothing of the others
+    pgn = tmp_path / "round.pgn"
+    pgn.write_text('[Red "A"]\n\n1. h2e2 h9g7 *\n\n[Red "B"]\n\n1. c3c4 *\n\n[Red "C"]\n\n1. b0c2 *\n', encoding="utf-8")
+    assert main(["replay", str(pgn)]) == 0
+    out, err = capsys.readouterr()
+    assert "Red: A" in out and "holds 3 games; this is game 1 (--game N for another)" in err
+    assert main(["replay", str(pgn), "--game", "2"]) == 0
+    out, err = capsys.readouterr()
+    assert "Red: B" in out and "兵七进一" in out and not err
+    assert main(["replay", str(pgn), "--game", "4"]) == 2
+    assert "--game must be between 1 and 3" in capsys.readouterr().err
