@@ -714,17 +714,24 @@ def test_moves_made_while_a_wrong_correction_stood_are_caught_up_once_it_is_put_
     assert [e.iccs for e in events if isinstance(e, MoveRecorded)] == line[4:]
 
 
-def test_moves_made_while_the_record_was_wrong_are_read_from_the_board_once_it_is_put_right() -> None:
-    # tester 15: a wrong correction stood while five plies were played (no view of them could be
-    # recorded against it); the arbiter then put the record right, with the board five plies on
-    line = ["h2e2", "h9g7", "h0g2", "i9h9", "c3c4", "b9c7", "b0c2", "c6c5", "a0a1"]
+def _recorded_then_corrected_wrongly(line: list[str]) -> tuple[Resolver, list[Position]]:
+    """A resolver that recorded the first four plies of ``line`` (h2e2 h9g7 h0g2 i9h9), then took the
+    arbiter's wrong correction of ply 3 (b0c2, the other horse) at 10 s; and the boards of ``line``."""
     boards = [Position.start()]
     for iccs in line:
         boards.append(boards[-1].play(iccs))
     resolver = _started()
     for ply in range(1, 5):
         _look(resolver, boards[ply].board, 2.0 * ply)
-    resolver.adopt(1, ["h2e2", "h9g7", "b0c2", "i9h9"], t=10.0)  # the wrong correction
+    resolver.adopt(1, ["h2e2", "h9g7", "b0c2", "i9h9"], t=10.0)
+    return resolver, boards
+
+
+def test_moves_made_while_the_record_was_wrong_are_read_from_the_board_once_it_is_put_right() -> None:
+    # tester 15: a wrong correction stood while five plies were played (no view of them could be
+    # recorded against it); the arbiter then put the record right, with the board five plies on
+    line = ["h2e2", "h9g7", "h0g2", "i9h9", "c3c4", "b9c7", "b0c2", "c6c5", "a0a1"]
+    resolver, boards = _recorded_then_corrected_wrongly(line)
     resolver.adopt(1, line[:4], t=20.0)  # put right
     events = _look(resolver, boards[9].board, 21.0, touched=())
     assert sorted(e.iccs for e in events if isinstance(e, MoveRecorded)) == sorted(line[4:])
@@ -737,14 +744,7 @@ def test_a_wrong_correction_is_not_repaired_by_moves_that_change_nothing() -> No
     # the board did not move; the record now says the other horse went out. Shuffles could explain
     # the board (the wrong horse back, a black piece out and back, the right horse out): no moves
     # may be invented; the board is a position no continuation explains
-    line = ["h2e2", "h9g7", "h0g2", "i9h9"]
-    boards = [Position.start()]
-    for iccs in line:
-        boards.append(boards[-1].play(iccs))
-    resolver = _started()
-    for ply in range(1, 5):
-        _look(resolver, boards[ply].board, 2.0 * ply)
-    resolver.adopt(1, ["h2e2", "h9g7", "b0c2", "i9h9"], t=10.0)
+    resolver, boards = _recorded_then_corrected_wrongly(["h2e2", "h9g7", "h0g2", "i9h9"])
     events: list = []
     for k in range(3):
         events += _look(resolver, boards[4].board, 11.0 + k, touched=())
