@@ -114,9 +114,15 @@ class CalibrationChanged(Event):
     confidence: float
 
 
+NOT_RECORDING = "the recorder was not running"  # SourceGap.reason of a live game taken up after a stop
+SOURCE_CHANGED = "the game went on from another source"  # SourceGap.reason of a game moved to another source
+
+
 @dataclass(frozen=True)
 class SourceGap(Event):
-    """The frame source stalled or dropped from ``t`` until ``t_resumed``; it was reopened."""
+    """The frame source stalled or dropped from ``t`` until ``t_resumed``; it was reopened. A game
+    taken up again after its recorder stopped (``NOT_RECORDING``) or from another source
+    (``SOURCE_CHANGED``) starts its new run with the time between as such a gap."""
 
     t_resumed: float
     reason: str

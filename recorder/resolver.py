@@ -450,8 +450,8 @@ class Resolver:
         unseen = self._unseen_since is not None
         gone = self._unseen_since if unseen else self._corrected_at
         gone = observation.t if gone is None else gone
-        log.info("t=%.2f: %d plies made while the camera was away read from the board: %s", observation.t,
-                 len(moves), " ".join(m.iccs for m in moves))
+        log.info("t=%.2f: %d plies made while the board was not watched or the record was wrong read from the "
+                 "board: %s", observation.t, len(moves), " ".join(m.iccs for m in moves))
         first_ply = self.game.ply + 1
         events = self._record(moves, observation.t, observation.t_still, 1.0 / (1.0 + math.exp(-found.gap)),
                               rivals=other_orders(self.game.position, moves))

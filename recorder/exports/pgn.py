@@ -17,6 +17,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from recorder.events import (
+    NOT_RECORDING,
+    SOURCE_CHANGED,
     Alert,
     AlertAcknowledged,
     ClockNoted,
@@ -109,6 +111,11 @@ def notes_of(events: Sequence[Event]) -> list[tuple[int, str]]:
             at = target.ply if isinstance(target, Alert) else ply
             who = event.by if "arbiter" in (event.by or "").lower() else f"arbiter {event.by or ''}".strip()
             notes.append((at, f"{who} on the {event.kind} alert: {event.note}"))
+        elif isinstance(event, SourceGap) and event.reason == NOT_RECORDING:
+            notes.append((ply, f"recorder: not running from {event.t:.1f} to {event.t_resumed:.1f} s (moves made "
+                               "meanwhile were read from the board after it)"))
+        elif isinstance(event, SourceGap) and event.reason == SOURCE_CHANGED:
+            notes.append((ply, f"recorder: the game went on from another camera or file at {event.t_resumed:.1f} s"))
         elif isinstance(event, SourceGap):
             notes.append((ply, f"camera: no picture from {event.t:.1f} to {event.t_resumed:.1f} s ({event.reason})"))
         elif isinstance(event, ClockNoted) and event.kind in ("clock_connected", "press_unheard") and event.t > 0:

@@ -236,13 +236,14 @@ class GameStore:
                 raise ValueError(f"game {game_id}, event {row['seq']}: {error}") from None
         return found
 
-    def latest_wall(self, game_id: int) -> tuple[float, float] | None:
-        """(time, wall-clock time it was stored) of the game's latest event, ``None`` for a game
-        whose events were all stored before schema 4. Of events with the same time the first stored
-        counts: the console's actions on a stopped recording take the last event's time, later."""
-        row = self.db.execute("SELECT t, wall FROM events WHERE game_id = ? "
-                              "ORDER BY t DESC, wall IS NULL, wall ASC LIMIT 1", (game_id,)).fetchone()
-        return None if row is None or row[1] is None else (float(row[0]), float(row[1]))
+    def time_base(self, game_id: int) -> float | None:
+        """The game's event time minus the wall-clock time it was stored, at most (``None`` when no
+        event has a wall time: stored before schema 4). Events are stored a moment after their time,
+        some much later (a camera loss is dated from the last frame, a console action on a stopped
+        recording takes the last event's time): the promptest one ties event time to the clock best."""
+        row = self.db.execute("SELECT MAX(t - wall) FROM events WHERE game_id = ? AND wall IS NOT NULL",
+                              (game_id,)).fetchone()
+        return None if row is None or row[0] is None else float(row[0])
 
     def last_seq(self, game_id: int) -> int:
         """The number of the game's latest event (0 when it has none)."""

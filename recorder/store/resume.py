@@ -19,7 +19,15 @@ from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 from recorder.clocklog_input import ClockPress
-from recorder.events import ClockPressed, Event, MoveCorrected, MoveRecorded, RecordingStopped
+from recorder.events import (
+    NOT_RECORDING,
+    SOURCE_CHANGED,
+    ClockPressed,
+    Event,
+    MoveCorrected,
+    MoveRecorded,
+    RecordingStopped,
+)
 from recorder.scoresheet import RecordedGame, rebuild
 from recorder.sources import Frame, Gap, Lost, public_name
 from recorder.store.db import GameInfo, GameRow, GameStore
@@ -40,7 +48,7 @@ class ResumePoint:
     game: RecordedGame
     t: float  # the latest stored event time (source time of the interrupted run)
     last_press_t: float | None
-    wall: float | None = None  # when the event at ``t`` was stored (Unix seconds); None before schema 4
+    time_base: float | None = None  # event time minus wall-clock time (``GameStore.time_base``)
 
     @property
     def ply(self) -> int:
@@ -60,9 +68,8 @@ def resume_point(store: GameStore, game_id: int) -> ResumePoint:
     events = store.events(game_id)
     presses = [e.t for e in events if isinstance(e, ClockPressed)]
     t = max((e.t for e in events), default=0.0)
-    latest = store.latest_wall(game_id)  # the row's time has full precision, the event's is rounded to 1 ms
     return ResumePoint(game_id, events, rebuild(events), t, max(presses) if presses else None,
-                       latest[1] if latest is not None else None)
+                       store.time_base(game_id))
 
 
 def prime_resolver(resolver: Any, point: ResumePoint) -> None:
@@ -115,31 +122,37 @@ def skip_seen(items: Iterable[T], point: ResumePoint | None) -> Iterator[T]:
 
 
 RESUME_GAP_S = 1.0
+MAX_AWAY_S = 12 * 3600.0  # longer away than this: the wall clock was set, not the game paused
 
 
 def resume_offset(point: ResumePoint | None, *, live: bool, now: float | None = None) -> float:
     """Where a resumed run's times start when its source's own times start at 0 again (a live source,
-    or a game gone on with from another source): after the last stored event by the time the
-    recorder was away (the wall-clock time since that event was stored, ``now`` or the present) for a
-    live source, so alert and move times keep matching the real time of the game and footage filmed
-    meanwhile; ``RESUME_GAP_S`` after it for a file, whose times say nothing of when it was filmed
-    (and for a game stored before its events had wall-clock times). The stored events stay in time
-    order either way (clock times, latencies and the console's timeline read them).
+    or a game gone on with from another source): for a live source, where the game's time stands
+    now by the wall clock (``ResumePoint.time_base``), so alert and move times keep matching the real
+    time of the game and footage filmed meanwhile; ``RESUME_GAP_S`` after the last stored event for a
+    file, whose times say nothing of when it was filmed, for a game stored before its events had
+    wall-clock times (with only a console action stored since, the time since that action), and when
+    the clock says the recorder was away for less than that or longer than ``MAX_AWAY_S`` (a clock set
+    right while it was down). The stored events stay in time order.
     """
     if point is None:
         return 0.0
-    away = RESUME_GAP_S
-    if live and point.wall is not None:
-        away = max(away, (time.time() if now is None else now) - point.wall)
-    return point.t + away
+    offset = point.t + RESUME_GAP_S
+    if live and point.time_base is not None:
+        by_clock = (time.time() if now is None else now) + point.time_base
+        if by_clock - point.t > MAX_AWAY_S:
+            log.warning("the clock says the recorder was away %.0f s: taken as a clock set right meanwhile; "
+                        "times go on %.0f s after the last stored event", by_clock - point.t, RESUME_GAP_S)
+        else:
+            offset = max(offset, by_clock)
+    return offset
 
 
 def resume_gap(point: ResumePoint, offset: float, *, moved: bool) -> Gap:
     """The time between the last stored event and a resumed run's first frame, as a gap of the
     source: the session logs it (``SourceGap``), and the resolver reads moves made meanwhile from
     the first still view (up to a few, with an alert) instead of finding no continuation."""
-    reason = "the game went on from another source" if moved else "the recorder was not running"
-    return Gap(point.t, offset, reason, 0)
+    return Gap(point.t, offset, SOURCE_CHANGED if moved else NOT_RECORDING, 0)
 
 
 def continue_times(items: Iterable[T], offset: float) -> Iterator[T]:

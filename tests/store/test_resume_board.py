@@ -52,19 +52,21 @@ def test_a_resumed_live_source_goes_on_at_the_real_time_of_the_game() -> None:
     # The recorder of a live game was down ten minutes: the camera's times start at 0 again, and the
     # record's must go on ten minutes later, so alert times still match the hall's clock and footage.
     from recorder.sources import Frame, Gap
-    from recorder.store.resume import RESUME_GAP_S, continue_times, resume_offset
+    from recorder.store.resume import MAX_AWAY_S, RESUME_GAP_S, continue_times, resume_offset
 
     store = GameStore(":memory:")
     game = store.create_game("cam")
     for event in game_events(MOVES[:4])[:-1]:
         store.append(game, event)
     point = resume_point(store, game)
-    assert point.wall is not None and abs(point.wall - time.time()) < 60
-    offset = resume_offset(point, live=True, now=point.wall + 600.0)
-    assert offset == pytest.approx(point.t + 600.0)
-    assert resume_offset(point, live=True, now=point.wall + 0.2) == point.t + RESUME_GAP_S  # still after it
-    assert resume_offset(point, live=False, now=point.wall + 600.0) == point.t + RESUME_GAP_S  # a file's own times
-    assert resume_offset(replace(point, wall=None), live=True) == point.t + RESUME_GAP_S  # stored before schema 4
+    assert point.time_base is not None
+    stored_at = point.t - point.time_base  # the wall-clock time of the promptest event's time
+    offset = resume_offset(point, live=True, now=stored_at + 600.0)
+    assert offset == pytest.approx(point.time_base + stored_at + 600.0) and offset > point.t + 500.0
+    assert resume_offset(point, live=True, now=stored_at - 50.0) == point.t + RESUME_GAP_S  # never before it
+    assert resume_offset(point, live=False, now=stored_at + 600.0) == point.t + RESUME_GAP_S  # a file's own times
+    assert resume_offset(point, live=True, now=stored_at + MAX_AWAY_S + 600.0) == point.t + RESUME_GAP_S  # clock set
+    assert resume_offset(replace(point, time_base=None), live=True) == point.t + RESUME_GAP_S  # before schema 4
     assert resume_offset(None, live=True) == 0.0
     image = None
     items: list[Frame | Gap] = [Frame(image, 0.0, 0), Gap(2.0, 5.0, "stalled", 3), Frame(image, 5.1, 1)]  # type: ignore[arg-type]
@@ -73,9 +75,9 @@ def test_a_resumed_live_source_goes_on_at_the_real_time_of_the_game() -> None:
     assert isinstance(moved[1], Gap) and moved[1].t_resumed == offset + 5.0
 
 
-def test_the_console_acting_on_a_stopped_recording_does_not_shorten_the_time_away() -> None:
+def test_events_stored_late_do_not_shorten_the_time_away() -> None:
     # An acknowledgement made while the recorder was down takes the last event's time but is stored
-    # later: the time away is counted from the recorder's own last event.
+    # later, as is a camera loss dated from its last frame: the promptest event ties time to the clock.
     from recorder.events import AlertAcknowledged
 
     store = GameStore(":memory:")
@@ -85,7 +87,7 @@ def test_the_console_acting_on_a_stopped_recording_does_not_shorten_the_time_awa
     first = resume_point(store, game)
     time.sleep(0.05)
     store.append(game, AlertAcknowledged(first.t, 1, "illegal_move", "arbiter", "", ""))
-    assert resume_point(store, game).wall == first.wall
+    assert resume_point(store, game).time_base == first.time_base
 
 
 def test_a_resumed_live_run_starts_with_the_time_away_as_a_gap() -> None:
