@@ -160,6 +160,7 @@ class Resolver:
         self._desynced_since: float | None = None  # when the board went wrong (the first alert)
         self._unseen_since: float | None = None  # the camera's last frame before a gap not yet read past
         self._corrected_at: float | None = None  # the arbiter changed the record then; the board not matched since
+        self._own: list[str] | None = None  # the moves (ICCS) this recorder read itself; None: the record's
         self.last_trouble: float | None = None  # latest board trouble that may bring clock corrections
         # whether the trouble standing now may: an illegal move or a board no move explains may be
         # put right with the clock pressed back (art. 5.8.3); a knocked or missing piece is not
@@ -624,6 +625,7 @@ class Resolver:
             while self.game.ply > candidate.restore_ply:
                 removed.add(self.game.ply)
                 taken.insert(0, self.game.pop().iccs)
+            self._own = self._own_record()[:self.game.ply]
             if self.clock is not None:
                 self.clock.taken_back(removed)
             self._rivals = {p: r for p, r in self._rivals.items() if p <= self.game.ply}
@@ -856,6 +858,7 @@ class Resolver:
             before = self.game.position
             chinese = format_move(before, move, "chinese")
             side = before.side_to_move
+            self._own = self._own_record()[:self.game.ply] + [move.iccs]
             after = self.game.push(move)
             records.append((self.game.ply, move, chinese, side, after.fen()))
         presses: dict[int, ClockPress | None] = {}
@@ -922,14 +925,22 @@ class Resolver:
     def adopt(self, ply: int, moves: Sequence[str], t: float | None = None) -> None:
         """The arbiter corrected the record from ply ``ply`` on to ``moves`` (ICCS) at ``t``: judge the
         board against the corrected game from now on. A board that shows the old move is then a
-        position nothing explains, and the alert says so, until the board matches again. Moves played
-        while the record was wrong, which nothing could explain then, are read from the next view as
-        after a camera outage (``_bridge_gap``: up to ``gap_plies``, with an alert; tester 15 undid a
-        wrong correction with the board five plies on, and the rest of the game was lost)."""
+        position nothing explains, and the alert says so, until the board matches again.
+
+        When the corrected record keeps every move this recorder had recorded before the corrections
+        began (a wrong correction undone, or a move the camera missed added), moves played meanwhile,
+        which nothing could explain then, are read from the next view as after a camera outage
+        (``_bridge_gap``: up to ``gap_plies``, with an alert; tester 15 undid a wrong correction with
+        the board five plies on, and the rest of the game was lost). From a record the recorder's own
+        reading does not back (a correction of what it recorded) no bridge is read: shuffles from a
+        wrong record can reach the board, and would hide the arbiter's mistake behind invented moves."""
+        own = self._own = self._own_record()  # from now on the record may hold moves this recorder did not read
         while self.game.ply >= ply:
             self.game.pop()
         for iccs in moves:
             self.game.push(iccs)
+        record = [m.iccs for m in self.game.moves]
+        backed = record[:len(own)] == own[:len(record)]  # neither says another move than the other
         self._offsets_ref = None
         self._suspect = None
         self._reported_end = None
@@ -939,8 +950,14 @@ class Resolver:
         self._misread.clear()
         self._rivals.clear()  # the arbiter has said what was played
         self._board_seen_at = self._moving_since = None
-        if t is not None:
-            self._corrected_at = t
+        if t is not None and backed:
+            self._corrected_at = t if self._corrected_at is None else self._corrected_at
+        elif not backed:
+            self._corrected_at = None
+
+    def _own_record(self) -> list[str]:
+        """The moves this recorder read itself (before the arbiter's first correction: the record)."""
+        return list(self._own) if self._own is not None else [m.iccs for m in self.game.moves]
 
     def forget_offsets(self) -> None:
         """Drop the reference disc offsets (the board was calibrated again)."""
