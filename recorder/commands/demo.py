@@ -55,6 +55,8 @@ def run(args: argparse.Namespace) -> int:
     print(f"Recording {video} ({len(truth['moves'])} plies, {truth.get('duration_s', 0):.0f} s of video) ...\n")
     status = xqrec(command)
     if status != 0:
+        print(f"xqrec demo: the demo video {video} could not be recorded to its end (a cut or damaged file?); "
+              "make it again with `make demo-video`", file=sys.stderr)
         return status
     game = rebuild(read_events(events_path))
     print()

@@ -131,6 +131,8 @@ def _pad(text: str, width: int) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.line is not None and args.game is not None:
+        raise ValueError("--game picks a game of a PGN file; --line names one game already")
     record = load_shared_line(args.line) if args.line is not None else load_pgn(args.pgn, args.game)
     print("\n".join(scoresheet_lines(record, args.notation, args.traditional)))
     return 0

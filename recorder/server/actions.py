@@ -65,7 +65,9 @@ def acknowledge(store: GameStore, game_id: int, events: list[StoredEvent], body:
         targets = [seq for seq in alerts if seq not in done]
     else:
         seq = body.get("seq")
-        if not isinstance(seq, int) or isinstance(seq, bool) or seq not in alerts:
+        if not isinstance(seq, int) or isinstance(seq, bool):
+            raise MalformedAction(f"seq must be the number of an alert, not {seq!r}")
+        if seq not in alerts:
             raise ActionError(f"game {game_id} has no alert or advice numbered {seq!r}")
         if seq in done:
             raise ActionError(f"alert {seq} of game {game_id} is already acknowledged")

@@ -507,9 +507,8 @@ def _live_round(games: list[GameRow]) -> tuple[str, str] | None:
     in_rounds = [game for game in games if game.info.event or game.info.round]
     if not in_rounds:
         return None
-    # an imported game names no model and has its moves from the start (a recorder's game names its
-    # model with its first event, before any move)
-    watched = [game for game in in_rounds if game.model_sha256 or not game.plies]
+    # an imported game had no recorder session and has its moves from the start
+    watched = [game for game in in_rounds if game.sessions or not game.plies]
     in_rounds = watched or in_rounds
     playing = [game for game in in_rounds if game.state == "recording"]
     newest = max(playing or in_rounds, key=lambda game: game.id).info

@@ -22,7 +22,6 @@ from pathlib import Path
 from typing import Any
 
 from recorder.events import Event, GameEnded, RecordingStarted, event_from_json, event_to_json
-from recorder.scoresheet import rebuild
 from recorder.store.migrations import check_store, migrate
 
 log = logging.getLogger(__name__)
@@ -282,10 +281,9 @@ class GameStore:
         SELECT g.*, b.number AS board_number, r.name AS round_name, r.date AS round_date,
                t.name AS event_name, t.site AS tournament_site,
                (SELECT COUNT(*) FROM sessions s WHERE s.game_id = g.id) AS session_count,
-               (SELECT MAX(CAST(json_extract(e.data, '$.ply') AS INTEGER)) FROM events e
-                 WHERE e.game_id = g.id AND e.type = 'MoveRecorded') AS max_ply,
-               EXISTS (SELECT 1 FROM events e WHERE e.game_id = g.id
-                        AND e.type IN ('MoveCorrected', 'PositionRestored')) AS revised
+               (SELECT CAST(json_extract(e.data, '$.ply') AS INTEGER) FROM events e
+                 WHERE e.game_id = g.id AND e.type IN ('MoveRecorded', 'MoveCorrected', 'PositionRestored')
+                 ORDER BY e.seq DESC LIMIT 1) AS plies
         FROM games g LEFT JOIN boards b ON b.id = g.board_id LEFT JOIN rounds r ON r.id = b.round_id
              LEFT JOIN tournaments t ON t.id = r.tournament_id
     """
@@ -304,9 +302,9 @@ class GameStore:
                         board=row["board_number"] or None, red=row["red"],  # 0: the game had no board number
                         black=row["black"], time_control=row["time_control"], camera=row["camera"],
                         clock=row["clock"])
-        plies = int(row["max_ply"] or 0)
-        if row["revised"]:  # moves corrected, added or taken back: the game as its events rebuild it
-            plies = len(rebuild(self.events(int(row["id"]))).plies)
+        # the ply of the latest move event: a correction logs every ply after it again, a restoration
+        # names the ply it went back to (a move the arbiter added counts; one taken back does not)
+        plies = int(row["plies"] or 0)
         game = GameRow(row["id"], info, row["source"], row["status"], row["result"], row["start_fen"],
                        row["model_sha256"], row["created"], row["updated"], plies, sessions=int(row["session_count"]))
         if game.status == "open":

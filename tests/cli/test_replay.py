@@ -69,3 +69,5 @@ def test_a_file_of_several_games_says_so_and_replays_the_one_named(tmp_path: Pat
     assert "Red: B" in out and "兵七进一" in out and not err
     assert main(["replay", str(pgn), "--game", "4"]) == 2
     assert "--game must be between 1 and 3" in capsys.readouterr().err
+    assert main(["replay", "--line", "3", "--game", "2"]) == 2
+    assert "--line names one game already" in capsys.readouterr().err

@@ -194,6 +194,7 @@ def test_actions_are_events_naming_the_arbiter(console: Any) -> None:
     status, reply = post(url + "/correct", {"ply": 3, "move": "xyz"}, "Zhang")  # no move in any notation
     assert status == 400 and "ICCS (h2e2), WXF (C2.5) or Chinese" in reply["error"]
     assert post(url + "/correct", {"ply": "3", "move": "h2e2"}, "Zhang")[0] == 400
+    assert post(url + "/ack", {"seq": "1"}, "Zhang")[0] == 400
     with GameStore(console.db) as store:
         events = store.events(game)
         assert store.game(game).result == "1-0"
