@@ -384,7 +384,6 @@ class Resolver:
         if key != self._suspect:
             log.debug("t=%.2f: %s; looking again%s", t, alerts[0].text,
                       f" (a hand may hold it: {hold_s:.0f} s)" if hold_s else "")
-        if key != self._suspect:
             self._suspect_off = self._seen_off  # pieces first seen lying off their points: in no hand, then
         self._suspect, self._suspect_since, self._suspect_hold = key, since, hold_s
         self.wants_retry = True
@@ -625,7 +624,8 @@ class Resolver:
             while self.game.ply > candidate.restore_ply:
                 removed.add(self.game.ply)
                 taken.insert(0, self.game.pop().iccs)
-            self._own = self._own_record()[:self.game.ply]
+            if self._own is not None:
+                self._own = self._own[:self.game.ply]
             if self.clock is not None:
                 self.clock.taken_back(removed)
             self._rivals = {p: r for p, r in self._rivals.items() if p <= self.game.ply}
@@ -858,7 +858,10 @@ class Resolver:
             before = self.game.position
             chinese = format_move(before, move, "chinese")
             side = before.side_to_move
-            self._own = self._own_record()[:self.game.ply] + [move.iccs]
+            if self._own is not None:  # (None: the record is all this recorder's own reading)
+                # plies the arbiter added beyond what it read, it goes on from as the record has them
+                self._own = (self._own + [m.iccs for m in self.game.moves[len(self._own):]])[:self.game.ply]
+                self._own.append(move.iccs)
             after = self.game.push(move)
             records.append((self.game.ply, move, chinese, side, after.fen()))
         presses: dict[int, ClockPress | None] = {}
@@ -927,8 +930,8 @@ class Resolver:
         board against the corrected game from now on. A board that shows the old move is then a
         position nothing explains, and the alert says so, until the board matches again.
 
-        When the corrected record keeps every move this recorder had recorded before the corrections
-        began (a wrong correction undone, or a move the camera missed added), moves played meanwhile,
+        When the corrected record and the moves this recorder read itself agree wherever both have a
+        move (a wrong correction undone, or a move the camera missed added), moves played meanwhile,
         which nothing could explain then, are read from the next view as after a camera outage
         (``_bridge_gap``: up to ``gap_plies``, with an alert; tester 15 undid a wrong correction with
         the board five plies on, and the rest of the game was lost). From a record the recorder's own
