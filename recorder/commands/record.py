@@ -427,23 +427,23 @@ def run(args: argparse.Namespace) -> int:
         print()
         print(sheet, end="")
     stopped = next((e for e in reversed(events) if isinstance(e, RecordingStopped)), None)
+    ended_early = stopped is not None and stopped.reason == ENDED_EARLY
+    closed = False
     if stored is not None and stopped is not None and stopped.reason.startswith("stopped"):
         row = stored.store.game(stored.game_id)
-        if row.status == "closed":
+        closed = row.status == "closed"
+        if closed:
             print(f"xqrec record: {stopped.reason}; game {stored.game_id} has its result ({row.result}) and is "
                   "closed", file=sys.stderr)
-        elif stopped.reason == ENDED_EARLY:  # the same file again would stop at the same place
+        elif ended_early:  # the same file again would stop at the same place
             print(f"xqrec record: {stopped.reason} (a cut or damaged file?); the moves read are stored and game "
                   f"{stored.game_id} is left open: record the rest from another file or camera with "
                   f"--resume {stored.game_id}", file=sys.stderr)
         else:
             print(f"xqrec record: {stopped.reason}; game {stored.game_id} is left open: the same command goes on "
                   f"with it (from another camera or file: --resume {stored.game_id})", file=sys.stderr)
-    if stopped is not None and stopped.reason == ENDED_EARLY:
-        if stored is None:
-            print(f"xqrec record: {stopped.reason} (a cut or damaged file?); the moves read are in the record "
-                  "written", file=sys.stderr)
-        elif stored.store.game(stored.game_id).status == "closed":
-            return 0  # cut after the game had ended: the record is whole
-        return 1  # bad input: a script must not take the cut game for a whole one
-    return 0
+    elif ended_early:
+        print(f"xqrec record: {ENDED_EARLY} (a cut or damaged file?); the moves read are in the record "
+              "written", file=sys.stderr)
+    # a cut game is bad input a script must not take for a whole one, unless it had ended before the cut
+    return 1 if ended_early and not closed else 0

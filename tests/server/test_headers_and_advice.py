@@ -18,7 +18,7 @@ from recorder.events import GameEnded
 from recorder.server import ServeConfig
 from recorder.server.app import content_disposition, entity_tag, none_match
 from recorder.store import GameInfo, GameStore
-from rules import Position, read_pgn
+from rules import Move, Position, read_pgn
 from tests.server.conftest import Running, _start
 from tests.server.feeder import recorder_events
 from tests.server.test_api import get, post, record
@@ -119,12 +119,16 @@ def test_a_marked_result_rules_on_the_advice(console: Any) -> None:
     assert status == 200 and reply["state"]["open_advice"] == 0 and not reply["state"]["advice"][0]["open"]
 
 
-def test_a_move_the_camera_missed_is_added_and_worded_so(console: Any) -> None:
+def _recorded_and_a_next_move(console: Any) -> tuple[str, int, Move]:
+    """A recorded game's API address, its plies, and a legal move after its last one."""
     game = record(console.db, alert=False)
     url = f"{console.url}/api/games/{game}"
     state = json.loads(get(url)[1])
-    plies = len(state["moves"])
-    move = Position.from_fen(state["fen"]).legal_moves()[0]
+    return url, len(state["moves"]), Position.from_fen(state["fen"]).legal_moves()[0]
+
+
+def test_a_move_the_camera_missed_is_added_and_worded_so(console: Any) -> None:
+    url, plies, move = _recorded_and_a_next_move(console)
     status, reply = post(url + "/correct", {"ply": plies + 1, "move": move.iccs}, "Zhang")
     assert status == 200 and len(reply["state"]["moves"]) == plies + 1
     added = reply["state"]["moves"][-1]
@@ -156,11 +160,7 @@ def test_export_file_names_in_headers(console: Any) -> None:
 
 def test_no_move_is_added_after_the_marked_result_until_the_game_is_reopened(console: Any) -> None:
     # tester 15: a move added after "draw agreed" made the signed sheet read a draw, then a move played
-    game = record(console.db, alert=False)
-    url = f"{console.url}/api/games/{game}"
-    state = json.loads(get(url)[1])
-    plies = len(state["moves"])
-    move = Position.from_fen(state["fen"]).legal_moves()[0]
+    url, plies, move = _recorded_and_a_next_move(console)
     assert post(url + "/result", {"result": "1/2-1/2", "text": "agreed"}, "Zhang")[0] == 200
     status, reply = post(url + "/correct", {"ply": plies + 1, "move": move.iccs}, "Zhang")
     assert status == 409 and "reopen it first" in reply["error"]
