@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from recorder.placement import legal_fen_placement, legal_labels
@@ -95,7 +95,15 @@ def _allowed(labels: list[str], required: set[str]) -> bool:
     return all(counts.get(g, 0) == 1 for g in required)
 
 
+def _best_allowed(row: np.ndarray, square: int) -> str:
+    """The most probable class of a point among empty, covered and the pieces that may stand there."""
+    allowed = [c for c in CLASSES if c in (EMPTY, COVERED) or standing_problem(c, square) is None]
+    return max(allowed, key=lambda c: (row[CLASSES.index(c)], -CLASSES.index(c)))
+
+
 @settings(max_examples=40, deadline=None)
+@example(["a9", "e0", "b9"], [[1.0] * 16, [0.5, 0.5, 1.0, 1.0, 0.5, 0.5, 0.5, 1.0, 1.0, 1.0, 1.0, 0.5, 0.5, 0.5, 0.5, 1.0],
+                               [1.0] * 16])  # found by CI: e0's covered ties the pieces that may not stand there
 @given(st.lists(st.sampled_from(POINT_NAMES), min_size=3, max_size=3, unique=True),
        st.lists(st.lists(st.floats(0.01, 1.0), min_size=16, max_size=16), min_size=3, max_size=3))
 def test_the_reading_is_the_most_probable_one_the_rules_allow(points: list[str], rows: list[list[float]]) -> None:
@@ -105,9 +113,11 @@ def test_the_reading_is_the_most_probable_one_the_rules_allow(points: list[str],
     for name, row in zip(points, rows, strict=True):
         probs[point_index(name)] = np.asarray(row) / sum(row)
     read = PointProbabilities(probs=probs, classes=CLASSES)
-    base = read.labels()
+    # a point reads as covered when covered is its most probable class among those that may stand there
+    # (a tie with a piece that may not, as in the example, still leaves the general maybe under a hand)
     covered_palace = {g for g in "Kk" for n in POINT_NAMES
-                      if base[point_index(n)] == COVERED and standing_problem(g, parse_square(n)) is None}
+                      if _best_allowed(probs[point_index(n)], parse_square(n)) == COVERED
+                      and standing_problem(g, parse_square(n)) is None}
     required = {"K", "k"} - covered_palace
     got = legal_labels(read)
     assert _allowed(got, required)
