@@ -46,7 +46,7 @@ class ParallaxMemory:
 
 
 def piece_offsets(rectified: np.ndarray, spacing: float, margin: float, *, reach: float = 0.8,
-                  parallax: ParallaxMemory | None = None) -> np.ndarray:
+                  parallax: ParallaxMemory | None = None, occupied: np.ndarray | None = None) -> np.ndarray:
     """(90, 2) offsets (file, rank directions, in spacings) of the nearest disc to each point; NaN if none.
 
     Rows are ``rules`` squares (``rank * 9 + file``); ``spacing``/``margin`` are the rectified layout
@@ -58,6 +58,12 @@ def piece_offsets(rectified: np.ndarray, spacing: float, margin: float, *, reach
     lies where the other pieces' field puts its top, that circle is taken: the side wall no longer
     passes for a piece 0.3 spacings off its point, and a knocked piece, none of whose circles is
     near its point, still is. With ``parallax`` the field is the median of recent views' fits.
+
+    ``occupied`` (90 booleans, e.g. what the classifier reads) names the points a piece stands near:
+    where the search found no circle near one of them, a fainter circle on a contrast-equalised copy
+    is taken (a pale piece on a pale board, whose outline is too weak for the search, and which
+    would otherwise count as no disc, or a knocked one go unmeasured). Only those points get one,
+    so a faint outline on an empty point (wood grain, a cross mark) is never a disc.
     """
     gray = rectified if rectified.ndim == 2 else cv2.cvtColor(rectified, cv2.COLOR_BGR2GRAY)
     gray = cv2.GaussianBlur(gray, (5, 5), 1.5)
@@ -79,7 +85,10 @@ def piece_offsets(rectified: np.ndarray, spacing: float, margin: float, *, reach
     close = dist.min(axis=1) <= reach
     out[close, 0] = dx[squares, nearest][close]
     out[close, 1] = dy[squares, nearest][close]
-    if close.sum() < 3:
+    equalised: list[np.ndarray] = []  # the contrast-equalised copy, made once when first needed
+    if occupied is not None:
+        _fill_faint(out, gray, equalised, every[chosen], np.asarray(occupied, dtype=bool), spacing, px, py, reach)
+    if (~np.isnan(out[:, 0])).sum() < 3:
         return out
     field = _parallax_field(out)
     if parallax is not None:
@@ -91,7 +100,7 @@ def piece_offsets(rectified: np.ndarray, spacing: float, margin: float, *, reach
         best = int(np.argmin(miss))
         if miss[best] <= _ON_FIELD:
             out[sq] = (dx[sq, best], dy[sq, best])
-    _look_closer(out, gray, spacing, px, py, field)
+    _look_closer(out, gray, equalised, spacing, px, py, field)
     return out
 
 
@@ -103,8 +112,39 @@ def _circles(gray: np.ndarray, spacing: float, edge: float) -> np.ndarray:
     return np.zeros((0, 2)) if found is None else np.asarray(found[0][:, :2], dtype=np.float64)
 
 
-def _look_closer(out: np.ndarray, smooth: np.ndarray, spacing: float, px: np.ndarray, py: np.ndarray,
-                 field: np.ndarray) -> None:
+def _equalised(smooth: np.ndarray, cache: list[np.ndarray]) -> np.ndarray:
+    """The smoothed board with its local contrast equalised (faint outlines show), made once per view."""
+    if not cache:
+        cache.append(cv2.createCLAHE(clipLimit=2.0, tileGridSize=(8, 8)).apply(smooth))
+    return cache[0]
+
+
+def _fill_faint(out: np.ndarray, smooth: np.ndarray, cache: list[np.ndarray], found: np.ndarray,
+                occupied: np.ndarray, spacing: float, px: np.ndarray, py: np.ndarray, reach: float) -> None:
+    """Give the ``occupied`` points without a disc the nearest faint circle within ``reach``, in place.
+
+    Only circles at least 0.7 spacings from every circle ``found`` already are pieces of their own
+    (nearer, they are a found piece's outline again)."""
+    missing = np.flatnonzero(occupied & np.isnan(out[:, 0]))
+    if not len(missing):
+        return
+    faint = _circles(_equalised(smooth, cache), spacing, edge=_FAINT_EDGE)
+    if len(faint) and len(found):
+        apart = np.hypot(faint[:, None, 0] - found[None, :, 0], faint[:, None, 1] - found[None, :, 1]).min(axis=1)
+        faint = faint[apart >= 0.7 * spacing]
+    if not len(faint):
+        return
+    for sq in missing:
+        fx = (faint[:, 0] - px[sq]) / spacing
+        fy = -(faint[:, 1] - py[sq]) / spacing
+        distance = np.hypot(fx, fy)
+        best = int(np.argmin(distance))
+        if distance[best] <= reach:
+            out[sq] = (fx[best], fy[best])
+
+
+def _look_closer(out: np.ndarray, smooth: np.ndarray, cache: list[np.ndarray], spacing: float, px: np.ndarray,
+                 py: np.ndarray, field: np.ndarray) -> None:
     """Take for the pieces measured off where their tops should be a faint circle found there, in place.
 
     A pale top on a pale board has edges too weak for the search, which then measures the piece by
@@ -119,8 +159,7 @@ def _look_closer(out: np.ndarray, smooth: np.ndarray, spacing: float, px: np.nda
     doubtful = np.flatnonzero((miss > _ON_FIELD) & (np.hypot(out[:, 0], out[:, 1]) < _WALL_REACH))
     if not len(doubtful):
         return
-    equalised = cv2.createCLAHE(clipLimit=2.0, tileGridSize=(8, 8)).apply(smooth)
-    faint = _circles(equalised, spacing, edge=40)
+    faint = _circles(_equalised(smooth, cache), spacing, edge=_FAINT_EDGE)
     if not len(faint):
         return
     for sq in doubtful:
@@ -132,6 +171,7 @@ def _look_closer(out: np.ndarray, smooth: np.ndarray, spacing: float, px: np.nda
             out[sq] = (fx[best], fy[best])
 
 
+_FAINT_EDGE = 40  # the gradient a faint outline needs on the equalised copy (the search's own: 60)
 _CANDIDATE_GAP = 0.1  # spacings between circle centres the search may return (several per piece)
 _FAINT_ON_FIELD = 0.15  # spacings: the same for a faint circle (a knocked piece's own faint circles scatter
 # 0.1 either way, and one 0.25 from where the top should be can still be the knocked piece)

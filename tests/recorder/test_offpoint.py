@@ -41,6 +41,28 @@ def test_a_knocked_piece_is_found_off_its_point_and_the_others_on_theirs() -> No
     assert np.isnan(offsets[40, 0])  # nothing near an empty point in the middle
 
 
+def test_a_pale_piece_the_search_misses_is_measured_where_the_classifier_reads_one() -> None:
+    """A pale disc with no dark rim on a pale board (too faint for the circle search) knocked half a
+    spacing: given the points the classifier reads as occupied, its faint outline is measured; a
+    faint ring on a point read as empty is not taken for a disc."""
+    rng = np.random.default_rng(1)
+    squares = [0, 2, 4, 6, 8, 19, 25, 27, 29, 31, 33, 35, 81, 83, 85, 87, 89]
+    image = _board({sq: (float(rng.uniform(-0.06, 0.06)), float(rng.uniform(-0.06, 0.06)))
+                    for sq in squares if sq != 31})
+    pale = (160, 200, 230)  # the board's colour and 10 more: no outline the search sees
+    radius = int(0.45 * SPACING)
+    cv2.circle(image, (int((MARGIN + 4 + 0.1) * SPACING), int((MARGIN + 9 - 3 + 0.45) * SPACING)), radius, pale, -1)
+    e6 = 6 * 9 + 4  # an empty point with a faint ring on it (a stain, a cross mark)
+    cv2.circle(image, (int((MARGIN + 4) * SPACING), int((MARGIN + 9 - 6) * SPACING)), radius, pale, 2)
+    occupied = np.zeros(90, bool)
+    occupied[squares] = True
+    assert np.isnan(piece_offsets(image, SPACING, MARGIN)[31, 0])  # the search alone misses it
+    offsets = piece_offsets(image, SPACING, MARGIN, occupied=occupied)
+    assert abs(offsets[31, 0] - 0.1) < 0.08 and abs(offsets[31, 1] + 0.45) < 0.08
+    assert np.isnan(offsets[e6, 0])
+    assert list(off_point(offsets, occupied, 0.3)) == [31]
+
+
 def test_a_point_blown_out_by_glare_gets_no_empty_evidence_from_a_missing_disc() -> None:
     from recorder.glare import washed_out
     from recorder.offpoint import fuse_discs
