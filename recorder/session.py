@@ -201,7 +201,8 @@ class RecordingSession:
         reason = self._locate_reason or "board found"
         if self.observer is None:
             events += self._locate(image, t, reason)
-            self.resolver.blind(t)  # presses while the board is not watched are not judged
+            if self.observer is None:  # not found: presses while the board is not watched are not judged
+                self.resolver.blind(t)
         if self.observer is not None:
             started = time.perf_counter()
             before = self.timings["classify_ms"]

@@ -7,6 +7,7 @@ per-point probabilities come from the truth (inside still views) or read "covere
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -209,3 +210,23 @@ def test_a_stream_that_changes_resolution_mid_game_is_followed() -> None:
                                                     "1280x960)")
     assert found[-1].t - truth["plies"][len(truth["plies"]) // 2]["t_complete"] < 0.5  # found on the first new frame
     assert rebuild(events).moves == truth["moves"] and not [e for e in events if isinstance(e, Alert)]
+
+
+@pytest.mark.skipif(not (FIXTURES / "game_short.mp4").exists(), reason="fixture video missing")
+def test_a_press_before_the_first_move_is_flagged_when_the_board_was_found_at_once() -> None:
+    """Tester 16: red pressed at 1.0 s, two seconds before the hand came for ply 1, and nothing was
+    said (the same press later in the game was flagged). The board was found on the first frame,
+    so the recording's start is no time the board was unwatched."""
+    truth = json.loads((FIXTURES / "game_short.truth.json").read_text(encoding="utf-8"))
+    oracle = OracleClassifier(truth)
+    presses = read_clock_log(FIXTURES / "game_short.clock.jsonl")
+    early = replace(presses[0], t=1.0)
+    session = RecordingSession(oracle, presses=[early] + presses, source_name="game_short")
+    for item in open_source(str(FIXTURES / "game_short.mp4")):
+        if isinstance(item, Frame):
+            if item.t > 12.0:
+                break
+            oracle.frame = item.index
+        session.feed(item)
+    alerts = [e for e in session.log.events if isinstance(e, Alert) and e.kind == "press_without_move"]
+    assert len(alerts) == 1 and alerts[0].ply == 1 and "1.0 s before moving" in alerts[0].text
