@@ -7,8 +7,9 @@ comments, and the result (``1-0``, ``0-1``, ``1/2-1/2``, ``*``).
 
 Reading is lenient, as imported files are edges of the system: files may be UTF-8 (with
 or without BOM), GBK/GB18030 or Big5; moves may be in any notation the readers of
-:mod:`rules.notation` accept; annotation glyphs, NAGs and variations are skipped. A move
-that cannot be read stops that game, and the problem is kept in ``PgnGame.errors``
+:mod:`rules.notation` accept; annotation glyphs and NAGs are skipped, and variations are
+left out with a note (``PgnGame.notes``). A move that cannot be read stops that game, and so
+does a ``{`` comment never closed (it would swallow the rest of the file); the problem is kept in ``PgnGame.errors``
 (``strict=True`` raises instead); so is a tag line that does not parse (``malformed tag on
 line N``), which is left out. Nothing is logged above debug: the caller decides what a
 problem means (an import keeps the moves read, a replay refuses the game) and says it once. Writing is strict and stable: writing what was read and
@@ -49,6 +50,7 @@ class PgnGame:
     when there is none); clock annotations such as ``[%clk 0:10:00]`` stay in the comment
     text. ``encoding`` is how the file's bytes were decoded; ``errors`` lists what could
     not be read, and ``cut`` says the moves stop at one of those problems (the game is incomplete).
+    ``notes`` lists what was left out that the game itself does not need (variations).
     """
 
     headers: dict[str, str] = field(default_factory=dict)
@@ -59,6 +61,7 @@ class PgnGame:
     encoding: str | None = None
     errors: list[str] = field(default_factory=list)
     cut: bool = False  # the moves stop short: one could not be read (or the start position), the rest is left out
+    notes: list[str] = field(default_factory=list)
 
     @property
     def start_fen(self) -> str:
@@ -134,17 +137,19 @@ _TAG_START = re.compile(r'\s*\[\s*[A-Za-z0-9_]+(?:\s|"|$)')  # begins as a tag: 
 
 def split_records(text: str) -> list[tuple[list[tuple[str, str]], str]]:
     """Split PGN text into (tag pairs, movetext) per game; a tag line after movetext starts a new game."""
-    return [(tags, movetext) for tags, movetext, _ in _split_records(text)]
+    return [(tags, movetext) for tags, movetext, _ in _split_records(text)[0]]
 
 
-def _split_records(text: str) -> list[tuple[list[tuple[str, str]], str, list[str]]]:
+def _split_records(text: str) -> tuple[list[tuple[list[tuple[str, str]], str, list[str]]], str | None]:
     """:func:`split_records` with each game's malformed tag lines (``malformed tag on line N: ...``),
-    which are left out of both its tags and its movetext."""
+    which are left out of both its tags and its movetext; and, when a ``{`` comment is never
+    closed (everything after it, later games too, reads as that comment), what to say of it."""
     records: list[tuple[list[tuple[str, str]], str, list[str]]] = []
     tags: list[tuple[str, str]] = []
     body: list[str] = []
     problems: list[str] = []
     depth = 0  # open '{' comments carried over lines
+    opened = 0  # the line the open comment began on
     for number, line in enumerate(text.splitlines(), start=1):
         if depth == 0 and line.startswith("%"):
             continue
@@ -161,10 +166,18 @@ def _split_records(text: str) -> list[tuple[list[tuple[str, str]], str, list[str
                 problems.append(f"malformed tag on line {number}{why}: {line.strip()!r}")
             continue
         body.append(line)
-        depth = _comment_depth(line, depth)
+        was, depth = depth, _comment_depth(line, depth)
+        if depth and (not was or "}" in line):
+            opened = number
+    unclosed = None
+    lines = text.splitlines()
+    last = max((number for number, line in enumerate(lines, start=1) if line.strip()), default=0)
+    if depth and opened < last:  # read to the end as one comment: the moves and games after it are lost
+        unclosed = (f"the comment opened with '{{' on line {opened} is never closed with '}}': the rest of "
+                    f"the file (lines {opened + 1}-{last}) is not read")
     if tags or problems or any(part.strip() for part in body):
         records.append((tags, "\n".join(body), problems))
-    return records
+    return records, unclosed
 
 
 def _tags_of(line: str) -> list[tuple[str, str]] | None:
@@ -238,7 +251,8 @@ def _notation_of(headers: dict[str, str]) -> str | None:
 
 
 def _read_game(header_text: list[tuple[str, str]], movetext: str, encoding: str | None,
-               strict: bool, number: int, tag_problems: list[str] | None = None) -> PgnGame:
+               strict: bool, number: int, tag_problems: list[str] | None = None,
+               unclosed: str | None = None) -> PgnGame:
     game = PgnGame(headers=dict(header_text), encoding=encoding)
     for problem in tag_problems or []:  # the line is left out; the moves are still read
         if strict:
@@ -265,7 +279,7 @@ def _read_game(header_text: list[tuple[str, str]], movetext: str, encoding: str 
         elif kind == "result":
             game.result = value
         elif kind == "skipped":
-            game.errors.append(f"game {number}: skipped {value!r}")
+            game.notes.append(f"game {number}: variation left out: {value!r}")
         elif kind == "move" and not stopped:
             try:
                 move = parse_move(position, value, notation)
@@ -281,6 +295,11 @@ def _read_game(header_text: list[tuple[str, str]], movetext: str, encoding: str 
                 continue
             game.add_move(move)
             position = position.play(move)
+    if unclosed is not None:  # the moves after the comment's '{' are not read: the game is cut there
+        if strict:
+            raise PgnError(f"game {number}: {unclosed}")
+        game.errors.append(f"game {number}: {unclosed}")
+        game.cut = True
     tagged = game.headers.get("Result", "").strip()
     if game.result == "*" and tagged in RESULTS:
         game.result = tagged
@@ -295,8 +314,10 @@ def read_pgn(source: str | bytes, *, strict: bool = False) -> list[PgnGame]:
     else:
         text = source.removeprefix("\ufeff")
     games = []
-    for number, (headers, movetext, problems) in enumerate(_split_records(text), start=1):
-        games.append(_read_game(headers, movetext, encoding, strict, number, problems))
+    records, unclosed = _split_records(text)
+    for number, (headers, movetext, problems) in enumerate(records, start=1):
+        last = number == len(records)
+        games.append(_read_game(headers, movetext, encoding, strict, number, problems, unclosed if last else None))
     return games
 
 

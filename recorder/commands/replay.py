@@ -76,7 +76,12 @@ def load_pgn(path: Path, number: int | None = None) -> ReplayRecord:
     game = games[(number or 1) - 1]
     if game.errors:
         raise ValueError(f"{path}: " + "; ".join(game.errors))
-    return ReplayRecord(dict(game.headers), game.start_position(), list(game.moves))
+    for note in game.notes:  # the main line is whole: replayed, with what was left out named
+        print(f"note: {path}: {note}", file=sys.stderr)
+    headers = dict(game.headers)
+    if game.result != "*":  # the result closing the movetext counts without a Result tag too
+        headers["Result"] = game.result
+    return ReplayRecord(headers, game.start_position(), list(game.moves))
 
 
 def scoresheet_lines(record: ReplayRecord, notation: str = "chinese", traditional: bool = False) -> list[str]:

@@ -232,7 +232,7 @@ def import_pgn(store: GameStore, data: str | bytes, source: str = "") -> Importe
         if game.cut:  # a record cut short at a move it cannot read would pass for the whole game
             result.problems.extend(f"{error} (game {number}{NOT_IMPORTED}" for error in game.errors)
             continue
-        result.problems.extend(game.errors)  # left out, the moves all read: a variation, a bad tag line
+        result.problems.extend(game.errors + game.notes)  # left out, the moves all read: a bad tag line, a variation
         stored = find_duplicate(store, game)
         if stored is not None:
             log.debug("game %d of %s is game %d of the store", number, source, stored)

@@ -71,3 +71,25 @@ def test_a_file_of_several_games_says_so_and_replays_the_one_named(tmp_path: Pat
     assert "--game must be between 1 and 3" in capsys.readouterr().err
     assert main(["replay", "--line", "3", "--game", "2"]) == 2
     assert "--line names one game already" in capsys.readouterr().err
+
+
+def test_a_game_with_a_variation_replays_its_main_line_and_names_what_was_left_out(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # tester 16: "skipped '(...)'" and status 2, with no scoresheet
+    pgn = tmp_path / "var.pgn"
+    pgn.write_text("1. 炮二平五 马8进7 2. 车一进一 (2. 马二进三 车9平8) 车9平8 3. 车一平四 1-0\n", encoding="utf-8")
+    assert main(["replay", str(pgn)]) == 0
+    out, err = capsys.readouterr()
+    assert "2. 车一进一    车9平8" in out and "3. 车一平四" in out
+    assert "Result as recorded: 1-0" in out  # the movetext's result, there being no Result tag
+    assert "variation left out: '(2. 马二进三 车9平8)'" in err
+
+
+def test_a_comment_never_closed_is_refused_naming_its_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # tester 16: the rest of the game and the next game vanished, status 0
+    pgn = tmp_path / "open.pgn"
+    pgn.write_text('[Event "u"]\n\n1. 炮二平五 马8进7 {ok} 2. 马二进三 {never closed\n\n[Event "v"]\n\n1. 兵七进一 *\n',
+                   encoding="utf-8")
+    assert main(["replay", str(pgn)]) == 2
+    err = capsys.readouterr().err
+    assert "the comment opened with '{' on line 3 is never closed" in err and "lines 4-7" in err

@@ -137,7 +137,7 @@ def test_multi_game_file_with_comments_variations_and_fen() -> None:
     assert first.comment == "Opening comment"
     assert first.move_comments[1] == "[%clk 0:59:50] a black reply a line comment"
     assert first.result == "1/2-1/2"
-    assert first.errors == ["game 1: skipped '(2... C8.6 3. R1.2)'"]
+    assert first.errors == [] and first.notes == ["game 1: variation left out: '(2... C8.6 3. R1.2)'"]
     assert second.start_position().side_to_move == "black"
     assert [m.iccs for m in second.moves] == ["d9d8", "e7e8"]
     assert second.result == "0-1"
@@ -228,3 +228,15 @@ def test_comments_are_written_without_stray_spaces() -> None:
     assert "1. h2e2 {[%clk 0:15:13]}" in text and "{opening note}" in text and "{ " not in text
     assert "h9g7 {" not in text
     assert write_pgn(read_pgn(text)[0], "iccs") == text
+
+
+def test_a_comment_never_closed_cuts_the_game_and_says_what_is_lost() -> None:
+    text = '[Event "u"]\n\n1. h2e2 h9g7 {fine} 2. h0g2 {open\n2... i9h9\n\n[Event "v"]\n\n1. c3c4 *\n'
+    (game,) = read_pgn(text)  # the second game is inside the open comment
+    assert [m.iccs for m in game.moves] == ["h2e2", "h9g7", "h0g2"] and game.cut
+    assert game.errors == ["game 1: the comment opened with '{' on line 3 is never closed with '}': "
+                           "the rest of the file (lines 4-8) is not read"]
+    with pytest.raises(PgnError, match="never closed"):
+        read_pgn(text, strict=True)
+    (last,) = read_pgn("1. h2e2 h9g7 {a last word, not closed\n")  # nothing after it is lost
+    assert [m.iccs for m in last.moves] == ["h2e2", "h9g7"] and not last.errors and not last.cut

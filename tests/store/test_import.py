@@ -149,4 +149,4 @@ def test_a_game_with_a_variation_is_imported_and_the_variation_named() -> None:
     store = GameStore(":memory:")
     ids, problems, _ = import_pgn(store, "[Red \"A\"]\n\n1. h2e2 (1. b2e2 h9g7) h9g7 2. h0g2 1-0\n", "notes.pgn")
     assert len(ids) == 1 and store.game(ids[0]).plies == 3 and store.game(ids[0]).result == "1-0"
-    assert len(problems) == 1 and "skipped" in problems[0] and "not imported" not in problems[0]
+    assert len(problems) == 1 and "variation left out" in problems[0] and "not imported" not in problems[0]
