@@ -9,6 +9,9 @@ disc only further off (no evidence either way) and none. Points washed out by gl
 apart (a missing disc there is not used as evidence). It also counts where the classifier alone
 has occupancy wrong, and what the disc search said there.
 
+Given the classifier's occupied points (as the session gives them, default), points read as
+occupied without a circle may take a faint one; ``--search-alone`` measures the search without them.
+
 ``python -m bench discs`` or ``python -m bench.bench_discs --views 300 --split test``.
 """
 
@@ -32,8 +35,9 @@ from rules import Position
 DATASET_SEED = 7  # a seed of the split's range that no training or other benchmark draws
 
 
-def measure(views: int, split: str, glare_blind: float) -> Counter[tuple[str, str]]:
-    """Counts of (truth, what the disc search saw) and of (classifier error, what it saw)."""
+def measure(views: int, split: str, glare_blind: float, with_reading: bool = True) -> Counter[tuple[str, str]]:
+    """Counts of (truth, what the disc search saw) and of (classifier error, what it saw); with
+    ``with_reading`` the search is given the classifier's occupied points, as in the session."""
     cv2.setNumThreads(1)
     classifier = PieceClassifier(threads=1)
     counts: Counter[tuple[str, str]] = Counter()
@@ -41,10 +45,12 @@ def measure(views: int, split: str, glare_blind: float) -> Counter[tuple[str, st
         image, truth, _, _ = render_sample(split, DATASET_SEED, index, hand_rate=0.0)
         geometry = truth_geometry(truth, image.shape[1], image.shape[0])
         rectified = geometry.rectify(image)
-        offsets = piece_offsets(rectified, geometry.spacing, geometry.margin)
         blind = washed_out(rectified, geometry.spacing, geometry.margin) >= glare_blind
         result = classifier.classify(rectified)
         occupied_p = to_square_order(result.probs, result.classes)[:, 1:-1].sum(axis=1)
+        # as the session does: points the classifier reads as occupied may take a faint circle
+        offsets = piece_offsets(rectified, geometry.spacing, geometry.margin,
+                                occupied=occupied_p >= 0.5 if with_reading else None)
         board = Position.from_fen(truth.fen).board
         distance = np.hypot(offsets[:, 0], offsets[:, 1])
         found = ~np.isnan(distance)
@@ -87,10 +93,13 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--views", type=int, default=300)
     parser.add_argument("--split", choices=("train", "dev", "test"), default="test")
+    parser.add_argument("--search-alone", action="store_true",
+                        help="do not give the search the classifier's occupied points (no faint circles)")
     args = parser.parse_args([] if argv is None else argv)
     config = SessionConfig()
-    print(f"{args.views} views of the {args.split} split, no hands, true geometry")
-    report(measure(args.views, args.split, config.glare_blind), config.disc_evidence)
+    given = "the search alone" if args.search_alone else "the search given the classifier's occupied points"
+    print(f"{args.views} views of the {args.split} split, no hands, true geometry; {given}")
+    report(measure(args.views, args.split, config.glare_blind, not args.search_alone), config.disc_evidence)
 
 
 if __name__ == "__main__":
