@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable
 from typing import TextIO
 
-from recorder.clock.model import CONNECTED, LEFT, ChessClock, ClockNotice, SideMap
+from recorder.clock.model import CONNECTED, DISCONNECTED, LEFT, ChessClock, ClockNotice, SideMap
 from recorder.clock.presses import Item
 from recorder.clocklog_input import ClockPress
 from rules import BLACK, RED
@@ -46,6 +46,11 @@ class KeyboardClock:
         self.ignored = 0
         self._thread: threading.Thread | None = None
         self._started = False
+        self.ended_at: float | None = None  # host time the input ended (Ctrl-D, a closed pipe)
+
+    def last_heard(self) -> float:
+        """Host time up to which every press typed is queued: now, or when the input ended."""
+        return self.clock() if self.ended_at is None else self.ended_at
 
     def _game_time(self, host: float) -> float:
         """The clock model's time (seconds) at host time ``host``: it runs at ``rate``."""
@@ -86,6 +91,11 @@ class KeyboardClock:
         def run() -> None:
             for line in stream:
                 self.key(line)
+            # no more presses can come: moves from here are not judged for theirs, and the arbiter is told
+            self.ended_at = self.clock()
+            self.items.put(ClockNotice(self.ended_at, DISCONNECTED, "the keyboard clock's input ended (Ctrl-D, or "
+                                       "stdin closed): no presses are read from here, and moves are not checked "
+                                       "for theirs"))
 
         if not self._started:
             self.start_clock()

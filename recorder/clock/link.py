@@ -15,8 +15,12 @@ thread-safe queue, stamped with the host's monotonic clock.
 
 from __future__ import annotations
 
+import importlib.util
 import logging
+import os
 import queue
+import re
+import stat
 import threading
 import time
 from collections.abc import Callable
@@ -31,6 +35,29 @@ from recorder.clock.protocols import ClockProtocol
 log = logging.getLogger(__name__)
 
 Opener = Callable[..., Any]
+
+
+def port_problem(port: str) -> str | None:
+    """Why ``port`` can never be a clock's line, or ``None`` when it may be one (now or once plugged in).
+
+    A pyserial URL with a scheme pyserial does not know, and a path to something that exists and is
+    not a character device (a folder, a regular file), will not become a serial port however long
+    the link retries; a device or pty that is missing may yet be plugged in, and is retried."""
+    scheme = re.match(r"([A-Za-z][A-Za-z0-9+.-]*)://", port)
+    if scheme is not None:
+        name = scheme.group(1).lower()
+        known = any(importlib.util.find_spec(f"{package}.protocol_{name}") is not None
+                    for package in serial.protocol_handler_packages)
+        return None if known else f"{name}:// is not a kind of port pyserial opens (a device path, a pty or " \
+                                  "a pyserial URL such as socket://HOST:PORT or rfc2217://HOST:PORT)"
+    try:
+        mode = os.stat(port).st_mode  # follows links: a link to a pty is the pty
+    except OSError:
+        return None  # not there (yet): a clock plugged in later, or a Windows COM name
+    if stat.S_ISCHR(mode):
+        return None
+    what = "a folder" if stat.S_ISDIR(mode) else "a regular file" if stat.S_ISREG(mode) else "not a device"
+    return f"{port} is {what}, not a serial port (a clock's line is a device such as /dev/ttyUSB0, or a pty)"
 
 
 class SerialClockLink:

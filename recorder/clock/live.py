@@ -18,7 +18,7 @@ from typing import Any, TextIO
 
 from recorder.clock.feed import LiveClockFeed, paced
 from recorder.clock.keyboard import KeyboardClock
-from recorder.clock.link import SerialClockLink
+from recorder.clock.link import SerialClockLink, port_problem
 from recorder.clock.model import (
     CONNECTED,
     DEFAULT_TIME_CONTROL,
@@ -77,6 +77,9 @@ class LiveClock:
             base_ms, increment_ms = parse_time_control(time_control or DEFAULT_TIME_CONTROL)
             self.keyboard = KeyboardClock(base_ms, increment_ms, first_mover=first_mover, rate=rate)
         else:  # the clock keeps its own time; a given time control tells what a press may add
+            problem = port_problem(port)
+            if problem is not None:  # refused before a game is opened: retrying it all game helps no one
+                raise ValueError(f"--clock {port}: {problem}")
             increment = parse_time_control(time_control)[1] if time_control else None
             tracker = PressTracker(red_side, first_mover, rate=rate, increment_ms=increment)
             self.link = SerialClockLink(port, make_protocol(protocol, tracker), **link_options)
@@ -102,7 +105,7 @@ class LiveClock:
         origin = time.monotonic() if origin is None else origin
         if self.keyboard is not None:
             self.keyboard.follow(self._keys or sys.stdin)
-            self._feed = LiveClockFeed(self.keyboard.items, origin, self.rate)
+            self._feed = LiveClockFeed(self.keyboard.items, origin, self.rate, last_heard=self.keyboard.last_heard)
         else:
             assert self.link is not None
             self.link.start()

@@ -371,9 +371,16 @@ def run(args: argparse.Namespace) -> int:
         protocol = "keyboard" if args.clock == "-" else args.clock_protocol  # '-' is the keyboard, as --help says
         clock = LiveClock(args.clock or "-", protocol, red_side=args.clock_red_side, first_mover=first,
                           time_control=args.time_control, rate=args.clock_rate)
-    elif args.time_control:
-        print("xqrec record: --time-control sets a live clock's time (with --clock); without one it is not used. "
-              "The record's time control is --tc (PGN seconds, e.g. 5400+30)", file=sys.stderr)
+    else:
+        if args.time_control:
+            print("xqrec record: --time-control sets a live clock's time (with --clock); without one it is not used. "
+                  "The record's time control is --tc (PGN seconds, e.g. 5400+30)", file=sys.stderr)
+        unused = [name for name, given in (("--clock-protocol text", args.clock_protocol == "text"),
+                                           ("--clock-rate", args.clock_rate != 1.0)) if given]
+        if unused:  # an operator who forgot --clock PORT would otherwise record a game with no times
+            verb, pronoun = ("apply", "they are") if len(unused) > 1 else ("applies", "it is")
+            print(f"xqrec record: warning: {' and '.join(unused)} {verb} to a live clock (--clock PORT, or "
+                  f"--clock - for the keyboard); without --clock {pronoun} not used", file=sys.stderr)
     # Everything that can fail at once is checked before a game is opened in the store: the source
     # opens, the output files can be written (a game recorded to the end must not be lost to a typo).
     from recorder.clocklog_input import load_clock_log

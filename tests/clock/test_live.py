@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import io
+import os
 import time
+from pathlib import Path
 
 import pytest
 
+from recorder.clock.link import port_problem
 from recorder.clock.live import LiveClock, notice_event
 from recorder.clock.model import DISCONNECTED, FLAG_FALLEN, ClockNotice
 from recorder.events import ClockAlert, ClockNoted, event_from_json, event_to_json
@@ -22,7 +25,23 @@ def test_keyboard_clock_through_the_live_feed() -> None:
     assert all(0 <= p.t < 1.0 for p in presses) and presses[0].black_ms == 60_000
     events = clock.events_until(1e9, ply=3)
     assert [(e.kind, e.ply) for e in events if isinstance(e, ClockNoted)] == [("clock_connected", 3)]
-    assert not [e for e in events if isinstance(e, ClockAlert)]  # the clock answering calls for no arbiter
+    # the two lines were all the input: the arbiter hears that no press is read from here, and the
+    # moves made after it are not judged for their presses (the clock was heard only until then)
+    assert [e.kind for e in events if isinstance(e, ClockAlert)] == ["clock_disconnected"]
+    assert 0 <= feed.heard_until() < 1.0
+
+
+def test_a_keyboard_clock_heard_while_its_input_is_open() -> None:
+    reader, writer = os.pipe()
+    with os.fdopen(reader, encoding="utf-8") as keys, os.fdopen(writer, "w", encoding="utf-8") as typing:
+        clock = LiveClock("-", "keyboard", keys=keys)
+        feed = clock.start(time.monotonic())
+        typing.write("red\n")
+        typing.flush()
+        time.sleep(0.1)
+        assert [p.side for p in feed.until(1e9)] == ["red"]
+        assert feed.heard_until() >= 0.1  # heard up to now: presses still to come are not taken for lost
+        assert not [e for e in clock.events_until(1e9) if isinstance(e, ClockAlert)]
 
 
 def test_notices_become_alerts_that_round_trip() -> None:
@@ -47,3 +66,15 @@ def test_pacing_skips_live_sources_and_rejects_bad_rates() -> None:
     assert keyboard.keyboard is not None and keyboard.keyboard.rate == 4.0  # its times follow --clock-rate
     with pytest.raises(ValueError):
         LiveClock("loop://", "morse")
+
+
+def test_a_port_that_can_never_be_a_clock_is_refused_at_once(tmp_path: Path) -> None:
+    # tester 16: these were retried with a warning all game long, and the game recorded with no clock
+    afile = tmp_path / "notes.txt"
+    afile.write_text("x", encoding="utf-8")
+    for port, said in (("foo://bar", "foo:// is not a kind of port"), (str(tmp_path), "is a folder"),
+                       (str(afile), "is a regular file")):
+        with pytest.raises(ValueError, match=said):
+            LiveClock(port, "text")
+    for maybe in ("loop://", "socket://localhost:7000", str(tmp_path / "ttyUSB9"), "COM3"):
+        assert port_problem(maybe) is None  # a clock that may answer, or be plugged in later

@@ -161,6 +161,14 @@ def test_a_time_control_without_a_live_clock_says_it_is_not_used(
     assert "--time-control sets a live clock's time" in capsys.readouterr().err
 
 
+def test_live_clock_options_without_a_clock_are_named_as_unused(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # tester 16: an operator who forgot --clock recorded a game with no times and no word of it
+    assert main(["record", str(tmp_path / "none.mp4"), "--no-db", "--clock-protocol", "text",
+                 "--clock-rate", "2"]) == 2
+    assert "warning: --clock-protocol text and --clock-rate apply to a live clock" in capsys.readouterr().err
+
+
 def test_export_round_as_one_pdf_and_as_text(db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A round's scoresheets in one PDF (each game from a new page) and its text records one after
     another: not the round's PGN under another name."""
