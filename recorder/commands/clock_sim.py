@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import signal
 import sys
 from pathlib import Path
 
@@ -57,6 +58,13 @@ def run(args: argparse.Namespace) -> int:
         args.link.symlink_to(path)
     print(path, flush=True)
     keys = None if args.no_keys or not sys.stdin or sys.stdin.closed else sys.stdin
+
+    def stop(signum: int, _frame: object) -> None:
+        raise SystemExit(0)  # through the clean-up below: a link left behind would point at a pty reused later
+
+    for signum in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
+        if signum is not None and signal.getsignal(signum) is not signal.SIG_IGN:
+            signal.signal(signum, stop)
     try:
         serve(sim, master, script, keys=keys, wait_host=args.wait_host, duration=args.duration)
     finally:

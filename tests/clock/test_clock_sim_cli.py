@@ -55,3 +55,18 @@ def test_clock_sim_process_serves_a_script_and_keys(tmp_path: Path) -> None:
     assert 301_000 < presses[1].black_ms <= 302_000
     assert [p.side for p in presses[2:]] == ["red", "red"]  # the keyboard's presses, the second one idle
     assert presses[3].red_ms == presses[2].red_ms  # no increment for an idle press
+
+
+def test_clock_sim_stopped_with_sigterm_removes_its_link(tmp_path: Path) -> None:
+    # tester 16: the --link symlink outlived the process, pointing at a pty number reused later
+    link = tmp_path / "clock"
+    process = subprocess.Popen([sys.executable, "-m", "recorder.cli", "clock-sim", "--protocol", "text",
+                                "--link", str(link), "--no-keys"], stdout=subprocess.PIPE, text=True)
+    try:
+        assert process.stdout is not None
+        assert process.stdout.readline().strip().startswith("/dev/") and link.is_symlink()
+        process.terminate()
+        assert process.wait(10) == 0
+    finally:
+        process.kill()
+    assert not link.is_symlink()
