@@ -66,8 +66,9 @@ class SerialClockLink:
     def __init__(self, port: str, protocol: ClockProtocol, *, baudrate: int = 9600, silence_s: float = 3.0,
                  answer_s: float = 1.5, quiet_s: float = 2.5, backoff_s: tuple[float, float] = (0.25, 1.0),
                  opener: Opener = serial.serial_for_url, clock: Callable[[], float] = time.monotonic,
-                 max_items: int = 10_000) -> None:
+                 max_items: int = 10_000, rate: float = 1.0) -> None:
         self.port_name = port
+        self.rate = rate  # recording seconds per host second (--clock-rate): how the notices' spans are told
         self.protocol = protocol
         self.baudrate = baudrate
         self.silence_s = silence_s
@@ -87,6 +88,7 @@ class SerialClockLink:
         self._started: float | None = None
         self._gap_from: float | None = None
         self._missing_said = False
+        self._open_error = ""  # why the port last failed to open
 
     # --- control -----------------------------------------------------------------------
     @property
@@ -118,13 +120,17 @@ class SerialClockLink:
         except queue.Full:
             log.warning("clock link queue full; %s dropped", type(item).__name__)
 
+    def _span(self, host_seconds: float) -> str:
+        """A stretch of host time as the recording counts it (the times the log and sheets give)."""
+        return f"{host_seconds * self.rate:.1f} s"
+
     # --- the thread ----------------------------------------------------------------------
     def _run(self) -> None:
         delay = self.backoff_s[0]
         while not self._stop.is_set():
             port = self._open()
             if port is None:
-                self._never_heard("cannot be opened")
+                self._never_heard(f"it cannot be opened: {self._open_error}")
                 self._stop.wait(delay)
                 delay = min(delay * 2, self.backoff_s[1])
                 continue
@@ -147,8 +153,10 @@ class SerialClockLink:
             return self.opener(self.port_name, baudrate=self.baudrate, timeout=0.05, write_timeout=1.0)
         except (serial.SerialException, OSError, ValueError) as error:
             self.open_failures += 1
+            self._open_error = str(error)
+            # the arbiter hears it as an alert (no clock, or the clock lost): the log says it for -v only
             if self.open_failures == 1 or self.open_failures % 20 == 0:
-                log.warning("clock port %s cannot be opened (%s); retrying", self.port_name, error)
+                log.info("clock port %s cannot be opened (%s); retrying", self.port_name, error)
             if self._gap_from is None and not self.connected:
                 self._gap_from = self.clock()
             return None
@@ -166,9 +174,9 @@ class SerialClockLink:
             self.connected = False
             self.disconnections += 1
             self._gap_from = self._last_heard if self._last_heard is not None else now
-            log.warning("clock on %s lost: %s", self.port_name, why)
+            log.info("clock on %s lost: %s", self.port_name, why)  # told as a clock_disconnected alert
             self._put(ClockNotice(now, DISCONNECTED, f"clock on {self.port_name} lost ({why}); "
-                                  f"last heard {now - self._gap_from:.1f} s ago"))
+                                  f"last heard {self._span(now - self._gap_from)} ago"))
 
     def _session(self, port: Any) -> bool:
         """Talk to an open port until it fails or falls silent; returns whether the clock answered."""
@@ -204,7 +212,7 @@ class SerialClockLink:
                         port.write(self.protocol.poll())
                         polled = now
                     elif now - polled >= self.answer_s:
-                        self._lost(f"silent for {now - last:.1f} s")
+                        self._lost(f"silent for {self._span(now - last)}")
                         return heard_any
         except (serial.SerialException, OSError) as error:
             self._lost(f"serial error: {error}")
@@ -220,13 +228,13 @@ class SerialClockLink:
         if self._gap_from is None:
             text = f"clock connected on {self.port_name} ({self.protocol.name})"
         else:
-            text = f"clock back on {self.port_name} after a {now - self._gap_from:.1f} s gap"
+            text = f"clock back on {self.port_name} after a {self._span(now - self._gap_from)} gap"
         self._gap_from = None
         log.info(text)
         self._put(ClockNotice(now, CONNECTED, text, since=since))
 
     def _quiet(self, since: float, now: float) -> None:
-        text = (f"clock on {self.port_name} was silent for {now - since:.1f} s without being lost; "
+        text = (f"clock on {self.port_name} was silent for {self._span(now - since)} without being lost; "
                 "a press made meanwhile may not have been heard")
-        log.warning(text)
+        log.info(text)  # told as a clock_quiet note
         self._put(ClockNotice(now, QUIET, text, since=since))

@@ -82,7 +82,7 @@ class LiveClock:
                 raise ValueError(f"--clock {port}: {problem}")
             increment = parse_time_control(time_control)[1] if time_control else None
             tracker = PressTracker(red_side, first_mover, rate=rate, increment_ms=increment)
-            self.link = SerialClockLink(port, make_protocol(protocol, tracker), **link_options)
+            self.link = SerialClockLink(port, make_protocol(protocol, tracker), rate=rate, **link_options)
         self._feed: LiveClockFeed | None = None
 
     def go_on(self, events: Sequence[Event], side_to_move: str) -> None:

@@ -121,8 +121,8 @@ class PressTracker:
         expected = self.map.physical(self.first_mover)
         if running_side != expected:
             self.map.red = other(self.map.red)
-            log.warning("clock: the first running side is %s; red is the clock's %s side", running_side,
-                        self.map.red)
+            log.info("clock: the first running side is %s; red is the clock's %s side", running_side,
+                     self.map.red)  # told as a clock_mapping note
         return [ClockNotice(t, MAPPING, mapping_text(self.map.red, running_side), RED)]
 
     def _press_gain_ms(self) -> int:
@@ -207,7 +207,7 @@ class PressTracker:
                          for side, before, now in jumps)
         text = (f"the clock's times changed with no press or running time to explain it ({said}): the clock "
                 "was reset or its times set by hand (art. 21.4: only the arbiter adjusts the clock)")
-        log.warning("clock: %s", text)
+        log.info("clock: %s", text)  # told as a clock_times_changed alert
         return [ClockNotice(t, TIMES_CHANGED, text, self.map.colour(jumps[0][0]) if len(jumps) == 1 else "")]
 
     def _press(self, side: str, left_ms: int, right_ms: int, t: float) -> ClockPress:

@@ -76,3 +76,17 @@ def test_setup_press_error_and_reopen() -> None:
     assert kinds == [CONNECTED, "clock_mapping", "red", DISCONNECTED, CONNECTED]
     press = next(i for i in link.items.queue if isinstance(i, ClockPress))
     assert (press.red_ms, press.black_ms) == (603_000, 600_000)
+
+
+def test_a_gap_is_told_in_recording_seconds_when_a_file_is_replayed_faster() -> None:
+    # tester 16: with --clock-rate 2 the note said "after a 7.1 s gap" beside a 53.0-67.2 s stretch
+    now = [100.0]
+    link = SerialClockLink("fake", make_protocol("text"), clock=lambda: now[0], rate=2.0)
+    link._came_back(now[0])
+    link._last_heard = 100.0
+    now[0] = 101.0
+    link._lost("silent")  # last heard 1 s of host time ago: 2 s of recording
+    now[0] = 107.1
+    link._came_back(now[0])
+    texts = [item.text for item in list(link.items.queue) if isinstance(item, ClockNotice)]
+    assert "last heard 2.0 s ago" in texts[1] and texts[2] == "clock back on fake after a 14.2 s gap"
