@@ -17,7 +17,9 @@ times) are the move times worked out from the differences of the mover's own clo
 
 Time used is what an arbiter reads off the clock: the base time, plus an increment for each
 effective press of that side, less the time left after the last press; without presses, the sum
-of the move times.
+of the move times. A clock whose times were changed or that was restarted during the game (its
+``clock_times_changed`` or ``clock_restarted`` alert) no longer counts from the base time, so the
+time used is not told then.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from recorder.scoresheet import RecordedGame, hms
 log = logging.getLogger(__name__)
 
 SIDES = ("red", "black")
+CLOCK_SET_AGAIN = ("clock_times_changed", "clock_restarted")  # alerts after which the clock's times are not the game's
 
 
 def clock_text(ms: int) -> str:
@@ -79,7 +82,7 @@ def time_used(game: RecordedGame, time_control: str = "") -> dict[str, int | Non
     control = parse_pgn_time_control(time_control)
     used: dict[str, int | None] = {side: None for side in SIDES}
     if game.presses:
-        if control is None:
+        if control is None or any(alert.kind in CLOCK_SET_AGAIN for alert in game.alerts):
             return used
         base, increment = control
         last = max(game.presses, key=lambda p: p.t)

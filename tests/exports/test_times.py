@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from recorder.events import (
+    ClockAlert,
     ClockPressed,
     Event,
     MoveRecorded,
@@ -105,6 +106,15 @@ def test_time_used_is_what_the_clock_shows() -> None:
     used = time_used(rebuild(events), INFO.time_control)
     assert used == clock.ran  # every second each clock ran, presses without a move included
     assert time_used(rebuild(events)) == {"red": None, "black": None}  # no base time: cannot be told
+
+
+def test_time_used_is_not_told_once_the_clock_was_set_again() -> None:
+    # tester 16: after a restarted clock the sheet still gave base + increments - time left, 22 s off
+    events, _ = _faults_game()
+    t = max(e.t for e in events) + 1
+    reset = ClockAlert(t, "clock_times_changed", (), "21.4", "the clock's times changed with no press", len(MOVES), "")
+    assert time_used(rebuild(events + [reset]), INFO.time_control) == {"red": None, "black": None}
+    assert "Time used" not in export_text(events + [reset], INFO)
 
 
 def test_pgn_text_and_pdf_say_the_same_times(monkeypatch: pytest.MonkeyPatch) -> None:
