@@ -25,7 +25,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--format", choices=("pgn", "pdf", "txt"), default="pgn")
     parser.add_argument("--notation", choices=("chinese", "wxf", "iccs"), default=None,
                         help="PGN move notation (default iccs; the PDF and text are always Chinese)")
-    parser.add_argument("--short", action="store_true", help="PDF: the short notation of art. 7.5 (炮25)")
+    parser.add_argument("--short", action="store_true", help="PDF: the short notation of art. 7.5 (炮25; no direction sign, so a move "
+                        "can read two ways: the full form is the record to check)")
     parser.add_argument("--paper", choices=("A4", "A5"), default="A4", help="PDF paper size (default A4)")
     parser.add_argument("--out", type=Path, help="write here (default: standard output; required for pdf)")
     add_db_argument(parser)
