@@ -10,7 +10,8 @@ apart (a missing disc there is not used as evidence). It also counts where the c
 has occupancy wrong, and what the disc search said there.
 
 Given the classifier's occupied points (as the session gives them, default), points read as
-occupied without a circle may take a faint one; ``--search-alone`` measures the search without them.
+occupied without a circle may take a faint one, which measures where a piece stands but is no
+evidence (counted as "faint"); ``--search-alone`` measures the search without them.
 
 ``python -m bench discs`` or ``python -m bench.bench_discs --views 300 --split test``.
 """
@@ -27,7 +28,7 @@ import numpy as np
 from models.train.data import render_sample, truth_geometry
 from recorder.glare import washed_out
 from recorder.observer import to_square_order
-from recorder.offpoint import DISC_NEAR, MIN_DISCS, piece_offsets
+from recorder.offpoint import DISC_NEAR, MIN_DISCS, find_discs
 from recorder.session import SessionConfig
 from recorder.vision import PieceClassifier
 from rules import Position
@@ -48,18 +49,20 @@ def measure(views: int, split: str, glare_blind: float, with_reading: bool = Tru
         blind = washed_out(rectified, geometry.spacing, geometry.margin) >= glare_blind
         result = classifier.classify(rectified)
         occupied_p = to_square_order(result.probs, result.classes)[:, 1:-1].sum(axis=1)
-        # as the session does: points the classifier reads as occupied may take a faint circle
-        offsets = piece_offsets(rectified, geometry.spacing, geometry.margin,
-                                occupied=occupied_p >= 0.5 if with_reading else None)
+        # as the session does: points the classifier reads as occupied may take a faint circle (no evidence)
+        discs = find_discs(rectified, geometry.spacing, geometry.margin,
+                           occupied=occupied_p > 0.5 if with_reading else None)
+        offsets = discs.offsets
         board = Position.from_fen(truth.fen).board
         distance = np.hypot(offsets[:, 0], offsets[:, 1])
-        found = ~np.isnan(distance)
+        found = ~np.isnan(distance) & ~discs.faint
         if int(found.sum()) < MIN_DISCS:  # fuse_discs uses nothing from a picture where the search failed
             counts[("search failed", "views")] += 1
             continue
         for square in range(90):
             truth_name = "piece" if board[square] != "." else "empty"
-            seen = "disc" if found[square] and distance[square] <= DISC_NEAR else "further off" if found[square] else "none"
+            seen = ("faint (no evidence)" if discs.faint[square] else "disc" if found[square] and distance[square] <= DISC_NEAR
+                    else "further off" if found[square] else "none")
             if blind[square]:
                 seen += " (glare)"
             counts[(truth_name, seen)] += 1

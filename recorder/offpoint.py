@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 from collections import deque
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -47,7 +48,25 @@ class ParallaxMemory:
 
 def piece_offsets(rectified: np.ndarray, spacing: float, margin: float, *, reach: float = 0.8,
                   parallax: ParallaxMemory | None = None, occupied: np.ndarray | None = None) -> np.ndarray:
-    """(90, 2) offsets (file, rank directions, in spacings) of the nearest disc to each point; NaN if none.
+    """(90, 2) offsets of the nearest disc to each point (see :func:`find_discs`, whose offsets these are)."""
+    return find_discs(rectified, spacing, margin, reach=reach, parallax=parallax, occupied=occupied).offsets
+
+
+@dataclass(frozen=True)
+class Discs:
+    """The discs found on one view: ``offsets`` (90, 2) as :func:`find_discs` gives them, and ``faint``
+    (90,) the points whose disc is a faint circle taken because the classifier read a piece there.
+    A faint disc measures where a piece stands, but is no evidence that one stands there: it was
+    looked for only where the classifier said so (see ``fuse_discs``)."""
+
+    offsets: np.ndarray
+    faint: np.ndarray
+
+
+def find_discs(rectified: np.ndarray, spacing: float, margin: float, *, reach: float = 0.8,
+               parallax: ParallaxMemory | None = None, occupied: np.ndarray | None = None) -> Discs:
+    """The discs on a rectified board: for each point the offset (file, rank directions, in spacings)
+    of the nearest disc (NaN if none), and which of them are faint circles taken for ``occupied``.
 
     Rows are ``rules`` squares (``rank * 9 + file``); ``spacing``/``margin`` are the rectified layout
     (pixels per spacing, border in spacings), rank 9 at the top as ``BoardGeometry.rectify`` makes it.
@@ -62,15 +81,18 @@ def piece_offsets(rectified: np.ndarray, spacing: float, margin: float, *, reach
     ``occupied`` (90 booleans, e.g. what the classifier reads) names the points a piece stands near:
     where the search found no circle near one of them, a fainter circle on a contrast-equalised copy
     is taken (a pale piece on a pale board, whose outline is too weak for the search, and which
-    would otherwise count as no disc, or a knocked one go unmeasured). Only those points get one,
-    so a faint outline on an empty point (wood grain, a cross mark) is never a disc.
+    would otherwise go unmeasured when knocked). Only those points get one, so a faint outline on
+    a point read as empty (wood grain, a cross mark) is never measured as a piece; and since such a
+    disc was looked for only where the classifier read a piece, it is marked (``Discs.faint``) and
+    is no evidence for that reading.
     """
     gray = rectified if rectified.ndim == 2 else cv2.cvtColor(rectified, cv2.COLOR_BGR2GRAY)
     gray = cv2.GaussianBlur(gray, (5, 5), 1.5)
     every = _circles(gray, spacing, edge=60)  # strongest first
     out = np.full((90, 2), np.nan)
+    faint = np.zeros(90, dtype=bool)
     if not len(every):
-        return out
+        return Discs(out, faint)
     primary: list[int] = []  # one circle per piece: the strongest, none within 0.7 spacings of another
     for index, centre in enumerate(every):
         if all(np.hypot(*(centre - every[kept])) >= 0.7 * spacing for kept in primary):
@@ -87,9 +109,10 @@ def piece_offsets(rectified: np.ndarray, spacing: float, margin: float, *, reach
     out[close, 1] = dy[squares, nearest][close]
     equalised: list[np.ndarray] = []  # the contrast-equalised copy, made once when first needed
     if occupied is not None:
-        _fill_faint(out, gray, equalised, every[chosen], np.asarray(occupied, dtype=bool), spacing, px, py, reach)
+        faint = _fill_faint(out, gray, equalised, every[chosen], np.asarray(occupied, dtype=bool), spacing, px, py,
+                            reach)
     if (~np.isnan(out[:, 0])).sum() < 3:
-        return out
+        return Discs(out, faint)
     field = _parallax_field(out)
     if parallax is not None:
         field = parallax.steady(field)
@@ -101,7 +124,7 @@ def piece_offsets(rectified: np.ndarray, spacing: float, margin: float, *, reach
         if miss[best] <= _ON_FIELD:
             out[sq] = (dx[sq, best], dy[sq, best])
     _look_closer(out, gray, equalised, spacing, px, py, field)
-    return out
+    return Discs(out, faint)
 
 
 def _circles(gray: np.ndarray, spacing: float, edge: float) -> np.ndarray:
@@ -112,28 +135,32 @@ def _circles(gray: np.ndarray, spacing: float, edge: float) -> np.ndarray:
     return np.zeros((0, 2)) if found is None else np.asarray(found[0][:, :2], dtype=np.float64)
 
 
-def _equalised(smooth: np.ndarray, cache: list[np.ndarray]) -> np.ndarray:
-    """The smoothed board with its local contrast equalised (faint outlines show), made once per view."""
+def _faint_circles(smooth: np.ndarray, cache: list[np.ndarray], spacing: float) -> np.ndarray:
+    """Circles on the smoothed board with its local contrast equalised (faint outlines show), searched
+    once per view: ``cache`` keeps them for the second use."""
     if not cache:
-        cache.append(cv2.createCLAHE(clipLimit=2.0, tileGridSize=(8, 8)).apply(smooth))
+        equalised = cv2.createCLAHE(clipLimit=2.0, tileGridSize=(8, 8)).apply(smooth)
+        cache.append(_circles(equalised, spacing, edge=_FAINT_EDGE))
     return cache[0]
 
 
 def _fill_faint(out: np.ndarray, smooth: np.ndarray, cache: list[np.ndarray], found: np.ndarray,
-                occupied: np.ndarray, spacing: float, px: np.ndarray, py: np.ndarray, reach: float) -> None:
-    """Give the ``occupied`` points without a disc the nearest faint circle within ``reach``, in place.
+                occupied: np.ndarray, spacing: float, px: np.ndarray, py: np.ndarray, reach: float) -> np.ndarray:
+    """Give the ``occupied`` points without a disc the nearest faint circle within ``reach``, in place;
+    (90,) the points given one.
 
     Only circles at least 0.7 spacings from every circle ``found`` already are pieces of their own
     (nearer, they are a found piece's outline again)."""
+    filled = np.zeros(90, dtype=bool)
     missing = np.flatnonzero(occupied & np.isnan(out[:, 0]))
     if not len(missing):
-        return
-    faint = _circles(_equalised(smooth, cache), spacing, edge=_FAINT_EDGE)
+        return filled
+    faint = _faint_circles(smooth, cache, spacing)
     if len(faint) and len(found):
         apart = np.hypot(faint[:, None, 0] - found[None, :, 0], faint[:, None, 1] - found[None, :, 1]).min(axis=1)
         faint = faint[apart >= 0.7 * spacing]
     if not len(faint):
-        return
+        return filled
     for sq in missing:
         fx = (faint[:, 0] - px[sq]) / spacing
         fy = -(faint[:, 1] - py[sq]) / spacing
@@ -141,6 +168,8 @@ def _fill_faint(out: np.ndarray, smooth: np.ndarray, cache: list[np.ndarray], fo
         best = int(np.argmin(distance))
         if distance[best] <= reach:
             out[sq] = (fx[best], fy[best])
+            filled[sq] = True
+    return filled
 
 
 def _look_closer(out: np.ndarray, smooth: np.ndarray, cache: list[np.ndarray], spacing: float, px: np.ndarray,
@@ -159,7 +188,7 @@ def _look_closer(out: np.ndarray, smooth: np.ndarray, cache: list[np.ndarray], s
     doubtful = np.flatnonzero((miss > _ON_FIELD) & (np.hypot(out[:, 0], out[:, 1]) < _WALL_REACH))
     if not len(doubtful):
         return
-    faint = _circles(_equalised(smooth, cache), spacing, edge=_FAINT_EDGE)
+    faint = _faint_circles(smooth, cache, spacing)
     if not len(faint):
         return
     for sq in doubtful:
@@ -289,21 +318,27 @@ MIN_DISCS = 4  # fewer discs found on a picture: the circle search failed there,
 
 
 def fuse_discs(probs: np.ndarray, offsets: np.ndarray, ratio: float, *, near: float = DISC_NEAR,
-               min_discs: int = MIN_DISCS, blind: np.ndarray | None = None) -> np.ndarray:
+               min_discs: int = MIN_DISCS, blind: np.ndarray | None = None,
+               faint: np.ndarray | None = None) -> np.ndarray:
     """Class probabilities (90 squares x CLASSES, "empty" first, "covered" last) with the disc evidence added.
 
     A disc centred within ``near`` spacings of a point says the point is occupied, no disc within
     reach says it is empty; each is weighed as a likelihood ratio ``ratio`` on occupancy (the piece
     types keep their proportions). Nothing changes when fewer than ``min_discs`` discs were found
     (the circle search failed on this picture) or ``ratio`` is 1; on ``blind`` points (washed out
-    by glare) a missing disc is no evidence.
+    by glare) a missing disc is no evidence. ``faint`` points (``Discs.faint``: a faint circle looked
+    for because the classifier read a piece there) give no evidence either way, and do not count
+    towards ``min_discs``: the reading would otherwise be weighed as evidence for itself.
     """
     distance = np.hypot(offsets[:, 0], offsets[:, 1])
-    found = ~np.isnan(distance)
+    neutral = np.zeros(len(distance), dtype=bool) if faint is None else np.asarray(faint, dtype=bool)
+    found = ~np.isnan(distance) & ~neutral
     if ratio == 1.0 or int(found.sum()) < min_discs:
         return probs
     disc = found & (distance <= near)
-    missing = ~found if blind is None else ~found & ~np.asarray(blind, dtype=bool)
+    if blind is not None:
+        neutral = neutral | np.asarray(blind, dtype=bool)
+    missing = np.isnan(distance) & ~neutral
     factor = np.where(disc, ratio, np.where(missing, 1.0 / ratio, 1.0))  # a disc a little off: no evidence
     out = np.array(probs, dtype=np.float64, copy=True)
     out[:, 1:-1] *= factor[:, None]

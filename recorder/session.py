@@ -38,7 +38,7 @@ from recorder.events import (
 from recorder.glare import washed_out
 from recorder.motion import MotionConfig, MotionDetector
 from recorder.observer import Classifier, Observation, Observer, ObserverConfig, to_square_order
-from recorder.offpoint import ParallaxMemory, fuse_discs, piece_offsets
+from recorder.offpoint import ParallaxMemory, find_discs, fuse_discs
 from recorder.resolver import Resolver, ResolverConfig
 from recorder.resolver_scoring import Scorer, board_classes, colour_agreement
 from recorder.sources import Gap, Lost, SourceItem
@@ -346,10 +346,11 @@ class RecordingSession:
         if rectified is not None:
             spacing, margin = float(self.geometry.spacing), float(self.geometry.margin)
             read_occupied = observation.probs[:, 1:-1].sum(axis=1) > 0.5  # a piece, neither empty nor covered
-            offsets = piece_offsets(rectified, spacing, margin, parallax=self._parallax, occupied=read_occupied)
+            discs = find_discs(rectified, spacing, margin, parallax=self._parallax, occupied=read_occupied)
+            offsets = discs.offsets
             washed = washed_out(rectified, spacing, margin)
             probs = fuse_discs(observation.probs, offsets, self.config.disc_evidence,
-                               blind=washed >= self.config.glare_blind)
+                               blind=washed >= self.config.glare_blind, faint=discs.faint)
             observation = replace(observation, offsets=offsets, probs=probs,
                                   unreadable=washed >= self.config.glare_unreadable)
         self.timings["offpoint_ms"] += 1000 * (time.perf_counter() - started)

@@ -92,8 +92,9 @@ class DgtProtocol:
                 self._no_clock = True
             elif kind == dgt.TIME and reading is not None:
                 if self._no_clock and self._no_clock_since is not None:
-                    items.append(ClockNotice(t, CONNECTED, "the clock is on the DGT interface again after "
-                                             f"{t - self._no_clock_since:.1f} s", since=self._no_clock_since))
+                    away = (t - self._no_clock_since) * self.tracker.rate  # told in recording seconds
+                    items.append(ClockNotice(t, CONNECTED, f"the clock is on the DGT interface again after {away:.1f} s",
+                                             since=self._no_clock_since))
                 self._no_clock = False
                 self._no_clock_since = None
                 items += self.tracker.reading(reading, t)

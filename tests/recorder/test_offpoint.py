@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+import pytest
 
 from recorder.offpoint import off_point, piece_offsets
 
@@ -61,6 +62,27 @@ def test_a_pale_piece_the_search_misses_is_measured_where_the_classifier_reads_o
     assert abs(offsets[31, 0] - 0.1) < 0.08 and abs(offsets[31, 1] + 0.45) < 0.08
     assert np.isnan(offsets[e6, 0])
     assert list(off_point(offsets, occupied, 0.3)) == [31]
+
+
+def test_a_faint_disc_looked_for_where_the_classifier_read_a_piece_is_no_evidence_for_it() -> None:
+    """Reviewer 16: a faint ring on an empty point the classifier misread as occupied (0.6) was taken
+    as a disc and then weighed as evidence for that reading, which it came from (empty 0.87 -> 0.06)."""
+    from recorder.offpoint import find_discs, fuse_discs
+
+    squares = [0, 2, 4, 6, 8, 19, 25, 27, 29, 33, 35, 81, 83, 85, 87, 89]
+    image = _board({sq: (0.0, 0.0) for sq in squares})
+    e6 = 6 * 9 + 4
+    cv2.circle(image, (int((MARGIN + 4) * SPACING), int((MARGIN + 9 - 6) * SPACING)), int(0.45 * SPACING),
+               (160, 200, 230), 2)
+    probs = np.zeros((90, 16))
+    probs[:, 0] = 1.0
+    probs[squares, 0], probs[squares, 1] = 0.0, 1.0
+    probs[e6, 0], probs[e6, 5] = 0.4, 0.6  # the ring misread as a piece
+    discs = find_discs(image, SPACING, MARGIN, occupied=probs[:, 1:-1].sum(axis=1) > 0.5)
+    assert discs.faint[e6] and int(discs.faint.sum()) == 1  # measured, and marked as looked for
+    fused = fuse_discs(probs, discs.offsets, 10.0, faint=discs.faint)
+    assert fused[e6, 0] == pytest.approx(0.4)  # neither raised nor lowered by the disc it led to
+    assert fuse_discs(probs, discs.offsets, 10.0)[e6, 0] < 0.1  # as it was weighed before
 
 
 def test_a_point_blown_out_by_glare_gets_no_empty_evidence_from_a_missing_disc() -> None:
