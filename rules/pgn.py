@@ -140,7 +140,7 @@ def split_records(text: str) -> list[tuple[list[tuple[str, str]], str]]:
     return [(tags, movetext) for tags, movetext, _ in _split_records(text)[0]]
 
 
-def _split_records(text: str) -> tuple[list[tuple[list[tuple[str, str]], str, list[str]]], str | None]:
+def _split_records(text: str) -> tuple[list[tuple[list[tuple[str, str]], str, list[str]]], Unclosed | None]:
     """:func:`split_records` with each game's malformed tag lines (``malformed tag on line N: ...``),
     which are left out of both its tags and its movetext; and, when a ``{`` comment is never
     closed (everything after it, later games too, reads as that comment), what to say of it."""
@@ -169,15 +169,33 @@ def _split_records(text: str) -> tuple[list[tuple[list[tuple[str, str]], str, li
         was, depth = depth, _comment_depth(line, depth)
         if depth and (not was or "}" in line):
             opened = number
-    unclosed = None
-    lines = text.splitlines()
-    last = max((number for number, line in enumerate(lines, start=1) if line.strip()), default=0)
-    if depth and opened < last:  # read to the end as one comment: the moves and games after it are lost
-        unclosed = (f"the comment opened with '{{' on line {opened} is never closed with '}}': the rest of "
-                    f"the file (lines {opened + 1}-{last}) is not read")
     if tags or problems or any(part.strip() for part in body):
         records.append((tags, "\n".join(body), problems))
-    return records, unclosed
+    return records, (_unclosed_comment(text.splitlines(), opened) if depth else None)
+
+
+_SWALLOWED_PLAY = re.compile(r"\d+\s*\.|(?<!\S)(?:1-0|0-1|1/2-1/2|\*)(?!\S)|^\s*\[\s*[A-Za-z]", re.MULTILINE)
+
+
+def _unclosed_comment(lines: list[str], opened: int) -> Unclosed:
+    """What to say of a ``{`` comment on line ``opened`` that runs to the end of the file: an error
+    when it swallowed play (a move number, a result, another game's tags), else only a note."""
+    start = lines[opened - 1]
+    swallowed = "\n".join([start[start.rfind("{") + 1:]] + lines[opened:])
+    last = max((number for number, line in enumerate(lines, start=1) if line.strip()), default=opened)
+    if _SWALLOWED_PLAY.search(swallowed):
+        return Unclosed(f"the comment opened with '{{' on line {opened} is never closed with '}}': the moves, result "
+                        f"or games after it (to line {last}) are not read", lost=True)
+    return Unclosed(f"the comment opened with '{{' on line {opened} is never closed with '}}' (no move after it)",
+                    lost=False)
+
+
+@dataclass(frozen=True)
+class Unclosed:
+    """A ``{`` comment never closed: what to say, and whether it swallowed moves (the game is cut)."""
+
+    text: str
+    lost: bool
 
 
 def _tags_of(line: str) -> list[tuple[str, str]] | None:
@@ -211,10 +229,10 @@ _RESULT_WORDS = {"1-0": "1-0", "0-1": "0-1", "1/2-1/2": "1/2-1/2", "½-½": "1/2
 
 
 def tokenize(movetext: str) -> Iterator[tuple[str, str]]:
-    """(kind, value) tokens of movetext: ``move``, ``comment``, ``result`` or ``skipped``.
+    """(kind, value) tokens of movetext: ``move``, ``comment``, ``result``, ``skipped`` or ``unclosed``.
 
     Move numbers, NAGs (``$1``) and glyphs (``!?``) are dropped; variations in parentheses
-    are skipped whole and reported as ``skipped``.
+    are skipped whole and reported as ``skipped``, and one never closed as ``unclosed`` at the end.
     """
     depth = 0
     skipped: list[str] = []
@@ -244,6 +262,12 @@ def tokenize(movetext: str) -> Iterator[tuple[str, str]]:
             if not word:
                 continue
         yield "move", word.rstrip("!?#")
+    if depth and skipped:  # a variation never closed took in the rest of the game
+        yield "unclosed", "(" + " ".join(skipped)
+
+
+def _clip(text: str, limit: int = 40) -> str:
+    return text if len(text) <= limit else text[:limit] + "..."
 
 
 def _notation_of(headers: dict[str, str]) -> str | None:
@@ -252,7 +276,7 @@ def _notation_of(headers: dict[str, str]) -> str | None:
 
 def _read_game(header_text: list[tuple[str, str]], movetext: str, encoding: str | None,
                strict: bool, number: int, tag_problems: list[str] | None = None,
-               unclosed: str | None = None) -> PgnGame:
+               unclosed: Unclosed | None = None) -> PgnGame:
     game = PgnGame(headers=dict(header_text), encoding=encoding)
     for problem in tag_problems or []:  # the line is left out; the moves are still read
         if strict:
@@ -280,6 +304,13 @@ def _read_game(header_text: list[tuple[str, str]], movetext: str, encoding: str 
             game.result = value
         elif kind == "skipped":
             game.notes.append(f"game {number}: variation left out: {value!r}")
+        elif kind == "unclosed":
+            problem = (f"game {number}: the variation {_clip(value)!r} is never closed with ')': the moves "
+                       "after its '(' are not read")
+            if strict:
+                raise PgnError(problem)
+            game.errors.append(problem)
+            game.cut = True
         elif kind == "move" and not stopped:
             try:
                 move = parse_move(position, value, notation)
@@ -295,11 +326,13 @@ def _read_game(header_text: list[tuple[str, str]], movetext: str, encoding: str 
                 continue
             game.add_move(move)
             position = position.play(move)
-    if unclosed is not None:  # the moves after the comment's '{' are not read: the game is cut there
+    if unclosed is not None and unclosed.lost:  # the moves after the comment's '{' are not read: cut there
         if strict:
-            raise PgnError(f"game {number}: {unclosed}")
-        game.errors.append(f"game {number}: {unclosed}")
+            raise PgnError(f"game {number}: {unclosed.text}")
+        game.errors.append(f"game {number}: {unclosed.text}")
         game.cut = True
+    elif unclosed is not None:
+        game.notes.append(f"game {number}: {unclosed.text}")
     tagged = game.headers.get("Result", "").strip()
     if game.result == "*" and tagged in RESULTS:
         game.result = tagged

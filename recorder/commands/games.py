@@ -71,7 +71,7 @@ def _list(args: argparse.Namespace, data: bytes) -> int:
             for duplicate in imported.duplicates:
                 print(f"  skipped: {duplicate}", file=sys.stderr)
             for problem in imported.problems:
-                print(f"  not read: {problem}", file=sys.stderr)
+                print(f"  left out: {problem}", file=sys.stderr)
             if not imported.ids and not imported.duplicates:
                 why = ("not one game could be read whole (above)" if imported.problems
                        else "it holds no PGN game")

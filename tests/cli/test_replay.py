@@ -92,4 +92,4 @@ def test_a_comment_never_closed_is_refused_naming_its_line(tmp_path: Path, capsy
                    encoding="utf-8")
     assert main(["replay", str(pgn)]) == 2
     err = capsys.readouterr().err
-    assert "the comment opened with '{' on line 3 is never closed" in err and "lines 4-7" in err
+    assert "the comment opened with '{' on line 3 is never closed" in err and "(to line 7) are not read" in err

@@ -235,8 +235,22 @@ def test_a_comment_never_closed_cuts_the_game_and_says_what_is_lost() -> None:
     (game,) = read_pgn(text)  # the second game is inside the open comment
     assert [m.iccs for m in game.moves] == ["h2e2", "h9g7", "h0g2"] and game.cut
     assert game.errors == ["game 1: the comment opened with '{' on line 3 is never closed with '}': "
-                           "the rest of the file (lines 4-8) is not read"]
+                           "the moves, result or games after it (to line 8) are not read"]
     with pytest.raises(PgnError, match="never closed"):
         read_pgn(text, strict=True)
     (last,) = read_pgn("1. h2e2 h9g7 {a last word, not closed\n")  # nothing after it is lost
     assert [m.iccs for m in last.moves] == ["h2e2", "h9g7"] and not last.errors and not last.cut
+    assert last.notes == ["game 1: the comment opened with '{' on line 1 is never closed with '}' (no move after it)"]
+    (after,) = read_pgn("1. h2e2 h9g7 1-0 {Red won on time\nin the end\n")  # a closing comment: nothing lost
+    assert after.result == "1-0" and not after.errors and len(after.moves) == 2
+    (inline,) = read_pgn("1. h2e2 h9g7 {note 2. h0g2 i9h9 1-0\n")  # reviewer: on one line, still play lost
+    assert inline.cut and "to line 1" in inline.errors[0] and len(inline.moves) == 2
+
+
+def test_a_variation_never_closed_cuts_the_game() -> None:
+    (game,) = read_pgn("1. h2e2 (1. b2e2 h9g7 h9g7 2. h0g2 1-0\n")
+    assert game.cut and [m.iccs for m in game.moves] == ["h2e2"]
+    assert game.errors == ["game 1: the variation '(1. b2e2 h9g7 h9g7 2. h0g2 1-0' is never closed with ')': "
+                           "the moves after its '(' are not read"]
+    with pytest.raises(PgnError, match="never closed"):
+        read_pgn("1. h2e2 (1. b2e2 h9g7\n", strict=True)
