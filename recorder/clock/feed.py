@@ -30,7 +30,8 @@ class LiveClockFeed(ClockFeed):
     """Presses and notices from a queue, handed out by recording time like ``ClockFeed`` (a drop-in for it)."""
 
     def __init__(self, items: queue.Queue[Item], origin: float, rate: float = 1.0,
-                 settle_s: float = 0.5, last_heard: Callable[[], float | None] | None = None) -> None:
+                 settle_s: float = 0.5, last_heard: Callable[[], float | None] | None = None,
+                 gone: Callable[[], bool] | None = None) -> None:
         super().__init__([])
         if rate <= 0:
             raise ValueError(f"clock rate {rate} must be positive")
@@ -42,6 +43,7 @@ class LiveClockFeed(ClockFeed):
         self._notices: list[ClockNotice] = []
         self._unheard: list[tuple[float, float]] = []
         self._last_heard = last_heard  # host time the link last heard the clock (None: always heard)
+        self._gone = gone  # the clock can be heard no more (the keyboard's input ended)
 
     def _to_recording(self, t: float) -> float:
         return (t - self.origin) * self.rate
@@ -70,6 +72,8 @@ class LiveClockFeed(ClockFeed):
         """At the end of the source: as far as ever when the clock was still being heard then (its last
         report within a few seconds), else when it was last heard."""
         heard = self.heard_until()
+        if self._gone is not None and self._gone():
+            return heard  # it ended then, however near the end: moves after it had no press to be heard
         return math.inf if heard >= end_t - REPORT_GAP_S * self.rate else heard
 
     def unheard(self) -> list[tuple[float, float]]:

@@ -89,13 +89,17 @@ class KeyboardClock:
     def follow(self, stream: TextIO) -> KeyboardClock:
         """Read ``stream`` line by line in a daemon thread until it ends."""
         def run() -> None:
-            for line in stream:
-                self.key(line)
-            # no more presses can come: moves from here are not judged for theirs, and the arbiter is told
-            self.ended_at = self.clock()
-            self.items.put(ClockNotice(self.ended_at, DISCONNECTED, "the keyboard clock's input ended (Ctrl-D, or "
-                                       "stdin closed): no presses are read from here, and moves are not checked "
-                                       "for theirs"))
+            why = "Ctrl-D, or stdin closed"
+            try:
+                for line in stream:
+                    self.key(line)
+            except (OSError, ValueError) as error:  # bytes that are not text, a read that failed
+                why = f"it could not be read: {error}"
+            finally:
+                # no more presses can come: moves from here are not judged for theirs, and the arbiter is told
+                self.ended_at = self.clock()
+                self.items.put(ClockNotice(self.ended_at, DISCONNECTED, f"the keyboard clock's input ended ({why}): "
+                                           "no presses are read from here, and moves are not checked for theirs"))
 
         if not self._started:
             self.start_clock()

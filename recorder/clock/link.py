@@ -43,13 +43,12 @@ def port_problem(port: str) -> str | None:
     A pyserial URL with a scheme pyserial does not know, and a path to something that exists and is
     not a character device (a folder, a regular file), will not become a serial port however long
     the link retries; a device or pty that is missing may yet be plugged in, and is retried."""
-    scheme = re.match(r"([A-Za-z][A-Za-z0-9+.-]*)://", port)
-    if scheme is not None:
-        name = scheme.group(1).lower()
-        known = any(importlib.util.find_spec(f"{package}.protocol_{name}") is not None
-                    for package in serial.protocol_handler_packages)
-        return None if known else f"{name}:// is not a kind of port pyserial opens (a device path, a pty or " \
-                                  "a pyserial URL such as socket://HOST:PORT or rfc2217://HOST:PORT)"
+    if "://" in port:  # pyserial takes whatever comes before it as the name of a URL handler
+        name = port.split("://", 1)[0]
+        if not _url_handler_known(name):
+            return (f"{name}:// is not a kind of port pyserial opens (a device path, a pty or a pyserial URL "
+                    "such as socket://HOST:PORT or rfc2217://HOST:PORT)")
+        return None
     try:
         mode = os.stat(port).st_mode  # follows links: a link to a pty is the pty
     except OSError:
@@ -58,6 +57,19 @@ def port_problem(port: str) -> str | None:
         return None
     what = "a folder" if stat.S_ISDIR(mode) else "a regular file" if stat.S_ISREG(mode) else "not a device"
     return f"{port} is {what}, not a serial port (a clock's line is a device such as /dev/ttyUSB0, or a pty)"
+
+
+def _url_handler_known(name: str) -> bool:
+    """Whether pyserial has a handler for ``name://`` URLs."""
+    if not re.fullmatch(r"[A-Za-z0-9_]+", name):
+        return False  # not a module name: no handler can be called so
+    for package in serial.protocol_handler_packages:
+        try:
+            if importlib.util.find_spec(f"{package}.protocol_{name}") is not None:
+                return True
+        except (ImportError, ValueError):
+            continue
+    return False
 
 
 class SerialClockLink:

@@ -105,7 +105,9 @@ class LiveClock:
         origin = time.monotonic() if origin is None else origin
         if self.keyboard is not None:
             self.keyboard.follow(self._keys or sys.stdin)
-            self._feed = LiveClockFeed(self.keyboard.items, origin, self.rate, last_heard=self.keyboard.last_heard)
+            keyboard = self.keyboard
+            self._feed = LiveClockFeed(keyboard.items, origin, self.rate, last_heard=keyboard.last_heard,
+                                       gone=lambda: keyboard.ended_at is not None)
         else:
             assert self.link is not None
             self.link.start()

@@ -51,21 +51,22 @@ def run(args: argparse.Namespace) -> int:
     if args.script is not None:
         with open(args.script, encoding="utf-8") as lines:
             script = parse_script(lines, sim.sides)
-    master, slave, path = open_pty()
-    if args.link is not None:
-        if args.link.is_symlink() or args.link.exists():
-            args.link.unlink()
-        args.link.symlink_to(path)
-    print(path, flush=True)
-    keys = None if args.no_keys or not sys.stdin or sys.stdin.closed else sys.stdin
 
     def stop(signum: int, _frame: object) -> None:
         raise SystemExit(0)  # through the clean-up below: a link left behind would point at a pty reused later
 
+    # set before the link is made and the path printed: a caller may stop it as soon as it reads the path
     for signum in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
         if signum is not None and signal.getsignal(signum) is not signal.SIG_IGN:
             signal.signal(signum, stop)
+    master, slave, path = open_pty()
     try:
+        if args.link is not None:
+            if args.link.is_symlink() or args.link.exists():
+                args.link.unlink()
+            args.link.symlink_to(path)
+        print(path, flush=True)
+        keys = None if args.no_keys or not sys.stdin or sys.stdin.closed else sys.stdin
         serve(sim, master, script, keys=keys, wait_host=args.wait_host, duration=args.duration)
     finally:
         os.close(master)

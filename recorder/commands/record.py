@@ -376,7 +376,8 @@ def run(args: argparse.Namespace) -> int:
             print("xqrec record: --time-control sets a live clock's time (with --clock); without one it is not used. "
                   "The record's time control is --tc (PGN seconds, e.g. 5400+30)", file=sys.stderr)
         unused = [name for name, given in (("--clock-protocol text", args.clock_protocol == "text"),
-                                           ("--clock-rate", args.clock_rate != 1.0)) if given]
+                                           ("--clock-rate", args.clock_rate != 1.0),
+                                           ("--clock-red-side right", args.clock_red_side == "right")) if given]
         if unused:  # an operator who forgot --clock PORT would otherwise record a game with no times
             verb, pronoun = ("apply", "they are") if len(unused) > 1 else ("applies", "it is")
             print(f"xqrec record: warning: {' and '.join(unused)} {verb} to a live clock (--clock PORT, or "

@@ -29,6 +29,17 @@ def test_keyboard_clock_through_the_live_feed() -> None:
     # moves made after it are not judged for their presses (the clock was heard only until then)
     assert [e.kind for e in events if isinstance(e, ClockAlert)] == ["clock_disconnected"]
     assert 0 <= feed.heard_until() < 1.0
+    assert feed.heard_at_end(1.0) < 1.0  # ended just before the recording did: still not heard after it
+
+
+def test_a_keyboard_input_that_cannot_be_read_ends_the_clock_with_its_reason() -> None:
+    keys = io.TextIOWrapper(io.BytesIO(b"red\n\xff\xfe\n"), encoding="utf-8")
+    clock = LiveClock("-", "keyboard", keys=keys)
+    feed = clock.start(time.monotonic())
+    time.sleep(0.1)
+    alerts = [e for e in clock.events_until(1e9) if isinstance(e, ClockAlert)]
+    assert [a.kind for a in alerts] == ["clock_disconnected"] and "could not be read" in alerts[0].text
+    assert feed.heard_at_end(1.0) < 1.0
 
 
 def test_a_keyboard_clock_heard_while_its_input_is_open() -> None:
@@ -73,8 +84,12 @@ def test_a_port_that_can_never_be_a_clock_is_refused_at_once(tmp_path: Path) -> 
     afile = tmp_path / "notes.txt"
     afile.write_text("x", encoding="utf-8")
     for port, said in (("foo://bar", "foo:// is not a kind of port"), (str(tmp_path), "is a folder"),
-                       (str(afile), "is a regular file")):
+                       (str(afile), "is a regular file"), ("a.b://c", "a.b:// is not"), ("1x://c", "1x:// is not"),
+                       ("socket ://h:1", "socket :// is not")):
         with pytest.raises(ValueError, match=said):
             LiveClock(port, "text")
-    for maybe in ("loop://", "socket://localhost:7000", str(tmp_path / "ttyUSB9"), "COM3"):
+    link = tmp_path / "clock"
+    link.symlink_to("/dev/null")  # a link to a character device, as a pty's or a udev name is
+    for maybe in ("loop://", "socket://localhost:7000", "rfc2217://h:2217", "hwgrep://0403", str(link),
+                  str(tmp_path / "ttyUSB9"), "COM3"):
         assert port_problem(maybe) is None  # a clock that may answer, or be plugged in later
