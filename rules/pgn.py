@@ -336,6 +336,9 @@ def _read_game(header_text: list[tuple[str, str]], movetext: str, encoding: str 
     tagged = game.headers.get("Result", "").strip()
     if game.result == "*" and tagged in RESULTS:
         game.result = tagged
+    elif tagged in RESULTS and tagged not in ("*", game.result):
+        game.notes.append(f"game {number}: the Result tag says {tagged} but the moves end with {game.result}; "
+                          f"{game.result} is taken")
     return game
 
 

@@ -254,3 +254,9 @@ def test_a_variation_never_closed_cuts_the_game() -> None:
                            "the moves after its '(' are not read"]
     with pytest.raises(PgnError, match="never closed"):
         read_pgn("1. h2e2 (1. b2e2 h9g7\n", strict=True)
+
+
+def test_a_result_tag_the_movetext_contradicts_is_named() -> None:
+    (game,) = read_pgn('[Result "0-1"]\n\n1. h2e2 h9g7 1-0\n')
+    assert game.result == "1-0" and not game.errors
+    assert game.notes == ["game 1: the Result tag says 0-1 but the moves end with 1-0; 1-0 is taken"]
