@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
+from itertools import chain
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from recorder.clocklog_input import read_clock_log
@@ -230,3 +232,29 @@ def test_a_press_before_the_first_move_is_flagged_when_the_board_was_found_at_on
         session.feed(item)
     alerts = [e for e in session.log.events if isinstance(e, Alert) and e.kind == "press_without_move"]
     assert len(alerts) == 1 and alerts[0].ply == 1 and "1.0 s before moving" in alerts[0].text
+
+
+@pytest.mark.skipif(not (FIXTURES / "game_short.mp4").exists(), reason="fixture video missing")
+def test_a_press_while_the_board_was_not_yet_found_is_not_judged() -> None:
+    """The camera showed no board for its first 1.5 s (a hand over the lens, the board brought in):
+    a press then is not judged against a board nobody saw; ply 1 and its own press are recorded."""
+    truth = json.loads((FIXTURES / "game_short.truth.json").read_text(encoding="utf-8"))
+    oracle = OracleClassifier(truth)
+    shift = 1.5
+    presses = [replace(p, t=p.t + shift) for p in read_clock_log(FIXTURES / "game_short.clock.jsonl")]
+    blind_press = replace(presses[0], t=0.5)
+    session = RecordingSession(oracle, presses=[blind_press] + presses, source_name="game_short")
+    frames = iter(open_source(str(FIXTURES / "game_short.mp4")))
+    first = next(frames)
+    assert isinstance(first, Frame)
+    for index in range(15):  # a blank picture: no board to be found
+        session.feed(Frame(np.zeros_like(first.image), index / 10, index))
+    for item in chain([first], frames):
+        if isinstance(item, Frame):
+            if item.t > 12.0:
+                break
+            oracle.frame = item.index
+            item = replace(item, t=item.t + shift, index=item.index + 15)
+        session.feed(item)
+    assert [e.ply for e in session.log.events if isinstance(e, MoveRecorded)][:2] == [1, 2]
+    assert not [e for e in session.log.events if isinstance(e, Alert) and e.kind == "press_without_move"]
