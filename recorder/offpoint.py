@@ -107,9 +107,9 @@ def find_discs(rectified: np.ndarray, spacing: float, margin: float, *, reach: f
     close = dist.min(axis=1) <= reach
     out[close, 0] = dx[squares, nearest][close]
     out[close, 1] = dy[squares, nearest][close]
-    equalised: list[np.ndarray] = []  # the contrast-equalised copy, made once when first needed
+    faint_circles: list[np.ndarray] = []  # the equalised copy's circles, searched once when first needed
     if occupied is not None:
-        faint = _fill_faint(out, gray, equalised, every[chosen], np.asarray(occupied, dtype=bool), spacing, px, py,
+        faint = _fill_faint(out, gray, faint_circles, every[chosen], np.asarray(occupied, dtype=bool), spacing, px, py,
                             reach)
     if (~np.isnan(out[:, 0])).sum() < 3:
         return Discs(out, faint)
@@ -123,7 +123,7 @@ def find_discs(rectified: np.ndarray, spacing: float, margin: float, *, reach: f
         best = int(np.argmin(miss))
         if miss[best] <= _ON_FIELD:
             out[sq] = (dx[sq, best], dy[sq, best])
-    _look_closer(out, gray, equalised, spacing, px, py, field)
+    _look_closer(out, gray, faint_circles, spacing, px, py, field)
     return Discs(out, faint)
 
 
