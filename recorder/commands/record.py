@@ -248,14 +248,16 @@ def record_source(source_spec: str, classifier: Any, *, source: FrameSource | No
             items = clock.pace(source) if clock is not None else source
             next_look = 0.0
             for item in resume_session(session, store, items, seekable):
+                # the clock's notices up to this item's time first: a note the session's events depend
+                # on (the clock back after a gap, before the plies whose presses it lost) comes before them
+                for clock_event in (clock.events_until(getattr(item, "t", session.last_t), session.resolver.game.ply)
+                                    if clock is not None else []):
+                    events.append(clock_event)
+                    on_event(clock_event)
                 session.feed(item)
                 if store is not None and time.monotonic() >= next_look:  # the arbiter's corrections (console)
                     next_look = time.monotonic() + CORRECTIONS_EVERY_S
                     _take_corrections(session, store, show)
-                for clock_event in (clock.events_until(session.last_t, session.resolver.game.ply)
-                                    if clock is not None else []):
-                    events.append(clock_event)
-                    on_event(clock_event)
                 if isinstance(item, Frame):
                     progress.update(item.index + 1)
             reason, complete = "end of source", True
