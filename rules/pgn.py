@@ -9,7 +9,7 @@ Reading is lenient, as imported files are edges of the system: files may be UTF-
 or without BOM), GBK/GB18030 or Big5; moves may be in any notation the readers of
 :mod:`rules.notation` accept; annotation glyphs and NAGs are skipped, and variations are
 left out with a note (``PgnGame.notes``). A move that cannot be read stops that game, and so
-does a ``{`` comment never closed (it would swallow the rest of the file); the problem is kept in ``PgnGame.errors``
+does a ``{`` comment or a variation never closed that swallowed moves; the problem is kept in ``PgnGame.errors``
 (``strict=True`` raises instead); so is a tag line that does not parse (``malformed tag on
 line N``), which is left out. Nothing is logged above debug: the caller decides what a
 problem means (an import keeps the moves read, a replay refuses the game) and says it once. Writing is strict and stable: writing what was read and
@@ -266,6 +266,14 @@ def tokenize(movetext: str) -> Iterator[tuple[str, str]]:
         yield "unclosed", "(" + " ".join(skipped)
 
 
+def _problem(game: PgnGame, problem: str, strict: bool, *, cut: bool) -> None:
+    """Keep ``problem`` with ``game`` (``cut``: the moves stop there), or raise it when reading strictly."""
+    if strict:
+        raise PgnError(problem) from None
+    game.errors.append(problem)
+    game.cut = game.cut or cut
+
+
 def _clip(text: str, limit: int = 40) -> str:
     return text if len(text) <= limit else text[:limit] + "..."
 
@@ -279,18 +287,12 @@ def _read_game(header_text: list[tuple[str, str]], movetext: str, encoding: str 
                unclosed: Unclosed | None = None) -> PgnGame:
     game = PgnGame(headers=dict(header_text), encoding=encoding)
     for problem in tag_problems or []:  # the line is left out; the moves are still read
-        if strict:
-            raise PgnError(f"game {number}: {problem}")
-        game.errors.append(f"game {number}: {problem}")
+        _problem(game, f"game {number}: {problem}", strict, cut=False)
     notation = _notation_of(game.headers)
     try:
         position = game.start_position()
     except RulesError as error:
-        problem = f"game {number}: bad FEN tag: {error}"
-        if strict:
-            raise PgnError(problem) from None
-        game.errors.append(problem)
-        game.cut = True
+        _problem(game, f"game {number}: bad FEN tag: {error}", strict, cut=True)
         return game
     stopped = False
     for kind, value in tokenize(movetext):
@@ -305,32 +307,23 @@ def _read_game(header_text: list[tuple[str, str]], movetext: str, encoding: str 
         elif kind == "skipped":
             game.notes.append(f"game {number}: variation left out: {value!r}")
         elif kind == "unclosed":
-            problem = (f"game {number}: the variation {_clip(value)!r} is never closed with ')': the moves "
-                       "after its '(' are not read")
-            if strict:
-                raise PgnError(problem)
-            game.errors.append(problem)
-            game.cut = True
+            _problem(game, f"game {number}: the variation {_clip(value)!r} is never closed with ')': the moves "
+                     "after its '(' are not read", strict, cut=True)
         elif kind == "move" and not stopped:
             try:
                 move = parse_move(position, value, notation)
             except RulesError as error:
                 ply = len(game.moves) + 1
                 problem = f"game {number}, ply {ply}: {error}"
-                if strict:
-                    raise PgnError(problem) from None
+                _problem(game, problem, strict, cut=True)
                 # the caller reports it (an import skips the rest, a replay refuses the game): not logged twice
                 logger.debug("%s; the rest of the game is not read", problem)
-                game.errors.append(problem)
-                stopped = game.cut = True
+                stopped = True
                 continue
             game.add_move(move)
             position = position.play(move)
     if unclosed is not None and unclosed.lost:  # the moves after the comment's '{' are not read: cut there
-        if strict:
-            raise PgnError(f"game {number}: {unclosed.text}")
-        game.errors.append(f"game {number}: {unclosed.text}")
-        game.cut = True
+        _problem(game, f"game {number}: {unclosed.text}", strict, cut=True)
     elif unclosed is not None:
         game.notes.append(f"game {number}: {unclosed.text}")
     tagged = game.headers.get("Result", "").strip()
