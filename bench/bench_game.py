@@ -2,8 +2,9 @@
 
 Replays the real games (``../shared/data/games_iccs.txt``) and prints the time per move for
 ``push`` + ``outcome()`` (median, 99th percentile, worst), the time of a ``repetitions()`` scan
-per game that has a threefold repetition, the slowest single move classification, and how the
-repetition episodes' first verdicts are spread.
+per game that has a threefold repetition, the slowest single move classification, how the
+repetition episodes' first verdicts are spread, and the games where nine rounds of attacks would
+be judged without a threefold repetition (art. 23.4).
 
 ``python -m bench game`` (all games) or ``python -m bench.bench_game --games 500``.
 """
@@ -39,6 +40,7 @@ def run(limit: int | None = None) -> None:
     per_move: list[float] = []
     scans: list[float] = []
     codes: Counter[str] = Counter()
+    nine_rounds: list[str] = []
     outcomes: Counter[str] = Counter()
     slowest = (0.0, "")
     clock = time.perf_counter
@@ -60,6 +62,7 @@ def run(limit: int | None = None) -> None:
         if episodes:
             scans.append((clock() - start) * 1000)
             codes.update(e.first.code for e in episodes)
+        nine_rounds += [f"line {number} ply {v.ply} {v.code}" for v in game.long_attacks()]
     print(f"bench_game: {len(lines)} games, {len(per_move)} moves")
     print(f"  push+outcome per move: median {statistics.median(per_move):.3f} ms, "
           f"p99 {_percentile(per_move, 0.99):.3f} ms, worst {slowest[0] * 1000:.1f} ms ({slowest[1]})")
@@ -67,6 +70,8 @@ def run(limit: int | None = None) -> None:
         print(f"  repetitions() scan, {len(scans)} games with a threefold repetition: "
               f"median {statistics.median(scans):.1f} ms, worst {max(scans):.1f} ms")
     print(f"  first verdict of each repetition episode: {dict(codes.most_common())}")
+    print(f"  nine rounds of attacks without a threefold repetition (23.4): {len(nine_rounds)}"
+          + (f" ({'; '.join(nine_rounds)})" if nine_rounds else ""))
     print(f"  outcome() after the last move: {dict(outcomes.most_common())}")
 
 

@@ -5,10 +5,11 @@ one back (a correction on the board). Positions themselves stay immutable values
 does a constant amount of bookkeeping besides the move's legality test: an index of positions
 by (placement, side) for repetition, and running counts of captures and checks for the natural
 limit. The costly 棋例 classification of moves only runs when a position stands for the third
-time, and each move is classified at most once.
+time or nine rounds without a capture went round in a cycle (23.4), and each move is classified
+at most once.
 
 :meth:`Game.outcome` says how the game stands: checkmate (4.1.1) and stalemate (4.1.2) are
-definite; a repetition verdict (25/26), the natural limit (4.2.4) and a position with no
+definite; a repetition verdict (23, 25, 26), the natural limit (4.2.4) and a position with no
 attacking pieces left (4.2.2) are advice for the arbiter (``Outcome.advisory``).
 """
 
@@ -21,7 +22,14 @@ from dataclasses import dataclass
 from rules.move import Move
 from rules.move_kinds import MoveClass, classify_move
 from rules.position import Position
-from rules.repetition import RepetitionVerdict, judge
+from rules.repetition import (
+    LONG_ATTACK_ROUNDS,
+    RepetitionVerdict,
+    goes_round,
+    judge,
+    long_attack,
+    long_attack_points,
+)
 from rules.squares import BLACK, RED, opponent
 
 logger = logging.getLogger(__name__)
@@ -191,7 +199,54 @@ class Game:
             return None
         classes = [self.classify(i) for i in range(occurrences[-3] + 1, ply + 1)]
         earlier = [self.classify(i) for i in range(occurrences[-4] + 1, occurrences[-2] + 1)] if len(occurrences) >= 4 else []
-        return judge(self._positions[ply].fen(), ply, occurrences, classes, earlier)
+        verdict = judge(self._positions[ply].fen(), ply, occurrences, classes, earlier)
+        side = verdict.must_change
+        if verdict.result is None and side is not None and any(
+                (v := self.long_attack(p)) is not None and v.code == "forbidden_not_changed" and v.must_change == side
+                for p in range(occurrences[-3], ply)):
+            # nine rounds of attacks had told this side to change, and it had not (23.4, 23.5.2)
+            verdict = judge(self._positions[ply].fen(), ply, occurrences, classes, earlier, lost={side})
+        return verdict
+
+    def long_attack(self, ply: int | None = None) -> RepetitionVerdict | None:
+        """The 23.4 verdict at ``ply`` (default: now): nine rounds without a capture or a threefold
+        repetition in which a side attacked on every move over three or more points while both
+        sides' play went round (:func:`rules.repetition.long_attack`). A side told to change that
+        went on for two more rounds loses (23.5.2)."""
+        ply = self.ply if ply is None else ply
+        verdict = self._long_attack(ply)
+        if verdict is None or verdict.must_change is None or verdict.result is not None:
+            return verdict
+        side = verdict.must_change
+        earlier = [self._long_attack(p) for p in range(ply - 4, ply)]
+        if all(v is not None and v.must_change == side for v in earlier):
+            return self._long_attack(ply, {side})
+        return verdict
+
+    def _long_attack(self, ply: int, stubborn: set[str] | None = None) -> RepetitionVerdict | None:
+        first = ply - 2 * LONG_ATTACK_ROUNDS + 1
+        if first < 1 or self._last_capture[ply] >= first:
+            return None
+        if any(self._counts[p] >= 3 for p in range(first, ply + 1)):
+            return None  # a threefold repetition in the stretch: judged as such (23.1)
+        window = self._moves[first - 1: ply]
+        movers = (window[0::2], window[1::2])
+        if not all(goes_round(m) for m in movers) or max(long_attack_points(m) for m in movers) < 3:
+            return None  # checked before classifying: most stretches of a game go somewhere
+        classes = [self.classify(i) for i in range(first, ply + 1)]
+        return long_attack(self._positions[ply].fen(), ply, self.occurrences(ply), classes, stubborn or set())
+
+    def long_attacks(self) -> list[RepetitionVerdict]:
+        """Every 23.4 verdict of the game where it first holds or its decision changes."""
+        found: list[RepetitionVerdict] = []
+        previous: RepetitionVerdict | None = None
+        for ply in range(2 * LONG_ATTACK_ROUNDS, self.ply + 1):
+            verdict = self.long_attack(ply)
+            if verdict is not None and (previous is None or (verdict.code, verdict.must_change)
+                                        != (previous.code, previous.must_change)):
+                found.append(verdict)
+            previous = verdict
+        return found
 
     def repetitions(self) -> list[RepetitionEpisode]:
         """Every repetition episode of the game, in order.
@@ -272,7 +327,7 @@ class Game:
             text = (f"{_SIDE_ZH[mover]}无子可走，被困毙，{_SIDE_ZH[winner]}胜（第3.3条、第4.1.2条）。"
                     f" {mover.capitalize()} has no legal move (stalemate) and loses: {winner} wins (art. 3.3, 4.1.2).")
             return Outcome(result, winner, "stalemate", "4.1.2", text, False)
-        verdict = self.repetition()
+        verdict = self.repetition() or self.long_attack()
         if verdict is not None:
             return Outcome(verdict.result, verdict.winner, verdict.code, verdict.article, verdict.text, True, verdict)
         limit = self.natural_limit(rounds, max_checks_counted)

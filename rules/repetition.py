@@ -11,8 +11,12 @@ the cycle repeats once more with that side still forbidden (23.5.2.2, 4.1.5; the
 24.3); otherwise the game is drawn
 if neither changes (25.2 both allowed, 26.9.4 both forbidden).
 
-Not implemented: 23.4 (nine rounds of attacks over three or more points without a threefold
-repetition) and 26.9.2-26.9.3 (a perpetual chase answered by a joint chase, 联合捉子); such cases
+Without a threefold repetition, 23.4 lets a player ask for the same verdict once a side has gone
+on attacking (checks, mate threats, chases) for nine rounds over three or more points, a cycle too
+long to repeat a position three times in that span (:func:`long_attack`). Its other case, nine
+rounds of allowed moves "of no positive meaning", is the arbiter's judgement and is not flagged.
+
+Not implemented: 26.9.2-26.9.3 (a perpetual chase answered by a joint chase, 联合捉子); such cases
 fall under 26.9.4 here. Verdicts are advice: the arbiter decides, and play goes on when a side
 changes its move.
 """
@@ -20,14 +24,20 @@ changes its move.
 from __future__ import annotations
 
 import logging
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
+from rules.move import Move
 from rules.move_kinds import MoveClass, MoveKind
 from rules.squares import BLACK, RED
 
 logger = logging.getLogger(__name__)
+
+#: Art. 23.4: rounds of repeating attacks after which a verdict may be asked for without a
+#: threefold repetition (on two points a threefold repetition takes six).
+LONG_ATTACK_ROUNDS = 9
 
 _SIDE_ZH = {RED: "红方", BLACK: "黑方"}
 
@@ -69,6 +79,8 @@ class RepetitionVerdict:
     change, 25.3), ``forbidden_not_changed`` (that side repeated once more and loses, 23.5.2.2),
     ``draw_both_allowed`` (25.2) or ``draw_both_forbidden`` (26.9.4). ``result`` is ``"1-0"``,
     ``"0-1"``, ``"1/2-1/2"`` or ``None`` while a side must still change. Advice, not a decision.
+    ``basis`` is ``"threefold"`` (23.1) or ``"nine_rounds"`` (23.4: ``moves`` are then the nine
+    rounds, and the position may have stood only once or twice).
     """
 
     fen: str
@@ -84,10 +96,14 @@ class RepetitionVerdict:
     must_change: str | None
     article: str
     text: str
+    basis: str = "threefold"
 
     @property
     def cycle(self) -> tuple[MoveClass, ...]:
-        """The moves of the latest cycle (from the previous occurrence to this one)."""
+        """The moves of the latest cycle (from the previous occurrence to this one; under 23.4 with
+        no earlier occurrence, all the nine rounds)."""
+        if len(self.occurrences) < 2:
+            return self.moves
         start = self.occurrences[-2]
         return tuple(m for m in self.moves if m.ply > start)
 
@@ -96,8 +112,13 @@ class RepetitionVerdict:
 
     def describe(self) -> str:
         """Several lines for an arbiter: the verdict, each side's conduct and every move's kind."""
-        lines = [self.text,
-                 f"position repeated {self.count} times at plies {', '.join(map(str, self.occurrences))}: {self.fen}"]
+        stood = f"position stood {self.count} time(s) at plies {', '.join(map(str, self.occurrences))}: {self.fen}"
+        if self.basis == "nine_rounds":
+            first = self.moves[0].ply if self.moves else self.ply
+            stood = f"{LONG_ATTACK_ROUNDS} rounds of attacks, plies {first}-{self.ply}; {stood}"
+        else:
+            stood = stood.replace("stood", "repeated", 1)
+        lines = [self.text, stood]
         for conduct in (self.red, self.black):
             lines.append(f"{conduct.side}: {conduct.label_zh} / {conduct.label_en}")
         lines.extend("  " + m.describe() for m in self.moves)
@@ -135,17 +156,18 @@ def conducts(moves: Sequence[MoveClass]) -> tuple[SideConduct, SideConduct]:
 
 
 def judge(fen: str, ply: int, occurrences: Sequence[int], moves: Sequence[MoveClass],
-          earlier: Sequence[MoveClass] = ()) -> RepetitionVerdict:
+          earlier: Sequence[MoveClass] = (), lost: set[str] | frozenset[str] = frozenset()) -> RepetitionVerdict:
     """The verdict for a position standing for the ``len(occurrences)``-th time at ``ply``.
 
     ``moves`` are the classified moves of the last two cycles (from ``occurrences[-3]`` to
     ``ply``); ``earlier`` those of the two cycles before the latest one (``occurrences[-4]`` to
     ``occurrences[-2]``), given when the position stands for the fourth time or more: a side
-    forbidden there and still forbidden now did not change and loses (23.5.2.2).
+    forbidden there and still forbidden now did not change and loses (23.5.2.2). ``lost`` names a
+    side already found not to have changed (after nine rounds of attacks, 23.4).
     """
     red, black = conducts(moves)
     count = len(occurrences)
-    stubborn: set[str] = set()
+    stubborn: set[str] = set(lost)
     if earlier and count >= 4:
         for before, now in zip(conducts(earlier), (red, black), strict=True):
             if before.forbidden and now.forbidden and before.category is not SideCategory.PERPETUAL_CHECK:
@@ -154,6 +176,47 @@ def judge(fen: str, ply: int, occurrences: Sequence[int], moves: Sequence[MoveCl
     logger.debug("repetition at ply %d (%d times): %s", ply, count, code)
     return RepetitionVerdict(fen, ply, count, tuple(occurrences), tuple(moves), red, black,
                              code, result, winner, must, article, text)
+
+
+def goes_round(moves: Sequence[Move]) -> bool:
+    """Does a side's play go round over the same points (交替重复) rather than somewhere: every
+    point it moved to in the stretch it moved to at least twice, but one (the point first
+    reached from outside, 外来点, or one the stretch cut short)?"""
+    visits = Counter(m.to_square for m in moves)
+    return sum(1 for n in visits.values() if n < 2) <= 1
+
+
+def long_attack_points(moves: Sequence[Move]) -> int:
+    """The points a side's moves went to (23.4 asks for three or more)."""
+    return len({m.to_square for m in moves})
+
+
+def long_attack(fen: str, ply: int, occurrences: Sequence[int], moves: Sequence[MoveClass],
+                stubborn: set[str] | frozenset[str] = frozenset()) -> RepetitionVerdict | None:
+    """The verdict art. 23.4 allows without a threefold repetition, or ``None`` where it does not apply.
+
+    ``moves`` are the classified moves of the last :data:`LONG_ATTACK_ROUNDS` rounds, with no
+    capture among them. It applies when both sides' play goes round (:func:`goes_round`) and a
+    side attacked on every move (长将, 长杀, 长捉 or their alternations) over three or more points;
+    the decision is then the one for a repeated position (25, 26, 23.5). ``stubborn`` names a side
+    told to change that went on for two more rounds (23.5.2: it loses).
+    """
+    by_side = {side: [m.move for m in moves if m.side == side] for side in (RED, BLACK)}
+    if not all(goes_round(side_moves) for side_moves in by_side.values()):
+        return None
+    red, black = conducts(moves)
+    attackers = [c for c in (red, black) if c.forbidden and long_attack_points(by_side[c.side]) >= 3]
+    if not attackers:
+        return None
+    code, result, winner, must, article, text = _decide(red, black, set(stubborn))
+    lead_zh = "；".join(f"{_SIDE_ZH[c.side]}在{long_attack_points(by_side[c.side])}个点上{c.label_zh}" for c in attackers)
+    lead_en = "; ".join(f"{c.side}: {c.label_en} over {long_attack_points(by_side[c.side])} points" for c in attackers)
+    lead = (f"{lead_zh}，连续{LONG_ATTACK_ROUNDS}个回合，未形成三次重复，经一方提出可按待判局面裁决（第23.4条）。"
+            f" {lead_en[0].upper()}{lead_en[1:]}, for {LONG_ATTACK_ROUNDS} rounds without a threefold repetition:"
+            " on a player's request this is judged as a repeated position (art. 23.4). ")
+    logger.debug("nine rounds of attacks to ply %d: %s", ply, code)
+    return RepetitionVerdict(fen, ply, len(occurrences), tuple(occurrences), tuple(moves), red, black,
+                             code, result, winner, must, article, lead + text, basis="nine_rounds")
 
 
 def _decide(red: SideConduct, black: SideConduct, stubborn: set[str]

@@ -98,6 +98,8 @@ def scoresheet_lines(record: ReplayRecord, notation: str = "chinese", traditiona
         if episode.end_ply > episode.start_ply:
             notes.setdefault(episode.end_ply, []).append(
                 f"repetition lasts to here, a position stood {episode.max_count}x; then a side changed or the game ended")
+    for verdict in game.long_attacks():
+        notes.setdefault(verdict.ply, []).append(f"nine rounds of attacks (23.4): {verdict.text}")
     lines = [f"{key}: {value}" for key, value in record.headers.items() if value]
     lines.append("")
     first_black = record.start.side_to_move != RED

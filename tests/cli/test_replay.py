@@ -93,3 +93,9 @@ def test_a_comment_never_closed_is_refused_naming_its_line(tmp_path: Path, capsy
     assert main(["replay", str(pgn)]) == 2
     err = capsys.readouterr().err
     assert "the comment opened with '{' on line 3 is never closed" in err and "(to line 7) are not read" in err
+
+
+def test_replay_notes_nine_rounds_of_attacks(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["replay", "--line", "1874"]) == 0
+    out = capsys.readouterr().out
+    assert "! ply 152: nine rounds of attacks (23.4)" in out and "一将一捉" in out

@@ -764,3 +764,18 @@ def test_a_wrong_correction_is_not_repaired_by_moves_that_change_nothing() -> No
         events += _look(resolver, boards[4].board, 11.0 + k, touched=())
     assert not [e for e in events if isinstance(e, MoveRecorded)] and len(resolver.game.moves) == 4
     assert any(isinstance(e, Alert) and e.kind == "unexplained" for e in events)
+
+
+@pytest.mark.skipif(not GAMES.exists(), reason="shared games not present")
+def test_nine_rounds_of_attacks_are_advised_before_the_threefold_repetition() -> None:
+    moves = GAMES.read_text(encoding="utf-8").splitlines()[507].split()[1:90]  # line 508, to ply 89
+    resolver = Resolver()
+    position = Position.start()
+    ended = []
+    for i, move in enumerate(moves):
+        position = position.play(move)
+        ended += [e for e in resolver.observe(observe_board(position.board, 1.0 + i, seed=i)) if isinstance(e, GameEnded)]
+    # black checks and threatens mate over four points from ply 59 (art. 23.4), changes, and
+    # later repeats a position three times with the same conduct: both are news for the arbiter
+    assert [(e.ply, e.reason, e.advisory) for e in ended] == [(76, "must_change", True), (89, "must_change", True)]
+    assert "23.4" in ended[0].text and "23.4" not in ended[1].text
