@@ -59,6 +59,12 @@ class Observation:
         if self.mask.shape != (90,):
             raise ValueError(f"observation mask must be (90,), got {self.mask.shape}")
 
+    @property
+    def occupied(self) -> np.ndarray:
+        """(90,) the points read as more likely holding a piece (of either side) than not: neither
+        empty nor covered."""
+        return np.asarray(self.probs[:, 1:PIECE_CLASSES].sum(axis=1) > 0.5)
+
 
 def _square_rows() -> np.ndarray:
     """For each rules square (rank*9+file), its row in the classifier's order (rank 9 first)."""

@@ -345,8 +345,7 @@ class RecordingSession:
         rectified = self._rectify(image) if self._rectify is not None else None
         if rectified is not None:
             spacing, margin = float(self.geometry.spacing), float(self.geometry.margin)
-            read_occupied = observation.probs[:, 1:-1].sum(axis=1) > 0.5  # a piece, neither empty nor covered
-            discs = find_discs(rectified, spacing, margin, parallax=self._parallax, occupied=read_occupied)
+            discs = find_discs(rectified, spacing, margin, parallax=self._parallax, occupied=observation.occupied)
             offsets = discs.offsets
             washed = washed_out(rectified, spacing, margin)
             probs = fuse_discs(observation.probs, offsets, self.config.disc_evidence,

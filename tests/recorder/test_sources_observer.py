@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from recorder.motion import MotionDetector
-from recorder.observer import CLASSES, Observer, ObserverConfig
+from recorder.observer import CLASSES, Observation, Observer, ObserverConfig
 from recorder.sources import Frame, Gap, ImageFolderSource, LiveSource, Lost, VideoFileSource, open_source
 
 
@@ -382,3 +382,14 @@ def test_only_frames_lost_to_damage_count_as_a_gap_at_any_frame_rate() -> None:
         assert len(gaps) == 1 and "5 frame(s)" in gaps[0].reason and gaps[0].attempts == 5
         assert gaps[0].t == pytest.approx(19 * step) and gaps[0].t_resumed == pytest.approx(25 * step)
         assert len(frames) == 66 and not source.ended_early
+
+
+def test_an_observation_reads_a_point_occupied_by_the_pieces_combined_not_by_empty_or_covered() -> None:
+    probs = np.zeros((90, len(CLASSES)))
+    probs[:, CLASSES.index("empty")] = 1.0
+    probs[0] = 0.0
+    probs[0, [CLASSES.index("R"), CLASSES.index("r"), CLASSES.index("empty")]] = (0.3, 0.3, 0.4)  # a chariot, side unsure
+    probs[1] = 0.0
+    probs[1, [CLASSES.index("covered"), CLASSES.index("K")]] = (0.6, 0.4)  # more likely a hand
+    occupied = Observation(1.0, 1.0, probs, np.zeros(90, dtype=bool)).occupied
+    assert occupied[0] and not occupied[1] and occupied.sum() == 1
