@@ -168,7 +168,7 @@ class Resolver:
         self.clock = (ClockBook(self.game.position.side_to_move, self.config.clock_grace_s,
                                 early_margin_s=self.config.early_press_margin_s) if clock else None)
         self._reported_end: tuple[str, int] | None = None
-        self._last_advisory: tuple[str, str] | None = None  # (reason, basis): advice already given
+        self._last_advisory: str | None = None  # the advice already given (told once while it holds)
         self.observations = 0
         self.wants_retry = False  # the last observation asks for a second look (hidden points, a new trouble)
         self._inconclusive = 0  # inconclusive looks at the board since something last moved on it
@@ -904,12 +904,10 @@ class Resolver:
             self._last_advisory = None
             return []
         key = (outcome.reason, self.game.ply)
-        # the same advice once while it holds; a threefold repetition after the nine rounds of 23.4 is news
-        advice = (outcome.reason, outcome.verdict.basis if outcome.verdict is not None else "")
-        if key == self._reported_end or (outcome.advisory and advice == self._last_advisory):
+        if key == self._reported_end or (outcome.advisory and outcome.reason == self._last_advisory):
             return []
         self._reported_end = key
-        self._last_advisory = advice if outcome.advisory else None
+        self._last_advisory = outcome.reason if outcome.advisory else None
         return [GameEnded(t, self.game.ply, outcome.result, outcome.reason, outcome.article, outcome.text,
                           outcome.advisory)]
 

@@ -192,21 +192,46 @@ class Game:
         return found
 
     def repetition(self, ply: int | None = None) -> RepetitionVerdict | None:
-        """The verdict when the position at ``ply`` (default: now) stands for the third time or more."""
+        """The verdict when the position at ``ply`` (default: now) stands for the third time or more.
+
+        A side that nine rounds of attacks had already told to change (23.4) and that has gone on
+        for two rounds since, the threefold repetition coming meanwhile, has not changed and loses
+        (23.5.2.2): the count of its two rounds does not start again at the threefold repetition."""
         ply = self.ply if ply is None else ply
+        verdict = self._threefold(ply)
+        if verdict is None or verdict.result is not None or verdict.must_change is None:
+            return verdict
+        side = verdict.must_change
+        if self._told_since(side, ply) <= ply - 4:
+            occurrences = self.occurrences(ply)
+            classes = list(verdict.moves)
+            earlier = [self.classify(i) for i in range(occurrences[-4] + 1, occurrences[-2] + 1)] if len(occurrences) >= 4 else []
+            verdict = judge(verdict.fen, ply, occurrences, classes, earlier, lost={side})
+        return verdict
+
+    def _threefold(self, ply: int) -> RepetitionVerdict | None:
         occurrences = self.occurrences(ply)
         if len(occurrences) < 3:
             return None
         classes = [self.classify(i) for i in range(occurrences[-3] + 1, ply + 1)]
         earlier = [self.classify(i) for i in range(occurrences[-4] + 1, occurrences[-2] + 1)] if len(occurrences) >= 4 else []
-        verdict = judge(self._positions[ply].fen(), ply, occurrences, classes, earlier)
-        side = verdict.must_change
-        if verdict.result is None and side is not None and any(
-                (v := self.long_attack(p)) is not None and v.code == "forbidden_not_changed" and v.must_change == side
-                for p in range(occurrences[-3], ply)):
-            # nine rounds of attacks had told this side to change, and it had not (23.4, 23.5.2)
-            verdict = judge(self._positions[ply].fen(), ply, occurrences, classes, earlier, lost={side})
-        return verdict
+        return judge(self._positions[ply].fen(), ply, occurrences, classes, earlier)
+
+    def _told_since(self, side: str, ply: int) -> int:
+        """The first ply of the unbroken run of verdicts before ``ply`` telling ``side`` to change
+        that began with nine rounds of attacks (23.4), or ``ply`` when there is none. The run is
+        followed back at most :data:`LONG_ATTACK_ROUNDS` rounds: a threefold repetition that long
+        has repeated its cycle again and is judged by it."""
+        found = ply
+        for p in range(ply - 1, max(ply - 2 * LONG_ATTACK_ROUNDS, 0) - 1, -1):
+            nine = self._long_attack(p)
+            if nine is not None and nine.must_change == side:
+                found = p
+                continue
+            three = self._threefold(p)
+            if three is None or three.must_change != side:
+                break
+        return found
 
     def long_attack(self, ply: int | None = None) -> RepetitionVerdict | None:
         """The 23.4 verdict at ``ply`` (default: now): nine rounds without a capture or a threefold

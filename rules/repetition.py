@@ -117,7 +117,7 @@ class RepetitionVerdict:
             first = self.moves[0].ply if self.moves else self.ply
             stood = f"{LONG_ATTACK_ROUNDS} rounds of attacks, plies {first}-{self.ply}; {stood}"
         else:
-            stood = stood.replace("stood", "repeated", 1)
+            stood = stood.replace("stood", "repeated", 1).replace("time(s)", "times", 1)
         lines = [self.text, stood]
         for conduct in (self.red, self.black):
             lines.append(f"{conduct.side}: {conduct.label_zh} / {conduct.label_en}")
@@ -178,17 +178,30 @@ def judge(fen: str, ply: int, occurrences: Sequence[int], moves: Sequence[MoveCl
                              code, result, winner, must, article, text)
 
 
+def _visits(moves: Sequence[Move]) -> Counter[tuple[int, int]]:
+    """How often each of a side's pieces moved to each point: (piece, point) counts, a piece being
+    told by following it from point to point (no capture in the stretch, so nothing else moves it)."""
+    piece_at: dict[int, int] = {}
+    visits: Counter[tuple[int, int]] = Counter()
+    for move in moves:
+        piece = piece_at.pop(move.from_square, move.from_square)
+        piece_at[move.to_square] = piece
+        visits[piece, move.to_square] += 1
+    return visits
+
+
 def goes_round(moves: Sequence[Move]) -> bool:
     """Does a side's play go round over the same points (交替重复) rather than somewhere: every
-    point it moved to in the stretch it moved to at least twice, but one (the point first
-    reached from outside, 外来点, or one the stretch cut short)?"""
-    visits = Counter(m.to_square for m in moves)
-    return sum(1 for n in visits.values() if n < 2) <= 1
+    point a piece moved to in the stretch, that piece moved to at least twice, but one (the point
+    first reached from outside, 外来点, or one the stretch cut short)? Two pieces taking turns on
+    one point do not make a cycle of it."""
+    return sum(1 for n in _visits(moves).values() if n < 2) <= 1
 
 
 def long_attack_points(moves: Sequence[Move]) -> int:
-    """The points a side's moves went to (23.4 asks for three or more)."""
-    return len({m.to_square for m in moves})
+    """The points a side's play went round over (23.4 asks for three or more): those a piece
+    moved to at least twice; the point first reached from outside is not one of them."""
+    return len({point for (_, point), n in _visits(moves).items() if n >= 2})
 
 
 def long_attack(fen: str, ply: int, occurrences: Sequence[int], moves: Sequence[MoveClass],
@@ -198,7 +211,9 @@ def long_attack(fen: str, ply: int, occurrences: Sequence[int], moves: Sequence[
     ``moves`` are the classified moves of the last :data:`LONG_ATTACK_ROUNDS` rounds, with no
     capture among them. It applies when both sides' play goes round (:func:`goes_round`) and a
     side attacked on every move (长将, 长杀, 长捉 or their alternations) over three or more points;
-    the decision is then the one for a repeated position (25, 26, 23.5). ``stubborn`` names a side
+    the decision is then the one for a repeated position (25, 26, 23.5). The rule speaks of the
+    attacking side only; asking the other side's play to go round too is this implementation's
+    restriction, so that a defence that goes somewhere is never judged. ``stubborn`` names a side
     told to change that went on for two more rounds (23.5.2: it loses).
     """
     by_side = {side: [m.move for m in moves if m.side == side] for side in (RED, BLACK)}
@@ -241,7 +256,7 @@ def _decide(red: SideConduct, black: SideConduct, stubborn: set[str]
         if bad.side in stubborn:
             text = (f"{_SIDE_ZH[bad.side]}为禁止着法（{bad.label_zh}），应变着而不变，判负（第23.5.2.2条、第4.1.5条）。"
                     f" {bad.side.capitalize()} plays forbidden moves ({bad.label_en}) and did not change"
-                    " when the cycle repeated again: it loses (art. 23.5.2.2, 4.1.5).")
+                    " when told to: it loses (art. 23.5.2.2, 4.1.5).")
             return "forbidden_not_changed", _result(other), other, bad.side, "23.5.2.2", text + advice
         text = (f"{_SIDE_ZH[bad.side]}为禁止着法（{bad.label_zh}），{_SIDE_ZH[good.side]}为允许着法（{good.label_zh}），"
                 f"{_SIDE_ZH[bad.side]}必须变着，两个回合内不变判负（第{articles.replace(', ', '条、第')}条、第23.5.2.2条）。"

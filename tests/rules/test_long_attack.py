@@ -58,12 +58,42 @@ def test_a_chase_with_checks_over_four_points_must_change_and_then_loses() -> No
     assert game.outcome().reason == "forbidden_not_changed"  # type: ignore[union-attr]
 
 
-def test_the_side_that_changes_ends_the_verdict() -> None:
+def test_an_idle_move_ends_the_verdict_though_the_play_still_goes_round() -> None:
     game = Game(Position.from_fen(CHASE_FEN), CHASE)
-    game.push("b9a9")
-    game.push("f8f9")  # black's general steps back instead of attacking again
-    game.push("a9b9")
-    assert game.long_attack() is None
+    for move in ["b9a9", "b4e4", "a9b9"]:  # the chariot comes to e4 with no check: an idle move
+        game.push(move)
+    assert game.classify(game.ply - 1).kind is MoveKind.IDLE
+    window = [Move.from_iccs(m) for m in (CHASE + ["b9a9", "b4e4", "a9b9"])[-18:]]
+    assert goes_round(window[1::2]) and goes_round(window[0::2])  # the points are the cycle's
+    assert game.long_attack() is None  # but black no longer attacks on every move
+
+
+def test_attacks_on_two_points_after_a_lead_in_wait_for_the_threefold_repetition() -> None:
+    # black's chariot comes in by i8 to i6 and then threatens mate from i4 and i6; red's chariot
+    # shuffles over three points with no attack: the lead-in points are no third point of a cycle
+    red = ["a2a5", "a5a3", "a3a2"] * 6
+    black = ["i9i8", "i8i6"] + ["i6i4", "i4i6"] * 8
+    game = Game(Position.from_fen("4k3r/2nn5/9/9/9/9/9/R8/9/5K3 w"))
+    for move in (m for pair in zip(red, black, strict=True) for m in pair):
+        game.push(move)
+        assert game.long_attack() is None, game.ply
+    assert game.repetition() is not None  # judged as a threefold repetition instead
+
+
+def test_a_threefold_repetition_soon_after_the_nine_rounds_does_not_restart_the_two_rounds() -> None:
+    # a four-round cycle with a lead-in: 23.4 tells black to change at ply 18, the position stands
+    # a third time at ply 20; black, going on, has had its two rounds at ply 22
+    cycle = ["b9a9", "b4d4", "d0e0", "d4e4", "e0d0", "e4a4", "a9b9", "a4b4"]
+    moves = ["d0e0", "a4g4", "i6i7", "g4e4", "e0d0", "e4a4", "a9b9", "a4b4"] + cycle * 2
+    game = Game(Position.from_fen(CHASE_FEN), moves[:18])
+    assert game.long_attack() is not None and game.long_attack().must_change == "black"  # type: ignore[union-attr]
+    for move in moves[18:22]:
+        game.push(move)
+    verdict = game.outcome()
+    assert verdict is not None and game.repetition() is not None
+    assert (verdict.reason, verdict.winner) == ("forbidden_not_changed", "red")
+    game.pop()
+    assert game.outcome().reason == "must_change"  # type: ignore[union-attr]
 
 
 def test_a_capture_in_the_nine_rounds_means_play_went_on() -> None:
