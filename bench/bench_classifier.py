@@ -225,7 +225,7 @@ def robustness(clf: PieceClassifier, boards: int, seed: int, workers: int, count
 
 def end_to_end(clf: PieceClassifier, views: int) -> None:
     """``read-board`` (calibrate, rectify, classify) on 1280x960 test-split renders."""
-    totals, right, found = [], 0, 0
+    totals, right, found, second_look, mirrored = [], 0, 0, 0, 0
     parts: dict[str, list[float]] = {}
     for i in range(views):
         s = SPLIT_SEED_BASE["test"] + 900_000 + i
@@ -243,12 +243,16 @@ def end_to_end(clf: PieceClassifier, views: int) -> None:
         for key, value in seen.timings.items():
             parts.setdefault(key, []).append(value)
         right += seen.placement == Position.from_fen(truth.fen).fen().split()[0]
+        second_look += "mirror_ms" in seen.timings
+        mirrored += seen.mirrored
     if not totals:
         print("read-board end to end: no view was calibrated")
         return
     print(f"read-board end to end on 1280x960: found {found}/{views}, placement right on {right}/{found}; "
           f"median {statistics.median(totals):.0f} ms, p95 {np.percentile(totals, 95):.0f} ms (target <= 150 ms)")
     print("  stages (median ms): " + ", ".join(f"{k} {statistics.median(v):.1f}" for k, v in parts.items()))
+    print(f"  read unsurely and so read flipped left to right too: {second_look} of {found} "
+          f"(taken as mirrored: {mirrored}; mirror_ms is over those {second_look})")
 
 
 def flat(clf: PieceClassifier, views: int) -> None:

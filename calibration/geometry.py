@@ -20,7 +20,7 @@ import numpy as np
 
 from calibration.board import CENTRE, FILES, RANKS, all_points, parse_point, point_name
 from calibration.evidence import project
-from calibration.lens import Lens, board_to_image, lens_from_json, source_maps
+from calibration.lens import Lens, RadialDistortion, board_to_image, lens_from_json, source_maps
 
 if TYPE_CHECKING:
     from calibration.drift import DriftResult
@@ -33,6 +33,7 @@ ROTATE_180 = np.array([[-1.0, 0.0, FILES - 1.0], [0.0, -1.0, RANKS - 1.0], [0.0,
 MIN_SPACING_PX = 8.0  # median grid spacing in the frame below which a piece cannot be read
 MIN_LOCAL_SPACING_PX = 4.0  # nor anywhere on the grid (the far ranks of a steep view) below this
 OUTSIDE_SPACINGS = 0.5  # a point farther than this (in spacings) outside the frame cannot be read
+EDGE_INSET_SPACINGS = 0.1  # a point nearer the frame's edge than this (or outside) shows too little of its piece
 
 
 def side_of_rank0(h: np.ndarray) -> str:
@@ -84,6 +85,25 @@ class BoardGeometry:
         board = all_points()
         xy = self.points_array(board)
         return {point_name(int(u), int(v)): (float(x), float(y)) for (u, v), (x, y) in zip(board, xy, strict=True)}
+
+    def points_off_frame(self, inset: float = EDGE_INSET_SPACINGS) -> list[str]:
+        """Names of the points that lie outside the frame or less than ``inset`` spacings inside it
+        (a piece there is cut by the picture's edge), spacings measured at each point: the points a
+        picture of a board partly out of view does not show."""
+        width, height = self.image_size
+        board = all_points()
+        xy = self.points_array(board)
+        grid = xy.reshape(RANKS, FILES, 2)
+        along_file = np.linalg.norm(np.diff(grid, axis=0), axis=2)
+        along_rank = np.linalg.norm(np.diff(grid, axis=1), axis=2)
+        local = np.full((RANKS, FILES), np.inf)  # the shortest spacing from each point to a neighbour
+        local[:-1] = np.minimum(local[:-1], along_file)
+        local[1:] = np.minimum(local[1:], along_file)
+        local[:, :-1] = np.minimum(local[:, :-1], along_rank)
+        local[:, 1:] = np.minimum(local[:, 1:], along_rank)
+        room = np.minimum.reduce([xy[:, 0], width - 1 - xy[:, 0], xy[:, 1], height - 1 - xy[:, 1]])
+        cut = ~np.isfinite(room) | (room < inset * local.ravel())
+        return [point_name(int(u), int(v)) for (u, v), c in zip(board, cut, strict=True) if c]
 
     def spacing_px(self) -> float:
         """Median length of one grid spacing in the source frame, pixels."""
@@ -169,6 +189,18 @@ class BoardGeometry:
         side = side_of_rank0(h) if self.red_side is not None else None
         return replace(self, homography=h, red_side=side)
 
+    def mirrored(self) -> BoardGeometry | None:
+        """The same grid in the picture flipped left to right, its files named the other way round so
+        each name stays on its point of the board; ``None`` with a lens model that is not symmetric
+        about the picture's centre (locate the board in the flipped picture instead)."""
+        if self.lens is not None and not isinstance(self.lens, RadialDistortion):
+            return None
+        width = self.image_size[0]
+        flip_image = np.array([[-1.0, 0.0, width - 1.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]])
+        flip_files = np.array([[-1.0, 0.0, FILES - 1.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]])
+        side = {"left": "right", "right": "left"}.get(self.red_side, self.red_side) if self.red_side else None
+        return replace(self, homography=flip_image @ self.homography @ flip_files, red_side=side)
+
     def with_red_side(self, side: str) -> BoardGeometry:
         """Name the points so that red's back rank faces image edge ``side`` (as near as the grid allows)."""
         if side not in RED_SIDES:
@@ -248,7 +280,11 @@ class BoardGeometry:
         """Read a file written by ``save``; ``ValueError`` naming the file when it is not a usable
         calibration (not one at all, or one whose grid cannot be read: :meth:`unreadable`)."""
         try:
-            data = json.loads(Path(path).read_text(encoding="utf-8"))
+            try:
+                data = json.loads(Path(path).read_text(encoding="utf-8"))
+            except json.JSONDecodeError as error:
+                raise ValueError(f"not JSON (line {error.lineno}: {error.msg}); a calibration is the file "
+                                 "`xqrec calibrate` writes") from None
             if not isinstance(data, dict):
                 raise ValueError("not a JSON object")
             geometry = cls.from_json(data)

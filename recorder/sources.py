@@ -41,6 +41,31 @@ log = logging.getLogger(__name__)
 os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
+_UNSUPPORTED = {".heic": "HEIC", ".heif": "HEIF"}
+
+
+def read_image(path: str | Path) -> np.ndarray:
+    """A picture file as a BGR image; ``ValueError`` saying what is wrong with the file when it
+    cannot be read (missing, a folder, empty, a format OpenCV does not decode, a JPEG cut short, not
+    a picture). A picture is read whole or not at all: a cut JPEG is not read half grey."""
+    path = Path(path)
+    if not path.exists():
+        raise ValueError(f"no such file: {path}")
+    if path.is_dir():
+        raise ValueError(f"{path} is a folder, not a picture")
+    data = np.fromfile(str(path), dtype=np.uint8)
+    if data.size == 0:
+        raise ValueError(f"{path} is empty (0 bytes)")
+    image = cv2.imdecode(data, cv2.IMREAD_COLOR)
+    if image is None:
+        kind = _UNSUPPORTED.get(path.suffix.lower())
+        if kind:
+            raise ValueError(f"{path}: {kind} pictures cannot be read here; save or export the photo as JPEG")
+        if data[:2].tobytes() == b"\xff\xd8" and b"\xff\xd9" not in data[-64:].tobytes():
+            raise ValueError(f"{path}: the JPEG file is cut short (a copy or download that did not finish)")
+        raise ValueError(f"cannot decode {path} as a picture (not one, or damaged); JPEG, PNG, BMP, TIFF and "
+                         "WebP are read")
+    return image
 
 
 @dataclass(frozen=True)

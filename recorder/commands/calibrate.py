@@ -31,17 +31,18 @@ from calibration import (
     draw_overlay,
 )
 from calibration.geometry import BoardGeometry
+from recorder.sources import IMAGE_SUFFIXES, read_image
 from recorder.vision import PieceClassifier, settle_red_side
 
 log = logging.getLogger(__name__)
 
-IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp"}
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("calibrate", help="find the board in a frame and save its grid (JSON)")
     parser.add_argument("source", help="image or video file, camera index (0, 1, ...) or stream URL")
-    parser.add_argument("--out", type=Path, default=Path("calib.json"), help="calibration JSON to write")
+    parser.add_argument("--out", type=Path, default=Path("calib.json"),
+                        help="calibration JSON to write (default: calib.json in the current folder)")
     parser.add_argument("--overlay", type=Path, help="also write the frame with the found grid drawn on it")
     parser.add_argument("--red-side", choices=RED_SIDES,
                         help="the image edge red sits at, used when no pieces stand to tell")
@@ -62,13 +63,8 @@ def _frames(source: str, limit: int) -> Iterator[np.ndarray]:
             if item.suffix.lower() in IMAGE_SUFFIXES:
                 yield from _frames(str(item), limit)
         return
-    if path.suffix.lower() in IMAGE_SUFFIXES:
-        if not path.exists():
-            raise ValueError(f"no such image: {source}")
-        frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
-        if frame is None:
-            raise ValueError(f"cannot read image: {source}")
-        yield frame
+    if path.suffix.lower() in (*IMAGE_SUFFIXES, ".heic", ".heif"):
+        yield read_image(path)
         return
     capture = cv2.VideoCapture(int(source) if source.isdigit() else source)
     if not capture.isOpened():
@@ -119,6 +115,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"xqrec calibrate: board not found: {reason}", file=sys.stderr)
         return 1
     geometry, frame = best
+    problem = geometry.unreadable()
+    if problem is not None:  # a file the recorder and read-board would refuse to load
+        print(f"xqrec calibrate: the board was found but cannot be used: {problem}; frame the whole board",
+              file=sys.stderr)
+        return 1
     if geometry.red_side is None:
         classifier = PieceClassifier(args.model)
         probs = classifier.classify(geometry.rectify(frame), spacing=geometry.spacing, margin=geometry.margin)
@@ -126,7 +127,7 @@ def run(args: argparse.Namespace) -> int:
     geometry.save(args.out)
     if args.overlay:
         cv2.imwrite(str(args.overlay), draw_overlay(frame, geometry))
-    side = geometry.red_side or "undetermined (no pieces; use --red-side)"
+    side = geometry.red_side or "undetermined (the pieces did not tell; use --red-side)"
     print(f"board found: confidence {geometry.confidence:.2f}, spacing {geometry.spacing_px():.1f} px, "
           f"red side {side}; wrote {args.out}" + (f" and the overlay {args.overlay}" if args.overlay else ""))
     return 0

@@ -154,3 +154,20 @@ def test_a_calibration_whose_grid_cannot_be_read_is_refused_naming_the_file(tmp_
         assert str(path) in str(refused.value), said
     good.save(path)
     assert BoardGeometry.load(path).unreadable() is None
+
+
+@pytest.mark.parametrize("lens", [None, RadialDistortion(k=0.08, image_size=(1280, 960))])
+def test_a_mirrored_grid_keeps_each_name_on_its_point_of_the_flipped_picture(lens: RadialDistortion | None) -> None:
+    geometry = make_geometry(lens, red_side="left")
+    mirrored = geometry.mirrored()
+    assert mirrored is not None and mirrored.red_side == "right"
+    before, after = geometry.points(), mirrored.points()
+    width = geometry.image_size[0]
+    for name, (x, y) in before.items():
+        twin = "abcdefghi"[8 - "abcdefghi".index(name[0])] + name[1:]  # the same point seen in a mirror
+        assert after[twin] == pytest.approx((width - 1 - x, y), abs=1e-6)
+    image = np.zeros((960, 1280, 3), dtype=np.uint8)
+    cv2.circle(image, tuple(int(round(v)) for v in before["c3"]), 6, (0, 0, 255), -1)
+    seen = geometry.rectify(image)[:, ::-1, 2].astype(float)  # files the other way round
+    in_mirror = mirrored.rectify(np.ascontiguousarray(image[:, ::-1]))[:, :, 2].astype(float)
+    assert np.abs(seen - in_mirror).mean() < 1.0 and np.argmax(seen) == np.argmax(in_mirror)

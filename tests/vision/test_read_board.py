@@ -202,3 +202,80 @@ def test_a_steep_view_is_read_where_the_piece_tops_stand(classifier: PieceClassi
     rectified = reading.geometry.rectify(image)
     on_points = classifier.classify(rectified, spacing=reading.geometry.spacing, margin=reading.geometry.margin)
     assert at_piece_tops(rectified, classifier, reading.geometry, on_points) is not on_points
+
+
+def _start_view() -> np.ndarray:
+    style = ViewStyle.sample(np.random.default_rng(0), split="test", width=1280, height=960).clean()
+    image, _ = render_position(START + " w - - 0 1", SPLIT_SEED_BASE["test"] + 5, style=style)
+    return image
+
+
+def test_points_cut_off_by_the_pictures_edge_are_named_not_read_as_empty(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The start seen with red's back rank (the picture's left column of points) cut off: those
+    points are not in the picture, and the placement is not passed off as the whole board."""
+    image = _start_view()
+    assert {"a0", "i0"} <= {name for name, (x, _) in BoardLocator().locate(image).points().items() if x < 330}
+    path = tmp_path / "cut.png"
+    cv2.imwrite(str(path), np.ascontiguousarray(image[:, 330:]))
+    assert main(["read-board", str(path)]) == 0
+    out, err = capsys.readouterr()
+    lines = out.splitlines()
+    assert lines[0].split("/")[:9] == START.split("/")[:9]  # the rest of the board read as it stands
+    assert lines[1] == "not in the picture: a0 b0 c0 d0 e0 f0 g0 h0 i0"
+    assert "cut off by the picture's edge" in err and "no red general" in err
+    assert main(["calibrate", str(path), "--out", str(tmp_path / "c.json")]) == 1
+    assert "board point(s) lie outside" in capsys.readouterr().err and not (tmp_path / "c.json").exists()
+
+
+def test_a_mirrored_picture_is_read_flipped_back(classifier: PieceClassifier) -> None:
+    image, truth = render(3, 1280, 960)
+    expected = Position.from_fen(truth.fen).fen().split()[0]
+    straight = read_board(image, classifier)
+    assert not straight.mirrored and straight.placement == expected
+    mirrored = read_board(np.ascontiguousarray(image[:, ::-1]), classifier)
+    assert mirrored.mirrored and mirrored.placement == expected and "mirror_ms" in mirrored.timings
+    assert any("mirrored" in warning for warning in mirrored.warnings())
+
+
+def test_a_reading_the_rules_overrule_on_many_points_is_called_unreliable() -> None:
+    from recorder.commands.read_board import UNRELIABLE_OVERRULED, BoardReading
+    from recorder.placement import legal_labels
+    from tests.vision.test_placement import reading
+
+    # every red piece of the back rank read surely as black (a tinted picture turns red ink dark)
+    turned = {f"{f}0": {p.lower(): 0.99, p: 0.01} for f, p in zip("abcdefghi", "RNBAKABNR", strict=True)}
+    probs = reading(**turned)  # type: ignore[arg-type]
+    geometry = BoardGeometry(homography=np.eye(3), image_size=(640, 480), confidence=1.0, red_side="bottom")
+    seen = BoardReading(probs, legal_labels(probs), geometry, {})
+    assert len(seen.overruled()) >= UNRELIABLE_OVERRULED
+    assert any("unreliable" in warning for warning in seen.warnings())
+    calm = BoardReading(reading(), legal_labels(reading()), geometry, {})
+    assert calm.overruled() == [] and not any("unreliable" in w for w in calm.warnings())
+
+
+@pytest.mark.parametrize(("name", "content", "message"), [
+    ("missing.jpg", None, "no such file"),
+    ("empty.jpg", b"", "is empty"),
+    ("text.jpg", b"not a picture at all", "cannot decode"),
+    ("phone.heic", b"\x00\x00\x00\x18ftypheic", "HEIC pictures cannot be read here"),
+    ("cut.jpg", cv2.imencode(".jpg", np.full((48, 64, 3), 90, np.uint8))[1].tobytes()[:-200], "JPEG file is cut short"),
+])
+def test_a_file_that_is_no_readable_picture_says_why(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                     name: str, content: bytes | None, message: str) -> None:
+    path = tmp_path / name
+    if content is not None:
+        path.write_bytes(content)
+    assert main(["read-board", str(path)]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_a_tiny_or_dark_picture_is_refused_for_what_it_is(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    one = tmp_path / "one.png"
+    cv2.imwrite(str(one), np.zeros((1, 1, 3), dtype=np.uint8))
+    assert main(["read-board", str(one)]) == 1
+    assert "1x1 pixels: too small" in capsys.readouterr().err
+    dark = tmp_path / "dark.png"
+    cv2.imwrite(str(dark), (_start_view() * 0.05).astype(np.uint8))
+    assert main(["read-board", str(dark)]) == 1
+    assert "too dark to see colours" in capsys.readouterr().err
