@@ -34,6 +34,9 @@ from rules.squares import BLACK, RED, opponent
 
 logger = logging.getLogger(__name__)
 
+#: How far back (plies) a repetition verdict looks for the run of verdicts it continues.
+RUN_LOOKBACK = 4 * LONG_ATTACK_ROUNDS
+
 _SIDE_ZH = {RED: "红方", BLACK: "黑方"}
 
 
@@ -101,6 +104,7 @@ class Game:
         self._last_capture: list[int] = [-1]  # ply of the latest capture at or before ply i
         self._checks: dict[str, list[int]] = {RED: [0], BLACK: [0]}  # prefix counts of checks by side
         self._classes: dict[int, MoveClass] = {}
+        self._verdicts: dict[int, RepetitionVerdict | None] = {}  # the plain threefold verdict at each ply judged
         for move in moves:
             self.push(move)
 
@@ -145,6 +149,7 @@ class Game:
         for side in (RED, BLACK):
             self._checks[side].pop()
         self._classes.pop(ply, None)
+        self._verdicts.pop(ply, None)
         return move
 
     # --- values ------------------------------------------------------------------
@@ -194,15 +199,19 @@ class Game:
     def repetition(self, ply: int | None = None) -> RepetitionVerdict | None:
         """The verdict when the position at ``ply`` (default: now) stands for the third time or more.
 
-        A side that nine rounds of attacks had already told to change (23.4) and that has gone on
-        for two rounds since, the threefold repetition coming meanwhile, has not changed and loses
-        (23.5.2.2): the count of its two rounds does not start again at the threefold repetition."""
+        A side told to change that has not changed stays lost while the repetition goes on: a
+        verdict in the unbroken run of verdicts before ``ply`` telling it to change that found it
+        had not changed (23.5.2.2) holds. And a side that nine rounds of attacks had already told to
+        change (23.4) and that has gone on for two rounds since, the threefold repetition coming
+        meanwhile, has not changed and loses: its two rounds do not start again at the threefold
+        repetition."""
         ply = self.ply if ply is None else ply
         verdict = self._threefold(ply)
         if verdict is None or verdict.result is not None or verdict.must_change is None:
             return verdict
         side = verdict.must_change
-        if self._told_since(side, ply) <= ply - 4:
+        told, lost = self._run_before(side, ply)
+        if lost or told <= ply - 4:
             occurrences = self.occurrences(ply)
             classes = list(verdict.moves)
             earlier = [self.classify(i) for i in range(occurrences[-4] + 1, occurrences[-2] + 1)] if len(occurrences) >= 4 else []
@@ -210,20 +219,24 @@ class Game:
         return verdict
 
     def _threefold(self, ply: int) -> RepetitionVerdict | None:
+        found = self._verdicts.get(ply)
+        if found is not None or ply in self._verdicts:
+            return found
         occurrences = self.occurrences(ply)
-        if len(occurrences) < 3:
-            return None
-        classes = [self.classify(i) for i in range(occurrences[-3] + 1, ply + 1)]
-        earlier = [self.classify(i) for i in range(occurrences[-4] + 1, occurrences[-2] + 1)] if len(occurrences) >= 4 else []
-        return judge(self._positions[ply].fen(), ply, occurrences, classes, earlier)
+        if len(occurrences) >= 3:
+            classes = [self.classify(i) for i in range(occurrences[-3] + 1, ply + 1)]
+            earlier = [self.classify(i) for i in range(occurrences[-4] + 1, occurrences[-2] + 1)] if len(occurrences) >= 4 else []
+            found = judge(self._positions[ply].fen(), ply, occurrences, classes, earlier)
+        self._verdicts[ply] = found
+        return found
 
-    def _told_since(self, side: str, ply: int) -> int:
-        """The first ply of the unbroken run of verdicts before ``ply`` telling ``side`` to change
-        that began with nine rounds of attacks (23.4), or ``ply`` when there is none. The run is
-        followed back at most :data:`LONG_ATTACK_ROUNDS` rounds: a threefold repetition that long
-        has repeated its cycle again and is judged by it."""
-        found = ply
-        for p in range(ply - 1, max(ply - 2 * LONG_ATTACK_ROUNDS, 0) - 1, -1):
+    def _run_before(self, side: str, ply: int) -> tuple[int, bool]:
+        """The unbroken run of verdicts before ``ply`` telling ``side`` to change: the first ply of
+        it that began with nine rounds of attacks (23.4; ``ply`` when none did), and whether one of
+        its threefold verdicts found the side had not changed. The run is followed back at most
+        :data:`RUN_LOOKBACK` plies."""
+        found, lost = ply, False
+        for p in range(ply - 1, max(ply - RUN_LOOKBACK, 0) - 1, -1):
             nine = self._long_attack(p)
             if nine is not None and nine.must_change == side:
                 found = p
@@ -231,7 +244,8 @@ class Game:
             three = self._threefold(p)
             if three is None or three.must_change != side:
                 break
-        return found
+            lost = lost or three.code == "forbidden_not_changed"
+        return found, lost
 
     def long_attack(self, ply: int | None = None) -> RepetitionVerdict | None:
         """The 23.4 verdict at ``ply`` (default: now): nine rounds without a capture or a threefold

@@ -161,17 +161,18 @@ def judge(fen: str, ply: int, occurrences: Sequence[int], moves: Sequence[MoveCl
 
     ``moves`` are the classified moves of the last two cycles (from ``occurrences[-3]`` to
     ``ply``); ``earlier`` those of the two cycles before the latest one (``occurrences[-4]`` to
-    ``occurrences[-2]``), given when the position stands for the fourth time or more: a side
-    forbidden there and still forbidden now did not change and loses (23.5.2.2). ``lost`` names a
+    ``occurrences[-2]``), given when the position stands for the fourth time or more: a side told
+    to change there (not one whose opponent was forbidden too, 26.9.4) and still forbidden now did
+    not change and loses (23.5.2.2). ``lost`` names a
     side already found not to have changed (after nine rounds of attacks, 23.4).
     """
     red, black = conducts(moves)
     count = len(occurrences)
     stubborn: set[str] = set(lost)
     if earlier and count >= 4:
-        for before, now in zip(conducts(earlier), (red, black), strict=True):
-            if before.forbidden and now.forbidden and before.category is not SideCategory.PERPETUAL_CHECK:
-                stubborn.add(now.side)
+        told = _decide(*conducts(earlier), set())[3]  # the side the cycles before were told to change
+        if told is not None and (red if told == RED else black).forbidden:
+            stubborn.add(told)
     code, result, winner, must, article, text = _decide(red, black, stubborn)
     logger.debug("repetition at ply %d (%d times): %s", ply, count, code)
     return RepetitionVerdict(fen, ply, count, tuple(occurrences), tuple(moves), red, black,

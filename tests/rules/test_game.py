@@ -166,3 +166,26 @@ def test_line_2432_perpetual_chase_of_a_cannon(games: list[GameRecord]) -> None:
     sf_moves = [f"{m[0]}{int(m[1]) + 1}{m[2]}{int(m[3]) + 1}" for m in moves[: episode.start_ply]]
     ended, value = pyffish.is_optional_game_end("xiangqi", pyffish.start_fen("xiangqi"), sf_moves)
     assert ended and value < 0 and game.positions[episode.start_ply].side_to_move == "red"
+
+
+def test_a_side_is_not_lost_for_not_changing_when_both_sides_were_forbidden(games: list[GameRecord]) -> None:
+    # line 2204: both sides forbidden at ply 70 (a draw if neither changes, 26.9.4); red then
+    # changed and black's chase was left the only forbidden play: black must change (25.3), it has
+    # not yet been told to and failed
+    _, moves = line(games, 2204)
+    game = Game(moves=moves)
+    assert game.repetition(70).code == "draw_both_forbidden"  # type: ignore[union-attr]
+    told = game.repetition(74)
+    assert told is not None and (told.code, told.must_change) == ("must_change", "black")
+
+
+@pytest.mark.parametrize(("number", "lost_at", "until", "side"), [(2901, 55, 60, "red"), (2204, 78, 80, "black"),
+                                                                  (2654, 93, 95, "red")])
+def test_a_loss_for_not_changing_holds_while_the_repetition_goes_on(games: list[GameRecord], number: int, lost_at: int,
+                                                                    until: int, side: str) -> None:
+    _, moves = line(games, number)
+    game = Game(moves=moves)
+    assert game.repetition(lost_at - 1) is None or game.repetition(lost_at - 1).code != "forbidden_not_changed"  # type: ignore[union-attr]
+    for ply in range(lost_at, until + 1):
+        verdict = game.repetition(ply)
+        assert verdict is not None and (verdict.code, verdict.must_change) == ("forbidden_not_changed", side), ply
