@@ -124,6 +124,10 @@ def run(args: argparse.Namespace) -> int:
         classifier = PieceClassifier(args.model)
         probs = classifier.classify(geometry.rectify(frame), spacing=geometry.spacing, margin=geometry.margin)
         geometry = settle_red_side(geometry, probs)
+    cut = geometry.points_off_frame()
+    if cut:
+        print(f"warning: {len(cut)} point(s) lie at or beyond the picture's edge ({', '.join(cut)}): pieces there "
+              "cannot be read; frame the whole board", file=sys.stderr)
     geometry.save(args.out)
     if args.overlay:
         cv2.imwrite(str(args.overlay), draw_overlay(frame, geometry))

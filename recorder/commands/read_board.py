@@ -71,6 +71,8 @@ GOOD_SPACING_PX = 20
 SURE = 0.9  # a point read with less probability is named for a person to check (300 of 326 misread test points are)
 MIRROR_TRY = -0.03  # a located board read less surely than this is read flipped left to right too
 MIRROR_MARGIN = 0.03  # and the flipped reading taken when it is surer by this much
+MIRROR_SURE = -0.1  # and sure in itself (a mirrored set read straight again reads surely)
+MIRROR_MIN_PIECES = 10  # fewer pieces than this are not enough to tell a mirrored picture by
 UNRELIABLE_OVERRULED = 5  # this many overruled points make a reading unreliable (see BoardReading.warnings)
 OVERRULED_P = 0.05  # the rules read a point as a class the classifier gave less than this: overruled
 MIN_PICTURE_PX = 9 * MIN_SPACING_PX  # a picture narrower than this cannot hold a board to read
@@ -149,16 +151,19 @@ def read_board(image: np.ndarray, classifier: PieceClassifier, geometry: BoardGe
     """Locate (unless given), rectify, classify and read with the rules; a picture that reads much
     better flipped left to right (a mirror image: the characters belong to no set) is read flipped.
 
-    Only a located board whose reading is unsure (:data:`MIRROR_TRY`) is read flipped too, and the
-    flipped reading is taken when it is surer by :data:`MIRROR_MARGIN` and no more points of it go
-    against the rules. Held-out views (test split, 30 renders at 640x480 to 1920x1080 and 30 flat
-    drawings, 59 found), each read as it is and mirrored: 55 of the 59 mirrored pictures were read
+    Only a located board of :data:`MIRROR_MIN_PIECES` pieces or more whose reading is unsure
+    (:data:`MIRROR_TRY`) is read flipped too, and the flipped reading is taken when it is sure
+    (:data:`MIRROR_SURE`), surer by :data:`MIRROR_MARGIN` and no more points of it go against the
+    rules (boards of 3-6 pieces were flipped wrongly 5 times in 29 before the piece and sureness
+    limits). Held-out views (test split, 30 renders at 640x480 to 1920x1080 and 30 flat
+    drawings, 59 found), each read as it is and mirrored: 48 of the 59 mirrored pictures were read
     flipped back, none of the 59 others; the placement was right on 50 of them as they are and on
-    49 mirrored; 16 of the 59 straight pictures were read flipped as well (the time it costs).
+    45 mirrored; 13 of the 59 straight pictures were read flipped as well (the time it costs). A
+    mirrored picture of few pieces, or one read surely as it is, is read as it is.
     """
     seen = _read(image, classifier, geometry, located=geometry is None)
-    if geometry is not None or seen.sureness() >= MIRROR_TRY:
-        return seen
+    if geometry is not None or seen.sureness() >= MIRROR_TRY or occupied_points(seen.probs).sum() < MIRROR_MIN_PIECES:
+        return seen  # a few pieces' sureness is too noisy to tell a mirror by
     started = time.perf_counter()
     try:  # the grid found, flipped with the picture (found again only with an asymmetric lens model)
         flipped = _read(np.ascontiguousarray(image[:, ::-1]), classifier, seen.geometry.mirrored(), located=True)
@@ -166,7 +171,8 @@ def read_board(image: np.ndarray, classifier: PieceClassifier, geometry: BoardGe
         flipped = None
     seen.timings["mirror_ms"] = (time.perf_counter() - started) * 1e3  # the stages are the first reading's
     seen.timings["total_ms"] += seen.timings["mirror_ms"]
-    if (flipped is not None and flipped.sureness() > seen.sureness() + MIRROR_MARGIN
+    if (flipped is not None and flipped.sureness() >= MIRROR_SURE
+            and flipped.sureness() > seen.sureness() + MIRROR_MARGIN
             and len(flipped.overruled()) <= len(seen.overruled())):
         return replace(flipped, mirrored=True, timings=seen.timings)
     return seen
