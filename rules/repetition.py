@@ -259,10 +259,10 @@ def _decide(red: SideConduct, black: SideConduct, stubborn: set[str]
                     f" {bad.side.capitalize()} plays forbidden moves ({bad.label_en}) and did not change"
                     " when told to: it loses (art. 23.5.2.2, 4.1.5).")
             return "forbidden_not_changed", _result(other), other, bad.side, "23.5.2.2", text + advice
-        text = (f"{_SIDE_ZH[bad.side]}为禁止着法（{bad.label_zh}），{_SIDE_ZH[good.side]}为允许着法（{good.label_zh}），"
+        text = (f"{_SIDE_ZH[bad.side]}为禁止着法（{bad.label_zh}），{_SIDE_ZH[good.side]}为{good.label_zh}，"
                 f"{_SIDE_ZH[bad.side]}必须变着，两个回合内不变判负（第{articles.replace(', ', '条、第')}条、第23.5.2.2条）。"
-                f" {bad.side.capitalize()} plays forbidden moves ({bad.label_en}) against allowed moves"
-                f" ({good.label_en}): {bad.side} must change within two rounds or lose (art. {articles}, 23.5.2.2).")
+                f" {bad.side.capitalize()} plays forbidden moves ({bad.label_en}) against {good.label_en}:"
+                f" {bad.side} must change within two rounds or lose (art. {articles}, 23.5.2.2).")
         return "must_change", None, None, bad.side, "25.3", text + advice
     text = ("双方均为允许着法，双方不变作和（第25.2条）。"
             " Both sides' moves are allowed: if neither changes, the game is drawn (art. 25.2).")

@@ -24,6 +24,7 @@ from recorder.events import Event, RecordingStarted
 from recorder.exports.diagram import RED_INK, diagram_size, draw_position
 from recorder.exports.fonts import find_cjk_font, find_latin_font
 from recorder.exports.pgn import game_notes
+from recorder.exports.text import move_of
 from recorder.exports.times import clock_text, time_used
 from recorder.scoresheet import RecordedGame, clock_left_text, rebuild
 from recorder.store.db import GameInfo
@@ -208,6 +209,7 @@ class _Sheet:
         pdf.set_line_width(0.25 * s)
         pdf.rect(x, top + 6 * s, box_w, box_h - 21 * s)
         notes = game_notes(events, game)
+        start = Position.from_fen(game.start_fen)
         self.font(6.5)
         pdf.set_xy(x + 1 * s, top + 7 * s)
         limit = top + box_h - 16 * s
@@ -216,7 +218,8 @@ class _Sheet:
                 pdf.set_x(x + 1 * s)
                 pdf.cell(box_w - 2 * s, 3 * s, "…")
                 break
-            where = "开局前" if ply <= 0 else f"第{(ply + 1) // 2}回合{'红' if ply % 2 else '黑'}后"
+            number, side = move_of(ply, start) if ply > 0 else (0, "")
+            where = "开局前" if ply <= 0 else f"第{number}回合{'红' if side == 'red' else '黑'}后"
             pdf.set_x(x + 1 * s)
             pdf.multi_cell(box_w - 2 * s, 3 * s, f"{where}: {text}", new_x="LMARGIN", new_y="NEXT")
         if not notes:

@@ -16,13 +16,26 @@ from recorder.exports.pgn import game_notes
 from recorder.exports.times import clock_text, time_used
 from recorder.scoresheet import rebuild, scoresheet_text
 from recorder.store.db import GameInfo
+from rules import Position
+from rules.squares import BLACK, RED
 
 
-def round_of(ply: int) -> str:
-    """Where a ply count points: ply 3 -> ``after 2. (red)``, ply 4 -> ``after 2... (black)``."""
+def move_of(ply: int, start: Position) -> tuple[int, str]:
+    """The round number and the side of the move that made ply ``ply`` (1 = the first move made
+    from ``start``), numbered as the scoresheet numbers them: from ``start``'s move number, black
+    first when black was to move there."""
+    earlier = ply - 1 + (start.side_to_move == BLACK)  # half-moves of the round count before it
+    side = RED if earlier % 2 == 0 else BLACK
+    return start.fullmove + earlier // 2, side
+
+
+def round_of(ply: int, start: Position | None = None) -> str:
+    """Where a ply count points: from the start position ply 3 -> ``after 2. (red)``, ply 4 ->
+    ``after 2... (black)``."""
     if ply <= 0:
         return "before the first move"
-    return f"after {(ply + 1) // 2}{'.' if ply % 2 else '...'} ({'red' if ply % 2 else 'black'})"
+    number, side = move_of(ply, start or Position.start())
+    return f"after {number}{'.' if side == RED else '...'} ({side})"
 
 
 def export_text(events: Sequence[Event], info: GameInfo | None = None, title: str = "") -> str:
@@ -42,6 +55,7 @@ def export_text(events: Sequence[Event], info: GameInfo | None = None, title: st
     body = scoresheet_text(game, verdicts=False)  # the end and the advice are among the notes
     notes = game_notes(events, game)
     if notes:
-        body += "\nAlerts, corrections and verdicts:\n" + "".join(f"  {round_of(ply)}: {text}\n"
+        start = Position.from_fen(game.start_fen)
+        body += "\nAlerts, corrections and verdicts:\n" + "".join(f"  {round_of(ply, start)}: {text}\n"
                                                                  for ply, text in notes)
     return "\n".join(lines) + "\n" + body

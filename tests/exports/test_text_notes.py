@@ -82,3 +82,14 @@ def test_equipment_trouble_is_told_apart_from_fouls_and_the_arbiters_notes_are_k
     assert not any("clock connected on" in n for n in notes)  # the clock answering at the start is no news
     text = export_text(events, GameInfo())
     assert all(n in text for n in notes)
+
+
+def test_notes_name_the_round_as_the_scoresheet_numbers_it_for_a_game_begun_from_a_position() -> None:
+    from recorder.exports.text import round_of
+
+    assert (round_of(3), round_of(4)) == ("after 2. (red)", "after 2... (black)")
+    later = Position.from_fen("2Rrka3/4a4/6n2/8p/p1C6/2P6/c3cp2P/N3C4/4N4/2BAKAB2 w - - 18 31")
+    assert (round_of(1, later), round_of(2, later), round_of(3, later)) == (
+        "after 31. (red)", "after 31... (black)", "after 32. (red)")
+    black_first = Position.from_fen("3k5/9/9/9/9/9/9/9/9/4K4 b - - 0 5")
+    assert (round_of(1, black_first), round_of(2, black_first)) == ("after 5... (black)", "after 6. (red)")

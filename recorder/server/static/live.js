@@ -216,8 +216,9 @@ const XQ = (() => {
     clock_disconnected: "Clock disconnected", no_clock: "No clock answers", flag_fallen: "Flag fallen",
     clock_times_changed: "Clock times changed", clock_restarted: "Clock restarted",
     // the advice for the arbiter (an advisory game end: the ruling is the arbiter's)
-    perpetual_check: "Perpetual check", perpetual_chase: "Perpetual chase", perpetual_mate_threat: "Perpetual mate threat",
-    must_change: "Must change moves",
+    perpetual_check: "Perpetual check",
+    must_change: "Must change moves", forbidden_not_changed: "Did not change: loses",
+    draw_both_forbidden: "Repetition, both forbidden",
     no_attacking_pieces: "No attacking pieces left", natural_limit: "Natural move limit",
     draw_both_allowed: "Repetition, both allowed",
   };
