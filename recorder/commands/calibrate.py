@@ -98,12 +98,16 @@ def run(args: argparse.Namespace) -> int:
     lens = LensModel.load(args.lens) if args.lens else None
     locator = BoardLocator(red_side=args.red_side, lens=lens, min_confidence=args.min_confidence)
     best: tuple[BoardGeometry, np.ndarray] | None = None
-    reason = "no frames could be read"
+    reason = "board not found: no frames could be read"
     for frame in _frames(args.source, max(1, args.frames)):
         try:
             geometry = locator.locate(frame)
         except BoardNotFoundError as error:
-            reason = error.reason
+            reason = f"board not found: {error.reason}"
+            continue
+        problem = geometry.unreadable()
+        if problem is not None:  # a grid the recorder and read-board would refuse: try the next frame
+            reason = f"the board was found but cannot be used: {problem}; frame the whole board"
             continue
         if best is None or (best[0].red_side is None and geometry.red_side is not None) or (
                 (geometry.red_side is not None) == (best[0].red_side is not None)
@@ -112,14 +116,9 @@ def run(args: argparse.Namespace) -> int:
         if best[0].red_side is not None and best[0].confidence >= 0.9:
             break
     if best is None:
-        print(f"xqrec calibrate: board not found: {reason}", file=sys.stderr)
+        print(f"xqrec calibrate: {reason}", file=sys.stderr)
         return 1
     geometry, frame = best
-    problem = geometry.unreadable()
-    if problem is not None:  # a file the recorder and read-board would refuse to load
-        print(f"xqrec calibrate: the board was found but cannot be used: {problem}; frame the whole board",
-              file=sys.stderr)
-        return 1
     if geometry.red_side is None:
         classifier = PieceClassifier(args.model)
         probs = classifier.classify(geometry.rectify(frame), spacing=geometry.spacing, margin=geometry.margin)

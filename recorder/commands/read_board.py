@@ -291,7 +291,8 @@ def run(args: argparse.Namespace) -> int:
             "set_by_rules": {name: {"alone": alone, "read": legal} for name, (alone, legal) in ruled.items()},
             "covered": covered,
             "unseen": list(seen.unseen),  # cut off by the picture's edge: written empty in the placement
-            "mirrored": seen.mirrored,  # read flipped left to right (the geometry is then the flipped picture's)
+            "mirrored": seen.mirrored,  # read flipped left to right
+            "geometry_of": "the picture flipped left to right" if seen.mirrored else "the picture",
             "doubtful": {name: {"read": read, "p": round(p, 4), "else": other, "p_else": round(q, 4)}
                          for name, (read, p, other, q) in seen.doubtful().items()},
             "problem": problem,  # why no game can show this placement ("" when one can)
