@@ -228,15 +228,22 @@ def test_a_transient_confident_misread_is_not_alerted() -> None:
     assert not resolver.desynced
 
 
-@pytest.mark.skipif(not GAMES.exists(), reason="shared games not present")
-def test_perpetual_check_verdict_becomes_an_advisory_event() -> None:
-    moves = GAMES.read_text(encoding="utf-8").splitlines()[1018].split()[1:]  # line 1019: perpetual check
+def game_ends_seen(moves: list[str]) -> tuple[Resolver, list[GameEnded]]:
+    """A resolver shown each position of ``moves`` from the start, one clear still view each, and
+    the game-end events it raised."""
     resolver = Resolver()
     position = Position.start()
-    ended = []
+    ended: list[GameEnded] = []
     for i, move in enumerate(moves):
         position = position.play(move)
         ended += [e for e in resolver.observe(observe_board(position.board, 1.0 + i, seed=i)) if isinstance(e, GameEnded)]
+    return resolver, ended
+
+
+@pytest.mark.skipif(not GAMES.exists(), reason="shared games not present")
+def test_perpetual_check_verdict_becomes_an_advisory_event() -> None:
+    moves = GAMES.read_text(encoding="utf-8").splitlines()[1018].split()[1:]  # line 1019: perpetual check
+    resolver, ended = game_ends_seen(moves)
     assert [(e.ply, e.reason, e.advisory) for e in ended] == [(66, "perpetual_check", True)]
     assert resolver.game.ply == len(moves)  # the recorder keeps recording after the verdict
 
@@ -769,12 +776,7 @@ def test_a_wrong_correction_is_not_repaired_by_moves_that_change_nothing() -> No
 @pytest.mark.skipif(not GAMES.exists(), reason="shared games not present")
 def test_nine_rounds_of_attacks_are_advised_before_the_threefold_repetition() -> None:
     moves = GAMES.read_text(encoding="utf-8").splitlines()[507].split()[1:90]  # line 508, to ply 89
-    resolver = Resolver()
-    position = Position.start()
-    ended = []
-    for i, move in enumerate(moves):
-        position = position.play(move)
-        ended += [e for e in resolver.observe(observe_board(position.board, 1.0 + i, seed=i)) if isinstance(e, GameEnded)]
+    _, ended = game_ends_seen(moves)
     # black checks and threatens mate over four points from ply 59 (art. 23.4), changes, and
     # later repeats a position three times with the same conduct: both are news for the arbiter
     assert [(e.ply, e.reason, e.advisory) for e in ended] == [(76, "must_change", True), (89, "must_change", True)]
