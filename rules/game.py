@@ -211,23 +211,21 @@ class Game:
             return verdict
         side = verdict.must_change
         told, lost = self._run_before(side, ply)
-        if lost or told <= ply - 4:
-            occurrences = self.occurrences(ply)
-            classes = list(verdict.moves)
-            earlier = [self.classify(i) for i in range(occurrences[-4] + 1, occurrences[-2] + 1)] if len(occurrences) >= 4 else []
-            verdict = judge(verdict.fen, ply, occurrences, classes, earlier, lost={side})
-        return verdict
+        return self._threefold(ply, lost={side}) if lost or told <= ply - 4 else verdict
 
-    def _threefold(self, ply: int) -> RepetitionVerdict | None:
-        found = self._verdicts.get(ply)
-        if found is not None or ply in self._verdicts:
-            return found
+    def _threefold(self, ply: int, lost: frozenset[str] | set[str] = frozenset()) -> RepetitionVerdict | None:
+        """The threefold verdict at ``ply`` from its own cycles alone (cached), or with the sides
+        ``lost`` already found not to have changed."""
+        if not lost and ply in self._verdicts:
+            return self._verdicts[ply]
         occurrences = self.occurrences(ply)
+        found = None
         if len(occurrences) >= 3:
             classes = [self.classify(i) for i in range(occurrences[-3] + 1, ply + 1)]
             earlier = [self.classify(i) for i in range(occurrences[-4] + 1, occurrences[-2] + 1)] if len(occurrences) >= 4 else []
-            found = judge(self._positions[ply].fen(), ply, occurrences, classes, earlier)
-        self._verdicts[ply] = found
+            found = judge(self._positions[ply].fen(), ply, occurrences, classes, earlier, lost)
+        if not lost:
+            self._verdicts[ply] = found
         return found
 
     def _run_before(self, side: str, ply: int) -> tuple[int, bool]:

@@ -112,12 +112,13 @@ class RepetitionVerdict:
 
     def describe(self) -> str:
         """Several lines for an arbiter: the verdict, each side's conduct and every move's kind."""
-        stood = f"position stood {self.count} time(s) at plies {', '.join(map(str, self.occurrences))}: {self.fen}"
+        plies = ", ".join(map(str, self.occurrences))
         if self.basis == "nine_rounds":
             first = self.moves[0].ply if self.moves else self.ply
-            stood = f"{LONG_ATTACK_ROUNDS} rounds of attacks, plies {first}-{self.ply}; {stood}"
+            stood = (f"{LONG_ATTACK_ROUNDS} rounds of attacks, plies {first}-{self.ply}; "
+                     f"position stood {self.count} time(s) at plies {plies}: {self.fen}")
         else:
-            stood = stood.replace("stood", "repeated", 1).replace("time(s)", "times", 1)
+            stood = f"position repeated {self.count} times at plies {plies}: {self.fen}"
         lines = [self.text, stood]
         for conduct in (self.red, self.black):
             lines.append(f"{conduct.side}: {conduct.label_zh} / {conduct.label_en}")
@@ -164,7 +165,7 @@ def judge(fen: str, ply: int, occurrences: Sequence[int], moves: Sequence[MoveCl
     ``occurrences[-2]``), given when the position stands for the fourth time or more: a side told
     to change there (not one whose opponent was forbidden too, 26.9.4) and still forbidden now did
     not change and loses (23.5.2.2). ``lost`` names a
-    side already found not to have changed (after nine rounds of attacks, 23.4).
+    side already found not to have changed (by the verdicts before this one, see ``Game.repetition``).
     """
     red, black = conducts(moves)
     count = len(occurrences)
