@@ -147,13 +147,22 @@ def headers_for(info: GameInfo | None, result: str, extra: dict[str, str] | None
     return headers
 
 
+def public_notes(game: RecordedGame) -> list[tuple[int, str]]:
+    """(ply, sentence) of what spectators may read: how the game ended once it has, never the
+    arbiter's alerts, notes or repetition advice (advice is the arbiter's to rule on, art. 5.8)."""
+    if game.ended is not None and game.ended.text and not game.ended.advisory:
+        return [(game.ended.ply, ended_comment(game.ended))]
+    return []
+
+
 def to_pgn_game(events: Sequence[Event], info: GameInfo | None = None,
-                extra: dict[str, str] | None = None) -> PgnGame:
-    """The recorded game as a ``rules.PgnGame`` with clock, alert and correction comments."""
+                extra: dict[str, str] | None = None, public: bool = False) -> PgnGame:
+    """The recorded game as a ``rules.PgnGame`` with clock comments, and the alert, correction and
+    advice comments unless it is for the ``public`` (a broadcast: clocks and the game's end only)."""
     game = rebuild(events)
     notes: list[list[str]] = [[] for _ in game.plies]
     opening: list[str] = []
-    for ply, text in game_notes(events, game):
+    for ply, text in public_notes(game) if public else game_notes(events, game):
         _attach(notes, opening, ply, text)
     pgn = PgnGame(headers=headers_for(info, game.result, extra))
     if game.start_fen != START_FEN:
@@ -181,9 +190,10 @@ def _attach(notes: list[list[str]], opening: list[str], ply: int, text: str) -> 
 
 
 def export_pgn(events: Sequence[Event], info: GameInfo | None = None, notation: str = "iccs",
-               extra: dict[str, str] | None = None) -> str:
-    """PGN text of a recorded game, moves in ``notation`` (``iccs``, ``wxf`` or ``chinese``)."""
-    return write_pgn(to_pgn_game(events, info, extra), notation)
+               extra: dict[str, str] | None = None, public: bool = False) -> str:
+    """PGN text of a recorded game, moves in ``notation`` (``iccs``, ``wxf`` or ``chinese``); a
+    ``public`` one (for a broadcast) leaves the arbiter's alerts, notes and advice out."""
+    return write_pgn(to_pgn_game(events, info, extra, public), notation)
 
 
 @dataclass(frozen=True)

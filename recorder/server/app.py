@@ -360,8 +360,8 @@ class ConsoleHandler(BaseHTTPRequestHandler):
                 from recorder.exports.pgn import export_pgn
 
                 shown = [g for g in games if g.status == "open"] or games
-                text = "\n".join(export_pgn(store.events(g.id), g.info, notation, {"GameId": str(g.id)})
-                                  for g in shown)
+                text = "\n".join(export_pgn(store.events(g.id), g.info, notation, {"GameId": str(g.id)},
+                                             public=True) for g in shown)
         else:
             text = self._round_text(store, event, round_name, notation, round_pgn)
         if wanted is not None and wanted.strip() == "*":

@@ -167,3 +167,23 @@ def test_no_move_is_added_after_the_marked_result_until_the_game_is_reopened(con
     assert post(url + "/result", {"result": "*", "text": "play went on"}, "Zhang")[0] == 200
     status, reply = post(url + "/correct", {"ply": plies + 1, "move": move.iccs}, "Zhang")
     assert status == 200 and len(reply["state"]["moves"]) == plies + 1
+
+
+def test_the_broadcast_shows_spectators_how_a_game_ended_but_not_the_arbiters_alerts_and_advice(
+        console: Any) -> None:
+    game = record(console.db)  # with an illegal-move alert
+    with GameStore(console.db) as store:
+        store.append(game, GameEnded(50.0, 10, "0-1", "perpetual_check", "25.1", PERPETUAL, True))
+    url = f"{console.url}/api/games/{game}"
+    alert_seq = json.loads(get(url)[1])["alerts"][0]["seq"]
+    assert post(url + "/ack", {"seq": alert_seq, "note": "the player was warned"}, "Zhang")[0] == 200
+    arbiter_copy = get(f"{console.url}/games/{game}/export.pgn")[1].decode()
+    assert "illegal_move" in arbiter_copy and "判负" in arbiter_copy and "warned" in arbiter_copy
+    (live,) = read_pgn(get(console.url + "/broadcast/live.pgn")[1].decode())
+    text = " ".join([live.comment, *live.move_comments])
+    assert "[%clk" in text and "illegal_move" not in text and "判负" not in text and "warned" not in text
+    assert len(live.moves) == 10 and live.headers["Result"] == "*"
+    assert post(url + "/result", {"result": "0-1", "text": "perpetual check, red did not change"}, "Zhang")[0] == 200
+    (ended,) = read_pgn(get(console.url + "/broadcast/round/Open/3.pgn")[1].decode())
+    assert ended.headers["Result"] == "0-1" and "perpetual check, red did not change" in ended.move_comments[-1]
+    assert "判负" not in " ".join(ended.move_comments)
