@@ -84,6 +84,17 @@ def load_pgn(path: Path, number: int | None = None) -> ReplayRecord:
     return ReplayRecord(headers, game.start_position(), list(game.moves))
 
 
+def _left_by(end_ply: int, written: list[str], record: ReplayRecord) -> str:
+    """Who broke off the repetition that lasted to ``end_ply``, and with what move (or that the game
+    ended in it)."""
+    if end_ply >= len(written):
+        return "the record ends in it"
+    first_black = record.start.side_to_move != RED
+    red_moves = (end_ply % 2 == 0) != first_black  # the side that plays ply end_ply + 1
+    side = "red (红方)" if red_moves else "black (黑方)"
+    return f"{side} then left it with {written[end_ply]} (ply {end_ply + 1})"
+
+
 def scoresheet_lines(record: ReplayRecord, notation: str = "chinese", traditional: bool = False) -> list[str]:
     """The record as text: tags, two columns per round, verdict notes, the outcome."""
     game = Game(record.start)
@@ -97,7 +108,7 @@ def scoresheet_lines(record: ReplayRecord, notation: str = "chinese", traditiona
             notes.setdefault(verdict.ply, []).append(f"position repeated {verdict.count}x (重复{verdict.count}次): {verdict.text}")
         if episode.end_ply > episode.start_ply:
             notes.setdefault(episode.end_ply, []).append(
-                f"repetition lasts to here, a position stood {episode.max_count}x; then a side changed or the game ended")
+                f"repetition lasts to here, a position stood {episode.max_count}x; " + _left_by(episode.end_ply, written, record))
     for verdict in game.long_attacks():
         notes.setdefault(verdict.ply, []).append(f"nine rounds of attacks (23.4): {verdict.text}")
     lines = [f"{key}: {value}" for key, value in record.headers.items() if value]

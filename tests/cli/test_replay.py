@@ -99,3 +99,10 @@ def test_replay_notes_nine_rounds_of_attacks(capsys: pytest.CaptureFixture[str])
     assert main(["replay", "--line", "1874"]) == 0
     out = capsys.readouterr().out
     assert "! ply 152: nine rounds of attacks (23.4)" in out and "一将一捉" in out
+
+
+def test_replay_names_who_left_a_repetition_and_with_what(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["replay", "--line", "2901"]) == 0
+    out = capsys.readouterr().out
+    assert "      ! ply 60: repetition lasts to here, a position stood 5x; red (红方) then left it with 炮六进一 (ply 61)" in out
+    assert out.index("  30. 车八退二") < out.index("! ply 60") < out.index("  31. 炮六进一")
