@@ -159,14 +159,19 @@ def read_board(image: np.ndarray, classifier: PieceClassifier, geometry: BoardGe
     drawings, 59 found), each read as it is and mirrored: 48 of the 59 mirrored pictures were read
     flipped back, none of the 59 others; the placement was right on 50 of them as they are and on
     45 mirrored; 13 of the 59 straight pictures were read flipped as well (the time it costs). A
-    mirrored picture of few pieces, or one read surely as it is, is read as it is.
+    mirrored picture of few pieces, one read surely as it is, or a board too small to read at all
+    (:data:`MIN_SPACING_PX`) is read as it is. A calibration given is flipped with the picture: one
+    made from the same mirrored camera names the points as the mirror shows them.
     """
     seen = _read(image, classifier, geometry, located=geometry is None)
-    if geometry is not None or seen.sureness() >= MIRROR_TRY or occupied_points(seen.probs).sum() < MIRROR_MIN_PIECES:
+    if (seen.sureness() >= MIRROR_TRY or occupied_points(seen.probs).sum() < MIRROR_MIN_PIECES
+            or seen.geometry.spacing_px() < MIN_SPACING_PX):
         return seen  # a few pieces' sureness is too noisy to tell a mirror by
     started = time.perf_counter()
-    try:  # the grid found, flipped with the picture (found again only with an asymmetric lens model)
-        flipped = _read(np.ascontiguousarray(image[:, ::-1]), classifier, seen.geometry.mirrored(), located=True)
+    flipped_grid = seen.geometry.mirrored()  # found again only with an asymmetric lens model
+    try:
+        flipped = _read(np.ascontiguousarray(image[:, ::-1]), classifier, flipped_grid,
+                        located=geometry is None or flipped_grid is None)
     except BoardNotFoundError:
         flipped = None
     seen.timings["mirror_ms"] = (time.perf_counter() - started) * 1e3  # the stages are the first reading's

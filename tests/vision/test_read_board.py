@@ -236,6 +236,11 @@ def test_a_mirrored_picture_is_read_flipped_back(classifier: PieceClassifier) ->
     mirrored = read_board(np.ascontiguousarray(image[:, ::-1]), classifier)
     assert mirrored.mirrored and mirrored.placement == expected and "mirror_ms" in mirrored.timings
     assert any("mirrored" in warning for warning in mirrored.warnings())
+    # a calibration saved from the same mirrored camera: read flipped back as well
+    saved = BoardLocator().locate(np.ascontiguousarray(image[:, ::-1]))
+    calibrated = read_board(np.ascontiguousarray(image[:, ::-1]), classifier, saved)
+    assert calibrated.mirrored and calibrated.placement == expected
+    assert not read_board(image, classifier, straight.geometry).mirrored
 
 
 def test_a_reading_the_rules_overrule_on_many_points_is_called_unreliable() -> None:
