@@ -16,7 +16,9 @@ What is implemented, and where the rule texts were simplified (documented per fu
   horse or cannon, 少根子 with fewer protectors than attackers). A protector that cannot legally
   recapture (pinned to its general) or whose recapture would let the chaser mate at once is a
   false root (假根, 24.16) and does not count. A capture after which the capturer is mated at once
-  is no chase (24.3; 1999 细则 7).  Not implemented: winning material through a series of checks
+  is no chase (24.3; 1999 细则 7). Each chase says why the target is lost (``Chase.reason``), so
+  26.9.1 can tell the grave chases (of a chariot, or of an unprotected piece or one on a false
+  root) from the others (a short-protected piece, 少根子). Not implemented: winning material through a series of checks
   (抽将) and the joint chase by pieces on different points (联合捉子 beyond one exchange point).
 * Chases by the general or a soldier itself are allowed (26.1) and count as idle; a general's
   move that answers check and so creates a chase or threat is idle (26.1.2). A soldier that has
@@ -42,6 +44,13 @@ logger = logging.getLogger(__name__)
 #: across the river floats (26.7); its value here only orders exchanges, see ``_is_gain``.
 VALUES = {"R": 40, "N": 20, "C": 20, "A": 4, "B": 4, "P": 3, "K": 1000}
 
+#: Why a piece that is taken for nothing is chased (``Chase.reason``): no protector at all; protectors
+#: that cannot legally recapture, or would be mated for it (假根, 24.16: counted as unprotected);
+#: protectors outnumbered by the attackers, so recapturing loses more (少根子, 24.15).
+UNPROTECTED = "unprotected"
+FALSE_ROOT = "false root: its protector cannot recapture (假根)"
+SHORT_ROOT = "short of protectors (少根子)"
+
 
 class MoveKind(Enum):
     """The kind of a move in the 棋例, heaviest first (art. 26.4)."""
@@ -65,6 +74,13 @@ class Chase:
     attacker_piece: str
     target_piece: str
     reason: str
+
+    @property
+    def grave(self) -> bool:
+        """Is this a chase 26.9.1 lists (捉车, 捉无根子): of a chariot, or of a piece with no real
+        protector (none, or a false root, 24.16)? A short-protected piece (少根子, 24.15) or a
+        protected one won in the exchange is chased too, but not gravely."""
+        return self.target_piece.upper() == "R" or self.reason in (UNPROTECTED, FALSE_ROOT)
 
     def describe(self) -> str:
         """E.g. ``"horse c7 chases chariot d9 (unprotected)"``."""
@@ -199,7 +215,9 @@ def _capture_gain(position: Position, move: Move) -> str | None:
     if not _is_gain(captured, lost):
         return None
     if not lost:
-        return "unprotected" if not _has_protector(after, move.to_square) else "its protection does not hold: 假根 or 少根"
+        if not _has_protector(after, move.to_square):
+            return UNPROTECTED
+        return SHORT_ROOT if _can_recapture(after, move.to_square) else FALSE_ROOT
     if target.upper() == "R" and attacker.upper() != "R":
         return f"chariot attacked by a {piece_name(attacker)}"
     return "wins material in the exchange"
@@ -270,6 +288,13 @@ def _is_gain(gained: list[str], lost: list[str]) -> bool:
     if len(kept_lost) < len(lost) and not any(p.upper() == "R" for p in gained):
         return False
     return _value(kept_gained) > _value(kept_lost)
+
+
+def _can_recapture(position: Position, point: int) -> bool:
+    """Has the side to move a legal recapture on ``point`` that does not let the chaser mate at once?
+    Without one its protectors are false roots (24.16); with one, declining it says they are too few."""
+    return any(reply.to_square == point and not mate_in_one(position.play(reply))
+               for reply in position.legal_moves())
 
 
 def _has_protector(position: Position, point: int) -> bool:

@@ -6,18 +6,21 @@ from outside, 外来点) is counted, unless it was a capture: an occurrence prod
 does not count. The moves of the last two cycles (from the third latest occurrence to the
 latest) are classified (:mod:`rules.move_kinds`), each side's conduct is named (长将, 长杀, 长捉, or allowed moves), and
 the verdict follows 25.1-25.3 and 26.9: one-sided perpetual check loses (25.1, 23.5.1); a side
-with forbidden moves against a side with allowed moves must change (25.3, 26.9.1) and loses if
-the cycle repeats once more with that side still forbidden (23.5.2.2, 4.1.5; the 1999 text's
-24.3); otherwise the game is drawn
-if neither changes (25.2 both allowed, 26.9.4 both forbidden).
+with forbidden moves against a side with allowed moves must change (25.3); when both sides' moves
+are forbidden, the one side whose conduct is of the kinds 26.9.1 lists (长杀, 一将一杀, chasing
+chariots or unprotected pieces, alone or between checks) must change; a side told to change loses
+if the cycle repeats once more with that side still forbidden (23.5.2.2, 4.1.5; the 1999 text's
+24.3); otherwise the game is drawn if neither changes (25.2 both allowed, 26.9.4 both forbidden,
+as the 1999 text's 26.3 has it for every such case).
 
 Without a threefold repetition, 23.4 lets a player ask for the same verdict once a side has gone
 on attacking (checks, mate threats, chases) for nine rounds over three or more points, a cycle too
 long to repeat a position three times in that span (:func:`long_attack`). Its other case, nine
 rounds of allowed moves "of no positive meaning", is the arbiter's judgement and is not flagged.
 
-Not implemented: 26.9.2-26.9.3 (a perpetual chase answered by a joint chase, 联合捉子); such cases
-fall under 26.9.4 here. Verdicts are advice: the arbiter decides, and play goes on when a side
+Not implemented: 26.9.2-26.9.3 (a perpetual chase of a chariot or an unprotected piece answered
+by a joint chase of one, 联合捉子, 24.17: the single chaser must change); both sides' chases are
+then of the listed kinds, and fall under 26.9.4 here. Verdicts are advice: the arbiter decides, and play goes on when a side
 changes its move.
 """
 
@@ -26,7 +29,7 @@ from __future__ import annotations
 import logging
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 
 from rules.move import Move
@@ -65,10 +68,25 @@ class SideConduct:
     kinds: tuple[MoveKind, ...]
     label_zh: str
     label_en: str
+    grave: bool = False  # of the kinds 26.9.1 lists: 长杀, 一将一杀, chases of chariots or unprotected pieces
 
     @property
     def forbidden(self) -> bool:
         return self.category.forbidden
+
+    @property
+    def grave_zh(self) -> str:
+        """What made the conduct grave, or not, in 26.9.1's terms."""
+        if self.category is SideCategory.PERPETUAL_CHASE:
+            return "捉车或无根子" if self.grave else "所捉为有根子（少根子或兑换得子）"
+        return "杀" if self.grave else ""
+
+    @property
+    def grave_en(self) -> str:
+        if self.category is SideCategory.PERPETUAL_CHASE:
+            return ("chasing chariots or unprotected pieces" if self.grave
+                    else "chasing protected pieces (short of protectors, or won in the exchange)")
+        return "mate threats" if self.grave else ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,9 +169,24 @@ def side_conduct(side: str, kinds: Sequence[MoveKind]) -> SideConduct:
 
 
 def conducts(moves: Sequence[MoveClass]) -> tuple[SideConduct, SideConduct]:
-    """Red's and black's conduct over ``moves``."""
-    return (side_conduct(RED, [m.kind for m in moves if m.side == RED]),
-            side_conduct(BLACK, [m.kind for m in moves if m.side == BLACK]))
+    """Red's and black's conduct over ``moves``, each marked grave when 26.9.1 lists it."""
+    out = []
+    for side in (RED, BLACK):
+        own = [m for m in moves if m.side == side]
+        conduct = side_conduct(side, [m.kind for m in own])
+        out.append(replace(conduct, grave=_grave(conduct.category, own)))
+    return out[0], out[1]
+
+
+def _grave(category: SideCategory, moves: Sequence[MoveClass]) -> bool:
+    """Is the conduct of the kinds 26.9.1 lists: 长杀 or 一将一杀, or chases (alone or between checks
+    and mate threats) each of a chariot or an unprotected piece (长捉车, 长捉无根子, 一将一捉车...)?
+    Perpetual check is left to 25.1; chasing short-protected pieces (少根子) is not listed."""
+    if category is SideCategory.PERPETUAL_MATE_THREAT:
+        return True
+    if category is SideCategory.PERPETUAL_CHASE:
+        return all(any(c.grave for c in m.chases) for m in moves if m.kind is MoveKind.CHASE)
+    return False
 
 
 def judge(fen: str, ply: int, occurrences: Sequence[int], moves: Sequence[MoveClass],
@@ -246,25 +279,40 @@ def _decide(red: SideConduct, black: SideConduct, stubborn: set[str]
         text = (f"{_SIDE_ZH[loser]}单方面长将，判负（第25.1条、第23.5.1条）。"
                 f" {loser.capitalize()} checks perpetually on its own and loses (art. 25.1, 23.5.1).")
         return "perpetual_check", _result(winner), winner, None, "25.1", text + advice
-    if red.forbidden and black.forbidden:
-        text = (f"双方均为禁止着法（红方{red.label_zh}，黑方{black.label_zh}），双方不变作和（第25.4条、第26.9.4条）。"
-                f" Both sides' moves are forbidden (red: {red.label_en}; black: {black.label_en});"
+    graves = [c for c in (red, black) if c.grave]
+    if red.forbidden and black.forbidden and len(graves) != 1:
+        why_zh = "，均属第26.9.1条所列" if graves else ""
+        why_en = ", both of the kinds art. 26.9.1 lists" if graves else ""
+        text = (f"双方均为禁止着法（红方{red.label_zh}，黑方{black.label_zh}{why_zh}），双方不变作和（第25.4条、第26.9.4条）。"
+                f" Both sides' moves are forbidden (red: {red.label_en}; black: {black.label_en}{why_en});"
                 " if neither changes, the game is drawn (art. 25.4, 26.9.4).")
         return "draw_both_forbidden", "1/2-1/2", None, None, "26.9.4", text + advice
     if red.forbidden or black.forbidden:
-        bad, good = (red, black) if red.forbidden else (black, red)
+        if red.forbidden and black.forbidden:  # only one side's of the kinds 26.9.1 lists: it changes
+            bad = graves[0]
+            good = black if bad is red else red
+            articles, article = "25.4, 26.9.1", "26.9.1"
+            bad_zh = f"{bad.label_zh}，{bad.grave_zh}，属第26.9.1条所列"
+            good_zh = f"禁止着法（{good.label_zh}，{good.grave_zh}），不属第26.9.1条所列" if good.grave_zh else \
+                f"禁止着法（{good.label_zh}），不属第26.9.1条所列"
+            bad_en = f"{bad.label_en}, {bad.grave_en}: of the kinds art. 26.9.1 lists"
+            good_en = f"forbidden moves not of those kinds ({good.label_en}" + \
+                (f", {good.grave_en})" if good.grave_en else ")")
+        else:
+            bad, good = (red, black) if red.forbidden else (black, red)
+            articles, article = "25.3", "25.3"
+            bad_zh, good_zh, bad_en, good_en = bad.label_zh, good.label_zh, bad.label_en, good.label_en
         other = BLACK if bad.side == RED else RED
-        articles = "25.3, 26.9.1"
         if bad.side in stubborn:
             text = (f"{_SIDE_ZH[bad.side]}为禁止着法（{bad.label_zh}），应变着而不变，判负（第23.5.2.2条、第4.1.5条）。"
                     f" {bad.side.capitalize()} plays forbidden moves ({bad.label_en}) and did not change"
                     " when told to: it loses (art. 23.5.2.2, 4.1.5).")
             return "forbidden_not_changed", _result(other), other, bad.side, "23.5.2.2", text + advice
-        text = (f"{_SIDE_ZH[bad.side]}为禁止着法（{bad.label_zh}），{_SIDE_ZH[good.side]}为{good.label_zh}，"
+        text = (f"{_SIDE_ZH[bad.side]}为禁止着法（{bad_zh}），{_SIDE_ZH[good.side]}为{good_zh}，"
                 f"{_SIDE_ZH[bad.side]}必须变着，两个回合内不变判负（第{articles.replace(', ', '条、第')}条、第23.5.2.2条）。"
-                f" {bad.side.capitalize()} plays forbidden moves ({bad.label_en}) against {good.label_en}:"
+                f" {bad.side.capitalize()} plays forbidden moves ({bad_en}) against {good_en}:"
                 f" {bad.side} must change within two rounds or lose (art. {articles}, 23.5.2.2).")
-        return "must_change", None, None, bad.side, "25.3", text + advice
+        return "must_change", None, None, bad.side, article, text + advice
     text = ("双方均为允许着法，双方不变作和（第25.2条）。"
             " Both sides' moves are allowed: if neither changes, the game is drawn (art. 25.2).")
     return "draw_both_allowed", "1/2-1/2", None, None, "25.2", text + advice

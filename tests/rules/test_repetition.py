@@ -11,6 +11,7 @@ import pyffish
 import pytest
 
 from rules import Game, Move, MoveClass, MoveKind, Position, SideCategory
+from rules.move_kinds import FALSE_ROOT, SHORT_ROOT, UNPROTECTED, Chase
 from rules.repetition import judge
 
 CASES: dict[str, tuple[str, list[str]]] = {
@@ -131,13 +132,13 @@ def test_pyffish_disagrees_on_chasing_crossed_soldiers() -> None:
     assert pyffish_first_end(fen, moves) == (8, 0)
 
 
-def test_one_check_one_chase_is_forbidden_26_9_1() -> None:
-    # Fairy-Stockfish calls it a draw; 26.9.1 (and 24.13) name 一将一捉 as forbidden: the text decides.
+def test_one_check_one_chase_is_forbidden_24_13() -> None:
+    # Fairy-Stockfish calls it a draw; 24.13 (and 26.9.1) name 一将一捉 as forbidden: the text decides.
     verdict = play("check_and_chase").repetition()
     assert verdict is not None
     assert verdict.red.label_zh == "一将一捉" and verdict.red.forbidden
     assert (verdict.code, verdict.must_change) == ("must_change", "red")
-    assert "26.9.1" in verdict.text
+    assert "(art. 25.3, 23.5.2.2)" in verdict.text  # 26.9 is for both sides forbidden
     fen, moves = CASES["check_and_chase"]
     assert pyffish_first_end(fen, moves) == (8, 0)
 
@@ -149,6 +150,53 @@ def _classes(pattern: dict[str, list[MoveKind]]) -> list[MoveClass]:
             ply = len(moves) + 1
             moves.append(MoveClass(ply, Move.from_iccs("a0a1"), side, pattern[side][index]))
     return moves
+
+
+def _chasing(pattern: dict[str, list[str]]) -> list[MoveClass]:
+    """Both sides chase on every move: each entry names the target piece and why it is lost."""
+    moves: list[MoveClass] = []
+    for index in range(len(pattern["red"])):
+        for side in ("red", "black"):
+            target, reason = pattern[side][index].split(":", 1)
+            chase = Chase(0, 1, "N" if side == "red" else "n", target, reason)
+            moves.append(MoveClass(len(moves) + 1, Move.from_iccs("a0a1"), side, MoveKind.CHASE, (chase,)))
+    return moves
+
+
+SHORT = "c:" + SHORT_ROOT  # a cannon short of protectors (少根子): chased, not of 26.9.1's kinds
+LOOSE = "c:" + UNPROTECTED
+FALSE = "c:" + FALSE_ROOT  # a false root counts as none (24.16)
+
+
+@pytest.mark.parametrize(("red", "black", "code", "must"), [
+    ([LOOSE, LOOSE], [SHORT, SHORT], "must_change", "red"),  # 长捉无根子 against chases of 少根子
+    (["r:" + SHORT_ROOT, "r:" + SHORT_ROOT], [SHORT, SHORT], "must_change", "red"),  # 长捉车, protected or not
+    ([FALSE, LOOSE], [SHORT, SHORT], "must_change", "red"),  # 一捉无根子一捉无根子 (a false root)
+    ([SHORT, SHORT], ["r:wins material in the exchange", LOOSE], "must_change", "black"),  # 一捉车一捉无根子
+    ([LOOSE, SHORT], [SHORT, SHORT], "draw_both_forbidden", None),  # one chase of 少根子 takes red off the list
+    ([LOOSE, LOOSE], ["r:" + UNPROTECTED] * 2, "draw_both_forbidden", None),  # both listed (26.9.2-3 not told)
+    ([SHORT, SHORT], [SHORT, SHORT], "draw_both_forbidden", None),
+])
+def test_both_sides_forbidden_the_side_of_26_9_1s_kinds_alone_must_change(
+        red: list[str], black: list[str], code: str, must: str | None) -> None:
+    moves = _chasing({"red": red, "black": black})
+    verdict = judge("fen", 4, (0, 2, 4), moves)
+    assert (verdict.code, verdict.must_change) == (code, must)
+    if must:
+        assert verdict.article == "26.9.1" and "(art. 25.4, 26.9.1, 23.5.2.2)" in verdict.text
+        assert "属第26.9.1条所列" in verdict.text
+        # the same cycle once more and the side still chasing so: it did not change (23.5.2.2)
+        again = judge("fen", 8, (0, 2, 4, 6, 8), moves, earlier=moves)
+        assert (again.code, again.winner) == ("forbidden_not_changed", "black" if must == "red" else "red")
+    else:
+        assert verdict.article == "26.9.4" and verdict.result == "1/2-1/2"
+
+
+def test_a_perpetual_mate_threat_against_chases_of_protected_pieces_must_change() -> None:
+    moves = _chasing({"red": [SHORT, SHORT], "black": [SHORT, SHORT]})
+    moves = [m if m.side == "red" else MoveClass(m.ply, m.move, m.side, MoveKind.MATE_THREAT) for m in moves]
+    verdict = judge("fen", 4, (0, 2, 4), moves)
+    assert (verdict.code, verdict.must_change, verdict.black.label_zh) == ("must_change", "black", "长杀")
 
 
 def test_mutual_perpetual_check_is_a_draw() -> None:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from rules import Move, MoveKind, Position, classify_move
-from rules.move_kinds import chases, mates_by_checks
+from rules.move_kinds import SHORT_ROOT, chases, mates_by_checks
+from rules.squares import square_name
 
 
 def kind_of(fen: str, iccs: str, previous: str | None = None) -> tuple[MoveKind, str]:
@@ -43,7 +44,17 @@ def test_pinned_protector_is_a_false_root() -> None:
     # 24.16: the c9 rook is pinned to its general by the a9 rook, so the horse counts as unprotected.
     kind, text = kind_of("R1r1k4/9/2n6/9/9/9/9/7R1/9/5K3 w", "h2h7")
     assert kind is MoveKind.CHASE
-    assert "protection does not hold" in text
+    assert "false root" in text and "假根" in text
+
+
+def test_a_piece_whose_protector_would_lose_more_by_recapturing_is_short_of_protectors() -> None:
+    # 24.15 少根子: the c9 chariot guards the c5 cannon, but NxC or CxC, RxN, CxR (or NxR) costs black
+    # the chariot, so black would not recapture; it is chased, but not of 26.9.1's grave kinds.
+    (chase,) = chases(Position.from_fen("2r1k4/9/9/9/2c6/9/2PN5/9/2C6/3K5 w"))
+    assert (square_name(chase.target), chase.reason, chase.grave) == ("c5", SHORT_ROOT, False)
+    assert chases(Position.from_fen("2r1k4/9/9/9/2c6/9/2P6/9/2C6/3K5 w")) == []  # without the horse: even
+    (pinned,) = [c for c in chases(Position.from_fen("R1r1k4/9/2n6/9/9/9/9/7R1/9/5K3 w")) if c.target_piece == "r"]
+    assert pinned.grave  # a chariot, unprotected
 
 
 def test_offering_an_exchange_of_chariots_is_idle_unless_the_target_is_unprotected() -> None:
