@@ -84,15 +84,20 @@ def load_pgn(path: Path, number: int | None = None) -> ReplayRecord:
     return ReplayRecord(headers, game.start_position(), list(game.moves))
 
 
+def _move_label(index: int, written: list[str], record: ReplayRecord) -> str:
+    """The record's move ``index`` (0-based) as a scoresheet names it: ``31. 炮六进一``, ``30... 车1进1``."""
+    slot = index + (record.start.side_to_move != RED)  # black's first move fills a row's second column
+    return f"{record.start.fullmove + slot // 2}{'.' if slot % 2 == 0 else '...'} {written[index]}"
+
+
 def _left_by(end_ply: int, written: list[str], record: ReplayRecord) -> str:
-    """Who broke off the repetition that lasted to ``end_ply``, and with what move (or that the game
-    ended in it)."""
+    """Who broke off the repetition that lasted to ``end_ply``, and with what move (or that the record
+    ends in it)."""
     if end_ply >= len(written):
         return "the record ends in it"
-    first_black = record.start.side_to_move != RED
-    red_moves = (end_ply % 2 == 0) != first_black  # the side that plays ply end_ply + 1
-    side = "red (红方)" if red_moves else "black (黑方)"
-    return f"{side} then left it with {written[end_ply]} (ply {end_ply + 1})"
+    label = _move_label(end_ply, written, record)
+    side = "red (红方)" if not label.split()[0].endswith("...") else "black (黑方)"
+    return f"{side} then left it with {label} (ply {end_ply + 1})"
 
 
 def scoresheet_lines(record: ReplayRecord, notation: str = "chinese", traditional: bool = False) -> list[str]:
@@ -125,9 +130,9 @@ def scoresheet_lines(record: ReplayRecord, notation: str = "chinese", traditiona
     ply = 0 if not first_black else -1
     for number, red, black in rows:
         lines.append(f"{number:>4}. {_pad(red, width)}{black}")
-        for offset in (1, 2):
-            for note in notes.get(ply + offset, []):
-                lines.append(f"      ! ply {ply + offset}: {note}")
+        for offset, label in ((1, f"{number}. {red}"), (2, f"{number}... {black}")):
+            for note in notes.get(ply + offset, []):  # named by its move: the row also holds the other side's
+                lines.append(f"      ! after {label} (ply {ply + offset}): {note}")
         ply += 2
     outcome = game.outcome()
     lines.append("")

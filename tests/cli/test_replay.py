@@ -98,11 +98,24 @@ def test_a_comment_never_closed_is_refused_naming_its_line(tmp_path: Path, capsy
 def test_replay_notes_nine_rounds_of_attacks(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["replay", "--line", "1874"]) == 0
     out = capsys.readouterr().out
-    assert "! ply 152: nine rounds of attacks (23.4)" in out and "一将一捉" in out
+    assert "(ply 152): nine rounds of attacks (23.4)" in out and "一将一捉" in out
 
 
 def test_replay_names_who_left_a_repetition_and_with_what(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["replay", "--line", "2901"]) == 0
     out = capsys.readouterr().out
-    assert "      ! ply 60: repetition lasts to here, a position stood 5x; red (红方) then left it with 炮六进一 (ply 61)" in out
-    assert out.index("  30. 车八退二") < out.index("! ply 60") < out.index("  31. 炮六进一")
+    assert ("      ! after 30... 车4退2 (ply 60): repetition lasts to here, a position stood 5x; red (红方) then left it"
+            " with 31. 炮六进一 (ply 61)") in out
+    assert out.index("  30. 车八退二") < out.index("(ply 60)") < out.index("  31. 炮六进一")
+
+
+def test_a_note_names_its_move_in_a_game_begun_with_black_to_move(tmp_path: Path,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "black-first.pgn"
+    path.write_text('[FEN "3k5/9/9/9/9/9/9/9/r8/4K4 b - - 0 30"]\n\n'
+                    "30... a1a0 31. e0e1 a0a1 32. e1e0 a1a0 33. e0e1 a0a1 34. e1e0 a1a0 *\n", encoding="utf-8")
+    assert main(["replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "  30.             车1进1" in out
+    assert "! after 34. 帅五退一 (ply 8): position repeated 3x" in out and "黑方单方面长将" in out
+    assert "! after 34... 车1进1 (ply 9): repetition lasts to here, a position stood 3x; the record ends in it" in out
