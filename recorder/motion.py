@@ -3,7 +3,9 @@
 Only the board's bounding box (plus a margin, where hands come in) is looked at, shrunk so that a
 grid spacing is a few pixels and turned grey. Two consecutive small images are compared pixel by
 pixel after removing the median difference (so a slow change of the room light is not motion);
-motion is a share of changed pixels above ``min_fraction``. A frame costs about a millisecond,
+motion is a share of changed pixels above ``min_fraction``. A change that a smooth relighting of
+the previous frame explains (lights flickering at mains frequency, rolling-shutter bands, an
+exposure step: :func:`relit_difference`) is not motion either. A frame costs about a millisecond,
 which is what lets the observer skip frames cheaply while nothing moves.
 
 The detector also remembers *where* things changed (:meth:`MotionDetector.touched_points`): a piece
@@ -132,6 +134,51 @@ class MotionDetector:
         changed_mask = np.abs(diff) > self.config.threshold
         self.last_fraction = np.count_nonzero(changed_mask) / diff.size
         moving = self.last_fraction > self.config.min_fraction
+        if moving:  # unless the light alone changed: flicker, rolling-shutter bands, exposure steps
+            relit, light_change = relit_difference(current, previous)
+            if light_change > LIGHT_CHANGED:  # else the test above stands as it is
+                # what relighting leaves of a light change is thin (edges and characters re-encoded by
+                # the video codec); a hand or a piece is a blob: keep what a 2x2 square fits in
+                mask = (np.abs(relit) > self.config.threshold).astype(np.uint8)
+                changed_mask = cv2.dilate(cv2.erode(mask, _SQUARE), _SQUARE).astype(bool)
+                self.last_fraction = np.count_nonzero(changed_mask) / diff.size
+                moving = self.last_fraction > self.config.min_fraction
         if moving:
             self._changed |= changed_mask
         return moving
+
+
+_SQUARE = np.ones((2, 2), np.uint8)
+LIGHT_FLOOR = 8.0  # grey levels added before taking ratios, so dark pixels' noise is not a gain
+LIGHT_SMOOTH = 5  # the gain profiles are smoothed over this many rows or columns (median)
+LIGHT_CHANGED = 0.03  # a gain this far from 1 says the light changed (under steady light the test stands)
+NEAR_WHITE = 240  # a pixel this bright (in the shrunk image) may hide clipped parts: it may have been brighter
+
+
+def relit_difference(current: np.ndarray, previous: np.ndarray) -> tuple[np.ndarray, float]:
+    """``current - previous`` after relighting ``previous`` by a gain that varies smoothly along the
+    rows and then along the columns: what a change of the light leaves (mains flicker on a 30 fps
+    camera, the bands a rolling shutter makes of it in either orientation, an exposure step) is
+    taken out, while a hand or a piece, which changes only part of each row and column, stays.
+
+    The gains are medians over each row (column) of the ratio of the two frames, so they follow the
+    light, not what covers less than half of a row. Also returns how far the light changed: the
+    largest gain's distance from 1 (a hand moving under steady light leaves the gains at 1)."""
+    cur = current.astype(np.float32) + LIGHT_FLOOR
+    prev = previous.astype(np.float32) + LIGHT_FLOOR
+    rows = _smooth(np.median(cur / prev, axis=1))
+    prev = prev * rows[:, None]
+    cols = _smooth(np.median(cur / prev, axis=0))
+    diff = cur - np.minimum(prev * cols[None, :], 255.0 + LIGHT_FLOOR)  # brighter than white: clipped
+    # a pixel near white in the previous frame may have been clipped: it may have been brighter
+    change = float(max(np.abs(rows - 1.0).max(), np.abs(rows.mean() * cols - 1.0).max()))
+    return np.where(previous >= NEAR_WHITE, np.minimum(diff, 0.0), diff), change
+
+
+def _smooth(profile: np.ndarray) -> np.ndarray:
+    """A running median of ``profile`` over :data:`LIGHT_SMOOTH` entries (edges repeated)."""
+    half = LIGHT_SMOOTH // 2
+    if len(profile) <= LIGHT_SMOOTH:
+        return np.full_like(profile, float(np.median(profile)))
+    padded = np.pad(profile, half, mode="edge")
+    return np.median(np.lib.stride_tricks.sliding_window_view(padded, LIGHT_SMOOTH), axis=1)

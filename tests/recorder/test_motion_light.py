@@ -1,0 +1,71 @@
+"""Motion under light that changes by itself: mains flicker on a camera, rolling-shutter bands, an
+exposure step. A change of the light is not motion; a hand or a moved piece still is."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from recorder.motion import MotionDetector
+
+SPACING = 40.0  # pixels per grid spacing in the test frames
+SIZE = (440, 480)  # width, height: a 9x10 board with a spacing's margin
+
+
+def _board(moved: bool = False) -> np.ndarray:
+    """A pale board with grid lines and a few dark-ringed pale pieces (one moved when ``moved``)."""
+    frame = np.full((SIZE[1], SIZE[0], 3), (150, 190, 220), np.uint8)
+    for i in range(9):
+        cv2.line(frame, (int(20 + (i + 0.5) * SPACING), 20), (int(20 + (i + 0.5) * SPACING), 460), (40, 40, 40), 2)
+    for j in range(10):
+        cv2.line(frame, (20, int(20 + (j + 0.5) * SPACING)), (420, int(20 + (j + 0.5) * SPACING)), (40, 40, 40), 2)
+    spots = [(1, 1), (4, 0), (7, 3), (2, 6), (5, 9), (8, 8)]
+    if moved:
+        spots[2] = (7, 5)
+    for file, rank in spots:
+        centre = (int(20 + (file + 0.5) * SPACING), int(20 + (rank + 0.5) * SPACING))
+        cv2.circle(frame, centre, 17, (245, 245, 248), -1)  # near white: clipped when the light rises
+        cv2.circle(frame, centre, 17, (30, 30, 160), 2)
+        cv2.putText(frame, "R", (centre[0] - 7, centre[1] + 7), cv2.FONT_HERSHEY_SIMPLEX, 0.7, (30, 30, 160), 2)
+    return frame
+
+
+def _lit(frame: np.ndarray, gain: np.ndarray | float) -> np.ndarray:
+    return np.clip(frame.astype(np.float32) * (np.asarray(gain, np.float32)), 0, 255).astype(np.uint8)
+
+
+def _bands(phase: float, amplitude: float, vertical: bool = False) -> np.ndarray:
+    """A rolling shutter's flicker bands: a gain varying along the rows (the columns if ``vertical``)."""
+    length = SIZE[0] if vertical else SIZE[1]
+    profile = 1 + amplitude * np.sin(2 * np.pi * (np.arange(length) / 150.0 + phase))
+    return profile[None, :, None] if vertical else profile[:, None, None]
+
+
+def _detector() -> MotionDetector:
+    return MotionDetector((0, 0, SIZE[0], SIZE[1]), spacing=SPACING)
+
+
+@pytest.mark.parametrize("light", ["flicker", "bands", "vertical bands", "exposure step"])
+def test_light_changing_by_itself_is_not_motion(light: str) -> None:
+    board = _board()
+    detector = _detector()
+    detector.moving(board)
+    for i in range(1, 12):
+        gain = {"flicker": 1.12 if i % 2 else 0.88,
+                "bands": _bands(i * 0.37, 0.15),
+                "vertical bands": _bands(i * 0.37, 0.15, vertical=True),
+                "exposure step": 1.0 if i < 6 else 1.3}[light]
+        assert not detector.moving(_lit(board, gain)), f"frame {i}: {detector.last_fraction:.4f} changed"
+
+
+@pytest.mark.parametrize("light", ["steady", "flicker", "bands"])
+def test_a_hand_and_a_moved_piece_are_motion_whatever_the_light(light: str) -> None:
+    board, moved = _board(), _board(moved=True)
+    hand = board.copy()
+    cv2.ellipse(hand, (330, 120), (45, 70), 30, 0, 360, (120, 150, 200), -1)  # skin over two points
+    gains = {"steady": (1.0, 1.0), "flicker": (1.12, 0.88), "bands": (_bands(0.1, 0.15), _bands(0.47, 0.15))}[light]
+    for changed in (hand, moved):
+        detector = _detector()
+        detector.moving(_lit(board, gains[0]))
+        assert detector.moving(_lit(changed, gains[1]))
