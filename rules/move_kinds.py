@@ -18,11 +18,8 @@ What is implemented, and where the rule texts were simplified (documented per fu
   false root (假根, 24.16) and does not count. A capture after which the capturer is mated at once
   is no chase (24.3; 1999 细则 7). Each chase says why the target is lost (``Chase.reason``), so
   26.9.1 can tell the grave chases (of a chariot, or of an unprotected piece or one on a false
-  root) from the others (a short-protected piece, 少根子). Material won by checking first
-  (抽将, 24.3 "从下一着开始运用将军...得子") is a chase too: a check after every answer to which a
-  capture wins (:func:`chases_by_check`). Not implemented: a series of checks before the capture
-  (连续将军, one check is followed) and the joint chase by pieces on different points (联合捉子
-  beyond one exchange point).
+  root) from the others (a short-protected piece, 少根子). Not implemented: winning material through a series of checks
+  (抽将) and the joint chase by pieces on different points (联合捉子 beyond one exchange point).
 * Chases by the general or a soldier itself are allowed (26.1) and count as idle; a general's
   move that answers check and so creates a chase or threat is idle (26.1.2). A soldier that has
   not crossed the river, or one that has just crossed, is not a piece to be chased (26.7).
@@ -77,14 +74,13 @@ class Chase:
     attacker_piece: str
     target_piece: str
     reason: str
-    loose: bool = False  # the target has no real protector: none, or a false root (24.16)
 
     @property
     def grave(self) -> bool:
         """Is this a chase 26.9.1 lists (捉车, 捉无根子): of a chariot, or of a piece with no real
         protector (none, or a false root, 24.16)? A short-protected piece (少根子, 24.15) or a
         protected one won in the exchange is chased too, but not gravely."""
-        return self.target_piece.upper() == "R" or self.loose
+        return self.target_piece.upper() == "R" or self.reason in (UNPROTECTED, FALSE_ROOT)
 
     def describe(self) -> str:
         """E.g. ``"horse c7 chases chariot d9 (unprotected)"``."""
@@ -133,11 +129,7 @@ def classify_move(before: Position, move: Move, ply: int = 0, previous: Move | N
     fresh = _fresh_soldier(before, previous)
     had = {c.target for c in chases(before, fresh, include_general_and_soldier=True)}
     new, allowed = [], []
-    direct = chases(attacker_view, fresh, include_general_and_soldier=True)
-    by_check = [c for c in chases_by_check(attacker_view) if c.target not in {d.target for d in direct}]
-    if by_check:  # a chase by checking first must be new too: not one the position before allowed
-        had |= {c.target for c in chases_by_check(before)}
-    for chase in direct + by_check:
+    for chase in chases(attacker_view, fresh, include_general_and_soldier=True):
         if chase.target in had:
             continue
         if chase.attacker_piece.upper() in "KP":
@@ -179,57 +171,8 @@ def chases(position: Position, fresh_soldier: int | None = None,
             continue
         reason = _capture_gain(position, move)
         if reason:
-            found[move.to_square] = Chase(move.from_square, move.to_square, attacker, target, reason,
-                                          loose=reason in (UNPROTECTED, FALSE_ROOT))
+            found[move.to_square] = Chase(move.from_square, move.to_square, attacker, target, reason)
     return sorted(found.values(), key=lambda c: c.target)
-
-
-def chases_by_check(position: Position) -> list[Chase]:
-    """Pieces the side to move wins by checking first (抽将, 24.3: material won "from the next move
-    on by a check"): a check, not itself a capture, after every reply to which a capture wins
-    material, counting a checker taken by the reply as lost. One check deep (连续将军, several
-    checks before the capture, is not followed). The target is the piece won after the reply that
-    gives least; captures by the general or a soldier do not count (26.8: a soldier taking thanks to
-    another piece's check is idle)."""
-    found: dict[int, Chase] = {}
-    for check in position.legal_moves():
-        if position.board[check.to_square] != "." or not position.gives_check(check):
-            continue
-        after = position.play(check)
-        replies = after.legal_moves()
-        if not replies:
-            continue  # a mate, not a chase
-        worst: tuple[int, Chase] | None = None
-        for reply in replies:
-            taken = after.board[reply.to_square]
-            best = _best_capture(after.play(reply), (taken,) if taken != "." else (), check)
-            if best is None:
-                worst = None
-                break
-            if worst is None or best[0] < worst[0]:
-                worst = best
-        if worst is not None and worst[1].target not in found:
-            found[worst[1].target] = worst[1]
-    return sorted(found.values(), key=lambda c: c.target)
-
-
-def _best_capture(position: Position, already_lost: tuple[str, ...], check: Move) -> tuple[int, Chase] | None:
-    """The most valuable capture that wins material for the side to move after its check and the reply,
-    as (value of the piece taken, chase), or ``None``."""
-    best: tuple[int, Chase] | None = None
-    board = position.board
-    for move in position.legal_moves():
-        target, attacker = board[move.to_square], board[move.from_square]
-        if target == "." or target.upper() == "K" or attacker.upper() in "KP":
-            continue
-        if target.upper() == "P" and own_half(move.to_square, side_of(target)):
-            continue
-        reason = _capture_gain(position, move, already_lost)
-        if reason and (best is None or VALUES[target.upper()] > best[0]):
-            why = f"won after the check {check.iccs} (抽将): {reason}"
-            best = (VALUES[target.upper()], Chase(move.from_square, move.to_square, attacker, target, why,
-                                                  loose=reason in (UNPROTECTED, FALSE_ROOT)))
-    return best
 
 
 def mates_by_checks(position: Position, depth: int) -> bool:
@@ -259,9 +202,8 @@ def mate_in_one(position: Position) -> bool:
     return False
 
 
-def _capture_gain(position: Position, move: Move, already_lost: tuple[str, ...] = ()) -> str | None:
-    """Why taking with ``move`` wins material (a short reason), or ``None`` when it does not;
-    ``already_lost`` are pieces the chaser gave up on the way (a checker taken, 抽将)."""
+def _capture_gain(position: Position, move: Move) -> str | None:
+    """Why taking with ``move`` wins material (a short reason), or ``None`` when it does not."""
     board = position.board
     target, attacker = board[move.to_square], board[move.from_square]
     after = position.play(move)
@@ -270,7 +212,7 @@ def _capture_gain(position: Position, move: Move, already_lost: tuple[str, ...] 
     lost: list[str] = []
     captured = [target]
     _defend(after, move.to_square, captured, lost, depth=8)
-    if not _is_gain(captured, lost + list(already_lost)):
+    if not _is_gain(captured, lost):
         return None
     if not lost:
         if not _has_protector(after, move.to_square):

@@ -162,11 +162,7 @@ def test_line_2432_perpetual_chase_of_a_cannon(games: list[GameRecord]) -> None:
     episode = game.repetitions()[-1]
     assert episode.codes == ("must_change", "forbidden_not_changed")
     assert episode.first.must_change == "red" and episode.last.winner == "black"
-    assert {c.target_piece for m in episode.first.moves if m.side == "red" for c in m.chases} == {"c"}
-    # black's cannon, moving to c2, threatens a check with the horse (e2c1) after which it takes the
-    # red horse over the checker, whatever red replies (抽将, 24.3): a chase between idle moves (allowed)
-    (drawn,) = {c for m in episode.first.moves if m.side == "black" for c in m.chases}
-    assert "抽将" in drawn.reason and drawn.target_piece == "N" and episode.first.black.category.value == "allowed"
+    assert {c.target_piece for m in episode.first.moves for c in m.chases} == {"c"}
     sf_moves = [f"{m[0]}{int(m[1]) + 1}{m[2]}{int(m[3]) + 1}" for m in moves[: episode.start_ply]]
     ended, value = pyffish.is_optional_game_end("xiangqi", pyffish.start_fen("xiangqi"), sf_moves)
     assert ended and value < 0 and game.positions[episode.start_ply].side_to_move == "red"

@@ -158,7 +158,7 @@ def _chasing(pattern: dict[str, list[str]]) -> list[MoveClass]:
     for index in range(len(pattern["red"])):
         for side in ("red", "black"):
             target, reason = pattern[side][index].split(":", 1)
-            chase = Chase(0, 1, "N" if side == "red" else "n", target, reason, loose=reason in (UNPROTECTED, FALSE_ROOT))
+            chase = Chase(0, 1, "N" if side == "red" else "n", target, reason)
             moves.append(MoveClass(len(moves) + 1, Move.from_iccs("a0a1"), side, MoveKind.CHASE, (chase,)))
     return moves
 
