@@ -152,6 +152,8 @@ class Observer:
         self._last_observation_t = -np.inf
         self._moved_at: float | None = None  # last still frame before the first motion since the last observation
         self._last_t: float | None = None  # the previous frame's time
+        self.covered_since: float | None = None  # the board still but covered (a hand, or something left on it) since
+        self.covered_points = np.zeros(90, dtype=bool)  # the points read covered at the last such look
         self.motion.reset()
 
     def retry_later(self, t: float) -> None:
@@ -173,6 +175,7 @@ class Observer:
             self._still_since = None
             self._samples.clear()
             self._next_read = -np.inf
+            self.covered_since = None
             return None
         if self._still_since is None:
             self._still_since = t
@@ -200,7 +203,11 @@ class Observer:
             log.debug("t=%.2f: board still but %d points covered; waiting", t, int(mask.sum()))
             self._samples.clear()
             self._next_read = t + cfg.retry_s
+            if self.covered_since is None:
+                self.covered_since = self._still_since
+            self.covered_points = mask
             return None
+        self.covered_since = None
         self._observed = True
         self._last_observation_t = t
         touched = self.motion.touched_points()

@@ -93,6 +93,9 @@ class ResolverConfig:
     revise_plies: int = 8  # how far back a recorded move may be revised by what the board shows later
     revise_margin: float = 8.0  # nats a revision must lead the record and other revisions by (it rewrites moves)
     inconclusive_looks: int = 3  # a still board no candidate clearly explains is read again this many times
+    # the same points hidden on every view this long, moves or not: something lies there, not a hand
+    # that may hold a piece; the rest of the board is judged without waiting for them
+    lasting_hidden_s: float = 8.0
     remind_s: float = 20.0  # a trouble that still stands is raised again on a still view this long after
 
     def __post_init__(self) -> None:
@@ -211,6 +214,8 @@ class Resolver:
         self._board_seen_at: float | None = None
         self._moving_since: float | None = None
         self._board_seen_blind: frozenset[int] = frozenset()
+        self._hidden: np.ndarray | None = None  # the points hidden on the last views, the same since...
+        self._hidden_since = -math.inf
 
     # --- observations ------------------------------------------------------------------
     def observe(self, observation: Observation) -> list[Event]:
@@ -237,6 +242,9 @@ class Resolver:
         t = observation.t
         self.wants_retry = False
         masked = int(observation.mask.sum()) > cfg.alert_with_hidden  # a hand may be there
+        if self._hidden is None or not np.array_equal(self._hidden, observation.mask):
+            self._hidden, self._hidden_since = np.array(observation.mask, dtype=bool), t
+        lasting = observation.mask.any() and t - self._hidden_since >= cfg.lasting_hidden_s  # not a hand
         events: list[Event] = []
         if not masked and not self._acceptable(decision, scorer):
             revised = self._revise(scorer, decision, t)
@@ -249,7 +257,8 @@ class Resolver:
             log.debug("t=%.2f: best candidate changes a point that could not be seen; waiting", t)
             self.wants_retry = True
             return events
-        if acceptable and decision.bad and decision.candidate.kind != "current" and observation.mask.any():
+        if (acceptable and decision.bad and decision.candidate.kind != "current" and observation.mask.any()
+                and not lasting):
             # a hand still over the board may hold the piece that contradicts it (lifted, or set down
             # where no legal move goes): a change that needs a misread point waits for the hand to go
             log.debug("t=%.2f: a hand is over the board and the best change contradicts %d point(s); waiting",
@@ -270,7 +279,7 @@ class Resolver:
                 self._board_seen_blind = frozenset(() if observation.unreadable is None
                                                    else np.flatnonzero(observation.unreadable).tolist())
             return events + self._raise_residual(residual, t, hold)
-        if masked:  # part of the board is hidden (a hand may hold a piece): look again before alerting
+        if masked and not lasting:  # part of the board is hidden (a hand may hold a piece): look again before alerting
             log.debug("t=%.2f: no candidate fits and %d points are hidden; waiting", t, int(observation.mask.sum()))
             self.wants_retry = True
             return []

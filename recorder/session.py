@@ -61,6 +61,9 @@ class SessionConfig:
     not_found_alert_s: float = 3.0  # the board unseen this long (video time) from the first try: tell the arbiter
     drift_min_shift: float = 0.15  # a grid found again within this many spacings: the board did not move
     drift_quiet_s: float = 30.0  # after a drift check fooled by the pieces, wait this long (or for a move)
+    # a still board with points covered this long: not watched, and looked for again (a knocked camera)
+    covered_stuck_s: float = 3.0
+    covered_alert_s: float = 10.0  # ... and this long: the arbiter is told which points
     # likelihood ratio of a disc on a point for "occupied", and of none for "empty" (1: off). bench.bench_discs
     # measures about 40 for "none" and thousands for a disc on rendered stills; 25 was tried and lost a
     # game on the recorder bench (video frames are blurrier than stills), so it stays well below both
@@ -125,6 +128,8 @@ class RecordingSession:
         self._blind_alerted: float | None = None
         self._not_found_reason = ""
         self._drift_quiet_until = -np.inf  # drift checks wait until then (the last one was fooled)
+        self._covered_since: float | None = None  # still views covered since then, none handed over
+        self._covered_told: float | None = None  # a still covered board: not watched (-inf), told at (t)
         self._oriented = False
         self._mirrored = False  # the camera gives a mirror image: every frame is flipped back first
         # views left to tell a mirrored camera by (0: told, or a grid given by the caller, which is
@@ -210,7 +215,12 @@ class RecordingSession:
             spent = 1000 * (time.perf_counter() - started)
             self.timings["motion_ms"] += spent - (self.timings["classify_ms"] - before)
             if observation is not None:
+                self._covered_since = self._covered_told = None
                 events += self._observed(image, observation)
+            elif self.observer.covered_since is not None:  # counted from the first such view since the last observation
+                if self._covered_since is None:
+                    self._covered_since = self.observer.covered_since
+                events += self._covered_still(image, t, self._covered_since)
         started = time.perf_counter()
         events += self.resolver.tick(t)
         self.timings["resolve_ms"] += 1000 * (time.perf_counter() - started)
@@ -218,6 +228,37 @@ class RecordingSession:
             events += [still for event in events if isinstance(event, Alert)
                        for still in [self.stills.save(image, event)] if still is not None]
         return self._emit(events)
+
+    def _covered_still(self, image: np.ndarray, t: float, since: float) -> list[Event]:
+        """No still view has been handed over since ``since``: each read points as covered (a hand
+        resting on the board, something left lying on it, or a camera that moved so the grid no longer
+        fits the board), with only motion between them.
+
+        After ``covered_stuck_s`` the board counts as not watched (what is played meanwhile is read
+        from the board once it shows again, and clock presses wait for those moves instead of being
+        judged), and the board is looked for again, so a camera that was knocked or zoomed is
+        followed. After ``covered_alert_s`` the arbiter is told once which points cannot be seen."""
+        assert self.observer is not None
+        stuck = t - since
+        if stuck < self.config.covered_stuck_s:
+            return []
+        if self._covered_told is None:
+            self.resolver.lost_sight(t, gone_since=since)
+            self._covered_told = -np.inf
+        else:
+            self.resolver.blind(t)
+        found = self._locate(image, t, "board moved", min_shift=self.config.drift_min_shift)
+        if found:
+            return found  # the camera moved: the board is read on the new grid
+        if stuck < self.config.covered_alert_s or self._covered_told > -np.inf:
+            return []
+        self._covered_told = t
+        names = tuple(square_name(int(sq)) for sq in np.flatnonzero(self.observer.covered_points))
+        text = (f"{len(names)} points ({', '.join(names)}) have looked covered on every still view for "
+                f"{stuck:.0f} s: something lies on the board or hides it, or the camera moved; moves are not "
+                "recorded until the board can be seen, and are then read from it (clock presses meanwhile "
+                "wait for them)")
+        return [BoardDisturbed(t, "board_covered", names, "", text, self.resolver.game.ply)]
 
     def _drop_calibration(self, image: np.ndarray) -> str:
         """Stop using a grid made for frames of another size (a calibration given for another camera

@@ -52,11 +52,11 @@ def test_light_changing_by_itself_is_not_motion(light: str) -> None:
     detector = _detector()
     detector.moving(board)
     for i in range(1, 12):
-        gain = {"flicker": 1.12 if i % 2 else 0.88,
-                "bands": _bands(i * 0.37, 0.15),
-                "vertical bands": _bands(i * 0.37, 0.15, vertical=True),
-                "exposure step": 1.0 if i < 6 else 1.3}[light]
-        assert not detector.moving(_lit(board, gain)), f"frame {i}: {detector.last_fraction:.4f} changed"
+        gains: dict[str, np.ndarray | float] = {"flicker": 1.12 if i % 2 else 0.88,
+                                                "bands": _bands(i * 0.37, 0.15),
+                                                "vertical bands": _bands(i * 0.37, 0.15, vertical=True),
+                                                "exposure step": 1.0 if i < 6 else 1.3}
+        assert not detector.moving(_lit(board, gains[light])), f"frame {i}: {detector.last_fraction:.4f} changed"
 
 
 @pytest.mark.parametrize("light", ["steady", "flicker", "bands"])
@@ -64,8 +64,10 @@ def test_a_hand_and_a_moved_piece_are_motion_whatever_the_light(light: str) -> N
     board, moved = _board(), _board(moved=True)
     hand = board.copy()
     cv2.ellipse(hand, (330, 120), (45, 70), 30, 0, 360, (120, 150, 200), -1)  # skin over two points
-    gains = {"steady": (1.0, 1.0), "flicker": (1.12, 0.88), "bands": (_bands(0.1, 0.15), _bands(0.47, 0.15))}[light]
+    lights: dict[str, tuple[np.ndarray | float, np.ndarray | float]] = {
+        "steady": (1.0, 1.0), "flicker": (1.12, 0.88), "bands": (_bands(0.1, 0.15), _bands(0.47, 0.15))}
+    before, after = lights[light]
     for changed in (hand, moved):
         detector = _detector()
-        detector.moving(_lit(board, gains[0]))
-        assert detector.moving(_lit(changed, gains[1]))
+        detector.moving(_lit(board, before))
+        assert detector.moving(_lit(changed, after))

@@ -10,12 +10,14 @@ import json
 from dataclasses import replace
 from itertools import chain
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 
 from recorder.clocklog_input import read_clock_log
 from recorder.events import Alert, Event, MoveRecorded
+from recorder.observer import CLASSES
 from recorder.scoresheet import rebuild
 from recorder.session import RecordingSession
 from recorder.sources import Frame, open_source
@@ -258,3 +260,47 @@ def test_a_press_while_the_board_was_not_yet_found_is_not_judged() -> None:
         session.feed(item)
     assert [e.ply for e in session.log.events if isinstance(e, MoveRecorded)][:2] == [1, 2]
     assert not [e for e in session.log.events if isinstance(e, Alert) and e.kind == "press_without_move"]
+
+
+class _SomethingOnTheBoard(OracleClassifier):
+    """The truth's board, with four points read as covered on every still view between two frames:
+    a scoresheet or a phone left lying on the board (or a grid the camera moved off)."""
+
+    def __init__(self, truth: dict, first: int, last: int) -> None:
+        super().__init__(truth)
+        self.first, self.last = first, last
+
+    def classify(self, rectified: np.ndarray) -> Any:
+        result = super().classify(rectified)
+        if self.first <= self.frame <= self.last:
+            probs = result.probs.copy()
+            for row in (81, 82, 72, 73):  # a0, b0, a1, b1 in the classifier's order (rank 9 first)
+                probs[row] = 0.001
+                probs[row, CLASSES.index("covered")] = 1.0
+            result = replace(result, probs=probs / probs.sum(axis=1, keepdims=True))
+        return result
+
+
+@pytest.mark.skipif(not (FIXTURES / "game_short.mp4").exists(), reason="fixture video missing")
+def test_something_left_on_the_board_is_told_and_the_moves_meanwhile_are_read_when_it_goes() -> None:
+    from recorder.events import BoardDisturbed, ClockAlert
+
+    truth = json.loads((FIXTURES / "game_short.truth.json").read_text(encoding="utf-8"))
+    oracle = _SomethingOnTheBoard(truth, first=130, last=300)  # 13 s to 30 s
+    session = RecordingSession(oracle, presses=read_clock_log(FIXTURES / "game_short.clock.jsonl"))
+    for item in open_source(str(FIXTURES / "game_short.mp4")):
+        if isinstance(item, Frame):
+            oracle.frame = item.index
+        session.feed(item)
+    session.finish()
+    events = session.log.events
+    (told,) = [e for e in events if isinstance(e, BoardDisturbed) and e.kind == "board_covered"]
+    assert set(told.squares) == {"a0", "b0", "a1", "b1"} and 13.0 + 10.0 <= told.t <= 30.0
+    assert not [e for e in events if isinstance(e, ClockAlert)]  # presses meanwhile wait for their moves
+    # the five plies made meanwhile are read from the board once it shows (each side's in an order
+    # the recorder could not see, and says so); the game goes on from the right position
+    (away,) = [e for e in events if isinstance(e, BoardDisturbed) and e.kind == "moves_while_away"]
+    assert "plies 4-8" in away.text
+    moves = rebuild(events).moves
+    assert moves[:3] == truth["moves"][:3] and moves[8:] == truth["moves"][8:]
+    assert sorted(moves[3:8]) == sorted(truth["moves"][3:8])
