@@ -208,7 +208,7 @@ class FrameSource:
 
 
 class VideoFileSource(FrameSource):
-    """Frames of a video file, timed by their index (``fps`` from the file unless given)."""
+    """Frames of a video file at their own times in the file, or by their index at ``fps`` when given."""
 
     def __init__(self, path: str | Path, fps: float | None = None, opener: Opener = _open_cv) -> None:
         self.name = str(path)
@@ -221,6 +221,7 @@ class VideoFileSource(FrameSource):
         file_fps = float(capture.get(cv2.CAP_PROP_FPS) or 0.0)
         self._file_fps = file_fps if math.isfinite(file_fps) and file_fps > 0 else 10.0  # its own frame spacing
         self.fps = float(fps if fps is not None else self._file_fps)
+        self._by_index = fps is not None  # --fps: the file's times are not what the user wants
         count = int(capture.get(cv2.CAP_PROP_FRAME_COUNT) or 0)
         self.frame_count = count if count > 0 else None
         width, height = int(capture.get(cv2.CAP_PROP_FRAME_WIDTH) or 0), int(capture.get(cv2.CAP_PROP_FRAME_HEIGHT) or 0)
@@ -229,15 +230,21 @@ class VideoFileSource(FrameSource):
         self.ended_early = ""
 
     def __iter__(self) -> Iterator[SourceItem]:
-        """Frames timed by their index; a damaged stretch of the file (frames that cannot be decoded)
-        is read past, as a :class:`Gap`, and the frames after it keep their time in the file.
+        """Frames at their own times in the file, counted from the first (a phone lowers its frame
+        rate in dim light, and an encoder may leave out still frames: index / fps would put every later
+        move, and the clock presses judged against it, seconds late); a frame whose time is missing or
+        not after the previous one's (a stale time after damage) comes one frame spacing after it.
+        With ``--fps`` frames are timed by their index instead. A damaged stretch of the file (frames
+        that cannot be decoded) is read past, as a :class:`Gap`, and the frames after it keep their
+        time in the file.
 
-        How many frames the damage took is read from the file's own timestamps, in the file's own
-        frame spacing (``--fps`` may set another), over the second after each failed read (a
-        decoder gives the first frame after damage a stale time, and drops frames that needed the
-        lost ones); elsewhere the timestamps are not used, so a variable-rate file is timed as
-        before. Damage before the first frame, or in a file that states no frame count, is not
-        read past."""
+        Under ``--fps`` how many frames the damage took is read from the file's own timestamps, in the
+        file's own frame spacing, over the second after each failed read (a decoder gives the first
+        frame after damage a stale time, and drops frames that needed the lost ones). Damage before
+        the first frame, or in a file that states no frame count, is not read past."""
+        if not self._by_index:
+            yield from self._timed_by_file()
+            return
         index = 0  # frames decoded
         failed = 0  # reads that gave no frame, in all
         after_failure: int | None = None  # frames decoded since the last failed read (None: none failed)
@@ -277,6 +284,46 @@ class VideoFileSource(FrameSource):
         if self.frame_count is not None and index + self.damaged_frames < self.frame_count - 1:
             self.ended_early = (f"the video ended after {index} of its {self.frame_count} frames "
                                 f"({index / self.fps + shift:.1f} of {self.frame_count / self.fps:.1f} s): the "
+                                "file is truncated or damaged, and the record stops where it ends")
+            log.info("%s: %s", self.name, self.ended_early)  # record raises it as an alert
+
+
+    def _timed_by_file(self) -> Iterator[SourceItem]:
+        """The frames at their own times in the file (see ``__iter__``); a time jump after failed reads
+        is a :class:`Gap`, one without (a variable frame rate) is not."""
+        spacing = 1.0 / self._file_fps
+        index = failed = gap_failed = 0
+        first: float | None = None
+        t_last: float | None = None
+        try:
+            while True:
+                ok, image = self._capture.read()
+                if not ok or image is None:
+                    failed += 1
+                    if self.frame_count is None or index == 0 or index + failed > self.frame_count + _EXTRA_READS:
+                        break
+                    continue
+                own = float(self._capture.get(cv2.CAP_PROP_POS_MSEC) or 0.0) / 1000.0
+                first = own if first is None else first
+                t = own - first
+                if t_last is not None and not t > t_last:  # no time of its own, or a stale one
+                    t = t_last + spacing
+                if t_last is not None and failed > gap_failed and t - t_last > 1.5 * spacing:
+                    lost = round((t - t_last) / spacing) - 1
+                    self.damaged_frames += lost
+                    yield Gap(t_last, t, f"{lost} frame(s) of the file could not be read", failed - gap_failed)
+                    gap_failed = failed
+                yield Frame(image, t, index)
+                t_last = t
+                index += 1
+        finally:
+            self._capture.release()
+        shown = t_last + spacing if t_last is not None else 0.0  # how far the frames read reached
+        # frames a decoder dropped after damage without a failed read are not counted: the time tells
+        if (self.frame_count is not None and index + self.damaged_frames < self.frame_count - 1
+                and shown < self.frame_count * spacing - 0.5):
+            self.ended_early = (f"the video ended after {index} of its {self.frame_count} frames "
+                                f"({shown:.1f} of {self.frame_count / self._file_fps:.1f} s): the "
                                 "file is truncated or damaged, and the record stops where it ends")
             log.info("%s: %s", self.name, self.ended_early)  # record raises it as an alert
 

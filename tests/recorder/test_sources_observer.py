@@ -393,3 +393,20 @@ def test_an_observation_reads_a_point_occupied_by_the_pieces_combined_not_by_emp
     probs[1, [CLASSES.index("covered"), CLASSES.index("K")]] = (0.6, 0.4)  # more likely a hand
     occupied = Observation(1.0, 1.0, probs, np.zeros(90, dtype=bool)).occupied
     assert occupied[0] and not occupied[1] and occupied.sum() == 1
+
+
+def test_a_variable_rate_file_is_timed_by_its_own_clock() -> None:
+    # a phone at 10 fps drops to 5 fps in dim light: frames keep their times in the file (index / fps
+    # would put every later move, and the presses judged against it, seconds late); a stale time
+    # (one not after the previous frame's) comes a frame spacing later
+    times: list[float | None] = [*(i / 10 for i in range(20)), *(2.0 + i / 5 for i in range(10)), 3.8, 4.0]
+    source = VideoFileSource("phone.mp4", opener=lambda _name: _TimedCapture(times, 8.0, 32))
+    items = list(source)
+    frames = [item.t for item in items if isinstance(item, Frame)]
+    assert not [item for item in items if isinstance(item, Gap)] and not source.ended_early
+    assert frames[:20] == pytest.approx([i / 10 for i in range(20)])
+    assert frames[20:30] == pytest.approx([2.0 + i / 5 for i in range(10)])
+    assert frames[30:] == pytest.approx([3.8 + 1 / 8, 4.0])
+    # --fps: timed by the index, as the user asked
+    by_index = VideoFileSource("phone.mp4", fps=8.0, opener=lambda _name: _TimedCapture(times, 8.0, 32))
+    assert [item.t for item in by_index if isinstance(item, Frame)][-1] == pytest.approx(31 / 8)
