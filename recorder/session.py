@@ -295,29 +295,30 @@ class RecordingSession:
             if confirmed is not None:
                 geometry = confirmed
             else:
-                return self._not_found(t, error)
+                return self._not_found(t, blank_picture(image) or error)
         finally:
             self.timings["locate_ms"] += 1000 * (time.perf_counter() - started)
         return self._found(geometry, t, reason, min_shift)
 
-    def _not_found(self, t: float, error: BoardNotFoundError) -> list[Event]:
+    def _not_found(self, t: float, error: BoardNotFoundError | str) -> list[Event]:
         """Try again soon, and tell the arbiter once when the board has not been found for a while.
 
         A hand, a passer-by or the camera's exposure settling can hide the board on the first frames;
         that is not worth an alert. Until the alert the locator tries every ``locate_every_s``; after
         it, the tries back off (the camera may point elsewhere for hours).
         """
-        log.info("t=%.2f: board not found: %s", t, error.reason)
+        reason = error if isinstance(error, str) else error.reason
+        log.info("t=%.2f: board not found: %s", t, reason)
         if self.observer is None:
             if self._first_not_found is None:
                 self._first_not_found = t
-            self._not_found_reason = error.reason
+            self._not_found_reason = reason
             if self._blind_alerted is None:
                 if t - self._first_not_found < self.config.not_found_alert_s:
                     return []  # try again soon, without backing off
                 self._blind_alerted = t
                 self._locate_wait = min(self.config.locate_max_wait_s, 2 * self._locate_wait)
-                return [self._not_found_alert(t, error.reason)]
+                return [self._not_found_alert(t, reason)]
         self._locate_wait = min(self.config.locate_max_wait_s, 2 * self._locate_wait)  # back off
         return []
 
@@ -532,6 +533,21 @@ class RecordingSession:
 
 
 MIRROR_TELLS = math.log(0.5)  # a view whose better reading fits the game worse than this tells nothing
+
+
+BLANK_LEVEL = 8  # a picture with nothing brighter than this (of 255) shows nothing at all
+
+
+def blank_picture(image: np.ndarray) -> str:
+    """Why no board can be found in a picture that is all black (or one flat grey), or "" when it shows
+    something: a decoder that cannot convert an interlaced video gives black frames and says nothing."""
+    low, high = float(image.min()), float(image.max())
+    if high <= BLANK_LEVEL:
+        return ("the picture is black: a camera with its lens covered, or a video the decoder cannot show "
+                "(an interlaced video gives black frames here; deinterlace it first, e.g. ffmpeg -vf yadif)")
+    if high - low <= 2:
+        return f"the picture is one flat grey ({high:.0f} of 255): the camera shows nothing"
+    return ""
 
 
 def _position_fit(probs: np.ndarray, expected: np.ndarray) -> float:

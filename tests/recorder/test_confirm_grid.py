@@ -108,10 +108,14 @@ def test_a_refused_grid_one_line_off_or_of_the_wrong_size_is_not_used() -> None:
 
 def test_a_source_that_ends_before_the_board_is_found_still_says_so() -> None:
     session = RecordingSession(_NoClassifier(), locator=_RefusingLocator([]))  # type: ignore[arg-type]
-    blank = np.zeros((120, 160, 3), np.uint8)
-    assert not session.feed(Frame(blank, 0.0, 0))[1:]
+    table = np.random.default_rng(0).integers(0, 255, (120, 160, 3), dtype=np.uint8)
+    assert not session.feed(Frame(table, 0.0, 0))[1:]
     alerts = [e for e in session.finish() if isinstance(e, BoardDisturbed)]
     assert [a.kind for a in alerts] == ["board_not_found"] and "lattice fit too weak" in alerts[0].text
+    black = RecordingSession(_NoClassifier(), locator=_RefusingLocator([]))  # type: ignore[arg-type]
+    black.feed(Frame(np.zeros((120, 160, 3), np.uint8), 0.0, 0))
+    (told,) = [e for e in black.finish() if isinstance(e, BoardDisturbed)]
+    assert "the picture is black" in told.text  # not the lattice's fault
 
 
 def test_a_camera_lost_mid_game_is_alerted_at_once_and_its_return_logged() -> None:

@@ -410,3 +410,12 @@ def test_a_variable_rate_file_is_timed_by_its_own_clock() -> None:
     # --fps: timed by the index, as the user asked
     by_index = VideoFileSource("phone.mp4", fps=8.0, opener=lambda _name: _TimedCapture(times, 8.0, 32))
     assert [item.t for item in by_index if isinstance(item, Frame)][-1] == pytest.approx(31 / 8)
+
+
+def test_a_black_or_flat_picture_is_named_for_what_it_is_when_no_board_is_found() -> None:
+    from recorder.session import blank_picture
+
+    assert "black" in blank_picture(np.zeros((48, 64, 3), np.uint8))  # e.g. an interlaced file OpenCV cannot show
+    assert "deinterlace" in blank_picture(np.full((48, 64, 3), 5, np.uint8))
+    assert "flat grey (128 of 255)" in blank_picture(np.full((48, 64, 3), 128, np.uint8))
+    assert blank_picture(np.random.default_rng(0).integers(0, 255, (48, 64, 3), dtype=np.uint8)) == ""
