@@ -167,7 +167,8 @@ class IllegalMoveAlert(Alert):
 class BoardDisturbed(Alert):
     """A piece knocked off its point, missing or extra (``board_disturbed``), a board that no legal
     continuation explains (``unexplained``), a board not found (``board_not_found``) or hidden on every
-    still view for a while (``board_covered``: something left on it, or a moved camera), points glare
+    still view for a while (``board_covered``: something left on it, or a moved camera), another board
+    in the picture (``second_board``: the one recorded may be the neighbours'), points glare
     blows out so no piece can be read there (``glare``), or moves made while the camera was away,
     recorded in an order it did not see (``moves_while_away``)."""
 

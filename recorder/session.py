@@ -129,6 +129,7 @@ class RecordingSession:
         self._not_found_reason = ""
         self._drift_quiet_until = -np.inf  # drift checks wait until then (the last one was fooled)
         self._covered_since: float | None = None  # still views covered since then, none handed over
+        self._looked_for_second = False  # a second board in the picture is looked for once
         self._covered_told: float | None = None  # a still covered board: not watched (-inf), told at (t)
         self._oriented = False
         self._mirrored = False  # the camera gives a mirror image: every frame is flipped back first
@@ -298,7 +299,7 @@ class RecordingSession:
                 return self._not_found(t, blank_picture(image) or error)
         finally:
             self.timings["locate_ms"] += 1000 * (time.perf_counter() - started)
-        return self._found(geometry, t, reason, min_shift)
+        return self._found(geometry, t, reason, min_shift, image)
 
     def _not_found(self, t: float, error: BoardNotFoundError | str) -> list[Event]:
         """Try again soon, and tell the arbiter once when the board has not been found for a while.
@@ -351,7 +352,8 @@ class RecordingSession:
                                    details={**geometry.details, "confirmed_by_pieces": agree})
         return None
 
-    def _found(self, geometry: BoardGeometry, t: float, reason: str, min_shift: float) -> list[Event]:
+    def _found(self, geometry: BoardGeometry, t: float, reason: str, min_shift: float,
+               image: np.ndarray) -> list[Event]:
         """Use a grid found by the locator, unless it lies within ``min_shift`` spacings of the one in use."""
         self._locate_wait = self.config.locate_every_s
         shift = 0.0
@@ -368,7 +370,46 @@ class RecordingSession:
         self._grid_given = False
         self._locate_reason = ""
         self._use(geometry)
-        return [CalibrationChanged(t, reason, shift, geometry.red_side, geometry.confidence)]
+        events: list[Event] = [CalibrationChanged(t, reason, shift, geometry.red_side, geometry.confidence)]
+        if not self._looked_for_second:
+            self._looked_for_second = True
+            events += self._second_board(image, geometry, t)
+        return events
+
+    def _second_board(self, image: np.ndarray, geometry: BoardGeometry, t: float) -> list[Event]:
+        """Tell the operator when the picture holds room for another board and one is there (a wide
+        shot of a playing hall): the locator takes the board whose lines show best, which may be the
+        neighbours' game. Looked for once, with the board found painted over; skipped when no board
+        of at least ``SECOND_BOARD_SIZE`` of its size fits beside it (a failed search costs seconds)."""
+        points = np.array(list(geometry.points().values()), dtype=np.float32)
+        lo, hi = points.min(axis=0), points.max(axis=0)
+        size = hi - lo
+        height, width = image.shape[:2]
+        room = max(lo[0], width - hi[0]) >= SECOND_BOARD_SIZE * size[0] or \
+            max(lo[1], height - hi[1]) >= SECOND_BOARD_SIZE * size[1]
+        if not room:
+            return []
+        centre = points.mean(axis=0)
+        hull = cv2.convexHull(points).reshape(-1, 2)
+        covered = image.copy()
+        fill = [int(v) for v in np.median(image.reshape(-1, image.shape[2]), axis=0)] if image.ndim == 3 else \
+            int(np.median(image))
+        cv2.fillPoly(covered, [((hull - centre) * 1.25 + centre).astype(np.int32)], fill)
+        started = time.perf_counter()
+        try:
+            other = self.locator.locate(covered)
+        except BoardNotFoundError:
+            return []
+        finally:
+            self.timings["locate_ms"] += 1000 * (time.perf_counter() - started)
+        where = np.array(list(other.points().values())).mean(axis=0)
+        side = ("left" if where[0] < centre[0] else "right") if abs(where[0] - centre[0]) >= abs(where[1] - centre[1]) \
+            else ("above" if where[1] < centre[1] else "below")
+        text = (f"a second board is in the picture, {side} of the one being recorded (centred at x {centre[0]:.0f}, "
+                f"y {centre[1]:.0f} px): if that is the neighbours' game, aim or zoom the camera on this board, or "
+                "give a --calibration made for it")
+        log.warning("%s", text)
+        return [BoardDisturbed(t, "second_board", (), "", text, self.resolver.game.ply)]
 
     def _observed(self, image: np.ndarray, observation: Observation) -> list[Event]:
         assert self.geometry is not None and self.observer is not None
@@ -535,6 +576,7 @@ class RecordingSession:
 MIRROR_TELLS = math.log(0.5)  # a view whose better reading fits the game worse than this tells nothing
 
 
+SECOND_BOARD_SIZE = 0.8  # a second board is looked for only where one this big (of the first) would fit
 BLANK_LEVEL = 8  # a picture with nothing brighter than this (of 255) shows nothing at all
 
 

@@ -55,8 +55,9 @@ def ended_comment(event: GameEnded) -> str:
 
 # alerts about the equipment (camera, clock, video), not about what a player did: the exports say so,
 # so a scoresheet's notes do not read a camera outage as a foul
-EQUIPMENT_KINDS = frozenset({"camera_lost", "board_not_found", "board_covered", "glare", "source_ended_early",
-                             "clock_disconnected", "no_clock", "clock_log_damaged", "clock_log_mismatch"})
+EQUIPMENT_KINDS = frozenset({"camera_lost", "board_not_found", "board_covered", "second_board", "glare",
+                             "source_ended_early", "clock_disconnected", "no_clock", "clock_log_damaged",
+                             "clock_log_mismatch"})
 
 
 def alert_comment(alert: Alert) -> str:

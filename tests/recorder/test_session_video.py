@@ -304,3 +304,24 @@ def test_something_left_on_the_board_is_told_and_the_moves_meanwhile_are_read_wh
     moves = rebuild(events).moves
     assert moves[:3] == truth["moves"][:3] and moves[8:] == truth["moves"][8:]
     assert sorted(moves[3:8]) == sorted(truth["moves"][3:8])
+
+
+@pytest.mark.skipif(not (FIXTURES / "game_short.mp4").exists(), reason="fixture video missing")
+def test_a_second_board_in_the_picture_is_told() -> None:
+    """A wide shot of a playing hall: the locator takes the board whose lines show best, which may be
+    the neighbours'; the operator is told there is another."""
+    import cv2
+
+    from recorder.events import BoardDisturbed
+
+    capture = cv2.VideoCapture(str(FIXTURES / "game_short.mp4"))
+    ok, frame = capture.read()
+    capture.release()
+    assert ok
+    hall = np.hstack([frame, cv2.flip(frame, -1)])  # the next table, its board turned the other way
+    session = RecordingSession(OracleClassifier(json.loads((FIXTURES / "game_short.truth.json").read_text())))
+    events = session.feed(Frame(hall, 0.0, 0))
+    (told,) = [e for e in events if isinstance(e, BoardDisturbed) and e.kind == "second_board"]
+    assert "a second board is in the picture" in told.text
+    alone = RecordingSession(OracleClassifier(json.loads((FIXTURES / "game_short.truth.json").read_text())))
+    assert not [e for e in alone.feed(Frame(frame, 0.0, 0)) if isinstance(e, BoardDisturbed)]
