@@ -455,5 +455,21 @@ def run(args: argparse.Namespace) -> int:
     elif ended_early:
         print(f"xqrec record: {ENDED_EARLY} (a cut or damaged file?); the moves read are in the record "
               "written", file=sys.stderr)
-    # a cut game is bad input a script must not take for a whole one, unless it had ended before the cut
-    return 1 if ended_early and not closed else 0
+    nothing = _nothing_recorded(events)
+    if nothing:
+        print(f"xqrec record: no move was recorded: {nothing}; see the alerts above or in the log",
+              file=sys.stderr)
+    # a cut game is bad input a script must not take for a whole one, unless it had ended before the cut;
+    # a recording with not one move where a game went on (the board never found, presses with no
+    # move) is as bad, and a batch script must be able to tell
+    return 1 if (ended_early and not closed) or nothing else 0
+
+
+def _nothing_recorded(events: list[Event]) -> str:
+    """Why a game went on but not one move was recorded ("" when moves were, or nothing happened)."""
+    if any(isinstance(e, MoveRecorded) for e in events):
+        return ""
+    if not any(isinstance(e, CalibrationChanged) for e in events):
+        return "the board was never found in the picture"
+    presses = sum(1 for e in events if isinstance(e, ClockPressed))
+    return f"the clock was pressed {presses} times with no move read from the board" if presses > 1 else ""

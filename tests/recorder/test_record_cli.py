@@ -418,3 +418,17 @@ def test_a_press_on_a_damaged_clock_log_line_is_not_blamed_on_the_player(
     (noted,) = [e for e in logged if isinstance(e, ClockNoted) and e.kind == "press_unheard"]
     assert noted.ply == 3 and noted.side == "red"
     assert rebuild(logged).moves == truth["moves"]
+
+
+def test_a_recording_that_never_found_the_board_exits_non_zero(tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    import cv2
+
+    blank = tmp_path / "lens-cap.avi"
+    writer = cv2.VideoWriter(str(blank), cv2.VideoWriter.fourcc(*"MJPG"), 10.0, (160, 120))
+    for _ in range(40):
+        writer.write(np.zeros((120, 160, 3), np.uint8))
+    writer.release()
+    assert main(["record", str(blank), "--no-db", "--quiet"]) == 1  # a batch script must tell it from a game
+    err = capsys.readouterr().err
+    assert "no move was recorded: the board was never found in the picture" in err
