@@ -140,9 +140,10 @@ class MotionDetector:
                 # what relighting leaves of a light change is thin (edges and characters re-encoded by
                 # the video codec); a hand or a piece is a blob: keep what a 2x2 square fits in
                 mask = (np.abs(relit) > self.config.threshold).astype(np.uint8)
-                changed_mask = cv2.dilate(cv2.erode(mask, _SQUARE), _SQUARE).astype(bool)
-                self.last_fraction = np.count_nonzero(changed_mask) / diff.size
-                moving = self.last_fraction > self.config.min_fraction
+                kept = cv2.dilate(cv2.erode(mask, _SQUARE), _SQUARE).astype(bool)
+                fraction = np.count_nonzero(kept) / diff.size
+                if fraction <= self.config.min_fraction:  # the light alone: not motion
+                    self.last_fraction, moving = fraction, False
         if moving:
             self._changed |= changed_mask
         return moving
@@ -151,7 +152,7 @@ class MotionDetector:
 _SQUARE = np.ones((2, 2), np.uint8)
 LIGHT_FLOOR = 8.0  # grey levels added before taking ratios, so dark pixels' noise is not a gain
 LIGHT_SMOOTH = 5  # the gain profiles are smoothed over this many rows or columns (median)
-LIGHT_CHANGED = 0.03  # a gain this far from 1 says the light changed (under steady light the test stands)
+LIGHT_CHANGED = 0.02  # gains this far from 1 on most rows say the light changed (else the test stands)
 NEAR_WHITE = 240  # a pixel this bright (in the shrunk image) may hide clipped parts: it may have been brighter
 
 
@@ -163,7 +164,8 @@ def relit_difference(current: np.ndarray, previous: np.ndarray) -> tuple[np.ndar
 
     The gains are medians over each row (column) of the ratio of the two frames, so they follow the
     light, not what covers less than half of a row. Also returns how far the light changed: the
-    largest gain's distance from 1 (a hand moving under steady light leaves the gains at 1)."""
+    median distance from 1 of the row (column) gains (a hand moving under steady light changes the
+    gains of the rows it covers only)."""
     cur = current.astype(np.float32) + LIGHT_FLOOR
     prev = previous.astype(np.float32) + LIGHT_FLOOR
     rows = _smooth(np.median(cur / prev, axis=1))
@@ -171,7 +173,8 @@ def relit_difference(current: np.ndarray, previous: np.ndarray) -> tuple[np.ndar
     cols = _smooth(np.median(cur / prev, axis=0))
     diff = cur - np.minimum(prev * cols[None, :], 255.0 + LIGHT_FLOOR)  # brighter than white: clipped
     # a pixel near white in the previous frame may have been clipped: it may have been brighter
-    change = float(max(np.abs(rows - 1.0).max(), np.abs(rows.mean() * cols - 1.0).max()))
+    # the light changes over most rows or columns; a hand over some of them moves only their gains
+    change = float(max(np.median(np.abs(rows - 1.0)), np.median(np.abs(rows.mean() * cols - 1.0))))
     return np.where(previous >= NEAR_WHITE, np.minimum(diff, 0.0), diff), change
 
 
