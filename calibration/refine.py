@@ -12,6 +12,7 @@ leaving a residual that a homography cannot absorb.
 from __future__ import annotations
 
 import logging
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -271,6 +272,8 @@ def _radial_costs(obs: _Observations, image_size: tuple[int, int], ks: np.ndarra
 
 def _fit_radial(obs: _Observations, image_size: tuple[int, int], k0: float) -> tuple[float, float, float]:
     """Best radial ``k`` near ``k0`` (grid, then a parabola); returns (k, its cost, the cost at k0)."""
+    if len(obs.image) < 4:  # no line evidence left in this window (an arm across the board): nothing to fit
+        return k0, math.inf, math.inf
     lo, hi = _K_RANGE
     ks = np.clip(k0 + np.array([-0.012, -0.006, 0.0, 0.006, 0.012]) if k0 else np.array([0.0, 0.01, 0.02, 0.035, 0.05, 0.07, 0.1]), lo, hi)
     ks = np.unique(np.r_[ks, k0])
