@@ -32,6 +32,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from enum import Enum
+from functools import lru_cache
 
 from rules.move import Move
 from rules.position import Position
@@ -193,8 +194,10 @@ def mates_by_checks(position: Position, depth: int) -> bool:
     return False
 
 
+@lru_cache(maxsize=8192)
 def mate_in_one(position: Position) -> bool:
-    """Does the side to move have a move that checkmates?"""
+    """Does the side to move have a move that checkmates? (Remembered per position: the exchange
+    search asks it of the same positions along every order of the captures.)"""
     for move in position.legal_moves():
         after = position.play(move)
         if after.in_check() and not after.legal_moves():
@@ -229,43 +232,41 @@ def _defend(position: Position, point: int, gained: list[str], lost: list[str], 
     Minimax over legal recaptures on the point; either side may stop. Appends the pieces the
     chaser wins to ``gained`` and loses to ``lost`` along the best line.
     """
-    best: tuple[int, list[str], list[str]] = (0, [], [])  # defender's net value, chaser's gains, losses
-    if depth > 0:
-        for reply in position.legal_moves():
-            if reply.to_square != point:
-                continue
-            again = position.play(reply)
-            if mate_in_one(again):
-                continue  # a false root: recapturing lets the chaser mate (24.16)
-            taken = position.board[point]
-            more_gained: list[str] = []
-            more_lost = [taken]
-            _attack(again, point, more_gained, more_lost, depth - 1)
-            net = _value(more_lost) - _value(more_gained)
-            if net > best[0]:
-                best = (net, more_gained, more_lost)
-    gained.extend(best[1])
-    lost.extend(best[2])
+    more_gained, more_lost = _exchange(position, point, depth, defending=True)
+    gained.extend(more_gained)
+    lost.extend(more_lost)
 
 
 def _attack(position: Position, point: int, gained: list[str], lost: list[str], depth: int) -> None:
     """The chaser's turn in the exchange: recapture on ``point`` or stop, whichever is better."""
-    best: tuple[int, list[str], list[str]] = (0, [], [])
+    more_gained, more_lost = _exchange(position, point, depth, defending=False)
+    gained.extend(more_gained)
+    lost.extend(more_lost)
+
+
+@lru_cache(maxsize=8192)
+def _exchange(position: Position, point: int, depth: int, defending: bool) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The chaser's gains and losses along the best line of the exchange on ``point`` from here
+    (remembered: the same positions come up along every order of the captures)."""
+    best: tuple[int, tuple[str, ...], tuple[str, ...]] = (0, (), ())  # net for the side to move, gains, losses
     if depth > 0:
+        taken = position.board[point]
         for reply in position.legal_moves():
             if reply.to_square != point:
                 continue
             again = position.play(reply)
             if mate_in_one(again):
-                continue
-            more_gained = [position.board[point]]
-            more_lost: list[str] = []
-            _defend(again, point, more_gained, more_lost, depth - 1)
-            net = _value(more_gained) - _value(more_lost)
+                continue  # a false root: recapturing lets the other side mate (24.16)
+            later_gained, later_lost = _exchange(again, point, depth - 1, not defending)
+            if defending:
+                more_gained, more_lost = later_gained, (taken, *later_lost)
+                net = _value(list(more_lost)) - _value(list(more_gained))
+            else:
+                more_gained, more_lost = (taken, *later_gained), later_lost
+                net = _value(list(more_gained)) - _value(list(more_lost))
             if net > best[0]:
                 best = (net, more_gained, more_lost)
-    gained.extend(best[1])
-    lost.extend(best[2])
+    return best[1], best[2]
 
 
 def _value(pieces: list[str]) -> int:
