@@ -272,9 +272,7 @@ class VideoFileSource(FrameSource):
                 own_prev = own
                 t = index / self.fps + shift
                 if t_last is not None and t - t_last > 1.5 / self.fps:
-                    lost = round((t - t_last) * self.fps) - 1
-                    self.damaged_frames += lost
-                    yield Gap(t_last, t, f"{lost} frame(s) of the file could not be read", failed - gap_failed)
+                    yield self._damage(t_last, t, 1.0 / self.fps, failed - gap_failed)
                     gap_failed = failed
                 yield Frame(image, t, index)
                 t_last = t
@@ -282,10 +280,19 @@ class VideoFileSource(FrameSource):
         finally:
             self._capture.release()
         if self.frame_count is not None and index + self.damaged_frames < self.frame_count - 1:
-            self.ended_early = (f"the video ended after {index} of its {self.frame_count} frames "
-                                f"({index / self.fps + shift:.1f} of {self.frame_count / self.fps:.1f} s): the "
-                                "file is truncated or damaged, and the record stops where it ends")
-            log.info("%s: %s", self.name, self.ended_early)  # record raises it as an alert
+            self._ended_early(index, index / self.fps + shift, self.frame_count / self.fps)
+
+    def _damage(self, t_last: float, t: float, spacing: float, failed: int) -> Gap:
+        """The gap of frames lost to damage between ``t_last`` and ``t`` (``failed`` reads gave nothing)."""
+        lost = round((t - t_last) / spacing) - 1
+        self.damaged_frames += lost
+        return Gap(t_last, t, f"{lost} frame(s) of the file could not be read", failed)
+
+    def _ended_early(self, frames: int, reached: float, length: float) -> None:
+        self.ended_early = (f"the video ended after {frames} of its {self.frame_count} frames "
+                            f"({reached:.1f} of {length:.1f} s): the file is truncated or damaged, and the "
+                            "record stops where it ends")
+        log.info("%s: %s", self.name, self.ended_early)  # record raises it as an alert
 
 
     def _timed_by_file(self) -> Iterator[SourceItem]:
@@ -309,9 +316,7 @@ class VideoFileSource(FrameSource):
                 if t_last is not None and not t > t_last:  # no time of its own, or a stale one
                     t = t_last + spacing
                 if t_last is not None and failed > gap_failed and t - t_last > 1.5 * spacing:
-                    lost = round((t - t_last) / spacing) - 1
-                    self.damaged_frames += lost
-                    yield Gap(t_last, t, f"{lost} frame(s) of the file could not be read", failed - gap_failed)
+                    yield self._damage(t_last, t, spacing, failed - gap_failed)
                     gap_failed = failed
                 yield Frame(image, t, index)
                 t_last = t
@@ -322,10 +327,7 @@ class VideoFileSource(FrameSource):
         # frames a decoder dropped after damage without a failed read are not counted: the time tells
         if (self.frame_count is not None and index + self.damaged_frames < self.frame_count - 1
                 and shown < self.frame_count * spacing - 0.5):
-            self.ended_early = (f"the video ended after {index} of its {self.frame_count} frames "
-                                f"({shown:.1f} of {self.frame_count / self._file_fps:.1f} s): the "
-                                "file is truncated or damaged, and the record stops where it ends")
-            log.info("%s: %s", self.name, self.ended_early)  # record raises it as an alert
+            self._ended_early(index, shown, self.frame_count * spacing)
 
 
 _EXTRA_READS = 25  # reads tried past a file's stated frame count before its end is taken as reached

@@ -30,12 +30,17 @@ def _record(name: str) -> tuple[dict, list[Event]]:
     truth = json.loads((FIXTURES / f"{name}.truth.json").read_text(encoding="utf-8"))
     oracle = OracleClassifier(truth)
     session = RecordingSession(oracle, presses=read_clock_log(FIXTURES / f"{name}.clock.jsonl"), source_name=name)
+    return truth, _play(session, oracle, name)
+
+
+def _play(session: RecordingSession, oracle: OracleClassifier, name: str = "game_short") -> list[Event]:
+    """Feed fixture video ``name`` to ``session`` (telling ``oracle`` each frame) to its end: the log."""
     for item in open_source(str(FIXTURES / f"{name}.mp4")):
         if isinstance(item, Frame):
             oracle.frame = item.index
         session.feed(item)
     session.finish()
-    return truth, session.log.events
+    return session.log.events
 
 
 @pytest.mark.skipif(not (FIXTURES / "game_short.mp4").exists(), reason="fixture video missing")
@@ -175,12 +180,7 @@ def test_a_calibration_made_for_frames_of_another_size_is_not_used() -> None:
     oracle = OracleClassifier(truth)
     session = RecordingSession(oracle, geometry=_calibration_at_twice_the_size(),  # type: ignore[arg-type]
                                presses=read_clock_log(FIXTURES / "game_short.clock.jsonl"))
-    for item in open_source(str(FIXTURES / "game_short.mp4")):
-        if isinstance(item, Frame):
-            oracle.frame = item.index
-        session.feed(item)
-    session.finish()
-    events = session.log.events
+    events = _play(session, oracle)
     (found,) = [e for e in events if isinstance(e, CalibrationChanged)]
     assert "made for 1280x960 frames, these are 640x480" in found.reason
     assert rebuild(events).moves == truth["moves"] and not [e for e in events if isinstance(e, Alert)]
@@ -288,12 +288,7 @@ def test_something_left_on_the_board_is_told_and_the_moves_meanwhile_are_read_wh
     truth = json.loads((FIXTURES / "game_short.truth.json").read_text(encoding="utf-8"))
     oracle = _SomethingOnTheBoard(truth, first=130, last=300)  # 13 s to 30 s
     session = RecordingSession(oracle, presses=read_clock_log(FIXTURES / "game_short.clock.jsonl"))
-    for item in open_source(str(FIXTURES / "game_short.mp4")):
-        if isinstance(item, Frame):
-            oracle.frame = item.index
-        session.feed(item)
-    session.finish()
-    events = session.log.events
+    events = _play(session, oracle)
     (told,) = [e for e in events if isinstance(e, BoardDisturbed) and e.kind == "board_covered"]
     assert set(told.squares) == {"a0", "b0", "a1", "b1"} and 13.0 + 10.0 <= told.t <= 30.0
     assert not [e for e in events if isinstance(e, ClockAlert)]  # presses meanwhile wait for their moves
