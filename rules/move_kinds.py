@@ -20,7 +20,9 @@ What is implemented, and where the rule texts were simplified (documented per fu
   26.9.1 can tell the grave chases (of a chariot, or of an unprotected piece or one on a false
   root) from the others (a short-protected piece, 少根子). Not implemented: winning material through a series of checks
   (抽将) and the joint chase by pieces on different points (联合捉子 beyond one exchange point).
-* Chases by the general or a soldier itself are allowed (26.1) and count as idle; a general's
+* Chases by the general or a soldier itself are allowed (26.1) and count as idle, unless the
+  soldier's capture would give check by another piece (26.8), and never hide another piece's chase
+  of the same target; a general's
   move that answers check and so creates a chase or threat is idle (26.1.2). A soldier that has
   not crossed the river, or one that has just crossed, is not a piece to be chased (26.7).
 * The idle notions 兑 (exchange offer, 24.4 and 26.10), 献 (offer, 24.5) and 跟 (follow, 24.7)
@@ -36,7 +38,7 @@ from functools import lru_cache
 
 from rules.move import Move
 from rules.position import Position
-from rules.squares import own_half, piece_name, side_of, square_name
+from rules.squares import BLACK, RED, own_half, piece_name, side_of, square_name
 
 logger = logging.getLogger(__name__)
 
@@ -128,15 +130,16 @@ def classify_move(before: Position, move: Move, ply: int = 0, previous: Move | N
         else:
             return MoveClass(ply, move, side, MoveKind.MATE_THREAT)
     fresh = _fresh_soldier(before, previous)
-    had = {c.target for c in chases(before, fresh, include_general_and_soldier=True)}
-    new, allowed = [], []
+    earlier = chases(before, fresh, include_general_and_soldier=True)
+    had = {c.target for c in earlier}
+    had_real = {c.target for c in earlier if _counts(before, c)}  # a soldier's allowed chase may turn real
+    new: list[Chase] = []
+    allowed: list[Chase] = []
     for chase in chases(attacker_view, fresh, include_general_and_soldier=True):
-        if chase.target in had:
+        real = _counts(attacker_view, chase)
+        if chase.target in (had_real if real else had):
             continue
-        if chase.attacker_piece.upper() in "KP":
-            allowed.append(chase)
-        else:
-            new.append(chase)
+        (new if real else allowed).append(chase)
     for chase in allowed:
         notes.append(f"{chase.describe()}: the {piece_name(chase.attacker_piece)} may chase (26.1)")
     described = {c.target for c in allowed} | {c.target for c in new}
@@ -162,8 +165,10 @@ def chases(position: Position, fresh_soldier: int | None = None,
     found: dict[int, Chase] = {}
     for move in position.legal_moves():
         target = board[move.to_square]
-        if target == "." or target.upper() == "K" or move.to_square in found:
+        if target == "." or target.upper() == "K":
             continue
+        if move.to_square in found and found[move.to_square].attacker_piece.upper() not in "KP":
+            continue  # a general's or soldier's chase gives way to another piece's on the same target
         if target.upper() == "P" and (own_half(move.to_square, side_of(target))
                                       or move.to_square == fresh_soldier):
             continue
@@ -174,6 +179,26 @@ def chases(position: Position, fresh_soldier: int | None = None,
         if reason:
             found[move.to_square] = Chase(move.from_square, move.to_square, attacker, target, reason)
     return sorted(found.values(), key=lambda c: c.target)
+
+
+def _counts(position: Position, chase: Chase) -> bool:
+    """Is this a chase the 棋例 count: not the general's or a soldier's own (26.1), unless the
+    soldier's capture would give check by another piece (26.8)?"""
+    return chase.attacker_piece.upper() not in "KP" or _uncovers_check(position, chase)
+
+
+def _uncovers_check(position: Position, chase: Chase) -> bool:
+    """Would the soldier's capture give check by another piece? Then it is a chase (26.8: "兵(卒)吃子时
+    产生其他子'将军'，按'捉'处理"); a general's capture never is (26.1)."""
+    if chase.attacker_piece.upper() != "P":
+        return False
+    after = position.play(Move(chase.attacker, chase.target))
+    if not after.in_check():
+        return False
+    defender = after.side_to_move
+    general = after.general_square(defender)
+    mover = RED if defender == BLACK else BLACK
+    return any(square != chase.target for square in after.attackers(general, mover))
 
 
 def mates_by_checks(position: Position, depth: int) -> bool:

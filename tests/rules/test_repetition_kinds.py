@@ -47,6 +47,21 @@ def test_pinned_protector_is_a_false_root() -> None:
     assert "false root" in text and "假根" in text
 
 
+def test_a_soldier_whose_capture_would_uncover_a_check_chases_26_8() -> None:
+    # the chariot comes behind the crossed soldier on the e-file: soldier takes horse would give check
+    # by the chariot, so the soldier's attack on the loose horse counts as a chase (26.8), though a
+    # soldier may otherwise chase freely (26.1)
+    kind, text = kind_of("4k4/9/9/3nP4/9/9/9/9/R8/3K5 w", "a1e1")
+    assert kind is MoveKind.CHASE and "red soldier e6 chases black horse d6" in text
+    assert kind_of("4k4/9/9/3nP4/9/9/9/9/R8/3K5 w", "a1b1")[0] is MoveKind.IDLE  # the soldier's own chase
+
+
+def test_a_new_chase_by_a_chariot_counts_though_a_soldier_already_attacked_the_piece() -> None:
+    # the soldier on d5 may chase the horse (26.1); the chariot coming to a6 chases it for real
+    kind, text = kind_of("4k4/9/9/3n5/3P5/9/9/9/9/R2K5 w", "a0a6")
+    assert kind is MoveKind.CHASE and "red chariot a6 chases black horse d6" in text
+
+
 def test_a_piece_whose_protector_would_lose_more_by_recapturing_is_short_of_protectors() -> None:
     # 24.15 少根子: the c9 chariot guards the c5 cannon, but NxC or CxC, RxN, CxR (or NxR) costs black
     # the chariot, so black would not recapture; it is chased, but not of 26.9.1's grave kinds.
