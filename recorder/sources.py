@@ -229,6 +229,11 @@ class VideoFileSource(FrameSource):
         self.damaged_frames = 0  # frames lost in damaged stretches the reading went past
         self.ended_early = ""
 
+    @property
+    def duration(self) -> float | None:
+        """The file's length in seconds as its header states it (frames at ``fps``), or None."""
+        return self.frame_count / self.fps if self.frame_count else None
+
     def __iter__(self) -> Iterator[SourceItem]:
         """Frames at their own times in the file, counted from the first (a phone lowers its frame
         rate in dim light, and an encoder may leave out still frames: index / fps would put every later

@@ -194,6 +194,14 @@ def record_source(source_spec: str, classifier: Any, *, source: FrameSource | No
         else:
             log.warning("%s holds no clock press: recording from the board alone", clock_log)
         logged = None
+    length = _video_length(source)
+    if logged and length is not None and logged[-1].t > length + LOG_BEYOND_S:  # told now, not after the video
+        text = (f"the clock log {clock_log} runs to {logged[-1].t:.1f} s but the video lasts {length:.1f} s: is it "
+                "this game's log? Presses past the video's end will be reported when it ends")
+        if show:
+            print(f"warning: {text}", flush=True)
+        else:
+            log.warning("%s", text)
     seekable = not isinstance(source, LiveSource)
     started_at = store.start_run(seekable=seekable, live=not seekable) if store is not None else 0.0
     if logged and store is not None and store.moved and store.resume is not None:
@@ -287,6 +295,12 @@ def record_source(source_spec: str, classifier: Any, *, source: FrameSource | No
 
 ENDED_EARLY = "stopped: the video ended early"
 LOG_BEYOND_S = 10.0  # a clock log running this long past the end of its video is not that video's
+
+
+def _video_length(source: object) -> float | None:
+    """A video file's length in seconds as it states it, or None (a stream, a folder)."""
+    length = getattr(source, "duration", None)
+    return float(length) if length else None
 
 
 def clock_log_mismatch(presses: Sequence[ClockPress], end_t: float, path: Path | None, ply: int) -> ClockAlert | None:

@@ -80,6 +80,7 @@ class FrameTrackingSource:
 
     def __init__(self, inner: Any, oracle: OracleClassifier) -> None:
         self.inner, self.oracle, self.frame_count = inner, oracle, inner.frame_count
+        self.duration = getattr(inner, "duration", None)
 
     def __iter__(self) -> Iterator[Any]:
         for item in self.inner:

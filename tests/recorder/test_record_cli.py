@@ -135,12 +135,16 @@ def test_a_damaged_clock_log_and_a_truncated_video_are_alerts_kept_with_the_game
     assert "truncated or damaged" in alerts["source_ended_early"]
 
 
-def test_a_clock_log_of_another_game_is_an_alert(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_clock_log_of_another_game_is_an_alert(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
     truth = json.loads((FIXTURES / "game_short.truth.json").read_text(encoding="utf-8"))
     use_oracle_in_record(OracleClassifier(truth), monkeypatch.setattr)
     events = tmp_path / "e.jsonl"
     other = FIXTURES / "game_faults.clock.jsonl"  # runs to 114 s; this video ends at 42 s
     assert main(["record", str(VIDEO), "--no-db", "--clock-log", str(other), "--events", str(events)]) == 0
+    said = capsys.readouterr()  # before recording starts, not only when the video has ended
+    assert "warning: the clock log" in said.out and "but the video lasts 42.5 s" in said.out
+    assert said.out.index("but the video lasts") < said.out.index("ply   1")
     logged = read_events(events)
     (mismatch,) = [e for e in logged if isinstance(e, Alert) and e.kind == "clock_log_mismatch"]
     assert "is it this game's log?" in mismatch.text
