@@ -63,6 +63,7 @@ class SessionConfig:
     drift_quiet_s: float = 30.0  # after a drift check fooled by the pieces, wait this long (or for a move)
     # a still board with points covered this long: not watched, and looked for again (a knocked camera)
     covered_stuck_s: float = 3.0
+    roi: tuple[int, int, int, int] | None = None  # read only this part of each frame: left, top, width, height
     covered_alert_s: float = 10.0  # ... and this long: the arbiter is told which points
     # likelihood ratio of a disc on a point for "occupied", and of none for "empty" (1: off). bench.bench_discs
     # measures about 40 for "none" and thousands for a disc on rendered stills; 25 was tried and lost a
@@ -195,7 +196,8 @@ class RecordingSession:
         self.frames += 1
         t = item.t
         self.last_t = t
-        image = cv2.flip(item.image, 1) if self._mirrored else item.image
+        image = item.image if self.config.roi is None else _region(item.image, self.config.roi)
+        image = cv2.flip(image, 1) if self._mirrored else image
         events: list[Event] = []
         if self.clock is not None:
             heard = self.clock.heard_until()  # first: the presses it vouches for are queued by then
@@ -407,7 +409,7 @@ class RecordingSession:
             else ("above" if where[1] < centre[1] else "below")
         text = (f"a second board is in the picture, {side} of the one being recorded (centred at x {centre[0]:.0f}, "
                 f"y {centre[1]:.0f} px): if that is the neighbours' game, aim or zoom the camera on this board, or "
-                "give a --calibration made for it")
+                "give --roi (the part of the picture to read) or a --calibration made for it")
         log.warning("%s", text)
         return [BoardDisturbed(t, "second_board", (), "", text, self.resolver.game.ply)]
 
@@ -574,6 +576,15 @@ class RecordingSession:
 
 
 MIRROR_TELLS = math.log(0.5)  # a view whose better reading fits the game worse than this tells nothing
+
+
+def _region(image: np.ndarray, roi: tuple[int, int, int, int]) -> np.ndarray:
+    """The part ``roi`` (left, top, width, height) of ``image``; a region off the picture is an error."""
+    x, y, w, h = roi
+    height, width = image.shape[:2]
+    if x + w > width or y + h > height:
+        raise ValueError(f"the region {x},{y},{w},{h} (--roi) reaches beyond the {width}x{height} picture")
+    return image[y:y + h, x:x + w]
 
 
 SECOND_BOARD_SIZE = 0.8  # a second board is looked for only where one this big (of the first) would fit

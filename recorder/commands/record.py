@@ -80,10 +80,25 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="move notation in the PGN (default iccs)")
     parser.add_argument("--fps", type=positive_number,
                         help="frame rate of an image folder (default 10), or to override a file's")
+    parser.add_argument("--roi", type=region_argument, metavar="X,Y,W,H",
+                        help="read only this part of each frame (pixels: left, top, width, height), e.g. the "
+                             "one board to record in a wide shot of several; a --calibration is then of that part")
     parser.add_argument("--threads", type=int, default=1, help="classifier threads (default 1)")
     parser.add_argument("--quiet", action="store_true", help="no status lines or progress bar")
     add_store_arguments(parser)
     parser.set_defaults(handler=run)
+
+
+def region_argument(text: str) -> tuple[int, int, int, int]:
+    """``--roi X,Y,W,H``: four whole numbers, a width and height of at least 32 pixels."""
+    parts = text.replace(" ", "").split(",")
+    try:
+        x, y, w, h = (int(part) for part in parts)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not X,Y,W,H (four whole numbers of pixels)") from None
+    if x < 0 or y < 0 or w < 32 or h < 32:
+        raise argparse.ArgumentTypeError(f"{text!r}: X and Y must be 0 or more, W and H at least 32 pixels")
+    return x, y, w, h
 
 
 def positive_number(text: str) -> float:
@@ -173,10 +188,12 @@ def record_source(source_spec: str, classifier: Any, *, source: FrameSource | No
                   events_path: Path | None = None, calibration: Path | None = None, fen: str | None = None,
                   fps: float | None = None, show: bool = True, clock: Any = None,
                   store: StoreRecording | None = None,
-                  clock_presses: ClockLog | None = None) -> list[Event]:
+                  clock_presses: ClockLog | None = None,
+                  roi: tuple[int, int, int, int] | None = None) -> list[Event]:
     """Record ``source_spec`` (opened already as ``source`` when given) to the end (or Ctrl-C) and
     return the game's whole event log (with a store: every event of the game, including those of
-    earlier runs before a crash). ``clock_presses`` is ``load_clock_log(clock_log)`` when read already."""
+    earlier runs before a crash). ``clock_presses`` is ``load_clock_log(clock_log)`` when read already;
+    ``roi`` (left, top, width, height) is the part of each frame that is read."""
     from calibration import BoardGeometry
     from recorder.clocklog_input import load_clock_log
     from recorder.session import RecordingSession, SessionConfig
@@ -227,7 +244,7 @@ def record_source(source_spec: str, classifier: Any, *, source: FrameSource | No
     if store is not None and store.store.path is not None:  # alert stills live beside the store
         folder = store.store.path.parent
         stills = StillSaver(folder / "stills" / f"game-{store.game_id}", folder)
-    config = SessionConfig()
+    config = SessionConfig(roi=roi)
     if isinstance(source, LiveSource):  # its frames come later than the clock's presses: a camera's delay
         config = replace(config, resolver=replace(config.resolver, early_press_margin_s=LIVE_EARLY_PRESS_MARGIN_S))
     with EventLog(events_path) as events:
@@ -414,8 +431,15 @@ def run(args: argparse.Namespace) -> int:
         geometry = BoardGeometry.load(args.calibration)  # a broken file is reported before anything starts
     classifier = _classifier(args)
     source = open_source(args.source, fps=args.fps)
-    if geometry is not None and source.frame_size is not None and tuple(geometry.image_size) != source.frame_size:
-        made, given = ("x".join(str(v) for v in size) for size in (geometry.image_size, source.frame_size))
+    frame_size = getattr(source, "frame_size", None)  # None: not known before the first frame
+    if args.roi is not None and frame_size is not None:
+        x, y, w, h = args.roi
+        if x + w > frame_size[0] or y + h > frame_size[1]:
+            raise ValueError(f"--roi {x},{y},{w},{h} reaches beyond the {frame_size[0]}x{frame_size[1]} frames of "
+                             f"{public_name(args.source)}")
+        frame_size = (w, h)  # what is read, and what a calibration must be made for
+    if geometry is not None and frame_size is not None and tuple(geometry.image_size) != frame_size:
+        made, given = ("x".join(str(v) for v in size) for size in (geometry.image_size, frame_size))
         raise ValueError(f"{args.calibration} was made for {made} frames but {public_name(args.source)} gives "
                          f"{given}: calibrate on a frame of this video (xqrec calibrate), or leave --calibration "
                          "out and the recorder finds the board itself")
@@ -435,7 +459,8 @@ def run(args: argparse.Namespace) -> int:
     with _stopping_signals_as_ctrl_c():
         events = record_source(args.source, classifier, source=source, clock_log=args.clock_log,
                                events_path=args.events, calibration=args.calibration, fen=args.fen, fps=args.fps,
-                               show=not args.quiet, clock=clock, store=stored, clock_presses=clock_presses)
+                               show=not args.quiet, clock=clock, store=stored, clock_presses=clock_presses,
+                               roi=args.roi)
     # The same exports as `xqrec export`: one PGN writer, one scoresheet text, the same headers (the
     # stored game's: a run going on with a game, --resume, names no players and keeps the first run's)
     info = stored.store.game(stored.game_id).info if stored is not None else info_from_args(args)

@@ -81,6 +81,7 @@ class FrameTrackingSource:
     def __init__(self, inner: Any, oracle: OracleClassifier) -> None:
         self.inner, self.oracle, self.frame_count = inner, oracle, inner.frame_count
         self.duration = getattr(inner, "duration", None)
+        self.frame_size = getattr(inner, "frame_size", None)
 
     def __iter__(self) -> Iterator[Any]:
         for item in self.inner:

@@ -436,3 +436,30 @@ def test_a_recording_that_never_found_the_board_exits_non_zero(tmp_path: Path,
     assert main(["record", str(blank), "--no-db", "--quiet"]) == 1  # a batch script must tell it from a game
     err = capsys.readouterr().err
     assert "no move was recorded: the board was never found in the picture" in err
+
+
+@pytest.mark.skipif(not VIDEO.exists(), reason="fixture video missing")
+def test_roi_records_the_one_board_asked_for_in_a_wide_shot(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    import cv2
+
+    truth = json.loads((FIXTURES / "game_short.truth.json").read_text(encoding="utf-8"))
+    hall = tmp_path / "hall.avi"  # this game on the right, the next table's (turned round) on the left
+    reader = cv2.VideoCapture(str(VIDEO))
+    writer = cv2.VideoWriter(str(hall), cv2.VideoWriter.fourcc(*"MJPG"), 10.0, (1280, 480))
+    while True:
+        ok, image = reader.read()
+        if not ok:
+            break
+        writer.write(np.hstack([cv2.flip(image, -1), image]))
+    reader.release()
+    writer.release()
+    use_oracle_in_record(OracleClassifier(truth), monkeypatch.setattr)
+    events = tmp_path / "e.jsonl"
+    assert main(["record", str(hall), "--roi", "640,0,640,480", "--no-db", "--quiet", "--events", str(events)]) == 0
+    assert rebuild(read_events(events)).moves == truth["moves"]
+    assert main(["record", str(hall), "--roi", "700,0,640,480", "--no-db", "--quiet"]) == 2
+    assert "reaches beyond the 1280x480 frames" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as refused:  # argparse's usage error
+        main(["record", str(hall), "--roi", "0,0,10"])
+    assert refused.value.code == 2 and "is not X,Y,W,H" in capsys.readouterr().err
