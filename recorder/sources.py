@@ -251,24 +251,16 @@ class VideoFileSource(FrameSource):
             yield from self._timed_by_file()
             return
         index = 0  # frames decoded
-        failed = 0  # reads that gave no frame, in all
+        failed_before = 0  # reads that gave no frame before the previous frame
         after_failure: int | None = None  # frames decoded since the last failed read (None: none failed)
         own_prev: float | None = None  # the file's own time of the previous frame
         shift = 0.0  # seconds of frames lost in damaged stretches before the current frame
         t_last: float | None = None
         gap_failed = 0  # failed reads already told in a gap
-        try:
-            while True:
-                ok, image = self._capture.read()
-                if not ok or image is None:
-                    failed += 1
-                    after_failure = 0
-                    # past damage the decoder goes on with the next whole frame; at the file's real
-                    # end it never does: stop once the reads tried exceed the frames the file states
-                    if self.frame_count is None or index == 0 or index + failed > self.frame_count + _EXTRA_READS:
-                        break
-                    continue
-                own = float(self._capture.get(cv2.CAP_PROP_POS_MSEC) or 0.0) / 1000.0
+        with contextlib.closing(self._decoded()) as decoded:
+            for image, own, failed in decoded:
+                if failed > failed_before:
+                    after_failure, failed_before = 0, failed
                 if after_failure is not None and after_failure < max(3, round(self._file_fps)) and own_prev is not None:
                     skipped = round((own - own_prev) * self._file_fps) - 1  # frames of the file not given
                     if skipped > 0:
@@ -282,10 +274,27 @@ class VideoFileSource(FrameSource):
                 yield Frame(image, t, index)
                 t_last = t
                 index += 1
-        finally:
-            self._capture.release()
         if self.frame_count is not None and index + self.damaged_frames < self.frame_count - 1:
             self._ended_early(index, index / self.fps + shift, self.frame_count / self.fps)
+
+    def _decoded(self) -> Generator[tuple[np.ndarray, float, int], None, None]:
+        """Each frame the file decodes, with its own time in the file (seconds) and how many reads had
+        failed before it. Past damage the decoder goes on with the next whole frame; at the file's real
+        end it never does: reading stops once the reads tried exceed the frames the file states (or at
+        the first failure, when it states none or none was decoded yet)."""
+        decoded = failed = 0
+        try:
+            while True:
+                ok, image = self._capture.read()
+                if not ok or image is None:
+                    failed += 1
+                    if self.frame_count is None or decoded == 0 or decoded + failed > self.frame_count + _EXTRA_READS:
+                        return
+                    continue
+                yield image, float(self._capture.get(cv2.CAP_PROP_POS_MSEC) or 0.0) / 1000.0, failed
+                decoded += 1
+        finally:
+            self._capture.release()
 
     def _damage(self, t_last: float, t: float, spacing: float, failed: int) -> Gap:
         """The gap of frames lost to damage between ``t_last`` and ``t`` (``failed`` reads gave nothing)."""
@@ -304,18 +313,11 @@ class VideoFileSource(FrameSource):
         """The frames at their own times in the file (see ``__iter__``); a time jump after failed reads
         is a :class:`Gap`, one without (a variable frame rate) is not."""
         spacing = 1.0 / self._file_fps
-        index = failed = gap_failed = 0
+        index = gap_failed = 0
         first: float | None = None
         t_last: float | None = None
-        try:
-            while True:
-                ok, image = self._capture.read()
-                if not ok or image is None:
-                    failed += 1
-                    if self.frame_count is None or index == 0 or index + failed > self.frame_count + _EXTRA_READS:
-                        break
-                    continue
-                own = float(self._capture.get(cv2.CAP_PROP_POS_MSEC) or 0.0) / 1000.0
+        with contextlib.closing(self._decoded()) as decoded:
+            for image, own, failed in decoded:
                 first = own if first is None else first
                 t = own - first
                 if t_last is not None and not t > t_last:  # no time of its own, or a stale one
@@ -326,8 +328,6 @@ class VideoFileSource(FrameSource):
                 yield Frame(image, t, index)
                 t_last = t
                 index += 1
-        finally:
-            self._capture.release()
         shown = t_last + spacing if t_last is not None else 0.0  # how far the frames read reached
         # frames a decoder dropped after damage without a failed read are not counted: the time tells
         if (self.frame_count is not None and index + self.damaged_frames < self.frame_count - 1
