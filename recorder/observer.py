@@ -6,7 +6,9 @@ millisecond): while nothing moves and the board has been observed, the frame is 
 rectifying or classifying it. After motion, the observer waits until the board has been still for
 ``still_s`` seconds, then classifies the still frames (``smooth_frames`` of them, averaged) and
 emits an :class:`Observation` unless a hand still covers the board ("covered" on more than
-``max_covered`` points): a move is never taken from a frame with a hand over the board.
+``max_covered`` points): a move is never taken from a frame with a hand over the board. Points
+the session has found something lying on (``accept_lying``: still covered for seconds while the
+grid still fits the board) do not count towards that; they stay masked.
 """
 
 from __future__ import annotations
@@ -154,7 +156,16 @@ class Observer:
         self._last_t: float | None = None  # the previous frame's time
         self.covered_since: float | None = None  # the board still but covered (a hand, or something left on it) since
         self.covered_points = np.zeros(90, dtype=bool)  # the points read covered at the last such look
+        self.lying = np.zeros(90, dtype=bool)  # points something left on the board hides (``accept_lying``)
+        self.lying_since = -np.inf  # ... covered on every still view since then
         self.motion.reset()
+
+    def accept_lying(self, points: np.ndarray, since: float) -> None:
+        """Something lies on ``points`` (the caller checked that the grid still fits the board, so
+        it is not a moved camera): still views hiding them are handed over, with them masked, instead
+        of being waited out as a hand. A still view that shows one of them again frees it."""
+        self.lying, self.lying_since = np.array(points, dtype=bool), since
+        self._next_read = -np.inf
 
     def retry_later(self, t: float) -> None:
         """Read the still board again in ``retry_s`` (the last observation had hidden points)."""
@@ -199,7 +210,7 @@ class Observer:
             return None
         mean = np.mean(self._samples, axis=0)
         mask = mean[:, COVERED_INDEX] >= cfg.covered_p
-        if int(mask.sum()) > cfg.max_covered:
+        if int((mask & ~self.lying).sum()) > cfg.max_covered:
             log.debug("t=%.2f: board still but %d points covered; waiting", t, int(mask.sum()))
             self._samples.clear()
             self._next_read = t + cfg.retry_s
@@ -208,6 +219,7 @@ class Observer:
             self.covered_points = mask
             return None
         self.covered_since = None
+        self.lying &= mask
         self._observed = True
         self._last_observation_t = t
         touched = self.motion.touched_points()

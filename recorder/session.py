@@ -132,6 +132,8 @@ class RecordingSession:
         self._covered_since: float | None = None  # still views covered since then, none handed over
         self._looked_for_second = False  # a second board in the picture is looked for once
         self._covered_told: float | None = None  # a still covered board: not watched (-inf), told at (t)
+        self._grid_confirmed_at: float | None = None  # a calibration last found the board where the grid says
+        self._lying_told = False  # the arbiter was told of something lying on the board
         self._oriented = False
         self._mirrored = False  # the camera gives a mirror image: every frame is flipped back first
         # views left to tell a mirrored camera by (0: told, or a grid given by the caller, which is
@@ -224,6 +226,7 @@ class RecordingSession:
                 if self._covered_since is None:
                     self._covered_since = self.observer.covered_since
                 events += self._covered_still(image, t, self._covered_since)
+            events += self._lying_alert(t)
         started = time.perf_counter()
         events += self.resolver.tick(t)
         self.timings["resolve_ms"] += 1000 * (time.perf_counter() - started)
@@ -240,17 +243,23 @@ class RecordingSession:
         After ``covered_stuck_s`` the board counts as not watched (what is played meanwhile is read
         from the board once it shows again, and clock presses wait for those moves instead of being
         judged), and the board is looked for again, so a camera that was knocked or zoomed is
-        followed. After ``covered_alert_s`` the arbiter is told once which points cannot be seen."""
+        followed. When the board is found where the grid says, the covered points are something left
+        lying there: the observer hands over views with them masked (``_lying_alert`` tells the
+        arbiter). Otherwise, after ``covered_alert_s`` the arbiter is told once which points cannot
+        be seen."""
         assert self.observer is not None
         stuck = t - since
         if stuck < self.config.covered_stuck_s:
+            return []
+        found = self._locate(image, t, "board moved", min_shift=self.config.drift_min_shift)
+        if not found and self._grid_confirmed_at is not None and self._grid_confirmed_at >= since:
+            self.observer.accept_lying(self.observer.covered_points, since)
             return []
         if self._covered_told is None:
             self.resolver.lost_sight(t, gone_since=since)
             self._covered_told = -np.inf
         else:
             self.resolver.blind(t)
-        found = self._locate(image, t, "board moved", min_shift=self.config.drift_min_shift)
         if found:
             return found  # the camera moved: the board is read on the new grid
         if stuck < self.config.covered_alert_s or self._covered_told > -np.inf:
@@ -261,6 +270,26 @@ class RecordingSession:
                 f"{stuck:.0f} s: something lies on the board or hides it, or the camera moved; moves are not "
                 "recorded until the board can be seen, and are then read from it (clock presses meanwhile "
                 "wait for them)")
+        return [BoardDisturbed(t, "board_covered", names, "", text, self.resolver.game.ply)]
+
+    def _lying_alert(self, t: float) -> list[Event]:
+        """Tell the arbiter once when points found lying under something (``Observer.accept_lying``:
+        covered on every still view while a fresh calibration finds the board where the grid says, so
+        not a moved camera) have stayed hidden ``covered_alert_s``: a phone, a cup or a scoresheet left
+        on the board, not a hand that will move. The rest of the board is read as usual meanwhile; a
+        move to or from those points waits until they can be seen."""
+        assert self.observer is not None
+        lying = self.observer.lying
+        if not lying.any():
+            self._lying_told = False
+            return []
+        stuck = t - self.observer.lying_since
+        if self._lying_told or stuck < self.config.covered_alert_s:
+            return []
+        self._lying_told = True
+        names = tuple(square_name(int(sq)) for sq in np.flatnonzero(lying))
+        text = (f"something lies on {len(names)} points ({', '.join(names)}), hiding them for {stuck:.0f} s: the "
+                "rest of the board is recorded; a move to or from those points is recorded once they can be seen")
         return [BoardDisturbed(t, "board_covered", names, "", text, self.resolver.game.ply)]
 
     def _drop_calibration(self, image: np.ndarray) -> str:
@@ -368,6 +397,7 @@ class RecordingSession:
                 geometry, straight = geometry.turned(), flipped
             shift = float(straight / max(self.geometry.spacing_px(), 1e-9))
             if shift < min_shift:
+                self._grid_confirmed_at = t  # the board is where the grid in use says
                 return []
         self._grid_given = False
         self._locate_reason = ""

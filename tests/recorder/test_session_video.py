@@ -15,6 +15,8 @@ from typing import Any
 import numpy as np
 import pytest
 
+from calibration.errors import BoardNotFoundError
+from calibration.locator import BoardLocator
 from recorder.clocklog_input import read_clock_log
 from recorder.events import Alert, Event, MoveRecorded
 from recorder.observer import CLASSES
@@ -263,31 +265,74 @@ def test_a_press_while_the_board_was_not_yet_found_is_not_judged() -> None:
 
 
 class _SomethingOnTheBoard(OracleClassifier):
-    """The truth's board, with four points read as covered on every still view between two frames:
-    a scoresheet or a phone left lying on the board (or a grid the camera moved off)."""
+    """The truth's board, with ``rows`` (classifier order, rank 9 first) read as covered on every
+    still view between two frames: a scoresheet or a phone left lying on the board (or a grid the
+    camera moved off)."""
 
-    def __init__(self, truth: dict, first: int, last: int) -> None:
+    def __init__(self, truth: dict, first: int, last: int, rows: tuple[int, ...]) -> None:
         super().__init__(truth)
-        self.first, self.last = first, last
+        self.first, self.last, self.rows = first, last, rows
 
     def classify(self, rectified: np.ndarray) -> Any:
         result = super().classify(rectified)
         if self.first <= self.frame <= self.last:
             probs = result.probs.copy()
-            for row in (81, 82, 72, 73):  # a0, b0, a1, b1 in the classifier's order (rank 9 first)
+            for row in self.rows:
                 probs[row] = 0.001
                 probs[row, CLASSES.index("covered")] = 1.0
             result = replace(result, probs=probs / probs.sum(axis=1, keepdims=True))
         return result
 
 
+class _LostBoardLocator(BoardLocator):
+    """Finds no board while ``oracle`` is within a window of frames (a camera that moved off the
+    board so far that the grid in use cannot be confirmed)."""
+
+    def __init__(self, oracle: _SomethingOnTheBoard) -> None:
+        super().__init__()
+        self.oracle = oracle
+
+    def locate(self, image: np.ndarray) -> Any:
+        if self.oracle.first <= self.oracle.frame <= self.oracle.last:
+            raise BoardNotFoundError("no grid in this picture")
+        return super().locate(image)
+
+
 @pytest.mark.skipif(not (FIXTURES / "game_short.mp4").exists(), reason="fixture video missing")
-def test_something_left_on_the_board_is_told_and_the_moves_meanwhile_are_read_when_it_goes() -> None:
+def test_something_left_lying_on_the_board_is_told_and_the_rest_of_the_board_is_recorded() -> None:
+    """Four points no move touches (h0, i0, h1, i1) read covered from 13 s to 30 s while the board
+    is found where the grid says: the plies made meanwhile are recorded as they are made, in order,
+    the presses are theirs, and the arbiter is told once what lies where."""
     from recorder.events import BoardDisturbed, ClockAlert
 
     truth = json.loads((FIXTURES / "game_short.truth.json").read_text(encoding="utf-8"))
-    oracle = _SomethingOnTheBoard(truth, first=130, last=300)  # 13 s to 30 s
+    oracle = _SomethingOnTheBoard(truth, first=130, last=300, rows=(88, 89, 79, 80))
     session = RecordingSession(oracle, presses=read_clock_log(FIXTURES / "game_short.clock.jsonl"))
+    events = _play(session, oracle)
+    (told,) = [e for e in events if isinstance(e, BoardDisturbed)]
+    assert told.kind == "board_covered" and set(told.squares) == {"h0", "i0", "h1", "i1"}
+    assert 13.0 + 10.0 <= told.t <= 30.0
+    # the first seconds it lies there are waited out as a hand's (ply 4 then comes with ply 5)
+    assert {e.kind for e in events if isinstance(e, Alert) and e is not told} <= {"two_moves"}
+    assert rebuild(events).moves == truth["moves"]
+    moves = [e for e in events if isinstance(e, MoveRecorded)]
+    for event, ply in zip(moves, truth["plies"], strict=True):
+        if ply["t_complete"] >= 20.0:
+            assert event.t - ply["t_complete"] <= 0.5 + 1e-6
+    assert not [e for e in events if isinstance(e, ClockAlert)]
+
+
+@pytest.mark.skipif(not (FIXTURES / "game_short.mp4").exists(), reason="fixture video missing")
+def test_a_board_covered_where_the_grid_cannot_be_confirmed_is_read_when_it_shows_again() -> None:
+    """Points read covered on every still view from 13 s to 30 s while the board cannot be found
+    (the camera may have moved): the board counts as not watched, the arbiter is told, and the five
+    plies made meanwhile are read from the board once it shows."""
+    from recorder.events import BoardDisturbed, ClockAlert
+
+    truth = json.loads((FIXTURES / "game_short.truth.json").read_text(encoding="utf-8"))
+    oracle = _SomethingOnTheBoard(truth, first=130, last=300, rows=(81, 82, 72, 73))  # a0, b0, a1, b1
+    session = RecordingSession(oracle, presses=read_clock_log(FIXTURES / "game_short.clock.jsonl"),
+                               locator=_LostBoardLocator(oracle))
     events = _play(session, oracle)
     (told,) = [e for e in events if isinstance(e, BoardDisturbed) and e.kind == "board_covered"]
     assert set(told.squares) == {"a0", "b0", "a1", "b1"} and 13.0 + 10.0 <= told.t <= 30.0

@@ -149,6 +149,35 @@ def test_observer_waits_for_a_still_uncovered_board_and_skips_still_frames() -> 
     assert observer.skipped > 0 and len(calls) < 20
 
 
+def test_points_accepted_as_lying_under_something_are_masked_not_waited_for() -> None:
+    """Something lies on four points: still views are waited out as a hand's until the caller
+    accepts those points as lying there; then they are handed over with the four masked, a fifth
+    covered point is still waited for, and a view showing them again frees them."""
+    hidden: dict[str, tuple[int, ...]] = {"rows": (3, 4, 5, 6)}
+
+    def probabilities(frame: np.ndarray) -> np.ndarray:
+        probs = np.full((90, len(CLASSES)), 0.01)
+        probs[:, 0] = 0.9
+        for row in hidden["rows"]:
+            probs[row, CLASSES.index("covered")] = 5.0
+        return probs / probs.sum(axis=1, keepdims=True)
+
+    observer = Observer(probabilities, MotionDetector((0, 0, 160, 120), spacing=12.0),
+                        ObserverConfig(still_s=0.1, smooth_frames=2, retry_s=0.3))
+    assert all(observer.feed(_frame(False), i / 10) is None for i in range(10))
+    assert observer.covered_since is not None and observer.covered_points.sum() == 4
+    observer.accept_lying(observer.covered_points, observer.covered_since)
+    seen = observer.feed(_frame(False), 1.0)
+    assert seen is not None and list(np.flatnonzero(seen.mask)) == [3, 4, 5, 6]
+    hidden["rows"] = (3, 4, 5, 6, 7, 8, 9)  # a hand comes to rest beside it
+    observer.feed(_frame(True), 1.1)
+    assert all(observer.feed(_frame(True), 1.2 + i / 10) is None for i in range(5))
+    hidden["rows"] = (3, 4)  # the thing moved: two points show again
+    observer.feed(_frame(False), 1.8)
+    seen = next(obs for i in range(5) if (obs := observer.feed(_frame(False), 1.9 + i / 10)) is not None)
+    assert list(np.flatnonzero(seen.mask)) == [3, 4] and list(np.flatnonzero(observer.lying)) == [3, 4]
+
+
 def test_after_a_stalled_stream_the_move_is_dated_from_the_last_still_frame() -> None:
     """Frames stop at 3.0 s and come back at 5.0 s showing the hand: the move began some time after
     3.0 s, not at 5.0 s (a press at 4.0 s may well have followed it)."""
