@@ -61,6 +61,9 @@ class SessionConfig:
     not_found_alert_s: float = 3.0  # the board unseen this long (video time) from the first try: tell the arbiter
     drift_min_shift: float = 0.15  # a grid found again within this many spacings: the board did not move
     drift_quiet_s: float = 30.0  # after a drift check fooled by the pieces, wait this long (or for a move)
+    # a view this many points unlike the game's position (empty, red, black): is the grid still on the
+    # board? (checked once per move; a knock of a whole spacing fools the drift check)
+    unlike_points: int = 8
     # a still board with points covered this long: not watched, and looked for again (a knocked camera)
     covered_stuck_s: float = 3.0
     roi: tuple[int, int, int, int] | None = None  # read only this part of each frame: left, top, width, height
@@ -129,6 +132,7 @@ class RecordingSession:
         self._blind_alerted: float | None = None
         self._not_found_reason = ""
         self._drift_quiet_until = -np.inf  # drift checks wait until then (the last one was fooled)
+        self._unlike_checked = False  # a view unlike the game made the board be looked for since the last move
         self._covered_since: float | None = None  # still views covered since then, none handed over
         self._looked_for_second = False  # a second board in the picture is looked for once
         self._covered_told: float | None = None  # a still covered board: not watched (-inf), told at (t)
@@ -456,6 +460,14 @@ class RecordingSession:
             log.info("t=%.2f: drift check says moved (score %.2f) but the board is where it was or not found; "
                      "not checked again until the next move", observation.t, drift.score)
             self._drift_quiet_until = observation.t + self.config.drift_quiet_s
+        elif self._unlike_the_game(observation):
+            # A camera knocked by about one spacing (or two) leaves every line where a line was, so
+            # the drift check sees nothing, while every piece reads one point over: is the board
+            # still where the grid says?
+            self._unlike_checked = True
+            found = self._locate(image, observation.t, "board moved", min_shift=self.config.drift_min_shift)
+            if found:
+                return found
         started = time.perf_counter()
         rectified = self._rectify(image) if self._rectify is not None else None
         if rectified is not None:
@@ -482,9 +494,19 @@ class RecordingSession:
         self.timings["resolve_ms"] += 1000 * (time.perf_counter() - started)
         if any(isinstance(event, MoveRecorded) for event in events):
             self._drift_quiet_until = -np.inf
+            self._unlike_checked = False
         if self.resolver.wants_retry:
             self.observer.retry_later(observation.t)
         return self._glare_warning(observation) + events
+
+    def _unlike_the_game(self, observation: Observation) -> bool:
+        """Does this view read at least ``unlike_points`` points as holding something else (empty, red
+        or black) than the game's position, when that was not yet checked since the last move? More
+        than the moves a view can show explain: the grid may sit a whole spacing off the board."""
+        if self._unlike_checked:
+            return False
+        seen, agree, _ = colour_agreement(observation.probs, board_classes(self.resolver.game.position.board))
+        return seen * (1.0 - agree) >= self.config.unlike_points - 0.5
 
     def _glare_warning(self, observation: Observation) -> list[Event]:
         """Tell the arbiter which points glare blows out to white, when a new spot of it appears.

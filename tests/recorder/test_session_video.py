@@ -365,3 +365,55 @@ def test_a_second_board_in_the_picture_is_told() -> None:
     assert "a second board is in the picture" in told.text
     alone = RecordingSession(OracleClassifier(json.loads((FIXTURES / "game_short.truth.json").read_text())))
     assert not [e for e in alone.feed(Frame(frame, 0.0, 0)) if isinstance(e, BoardDisturbed)]
+
+
+class _OneFileOver(OracleClassifier):
+    """The truth's board as a grid one file off the board reads it, while the session still uses
+    the grid ``before`` (a camera knocked by one spacing): each point shows its neighbour's piece."""
+
+    def __init__(self, truth: dict) -> None:
+        super().__init__(truth)
+        self.session: RecordingSession | None = None
+        self.before: Any = None
+
+    def classify(self, rectified: np.ndarray) -> Any:
+        result = super().classify(rectified)
+        if self.session is None or self.session.geometry is not self.before:
+            return result
+        files = np.arange(90) % 9
+        probs = np.full_like(result.probs, 0.001)
+        probs[:, CLASSES.index("empty")] = 1.0
+        probs[files > 0] = result.probs[np.flatnonzero(files > 0) - 1]
+        return replace(result, probs=probs / probs.sum(axis=1, keepdims=True))
+
+
+@pytest.mark.skipif(not (FIXTURES / "game_short.mp4").exists(), reason="fixture video missing")
+def test_a_camera_knocked_by_one_spacing_is_followed_though_every_line_lies_where_one_was() -> None:
+    """From 20 s the picture moves by exactly one point spacing along the ranks: the grid's lines
+    still fall on lines, so only the pieces, each read one point over, show that the board moved.
+    The board is looked for again and the game is recorded to its end, with no alert."""
+    import cv2
+
+    truth = json.loads((FIXTURES / "game_short.truth.json").read_text(encoding="utf-8"))
+    oracle = _OneFileOver(truth)
+    session = RecordingSession(oracle, presses=read_clock_log(FIXTURES / "game_short.clock.jsonl"))
+    step = np.subtract(truth["points"]["b0"], truth["points"]["a0"])
+    knock = np.array([[1, 0, step[0]], [0, 1, step[1]]], dtype=np.float32)
+    for item in open_source(str(FIXTURES / "game_short.mp4")):
+        if isinstance(item, Frame):
+            oracle.frame = item.index
+            if item.t >= 20.0:
+                if oracle.session is None:
+                    oracle.session, oracle.before = session, session.geometry
+                height, width = item.image.shape[:2]
+                item = replace(item, image=cv2.warpAffine(item.image, knock, (width, height),
+                                                          borderMode=cv2.BORDER_REPLICATE))
+        session.feed(item)
+    session.finish()
+    events = session.log.events
+    assert rebuild(events).moves == truth["moves"]
+    assert not [e for e in events if isinstance(e, Alert)]
+    from recorder.events import CalibrationChanged
+
+    (moved,) = [e for e in events if isinstance(e, CalibrationChanged) and e.t >= 20.0]
+    assert 0.8 <= moved.shift <= 1.2
