@@ -150,9 +150,15 @@ def _fill_faint(out: np.ndarray, smooth: np.ndarray, cache: list[np.ndarray], fo
     (90,) the points given one.
 
     Only circles at least 0.7 spacings from every circle ``found`` already are pieces of their own
-    (nearer, they are a found piece's outline again)."""
+    (nearer, they are a found piece's outline again). An occupied point whose nearest disc lies
+    further than a side wall's outline (``_WALL_REACH``) takes a faint circle found right on it
+    (``_FAINT_ON_POINT``) instead: the search can miss a pale piece's outline and find a circle
+    between it and its neighbour (tester's render, a pale soldier at the board's edge read 0.72
+    spacings off its point as a piece came to stand beside it), while a knocked piece's own
+    circles lie where it went, not on the point it left."""
     filled = np.zeros(90, dtype=bool)
-    missing = np.flatnonzero(occupied & np.isnan(out[:, 0]))
+    far = np.hypot(out[:, 0], out[:, 1]) > _WALL_REACH  # NaN (no disc) compares False
+    missing = np.flatnonzero(occupied & (np.isnan(out[:, 0]) | far))
     if not len(missing):
         return filled
     faint = _faint_circles(smooth, cache, spacing)
@@ -166,7 +172,7 @@ def _fill_faint(out: np.ndarray, smooth: np.ndarray, cache: list[np.ndarray], fo
         fy = -(faint[:, 1] - py[sq]) / spacing
         distance = np.hypot(fx, fy)
         best = int(np.argmin(distance))
-        if distance[best] <= reach:
+        if distance[best] <= (_FAINT_ON_POINT if far[sq] else reach):
             out[sq] = (fx[best], fy[best])
             filled[sq] = True
     return filled
@@ -207,6 +213,7 @@ _FAINT_ON_FIELD = 0.15  # spacings: the same for a faint circle (a knocked piece
 _ON_FIELD = 0.25  # spacings: a circle this near the field is the top (at the edge the fit misses tops by 0.2;
 # the cost: a piece knocked only 0.3 off can have its circle taken for its top and go unflagged)
 _WALL_REACH = 0.6  # spacings: a side wall's outline lies no further than this from its piece's point
+_FAINT_ON_POINT = 0.2  # spacings: a faint circle this near a point is a piece standing on it
 
 
 def parallax_field(offsets: np.ndarray, min_pieces: int = 8) -> np.ndarray | None:
