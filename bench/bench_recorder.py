@@ -1,8 +1,10 @@
 """Recorder figures on rendered game videos: moves right, false alerts, injected cases, latency, throughput.
 
 Videos are rendered by ``synth`` from real games of ``../shared/data/games_iccs.txt`` with the
-``test`` style split and seeds from 700000 up (never used while developing), once, into
-``out/bench/videos/`` (rendering is the slow part; later runs reuse the files). Two sets:
+``test`` style split and seeds from 700000 up, once, into ``out/bench/videos/`` (rendering is the
+slow part; later runs reuse the files). Those seeds were not used while the recorder was first
+built, but every change since has been measured on them; ``--seed-base`` (say 900000) renders a
+fresh set no change was tuned against. Two sets:
 
 - clean games (``--games``, first ``--plies`` plies of each): every move must be recorded right,
   with no alert about the game at all (a ``glare`` warning is about the camera's view, not the
@@ -49,6 +51,7 @@ ROOT = Path(__file__).resolve().parent.parent
 GAMES = ROOT.parent / "shared" / "data" / "games_iccs.txt"
 VIDEOS = ROOT / "out" / "bench" / "videos"
 SEED_BASE = 700000
+GAME_LINES = 2998  # games in GAMES
 INJECT_KINDS = ("illegal", "wrong_side", "knock", "restore", "quick_pair", "press_no_move", "no_press")
 EXPECTED = {  # alert kinds each case must raise near it (quick_pair: see ``score``)
     "illegal": ("illegal_move",), "wrong_side": ("wrong_side",), "knock": ("board_disturbed",),
@@ -79,13 +82,20 @@ class VideoSpec:
         return VIDEOS / f"{self.name}{suffix}"
 
 
-def plan(games: int, cases: int, plies: int) -> tuple[list[VideoSpec], list[VideoSpec]]:
-    """The clean and injected video sets (deterministic: same arguments, same videos)."""
-    clean = [VideoSpec(f"clean-{i:03d}-p{plies}", 1000 + 37 * i, plies, SEED_BASE + i) for i in range(games)]
+def plan(games: int, cases: int, plies: int, seed_base: int = SEED_BASE) -> tuple[list[VideoSpec], list[VideoSpec]]:
+    """The clean and injected video sets (deterministic: same arguments, same videos).
+
+    Another ``seed_base`` than the standing set's gives a fresh set: other looks, cameras, hands
+    and games (lines shifted), in videos named ``s<seed_base>-...``, for figures on videos no
+    change was ever tuned against (the standing set has been recorded at every change since)."""
+    prefix, shift = ("", 0) if seed_base == SEED_BASE else (f"s{seed_base}-", seed_base * 7919)
+    clean = [VideoSpec(f"{prefix}clean-{i:03d}-p{plies}", (1000 + 37 * i + shift) % GAME_LINES, plies, seed_base + i)
+             for i in range(games)]
     injected = []
     for i in range(cases):  # the plies of the cases are drawn by synth from the seed
         line = 2000 + 41 * i if i < 24 else 11 + 19 * (i - 24)  # past the file's end: lines below the clean set's
-        injected.append(VideoSpec(f"inject-{i:03d}", line, 26, SEED_BASE + 5000 + i, INJECT_KINDS))
+        injected.append(VideoSpec(f"{prefix}inject-{i:03d}", (line + shift) % GAME_LINES, 26, seed_base + 5000 + i,
+                                  INJECT_KINDS))
     return clean, injected
 
 
@@ -370,9 +380,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--no-throughput", action="store_true")
     parser.add_argument("--workers", type=int, default=2, help="videos recorded at once for the accuracy figures")
     parser.add_argument("--no-early", action="store_true", help="skip recording the clean games again with an early press")
+    parser.add_argument("--seed-base", type=int, default=SEED_BASE,
+                        help=f"seeds of the videos (default {SEED_BASE}, the standing set); another gives a fresh set")
     args = parser.parse_args(sys.argv[1:] if argv is None and __name__ == "__main__" else (argv or []))
     logging.getLogger("recorder").setLevel(logging.WARNING)
-    clean, injected = plan(args.games, args.cases, args.plies)
+    clean, injected = plan(args.games, args.cases, args.plies, args.seed_base)
     order = [s for pair in zip(clean, injected, strict=False) for s in pair]
     order += clean[len(injected):] + injected[len(clean):]
     spent = 0.0
