@@ -465,6 +465,7 @@ class RecordingSession:
             # the drift check sees nothing, while every piece reads one point over: is the board
             # still where the grid says?
             self._unlike_checked = True
+            self._next_locate = -np.inf
             found = self._locate(image, observation.t, "board moved", min_shift=self.config.drift_min_shift)
             if found:
                 return found
