@@ -18,8 +18,18 @@ What is implemented, and where the rule texts were simplified (documented per fu
   false root (假根, 24.16) and does not count. A capture after which the capturer is mated at once
   is no chase (24.3; 1999 细则 7). Each chase says why the target is lost (``Chase.reason``), so
   26.9.1 can tell the grave chases (of a chariot, or of an unprotected piece or one on a false
-  root) from the others (a short-protected piece, 少根子). Not implemented: winning material through a series of checks
-  (抽将) and the joint chase by pieces on different points (联合捉子 beyond one exchange point).
+  root) from the others (a short-protected piece, 少根子).
+* 抽将 (24.3 "从下一着开始运用将军...得子"): a piece won by checking first is chased too
+  (:func:`chases_by_check`): one check, quiet or capturing, after every legal answer to which
+  (capturing the checker and interposing included, their captures counted as lost) a capture by a
+  piece other than the general or a soldier (26.8 "兵借其他子抽吃对方的子，按闲处理", 26.1) wins
+  the target under the same exchange and protection rules as a direct chase (24.3 完整互吃交换,
+  24.15, 24.16), and the whole line still gains (26.6, 26.7). The target and taker are named by
+  their squares after the move classified. It must be new (29.2): not a piece the mover could win
+  directly, or by checking first, before the move; a direct chase of a piece that could only be
+  won through a check before stays new (a direct attack is a new threat; direct verdicts are as
+  without 抽将). Not implemented: a series of checks before the capture (连续将军), and the joint
+  chase by pieces on different points (联合捉子 beyond one exchange point).
 * Chases by the general or a soldier itself are allowed (26.1) and count as idle, unless the
   soldier's capture would give check by another piece (26.8), and never hide another piece's chase
   of the same target; a general's
@@ -77,6 +87,7 @@ class Chase:
     attacker_piece: str
     target_piece: str
     reason: str
+    check: Move | None = None  # the check played first when the piece is won by checking (抽将), else None
 
     @property
     def grave(self) -> bool:
@@ -86,9 +97,11 @@ class Chase:
         return self.target_piece.upper() == "R" or self.reason in (UNPROTECTED, FALSE_ROOT)
 
     def describe(self) -> str:
-        """E.g. ``"horse c7 chases chariot d9 (unprotected)"``."""
+        """E.g. ``"horse c7 chases chariot d9 (unprotected)"``, or for a piece won by checking first
+        ``"horse c7 chases chariot d9 (after the check b2b9, 抽将: unprotected)"``."""
+        why = f"after the check {self.check.iccs}, 抽将: {self.reason}" if self.check else self.reason
         return (f"{piece_name(self.attacker_piece)} {square_name(self.attacker)} chases "
-                f"{piece_name(self.target_piece)} {square_name(self.target)} ({self.reason})")
+                f"{piece_name(self.target_piece)} {square_name(self.target)} ({why})")
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,9 +146,15 @@ def classify_move(before: Position, move: Move, ply: int = 0, previous: Move | N
     earlier = chases(before, fresh, include_general_and_soldier=True)
     had = {c.target for c in earlier}
     had_real = {c.target for c in earlier if _counts(before, c)}  # a soldier's allowed chase may turn real
+    found = chases(attacker_view, fresh, include_general_and_soldier=True)
+    direct = {c.target for c in found}
+    by_check = [c for c in chases_by_check(attacker_view, fresh) if c.target not in direct | had_real]
+    if by_check:  # a chase won by checking first must be new too (29.2): not one the position before allowed
+        had_by_check = {c.target for c in chases_by_check(before, fresh)}
+        found += [c for c in by_check if c.target not in had_by_check]
     new: list[Chase] = []
     allowed: list[Chase] = []
-    for chase in chases(attacker_view, fresh, include_general_and_soldier=True):
+    for chase in found:
         real = _counts(attacker_view, chase)
         if chase.target in (had_real if real else had):
             continue
@@ -181,6 +200,105 @@ def chases(position: Position, fresh_soldier: int | None = None,
     return sorted(found.values(), key=lambda c: c.target)
 
 
+#: A check with more legal replies than this is not followed for 抽将: the answers that leave
+#: no gain are then many, and each reply costs a search (in the shared games checks have 1-10).
+CHECK_REPLIES_MAX = 16
+
+
+def chases_by_check(position: Position, fresh_soldier: int | None = None) -> list[Chase]:
+    """Pieces the side to move wins by checking first (抽将; 24.3 "从下一着开始运用将军...得子").
+
+    One check is followed, quiet or capturing (a series of checks, 连续将军, is not: see the
+    module notes). A check is a chase of the piece ``T`` when, whatever the defender answers
+    (capturing the checker, interposing, moving the general: every legal reply, its own capture
+    counted as material lost), the checker's side can then take a piece that wins material:
+
+    * the taker is neither the general nor a soldier (26.8 "兵借其他子抽吃对方的子，按闲处理";
+      26.1), and the piece taken is not the general, a soldier on its own side of the river, or
+      one that has just crossed (26.7);
+    * the piece is won on its point under the same rules as a direct chase (24.3 完整互吃交换, 24.15
+      有根子/少根子, 24.16 假根): :func:`_exchange` with its false-root test, so an adequately
+      protected piece is not won;
+    * the taker is not mated at once for it (24.3 "得子后不致立即...被对方将死");
+    * the whole line still gains (26.6, 26.7 via :func:`_is_gain`): what the check took and the
+      piece won, against what the reply took and the exchange cost; and instead of recapturing the
+      defender may take one piece elsewhere (a checker left hanging), with its own exchange there.
+
+    The defender's best answer decides: the target is the piece won after the reply that leaves
+    the least, named (with its taker) by its square in ``position``: a piece that moved in the reply
+    (an interposer, or a piece that took the checker) by the square it came from. The check and
+    each line are a few plies, searched with the memoised exchange; :data:`CHECK_REPLIES_MAX` and
+    the first reply that leaves no gain bound the work.
+    """
+    return list(_chases_by_check(position, fresh_soldier))
+
+
+@lru_cache(maxsize=4096)
+def _chases_by_check(position: Position, fresh_soldier: int | None) -> tuple[Chase, ...]:
+    """:func:`chases_by_check`, remembered: a repeated cycle asks it of the same positions again."""
+    board = position.board
+    found: dict[int, Chase] = {}
+    general = position.general_square(BLACK if position.side_to_move == RED else RED)
+    for check in position.legal_moves():
+        if not (_may_check(check, general) and position.gives_check(check)):
+            continue
+        after_check = position.play(check)
+        replies = after_check.legal_moves()
+        if not replies or len(replies) > CHECK_REPLIES_MAX:
+            continue  # a mate is a mate threat (24.2), not a chase
+        taken = board[check.to_square]
+        gained0 = (taken,) if taken != "." else ()
+        won = _won_after_every_reply(position, check, after_check, gained0, fresh_soldier)
+        if won is not None and won.target not in found:
+            found[won.target] = won
+    return tuple(sorted(found.values(), key=lambda c: c.target))
+
+
+def _won_after_every_reply(position: Position, check: Move, after_check: Position, gained0: tuple[str, ...],
+                           fresh_soldier: int | None) -> Chase | None:
+    """The piece the checker's side wins after the defender's best reply to ``check``, or ``None``
+    when some reply leaves no winning capture. Replies that capture are tried first: they refute
+    most often, and the first reply that refutes ends the search."""
+    board = after_check.board
+    replies = sorted(after_check.legal_moves(), key=lambda r: -VALUES.get(board[r.to_square].upper(), 0))
+    worst: tuple[int, Chase] | None = None
+    for reply in replies:
+        taken = board[reply.to_square]
+        lost0 = (taken,) if taken != "." else ()
+        line = _Line(position, check, reply, gained0, lost0)
+        best = _best_follow_up(after_check.play(reply), line, fresh_soldier)
+        if best is None:
+            return None
+        if worst is None or best[0] < worst[0]:
+            worst = best
+    return worst[1] if worst else None
+
+
+def _best_follow_up(position: Position, line: _Line, fresh_soldier: int | None) -> tuple[int, Chase] | None:
+    """The checker's side's best winning capture after the check and reply of ``line`` as (net
+    value, chase named in the real position), or ``None``."""
+    check, reply, gained0, lost0 = line.check, line.reply, line.gained, line.lost
+    board = position.board
+    best: tuple[int, Chase] | None = None
+    for move in position.legal_moves():
+        target, attacker = board[move.to_square], board[move.from_square]
+        if target == "." or target.upper() == "K" or attacker.upper() in "KP":
+            continue
+        moved = move.to_square == reply.to_square  # the target came there in the reply
+        origin = reply.from_square if moved else move.to_square
+        if target.upper() == "P" and (own_half(move.to_square, side_of(target)) or origin == fresh_soldier
+                                      or (moved and own_half(reply.from_square, side_of(target)))):
+            continue
+        if not _is_gain([*gained0, target], list(lost0)):
+            continue  # even for nothing, this capture would not make the line a gain
+        judged = _judge_capture(position, move, line)
+        if judged is None or (best is not None and judged[0] <= best[0]):
+            continue
+        taker = check.from_square if move.from_square == check.to_square else move.from_square
+        best = (judged[0], Chase(taker, origin, attacker, target, judged[1], check))
+    return best
+
+
 def _counts(position: Position, chase: Chase) -> bool:
     """Is this a chase the 棋例 count: not the general's or a soldier's own (26.1), unless the
     soldier's capture would give check by another piece (26.8)?"""
@@ -223,32 +341,87 @@ def mates_by_checks(position: Position, depth: int) -> bool:
 def mate_in_one(position: Position) -> bool:
     """Does the side to move have a move that checkmates? (Remembered per position: the exchange
     search asks it of the same positions along every order of the captures.)"""
+    general = position.general_square(BLACK if position.side_to_move == RED else RED)
     for move in position.legal_moves():
-        after = position.play(move)
-        if after.in_check() and not after.legal_moves():
+        if _may_check(move, general) and position.gives_check(move) and not position.play(move).has_legal_move():
+            return True
+    return False
+
+
+def _may_check(move: Move, general: int) -> bool:
+    """Could ``move`` change what attacks the general on ``general``? Only if it leaves or enters a
+    square on the general's rank or file (a chariot's or cannon's line, a cannon's screen) or within
+    two steps of it (a horse, its leg, a soldier). A cheap filter before :meth:`Position.gives_check`."""
+    gf, gr = general % 9, general // 9
+    for square in (move.from_square, move.to_square):
+        f, r = square % 9, square // 9
+        if f == gf or r == gr or (abs(f - gf) <= 2 and abs(r - gr) <= 2):
             return True
     return False
 
 
 def _capture_gain(position: Position, move: Move) -> str | None:
     """Why taking with ``move`` wins material (a short reason), or ``None`` when it does not."""
+    judged = _judge_capture(position, move)
+    return judged[1] if judged else None
+
+
+def _judge_capture(position: Position, move: Move, line: _Line | None = None) -> tuple[int, str] | None:
+    """Does taking with ``move`` win material: (net value, short reason), or ``None``?
+
+    After a check and its reply (``line``, 抽将) the piece must still be won on its own point, and
+    the whole line must gain, also when the defender takes elsewhere instead of recapturing.
+    """
     board = position.board
     target, attacker = board[move.to_square], board[move.from_square]
     after = position.play(move)
-    if mate_in_one(after):
-        return None  # the capturer would be mated at once (24.3; 1999 细则 7)
     lost: list[str] = []
     captured = [target]
     _defend(after, move.to_square, captured, lost, depth=8)
     if not _is_gain(captured, lost):
         return None
+    net = _value(captured) - _value(lost)
+    if line is not None:
+        if not _is_gain([*line.gained, *captured], [*line.lost, *lost]):
+            return None
+        whole = _value([*line.gained, *captured]) - _value([*line.lost, *lost])
+        least = _counter_capture(after, move.to_square, line, [*line.gained, target], whole)
+        if least is None:
+            return None
+        net = least
+    if mate_in_one(after):
+        return None  # the capturer would be mated at once (24.3; 1999 细则 7)
     if not lost:
         if not _has_protector(after, move.to_square):
-            return UNPROTECTED
-        return SHORT_ROOT if _can_recapture(after, move.to_square) else FALSE_ROOT
+            return net, UNPROTECTED
+        return net, (SHORT_ROOT if _can_recapture(after, move.to_square) else FALSE_ROOT)
     if target.upper() == "R" and attacker.upper() != "R":
-        return f"chariot attacked by a {piece_name(attacker)}"
-    return "wins material in the exchange"
+        return net, f"chariot attacked by a {piece_name(attacker)}"
+    return net, "wins material in the exchange"
+
+
+def _counter_capture(position: Position, point: int, line: _Line, gained: list[str], net: int) -> int | None:
+    """The defender to move, instead of recapturing on ``point``, takes a piece the line exposed
+    (a checker left hanging, a piece the reply attacks): the capturer's least net over these
+    choices, each judged by the exchange on its own point, or ``None`` when one leaves no gain.
+    A capture the defender already had in the real position is not counted: like a direct chase
+    (judged on the target's point alone), 抽将 is not undone by the defender's own pending chases."""
+    board = position.board
+    standing = _standing_captures(line.real)
+    for reply in position.legal_moves():
+        taken = board[reply.to_square]
+        if (reply.to_square == point or taken == "." or taken.upper() == "K"
+                or (reply.from_square, reply.to_square, board[reply.from_square], taken) in standing):
+            continue
+        again = position.play(reply)
+        if mate_in_one(again):
+            continue  # taking there would get the defender mated (24.16's false root, the other way)
+        back_gained, back_lost = _exchange(again, reply.to_square, 8, defending=True)
+        line_gained, line_lost = gained + list(back_lost), [*line.lost, taken, *back_gained]
+        if not _is_gain(line_gained, line_lost):
+            return None
+        net = min(net, _value(line_gained) - _value(line_lost))
+    return net
 
 
 def _defend(position: Position, point: int, gained: list[str], lost: list[str], depth: int) -> None:
@@ -292,6 +465,27 @@ def _exchange(position: Position, point: int, depth: int, defending: bool) -> tu
             if net > best[0]:
                 best = (net, more_gained, more_lost)
     return best[1], best[2]
+
+
+@dataclass(frozen=True, slots=True)
+class _Line:
+    """A check and its reply before a capture (抽将), from the ``real`` position: what the capturer's
+    side took (``gained``: the check's capture) and lost (``lost``: the reply's)."""
+
+    real: Position
+    check: Move
+    reply: Move
+    gained: tuple[str, ...]
+    lost: tuple[str, ...]
+
+
+@lru_cache(maxsize=1024)
+def _standing_captures(position: Position) -> frozenset[tuple[int, int, str, str]]:
+    """The captures the opponent of the side to move has in ``position``, as (from, to, piece, taken)."""
+    view = position.with_side_to_move(BLACK if position.side_to_move == RED else RED)
+    board = view.board
+    return frozenset((m.from_square, m.to_square, board[m.from_square], board[m.to_square])
+                     for m in view.legal_moves() if board[m.to_square] != ".")
 
 
 def _value(pieces: list[str]) -> int:

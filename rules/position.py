@@ -373,6 +373,17 @@ class Position:
         self._legal = tuple(legal)
         return self._legal
 
+    def has_legal_move(self) -> bool:
+        """Has the side to move any legal move? (Stops at the first one; the mate tests ask it often.)"""
+        if self._legal is not None:
+            return bool(self._legal)
+        board, side = self._board, self._side
+        g = board.index("K" if side == RED else "k")
+        for from_square, to_square in _pseudo_moves(board, side):
+            if not _general_attacked(_apply(board, from_square, to_square), to_square if from_square == g else g, side):
+                return True
+        return False
+
     def is_legal(self, move: Move) -> bool:
         return move in self._legal_tuple()
 

@@ -162,7 +162,11 @@ def test_line_2432_perpetual_chase_of_a_cannon(games: list[GameRecord]) -> None:
     episode = game.repetitions()[-1]
     assert episode.codes == ("must_change", "forbidden_not_changed")
     assert episode.first.must_change == "red" and episode.last.winner == "black"
-    assert {c.target_piece for m in episode.first.moves for c in m.chases} == {"c"}
+    assert {c.target_piece for m in episode.first.moves if m.side == "red" for c in m.chases} == {"c"}
+    # black's cannon, stepping to c2, sets up ...Ne2-c1+ after which it takes the red horse on c0 over
+    # the checker, whatever red answers (抽将, 24.3): a chase between idle moves, so black stays allowed
+    (drawn,) = {c for m in episode.first.moves if m.side == "black" for c in m.chases}
+    assert drawn.check is not None and drawn.target_piece == "N" and not episode.first.black.forbidden
     sf_moves = [f"{m[0]}{int(m[1]) + 1}{m[2]}{int(m[3]) + 1}" for m in moves[: episode.start_ply]]
     ended, value = pyffish.is_optional_game_end("xiangqi", pyffish.start_fen("xiangqi"), sf_moves)
     assert ended and value < 0 and game.positions[episode.start_ply].side_to_move == "red"

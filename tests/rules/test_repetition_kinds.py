@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rules import Move, MoveKind, Position, classify_move
-from rules.move_kinds import SHORT_ROOT, chases, mates_by_checks
+from rules.move_kinds import SHORT_ROOT, chases, chases_by_check, mates_by_checks
 from rules.squares import square_name
 
 
@@ -143,3 +143,69 @@ def test_mate_threat() -> None:
 ])
 def test_mates_by_checks(fen: str, depth: int, expected: bool) -> None:
     assert mates_by_checks(Position.from_fen(fen), depth) is expected
+
+
+# --- 抽将: material won by checking first (24.3 "从下一着开始运用将军...得子") ---------------------------
+
+LOOSE_HORSE_BEHIND_A_CHECK = "3k5/9/9/9/9/9/6n2/2c6/4A4/2NAK4 b"
+
+
+def test_a_piece_won_after_a_check_is_chased_and_named_by_its_real_square() -> None:
+    # the black horse comes to e2: next ...Ne2-c1+ and, whatever red answers, the cannon on c2 takes
+    # the loose red horse on c0 over the checker (the only answers are general moves)
+    kind, text = kind_of(LOOSE_HORSE_BEHIND_A_CHECK, "g3e2")
+    assert kind is MoveKind.CHASE
+    assert "black cannon c2 chases red horse c0 (after the check e2c1, 抽将: unprotected)" in text
+    (chase,) = chases_by_check(Position.from_fen(LOOSE_HORSE_BEHIND_A_CHECK).play("g3e2").with_side_to_move("black"))
+    assert chase.grave and chase.check == Move.from_iccs("e2c1")
+
+
+def test_an_interposed_piece_is_named_by_the_square_it_comes_from() -> None:
+    # game 2036 (ply 62): ...Rd8-b8 threatens ...Rb0+; red must interpose (advisor e1-d0 or elephant
+    # a2-c0) and the cannon on a0 takes the interposer, which the general cannot retake (the chariot
+    # guards it: 24.16). The advisor is taken on d0 but named where it stands now, e1.
+    kind, text = kind_of("2b1ka3/3r5/4b4/p1p6/9/2P1P4/8R/B4C2B/4A4/c3K4 b", "d8b8")
+    assert kind is MoveKind.CHASE
+    assert "black cannon a0 chases red advisor e1 (after the check b8b0, 抽将: false root" in text
+
+
+def test_a_follow_up_capture_answered_by_an_equal_recapture_is_no_chase() -> None:
+    # with a red horse on b2 guarding c0, cannon takes horse and horse takes cannon: even (24.15, 26.6)
+    assert kind_of("3k5/9/9/9/9/9/6n2/1Nc6/4A4/2NAK4 b", "g3e2")[0] is MoveKind.IDLE
+
+
+def test_a_check_that_wins_nothing_is_no_chase() -> None:
+    # with a red chariot on a1 the answer to ...Nc1+ is to take the checker: the cannon then wins nothing
+    # (the horse on c0 is taken over no screen), so the whole line loses a horse
+    assert kind_of("3k5/9/9/9/9/9/6n2/2c6/R3A4/2NAK4 b", "g3e2")[0] is MoveKind.IDLE
+    assert kind_of("3k5/9/9/9/9/9/6n2/9/4A4/2NAK4 b", "g3e2")[0] is MoveKind.IDLE  # nothing to take after
+
+
+def test_a_capturing_check_that_removes_a_protector_is_a_chase() -> None:
+    # game 2503 (ply 100): the soldier steps aside, opening the g-file: ...Cg9xg0+ takes the elephant
+    # that guards e2 with check, red's only answer Rg6xg0 takes the cannon, and ...Re4xe2 wins the now
+    # loose cannon: a cannon and an elephant for a cannon. 26.1.1: the soldier's move counts as a chase.
+    kind, text = kind_of("2bak1c2/4a4/4bn3/2P3R2/9/4r4/2C3p2/4C4/4A4/4KAB2 b", "g3f3")
+    assert kind is MoveKind.CHASE
+    assert "black chariot e4 chases red cannon e2 (after the check g9g0, 抽将: unprotected)" in text
+
+
+def test_a_soldier_taking_after_another_piece_checks_is_not_a_chase() -> None:
+    # 26.8 "兵（卒）借其他子抽吃对方的子，按闲处理": with a soldier on b0 in the cannon's place, the same
+    # check leaves the horse to the soldier only; the soldier's own attack on c0 is allowed (26.1)
+    position = Position.from_fen("3k5/9/9/9/9/9/9/4n4/4A4/1pNAK4 b")
+    assert chases_by_check(position) == []
+    assert kind_of("3k5/9/9/9/9/9/6n2/9/4A4/1pNAK4 b", "g3e2")[0] is MoveKind.IDLE
+    assert chases_by_check(Position.from_fen("3k5/9/9/9/9/9/9/2c1n4/4A4/2NAK4 b"))  # a cannon's take counts
+
+
+def test_a_discovered_check_forking_a_chariot_is_a_chase() -> None:
+    # game 723 (ply 120): ...Rb5-d5 lines up behind the horse on d2; ...Nd2-c4 gives a discovered check
+    # and attacks the chariot on e3: the general's move or the chariot interposing on d3 loses it
+    kind, text = kind_of("4kab2/4a4/4b4/1PP1C4/1r6p/9/4R3P/3nB4/3K5/2B6 b", "b5d5")
+    assert kind is MoveKind.CHASE and "black horse d2 chases red chariot e3 (after the check d2c4, 抽将" in text
+
+
+def test_a_chase_by_check_that_stood_before_the_move_is_not_new() -> None:
+    # 29.2 (1999): with the cannon already on c2 and the horse on e2, a move elsewhere chases nothing new
+    assert kind_of("3k5/9/9/9/9/9/9/2c1n4/4A4/2NAK4 b", "d9d8")[0] is MoveKind.IDLE
