@@ -147,7 +147,7 @@ def classify_move(before: Position, move: Move, ply: int = 0, previous: Move | N
     had = {c.target for c in earlier}
     had_real = {c.target for c in earlier if _counts(before, c)}  # a soldier's allowed chase may turn real
     found = chases(attacker_view, fresh, include_general_and_soldier=True)
-    direct = {c.target for c in found}
+    direct = {c.target for c in found if _counts(attacker_view, c)}  # a soldier's or general's is idle (26.1)
     by_check = [c for c in chases_by_check(attacker_view, fresh) if c.target not in direct | had_real]
     if by_check:  # a chase won by checking first must be new too (29.2): not one the position before allowed
         had_by_check = {c.target for c in chases_by_check(before, fresh)}
@@ -391,6 +391,10 @@ def _judge_capture(position: Position, move: Move, line: _Line | None = None) ->
         net = least
     if mate_in_one(after):
         return None  # the capturer would be mated at once (24.3; 1999 细则 7)
+    if line is not None and line.lost and target.upper() != "R":
+        # the defender's reply took material (the checker, most often): the piece is won through an
+        # exchange, not as a loose piece, whatever it stands with after the line (26.9.1 lists loose ones)
+        return net, "wins material in the exchange"
     if not lost:
         if not _has_protector(after, move.to_square):
             return net, UNPROTECTED

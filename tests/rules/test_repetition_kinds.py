@@ -185,9 +185,14 @@ def test_a_capturing_check_that_removes_a_protector_is_a_chase() -> None:
     # game 2503 (ply 100): the soldier steps aside, opening the g-file: ...Cg9xg0+ takes the elephant
     # that guards e2 with check, red's only answer Rg6xg0 takes the cannon, and ...Re4xe2 wins the now
     # loose cannon: a cannon and an elephant for a cannon. 26.1.1: the soldier's move counts as a chase.
-    kind, text = kind_of("2bak1c2/4a4/4bn3/2P3R2/9/4r4/2C3p2/4C4/4A4/4KAB2 b", "g3f3")
+    # The cannon had its elephant and black gives a cannon to win it: won in an exchange, so not a
+    # chase of a loose piece that 26.9.1 makes grave.
+    fen = "2bak1c2/4a4/4bn3/2P3R2/9/4r4/2C3p2/4C4/4A4/4KAB2 b"
+    kind, text = kind_of(fen, "g3f3")
     assert kind is MoveKind.CHASE
-    assert "black chariot e4 chases red cannon e2 (after the check g9g0, 抽将: unprotected)" in text
+    assert "black chariot e4 chases red cannon e2 (after the check g9g0, 抽将: wins material in the exchange)" in text
+    (chase,) = chases_by_check(Position.from_fen(fen).play("g3f3").with_side_to_move("black"))
+    assert not chase.grave
 
 
 def test_a_soldier_taking_after_another_piece_checks_is_not_a_chase() -> None:
@@ -197,6 +202,13 @@ def test_a_soldier_taking_after_another_piece_checks_is_not_a_chase() -> None:
     assert chases_by_check(position) == []
     assert kind_of("3k5/9/9/9/9/9/6n2/9/4A4/1pNAK4 b", "g3e2")[0] is MoveKind.IDLE
     assert chases_by_check(Position.from_fen("3k5/9/9/9/9/9/9/2c1n4/4A4/2NAK4 b"))  # a cannon's take counts
+
+
+def test_a_soldiers_allowed_attack_does_not_hide_a_chase_by_check_of_the_same_piece() -> None:
+    # the loose horse on c0 is attacked by a black soldier on b0 (allowed, 26.1) and, once the horse
+    # comes to e2, won by the cannon after ...Ne2-c1+: that chase counts
+    kind, text = kind_of("3k5/9/9/9/9/9/6n2/2c6/4A4/1pNAK4 b", "g3e2")
+    assert kind is MoveKind.CHASE and "black cannon c2 chases red horse c0 (after the check e2c1" in text
 
 
 def test_a_discovered_check_forking_a_chariot_is_a_chase() -> None:
