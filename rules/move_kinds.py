@@ -115,11 +115,16 @@ class MoveClass:
     chases: tuple[Chase, ...] = ()
     notes: tuple[str, ...] = ()
 
-    def describe(self) -> str:
-        """One line: ``"ply 12 red h2h9: 捉 chase (horse ...)"``."""
+    @property
+    def kind_text(self) -> str:
+        """The kind and why: ``"捉 chase (horse c7 chases chariot d9 (unprotected))"``."""
         extra = [c.describe() for c in self.chases] + list(self.notes)
         tail = f" ({'; '.join(extra)})" if extra else ""
-        return f"ply {self.ply} {self.side} {self.move.iccs}: {self.kind.chinese} {self.kind.value}{tail}"
+        return f"{self.kind.chinese} {self.kind.value}{tail}"
+
+    def describe(self) -> str:
+        """One line: ``"ply 12 red h2h9: 捉 chase (horse ...)"``."""
+        return f"ply {self.ply} {self.side} {self.move.iccs}: {self.kind_text}"
 
 
 def classify_move(before: Position, move: Move, ply: int = 0, previous: Move | None = None,

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from rules import RED, Game, Move, Position, format_move, read_pgn
+from rules.move_kinds import MoveClass
 
 SHARED_DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
 
@@ -100,6 +102,12 @@ def _left_by(end_ply: int, written: list[str], record: ReplayRecord) -> str:
     return f"{side} then left it with {label} (ply {end_ply + 1})"
 
 
+def _why(moves: Sequence[MoveClass], written: list[str], record: ReplayRecord) -> str:
+    """The moves a verdict judged, one per line below its note: what each was (check, chase of
+    what, idle...), so the arbiter can check the verdict against the board."""
+    return "".join(f"\n{_move_label(m.ply - 1, written, record)} (ply {m.ply}): {m.kind_text}" for m in moves)
+
+
 def scoresheet_lines(record: ReplayRecord, notation: str = "chinese", traditional: bool = False) -> list[str]:
     """The record as text: tags, two columns per round, verdict notes, the outcome."""
     game = Game(record.start)
@@ -110,12 +118,14 @@ def scoresheet_lines(record: ReplayRecord, notation: str = "chinese", traditiona
     notes: dict[int, list[str]] = {}
     for episode in game.repetitions():
         for verdict in episode.verdicts:
-            notes.setdefault(verdict.ply, []).append(f"position repeated {verdict.count}x (重复{verdict.count}次): {verdict.text}")
+            notes.setdefault(verdict.ply, []).append(f"position repeated {verdict.count}x (重复{verdict.count}次): "
+                                                     f"{verdict.text}" + _why(verdict.cycle, written, record))
         if episode.end_ply > episode.start_ply:
             notes.setdefault(episode.end_ply, []).append(
                 f"repetition lasts to here, a position stood {episode.max_count}x; " + _left_by(episode.end_ply, written, record))
     for verdict in game.long_attacks():
-        notes.setdefault(verdict.ply, []).append(f"nine rounds of attacks (23.4): {verdict.text}")
+        notes.setdefault(verdict.ply, []).append(f"nine rounds of attacks (23.4): {verdict.text}"
+                                                 + _why(verdict.moves, written, record))
     lines = [f"{key}: {value}" for key, value in record.headers.items() if value]
     lines.append("")
     first_black = record.start.side_to_move != RED
@@ -132,7 +142,9 @@ def scoresheet_lines(record: ReplayRecord, notation: str = "chinese", traditiona
         lines.append(f"{number:>4}. {_pad(red, width)}{black}")
         for offset, label in ((1, f"{number}. {red}"), (2, f"{number}... {black}")):
             for note in notes.get(ply + offset, []):  # named by its move: the row also holds the other side's
-                lines.append(f"      ! after {label} (ply {ply + offset}): {note}")
+                first, *more = note.split("\n")
+                lines.append(f"      ! after {label} (ply {ply + offset}): {first}")
+                lines.extend(f"          {line}" for line in more)
         ply += 2
     outcome = game.outcome()
     lines.append("")

@@ -119,3 +119,13 @@ def test_a_note_names_its_move_in_a_game_begun_with_black_to_move(tmp_path: Path
     assert "  30.             车1进1" in out
     assert "! after 34. 帅五退一 (ply 8): position repeated 3x" in out and "黑方单方面长将" in out
     assert "! after 34... 车1进1 (ply 9): repetition lasts to here, a position stood 3x; the record ends in it" in out
+
+
+def test_a_verdict_lists_the_moves_it_judged_with_what_each_was(capsys: pytest.CaptureFixture[str]) -> None:
+    """Under each verdict, the cycle's moves with their kinds, so the arbiter can check it: here
+    black's chariot wins red's chariot by checking first (抽将) on every other move."""
+    assert main(["replay", "--line", "2261"]) == 0
+    out = capsys.readouterr().out
+    assert "          28... 车2进1 (ply 56): 将 check" in out
+    assert ("          29... 车2退1 (ply 58): 捉 chase (black chariot b2 chases red chariot h2 "
+            "(after the check g2g0, 抽将: unprotected))") in out
