@@ -131,7 +131,10 @@ class SourceGap(Event):
 
 @dataclass(frozen=True)
 class GameEnded(Event):
-    """A game-end verdict from ``rules``: checkmate, stalemate (definite) or advice for the arbiter."""
+    """A game-end verdict from ``rules``: checkmate, stalemate (definite) or advice for the arbiter.
+
+    A repetition verdict carries the moves it judged (``judged``: one line each, its ply, Chinese
+    notation and kind, e.g. ``"ply 56 车2进1: 将 check"``), so the arbiter can check it on the board."""
 
     ply: int
     result: str | None
@@ -139,6 +142,7 @@ class GameEnded(Event):
     article: str
     text: str
     advisory: bool
+    judged: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

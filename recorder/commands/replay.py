@@ -125,7 +125,7 @@ def scoresheet_lines(record: ReplayRecord, notation: str = "chinese", traditiona
                 f"repetition lasts to here, a position stood {episode.max_count}x; " + _left_by(episode.end_ply, written, record))
     for verdict in game.long_attacks():
         notes.setdefault(verdict.ply, []).append(f"nine rounds of attacks (23.4): {verdict.text}"
-                                                 + _why(verdict.moves, written, record))
+                                                 + _why(verdict.cycle, written, record))
     lines = [f"{key}: {value}" for key, value in record.headers.items() if value]
     lines.append("")
     first_black = record.start.side_to_move != RED

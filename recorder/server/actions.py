@@ -162,7 +162,7 @@ def mark_result(store: GameStore, game_id: int, events: list[StoredEvent], body:
                           "for another result in the note (e.g. a draw agreed before the moves played on)")
     article = _text(body.get("article"), "article")
     event = ResultMarked(_t(events), len(plies), None if result == "*" else result, "arbiter", article, text, False,
-                         by, _now())
+                         by=by, at=_now())
     store.append(game_id, event)
     if result == "*":
         store.set_result(game_id, "*")

@@ -155,7 +155,7 @@ def game_state(game: GameRow, events: list[StoredEvent]) -> dict[str, Any]:
                                     "by": event.by if isinstance(event, ResultMarked) else ""}
             if event.advisory:  # the arbiter's ruling is called for: acknowledged like an alert
                 item.update(seq=stored.seq, id=stored.id, t=event.t, acknowledged=None,
-                            fen=moves[-1]["fen"] if moves else start)
+                            fen=moves[-1]["fen"] if moves else start, judged=list(event.judged))
                 advice.append(item)
                 by_seq[stored.seq] = item
             else:

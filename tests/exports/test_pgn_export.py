@@ -62,7 +62,7 @@ def test_distinct_comments_are_separated_and_an_empty_article_is_left_out() -> N
         before = before.play(Move.from_iccs(text))
     corrected = corrections(before, 10, [Move.from_iccs("h7i7")], "b9c7", 60.0, "arbiter")
     mate = GameEnded(61.0, 10, "1-0", "checkmate", "4.1.1", "black is mated", False)
-    resigned = ResultMarked(62.0, 10, "1-0", "arbiter", "", "black resigned", False, "arbiter")
+    resigned = ResultMarked(62.0, 10, "1-0", "arbiter", "", "black resigned", False, by="arbiter")
     alert = IllegalMoveAlert(59.0, "illegal_move", ("b0", "b3"), "5.3", "turn the board or the camera", 10)
     for ended in (mate, resigned):
         (back,) = read_pgn(export_pgn([*events, alert, *corrected, ended], INFO))

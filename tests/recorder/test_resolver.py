@@ -246,6 +246,10 @@ def test_perpetual_check_verdict_becomes_an_advisory_event() -> None:
     resolver, ended = game_ends_seen(moves)
     assert [(e.ply, e.reason, e.advisory) for e in ended] == [(66, "perpetual_check", True)]
     assert resolver.game.ply == len(moves)  # the recorder keeps recording after the verdict
+    # the moves judged, for the arbiter to check: the cycle's four, in Chinese notation, with their kinds
+    (verdict,) = ended
+    assert [line.split(" ")[1] for line in verdict.judged] == ["63", "64", "65", "66"]
+    assert all(": 将 check" in line or ": 闲 idle" in line for line in verdict.judged)
 
 
 def test_occupancy_decides_when_the_piece_type_is_misread() -> None:

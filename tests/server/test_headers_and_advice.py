@@ -95,11 +95,13 @@ def test_a_chinese_realm_does_not_break_the_challenge(realm_in_chinese: Any) -> 
 def test_advice_for_the_arbiter_is_open_until_acknowledged(console: Any) -> None:
     game = record(console.db, alert=False)
     with GameStore(console.db) as store:
-        seq = store.append(game, GameEnded(50.0, 10, "0-1", "perpetual_check", "25.1", PERPETUAL, True))
+        seq = store.append(game, GameEnded(50.0, 10, "0-1", "perpetual_check", "25.1", PERPETUAL, True,
+                                           judged=("ply 7 车一平二: 将 check", "ply 8 将5平6: 闲 idle")))
     url = f"{console.url}/api/games/{game}"
     state = json.loads(get(url)[1])
     (advice,) = state["advice"]
     assert advice["seq"] == seq and advice["open"] and advice["text"] == PERPETUAL and advice["result"] == "0-1"
+    assert advice["judged"] == ["ply 7 车一平二: 将 check", "ply 8 将5平6: 闲 idle"]
     assert advice["fen"] == state["fen"] and state["open_advice"] == 1 and state["open_alerts"] == 0
     status, reply = post(url + "/ack", {"seq": seq, "note": "red must change"}, "Zhang")
     assert status == 200

@@ -144,7 +144,7 @@ def test_a_recording_stopped_by_hand_closes_a_game_whose_result_is_known(tmp_pat
     run = StoreRecording.open(store, "rtsp://camera-1")
     for event in game_events(OPENING[:4])[:-1]:
         run.sink(event)
-    store.append(run.game_id, ResultMarked(40.0, 4, "1-0", "resigned", "", "black resigned", False, "Zhang Wei"))
+    store.append(run.game_id, ResultMarked(40.0, 4, "1-0", "resigned", "", "black resigned", False, by="Zhang Wei"))
     run.sink(RecordingStopped(45.0, 450, "stopped by the user"))
     row = store.game(run.game_id)
     assert (row.status, row.result, row.state) == ("closed", "1-0", "closed")

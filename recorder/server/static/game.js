@@ -64,7 +64,9 @@
       <div class="thumb">${XQBoard.svg(a.fen || state.fen, {script: XQ.prefs.script})}</div>
       <div><div class="what">Ruling needed: ${XQ.esc(XQ.kindName(a.reason))} ${a.article ? `<span class="article">art. ${XQ.esc(a.article)}</span>` : ""}</div>
       <div class="text">${XQ.esc(XQ.adviceLine(a))}</div>
-      <div class="text">${XQ.esc(a.text)}</div>${done}</div></div>`;
+      <div class="text">${XQ.esc(a.text)}</div>${(a.judged || []).length
+        ? `<details class="judged"><summary>the moves judged</summary><ul>${a.judged.map((line) => `<li>${XQ.esc(line)}</li>`).join("")}</ul></details>`
+        : ""}${done}</div></div>`;
   }
 
   function drawAlerts() {
