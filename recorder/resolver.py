@@ -291,7 +291,8 @@ class Resolver:
                 return bridged
         alerts = diagnose(self.game.position, scorer, t=t, ply=self.game.ply, confident_p=cfg.confident_p,
                           margin=cfg.margin, max_bad=cfg.max_bad_points,
-                          from_standard_start=self.game.start.board == Position.start().board)
+                          from_standard_start=self.game.start.board == Position.start().board,
+                          touched=self._touched)
         illegal = any(isinstance(alert, IllegalMoveAlert) for alert in alerts)
         if not illegal:  # a move the rules forbid is no path
             caught_up = self._catch_up(observation, scorer)

@@ -157,22 +157,27 @@ def placement_read(position: Position, scorer: Scorer) -> str:
     return Position("".join(board), position.side_to_move).fen().split()[0]
 
 
-def best_physical_move(position: Position, scorer: Scorer) -> tuple[int, int, float, int] | None:
+def best_physical_move(position: Position, scorer: Scorer,
+                       touched: np.ndarray | None = None) -> tuple[int, int, float, int] | None:
     """The one-piece move, legal or not, whose board best explains the observation.
 
     Every piece may go to every point not held by its own side (about 2 800 boards, scored at
-    once). Returns (from, to, gain over the position as it stands, contradicted points), or
-    ``None`` when the position has no pieces.
+    once), from and to points something moved near (``touched``, when known: a piece does not move
+    where no hand came, so a misread far from the hand is no move). Returns (from, to, gain over
+    the position as it stands, contradicted points), or ``None`` when no piece may move.
     """
     board = position.board
+    near = np.ones(90, dtype=bool) if touched is None else np.asarray(touched, dtype=bool)
     boards: list[str] = []
     moves: list[tuple[int, int]] = []
     for src, piece in position.pieces():
+        if not near[src]:
+            continue
         emptied = board[:src] + "." + board[src + 1:]
         side = side_of(piece)
         for dst in range(90):
             target = board[dst]
-            if dst == src or (target != "." and side_of(target) == side):
+            if dst == src or not near[dst] or (target != "." and side_of(target) == side):
                 continue
             boards.append(emptied[:dst] + piece + emptied[dst + 1:])
             moves.append((src, dst))
@@ -189,15 +194,19 @@ FAR_FROM_START = 6  # points differing before the first move that suggest anothe
 
 
 def diagnose(position: Position, scorer: Scorer, *, t: float, ply: int, confident_p: float,
-             margin: float = 3.5, max_bad: int = 3, from_standard_start: bool = True) -> list[Alert]:
+             margin: float = 3.5, max_bad: int = 3, from_standard_start: bool = True,
+             touched: np.ndarray | None = None) -> list[Alert]:
     """The alert for an observation no legal continuation explains ([] when nothing is clearly wrong);
-    ``from_standard_start``: the recording starts from the standard start (no ``--fen`` given)."""
+    ``from_standard_start``: the recording starts from the standard start (no ``--fen`` given);
+    ``touched``: the points something moved near since the board last matched (``None``: unknown),
+    the only ones a move, legal or not, can have gone from or to."""
     found = changes(position, scorer, confident_p)
     if not found:
         return []
+    near = np.ones(90, dtype=bool) if touched is None else np.asarray(touched, dtype=bool)
     names = tuple(square_name(sq) for sq in found.squares)
     seen_fen = placement_seen(position, found)
-    physical = best_physical_move(position, scorer)
+    physical = best_physical_move(position, scorer, touched)
     if physical is not None:
         src, dst, gain, bad = physical
         occupancy = changes(position, scorer, confident_p, substitutions=False)  # a misread kind is no move
@@ -209,7 +218,8 @@ def diagnose(position: Position, scorer: Scorer, *, t: float, ply: int, confiden
     if len(found.vacated) == 1 and len(found.appeared) == 1:
         src, dst = found.vacated[0], found.appeared[0]
         piece = position.board[src]
-        if move_pairs(position.board, found) and not other_side_there(piece, dst, scorer, confident_p):
+        if (near[src] and near[dst] and move_pairs(position.board, found)
+                and not other_side_there(piece, dst, scorer, confident_p)):
             alert = move_alert(position, src, dst, piece, t, ply)
             if alert is not None:
                 return [alert]
