@@ -153,7 +153,7 @@ def _fill_faint(out: np.ndarray, smooth: np.ndarray, cache: list[np.ndarray], fo
     (nearer, they are a found piece's outline again). An occupied point whose nearest disc lies
     further than a side wall's outline (``_WALL_REACH``) takes a faint circle found right on it
     (``_FAINT_ON_POINT``) instead: the search can miss a pale piece's outline and find a circle
-    between it and its neighbour (tester's render, a pale soldier at the board's edge read 0.72
+    between it and its neighbour (a render with a new seed: a pale soldier at the board's edge read 0.72
     spacings off its point as a piece came to stand beside it), while a knocked piece's own
     circles lie where it went, not on the point it left."""
     filled = np.zeros(90, dtype=bool)
