@@ -174,6 +174,8 @@ class Resolver:
         self._last_advisory: str | None = None  # the advice already given (told once while it holds)
         self.observations = 0
         self.wants_retry = False  # the last observation asks for a second look (hidden points, a new trouble)
+        self._move_hidden = False  # the last view's best change touches a point it could not see: presses wait
+        self._move_hidden_since: float | None = None  # ... such views came since this (its press may be older)
         self._inconclusive = 0  # inconclusive looks at the board since something last moved on it
         self._offsets_ref: tuple[str, np.ndarray] | None = None  # board and residual disc offsets of a clean view
         self._suspect: tuple[tuple[str, tuple[str, ...]], ...] | None = None
@@ -241,6 +243,7 @@ class Resolver:
             decision = self._decide(scorer, with_pairs=True)
         t = observation.t
         self.wants_retry = False
+        self._move_hidden = False
         masked = int(observation.mask.sum()) > cfg.alert_with_hidden  # a hand may be there
         if self._hidden is None or not np.array_equal(self._hidden, observation.mask):
             self._hidden, self._hidden_since = np.array(observation.mask, dtype=bool), t
@@ -256,6 +259,9 @@ class Resolver:
         if acceptable and self._touches_mask(decision.candidate, observation):
             log.debug("t=%.2f: best candidate changes a point that could not be seen; waiting", t)
             self.wants_retry = True
+            self._move_hidden = True  # a press meanwhile may be that move's: it waits for it
+            if self._move_hidden_since is None:
+                self._move_hidden_since = observation.t_moved if observation.t_moved is not None else t
             return events
         if (acceptable and decision.bad and decision.candidate.kind != "current" and observation.mask.any()
                 and not lasting):
@@ -616,6 +622,12 @@ class Resolver:
 
     # --- accepting ------------------------------------------------------------------------
     def _accept(self, decision: _Decision, observation: Observation) -> list[Event]:
+        try:
+            return self._accepted(decision, observation)
+        finally:
+            self._move_hidden_since = None  # the board is judged: a move it hid is recorded, with its press
+
+    def _accepted(self, decision: _Decision, observation: Observation) -> list[Event]:
         candidate, t = decision.candidate, observation.t
         events: list[Event] = []
         self._unexplained.clear()
@@ -882,7 +894,8 @@ class Resolver:
         elif self.clock is not None:
             # moves read only once a wrong board is explained again were made since it went wrong, and
             # those read after the camera was away may have been made any time since it went
-            starts = [s for s in (self._desynced_since if self.desynced else None, self._unseen_since) if s is not None]
+            starts = [s for s in (self._desynced_since if self.desynced else None, self._unseen_since,
+                                  self._move_hidden_since) if s is not None]
             since = min(starts) if starts else None
             unseen = self._unseen_since is not None
             for ply, _, _, side, _ in reversed(records):  # newest first: see ClockBook.take_press
@@ -1008,8 +1021,10 @@ class Resolver:
         """Let time pass to ``t``: clock presses and moves left unmatched become alerts."""
         if self.clock is None or (not self.clock.pending and not self.clock.unpressed):
             return []
-        # presses made while the camera was away wait, as while the board is wrong, for the moves it then shows
-        return self.clock.expire(t, self.last_trouble, self.desynced or self._unseen_since is not None, self.game.ply)
+        # presses made while the camera was away wait, as while the board is wrong or shows a move it
+        # cannot see whole yet (a point under something left on the board), for the moves it then shows
+        waiting = self.desynced or self._unseen_since is not None or self._move_hidden
+        return self.clock.expire(t, self.last_trouble, waiting, self.game.ply)
 
 
 def other_orders(start: Position, moves: Sequence[Move]) -> list[tuple[Move, ...]]:

@@ -134,6 +134,7 @@ class RecordingSession:
         self._drift_quiet_until = -np.inf  # drift checks wait until then (the last one was fooled)
         self._unlike_checked = False  # a view unlike the game made the board be looked for since the last move
         self._covered_since: float | None = None  # still views covered since then, none handed over
+        self._cover_core: np.ndarray | None = None  # ... the points covered on every one of them
         self._looked_for_second = False  # a second board in the picture is looked for once
         self._covered_told: float | None = None  # a still covered board: not watched (-inf), told at (t)
         self._grid_confirmed_at: float | None = None  # a calibration last found the board where the grid says
@@ -164,6 +165,7 @@ class RecordingSession:
 
     def _use(self, geometry: BoardGeometry) -> None:
         self.geometry = geometry
+        self._unlike_checked = False  # a board unlike the game is asked about again under this grid
         self.resolver.forget_offsets()  # offsets under another grid do not compare
         self._parallax.clear()
         self._glare_told = frozenset()  # glare is judged afresh under a new grid
@@ -224,11 +226,13 @@ class RecordingSession:
             spent = 1000 * (time.perf_counter() - started)
             self.timings["motion_ms"] += spent - (self.timings["classify_ms"] - before)
             if observation is not None:
-                self._covered_since = self._covered_told = None
+                self._covered_since = self._covered_told = self._cover_core = None
                 events += self._observed(image, observation)
             elif self.observer.covered_since is not None:  # counted from the first such view since the last observation
                 if self._covered_since is None:
                     self._covered_since = self.observer.covered_since
+                covered = self.observer.covered_points
+                self._cover_core = covered if self._cover_core is None else self._cover_core & covered
                 events += self._covered_still(image, t, self._covered_since)
             events += self._lying_alert(t)
         started = time.perf_counter()
@@ -256,8 +260,13 @@ class RecordingSession:
         if stuck < self.config.covered_stuck_s:
             return []
         found = self._locate(image, t, "board moved", min_shift=self.config.drift_min_shift)
-        if not found and self._grid_confirmed_at is not None and self._grid_confirmed_at >= since:
-            self.observer.accept_lying(self.observer.covered_points, since)
+        # what lies there: the points covered on every still view since (a hand at work moves about)
+        points = self._cover_core if self._cover_core is not None else self.observer.covered_points
+        if (not found and self._grid_confirmed_at is not None and self._grid_confirmed_at >= since
+                and points.any()):
+            if not np.array_equal(points, self.observer.lying):
+                self._lying_told = False  # something new lies there, or it moved: tell again
+            self.observer.accept_lying(points, since)
             return []
         if self._covered_told is None:
             self.resolver.lost_sight(t, gone_since=since)
@@ -463,12 +472,12 @@ class RecordingSession:
         elif self._unlike_the_game(observation):
             # A camera knocked by about one spacing (or two) leaves every line where a line was, so
             # the drift check sees nothing, while every piece reads one point over: is the board
-            # still where the grid says?
-            self._unlike_checked = True
-            self._next_locate = -np.inf
+            # still where the grid says? Asked until a calibration says so (the locator's own pause
+            # between tries spaces them), then not again until the next move.
             found = self._locate(image, observation.t, "board moved", min_shift=self.config.drift_min_shift)
             if found:
                 return found
+            self._unlike_checked = self._grid_confirmed_at == observation.t
         started = time.perf_counter()
         rectified = self._rectify(image) if self._rectify is not None else None
         if rectified is not None:

@@ -490,3 +490,24 @@ def test_a_board_three_plies_on_with_the_camera_watching_is_not_read_as_moves_ma
     resolver.observe(observe_board(P0.board, 1.0))
     events = resolver.observe(observe_board(P2.play("h0g2").board, 19.0))
     assert not [e for e in events if isinstance(e, MoveRecorded)]
+
+
+def test_a_press_waits_for_a_move_the_board_shows_only_partly() -> None:
+    """Something lies beside e2 and e2 reads partly covered: the cannon's move h2e2 waits until e2
+    can be seen whole, and red's press meanwhile waits with it instead of being called a press
+    without a move; once e2 shows, the move is recorded with its press."""
+    resolver = Resolver(clock=True)
+    resolver.observe(observe_board(P0.board, 0.5))
+    resolver.press(ClockPress(3.3, "red", 905000, 900000))
+    e2, e1 = parse_square("e2"), parse_square("e1")
+    for step in range(40):  # 12 s of views with e1 under the thing and e2 half hidden by its edge
+        t = 3.0 + 0.3 * step
+        view = observe_board(P1.board, t, covered=(e1,), seed=step)
+        view.probs[e2] = view.probs[e2] * 0.6
+        view.probs[e2, -1] += 0.4  # "covered" is the last class
+        assert not [e for e in resolver.observe(view) if isinstance(e, MoveRecorded | Alert)]
+        assert not _kinds(resolver.tick(t))
+    events = resolver.observe(observe_board(P1.board, 16.0))
+    (move,) = [e for e in events if isinstance(e, MoveRecorded)]
+    assert move.iccs == "h2e2" and move.red_ms == 905000
+    assert resolver.tick(30.0) == []
