@@ -278,6 +278,7 @@ class Resolver:
             if residual and self.desynced and decision.candidate.kind == "current" and not restored:
                 return events + self._raise_residual(residual, t, hold)  # still disturbed
             events += self._accept(decision, observation)
+            self._move_hidden_since = None  # the board is judged: a move it hid is recorded, with its press
             if masked:  # not judged whole: touches keep counting
                 return events + self._confirm(residual, t)
             if not residual and not observation.mask.any():  # a whole view, as recorded (but for glare)
@@ -622,12 +623,6 @@ class Resolver:
 
     # --- accepting ------------------------------------------------------------------------
     def _accept(self, decision: _Decision, observation: Observation) -> list[Event]:
-        try:
-            return self._accepted(decision, observation)
-        finally:
-            self._move_hidden_since = None  # the board is judged: a move it hid is recorded, with its press
-
-    def _accepted(self, decision: _Decision, observation: Observation) -> list[Event]:
         candidate, t = decision.candidate, observation.t
         events: list[Event] = []
         self._unexplained.clear()

@@ -261,7 +261,8 @@ class RecordingSession:
             return []
         found = self._locate(image, t, "board moved", min_shift=self.config.drift_min_shift)
         # what lies there: the points covered on every still view since (a hand at work moves about)
-        points = self._cover_core if self._cover_core is not None else self.observer.covered_points
+        assert self._cover_core is not None  # kept by ``feed`` before each call
+        points = self._cover_core
         if (not found and self._grid_confirmed_at is not None and self._grid_confirmed_at >= since
                 and points.any()):
             if not np.array_equal(points, self.observer.lying):

@@ -489,8 +489,10 @@ class _Line:
 
 
 @lru_cache(maxsize=1024)
+@lru_cache(maxsize=1024)
 def _standing_captures(position: Position) -> frozenset[tuple[int, int, str, str]]:
-    """The captures the opponent of the side to move has in ``position``, as (from, to, piece, taken)."""
+    """The captures the opponent of the side to move has in ``position``, as (from, to, piece, taken);
+    remembered: every follow-up capture of every reply to every check asks it of the same position."""
     view = position.with_side_to_move(BLACK if position.side_to_move == RED else RED)
     board = view.board
     return frozenset((m.from_square, m.to_square, board[m.from_square], board[m.to_square])
