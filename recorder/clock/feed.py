@@ -57,16 +57,24 @@ class LiveClockFeed(ClockFeed):
             if isinstance(item, ClockPress):
                 self._presses.append(replace(item, t=self._to_recording(item.t)))
             else:
-                self._notices.append(replace(item, t=self._to_recording(item.t)))
-                if item.since is not None:
-                    self._unheard.append((self._to_recording(item.since), self._to_recording(item.t)))
+                since = None if item.since is None else self._to_recording(item.since)
+                self._notices.append(replace(item, t=self._to_recording(item.t), since=since))
+
+    def _hand_out(self, notices: list[ClockNotice]) -> list[ClockNotice]:
+        """``notices`` as handed out: the stretches they end become the ``unheard`` spans."""
+        self._unheard += [(n.since, n.t) for n in notices if n.since is not None]
+        return notices
 
     def heard_until(self) -> float:
-        """Recording time the clock was last heard (read before draining: its items are queued by then)."""
+        """Recording time the clock was last heard, but no later than the start of a stretch it was not
+        heard whose notice is not handed out yet: the note that the clock is back comes before the
+        verdicts on the presses it lost, and until then those presses may still come."""
         if self._last_heard is None:
             return math.inf
-        host = self._last_heard()
-        return -math.inf if host is None else self._to_recording(host)
+        host = self._last_heard()  # read before draining: the items it vouches for are queued by then
+        self._drain()
+        heard = -math.inf if host is None else self._to_recording(host)
+        return min([heard] + [n.since for n in self._notices if n.since is not None])
 
     def heard_at_end(self, end_t: float) -> float:
         """At the end of the source: as far as ever when the clock was still being heard then (its last
@@ -77,8 +85,8 @@ class LiveClockFeed(ClockFeed):
         return math.inf if heard >= end_t - REPORT_GAP_S * self.rate else heard
 
     def unheard(self) -> list[tuple[float, float]]:
-        """Stretches (recording time) when the clock could not be heard, not handed out yet."""
-        self._drain()
+        """Stretches (recording time) when the clock could not be heard, not handed out yet: those whose
+        notices have been (``notices_until``)."""
         spans, self._unheard = self._unheard, []
         return spans
 
@@ -94,7 +102,7 @@ class LiveClockFeed(ClockFeed):
         self._drain()
         ready = [n for n in self._notices if n.t <= t]
         self._notices = [n for n in self._notices if n.t > t]
-        return ready
+        return self._hand_out(ready)
 
     def remaining(self) -> list[ClockPress]:
         """Every press not handed out, after waiting ``settle_s`` for ones still on the line."""
@@ -106,7 +114,7 @@ class LiveClockFeed(ClockFeed):
     def remaining_notices(self) -> list[ClockNotice]:
         self._drain()
         rest, self._notices = self._notices, []
-        return rest
+        return self._hand_out(rest)
 
 
 def paced(items: Iterable[T], t_of: Callable[[T], float | None], rate: float = 1.0,

@@ -306,6 +306,9 @@ def record_source(source_spec: str, classifier: Any, *, source: FrameSource | No
         progress.clear()
         if clock is not None:
             clock.stop()
+            for clock_event in clock.events_until(math.inf, session.resolver.game.ply):  # told after the last frame
+                events.append(clock_event)
+                on_event(clock_event)
         session.finish(reason, complete=complete)
         return store.store.events(store.game_id) if store is not None else list(events.events)
 

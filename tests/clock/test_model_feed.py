@@ -87,9 +87,13 @@ def test_live_feed_says_how_far_the_clock_was_heard_and_when_it_was_not() -> Non
     assert feed.heard_until() == -math.inf  # not heard yet
     heard[0] = 104.0
     items.put(ClockNotice(104.0, QUIET, "quiet", since=101.5))
+    # until its notice is handed out, the stretch is not told and the clock counts as heard only up to it
+    # (the note comes before the verdicts that depend on it)
+    assert feed.heard_until() == 3.0 and feed.unheard() == []
+    assert feed.notices_until(7.9) == []
+    assert [n.kind for n in feed.notices_until(10.0)] == [QUIET]  # still logged as a notice
     assert feed.heard_until() == 8.0
     assert feed.unheard() == [(3.0, 8.0)] and feed.unheard() == []
-    assert [n.kind for n in feed.notices_until(10.0)] == [QUIET]  # still logged as a notice
     assert LiveClockFeed(queue.Queue(), origin=0.0).heard_until() == math.inf  # a keyboard: always heard
     # at the end of the source: a clock still talking vouches for every press to come; a silent one does not
     assert feed.heard_at_end(10.0) == math.inf and feed.heard_at_end(30.0) == 8.0
