@@ -335,6 +335,21 @@ def clock_log_mismatch(presses: Sequence[ClockPress], end_t: float, path: Path |
                       f"times recorded from it may be wrong", ply, "")
 
 
+def distinct_files(outputs: dict[str, Path | None], inputs: dict[str, Path | None]) -> None:
+    """``ValueError`` when an output file is one of the inputs or another output: one typo must not
+    overwrite a game's only video, or append the event log into its clock log."""
+    def same(a: Path, b: Path) -> bool:
+        if a.exists() and b.exists():
+            return os.path.samefile(a, b)
+        return os.path.realpath(a) == os.path.realpath(b)
+
+    named = [(option, path) for option, path in outputs.items() if path is not None]
+    for i, (option, path) in enumerate(named):
+        for other, given in [(o, q) for o, q in inputs.items() if q is not None and q.is_file()] + named[:i]:
+            if same(path, given):
+                raise ValueError(f"{option} {path} is the file {other} names: give another path (nothing was written)")
+
+
 def writable(path: Path) -> None:
     """``OSError`` with the reason unless a file can be written at ``path`` (tried, not guessed)."""
     existed = path.exists()
@@ -423,6 +438,9 @@ def run(args: argparse.Namespace) -> int:
     from recorder.clocklog_input import load_clock_log
     from recorder.sources import LiveSource, open_source, public_name
 
+    distinct_files({"--pgn": args.pgn, "--scoresheet": args.scoresheet, "--events": args.events},
+                   {"the source": Path(args.source), "--clock-log": args.clock_log, "--calibration": args.calibration,
+                    "--model": args.model, "--db": None if args.no_db else args.db})
     for output in (args.pgn, args.scoresheet, args.events):
         if output is not None:
             writable(output)

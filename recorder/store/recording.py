@@ -122,9 +122,11 @@ def pgn_time_control(minutes_plus_increment: str) -> str:
 
 def open_for_record(args: argparse.Namespace, source: str) -> StoreRecording | None:
     """The store recording for a ``record`` run (``None`` with ``--no-db``)."""
-    if getattr(args, "no_db", False):
-        return None
     game_id = getattr(args, "resume", None)
+    if getattr(args, "no_db", False):
+        if game_id is not None:  # silently recording a new game instead would split the one to go on with
+            raise ValueError("--resume GAME goes on with a game in the store and --no-db stores none: give one of them")
+        return None
     if game_id is not None and args.new_game:
         raise ValueError("--resume GAME goes on with a game and --new-game starts one: give one of them")
     store = GameStore(getattr(args, "db", None))

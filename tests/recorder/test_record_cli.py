@@ -87,6 +87,26 @@ def test_bad_setup_is_refused_before_anything_is_recorded_or_stored(tmp_path: Pa
     assert not db.exists() or GameStore(db).games() == []  # no empty interrupted games left behind
 
 
+def test_an_output_path_that_names_an_input_or_another_output_is_refused(tmp_path: Path,
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    video = tmp_path / "v.mp4"
+    video.write_bytes(VIDEO.read_bytes())
+    log = tmp_path / "c.jsonl"
+    log.write_text((FIXTURES / "game_short.clock.jsonl").read_text(encoding="utf-8"), encoding="utf-8")
+    before = video.read_bytes(), log.read_bytes()
+    for extra, said in ((["--pgn", str(video)], "--pgn"),
+                        (["--scoresheet", str(tmp_path / "." / "v.mp4")], "--scoresheet"),  # typed another way
+                        (["--events", str(log)], "--events"),
+                        (["--pgn", str(tmp_path / "a.pgn"), "--scoresheet", str(tmp_path / "a.pgn")], "--scoresheet")):
+        status = main(["record", str(video), "--no-db", "--clock-log", str(log), "--quiet", *extra])
+        err = capsys.readouterr().err
+        assert status == 2 and said in err and "give another path" in err
+    assert (video.read_bytes(), log.read_bytes()) == before and not (tmp_path / "a.pgn").exists()
+    # going on with a stored game without a store is refused, not recorded as a new game
+    assert main(["record", str(video), "--no-db", "--resume", "1"]) == 2
+    assert "--no-db" in capsys.readouterr().err
+
+
 def test_a_store_that_cannot_be_opened_and_a_broken_calibration_are_one_line_errors(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     junk = tmp_path / "junk.db"
