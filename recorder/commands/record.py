@@ -522,7 +522,18 @@ def run(args: argparse.Namespace) -> int:
     # a cut game is bad input a script must not take for a whole one, unless it had ended before the cut;
     # a recording with not one move where a game went on (the board never found, presses with no
     # move) is as bad, and a batch script must be able to tell
+    if stopped is not None and not closed and not ended_early and stopped.reason.startswith("stopped"):
+        return signal_status(stopped.reason)
     return 1 if (ended_early and not closed) or nothing else 0
+
+
+def signal_status(reason: str) -> int:
+    """The shell's status for a recording a signal stopped with its game open: 128 + the signal's
+    number (Ctrl-C 130, SIGTERM 143, SIGHUP 129), so a script can tell an interrupted game from a whole one."""
+    for name in ("SIGTERM", "SIGHUP"):
+        if f"({name})" in reason and hasattr(signal, name):
+            return 128 + int(getattr(signal, name))
+    return 128 + int(signal.SIGINT)
 
 
 def _nothing_recorded(events: list[Event]) -> str:

@@ -314,7 +314,7 @@ def test_a_game_resumed_from_another_camera_keeps_its_moves_and_its_clock_log_ti
 
     _reading(monkeypatch, truth, stopped=True)  # the first camera failed; the arbiter stopped that recording
     assert main(["record", str(first_video), "--db", str(db), "--clock-log", str(first_log),
-                 "--event", "Open", "--round", "2", "--board", "7", "--red", "Li", "--black", "Wang"]) == 0
+                 "--event", "Open", "--round", "2", "--board", "7", "--red", "Li", "--black", "Wang"]) == 130
     (game,) = GameStore(db).games()
     first_run = GameStore(db).events(game.id)
     later = {**truth, "stills": [{**s, "from_frame": s["from_frame"] - cut, "to_frame": s["to_frame"] - cut}
@@ -363,7 +363,7 @@ def test_a_damaged_clock_log_is_told_once_when_the_same_file_is_recorded_on(
     _video_part(range(0, 205), short)
     db = tmp_path / "games.sqlite3"
     _reading(monkeypatch, truth, stopped=True)
-    assert main(["record", str(short), "--db", str(db), "--clock-log", str(damaged)]) == 0
+    assert main(["record", str(short), "--db", str(db), "--clock-log", str(damaged)]) == 130  # stopped: open
     _reading(monkeypatch, truth)
     assert main(["record", str(short), "--db", str(db), "--clock-log", str(damaged)]) == 0  # goes on with it
     (game,) = GameStore(db).games()
@@ -394,9 +394,9 @@ def test_going_on_with_a_clocked_game_without_its_clock_is_warned(
     _video_part(range(0, 205), short)
     db = tmp_path / "games.sqlite3"
     _reading(monkeypatch, truth, stopped=True)
-    assert main(["record", str(short), "--db", str(db), "--clock-log", str(FIXTURES / "game_short.clock.jsonl")]) == 0
+    assert main(["record", str(short), "--db", str(db), "--clock-log", str(FIXTURES / "game_short.clock.jsonl")]) == 130
     err = capsys.readouterr().err
-    assert "stopped by the user; game 1 is left open" in err
+    assert "stopped by the user; game 1 is left open" in err  # and the shell's status for Ctrl-C
     _reading(monkeypatch, truth)
     assert main(["record", str(short), "--db", str(db)]) == 0
     assert "game 1 was recorded with its clock's presses and this run has none" in capsys.readouterr().err
