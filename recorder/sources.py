@@ -207,12 +207,42 @@ class FrameSource:
         """Ask a live source to end its iteration (from another thread or a signal handler)."""
 
 
+KeyframeFinder = Callable[[str, float], "float | None"]
+
+_KEYFRAME_SEARCH_PACKETS = 3000  # packets read looking for the next keyframe (5 min at 10 fps, 2 min at 25)
+
+
+def next_keyframe(path: str, at_s: float) -> float | None:
+    """The file's own time (seconds) of its first keyframe at or after ``at_s``, or None when the file
+    has none there or its packets cannot be read without decoding (another backend, a container
+    FFmpeg cannot read raw). Read from the packets, not decoded: a few hundred a millisecond."""
+    capture = cv2.VideoCapture(path, cv2.CAP_FFMPEG)
+    try:
+        if not capture.isOpened() or not capture.set(cv2.CAP_PROP_FORMAT, -1):
+            return None
+        capture.set(cv2.CAP_PROP_POS_MSEC, max(0.0, 1000.0 * at_s))  # lands on the keyframe before it
+        for _ in range(_KEYFRAME_SEARCH_PACKETS):
+            if not capture.grab():
+                continue  # a damaged packet: the ones after it are read on
+            own = float(capture.get(cv2.CAP_PROP_POS_MSEC) or 0.0) / 1000.0
+            if capture.get(cv2.CAP_PROP_LRF_HAS_KEY_FRAME) and own >= at_s - 1e-3:
+                return own
+        return None
+    except cv2.error:
+        return None
+    finally:
+        capture.release()
+
+
 class VideoFileSource(FrameSource):
     """Frames of a video file at their own times in the file, or by their index at ``fps`` when given."""
 
-    def __init__(self, path: str | Path, fps: float | None = None, opener: Opener = _open_cv) -> None:
+    def __init__(self, path: str | Path, fps: float | None = None, opener: Opener = _open_cv,
+                 keyframes: KeyframeFinder | None = next_keyframe) -> None:
         self.name = str(path)
         self._opener = opener
+        self._keyframes = keyframes
+        self._smeared = 0  # frames after damage skipped, not told in a gap yet
         check_fps(fps)
         capture = opener(self.name)
         if not capture.isOpened():
@@ -281,8 +311,17 @@ class VideoFileSource(FrameSource):
         """Each frame the file decodes, with its own time in the file (seconds) and how many reads had
         failed before it. Past damage the decoder goes on with the next whole frame; at the file's real
         end it never does: reading stops once the reads tried exceed the frames the file states (or at
-        the first failure, when it states none or none was decoded yet)."""
+        the first failure, when it states none or none was decoded yet).
+
+        The frames decoded after damage up to the next keyframe are built on pictures that were lost:
+        the decoder fills the damaged part with what stood there before (old pieces where a move was
+        made, smears of a hand), and a board read from them records wrong moves. They are skipped,
+        counted as failed reads, when the file's keyframes can be read (``keyframes``)."""
         decoded = failed = 0
+        last_own: float | None = None
+        judge = 0  # frames still to look at for the hole left by failed reads (a decoder gives a few it held first)
+        skip_until: float | None = None
+        spacing = 1.0 / self._file_fps
         try:
             while True:
                 ok, image = self._capture.read()
@@ -290,9 +329,28 @@ class VideoFileSource(FrameSource):
                     failed += 1
                     if self.frame_count is None or decoded == 0 or decoded + failed > self.frame_count + _EXTRA_READS:
                         return
+                    judge = max(3, round(self._file_fps))
                     continue
-                yield image, float(self._capture.get(cv2.CAP_PROP_POS_MSEC) or 0.0) / 1000.0, failed
+                own = float(self._capture.get(cv2.CAP_PROP_POS_MSEC) or 0.0) / 1000.0
+                if judge and self._keyframes is not None:
+                    if last_own is not None and own <= last_own:  # a stale time: not a whole picture either
+                        failed, self._smeared = failed + 1, self._smeared + 1
+                        continue
+                    judge -= 1
+                    if last_own is None or own - last_own > 1.5 * spacing:  # the first frame after the hole
+                        judge = 0
+                        key = self._keyframes(self.name, own)
+                        skip_until = key if key is not None and key > own + 1e-3 else None
+                if skip_until is not None:
+                    if own < skip_until - 1e-3:
+                        failed, self._smeared = failed + 1, self._smeared + 1
+                        continue
+                    log.info("%s: %d frame(s) decoded from damaged data skipped, up to the keyframe at %.1f s",
+                             self.name, self._smeared, own)
+                    skip_until = None
+                yield image, own, failed
                 decoded += 1
+                last_own = own
         finally:
             self._capture.release()
 
@@ -300,7 +358,11 @@ class VideoFileSource(FrameSource):
         """The gap of frames lost to damage between ``t_last`` and ``t`` (``failed`` reads gave nothing)."""
         lost = round((t - t_last) / spacing) - 1
         self.damaged_frames += lost
-        return Gap(t_last, t, f"{lost} frame(s) of the file could not be read", failed)
+        smeared, self._smeared = min(self._smeared, lost), 0
+        reason = f"{lost} frame(s) of the file could not be read"
+        if smeared:
+            reason += f" ({smeared} of them decoded from the damaged data: skipped up to the next keyframe)"
+        return Gap(t_last, t, reason, failed)
 
     def _ended_early(self, frames: int, reached: float, length: float) -> None:
         self.ended_early = (f"the video ended after {frames} of its {self.frame_count} frames "

@@ -16,6 +16,8 @@ from recorder.motion import MotionDetector
 from recorder.observer import CLASSES, Observation, Observer, ObserverConfig
 from recorder.sources import Frame, Gap, ImageFolderSource, LiveSource, Lost, VideoFileSource, open_source
 
+FIXTURES = Path(__file__).parents[1] / "fixtures"
+
 
 class _FakeCapture:
     def __init__(self, frames: int, opened: bool = True) -> None:
@@ -411,6 +413,45 @@ def test_only_frames_lost_to_damage_count_as_a_gap_at_any_frame_rate() -> None:
         assert len(gaps) == 1 and "5 frame(s)" in gaps[0].reason and gaps[0].attempts == 5
         assert gaps[0].t == pytest.approx(19 * step) and gaps[0].t_resumed == pytest.approx(25 * step)
         assert len(frames) == 66 and not source.ended_early
+
+
+def test_frames_decoded_from_damaged_data_are_skipped_up_to_the_next_keyframe() -> None:
+    # frames 20-24 cannot be read; 25-39 decode, but from pictures built on the lost ones (old pieces
+    # where a move was made): the next whole picture is the keyframe at 4.0 s
+    times: list[float | None] = [i / 10 for i in range(20)] + [None] * 5 + [i / 10 for i in range(25, 60)]
+    keyframes = [0.0, 2.0, 4.0]
+
+    def next_key(_name: str, at: float) -> float | None:
+        return next((k for k in keyframes if k >= at - 1e-6), None)
+
+    for fps, step in ((None, 0.1), (30.0, 1 / 30)):
+        source = VideoFileSource("fake.mp4", fps=fps, opener=lambda _name: _TimedCapture(times, 10.0, 60),
+                                 keyframes=next_key)
+        items = list(source)
+        (gap,) = [item for item in items if isinstance(item, Gap)]
+        frames = [item for item in items if isinstance(item, Frame)]
+        assert gap.t == pytest.approx(19 * step) and gap.t_resumed == pytest.approx(40 * step)
+        assert "20 frame(s)" in gap.reason and "15 of them decoded from the damaged data" in gap.reason
+        assert len(frames) == 40 and not source.ended_early
+    # without the file's keyframes (another backend) the frames after the damage are given as before
+    unknown = VideoFileSource("fake.mp4", opener=lambda _name: _TimedCapture(times, 10.0, 60), keyframes=None)
+    assert len([item for item in unknown if isinstance(item, Frame)]) == 55
+
+
+@pytest.mark.skipif(not (FIXTURES / "game_short.mp4").exists(), reason="fixture video missing")
+def test_a_real_file_damaged_in_the_middle_gives_no_picture_built_on_the_lost_data(tmp_path: Path) -> None:
+    from recorder.sources import next_keyframe
+
+    damaged = tmp_path / "damaged.mp4"
+    data = bytearray((FIXTURES / "game_short.mp4").read_bytes())
+    data[200_000:230_000] = bytes(30_000)  # a stretch around 20 s (a keyframe every 10 s)
+    damaged.write_bytes(bytes(data))
+    assert next_keyframe(str(damaged), 22.0) == pytest.approx(30.0)
+    assert next_keyframe(str(tmp_path / "none.mp4"), 1.0) is None
+    items = list(VideoFileSource(damaged))
+    (gap,) = [item for item in items if isinstance(item, Gap)]
+    assert gap.t < 20.0 and gap.t_resumed == pytest.approx(30.0) and "decoded from the damaged data" in gap.reason
+    assert not [item for item in items if isinstance(item, Frame) and gap.t < item.t < gap.t_resumed]
 
 
 def test_an_observation_reads_a_point_occupied_by_the_pieces_combined_not_by_empty_or_covered() -> None:
