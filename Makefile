@@ -37,7 +37,7 @@ demo: install out/demo/game.mp4
 out/demo/game.mp4:
 	bash scripts/render_demo_video.sh out/demo
 
-## demo-video: render the demo game video again (a real 80-ply game, about 6 min at 1280x720) into out/demo/
+## demo-video: render the demo game video again (a real 80-ply game, 4 to 7 min at 1280x720 on 2 cores) into out/demo/
 .PHONY: demo-video
 demo-video: install
 	bash scripts/render_demo_video.sh out/demo

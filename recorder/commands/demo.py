@@ -70,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
     call = _command_name()
     game_id = _latest_game(db)
     print(f"Game store: {db}, game {game_id}  (try: {call} games --db {db};  {call} export {game_id} --db {db} "
-          "--format pdf)")
+          f"--format pdf --out {folder / 'demo.pdf'})")
     return 0
 
 

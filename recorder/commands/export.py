@@ -34,8 +34,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if (args.game is None) == (args.round is None):
+    if args.game is None and args.round is None:
         raise ValueError("name a GAME or --round EVENT ROUND")
+    if args.game is not None and args.round is not None:
+        raise ValueError("name a GAME or --round EVENT ROUND, not both")
+    try:
+        return _export(args)
+    except OSError as error:
+        if error.filename is None and args.out is not None:  # a failed write or close (a full disk) names no file
+            raise OSError(error.errno, error.strerror or str(error), str(args.out)) from None
+        raise
+
+
+def _export(args: argparse.Namespace) -> int:
     if args.format != "pdf" and (args.short or args.paper != "A4"):
         raise ValueError("--short and --paper shape the PDF scoresheet: add --format pdf --out FILE")
     with open_existing_store(args.db) as store:

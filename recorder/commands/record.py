@@ -485,17 +485,22 @@ def run(args: argparse.Namespace) -> int:
     # The same exports as `xqrec export`: one PGN writer, one scoresheet text, the same headers (the
     # stored game's: a run going on with a game, --resume, names no players and keeps the first run's)
     info = stored.store.game(stored.game_id).info if stored is not None else info_from_args(args)
-    if args.pgn:  # the site is --site or PGN's unknown "?", never the source (a stream's password, a local path)
-        headers: dict[str, str] = {}
-        if stored is not None:
-            headers["GameId"] = str(stored.game_id)
-        args.pgn.write_text(export_pgn(events, info, args.notation, headers), encoding="utf-8")
+    headers: dict[str, str] = {} if stored is None else {"GameId": str(stored.game_id)}
+    # the site is --site or PGN's unknown "?", never the source (a stream's password, a local path)
+    pgn_text = export_pgn(events, info, args.notation, headers)
     sheet = export_text(events, info)
-    if args.scoresheet:
-        args.scoresheet.write_text(sheet, encoding="utf-8")
-    if not args.quiet:
+    if not args.quiet:  # shown before the files are written: a full disk must not take it too
         print()
         print(sheet, end="")
+    unwritten = [f"{path}: {problem}" for path, text in ((args.pgn, pgn_text), (args.scoresheet, sheet))
+                 if path is not None and (problem := _write(path, text))]
+    if unwritten:
+        kept = (f"the game is in the store: xqrec export {stored.game_id} --db {stored.store.path} --out FILE"
+                if stored is not None
+                else f"the event log {args.events} holds it" if args.events else "its PGN follows on standard output")
+        print(f"xqrec record: cannot write {'; '.join(unwritten)}; {kept}", file=sys.stderr)
+        if stored is None and not args.events:
+            print(pgn_text, end="")
     stopped = next((e for e in reversed(events) if isinstance(e, RecordingStopped)), None)
     ended_early = stopped is not None and stopped.reason == ENDED_EARLY
     closed = False
@@ -524,7 +529,18 @@ def run(args: argparse.Namespace) -> int:
     # move) is as bad, and a batch script must be able to tell
     if stopped is not None and not closed and not ended_early and stopped.reason.startswith("stopped"):
         return signal_status(stopped.reason)
+    if unwritten:
+        return 2
     return 1 if (ended_early and not closed) or nothing else 0
+
+
+def _write(path: Path, text: str) -> str:
+    """Write ``text`` to ``path``; the reason it could not be written, or ""."""
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as error:
+        return error.strerror or str(error)
+    return ""
 
 
 def signal_status(reason: str) -> int:

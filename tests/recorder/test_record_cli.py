@@ -483,3 +483,22 @@ def test_roi_records_the_one_board_asked_for_in_a_wide_shot(tmp_path: Path, monk
     with pytest.raises(SystemExit) as refused:  # argparse's usage error
         main(["record", str(hall), "--roi", "0,0,10"])
     assert refused.value.code == 2 and "is not X,Y,W,H" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(not VIDEO.exists() or not Path("/dev/full").exists(), reason="fixture video or /dev/full missing")
+def test_a_full_disk_at_the_end_loses_neither_the_scoresheet_nor_the_game(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    truth = json.loads((FIXTURES / "game_short.truth.json").read_text(encoding="utf-8"))
+    _reading(monkeypatch, truth)
+    sheet = tmp_path / "g.txt"
+    # no store and no event log: the PGN that could not be written is printed instead
+    status = main(["record", str(VIDEO), "--no-db", "--pgn", "/dev/full", "--scoresheet", str(sheet), "--quiet"])
+    out, err = capsys.readouterr()
+    assert status == 2 and "cannot write /dev/full: No space left on device" in err and "standard output" in err
+    assert truth["moves"][-1] in out and sheet.read_text(encoding="utf-8").startswith("中国象棋比赛记录表")
+    # with a store: the scoresheet is shown before the files are written, and the error says where the game is
+    db = tmp_path / "games.sqlite3"
+    _reading(monkeypatch, truth)
+    status = main(["record", str(VIDEO), "--db", str(db), "--pgn", "/dev/full"])
+    out, err = capsys.readouterr()
+    assert status == 2 and "中国象棋比赛记录表" in out and f"xqrec export 1 --db {db}" in err
