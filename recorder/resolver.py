@@ -55,7 +55,7 @@ from recorder.resolver_diagnose import (
 )
 from recorder.resolver_scoring import Scorer, board_classes, boards_classes
 from rules import Game, IllegalMoveError, Move, Outcome, Position, RulesError, format_move
-from rules.squares import RED, parse_square, piece_name, square_name
+from rules.squares import BLACK, RED, parse_square, piece_name, square_name
 
 log = logging.getLogger(__name__)
 
@@ -218,6 +218,12 @@ class Resolver:
         self._board_seen_blind: frozenset[int] = frozenset()
         self._hidden: np.ndarray | None = None  # the points hidden on the last views, the same since...
         self._hidden_since = -math.inf
+        # A game taken up from another source (a backup camera's file) that starts earlier in the game:
+        # its views are followed through the recorded plies (the ply shown, views that fit none of them)
+        # instead of being taken for an arbiter's restore and recorded again.
+        self._other_source = False
+        self._following: list[int] | None = None
+        self._followed_press: str | None = None  # the side whose press of the last followed ply may still come
 
     # --- observations ------------------------------------------------------------------
     def observe(self, observation: Observation) -> list[Event]:
@@ -238,6 +244,9 @@ class Resolver:
         scorer = Scorer(observation.probs, observation.mask, cfg.floor, cfg.bad_p, cfg.type_floor,
                         unreliable=observation.unreadable)
         self._seen_off = frozenset()
+        followed = self._follow_earlier_source(scorer, observation)
+        if followed is not None:
+            return followed
         decision = self._decide(scorer, with_pairs=False)
         if not self._acceptable(decision, scorer):
             decision = self._decide(scorer, with_pairs=True)
@@ -315,6 +324,57 @@ class Resolver:
         hold = self._hand_hold(scorer) if alerts and not illegal else 0.0
         confirmed: list[Event] = list(self._confirm(alerts, t, hold))
         return confirmed
+
+    def source_changed(self) -> None:
+        """The game goes on from another source: its first views may show the game earlier than recorded."""
+        self._other_source = True
+
+    def _follow_earlier_source(self, scorer: Scorer, observation: Observation) -> list[Event] | None:
+        """While a source taken up from another one shows the game before its last recorded ply, the
+        events of its view (none: those moves are in the record); None when the view is judged as usual.
+
+        A backup camera's file, or the whole video after a cut copy, starts at the game's start: its
+        first board is an earlier position of the record, which is not the arbiter restoring it (art.
+        5.8) but the same moves shown again. They are followed, not taken back and recorded anew,
+        until the board reaches the recorded position; a view that fits no recorded position for
+        ``inconclusive_looks`` views running ends the following, and the board is judged as usual.
+        """
+        if not self._other_source and self._following is None:
+            return None
+        cfg = self.config
+        if int(observation.mask.sum()) > cfg.alert_with_hidden:  # a hand is over the board
+            return [] if self._following is not None else None
+        max_bad = cfg.max_bad_points
+        if self._fits(self.game.position, scorer, None, max_bad):
+            if self._following is not None:
+                log.info("t=%.2f: the new source reached the recorded position (ply %d): recording goes on",
+                         observation.t, self.game.ply)
+                if self.game.ply:  # that ply's press may come after this view: it is not a press without a move
+                    self._followed_press = RED if self.game.position.side_to_move == BLACK else BLACK
+            self._other_source, self._following = False, None
+            return None
+        first = 0 if self._following is None else self._following[0]
+        shown = [(int(scorer.bad_points(board_classes(self.game.positions[ply].board)).sum()), -ply)
+                 for ply in range(first, self.game.ply)
+                 if self._fits(self.game.positions[ply], scorer, None, max_bad)]
+        if shown:
+            ply = -min(shown)[1]
+            if self._following is None:
+                log.info("t=%.2f: the new source shows the game at ply %d, before the %d plies recorded: its "
+                         "views are followed through the record, not recorded again", observation.t, ply,
+                         self.game.ply)
+            self._other_source, self._following = False, [ply, 0]
+            return []
+        if self._following is None:  # not an earlier board: moves made while away, or trouble, as usual
+            self._other_source = False
+            return None
+        self._following[1] += 1
+        if self._following[1] > cfg.inconclusive_looks:
+            log.info("t=%.2f: the new source's board left the recorded plies at ply %d: judged as usual",
+                     observation.t, self._following[0])
+            self._following = None
+            return None
+        return []
 
     def _in_sync(self, t: float | None = None) -> None:
         """The board matches the record again: no trouble stands, none that excuses clock presses.
@@ -868,6 +928,7 @@ class Resolver:
         """Push ``moves`` onto the game and say so; ``t_still`` is when the board showing them was
         still, ``rivals`` (one tuple per move, or none) the moves the view could not rule out."""
         per_move = list(rivals) or [()] * len(moves)
+        self._followed_press = None  # a new move: presses from here are its own
         records: list[tuple[int, Move, str, str, str]] = []
         for move in moves:
             self._unreliable -= {move.from_square, move.to_square}  # another piece, or none: read afresh
@@ -1001,6 +1062,13 @@ class Resolver:
         """Events for a clock press (a press with no clock connected is ignored)."""
         if self.clock is None:
             return []
+        if self._following is not None or self._followed_press == press.side:
+            # a press of a ply the new source shows again: it was judged with that ply when recorded
+            log.debug("press at %.2f s by %s: of a ply already recorded, shown again by the new source", press.t,
+                      press.side)
+            self._followed_press = None if self._following is None else self._followed_press
+            return []
+        self._followed_press = None
         event: ClockPressed = self.clock.press(press)
         if event.ply is not None:  # the press completed a ply already recorded: its times, for corrections
             self._presses[event.ply] = press

@@ -25,6 +25,7 @@ from calibration import BoardGeometry, BoardLocator, BoardNotFoundError
 from calibration.geometry import side_of_rank0
 from recorder.clocklog_input import ClockFeed, ClockPress
 from recorder.events import (
+    SOURCE_CHANGED,
     Alert,
     BoardDisturbed,
     CalibrationChanged,
@@ -200,6 +201,8 @@ class RecordingSession:
             return self._emit([Alert(item.t, "camera_lost", (), "", text, self.resolver.game.ply)])
         if isinstance(item, Gap):
             self.resolver.lost_sight(item.t_resumed, gone_since=item.t)
+            if item.reason == SOURCE_CHANGED:
+                self.resolver.source_changed()
             return self._emit([SourceGap(item.t, item.t_resumed, item.reason, item.attempts)])
         self.frames += 1
         t = item.t

@@ -502,3 +502,32 @@ def test_a_full_disk_at_the_end_loses_neither_the_scoresheet_nor_the_game(
     status = main(["record", str(VIDEO), "--db", str(db), "--pgn", "/dev/full"])
     out, err = capsys.readouterr()
     assert status == 2 and "中国象棋比赛记录表" in out and f"xqrec export 1 --db {db}" in err
+
+
+@pytest.mark.skipif(not VIDEO.exists(), reason="fixture video missing")
+def test_a_game_resumed_from_a_file_that_starts_earlier_follows_the_recorded_plies(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the first camera's file stops after ply 5; a backup camera filmed the whole game from its start:
+    # its first boards are earlier positions of the record, not the arbiter restoring them (a tester saw
+    # "position after ply 0 restored, taken back: ..." on the signed record and the moves recorded again)
+    from recorder.events import Alert, ClockPressed, MoveRecorded, PositionRestored
+    from recorder.store.db import GameStore
+
+    truth = json.loads((FIXTURES / "game_short.truth.json").read_text(encoding="utf-8"))
+    first_video, backup = tmp_path / "camera1.mp4", tmp_path / "backup.mp4"
+    _video_part(range(0, 205), first_video)
+    backup.write_bytes(VIDEO.read_bytes())
+    clock_log = FIXTURES / "game_short.clock.jsonl"
+    db = tmp_path / "games.sqlite3"
+    _reading(monkeypatch, truth, stopped=True)
+    assert main(["record", str(first_video), "--db", str(db), "--clock-log", str(clock_log), "--quiet"]) == 130
+    (game,) = GameStore(db).games()
+    stored = len([e for e in GameStore(db).events(game.id) if isinstance(e, MoveRecorded)])
+    assert 0 < stored < len(truth["moves"])
+    _reading(monkeypatch, truth)
+    assert main(["record", str(backup), "--db", str(db), "--resume", str(game.id), "--clock-log", str(clock_log),
+                 "--quiet"]) == 0
+    logged = GameStore(db).events(game.id)
+    assert [e.iccs for e in logged if isinstance(e, MoveRecorded)] == truth["moves"]
+    assert not [e for e in logged if isinstance(e, PositionRestored | Alert)]
+    assert sorted(e.ply or 0 for e in logged if isinstance(e, ClockPressed)) == list(range(1, len(truth["moves"]) + 1))
