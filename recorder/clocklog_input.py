@@ -86,6 +86,8 @@ def _parse(lines: Iterable[str], source: str) -> tuple[ClockLog, str]:
 
 
 _FIELDS = ("t", "side", "red_ms", "black_ms")
+MAX_LOG_T_S = 7 * 24 * 3600.0  # a press later than this after the video's start is not of that video
+MAX_CLOCK_MS = 100 * 3600 * 1000  # no clock shows more time left (a day is the longest time control in use)
 
 
 def _press(line: str) -> ClockPress | None:
@@ -108,10 +110,11 @@ def _press(line: str) -> ClockPress | None:
     except (TypeError, ValueError, OverflowError):
         raise ValueError("t must be seconds and red_ms, black_ms whole milliseconds, "
                          f"not {data['t']!r}, {data['red_ms']!r}, {data['black_ms']!r}") from None
-    if not math.isfinite(press.t) or press.t < 0:
-        raise ValueError(f"t {data['t']!r} is not a time: seconds from the start, 0 or more")
-    if press.red_ms < 0 or press.black_ms < 0:
-        raise ValueError(f"red_ms {data['red_ms']!r}, black_ms {data['black_ms']!r}: a time left is 0 or more")
+    if not math.isfinite(press.t) or not 0 <= press.t <= MAX_LOG_T_S:
+        raise ValueError(f"t {data['t']!r} is not a time: seconds from the start, 0 to {MAX_LOG_T_S:.0f} (a week)")
+    if not (0 <= press.red_ms <= MAX_CLOCK_MS and 0 <= press.black_ms <= MAX_CLOCK_MS):
+        raise ValueError(f"red_ms {data['red_ms']!r}, black_ms {data['black_ms']!r}: a time left is 0 to "
+                         f"{MAX_CLOCK_MS} ms (100 hours)")
     if press.side not in (RED, BLACK):
         raise ValueError(f"side {press.side!r} is not red or black")
     return press

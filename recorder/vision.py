@@ -214,7 +214,10 @@ class PieceClassifier:
         meta_path = self.model_path.with_suffix(".json")
         if not self.model_path.exists() or not meta_path.exists():
             raise FileNotFoundError(f"piece classifier needs {self.model_path} and {meta_path}")
-        self.metadata: dict[str, Any] = json.loads(meta_path.read_text(encoding="utf-8"))
+        try:
+            self.metadata: dict[str, Any] = json.loads(meta_path.read_text(encoding="utf-8"))
+        except (json.JSONDecodeError, UnicodeDecodeError) as error:
+            raise ValueError(f"{meta_path}: not the classifier's metadata JSON ({error})") from None
         self.sha256 = file_sha256(self.model_path)
         if check_hash and self.metadata.get("sha256") != self.sha256:
             raise ValueError(f"{self.model_path} has sha256 {self.sha256}, metadata says {self.metadata.get('sha256')}")

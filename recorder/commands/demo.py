@@ -41,7 +41,12 @@ def run(args: argparse.Namespace) -> int:
     for needed in (video, clock, truth_path):
         if not needed.exists():
             raise ValueError(f"{needed} is missing: run `make demo` (it renders the demo video first)")
-    truth = json.loads(truth_path.read_text(encoding="utf-8"))
+    try:
+        truth = json.loads(truth_path.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise ValueError(f"{truth_path}: not a truth file ({error}); make demo-video renders it again") from None
+    if not isinstance(truth, dict) or not isinstance(truth.get("moves"), list):
+        raise ValueError(f"{truth_path}: not a truth file (no list of moves); make demo-video renders it again")
     events_path, db = folder / "demo.events.jsonl", folder / "demo.sqlite3"
     events_path.unlink(missing_ok=True)
     # each run adds its game to the demo store: the file is never deleted, since a console

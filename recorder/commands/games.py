@@ -11,6 +11,7 @@ from pathlib import Path
 
 from recorder.store import GameStore, default_db_path
 from recorder.store.importer import NOT_IMPORTED, import_pgn
+from rules.pgn import PgnError
 
 
 def add_db_argument(parser: argparse.ArgumentParser) -> None:
@@ -62,7 +63,10 @@ NOTHING_IMPORTED = 2  # exit status of ``games --import`` when the file gave no 
 def _list(args: argparse.Namespace, data: bytes) -> int:
     with GameStore(args.db) if args.import_pgn is not None else open_existing_store(args.db) as store:
         if args.import_pgn is not None:
-            imported = import_pgn(store, data, str(args.import_pgn))
+            try:
+                imported = import_pgn(store, data, str(args.import_pgn))
+            except PgnError as error:  # an unreadable encoding: name the file it is about
+                raise ValueError(f"{args.import_pgn}: {error}") from None
             skipped = f"; {len(imported.duplicates)} skipped, already stored" if imported.duplicates else ""
             not_imported = len({problem[problem.rfind("(game "):] for problem in imported.problems
                                 if problem.endswith(NOT_IMPORTED)})  # games, not their problem lines

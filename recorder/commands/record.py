@@ -42,6 +42,7 @@ from recorder.store.recording import (
     info_from_args,
     open_for_record,
     resume_session,
+    source_key,
 )
 from recorder.store.resume import StoreRecording, presses_after
 
@@ -197,7 +198,7 @@ def record_source(source_spec: str, classifier: Any, *, source: FrameSource | No
     from calibration import BoardGeometry
     from recorder.clocklog_input import load_clock_log
     from recorder.session import RecordingSession, SessionConfig
-    from recorder.sources import Frame, LiveSource, open_source, public_name
+    from recorder.sources import Frame, LiveSource, open_source
     from recorder.stills import StillSaver
     from rules import Position
 
@@ -250,7 +251,7 @@ def record_source(source_spec: str, classifier: Any, *, source: FrameSource | No
     with EventLog(events_path) as events:
         session = RecordingSession(classifier, geometry=geometry, start=start,
                                    presses=presses if clock is None else [],
-                                   events=events, source_name=public_name(source_spec), on_event=on_event,
+                                   events=events, source_name=source_key(source_spec), on_event=on_event,
                                    stills=stills, config=config, started_at=started_at, presses_lost=damaged)
         if unreadable and logged:  # the arbiter must see that the log, not a player, may have lost presses
             ply = store.resume.ply if store is not None and store.resume is not None else 0

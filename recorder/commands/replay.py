@@ -15,6 +15,7 @@ from pathlib import Path
 
 from rules import RED, Game, Move, Position, format_move, read_pgn
 from rules.move_kinds import MoveClass
+from rules.pgn import PgnError
 
 SHARED_DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
 
@@ -68,7 +69,10 @@ def load_shared_line(line: int, data: Path = SHARED_DATA) -> ReplayRecord:
 def load_pgn(path: Path, number: int | None = None) -> ReplayRecord:
     """Game ``number`` (1-based; the first when None) of a PGN file; a file of several games read
     without a number says so on stderr, so the others are not taken for missing."""
-    games = read_pgn(path.read_bytes())
+    try:
+        games = read_pgn(path.read_bytes())
+    except PgnError as error:  # an unreadable encoding: name the file it is about
+        raise ValueError(f"{path}: {error}") from None
     if not games:
         raise ValueError(f"{path}: no game found")
     if number is not None and not 1 <= number <= len(games):

@@ -55,7 +55,10 @@ def test_clock_log_presses_with_impossible_times_are_malformed() -> None:
            '{"t": Infinity, "event": "press", "side": "red", "red_ms": 1, "black_ms": 2}',
            '{"t": 3, "event": "press", "side": "red", "red_ms": -1, "black_ms": 2}',
            '{"t": 3, "event": "press", "side": "red", "red_ms": 1, "black_ms": 1e400}',
-           '{"t": true, "event": "press", "side": "red", "red_ms": 1, "black_ms": 2}']
+           '{"t": true, "event": "press", "side": "red", "red_ms": 1, "black_ms": 2}',
+           # beyond any game: a scoresheet would print a 300-digit time or a clock of 10^23 hours
+           '{"t": 1e300, "event": "press", "side": "red", "red_ms": 1, "black_ms": 2}',
+           '{"t": 3, "event": "press", "side": "red", "red_ms": 1000000000000000000000000000000, "black_ms": 2}']
     presses, skipped = parse_clock_lines([good, *bad])
     assert [p.t for p in presses] == [1.0] and skipped == len(bad)
 
