@@ -243,8 +243,8 @@ def record_source(source_spec: str, classifier: Any, *, source: FrameSource | No
 
     stills = None
     if store is not None and store.store.path is not None:  # alert stills live beside the store
-        folder = store.store.path.parent
-        stills = StillSaver(folder / "stills" / f"game-{store.game_id}", folder)
+        folder = store.store.path.parent  # named by the store too: two stores in one folder (one a round) share it
+        stills = StillSaver(folder / "stills" / store.store.path.stem / f"game-{store.game_id}", folder)
     config = SessionConfig(roi=roi)
     if isinstance(source, LiveSource):  # its frames come later than the clock's presses: a camera's delay
         config = replace(config, resolver=replace(config.resolver, early_press_margin_s=LIVE_EARLY_PRESS_MARGIN_S))

@@ -28,6 +28,8 @@ def test_record_with_a_store_keeps_a_still_for_every_alert(tmp_path: Path) -> No
         assert still.t == alert.t and still.kind == alert.kind
         picture = db.parent / still.path
         assert picture.is_file() and picture.read_bytes()[:2] == b"\xff\xd8"  # a JPEG beside the store
+        # in a folder of the store's own: another store beside it (the next round's) has its own game 1
+        assert Path(still.path).parts[:3] == ("stills", "games", "game-1")
 
 
 def test_a_still_that_cannot_be_written_is_skipped(tmp_path: Path) -> None:
