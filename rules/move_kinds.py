@@ -19,16 +19,17 @@ What is implemented, and where the rule texts were simplified (documented per fu
   is no chase (24.3; 1999 细则 7). Each chase says why the target is lost (``Chase.reason``), so
   26.9.1 can tell the grave chases (of a chariot, or of an unprotected piece or one on a false
   root) from the others (a short-protected piece, 少根子).
-* 抽将 (24.3 "从下一着开始运用将军...得子"): a piece won by checking first is chased too
-  (:func:`chases_by_check`): one check, quiet or capturing, after every legal answer to which
-  (capturing the checker and interposing included, their captures counted as lost) a capture by a
-  piece other than the general or a soldier (26.8 "兵借其他子抽吃对方的子，按闲处理", 26.1) wins
-  the target under the same exchange and protection rules as a direct chase (24.3 完整互吃交换,
-  24.15, 24.16), and the whole line still gains (26.6, 26.7). The target and taker are named by
-  their squares after the move classified. It must be new (29.2): not a piece the mover could win
-  directly, or by checking first, before the move; a direct chase of a piece that could only be
-  won through a check before stays new (a direct attack is a new threat; direct verdicts are as
-  without 抽将). Not implemented: a series of checks before the capture (连续将军), and the joint
+* 抽将 and 连续将军 (24.3 "从下一着开始运用将军或连续“将军”得子"): a piece won by checking first is
+  chased too (:func:`chases_by_check`): one check, quiet or capturing, or a series of up to
+  :data:`CHECK_SERIES_MAX` checks, after every legal answer to which (capturing the checker and
+  interposing included, their captures counted as lost) a capture by a piece other than the general
+  or a soldier (26.8 "兵借其他子抽吃对方的子，按闲处理", 26.1) wins the target under the same exchange
+  and protection rules as a direct chase (24.3 完整互吃交换, 24.15, 24.16), and the whole line still
+  gains (26.6, 26.7); or another check does so in turn (a different one for each answer if need
+  be), or mates. The target and taker are named by their squares after the move classified. It
+  must be new (29.2): not a piece the mover could win directly, or by checking first, before the
+  move; a direct chase of a piece that could only be won through a check before stays new (a
+  direct attack is a new threat; direct verdicts are as without 抽将). Not implemented: the joint
   chase by pieces on different points (联合捉子 beyond one exchange point).
 * Chases by the general or a soldier itself are allowed (26.1) and count as idle, unless the
   soldier's capture would give check by another piece (26.8), and never hide another piece's chase
@@ -42,7 +43,8 @@ What is implemented, and where the rule texts were simplified (documented per fu
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
 from enum import Enum
 from functools import lru_cache
 
@@ -88,6 +90,7 @@ class Chase:
     target_piece: str
     reason: str
     check: Move | None = None  # the check played first when the piece is won by checking (抽将), else None
+    checks: int = 1  # with ``check``: the most checks in a row (连续将军) any defence needs before the capture
 
     @property
     def grave(self) -> bool:
@@ -98,8 +101,14 @@ class Chase:
 
     def describe(self) -> str:
         """E.g. ``"horse c7 chases chariot d9 (unprotected)"``, or for a piece won by checking first
-        ``"horse c7 chases chariot d9 (after the check b2b9, 抽将: unprotected)"``."""
-        why = f"after the check {self.check.iccs}, 抽将: {self.reason}" if self.check else self.reason
+        ``"horse c7 chases chariot d9 (after the check b2b9, 抽将: unprotected)"``, or after a series of checks
+        ``"... (after 2 checks from b2b9, 连续将军 抽将: unprotected)"``."""
+        if self.check is None:
+            why = self.reason
+        elif self.checks > 1:
+            why = f"after {self.checks} checks from {self.check.iccs}, 连续将军 抽将: {self.reason}"
+        else:
+            why = f"after the check {self.check.iccs}, 抽将: {self.reason}"
         return (f"{piece_name(self.attacker_piece)} {square_name(self.attacker)} chases "
                 f"{piece_name(self.target_piece)} {square_name(self.target)} ({why})")
 
@@ -209,14 +218,31 @@ def chases(position: Position, fresh_soldier: int | None = None,
 #: no gain are then many, and each reply costs a search (in the shared games checks have 1-10).
 CHECK_REPLIES_MAX = 16
 
+#: The most checks in a row (连续将军, 24.3) followed before the capture that wins, the first
+#: included. Each further check multiplies the search by the checks and replies of a level. Over
+#: the shared games (1 389 searches) two checks took 1.4 s in all (slowest 27 ms), three 1.6 s
+#: (35 ms, two more verdicts changed than with two), four 2.7 s (77 ms, no verdict changed beyond
+#: three's, and its slowest search used nearly all of :data:`SERIES_WORK_MAX`).
+CHECK_SERIES_MAX = 3
+
+#: The work one :func:`chases_by_check` call may spend on checks after the first: each follow-up
+#: search (the captures after a defender's reply) counts one, and each capture judged in it (its
+#: exchange, its mate test) one more. When it runs out, lines not yet searched count as escaping
+#: (no chase), so a pathological position costs a bounded number of searches. The single-check
+#: lines are searched first and never counted against it.
+SERIES_WORK_MAX = 200
+
 
 def chases_by_check(position: Position, fresh_soldier: int | None = None) -> list[Chase]:
-    """Pieces the side to move wins by checking first (抽将; 24.3 "从下一着开始运用将军...得子").
+    """Pieces the side to move wins by checking first (抽将; 24.3 "从下一着开始运用将军或连续“将军”得子").
 
-    One check is followed, quiet or capturing (a series of checks, 连续将军, is not: see the
-    module notes). A check is a chase of the piece ``T`` when, whatever the defender answers
+    A check, quiet or capturing, or a series of checks (连续将军, at most :data:`CHECK_SERIES_MAX`
+    in all), is a chase of the piece ``T`` when, whatever the defender answers to each check
     (capturing the checker, interposing, moving the general: every legal reply, its own capture
-    counted as material lost), the checker's side can then take a piece that wins material:
+    counted as material lost), the checker's side can then take a piece that wins material, or
+    check again with a continuation that does (a different one for each reply if need be; a
+    check that mates covers its line, but a series that only mates is a mate threat, 24.2, not a
+    chase). The capture at the end of each line:
 
     * the taker is neither the general nor a soldier (26.8 "兵借其他子抽吃对方的子，按闲处理";
       26.1), and the piece taken is not the general, a soldier on its own side of the river, or
@@ -225,15 +251,18 @@ def chases_by_check(position: Position, fresh_soldier: int | None = None) -> lis
       有根子/少根子, 24.16 假根): :func:`_exchange` with its false-root test, so an adequately
       protected piece is not won;
     * the taker is not mated at once for it (24.3 "得子后不致立即...被对方将死");
-    * the whole line still gains (26.6, 26.7 via :func:`_is_gain`): what the check took and the
-      piece won, against what the reply took and the exchange cost; and instead of recapturing the
-      defender may take one piece elsewhere (a checker left hanging), with its own exchange there.
+    * the whole line still gains (26.6, 26.7 via :func:`_is_gain`): what the checks took and the
+      piece won, against what the replies took and the exchange cost; and instead of recapturing
+      the defender may take one piece elsewhere (a checker left hanging), with its own exchange there.
 
-    The defender's best answer decides: the target is the piece won after the reply that leaves
-    the least, named (with its taker) by its square in ``position``: a piece that moved in the reply
-    (an interposer, or a piece that took the checker) by the square it came from. The check and
-    each line are a few plies, searched with the memoised exchange; :data:`CHECK_REPLIES_MAX` and
-    the first reply that leaves no gain bound the work.
+    Where a capture wins after a reply, the attacker takes it rather than checking on: another
+    check is looked for only after a reply that leaves no winning capture. The defender's best
+    answers decide: the target is the piece won along the line that leaves the least, named (with
+    its taker) by its square in ``position``: a piece that moved in a reply (an interposer, or a
+    piece that took a checker) by the square it came from; ``Chase.checks`` counts the checks the
+    longest of the lines needs (the mating check included). The single checks are all searched
+    first, as one-check lines; the series only for the checks that win nothing so. :data:`CHECK_REPLIES_MAX`, the first reply that escapes, the
+    memoised exchange and follow-ups, and :data:`SERIES_WORK_MAX` bound the work.
     """
     return list(_chases_by_check(position, fresh_soldier))
 
@@ -242,8 +271,8 @@ def chases_by_check(position: Position, fresh_soldier: int | None = None) -> lis
 def _chases_by_check(position: Position, fresh_soldier: int | None) -> tuple[Chase, ...]:
     """:func:`chases_by_check`, remembered: a repeated cycle asks it of the same positions again."""
     board = position.board
-    found: dict[int, Chase] = {}
     general = position.general_square(BLACK if position.side_to_move == RED else RED)
+    checks: list[tuple[Move, Position, tuple[str, ...]]] = []
     for check in position.legal_moves():
         if not (_may_check(check, general) and position.gives_check(check)):
             continue
@@ -252,56 +281,194 @@ def _chases_by_check(position: Position, fresh_soldier: int | None) -> tuple[Cha
         if not replies or len(replies) > CHECK_REPLIES_MAX:
             continue  # a mate is a mate threat (24.2), not a chase
         taken = board[check.to_square]
-        gained0 = (taken,) if taken != "." else ()
-        won = _won_after_every_reply(position, check, after_check, gained0, fresh_soldier)
-        if won is not None and won.target not in found:
-            found[won.target] = won
+        checks.append((check, after_check, (taken,) if taken != "." else ()))
+    search = _Series(position)
+    found: dict[int, Chase] = {}
+    unwon: list[tuple[Move, Position, tuple[str, ...]]] = []
+    for series in (False, True):  # one check, then a capture; then for the others a series (连续将军)
+        search.series = series
+        for check, after_check, gained in (unwon if series else checks):
+            won = search.every_reply(after_check, gained, (), _moved(fresh_soldier, check),
+                                     CHECK_SERIES_MAX - 1 if series else 0)
+            if won is None:
+                if not series:
+                    unwon.append((check, after_check, gained))
+            elif not won.mates:
+                won = won.back(check, check=True)
+                found.setdefault(won.target, won.chase(check))
     return tuple(sorted(found.values(), key=lambda c: c.target))
 
 
-def _won_after_every_reply(position: Position, check: Move, after_check: Position, gained0: tuple[str, ...],
-                           fresh_soldier: int | None) -> Chase | None:
-    """The piece the checker's side wins after the defender's best reply to ``check``, or ``None``
-    when some reply leaves no winning capture. Replies that capture are tried first: they refute
-    most often, and the first reply that refutes ends the search."""
-    board = after_check.board
-    replies = sorted(after_check.legal_moves(), key=lambda r: -VALUES.get(board[r.to_square].upper(), 0))
-    worst: tuple[int, Chase] | None = None
-    for reply in replies:
-        taken = board[reply.to_square]
-        lost0 = (taken,) if taken != "." else ()
-        line = _Line(position, check, reply, gained0, lost0)
-        best = _best_follow_up(after_check.play(reply), line, fresh_soldier)
-        if best is None:
-            return None
-        if worst is None or best[0] < worst[0]:
-            worst = best
-    return worst[1] if worst else None
+def _moved(square: int | None, move: Move) -> int | None:
+    """Where the piece on ``square`` stands after ``move`` (``None`` when it is taken or was none)."""
+    if square is None or move.to_square == square:
+        return None
+    return move.to_square if move.from_square == square else square
 
 
-def _best_follow_up(position: Position, line: _Line, fresh_soldier: int | None) -> tuple[int, Chase] | None:
-    """The checker's side's best winning capture after the check and reply of ``line`` as (net
-    value, chase named in the real position), or ``None``."""
-    check, reply, gained0, lost0 = line.check, line.reply, line.gained, line.lost
+@dataclass(frozen=True, slots=True)
+class _Win:
+    """A winning capture at the end of a line of checks, by squares of the position the line is
+    searched from: ``net`` for the checker's side, the capture's ``taker`` and ``target`` with their
+    pieces, why the target is lost, and the most ``checks`` played before a winning capture from that
+    position over the defender's replies (the line of the defender's best reply may need fewer)."""
+
+    net: int
+    taker: int
+    target: int
+    taker_piece: str
+    target_piece: str
+    reason: str
+    checks: int = 0
+
+    @property
+    def mates(self) -> bool:
+        """Is this the line's end by mate (a check with no reply), no capture at all?"""
+        return self.target < 0
+
+    def back(self, move: Move, check: bool = False) -> _Win:
+        """The same win seen from before ``move``: a piece that moved in it by the square it came
+        from, one more check counted when ``move`` was one."""
+        checks = self.checks + (1 if check else 0)
+        if self.mates:
+            return replace(self, checks=checks)
+        taker = move.from_square if self.taker == move.to_square else self.taker
+        target = move.from_square if self.target == move.to_square else self.target
+        return _Win(self.net, taker, target, self.taker_piece, self.target_piece, self.reason, checks)
+
+    def chase(self, check: Move) -> Chase:
+        """The chase made by playing ``check`` first (this win already seen from before it)."""
+        return Chase(self.taker, self.target, self.taker_piece, self.target_piece, self.reason, check, self.checks)
+
+
+#: A line that ends in mate: better than any material for the checker's side, so the defender
+#: avoids it when another reply exists.
+_MATE = _Win(VALUES["K"], -1, -1, "", "", "")
+
+
+class _Series:
+    """The 抽将 search from one position (``real``): the defender's replies to a check, the winning
+    captures after them, and further checks (连续将军), each remembered for the call (the same
+    position comes up after the single-check pass and again in the series pass, and along checks
+    played in another order)."""
+
+    def __init__(self, real: Position) -> None:
+        self.real = real
+        self.series = False  # searching series of checks (the follow-ups are then counted)
+        self.spent = 0  # the work done in the series pass (SERIES_WORK_MAX)
+        self._replies: dict[tuple[object, ...], _Win | None] = {}
+        self._follow_ups: dict[tuple[object, ...], _Win | None] = {}
+
+    def every_reply(self, after_check: Position, gained: tuple[str, ...], lost: tuple[str, ...],
+                    fresh: int | None, checks_left: int) -> _Win | None:
+        """The win left after the defender's best reply to a check (``after_check``: the defender to
+        move), or ``None`` when some reply escapes: then neither a capture nor (``checks_left`` > 0)
+        another check wins after it. A reply after which there is nothing to take that could gain,
+        and no check, escapes without any search; otherwise the replies that capture are tried
+        first: they refute most often, and the first reply that refutes ends the search."""
+        key = (after_check, tuple(sorted(gained)), tuple(sorted(lost)), fresh, checks_left)
+        if key in self._replies:
+            return self._replies[key]
+        board = after_check.board
+        lines = []
+        for reply in sorted(after_check.legal_moves(), key=lambda r: -VALUES.get(board[r.to_square].upper(), 0)):
+            taken = board[reply.to_square]
+            lost_now = (*lost, taken) if taken != "." else lost
+            after_reply = after_check.play(reply)
+            fresh_now = _moved(fresh, reply)
+            if not (any(_candidates(after_reply, reply, gained, lost_now, fresh_now))
+                    or (checks_left > 0 and any(_checks(after_reply)))):
+                self._replies[key] = None
+                return None
+            lines.append((reply, after_reply, lost_now, fresh_now))
+        worst: _Win | None = None
+        for reply, after_reply, lost_now, fresh_now in lines:
+            if self.series and self.spent >= SERIES_WORK_MAX:
+                worst = None  # out of work: the replies left count as escaping
+                break
+            best = self.follow_up(after_reply, reply, gained, lost_now, fresh_now)
+            if best is None and checks_left > 0:
+                best = self.check_again(after_reply, gained, lost_now, fresh_now, checks_left)
+            if best is None:
+                worst = None
+                break
+            best = best.back(reply)
+            if worst is None or best.net < worst.net:
+                worst = replace(best, checks=max(best.checks, worst.checks if worst else 0))
+            elif best.checks > worst.checks:
+                worst = replace(worst, checks=best.checks)
+        self._replies[key] = worst
+        return worst
+
+    def check_again(self, position: Position, gained: tuple[str, ...], lost: tuple[str, ...],
+                    fresh: int | None, checks_left: int) -> _Win | None:
+        """The best further check in ``position`` (the checker's side to move) after which every reply
+        still loses material, or ``None``. A check that mates wins outright."""
+        board = position.board
+        best: _Win | None = None
+        for check in _checks(position):
+            if self.spent >= SERIES_WORK_MAX:
+                break
+            after_check = position.play(check)
+            replies = after_check.legal_moves()
+            if not replies:
+                return _MATE.back(check, check=True)  # the mating check counts in the series
+            if len(replies) > CHECK_REPLIES_MAX:
+                continue
+            taken = board[check.to_square]
+            won = self.every_reply(after_check, (*gained, taken) if taken != "." else gained, lost,
+                                   _moved(fresh, check), checks_left - 1)
+            if won is not None and (best is None or won.net > best.net):
+                best = won.back(check, check=True)
+        return best
+
+    def follow_up(self, position: Position, reply: Move, gained: tuple[str, ...], lost: tuple[str, ...],
+                  fresh: int | None) -> _Win | None:
+        """The checker's side's best winning capture after the defender's ``reply`` (``position``: the
+        checker's side to move; ``gained`` and ``lost`` the line's captures so far), or ``None``."""
+        key = (position, reply, tuple(sorted(gained)), tuple(sorted(lost)), fresh)
+        if key in self._follow_ups:
+            return self._follow_ups[key]
+        self.spent += self.series
+        line = _Line(self.real, gained, lost)
+        board = position.board
+        best: _Win | None = None
+        for move in _candidates(position, reply, gained, lost, fresh):
+            self.spent += self.series
+            judged = _judge_capture(position, move, line)
+            if judged is None or (best is not None and judged[0] <= best.net):
+                continue
+            best = _Win(judged[0], move.from_square, move.to_square, board[move.from_square],
+                        board[move.to_square], judged[1])
+        self._follow_ups[key] = best
+        return best
+
+
+def _candidates(position: Position, reply: Move, gained: tuple[str, ...], lost: tuple[str, ...],
+                fresh: int | None) -> Iterator[Move]:
+    """The captures after the defender's ``reply`` that may win for the checker's side (to move in
+    ``position``), before their exchange is judged: not by the general or a soldier (26.8, 26.1), not
+    of the general, a soldier on its own side of the river or one that has just crossed (``fresh``,
+    or in the reply itself: 26.7), and gaining with the line's captures were the piece taken for nothing."""
     board = position.board
-    best: tuple[int, Chase] | None = None
     for move in position.legal_moves():
         target, attacker = board[move.to_square], board[move.from_square]
         if target == "." or target.upper() == "K" or attacker.upper() in "KP":
             continue
-        moved = move.to_square == reply.to_square  # the target came there in the reply
-        origin = reply.from_square if moved else move.to_square
-        if target.upper() == "P" and (own_half(move.to_square, side_of(target)) or origin == fresh_soldier
-                                      or (moved and own_half(reply.from_square, side_of(target)))):
+        crossed = move.to_square == reply.to_square and own_half(reply.from_square, side_of(target))
+        if target.upper() == "P" and (own_half(move.to_square, side_of(target)) or move.to_square == fresh
+                                      or crossed):
             continue
-        if not _is_gain([*gained0, target], list(lost0)):
-            continue  # even for nothing, this capture would not make the line a gain
-        judged = _judge_capture(position, move, line)
-        if judged is None or (best is not None and judged[0] <= best[0]):
-            continue
-        taker = check.from_square if move.from_square == check.to_square else move.from_square
-        best = (judged[0], Chase(taker, origin, attacker, target, judged[1], check))
-    return best
+        if _is_gain([*gained, target], list(lost)):
+            yield move
+
+
+def _checks(position: Position) -> Iterator[Move]:
+    """The moves of the side to move that check."""
+    general = position.general_square(BLACK if position.side_to_move == RED else RED)
+    for move in position.legal_moves():
+        if _may_check(move, general) and position.gives_check(move):
+            yield move
 
 
 def _counts(position: Position, chase: Chase) -> bool:
@@ -478,17 +645,14 @@ def _exchange(position: Position, point: int, depth: int, defending: bool) -> tu
 
 @dataclass(frozen=True, slots=True)
 class _Line:
-    """A check and its reply before a capture (抽将), from the ``real`` position: what the capturer's
-    side took (``gained``: the check's capture) and lost (``lost``: the reply's)."""
+    """The check or checks and their replies before a capture (抽将), from the ``real`` position: what
+    the capturer's side took (``gained``: the checks' captures) and lost (``lost``: the replies')."""
 
     real: Position
-    check: Move
-    reply: Move
     gained: tuple[str, ...]
     lost: tuple[str, ...]
 
 
-@lru_cache(maxsize=1024)
 @lru_cache(maxsize=1024)
 def _standing_captures(position: Position) -> frozenset[tuple[int, int, str, str]]:
     """The captures the opponent of the side to move has in ``position``, as (from, to, piece, taken);

@@ -183,8 +183,7 @@ def test_a_side_is_not_lost_for_not_changing_when_both_sides_were_forbidden(game
     assert told is not None and (told.code, told.must_change) == ("must_change", "black")
 
 
-@pytest.mark.parametrize(("number", "lost_at", "until", "side"), [(2901, 55, 60, "red"), (2204, 78, 80, "black"),
-                                                                  (2654, 93, 95, "red")])
+@pytest.mark.parametrize(("number", "lost_at", "until", "side"), [(2901, 55, 60, "red"), (2204, 78, 80, "black")])
 def test_a_loss_for_not_changing_holds_while_the_repetition_goes_on(games: list[GameRecord], number: int, lost_at: int,
                                                                     until: int, side: str) -> None:
     _, moves = line(games, number)
@@ -193,3 +192,33 @@ def test_a_loss_for_not_changing_holds_while_the_repetition_goes_on(games: list[
     for ply in range(lost_at, until + 1):
         verdict = game.repetition(ply)
         assert verdict is not None and (verdict.code, verdict.must_change) == ("forbidden_not_changed", side), ply
+
+
+def test_line_2654_a_series_of_checks_makes_both_sides_forbidden(games: list[GameRecord]) -> None:
+    # Red's chariot chases black's chariot on every move. Black's ...Ri6-f6 (plies 86, 90) is not idle:
+    # it sets up ...Rf6xf2+ (the advisor, which the general cannot retake: the cannon on a2 covers f2
+    # over the elephant), Kf1-e1 forced, ...Rg0-g1+, Ke1-e0 forced, ...Rf2xe2 (the loose elephant):
+    # a piece won by a series of checks (24.3 连续将军), so black chases on every move too. Both
+    # sides' chases are of the kinds 26.9.1 lists: drawn if neither changes (26.9.4), where red,
+    # taken for the only forbidden side, was lost at ply 93 before series were followed.
+    _, moves = line(games, 2654)
+    game = Game(moves=moves)
+    (chase,) = game.classify(86).chases
+    assert chase.target_piece == "B" and chase.check == Move.from_iccs("f6f2") and chase.checks == 2
+    for ply in (89, 93, 95):
+        verdict = game.repetition(ply)
+        assert verdict is not None and verdict.code == "draw_both_forbidden", ply
+        assert verdict.black.forbidden and verdict.black.grave and verdict.red.grave
+
+
+def test_line_1957_a_check_whose_interposition_is_mated_chases_the_chariot(games: list[GameRecord]) -> None:
+    # ...Rd1-d3 sets up ...Ch3-e3+: red either takes the cannon with the chariot on e6 and loses it to
+    # ...Rd3xe3, or interposes the advisor (Af0-e1) and is mated by ...Rd3-d0. The mate covers that
+    # answer (a second check), so black wins the chariot by checks (24.3) and, checking on its other
+    # moves, must change against red's idle moves (25.3) instead of the draw of two allowed sides.
+    _, moves = line(games, 1957)
+    game = Game(moves=moves)
+    (chase,) = game.classify(70).chases
+    assert (chase.target_piece, chase.check, chase.checks) == ("R", Move.from_iccs("h3e3"), 2)
+    verdict = game.repetition(76)
+    assert verdict is not None and (verdict.code, verdict.must_change) == ("must_change", "black")
