@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rules import Move, MoveKind, Position, classify_move
+from rules import Move, MoveKind, Position, classify_move, move_kinds
 from rules.move_kinds import SHORT_ROOT, chases, chases_by_check, mates_by_checks
 from rules.squares import square_name
 
@@ -221,3 +221,138 @@ def test_a_discovered_check_forking_a_chariot_is_a_chase() -> None:
 def test_a_chase_by_check_that_stood_before_the_move_is_not_new() -> None:
     # 29.2 (1999): with the cannon already on c2 and the horse on e2, a move elsewhere chases nothing new
     assert kind_of("3k5/9/9/9/9/9/9/2c1n4/4A4/2NAK4 b", "d9d8")[0] is MoveKind.IDLE
+
+
+# --- 连续将军: material won by a series of checks (24.3 "从下一着开始运用将军或连续“将军”得子") ------------
+
+# The black general on e9 between its advisors, a loose black chariot on e4, the red horse on h6 (the
+# black soldier on g6 closes its way to f7). Nh6-g8+ leaves only ...Ke8; Ng8-f6+ checks again and forks
+# the chariot. The red general on d0 keeps the black one off d8 (facing generals).
+SERIES = "3aka3/9/9/6pN1/9/4r4/9/9/9/3K5 w"
+
+
+def answers(fen: str, *line: str) -> set[str]:
+    """The legal replies after playing ``line`` from ``fen`` (the project's own move generator)."""
+    position = Position.from_fen(fen)
+    for iccs in line:
+        position = position.play(iccs)
+    return {m.iccs for m in position.legal_moves()}
+
+
+def test_a_two_check_series_that_wins_a_loose_chariot_is_a_chase() -> None:
+    assert answers(SERIES, "h6g8") == {"e9e8"}
+    assert answers(SERIES, "h6g8", "e9e8", "g8f6") == {"e8f8", "e8e9", "e8e7"}
+    for reply in ("e8f8", "e8e9", "e8e7"):
+        assert "f6e4" in answers(SERIES, "h6g8", "e9e8", "g8f6", reply)  # the horse takes the chariot
+    position = Position.from_fen(SERIES)
+    assert chases(position) == []  # nothing is won directly, nor after a single check
+    (chase,) = chases_by_check(position)
+    assert (square_name(chase.attacker), square_name(chase.target), chase.target_piece) == ("h6", "e4", "r")
+    assert chase.check == Move.from_iccs("h6g8") and chase.checks == 2 and chase.grave
+    with pytest.MonkeyPatch.context() as patch:  # one check alone does not do it
+        patch.setattr(move_kinds, "CHECK_SERIES_MAX", 1)
+        move_kinds._chases_by_check.cache_clear()
+        assert chases_by_check(position) == []
+    move_kinds._chases_by_check.cache_clear()
+    # the horse coming to h6 makes the chase: new, as from i8 it gives no check at all
+    before = "3aka3/8N/9/6p2/9/4r4/9/9/9/3K5 w"
+    assert chases_by_check(Position.from_fen(before)) == []
+    kind, text = kind_of(before, "i8h6")
+    assert kind is MoveKind.CHASE
+    assert "red horse h6 chases black chariot e4 (after 2 checks from h6g8, 连续将军 抽将: unprotected)" in text
+
+
+def test_a_series_chase_that_stood_before_the_move_is_not_new() -> None:
+    after = Position.from_fen(SERIES).play("d0d1").with_side_to_move("red")
+    assert [square_name(c.target) for c in chases_by_check(after)] == ["e4"]
+    assert kind_of(SERIES, "d0d1")[0] is MoveKind.IDLE
+
+
+def test_a_series_with_one_escaping_reply_is_no_chase() -> None:
+    # the red general on f0 instead: after the second check ...Ke8-f8 puts the horse on f6 between the
+    # generals, and Nf6xe4 would leave them facing (illegal), so that answer saves the chariot
+    fen = "3aka3/9/9/6pN1/9/4r4/9/9/9/5K3 w"
+    assert answers(fen, "h6g8") == {"e9e8"}
+    assert "e8f8" in answers(fen, "h6g8", "e9e8", "g8f6")
+    assert "f6e4" not in answers(fen, "h6g8", "e9e8", "g8f6", "e8f8")
+    assert "f6e4" in answers(fen, "h6g8", "e9e8", "g8f6", "e8e9")  # the other answers still lose it
+    assert chases_by_check(Position.from_fen(fen)) == []
+    assert kind_of("3aka3/8N/9/6p2/9/4r4/9/9/9/5K3 w", "i8h6")[0] is MoveKind.IDLE
+
+
+@pytest.mark.parametrize("fen", [
+    "3aka3/9/9/6pN1/9/9/9/9/9/3K5 w",  # the same checks with nothing to win
+    "3aka3/9/9/6pN1/9/r3c4/9/9/9/3K5 w",  # a cannon on e4 guarded by the chariot on a4: horse for cannon, even
+])
+def test_checks_that_gain_nothing_are_no_chase(fen: str) -> None:
+    assert answers(fen, "h6g8") == {"e9e8"}
+    assert answers(fen, "h6g8", "e9e8", "g8f6") == {"e8f8", "e8e9", "e8e7"}
+    after = Position.from_fen(fen).play("h6g8").play("e9e8").play("g8f6").play("e8e9")
+    assert {m.iccs for m in after.legal_moves() if after.gives_check(m)} >= {"f6g8", "f6d7"}  # checks go on
+    if Position.from_fen(fen).piece_at("e4"):
+        assert "a4e4" in answers(fen, "h6g8", "e9e8", "g8f6", "e8e9", "f6e4")  # the cannon is retaken
+    assert chases_by_check(Position.from_fen(fen)) == []
+
+
+@pytest.mark.parametrize(("fen", "line", "replies", "take"), [
+    # 兵借其他子抽吃 (26.8): ...Rd8-f8+ Kf1-e1 (forced), ...Pc1-d1+ Ke1-e2 or -e0, and the soldier takes the
+    # advisor on d0: after Ke0 the general cannot retake (it would face the black general on the d-file)
+    ("9/3r5/3k5/9/9/9/9/9/2p2K3/3A5 b", ("d8f8", "f1e1", "c1d1"), {"e1e2", "e1e0"}, "d1d0"),
+    # the soldier's own checks (26.1): Ph7-g7+ Kf7-f8 (forced), Pg7-g8+ Kf8-f9 or -f7, and Pg8xg9 takes the
+    # elephant, which the general cannot retake outside its palace
+    ("6b2/4a4/5k1P1/9/9/9/9/4K4/9/9 w", ("h7g7", "f7f8", "g7g8"), {"f8f9", "f8f7"}, "g8g9"),
+])
+def test_a_series_that_only_a_soldier_wins_from_is_no_chase(fen: str, line: tuple[str, ...], replies: set[str],
+                                                            take: str) -> None:
+    first, forced, second = line
+    assert answers(fen, first) == {forced}
+    assert answers(fen, first, forced, second) == replies
+    for reply in replies:
+        after = Position.from_fen(fen).play(first).play(forced).play(second).play(reply)
+        assert take in {m.iccs for m in after.legal_moves()}  # the soldier can take the piece
+        point = Move.from_iccs(take).to_square
+        assert not any(m.to_square == point for m in after.play(take).legal_moves())  # and keep it
+    assert chases_by_check(Position.from_fen(fen)) == []
+
+
+def test_a_reply_met_by_mate_is_covered() -> None:
+    # game 1957 (ply 70): ...Rd1-d3 sets up ...Ch3-e3+ (over the elephant). Red takes the cannon with the
+    # chariot (Re6xe3, and ...Rd3xe3 wins the chariot) or interposes the advisor (Af0-e1, and ...Rd3-d0
+    # mates): the mate, a second check, covers that answer, so the chariot is won by checks
+    fen = "2bk1a3/4a1N2/n3b4/p3R1p1p/2p6/P5P2/7cP/4B4/3r5/2C1KAB2 b"
+    threat = Position.from_fen(fen).play("d1d3").with_side_to_move("black").fen()  # were red to pass
+    assert answers(threat, "h3e3") == {"f0e1", "e6e3"}
+    mated = Position.from_fen(threat).play("h3e3").play("f0e1").play("d3d0")
+    assert mated.in_check() and not mated.legal_moves()
+    assert "d3e3" in answers(threat, "h3e3", "e6e3")
+    kind, text = kind_of(fen, "d1d3")
+    assert kind is MoveKind.CHASE
+    assert "black chariot d3 chases red chariot e6 (after 2 checks from h3e3, 连续将军 抽将: unprotected)" in text
+
+
+# From the shared games, the costliest series search there: a 3-check chase of the advisor on f7
+COSTLY = "2b5C/5k3/4ba3/9/p1c2R2P/9/P8/1r3C3/3KA4/c4AB2 w"
+
+
+def test_the_series_search_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    made: list[move_kinds._Series] = []
+
+    class Recorded(move_kinds._Series):
+        def __init__(self, real: Position) -> None:
+            super().__init__(real)
+            made.append(self)
+
+    monkeypatch.setattr(move_kinds, "_Series", Recorded)
+    move_kinds._chases_by_check.cache_clear()
+    (chase,) = chases_by_check(Position.from_fen(COSTLY))
+    assert chase.checks == 3 and made[-1].spent <= move_kinds.SERIES_WORK_MAX
+    monkeypatch.setattr(move_kinds, "SERIES_WORK_MAX", 60)  # less work than it needs: the lines left escape
+    move_kinds._chases_by_check.cache_clear()
+    assert chases_by_check(Position.from_fen(COSTLY)) == []
+    # the budget is looked at before each follow-up search: past it, at most one search's captures
+    assert 60 <= made[-1].spent <= 60 + 20
+    monkeypatch.setattr(move_kinds, "SERIES_WORK_MAX", 0)  # no series at all: the single checks stay
+    move_kinds._chases_by_check.cache_clear()
+    assert chases_by_check(Position.from_fen(SERIES)) == []
+    assert chases_by_check(Position.from_fen(LOOSE_HORSE_BEHIND_A_CHECK).play("g3e2").with_side_to_move("black"))
+    move_kinds._chases_by_check.cache_clear()
