@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from recorder.events import (
+    SOURCE_CHANGED,
     Alert,
     ClockPressed,
     Event,
@@ -24,6 +25,7 @@ from recorder.events import (
     PositionRestored,
     RecordingStarted,
     ResultMarked,
+    SourceGap,
 )
 from rules import START_FEN, Move, Position, format_move
 from rules.squares import RED
@@ -57,6 +59,9 @@ class RecordedGame:
     ended: GameEnded | None = None
     advice: list[GameEnded] = field(default_factory=list)
     source: str = ""
+    # when the game went on from another source: (its last time, the first time of the new one), the
+    # time between not the game's (a file's times go on a second after the stored ones)
+    source_changes: list[tuple[float, float]] = field(default_factory=list)
 
     @property
     def moves(self) -> list[str]:
@@ -101,6 +106,8 @@ def rebuild(events: Iterable[Event]) -> RecordedGame:
                 game.ended = event
         elif isinstance(event, Alert):
             game.alerts.append(event)
+        elif isinstance(event, SourceGap) and event.reason == SOURCE_CHANGED:
+            game.source_changes.append((event.t, event.t_resumed))
     return game
 
 

@@ -8,7 +8,9 @@ is the time the clock charged to the move: extra presses (a press without a move
 an arbiter restoring a position) move the start, and a press that changed nothing on the clock
 (``effective`` false) completed no move on it. A move's time is left out (``None``) where a press
 was lost (the press that started the clock completed an earlier ply than the previous one, or the
-move's own press is missing or changed nothing) and for the first ply when the time control is
+move's own press is missing or changed nothing), where the game went on from another source between
+the two presses (the times of a file taken up after another say nothing of the time between), and
+for the first ply when the time control is
 unknown (its clock started at the start, not with a press; with the base time known it took the
 base time less the time left, plus the increment).
 
@@ -72,6 +74,8 @@ def move_times(game: RecordedGame, time_control: str = "") -> list[int | None]:
             started_by = linked.get(id(start))
             if start.side == entry.side or (started_by is not None and started_by != entry.ply - 1):
                 times.append(None)  # a press was lost between: the clock ran over more than this move
+            elif any(start.t <= gone < press.t for gone, _ in game.source_changes):
+                times.append(None)  # timed on two sources: the time between them is not the game's
             else:
                 times.append(max(0, round((press.t - start.t) * 1000)))
     return times

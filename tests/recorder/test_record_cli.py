@@ -531,3 +531,11 @@ def test_a_game_resumed_from_a_file_that_starts_earlier_follows_the_recorded_pli
     assert [e.iccs for e in logged if isinstance(e, MoveRecorded)] == truth["moves"]
     assert not [e for e in logged if isinstance(e, PositionRestored | Alert)]
     assert sorted(e.ply or 0 for e in logged if isinstance(e, ClockPressed)) == list(range(1, len(truth["moves"]) + 1))
+    # the first move after the change is timed across two sources' times: no move time, not a wrong one
+    from recorder.exports.times import move_times
+    from recorder.scoresheet import rebuild
+
+    recorded = rebuild(logged)
+    times = move_times(recorded)
+    first_new = stored  # index of the first ply recorded from the backup's file
+    assert times[first_new] is None and all(t is not None and t < 10_000 for t in times[first_new + 1:])
