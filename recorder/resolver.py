@@ -1066,7 +1066,8 @@ class Resolver:
             # a press of a ply the new source shows again: it was judged with that ply when recorded
             log.debug("press at %.2f s by %s: of a ply already recorded, shown again by the new source", press.t,
                       press.side)
-            self._followed_press = None if self._following is None else self._followed_press
+            if self._following is None:  # the followed ply's own press: it comes once
+                self._followed_press = None
             return []
         self._followed_press = None
         event: ClockPressed = self.clock.press(press)
