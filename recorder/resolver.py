@@ -176,6 +176,13 @@ class Resolver:
         self.wants_retry = False  # the last observation asks for a second look (hidden points, a new trouble)
         self._move_hidden = False  # the last view's best change touches a point it could not see: presses wait
         self._move_hidden_since: float | None = None  # ... such views came since this (its press may be older)
+        # Glare blows out points on the last view so that a whole legal move of the side to move could
+        # be there unseen (its piece and its target both unreadable): a press then may be that move's,
+        # so presses wait, and a view showing fewer moves than the presses announce is not recorded
+        # (the first of them may be hidden). Since when such views have come without a move recorded
+        # (a move seen once the glare lifts may have been made then: its press may be that old).
+        self._glare_may_hide = False
+        self._glare_since: float | None = None
         self._inconclusive = 0  # inconclusive looks at the board since something last moved on it
         self._offsets_ref: tuple[str, np.ndarray] | None = None  # board and residual disc offsets of a clean view
         self._suspect: tuple[tuple[str, tuple[str, ...]], ...] | None = None
@@ -244,6 +251,7 @@ class Resolver:
         scorer = Scorer(observation.probs, observation.mask, cfg.floor, cfg.bad_p, cfg.type_floor,
                         unreliable=observation.unreadable)
         self._seen_off = frozenset()
+        self._note_glare(observation)
         followed = self._follow_earlier_source(scorer, observation)
         if followed is not None:
             return followed
@@ -265,6 +273,10 @@ class Resolver:
             elif self.wants_retry:  # a revision of the record waits for its second look
                 return []
         acceptable = self._acceptable(decision, scorer)  # the decision is final from here
+        if acceptable and self._fewer_than_pressed(decision.candidate):
+            log.debug("t=%.2f: the clock announces more moves than %s and glare may hide one; waiting", t,
+                      " ".join(m.iccs for m in decision.candidate.moves))
+            return events
         if acceptable and self._touches_mask(decision.candidate, observation):
             log.debug("t=%.2f: best candidate changes a point that could not be seen; waiting", t)
             self.wants_retry = True
@@ -299,9 +311,10 @@ class Resolver:
             log.debug("t=%.2f: no candidate fits and %d points are hidden; waiting", t, int(observation.mask.sum()))
             self.wants_retry = True
             return []
-        if self._unseen_since is not None or self._corrected_at is not None:
+        if self._unseen_since is not None or self._corrected_at is not None or self._glare_since is not None:
             # the first views since the camera was away or the arbiter changed the record: moves made
             # meanwhile that the recorder did not see, or saw but could not record against the record then
+            # (or made under glare that hid them whole)
             bridged = self._bridge_gap(observation, scorer)
             if bridged is not None:
                 return bridged
@@ -309,6 +322,9 @@ class Resolver:
                           margin=cfg.margin, max_bad=cfg.max_bad_points,
                           from_standard_start=self.game.start.board == Position.start().board,
                           touched=self._touched)
+        if self._glare_may_hide and self.clock is not None and self.clock.moves_pressed(self.game.position.side_to_move):
+            # the side to move pressed, and glare may hide its move: the other side's move seen is its reply
+            alerts = [a for a in alerts if getattr(a, "kind", "") != "wrong_side"]
         illegal = any(isinstance(alert, IllegalMoveAlert) for alert in alerts)
         if not illegal:  # a move the rules forbid is no path
             caught_up = self._catch_up(observation, scorer)
@@ -324,6 +340,24 @@ class Resolver:
         hold = self._hand_hold(scorer) if alerts and not illegal else 0.0
         confirmed: list[Event] = list(self._confirm(alerts, t, hold))
         return confirmed
+
+    def _note_glare(self, observation: Observation) -> None:
+        """Note whether this view's glare could hide a whole move of the side to move (see ``__init__``)."""
+        blind = observation.unreadable
+        self._glare_may_hide = blind is not None and any(
+            blind[m.from_square] and blind[m.to_square] for m in self.game.position.legal_moves())
+        if self._glare_may_hide and self._glare_since is None:
+            self._glare_since = observation.t_moved if observation.t_moved is not None else observation.t
+
+    def _fewer_than_pressed(self, candidate: _Candidate) -> bool:
+        """Does ``candidate`` show fewer moves than the waiting presses announce, while glare may hide one?
+
+        Red pressed and then black: two moves were made. A view showing one of them, with glare over
+        points where another could have been made, is not that one move alone.
+        """
+        if self.clock is None or not self._glare_may_hide or candidate.kind not in ("move", "pair"):
+            return False
+        return self.clock.moves_pressed(self.game.position.side_to_move) > len(candidate.moves)
 
     def source_changed(self) -> None:
         """The game goes on from another source: its first views may show the game earlier than recorded."""
@@ -526,9 +560,12 @@ class Resolver:
         moves = found.moves
         unseen = self._unseen_since is not None
         gone = self._unseen_since if unseen else self._corrected_at
-        gone = observation.t if gone is None else gone
-        log.info("t=%.2f: %d plies made while the board was not watched or the record was wrong read from the "
-                 "board: %s", observation.t, len(moves), " ".join(m.iccs for m in moves))
+        glare = gone is None and self._glare_since is not None
+        if glare and (self.clock is None or self.clock.presses_waiting() < len(moves) - 1):
+            return None  # moves hidden by glare need the clock's word for each but the last (its press may come)
+        gone = (self._glare_since if glare else observation.t) if gone is None else gone
+        log.info("t=%.2f: %d plies made while the board was not watched, was under glare or the record was wrong "
+                 "read from the board: %s", observation.t, len(moves), " ".join(m.iccs for m in moves))
         first_ply = self.game.ply + 1
         events = self._record(moves, observation.t, observation.t_still, 1.0 / (1.0 + math.exp(-found.gap)),
                               rivals=other_orders(self.game.position, moves))
@@ -538,6 +575,7 @@ class Resolver:
         squares = tuple(square_name(sq) for m in moves for sq in (m.from_square, m.to_square))
         plies = f"plies {first_ply}-{first_ply + len(moves) - 1}"
         why = (f"while the board was not watched (the camera or the recorder was away from {gone:.1f} s)" if unseen
+               else f"where glare hid them from the camera (from {gone:.1f} s)" if glare
                else f"that could not be recorded while the record was wrong (corrected at {gone:.1f} s)")
         text = (f"{len(moves)} moves were made {why}: {plies} ({' '.join(m.iccs for m in moves)}) are recorded "
                 "from the board as it stood after them, in an order read from that board alone; check them with "
@@ -951,8 +989,9 @@ class Resolver:
             # moves read only once a wrong board is explained again were made since it went wrong, and
             # those read after the camera was away may have been made any time since it went
             starts = [s for s in (self._desynced_since if self.desynced else None, self._unseen_since,
-                                  self._move_hidden_since) if s is not None]
+                                  self._move_hidden_since, self._glare_since) if s is not None]
             since = min(starts) if starts else None
+            self._glare_since = None  # presses from here are the next move's
             unseen = self._unseen_since is not None
             for ply, _, _, side, _ in reversed(records):  # newest first: see ClockBook.take_press
                 presses[ply] = self.clock.recorded(ply, side, t, since, judged=not unseen)
@@ -1087,7 +1126,7 @@ class Resolver:
             return []
         # presses made while the camera was away wait, as while the board is wrong or shows a move it
         # cannot see whole yet (a point under something left on the board), for the moves it then shows
-        waiting = self.desynced or self._unseen_since is not None or self._move_hidden
+        waiting = self.desynced or self._unseen_since is not None or self._move_hidden or self._glare_may_hide
         return self.clock.expire(t, self.last_trouble, waiting, self.game.ply)
 
 

@@ -98,6 +98,10 @@ class ClockBook:
             return 2
         return 1 if side_to_move in sides else 0
 
+    def presses_waiting(self) -> int:
+        """How many presses that flipped the clock wait for their moves."""
+        return sum(1 for p in self.pending if p.effective)
+
     def take_press(self, side: str, t: float, since: float | None = None) -> ClockPress | None:
         """The waiting press that completed a ply by ``side`` recorded at ``t``, removed from the waiting list.
 

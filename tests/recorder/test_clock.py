@@ -6,6 +6,7 @@ import math
 from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from recorder.clocklog_input import ClockFeed, ClockPress, parse_clock_lines, read_clock_log
@@ -514,3 +515,55 @@ def test_a_press_waits_for_a_move_the_board_shows_only_partly() -> None:
     (move,) = [e for e in events if isinstance(e, MoveRecorded)]
     assert move.iccs == "h2e2" and move.red_ms == 905000
     assert resolver.tick(30.0) == []
+
+
+def _blown(*names: str) -> np.ndarray:
+    blown = np.zeros(90, dtype=bool)
+    blown[[parse_square(name) for name in names]] = True
+    return blown
+
+
+def test_a_press_waits_while_glare_may_hide_the_move_and_completes_it_once_seen() -> None:
+    """Glare over both points of a move the presser could have made: the press is that move's until
+    a view without such glare says otherwise, however long the glare stays."""
+    def alerts_after_press(blown: np.ndarray) -> tuple[list[str], list[int | None]]:
+        resolver = Resolver(clock=True)
+        resolver.observe(replace(observe_board(P0.board, 3.0), t_moved=2.0, unreadable=blown))
+        resolver.press(ClockPress(3.3, "red", 905000, 900000))
+        kinds = _kinds(resolver.tick(20.0))
+        resolver.observe(replace(observe_board(P0.board, 22.0), t_moved=21.0, unreadable=blown))
+        kinds += _kinds(resolver.tick(30.0))
+        events = resolver.observe(replace(observe_board(P1.board, 34.0), t_moved=33.0))  # the glare lifted
+        kinds += _kinds(events) + _kinds(resolver.tick(60.0))
+        return kinds, [e.red_ms for e in events if isinstance(e, MoveRecorded)]
+
+    assert alerts_after_press(_blown("h2", "e2")) == ([], [905000])  # h2e2 may have been made under it
+    # glare where no red move lies whole: the press came with the board unchanged
+    kinds, _ = alerts_after_press(_blown("h2", "a9", "i9"))
+    assert kinds[0] == "press_without_move"
+
+
+def test_one_move_seen_when_the_presses_announce_more_under_glare_is_not_recorded_alone() -> None:
+    """Red pressed and black pressed with glare over both their moves; red's next move is seen. It is
+    not recorded as red's first move (a wrong record): the recorder waits until the board explains
+    all three, and no press is blamed on a player meanwhile."""
+    blown = _blown("h2", "e2", "h9", "g7")
+    p3 = P2.play("b0c2")
+    resolver = Resolver(clock=True)
+    events = resolver.observe(replace(observe_board(P0.board, 3.0), t_moved=2.0, unreadable=blown))
+    events += resolver.press(ClockPress(3.3, "red", 905000, 900000))
+    events += resolver.observe(replace(observe_board(P0.board, 6.0), t_moved=5.0, unreadable=blown))
+    events += resolver.press(ClockPress(6.3, "black", 905000, 897000))
+    events += resolver.tick(8.5)
+    seen = P0.play("b0c2").board  # what the glare lets the camera see: red's third-ply knight only
+    events += resolver.observe(replace(observe_board(seen, 9.0), t_moved=8.0, unreadable=blown))
+    events += resolver.press(ClockPress(9.3, "red", 908000, 897000))
+    events += resolver.tick(14.0)
+    assert not [e for e in events if isinstance(e, MoveRecorded)] and _kinds(events) == []
+    events = resolver.observe(replace(observe_board(p3.board, 16.0), t_moved=15.0))  # the glare lifted
+    events += resolver.tick(40.0)
+    # the three are read from the board after them, in an order the arbiter is asked to check
+    assert sorted(e.iccs for e in events if isinstance(e, MoveRecorded)) == ["b0c2", "h2e2", "h9g7"]
+    assert resolver.game.position.board == p3.board and _kinds(events) == []
+    (told,) = [e for e in events if isinstance(e, Alert)]
+    assert told.kind == "moves_while_away" and "glare hid them" in told.text
