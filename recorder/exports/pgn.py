@@ -57,7 +57,7 @@ def ended_comment(event: GameEnded) -> str:
 # so a scoresheet's notes do not read a camera outage as a foul
 EQUIPMENT_KINDS = frozenset({"camera_lost", "board_not_found", "board_covered", "second_board", "glare",
                              "source_ended_early", "clock_disconnected", "no_clock", "clock_log_damaged",
-                             "clock_log_mismatch"})
+                             "clock_log_mismatch", "recorder_lost"})
 
 
 def alert_comment(alert: Alert) -> str:

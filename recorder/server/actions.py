@@ -61,7 +61,10 @@ def acknowledge(store: GameStore, game_id: int, events: list[StoredEvent], body:
         s.seq: s.event for s in events
         if isinstance(s.event, Alert) or (isinstance(s.event, GameEnded) and s.event.advisory)}
     done = {s.event.seq for s in events if isinstance(s.event, AlertAcknowledged)}
-    if body.get("all"):
+    every = body.get("all", False)
+    if not isinstance(every, bool):
+        raise MalformedAction(f"all must be true or false, not {every!r}")
+    if every:
         targets = [seq for seq in alerts if seq not in done]
     else:
         seq = body.get("seq")
@@ -87,6 +90,10 @@ def correct(store: GameStore, game_id: int, events: list[StoredEvent], body: dic
             start_fen: str, by: str) -> list[Event]:
     """Set ply ``body["ply"]`` to ``body["move"]`` (ICCS, WXF or Chinese); later plies are recorded again.
 
+    ``body["was"]`` (optional) is the ply's move as the arbiter's page showed it (ICCS, "" for a ply
+    not yet recorded): the correction is refused when the record says otherwise by now (two arbiters
+    correcting one ply at once: the second is told, not silently overriding the first).
+
     ``plies`` are the game's current moves (ICCS). The ply after the last one adds a move the camera
     missed (a ``MoveCorrected`` with an empty ``was``: "ply N added by the arbiter"). Refused when the
     move is illegal there or a later ply becomes illegal after it (the arbiter then restores the
@@ -110,6 +117,14 @@ def correct(store: GameStore, game_id: int, events: list[StoredEvent], body: dic
     except ValueError as error:
         raise ActionError(f"ply {ply}: {error}") from None
     was = plies[ply - 1] if ply <= len(plies) else ""
+    expected = body.get("was")
+    if expected is not None and not isinstance(expected, str):
+        raise MalformedAction(f"was must be the ply's move as the page showed it (ICCS, \"\" for none), not {expected!r}")
+    if expected is not None and expected.strip() != was:  # another arbiter changed the ply meanwhile
+        now = f"is now {was}" if was else "has no move now"
+        shown = expected.strip() or "no move"
+        raise ActionError(f"ply {ply} {now}, not {shown} as your page showed: someone changed the record "
+                          "meanwhile; look at it again before correcting")
     result = rebuild([stored.event for stored in events]).result
     if not was and result != "*":  # the signed sheet would read the game ended, then a move played
         raise ActionError(f"the game's result ({result}) is marked after ply {len(plies)}: a move added after "

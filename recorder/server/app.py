@@ -21,6 +21,7 @@ import json
 import logging
 import mimetypes
 import re
+import sqlite3
 import threading
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -66,7 +67,8 @@ class ConsoleServer(ThreadingHTTPServer):
         with GameStore(self.db_path) as store:
             store.check_integrity()
         self.feed = EventFeed(lambda: last_event_id(self.store().db), lambda after: events_after(self.store().db, after),
-                              lambda gid: self.state_of(self.store(), gid), poll_s)
+                              lambda gid: self.state_of(self.store(), gid), poll_s,
+                              check=lambda: self.store().close_lost_sessions())
         super().__init__(address, ConsoleHandler)
         self.feed.start()
 
@@ -100,7 +102,7 @@ class ConsoleServer(ThreadingHTTPServer):
 def _number(text: str) -> int | None:
     """``text`` as an id (ASCII digits, within SQLite's integers), else ``None``: ``"²"`` passes
     ``str.isdigit`` but not ``int``, and a 30-digit id overflows SQLite."""
-    if not (text.isascii() and text.isdigit()) or int(text) > MAX_ID:
+    if not (text.isascii() and text.isdigit()) or len(text) > 19 or int(text) > MAX_ID:
         return None
     return int(text)
 
@@ -244,8 +246,17 @@ class ConsoleHandler(BaseHTTPRequestHandler):
             self._failed(error)
 
     def _failed(self, error: Exception) -> None:
-        log.exception("%s %s failed", self.command, self.path)
         self.close_connection = True
+        if isinstance(error, sqlite3.OperationalError) and "locked" in str(error):
+            # another program holds the store's write lock longer than the 10 s waited: nothing was
+            # changed, and the same request a moment later will do
+            log.warning("%s %s: the store is busy (%s)", self.command, self.path, error)
+            with contextlib.suppress(OSError):
+                self._error(HttpError(HTTPStatus.SERVICE_UNAVAILABLE,
+                                      "the store is busy (another program is writing to it): nothing was changed; "
+                                      "try again in a moment"))
+            return
+        log.exception("%s %s failed", self.command, self.path)
         with contextlib.suppress(OSError):  # the client left
             self._error(HttpError(HTTPStatus.INTERNAL_SERVER_ERROR, f"server error: {error}"))
 
@@ -484,17 +495,18 @@ class ConsoleHandler(BaseHTTPRequestHandler):
         by = self._arbiter(body)
         store = self.server.store()
         game_id = self._game_id(segments[2])
-        events = read_game_events(store.db, game_id)
-        state = self.server.state_of(store, game_id) or {}
         action = segments[3]
-        if action == "ack":
-            done = actions.acknowledge(store, game_id, events, body, by)
-        elif action == "correct":
-            done = actions.correct(store, game_id, events, body, [m["iccs"] for m in state.get("moves", [])],
-                                   state.get("start_fen", ""), by)
-        else:
-            done = actions.mark_result(store, game_id, events, body, [m["iccs"] for m in state.get("moves", [])],
+        with store.locked():  # checked and written in one transaction: of two arbiters at once, one wins
+            events = read_game_events(store.db, game_id)
+            state = self.server.state_of(store, game_id) or {}
+            if action == "ack":
+                done = actions.acknowledge(store, game_id, events, body, by)
+            elif action == "correct":
+                done = actions.correct(store, game_id, events, body, [m["iccs"] for m in state.get("moves", [])],
                                        state.get("start_fen", ""), by)
+            else:
+                done = actions.mark_result(store, game_id, events, body, [m["iccs"] for m in state.get("moves", [])],
+                                           state.get("start_fen", ""), by)
         self._json({"ok": True, "appended": len(done), "state": self.server.state_of(store, game_id)})
 
 

@@ -5,14 +5,18 @@ learns of new events by polling ``MAX(rowid)`` of the event table every ~100 ms 
 lookup). Each new event becomes one Server-Sent Events message whose ``id`` is the event's row
 number, carrying the event and its game's new state; a browser that reconnects with
 ``Last-Event-ID`` is sent what it missed from the recent messages kept in memory or, when it is
-further behind, from the store itself.
+further behind, from the store itself. Every two seconds the watcher also looks for recorders
+of open games whose process died without closing the game; the store then logs a ``recorder_lost``
+alert for each, which reaches the pages as any other event.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import math
 import threading
+import time
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -24,6 +28,7 @@ from recorder.server.state import StoredEvent
 log = logging.getLogger(__name__)
 
 POLL_S = 0.1
+CHECK_S = 2.0  # how often the recorders of open games are checked for having died
 KEEP = 500  # messages kept for listeners that fall behind or reconnect (each holds its game's state: ~30 kB)
 
 
@@ -66,8 +71,11 @@ class EventFeed:
     """
 
     def __init__(self, latest_id: Callable[[], int], read_after: Callable[[int], list[StoredEvent]],
-                 state_of: Callable[[int], dict[str, Any] | None], poll_s: float = POLL_S) -> None:
+                 state_of: Callable[[int], dict[str, Any] | None], poll_s: float = POLL_S,
+                 check: Callable[[], object] | None = None, check_s: float = CHECK_S) -> None:
         self._latest_id = latest_id
+        self._check = check  # called every ``check_s`` from the watcher thread (recorders that died)
+        self.check_s = check_s
         self._read_after = read_after
         self._state_of = state_of
         self.poll_s = poll_s
@@ -116,8 +124,12 @@ class EventFeed:
         return found
 
     def _run(self) -> None:
+        checked = -math.inf
         while not self._stop.wait(self.poll_s):
             try:
+                if self._check is not None and time.monotonic() - checked >= self.check_s:
+                    checked = time.monotonic()
+                    self._check()  # what it writes to the store is read by the poll that follows
                 self.poll()
             except Exception:  # a busy or briefly locked store: try again at the next poll
                 log.exception("watching the store failed; trying again")

@@ -16,12 +16,21 @@ import socket
 import sqlite3
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from recorder.events import Event, GameEnded, RecordingStarted, event_from_json, event_to_json
+from recorder.events import (
+    Alert,
+    Event,
+    GameEnded,
+    RecordingStarted,
+    RecordingStopped,
+    event_from_json,
+    event_to_json,
+)
 from recorder.store.migrations import check_store, migrate
 
 log = logging.getLogger(__name__)
@@ -116,6 +125,7 @@ class GameStore:
         self.db = sqlite3.connect(":memory:" if self.path is None else self.path, isolation_level=None,
                                   timeout=10.0)
         self.db.row_factory = sqlite3.Row
+        self._writing = False  # inside ``locked``
         try:
             if not check_store(self.db, self.path) and not create:  # before the journal mode is written
                 raise FileNotFoundError(f"no game store at {self.path} (an empty database: record or "
@@ -201,14 +211,8 @@ class GameStore:
 
         ``close_with`` closes the game with that result in the same transaction (the last event).
         """
-        data = json.dumps(event_to_json(event), ensure_ascii=False)
-        self.db.execute("BEGIN IMMEDIATE")
-        try:
-            # numbered inside the write lock: the console (another process) appends to the same game
-            # while the recorder runs, so a number remembered from an earlier append may be taken
-            seq = self.last_seq(game_id) + 1
-            self.db.execute("INSERT INTO events (game_id, seq, type, t, data, wall) VALUES (?, ?, ?, ?, ?, ?)",
-                            (game_id, seq, type(event).__name__, float(event.t), data, time.time()))
+        with self.locked():
+            seq = self._insert(game_id, event)
             if isinstance(event, RecordingStarted):
                 self.db.execute("UPDATE games SET start_fen = CASE start_fen WHEN '' THEN ? ELSE start_fen END,"
                                 " model_sha256 = COALESCE(?, model_sha256) WHERE id = ?",
@@ -218,11 +222,69 @@ class GameStore:
             self.db.execute("UPDATE games SET updated = ? WHERE id = ?", (_now(), game_id))
             if close_with is not None:
                 self.db.execute("UPDATE games SET status = 'closed', result = ? WHERE id = ?", (close_with, game_id))
+        return seq
+
+    @contextmanager
+    def locked(self) -> Iterator[None]:
+        """One write transaction (``BEGIN IMMEDIATE``): what is read inside is what the appends inside
+        are checked against, as no other writer can come between (appends inside join it)."""
+        if self._writing:
+            yield
+            return
+        self.db.execute("BEGIN IMMEDIATE")
+        self._writing = True
+        try:
+            yield
         except BaseException:
             self.db.execute("ROLLBACK")
             raise
-        self.db.execute("COMMIT")
+        else:
+            self.db.execute("COMMIT")
+        finally:
+            self._writing = False
+
+    def _insert(self, game_id: int, event: Event) -> int:
+        """Insert ``event`` (inside a write transaction); returns its number in the game."""
+        # numbered inside the write lock: the console (another process) appends to the same game
+        # while the recorder runs, so a number remembered from an earlier append may be taken
+        seq = self.last_seq(game_id) + 1
+        self.db.execute("INSERT INTO events (game_id, seq, type, t, data, wall) VALUES (?, ?, ?, ?, ?, ?)",
+                        (game_id, seq, type(event).__name__, float(event.t), json.dumps(event_to_json(event),
+                                                                                       ensure_ascii=False),
+                         time.time()))
         return seq
+
+    def close_lost_sessions(self) -> list[int]:
+        """End the recording sessions whose recorder process died without closing its game (killed, a
+        crash, a power cut): each such game gets a ``RecordingStopped`` and a ``recorder_lost`` alert, so
+        a console shows at once that nothing records it. Only processes of this host can be checked.
+        Returns the games concerned; the game stays open (``record --resume`` goes on with it)."""
+        candidates = self.db.execute(
+            "SELECT s.id, s.game_id, s.pid, s.host FROM sessions s JOIN games g ON g.id = s.game_id"
+            " WHERE s.stopped IS NULL AND g.status = 'open' AND s.host = ?"
+            " AND s.id = (SELECT MAX(id) FROM sessions WHERE game_id = s.game_id)", (socket.gethostname(),)).fetchall()
+        lost = [row for row in candidates if not _alive(int(row["pid"]), str(row["host"]))]
+        if not lost:
+            return []
+        found: list[int] = []
+        with self.locked():
+            for row in lost:  # looked at again under the write lock: another console may have been first
+                if self.db.execute("SELECT stopped FROM sessions WHERE id = ?", (row["id"],)).fetchone()["stopped"]:
+                    continue
+                game_id = int(row["game_id"])
+                last = self.db.execute("SELECT MAX(t) AS t FROM events WHERE game_id = ?", (game_id,)).fetchone()
+                t = float(last["t"] or 0.0)
+                now = _now()
+                self.db.execute("UPDATE sessions SET stopped = ? WHERE id = ?", (now, row["id"]))
+                self._insert(game_id, RecordingStopped(t, 0, "the recorder's process ended without closing the game"))
+                text = (f"the recorder of this game (process {row['pid']}) ended without closing it, after "
+                        f"{t:.1f} s of its source (found at {now[11:19]} UTC): nothing records the game now; go on with "
+                        f"`xqrec record SOURCE --resume {game_id}`")
+                self._insert(game_id, Alert(t, "recorder_lost", (), "", text))
+                self.db.execute("UPDATE games SET updated = ? WHERE id = ?", (now, game_id))
+                log.warning("game %d: %s", game_id, text)
+                found.append(game_id)
+        return found
 
     def events(self, game_id: int) -> list[Event]:
         """The game's event log in the order it was recorded."""

@@ -330,3 +330,64 @@ def test_live_pgn_without_rounds_lists_the_games_being_played(console: Any) -> N
     games = read_pgn(body.decode())
     assert status == 200 and [g.headers["GameId"] for g in games] == [str(playing)]
     assert "兵七进一" in body.decode()
+
+
+def test_a_recorder_that_died_without_closing_its_game_is_an_alert_on_the_open_pages(console: Any) -> None:
+    """A recorder killed (or crashed) writes nothing more: the server finds its process gone, logs
+    a stop and a ``recorder_lost`` alert to the game, and the pages get them as any event; the game
+    stays open for ``record --resume``. A live recorder's game is left alone."""
+    import subprocess
+    import sys
+
+    game = record(console.db, alert=False)
+    alive = record(console.db, board=2, alert=False)
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    _, body, _ = get(console.url + "/api/games")
+    since = json.loads(body)["last_event_id"]
+    with GameStore(console.db) as store:
+        store.begin_session(alive)  # this test's own process: alive
+        store.db.execute("INSERT INTO sessions (game_id, pid, host, started) VALUES (?, ?, ?, ?)",
+                         (game, gone.pid, socket.gethostname(), "2026-12-03T12:00:00Z"))
+    told = read_sse(console.url + f"/api/events?since={since}", {}, 2, timeout=8.0)
+    assert [m["event"]["type"] for m in told] == ["RecordingStopped", "Alert"]
+    alert = told[1]["event"]
+    assert alert["kind"] == "recorder_lost" and f"--resume {game}" in alert["text"] and told[1]["game"] == game
+    state = told[1]["state"]
+    assert state["state"] == "interrupted" and state["clocks"]["running"] is None
+    assert [a["kind"] for a in state["alerts"]] == ["recorder_lost"]
+    with GameStore(console.db) as store:
+        assert store.close_lost_sessions() == []  # told once
+        assert store.game(game).status == "open" and store.game(alive).state == "recording"
+        assert not [e for e in store.events(alive) if getattr(e, "kind", "") == "recorder_lost"]
+
+
+def test_two_arbiters_acting_at_once_one_wins_the_other_is_told(console: Any) -> None:
+    """The check and the write of an action are one transaction: of three corrections of the same
+    next ply, or ten acknowledgements of one alert, sent at once, one is done and the rest refused."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    game = record(console.db)
+    url = f"{console.url}/api/games/{game}"
+    state = json.loads(get(url)[1])
+    ply, seq = len(state["moves"]) + 1, state["alerts"][0]["seq"]
+    moves = ("i0i1", "h0g2", "a1a2")  # each legal there
+    with ThreadPoolExecutor(8) as pool:
+        added = list(pool.map(lambda m: post(url + "/correct", {"ply": ply, "move": m[1], "was": ""},
+                                             f"arb{m[0]}")[0], enumerate(moves)))
+        acked = list(pool.map(lambda i: post(url + "/ack", {"seq": seq}, f"arb{i}")[0], range(10)))
+    assert added.count(200) == 1 and set(added) <= {200, 409}
+    assert acked.count(200) == 1 and set(acked) == {200, 409}
+    with GameStore(console.db) as store:
+        events = store.events(game)
+    assert len([e for e in events if isinstance(e, AlertAcknowledged)]) == 1
+    assert len([e for e in events if isinstance(e, MoveCorrected) and e.ply == ply]) == 1
+
+
+def test_acknowledging_all_needs_true_and_odd_ids_are_not_found(console: Any) -> None:
+    game = record(console.db)
+    url = f"{console.url}/api/games/{game}"
+    status, reply = post(url + "/ack", {"all": "no"}, "Zhang")
+    assert status == 400 and "all must be true or false" in reply["error"]
+    assert json.loads(get(url)[1])["open_alerts"] == 1  # nothing acknowledged
+    assert get(f"{console.url}/api/games/{'9' * 5000}")[0] == 404  # not a server error

@@ -148,7 +148,9 @@
     e.preventDefault();
     const f = e.target.elements;
     const adding = Number(f.ply.value) === state.moves.length + 1;  // a move the camera missed
-    const done = await XQ.act(gameId, "correct", {ply: Number(f.ply.value), move: f.move.value.trim()});
+    const shown = state.moves[Number(f.ply.value) - 1];  // what this page showed at that ply: changed meanwhile, refused
+    const done = await XQ.act(gameId, "correct", {ply: Number(f.ply.value), move: f.move.value.trim(),
+                                                  was: shown ? shown.iccs : ""});
     if (done) { accept(done.state); f.move.value = ""; XQ.toast(`Ply ${f.ply.value} ${adding ? "added" : "corrected"}`); }
   });
   $("resultform").addEventListener("submit", async (e) => {

@@ -212,7 +212,7 @@ const XQ = (() => {
     unexplained: "Board not understood", press_without_move: "Clock pressed without a move",
     move_without_press: "Move without clock press", two_moves: "Two moves at once",
     position_restored: "Position restored", glare: "Glare hides points", board_not_found: "Board not found", board_covered: "Board hidden", second_board: "Second board in view",
-    camera_lost: "Camera lost", moves_while_away: "Moves made while the board was not watched", source_ended_early: "Video ended early", clock_log_damaged: "Clock log damaged",
+    camera_lost: "Camera lost", recorder_lost: "Recorder stopped", moves_while_away: "Moves made while the board was not watched", source_ended_early: "Video ended early", clock_log_damaged: "Clock log damaged",
     clock_disconnected: "Clock disconnected", no_clock: "No clock answers", flag_fallen: "Flag fallen",
     clock_times_changed: "Clock times changed", clock_restarted: "Clock restarted",
     // the advice for the arbiter (an advisory game end: the ruling is the arbiter's)
