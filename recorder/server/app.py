@@ -32,7 +32,7 @@ from urllib.parse import parse_qs, quote, unquote, urlsplit
 from recorder.events import AlertFrame
 from recorder.server import actions
 from recorder.server.config import ServeConfig
-from recorder.server.feed import EventFeed, Message, messages_for
+from recorder.server.feed import EventFeed, Message, messages_for, sse_text
 from recorder.server.state import events_after, game_state, last_event_id, read_game_events
 from recorder.store.db import GameRow, GameStore
 
@@ -66,19 +66,43 @@ class ConsoleServer(ThreadingHTTPServer):
         # a store or is damaged (a truncated copy) rather than answer every request with a server error
         with GameStore(self.db_path) as store:
             store.check_integrity()
+        self._file = _identity(self.db_path)  # the store file served: another put in its place is noticed
+        self._generation = 0  # bumped when it is: every thread's connection is opened again
         self.feed = EventFeed(lambda: last_event_id(self.store().db), lambda after: events_after(self.store().db, after),
-                              lambda gid: self.state_of(self.store(), gid), poll_s,
-                              check=lambda: self.store().close_lost_sessions())
+                              lambda gid: self.state_of(self.store(), gid), poll_s, check=self._check)
         super().__init__(address, ConsoleHandler)
         self.feed.start()
 
     def store(self) -> GameStore:
         """This thread's connection to the store (SQLite connections stay in their thread)."""
         store = getattr(self._local, "store", None)
+        if store is not None and getattr(self._local, "generation", 0) != self._generation:
+            store.close()  # the file it reads was replaced
+            store = None
         if store is None:
-            store = GameStore(self.db_path)
-            self._local.store = store
+            # a store removed while serving is not made again empty here (the pages would show no
+            # games as if that were the truth): the requests fail saying so until a file is back
+            store = GameStore(self.db_path, create=False)
+            self._local.store, self._local.generation = store, self._generation
         return store
+
+    def _check(self) -> None:
+        """The watcher's periodic look (every 2 s): the store file still the one served, recorders alive."""
+        now = _identity(self.db_path)
+        if now != self._file:
+            if now is None:
+                if self._file is not None:
+                    log.error("the game store %s was removed while serving: nothing can be shown or recorded "
+                              "until it is back (restore it, or a recorder makes a new one there)", self.db_path)
+                self._file = None
+                return
+            log.warning("the game store %s was replaced by another file while serving: reading the new one; "
+                        "open pages reload", self.db_path)
+            self._file = now
+            self._generation += 1
+            self.feed.reset(last_event_id(self.store().db))
+        if self._file is not None:
+            self.store().close_lost_sessions()
 
     @staticmethod
     def state_of(store: GameStore, game_id: int) -> dict[str, Any] | None:
@@ -97,6 +121,15 @@ class ConsoleServer(ThreadingHTTPServer):
         host, port = self.server_address[:2]
         name = host.decode() if isinstance(host, bytes) else str(host)
         return f"http://{name}:{port}"
+
+
+def _identity(path: Path) -> tuple[int, int] | None:
+    """(device, inode) of the file at ``path``; ``None`` when there is none."""
+    try:
+        found = path.stat()
+    except FileNotFoundError:
+        return None
+    return found.st_dev, found.st_ino
 
 
 def _number(text: str) -> int | None:
@@ -247,6 +280,11 @@ class ConsoleHandler(BaseHTTPRequestHandler):
 
     def _failed(self, error: Exception) -> None:
         self.close_connection = True
+        if isinstance(error, FileNotFoundError):  # the store was removed while serving
+            log.warning("%s %s: %s", self.command, self.path, error)
+            with contextlib.suppress(OSError):
+                self._error(HttpError(HTTPStatus.SERVICE_UNAVAILABLE, f"{error}: it was removed while serving"))
+            return
         if isinstance(error, sqlite3.OperationalError) and "locked" in str(error):
             # another program holds the store's write lock longer than the 10 s waited: nothing was
             # changed, and the same request a moment later will do
@@ -403,7 +441,12 @@ class ConsoleHandler(BaseHTTPRequestHandler):
         start = _number((self.headers.get("Last-Event-ID") or "").strip())
         if start is None and since:
             start = _number(since)
-        after = start if start is not None else self.server.feed.last_id
+        last = self.server.feed.last_id
+        if start is not None and start > last:
+            # an id beyond the newest is from a store since replaced (or made up): from the newest on
+            # (the store's own newest: the watcher may not have seen the page's latest events yet)
+            start = min(start, last_event_id(self.server.store().db))
+        after = start if start is not None else last
         self.send_response(HTTPStatus.OK)
         self.send_header("Content-Type", "text/event-stream; charset=utf-8")
         self.send_header("Cache-Control", "no-store")
@@ -425,7 +468,12 @@ class ConsoleHandler(BaseHTTPRequestHandler):
     def _stream(self, after: int) -> None:
         feed = self.server.feed
         idle = 0.0
+        epoch = feed.epoch
         while not feed.stopped:
+            if feed.epoch != epoch:  # the store was replaced: the page starts again from the new one
+                self.wfile.write(sse_text(feed.last_id, "reset", {"reason": "the game store was replaced"}).encode())
+                self.wfile.flush()
+                return
             messages = feed.wait_after(after, 1.0)
             if messages is None:  # further behind than the messages kept: read the store
                 batch = events_after(self.server.store().db, after, 2000)

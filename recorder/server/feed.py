@@ -83,6 +83,7 @@ class EventFeed:
         self._cond = threading.Condition()
         self._stop = threading.Event()
         self.last_id = 0
+        self.epoch = 0  # bumped by ``reset``: the store was replaced, ids start over
         self._thread: threading.Thread | None = None
 
     def start(self) -> None:
@@ -97,6 +98,15 @@ class EventFeed:
             self._cond.notify_all()
         if self._thread is not None:
             self._thread.join(timeout=2)
+
+    def reset(self, newest: int) -> None:
+        """Start over from ``newest`` (another store file now): the messages kept are dropped and the
+        listeners told (``epoch``), as their ids name events of the file that is gone."""
+        with self._cond:
+            self._messages.clear()
+            self.last_id = newest
+            self.epoch += 1
+            self._cond.notify_all()
 
     @property
     def stopped(self) -> bool:

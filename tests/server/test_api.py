@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 import socket
 import time
@@ -391,3 +392,41 @@ def test_acknowledging_all_needs_true_and_odd_ids_are_not_found(console: Any) ->
     assert status == 400 and "all must be true or false" in reply["error"]
     assert json.loads(get(url)[1])["open_alerts"] == 1  # nothing acknowledged
     assert get(f"{console.url}/api/games/{'9' * 5000}")[0] == 404  # not a server error
+
+
+def test_a_store_removed_or_replaced_while_serving_is_said_and_the_new_one_read(console: Any) -> None:
+    """Removed: requests say so (503), no empty store is made in its place. Replaced (a recorder made
+    a new one there): the server reads it, and open pages are told to start again (a ``reset``
+    message) instead of waiting for ids of the file that is gone."""
+    import os
+    import threading
+
+    record(console.db, alert=False)
+    _, body, _ = get(console.url + "/api/games")
+    since = json.loads(body)["last_event_id"]
+    told: list[list[dict[str, Any]]] = []
+    listener = threading.Thread(target=lambda: told.append(read_sse(console.url + f"/api/events?since={since}",
+                                                                    {}, 1, timeout=10.0)))
+    listener.start()
+    time.sleep(0.5)
+    for suffix in ("", "-wal", "-shm"):
+        with contextlib.suppress(FileNotFoundError):
+            os.remove(f"{console.db}{suffix}")
+    time.sleep(2.5)  # the watcher looks every 2 s
+    status, body, _ = get(console.url + "/api/games")
+    assert status == 503 and b"removed while serving" in body and not console.db.exists()
+    game = record(console.db, board=5, alert=False)  # a recorder makes a new store there
+    listener.join(12)
+    assert told and told[0] and told[0][0].get("reason") == "the game store was replaced"
+    status, body, _ = get(console.url + "/api/games")
+    assert status == 200 and [g["id"] for g in json.loads(body)["games"]] == [game]
+    # a page coming back with an id of the old file is sent the new file's events from now on
+    again: list[list[dict[str, Any]]] = []
+    listener = threading.Thread(target=lambda: again.append(read_sse(console.url + "/api/events",
+                                                                     {"Last-Event-ID": str(since + 1000)}, 1)))
+    listener.start()
+    time.sleep(0.5)
+    with GameStore(console.db) as store:
+        store.append(game, illegal_alert(99.0, 3))
+    listener.join(6)
+    assert [m["event"]["type"] for m in again[0]] == ["IllegalMoveAlert"]

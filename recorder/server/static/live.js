@@ -147,6 +147,7 @@ const XQ = (() => {
       document.body.dataset.lastEventId = e.lastEventId;
       onMessage(JSON.parse(e.data));
     });
+    source.addEventListener("reset", () => { source.close(); location.reload(); });  // the store was replaced
     source.onopen = () => onStatus(true);
     source.onerror = () => onStatus(false);
     return source;
