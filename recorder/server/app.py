@@ -8,7 +8,7 @@ Routes (GET unless said):
 - ``/api/events`` the Server-Sent Events stream (``Last-Event-ID`` or ``?since=`` continues)
 - POST ``/api/games/{id}/ack`` | ``/correct`` | ``/result``: the arbiter's actions (password when set)
 - ``/games/{id}/export.pgn`` | ``.pdf`` | ``.txt``: the exports
-- ``/broadcast/live.pgn`` the live round's games; ``/broadcast/round/{event}/{round}.pgn`` one round
+- ``/broadcast/live.pgn`` the live rounds' games (``?event=`` one event's); ``/broadcast/round/{event}/{round}.pgn`` one round
 """
 
 from __future__ import annotations
@@ -48,6 +48,8 @@ PAPERS = ("A4", "A5")  # the PDF scoresheet's (recorder.exports.pdf.PAPERS), not
 MAX_ID = 2**63 - 1  # SQLite's largest integer
 FLAGS = {"1": True, "true": True, "yes": True, "0": False, "false": False, "no": False}
 DEFAULT_REALM = "xqrec arbiter"
+# the broadcast feed is public: a viewer on another site may read it and its ETag, and poll with If-None-Match
+CORS = {"Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": "ETag"}
 _ENTITY_TAG = re.compile(r'[\s,]*(?:W/)?"([^"]*)"\s*(?:,|$)')  # RFC 9110 section 8.8.3: [W/]"opaque"
 
 
@@ -264,6 +266,27 @@ class ConsoleHandler(BaseHTTPRequestHandler):
         except Exception as error:  # a locked or damaged store: say so, keep serving the others
             self._failed(error)
 
+    def do_OPTIONS(self) -> None:
+        """The CORS preflight of a cross-site viewer polling the broadcast feed with If-None-Match."""
+        if not urlsplit(self.path).path.startswith("/broadcast/"):
+            return self._not_allowed()
+        self.send_response(HTTPStatus.NO_CONTENT)
+        for name, value in CORS.items():
+            self.send_header(name, value)
+        self.send_header("Access-Control-Allow-Methods", "GET, HEAD")
+        self.send_header("Access-Control-Allow-Headers", "If-None-Match")
+        self.send_header("Access-Control-Max-Age", "86400")
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    def _not_allowed(self) -> None:
+        allowed = "GET, HEAD, POST" if urlsplit(self.path).path.startswith("/api/") else "GET, HEAD"
+        error = HttpError(HTTPStatus.METHOD_NOT_ALLOWED, f"{self.command} is not answered here (only {allowed})")
+        body = json.dumps({"error": str(error)}, ensure_ascii=False).encode("utf-8")
+        self._send(error.status, body, "application/json; charset=utf-8", {"Allow": allowed})
+
+    do_PUT = do_DELETE = do_PATCH = _not_allowed
+
     def do_POST(self) -> None:
         parts = urlsplit(self.path)
         try:
@@ -390,21 +413,24 @@ class ConsoleHandler(BaseHTTPRequestHandler):
         store = self.server.store()
         notation = self._choice(query, "notation", NOTATIONS, "iccs")
         games: list[GameRow] = []
-        live: tuple[str, str] | None = None
-        if event is None or round_name is None:  # the live round follows the recorders running: in the tag too
-            games = store.games()
-            live = _live_round(games)
-        named = (event, round_name) if live is None else live
-        tag = entity_tag(last_event_id(store.db), notation, *named)
+        live: list[tuple[str, str]] = []
+        if event is None or round_name is None:  # the live rounds follow the recorders running: in the tag too
+            only = query.get("event", [None])[0]  # one event's live round (a relay per tournament)
+            games = [g for g in store.games() if only is None or g.info.event == only]
+            if only is not None and not games:
+                raise HttpError(HTTPStatus.NOT_FOUND, f"no game of the event {only!r} in the store")
+            live = _live_rounds(games)
+        named: list[tuple[str | None, str | None]] = [*live] or [(event, round_name)]
+        tag = entity_tag(last_event_id(store.db), notation, *(part for pair in named for part in pair))
         wanted = self.headers.get("If-None-Match")
         # "*" matches only a round that exists: judged below, once the text is made
         if wanted is not None and wanted.strip() != "*" and none_match(wanted, tag):
             return self._not_modified(tag)
         if event is None or round_name is None:
-            if live is None and not games:
+            if not live and not games:
                 text = ""
-            elif live is not None:
-                text = self._round_text(store, live[0], live[1], notation, round_pgn)
+            elif live:
+                text = "\n".join(self._round_text(store, name, number, notation, round_pgn) for name, number in live)
             else:  # games recorded without a round: those being played, else all
                 from recorder.exports.pgn import export_pgn
 
@@ -416,13 +442,14 @@ class ConsoleHandler(BaseHTTPRequestHandler):
         if wanted is not None and wanted.strip() == "*":
             return self._not_modified(tag)
         self._send(HTTPStatus.OK, text.encode("utf-8"), "application/x-chess-pgn; charset=utf-8",
-                   {"ETag": tag, "Cache-Control": "no-cache", "Access-Control-Allow-Origin": "*"})
+                   {"ETag": tag, "Cache-Control": "no-cache", **CORS})
 
     def _not_modified(self, tag: str) -> None:
         self.send_response(HTTPStatus.NOT_MODIFIED)
         self.send_header("ETag", tag)
         self.send_header("Cache-Control", "no-cache")
-        self.send_header("Access-Control-Allow-Origin", "*")
+        for name, value in CORS.items():
+            self.send_header(name, value)
         self.send_header("Content-Length", "0")
         self.end_headers()
 
@@ -558,18 +585,25 @@ class ConsoleHandler(BaseHTTPRequestHandler):
         self._json({"ok": True, "appended": len(done), "state": self.server.state_of(store, game_id)})
 
 
-def _live_round(games: list[GameRow]) -> tuple[str, str] | None:
-    """(event, round) the live feed shows: that of the newest game a recorder is recording now in a
-    round, else of the newest game in one; ``None`` when no game names a round. A game recorded without
-    a round (a camera being tried out) never takes the feed away from the tournament's round, nor does
-    an old round's interrupted game, nor a game imported from a PGN file (an archived game, which no
-    recorder watched, brought in between rounds), unless the store holds only such games."""
+def _live_rounds(games: list[GameRow]) -> list[tuple[str, str]]:
+    """The (event, round)s the live feed shows: every round with a game a recorder is recording now
+    (oldest round first: two events played at once are both shown, so a board of one never takes
+    the feed from the other), else that of the newest game in a round; none when no game names a
+    round. A game recorded without a round (a camera being tried out) never takes the feed away from
+    the tournament's round, nor does an old round's interrupted game, nor a game imported from a PGN
+    file (an archived game, which no recorder watched, brought in between rounds), unless the store
+    holds only such games."""
     in_rounds = [game for game in games if game.info.event or game.info.round]
     if not in_rounds:
-        return None
+        return []
     # an imported game had no recorder session and has its moves from the start
     watched = [game for game in in_rounds if game.sessions or not game.plies]
     in_rounds = watched or in_rounds
     playing = [game for game in in_rounds if game.state == "recording"]
-    newest = max(playing or in_rounds, key=lambda game: game.id).info
-    return newest.event, newest.round
+    if not playing:
+        newest = max(in_rounds, key=lambda game: game.id).info
+        return [(newest.event, newest.round)]
+    first: dict[tuple[str, str], int] = {}
+    for game in sorted(playing, key=lambda game: game.id):
+        first.setdefault((game.info.event, game.info.round), game.id)
+    return list(first)

@@ -430,3 +430,36 @@ def test_a_store_removed_or_replaced_while_serving_is_said_and_the_new_one_read(
         store.append(game, illegal_alert(99.0, 3))
     listener.join(6)
     assert [m["event"]["type"] for m in again[0]] == ["IllegalMoveAlert"]
+
+
+def test_two_events_played_at_once_are_both_in_the_live_feed_or_one_by_name(console: Any) -> None:
+    """A board of another event starting (tester: a Women Open board took the City Open's whole feed)
+    adds its round to the live feed; ``?event=`` gives one event's."""
+    city = [record(console.db, board=b, alert=False) for b in (1, 2)]
+    with GameStore(console.db) as store:
+        women = store.create_game("w.mp4", GameInfo(event="Women Open", round="1", board=1))
+        for event in recorder_events("game_short", upto=4):
+            store.append(women, event)
+        for game in (*city, women):
+            store.begin_session(game)  # recorders running (this process)
+    status, body, headers = get(console.url + "/broadcast/live.pgn")
+    games = read_pgn(body.decode())
+    assert status == 200 and [g.headers["GameId"] for g in games] == [str(g) for g in (*city, women)]
+    assert headers["Access-Control-Expose-Headers"] == "ETag"
+    games = read_pgn(get(console.url + "/broadcast/live.pgn?event=Open")[1].decode())
+    assert [g.headers["GameId"] for g in games] == [str(g) for g in city]
+    assert get(console.url + "/broadcast/live.pgn?event=Nope")[0] == 404
+
+
+def test_a_cross_site_viewer_may_poll_the_feed_and_other_methods_are_refused(console: Any) -> None:
+    request = urllib.request.Request(console.url + "/broadcast/live.pgn", method="OPTIONS",
+                                     headers={"Origin": "https://viewer.example",
+                                              "Access-Control-Request-Headers": "if-none-match"})
+    with urllib.request.urlopen(request, timeout=5) as reply:
+        assert reply.status == 204 and "If-None-Match" in reply.headers["Access-Control-Allow-Headers"]
+        assert reply.headers["Access-Control-Allow-Origin"] == "*"
+    for method in ("PUT", "DELETE", "OPTIONS"):
+        request = urllib.request.Request(console.url + "/api/games", method=method)
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(request, timeout=5)
+        assert refused.value.code == 405 and "error" in json.loads(refused.value.read())
