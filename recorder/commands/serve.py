@@ -33,6 +33,9 @@ def run(args: argparse.Namespace) -> int:
     config = load_serve_config(args.config)
     check_bind(args.host, config)
     db = args.db or default_db_path()
+    if not Path(db).parent.is_dir():
+        raise ValueError(f"no folder {Path(db).parent} for the game store {Path(db).name}: create it first "
+                         "(or is the drive not mounted?)")
     if not Path(db).exists():
         print(f"note: there is no game store at {db} yet: it is made now, and the console stays empty until a "
               "recorder records into it (check the path if you meant an existing store)", file=sys.stderr)
@@ -45,6 +48,10 @@ def run(args: argparse.Namespace) -> int:
         raise
     print(f"arbiter console on {server.url}/  (store {db}; broadcast {server.url}/broadcast/live.pgn)",
           flush=True)
+    if args.host in ("0.0.0.0", "::", ""):
+        address = _lan_address()
+        if address:
+            print(f"from other machines on the network: http://{address}:{server.server_address[1]}/", flush=True)
     if not config.password:
         print("no serve.password in the config: the arbiter's actions only ask for a name", flush=True)
     try:
@@ -54,3 +61,16 @@ def run(args: argparse.Namespace) -> int:
     finally:
         server.server_close()
     return 0
+
+
+def _lan_address() -> str | None:
+    """This machine's address on its network (the one its default route leaves by), if any."""
+    import socket
+
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("192.0.2.1", 9))  # a documentation address: nothing is sent (UDP, no packet)
+            address = str(probe.getsockname()[0])
+        except OSError:
+            return None
+    return None if address.startswith("127.") or address == "0.0.0.0" else address

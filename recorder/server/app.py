@@ -23,6 +23,7 @@ import mimetypes
 import re
 import sqlite3
 import threading
+import time
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -48,6 +49,7 @@ PAPERS = ("A4", "A5")  # the PDF scoresheet's (recorder.exports.pdf.PAPERS), not
 MAX_ID = 2**63 - 1  # SQLite's largest integer
 FLAGS = {"1": True, "true": True, "yes": True, "0": False, "false": False, "no": False}
 DEFAULT_REALM = "xqrec arbiter"
+MAX_WRONG, GUESS_WINDOW_S = 10, 60.0  # wrong passwords from one address within the window: it waits
 # the broadcast feed is public: a viewer on another site may read it and its ETag, and poll with If-None-Match
 CORS = {"Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": "ETag"}
 _ENTITY_TAG = re.compile(r'[\s,]*(?:W/)?"([^"]*)"\s*(?:,|$)')  # RFC 9110 section 8.8.3: [W/]"opaque"
@@ -68,12 +70,28 @@ class ConsoleServer(ThreadingHTTPServer):
         # a store or is damaged (a truncated copy) rather than answer every request with a server error
         with GameStore(self.db_path) as store:
             store.check_integrity()
+        self._wrong: dict[str, list[float]] = {}  # wrong passwords' times by client address
+        self._guard = threading.Lock()
         self._file = _identity(self.db_path)  # the store file served: another put in its place is noticed
         self._generation = 0  # bumped when it is: every thread's connection is opened again
         self.feed = EventFeed(lambda: last_event_id(self.store().db), lambda after: events_after(self.store().db, after),
                               lambda gid: self.state_of(self.store(), gid), poll_s, check=self._check)
         super().__init__(address, ConsoleHandler)
         self.feed.start()
+
+    def wrong_password(self, client: str) -> None:
+        """Note a wrong arbiter's password from ``client`` (logged: someone may be guessing)."""
+        now = time.monotonic()
+        with self._guard:
+            tries = [t for t in self._wrong.get(client, []) if now - t < GUESS_WINDOW_S] + [now]
+            self._wrong[client] = tries
+        log.warning("wrong arbiter's password from %s (%d in the last minute)", client, len(tries))
+
+    def guessing(self, client: str) -> bool:
+        """Has ``client`` sent too many wrong passwords lately? Its actions wait a minute then."""
+        now = time.monotonic()
+        with self._guard:
+            return len([t for t in self._wrong.get(client, []) if now - t < GUESS_WINDOW_S]) >= MAX_WRONG
 
     def store(self) -> GameStore:
         """This thread's connection to the store (SQLite connections stay in their thread)."""
@@ -201,6 +219,7 @@ class ConsoleHandler(BaseHTTPRequestHandler):
 
     server: ConsoleServer
     protocol_version = "HTTP/1.1"
+    timeout = 30  # seconds a client may take to send its request (or take what is sent): half-sent ones end
 
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 (the base class's name)
         log.debug("%s %s", self.address_string(), format % args)
@@ -536,8 +555,14 @@ class ConsoleHandler(BaseHTTPRequestHandler):
             except (ValueError, UnicodeDecodeError):
                 raise HttpError(HTTPStatus.BAD_REQUEST, "malformed Authorization header") from None
         expected = self.server.config.password
-        if expected and not hmac.compare_digest(password.encode("utf-8"), expected.encode("utf-8")):
-            raise HttpError(HTTPStatus.UNAUTHORIZED, "the arbiter's password is needed for this")
+        if expected:
+            client = str(self.client_address[0])
+            if self.server.guessing(client):
+                raise HttpError(HTTPStatus.TOO_MANY_REQUESTS, f"too many wrong passwords from {client}: wait a minute")
+            if not hmac.compare_digest(password.encode("utf-8"), expected.encode("utf-8")):
+                if header:  # a password was tried (not only asked for)
+                    self.server.wrong_password(client)
+                raise HttpError(HTTPStatus.UNAUTHORIZED, "the arbiter's password is needed for this")
         name = (user or str(body.get("by") or "")).strip()
         if not name:
             raise HttpError(HTTPStatus.UNAUTHORIZED, "say who you are (the arbiter's name)")

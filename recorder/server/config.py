@@ -69,8 +69,9 @@ def load_serve_config(path: str | Path | None = None) -> ServeConfig:
     if unknown:
         raise ValueError(f"config {target}: unknown key serve.{unknown[0]} (known: password, realm)")
     password = _text(table, "password", "")
-    if password and len(password) < MIN_PASSWORD:
-        raise ValueError(f"config {target}: serve.password must have at least {MIN_PASSWORD} characters")
+    if password and len(password.strip()) < MIN_PASSWORD:  # eight spaces are no password
+        raise ValueError(f"config {target}: serve.password must have at least {MIN_PASSWORD} characters "
+                         "besides spaces")
     realm = _text(table, "realm", "xqrec arbiter")
     if not realm or len(realm) > 80 or '"' in realm:
         raise ValueError(f"config {target}: serve.realm must be 1-80 characters without quotes")

@@ -218,6 +218,16 @@ def test_password_guards_actions_not_viewing(guarded: Any) -> None:
     assert status == 200 and reply["state"]["alerts"][0]["acknowledged"]["by"] == "Zhang"
 
 
+def test_someone_guessing_the_password_is_logged_and_made_to_wait(guarded: Any,
+                                                                  caplog: pytest.LogCaptureFixture) -> None:
+    game = record(guarded.db)
+    url = f"{guarded.url}/api/games/{game}/ack"
+    answers = [post(url, {"all": True}, "x", f"guess {i}")[0] for i in range(11)]
+    assert answers == [401] * 10 + [429]
+    assert post(url, {"all": True}, "Zhang", "correct horse battery")[0] == 429  # for a minute, from there
+    assert "wrong arbiter's password from 127.0.0.1 (10 in the last minute)" in caplog.text
+
+
 def test_exports_and_broadcast_pgn(console: Any) -> None:
     one = record(console.db, board=2)
     two = record(console.db, "game_faults", board=1, alert=False)
@@ -265,6 +275,9 @@ def test_binding_off_loopback_needs_a_password(tmp_path: Any) -> None:
     config.write_text('[serve]\npassword = "short"\n', encoding="utf-8")
     with pytest.raises(ValueError, match="serve.password"):
         load_serve_config(config)
+    config.write_text('[serve]\npassword = "          "\n', encoding="utf-8")
+    with pytest.raises(ValueError, match="besides spaces"):
+        load_serve_config(config)
 
 
 def test_serve_command_refuses_open_host_without_password(tmp_path: Any, capsys: Any, monkeypatch: Any) -> None:
@@ -273,6 +286,8 @@ def test_serve_command_refuses_open_host_without_password(tmp_path: Any, capsys:
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
     assert main(["serve", "--host", "0.0.0.0", "--db", str(tmp_path / "s.sqlite3")]) == 2
     assert "refusing to listen on 0.0.0.0 without a password" in capsys.readouterr().err
+    assert main(["serve", "--db", str(tmp_path / "no" / "s.sqlite3")]) == 2
+    assert "no folder" in capsys.readouterr().err and not (tmp_path / "no").exists()
 
 
 def test_alert_still_frame_is_served_from_the_store_folder(console: Any) -> None:
