@@ -63,9 +63,14 @@
     const advice = XQ.openAdvice(state);
     const alert = open[open.length - 1];
     const last = state.moves.length ? state.moves[state.moves.length - 1].iccs : "";
-    const boardFen = alert ? alert.fen : state.fen;
-    const marks = alert ? alert.squares.flatMap((s) => s.length === 4 ? [s.slice(0, 2), s.slice(2)] : [s]) : [];
-    const board = XQBoard.svg(boardFen, {script: XQ.prefs.script, last: alert ? "" : last, marks});
+    // the alert's position while the game has not moved on from it; once moves came after it the
+    // live board (the alert's own position is on the game page), so no tile shows a stale board
+    const atAlert = alert && alert.fen === state.fen;
+    const since = alert && !atAlert ? state.moves.length - (alert.ply || 0) : 0;
+    const marks = atAlert ? alert.squares.flatMap((s) => s.length === 4 ? [s.slice(0, 2), s.slice(2)] : [s]) : [];
+    const board = XQBoard.svg(state.fen, {script: XQ.prefs.script, last: atAlert ? "" : last, marks});
+    const caption = atAlert ? "position at the alert"
+      : alert ? `live: ${since > 0 ? since + (since > 1 ? " plies" : " ply") + " since the alert" : "the alert's position differs"}` : "";
     const result = state.result && state.result !== "*" ? `<span class="result">${XQ.esc(XQ.RESULT[state.result] || state.result)}</span>` : "";
     const title = [state.event, state.round && "R" + state.round].filter(Boolean).join(" · ");
     return `<header>
@@ -75,7 +80,7 @@
         ${result}<span class="state ${state.state}">${XQ.esc(state.state)}</span>
       </header>
       <div class="body">
-        <a class="boardview" href="/games/${state.id}" title="${alert ? "position at the alert" : "current position"}">${board}${alert ? `<span class="caption">position at the alert</span>` : ""}</a>
+        <a class="boardview" href="/games/${state.id}" title="${atAlert ? "position at the alert" : "current position"}">${board}${caption ? `<span class="caption">${XQ.esc(caption)}</span>` : ""}</a>
         <div class="side">
           ${clockHtml(state, "black")}
           <ol class="moves">${lastMoves(state, 8)}</ol>
@@ -101,8 +106,10 @@
     const name = [state.event || "", round].filter(Boolean).join(" · ")
       || "Games without an event or round";
     group.innerHTML = `<h2 class="grouphead">${XQ.esc(name)}</h2><div class="grid"></div>`;
+    // games without an event or round (a camera tried out) come after the tournament's rounds
     const compare = (a, b) => { const [x, y] = [JSON.parse(a), JSON.parse(b)];
-      return collate.compare(x[0], y[0]) || collate.compare(x[1], y[1]); };
+      const [xs, ys] = [!x[0] && !x[1], !y[0] && !y[1]];
+      return (xs - ys) || collate.compare(x[0], y[0]) || collate.compare(x[1], y[1]); };
     const after = [...tiles.querySelectorAll(":scope > .group")].find((g) => compare(g.dataset.key, key) > 0);
     tiles.insertBefore(group, after || null);
     return group.querySelector(".grid");
