@@ -52,6 +52,29 @@ def parse_pgn_time_control(text: str) -> tuple[int, int] | None:
     return int(match.group(1)) * 1000, int(match.group(2) or 0) * 1000
 
 
+def time_control_disagrees(time_control: str, press: ClockPressed, side: str) -> str | None:
+    """Why ``time_control`` cannot be the clock's, seen by the game's first press (by ``side``), or None.
+
+    After the first move the mover has the base time less that move plus the increment: more than
+    base plus increment is impossible, and less than half the base on move one is a wrong setting far
+    more often than a first move that long (a 15-minute clock with --tc 5400+30 read as 75 minutes spent).
+    """
+    control = parse_pgn_time_control(time_control)
+    if control is None:
+        return None
+    base, increment = control
+    left = _left(press, side)
+    if left <= base + increment + 2000 and left >= base // 2:
+        return None
+    return (f"the clock showed {side} {_hms(left)} after the first move, but the time control {time_control} "
+            f"starts each side with {_hms(base)}: check it (the first move's time is not worked out from it)")
+
+
+def _hms(ms: int) -> str:
+    seconds = ms // 1000  # as [%clk] shows it
+    return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
+
+
 def move_times(game: RecordedGame, time_control: str = "") -> list[int | None]:
     """Milliseconds each ply took (``None`` where it cannot be told; see the module docstring)."""
     control = parse_pgn_time_control(time_control)
@@ -67,7 +90,8 @@ def move_times(game: RecordedGame, time_control: str = "") -> list[int | None]:
         if press is None or index is None:
             times.append(None)  # no press, or one that changed nothing on the clock
         elif index == 0:  # the first press of the game: the mover's clock ran from its start
-            first = entry.ply == 1 and control is not None
+            first = (entry.ply == 1 and control is not None
+                     and time_control_disagrees(time_control, press, entry.side) is None)
             times.append(control[0] - _left(press, entry.side) + control[1] if first and control else None)
         else:
             start = effective[index - 1]

@@ -20,7 +20,7 @@ from recorder.events import (
 from recorder.exports import pdf as pdf_module
 from recorder.exports.pgn import export_pgn, read_clocks
 from recorder.exports.text import export_text
-from recorder.exports.times import clock_text, move_times, time_used
+from recorder.exports.times import clock_text, move_times, time_control_disagrees, time_used
 from recorder.scoresheet import rebuild
 from recorder.store import GameInfo
 from rules import START_FEN, Move, Position, format_move, read_pgn
@@ -99,6 +99,15 @@ def test_a_move_took_the_time_from_the_press_that_started_its_clock() -> None:
     assert spent[10] == 3944  # its press came before the move was recorded
     assert spent[11] == 5200  # from the arbiter's press that gave black the clock back
     assert move_times(game)[1:] == spent[1:] and move_times(game)[0] is None  # no base: the first is unknown
+    # a time control that cannot be this clock's (a 15-minute clock recorded with --tc 5400+30): the
+    # first move is not given as 75 minutes; the others come from the presses as before
+    wrong = move_times(game, "5400+30")
+    assert wrong[0] is None and wrong[1:] == spent[1:]
+    first = game.plies[0].press
+    assert first is not None and time_control_disagrees("900+10", first, "red") is None
+    told = time_control_disagrees("5400+30", first, "red")
+    assert told is not None and "red 0:15:04 after the first move" in told and "1:30:00" in told
+    assert time_control_disagrees("300", first, "red") is not None  # more left than a 5-minute start
 
 
 def test_time_used_is_what_the_clock_shows() -> None:
