@@ -17,10 +17,12 @@ import base64
 import contextlib
 import hashlib
 import hmac
+import html
 import json
 import logging
 import mimetypes
 import re
+import socket
 import sqlite3
 import threading
 import time
@@ -76,6 +78,8 @@ class ConsoleServer(ThreadingHTTPServer):
         self._generation = 0  # bumped when it is: every thread's connection is opened again
         self.feed = EventFeed(lambda: last_event_id(self.store().db), lambda after: events_after(self.store().db, after),
                               lambda gid: self.state_of(self.store(), gid), poll_s, check=self._check)
+        if ":" in address[0]:  # an IPv6 address (::1, ::)
+            self.address_family = socket.AF_INET6
         super().__init__(address, ConsoleHandler)
         self.feed.start()
 
@@ -140,7 +144,7 @@ class ConsoleServer(ThreadingHTTPServer):
     def url(self) -> str:
         host, port = self.server_address[:2]
         name = host.decode() if isinstance(host, bytes) else str(host)
-        return f"http://{name}:{port}"
+        return f"http://[{name}]:{port}" if ":" in name else f"http://{name}:{port}"
 
 
 def _identity(path: Path) -> tuple[int, int] | None:
@@ -248,6 +252,16 @@ class ConsoleHandler(BaseHTTPRequestHandler):
             realm = self.server.config.realm
             realm = realm if realm.isascii() and realm.isprintable() else DEFAULT_REALM  # a header is Latin-1
             headers["WWW-Authenticate"] = f'Basic realm="{realm}", charset="UTF-8"'
+        path = urlsplit(self.path).path
+        if "text/html" in self.headers.get("Accept", "") and not path.startswith(("/api/", "/broadcast/")):
+            # a page asked for by a browser (a game's link kept after the store changed): a page back
+            text = html.escape(str(error))
+            page = (f"<!doctype html><meta charset=utf-8><title>{error.status.value} · xqrec</title>"
+                    f"<link rel=stylesheet href=/static/style.css><body><header class=bar><a class='button back' "
+                    f"href=/>← Console</a><h1>{error.status.value} {html.escape(error.status.phrase)}</h1></header>"
+                    f"<p style='padding:16px'>{text}</p>")
+            self._send(error.status, page.encode("utf-8"), "text/html; charset=utf-8", headers)
+            return
         body = json.dumps({"error": str(error)}, ensure_ascii=False).encode("utf-8")
         self._send(error.status, body, "application/json; charset=utf-8", headers)
 

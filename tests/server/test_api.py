@@ -478,3 +478,26 @@ def test_a_cross_site_viewer_may_poll_the_feed_and_other_methods_are_refused(con
         with pytest.raises(urllib.error.HTTPError) as refused:
             urllib.request.urlopen(request, timeout=5)
         assert refused.value.code == 405 and "error" in json.loads(refused.value.read())
+
+
+def test_a_missing_game_opened_in_a_browser_is_a_page_and_ipv6_loopback_serves(tmp_path: Any) -> None:
+    from recorder.server import ConsoleServer
+
+    GameStore(tmp_path / "s.sqlite3").close()
+    try:
+        server = ConsoleServer(("::1", 0), tmp_path / "s.sqlite3", ServeConfig())
+    except OSError:  # no IPv6 on this machine
+        pytest.skip("no IPv6 loopback here")
+    import threading
+
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.1}, daemon=True)
+    thread.start()
+    try:
+        assert server.url.startswith("http://[::1]:")
+        status, body, headers = get(server.url + "/games/99", {"Accept": "text/html"})
+        assert status == 404 and headers["Content-Type"].startswith("text/html") and b"no game 99" in body
+        assert json.loads(get(server.url + "/api/games/99")[1])["error"] == "no game 99 in the store"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)

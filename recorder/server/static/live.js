@@ -156,7 +156,7 @@ const XQ = (() => {
   function setStatus(ok) {
     const el = document.getElementById("live");
     if (!el) return;
-    el.textContent = ok ? "● live" : "● reconnecting…";
+    el.textContent = ok ? "● live" : "● not live: reconnecting to the server…";
     el.className = ok ? "live ok" : "live down";
   }
 
