@@ -68,6 +68,8 @@ def acknowledge(store: GameStore, game_id: int, events: list[StoredEvent], body:
         targets = [seq for seq in alerts if seq not in done]
     else:
         seq = body.get("seq")
+        if seq is None:
+            raise MalformedAction('name the alert to acknowledge ("seq": its number) or "all": true')
         if not isinstance(seq, int) or isinstance(seq, bool):
             raise MalformedAction(f"seq must be the number of an alert, not {seq!r}")
         if seq not in alerts:

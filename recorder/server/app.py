@@ -380,6 +380,8 @@ class ConsoleHandler(BaseHTTPRequestHandler):
                 return self._events(query)
             case ["api", "whoami"]:
                 return self._json({"password": bool(self.server.config.password)})
+            case ["api", "games", _, "ack" | "correct" | "result"]:
+                raise HttpError(HTTPStatus.METHOD_NOT_ALLOWED, f"{path} takes a POST of the arbiter's action")
             case ["broadcast", "live.pgn"]:
                 return self._broadcast(None, None, query)
             case ["broadcast", "round", event, name] if name.endswith(".pgn"):

@@ -407,6 +407,9 @@ def test_acknowledging_all_needs_true_and_odd_ids_are_not_found(console: Any) ->
     assert status == 400 and "all must be true or false" in reply["error"]
     assert json.loads(get(url)[1])["open_alerts"] == 1  # nothing acknowledged
     assert get(f"{console.url}/api/games/{'9' * 5000}")[0] == 404  # not a server error
+    status, reply = post(url + "/ack", {}, "Zhang")
+    assert status == 400 and '"all": true' in reply["error"]
+    assert get(url + "/ack")[0] == 405
 
 
 def test_a_store_removed_or_replaced_while_serving_is_said_and_the_new_one_read(console: Any) -> None:
