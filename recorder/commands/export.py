@@ -5,7 +5,10 @@ another, in board order."""
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from recorder.commands.games import add_db_argument, open_existing_store
@@ -38,18 +41,15 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError("name a GAME or --round EVENT ROUND")
     if args.game is not None and args.round is not None:
         raise ValueError("name a GAME or --round EVENT ROUND, not both")
-    try:
-        return _export(args)
-    except OSError as error:
-        if error.filename is None and args.out is not None:  # a failed write or close (a full disk) names no file
-            raise OSError(error.errno, error.strerror or str(error), str(args.out)) from None
-        raise
+    return _export(args)
 
 
 def _export(args: argparse.Namespace) -> int:
     if args.format != "pdf" and (args.short or args.paper != "A4"):
         raise ValueError("--short and --paper shape the PDF scoresheet: add --format pdf --out FILE")
     with open_existing_store(args.db) as store:
+        if args.out is not None and store.path is not None:
+            _not_the_store(args.out, store.path)
         if args.round is not None:
             event, round_name = args.round
             if args.format == "pgn":
@@ -60,7 +60,9 @@ def _export(args: argparse.Namespace) -> int:
                     raise ValueError("--format pdf needs --out FILE")
                 from recorder.exports.pdf import scoresheets_pdf
 
-                args.out.write_bytes(scoresheets_pdf(games, short=args.short, paper=args.paper))
+                pdf = scoresheets_pdf(games, short=args.short, paper=args.paper)
+                with _writing(args.out):
+                    args.out.write_bytes(pdf)
                 return 0
             return _emit(ROUND_TEXT_SEPARATOR.join(export_text(events, info) for events, info in games), args.out)
         try:
@@ -73,7 +75,8 @@ def _export(args: argparse.Namespace) -> int:
                 raise ValueError("--format pdf needs --out FILE")
             from recorder.exports.pdf import write_scoresheet_pdf
 
-            write_scoresheet_pdf(args.out, events, row.info, short=args.short, paper=args.paper)
+            with _writing(args.out):
+                write_scoresheet_pdf(args.out, events, row.info, short=args.short, paper=args.paper)
             return 0
         if args.format == "txt":
             return _emit(export_text(events, row.info), args.out)
@@ -84,5 +87,29 @@ def _emit(text: str, out: Path | None) -> int:
     if out is None:
         sys.stdout.write(text)
     else:
-        out.write_text(text, encoding="utf-8")
+        with _writing(out):
+            out.write_text(text, encoding="utf-8")
     return 0
+
+
+@contextmanager
+def _writing(out: Path) -> Iterator[None]:
+    """A failed write or close (a full disk), which names no file, names ``out``."""
+    try:
+        yield
+    except OSError as error:
+        if error.filename is None:
+            raise OSError(error.errno, error.strerror or str(error), str(out)) from None
+        raise
+
+
+def _not_the_store(out: Path, store: Path) -> None:
+    """``ValueError`` when ``out`` is the store or one of its companion files: one typo must not
+    replace every game in it with a scoresheet."""
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        companion = Path(f"{store}{suffix}")
+        same = (os.path.samefile(out, companion) if out.exists() and companion.exists()
+                else os.path.realpath(out) == os.path.realpath(companion))
+        if same:
+            raise ValueError(f"--out {out} is the game store{' file ' + companion.name if suffix else ''} "
+                             f"({store}): give another path (nothing was written)")

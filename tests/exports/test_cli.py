@@ -87,6 +87,9 @@ def test_reading_a_store_that_does_not_exist_is_an_error_not_a_new_store(
         assert main([*argv, "--db", str(typo)]) == 2
         assert "no game store at" in capsys.readouterr().err
     assert not typo.exists()
+    assert main(["export", "1", "--db", str(typo), "--out", str(tmp_path / "x.pdf"), "--format", "pdf"]) == 2
+    err = capsys.readouterr().err
+    assert "no game store at" in err and "x.pdf:" not in err  # the store is named, not the output
     # nothing recorded yet in the default store: an empty list, and still no file made
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     assert main(["games"]) == 0
@@ -190,3 +193,13 @@ def test_export_round_as_one_pdf_and_as_text(db: Path, tmp_path: Path, capsys: p
     assert main(["export", "--round", "Open", "2", "--db", str(db), "--format", "pdf"]) == 2  # needs --out
     assert "--out" in capsys.readouterr().err
     assert main(["export", "--round", "Open", "7", "--db", str(db), "--format", "pdf", "--out", str(pdf)]) == 2
+
+
+def test_export_never_writes_over_the_store(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Tester: export --out naming the store replaced every game in it with a PDF, exit 0."""
+    before = db.read_bytes()
+    for out, fmt in ((db, "pdf"), (Path(f"{db}-wal"), "pgn"), (db.parent / ".." / db.parent.name / db.name, "txt")):
+        assert main(["export", "1", "--db", str(db), "--format", fmt, "--out", str(out)]) == 2
+        assert "is the game store" in capsys.readouterr().err
+    assert db.read_bytes() == before and main(["games", "--db", str(db)]) == 0
+
