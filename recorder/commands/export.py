@@ -70,6 +70,11 @@ def _export(args: argparse.Namespace) -> int:
         except KeyError as error:
             raise ValueError(error.args[0]) from None
         events = store.events(row.id)
+        if row.state != "closed":  # a sheet of a game cut short must not pass for a whole one
+            why = ("its recorder stopped without closing it" if row.state == "interrupted"
+                   else "it is still being recorded")
+            print(f"xqrec export: warning: game {row.id} is not over ({why}): the record ends at ply {row.plies}, "
+                  "result *", file=sys.stderr)
         if args.format == "pdf":
             if args.out is None:
                 raise ValueError("--format pdf needs --out FILE")

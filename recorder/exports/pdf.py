@@ -37,6 +37,8 @@ RESULT_WORDS = {"1-0": "红胜 1-0", "0-1": "黑胜 0-1", "1/2-1/2": "和棋 ½-
 FONT = "cjk"
 LATIN_FONT = "latin"  # the fallback for letters the CJK font lacks (names in any Latin script)
 BLOCKS = 3  # blocks of numbered rounds across the page
+NOTE_POINTS, NOTE_LINE = 6.5, 3.0  # the notes' type size (points) and line height (mm at A4)
+MAX_NOTE = 600  # characters of one note on the sheet (an imported essay of a comment is cut; the PGN keeps it)
 
 
 @dataclass(frozen=True)
@@ -209,25 +211,51 @@ class _Sheet:
         pdf.set_line_width(0.25 * s)
         pdf.rect(x, top + 6 * s, box_w, box_h - 21 * s)
         notes = game_notes(events, game)
-        start = Position.from_fen(game.start_fen)
-        self.font(6.5)
-        pdf.set_xy(x + 1 * s, top + 7 * s)
-        limit = top + box_h - 16 * s
-        for ply, text in notes:
-            if pdf.get_y() > limit - 3 * s:
-                pdf.set_x(x + 1 * s)
-                pdf.cell(box_w - 2 * s, 3 * s, "…")
-                break
-            number, side = move_of(ply, start) if ply > 0 else (0, "")
-            where = "开局前" if ply <= 0 else f"第{number}回合{'红' if side == 'red' else '黑'}后"
-            pdf.set_x(x + 1 * s)
-            pdf.multi_cell(box_w - 2 * s, 3 * s, f"{where}: {text}", new_x="LMARGIN", new_y="NEXT")
+        lines, _ = self.note_lines(game, events, box_w - 2 * s, box_h)
+        for index, line in enumerate(lines):
+            self.text_cell(x + 1 * s, top + 7 * s + index * NOTE_LINE * s, box_w - 2 * s, NOTE_LINE * s, line,
+                           points=NOTE_POINTS, color=(150, 0, 0) if line.startswith("…") else (0, 0, 0))
         if not notes:
             self.text_cell(x + 1 * s, top + 7 * s, box_w - 2 * s, 4 * s, "无 none", points=7, color=(110, 110, 110))
         dx = self.margin + self.inner - diagram_w
         self.text_cell(dx, y - 0.5 * s, diagram_w, 4 * s, "终局局面 Final position", points=7, align="C")
         draw_position(pdf, self._final(game), dx, y + 3 * s, spacing, FONT)
         return y + max(box_h, diagram_h + 3 * s)
+
+    def note_lines(self, game: RecordedGame, events: Sequence[Event], width: float,
+                   box_h: float) -> tuple[list[str], list[str]]:
+        """The notes as lines of ``width``: those that fit the footer's box of height ``box_h`` and
+        the rest, for continuation pages (a signed sheet leaves out no foul: the box says how many
+        follow, and where)."""
+        s = self.s
+        start = Position.from_fen(game.start_fen)
+        self.font(NOTE_POINTS)
+        lines: list[str] = []
+        for ply, text in game_notes(events, game):
+            number, side = move_of(ply, start) if ply > 0 else (0, "")
+            where = "开局前" if ply <= 0 else f"第{number}回合{'红' if side == 'red' else '黑'}后"
+            if len(text) > MAX_NOTE:  # an imported game's essay of a comment: the PGN keeps it whole
+                text = text[:MAX_NOTE].rstrip() + "…"
+            wrapped = self.pdf.multi_cell(width, NOTE_LINE * s, f"{where}: {text}", dry_run=True, output="LINES")
+            lines += [str(line) for line in wrapped] if isinstance(wrapped, list) else []
+        room = max(1, int((box_h - 23 * s) // (NOTE_LINE * s)))
+        if len(lines) <= room:
+            return lines, []
+        shown, rest = lines[:room - 1], lines[room - 1:]
+        return shown + [f"… {len(rest)} more line(s) of notes on the next page (续 / continued)"], rest
+
+    def continued_notes(self, y: float, lines: Sequence[str], bottom: float) -> float:
+        """Notes that did not fit the footer's box, from ``y`` down to ``bottom``; returns where they end."""
+        s = self.s
+        self.text_cell(self.margin, y, self.inner, 6 * s, " 犯规、警告与记录说明（续） Fouls, alerts and notes (continued)",
+                       points=8, border=1, fill=(225, 225, 225))
+        y += 7 * s
+        for line in lines:
+            if y + NOTE_LINE * s > bottom:
+                break
+            self.text_cell(self.margin + 1 * s, y, self.inner - 2 * s, NOTE_LINE * s, line, points=NOTE_POINTS)
+            y += NOTE_LINE * s
+        return y
 
     def signatures(self, y: float) -> float:
         s = self.s
@@ -294,18 +322,37 @@ def _draw(sheet: _Sheet, events: Sequence[Event], info: GameInfo, short: bool) -
         lines = per_block(first, False)
         pages.append((rest[:BLOCKS * lines], lines))
         rest = rest[BLOCKS * lines:]
+    diagram_w, diagram_h = diagram_size(spacing)
+    bottom = sheet.height - sheet.margin
+    per_page = max(1, int((bottom - sheet.margin - title_h - gap - 7 * s - 16 * s) // (NOTE_LINE * s)))
+    continued: list[list[str]] = []
+
+    def page_footer(number: int) -> None:
+        sheet.text_cell(sheet.margin, sheet.height - sheet.margin + 2 * s, sheet.inner, 4 * s,
+                        f"{_provenance(events)}    第 {number + 1} / {len(pages) + len(continued)} 页", points=6,
+                        align="R", color=(120, 120, 120))
+
     for number, (page, lines) in enumerate(pages):
         sheet.pdf.add_page()
+        if number == 0:  # the notes the footer's box cannot hold, measured once a page exists to measure on
+            _, more = sheet.note_lines(game, events, sheet.inner - diagram_w - 6 * s, diagram_h)
+            continued = [more[i:i + per_page] for i in range(0, len(more), per_page)]
         y = sheet.title(sheet.margin, number)
         y = sheet.header(y, info, game.result) + gap if number == 0 else y + gap
         if page or number == 0:  # a last page after full ones may hold only the footer and signatures
             y = sheet.moves(y, page, lines, row_h) + gap
         if number == len(pages) - 1:
             y = sheet.footer(y, game, events, info, spacing) + gap
+            if not continued:
+                sheet.signatures(y)
+        page_footer(number)
+    for index, chunk in enumerate(continued):  # the notes the footer's box could not hold; signed after them
+        sheet.pdf.add_page()
+        y = sheet.title(sheet.margin, len(pages) + index) + gap
+        y = sheet.continued_notes(y, chunk, bottom - 16 * s) + gap
+        if index == len(continued) - 1:
             sheet.signatures(y)
-        sheet.text_cell(sheet.margin, sheet.height - sheet.margin + 2 * s, sheet.inner, 4 * s,
-                        f"{_provenance(events)}    第 {number + 1} / {len(pages)} 页", points=6, align="R",
-                        color=(120, 120, 120))
+        page_footer(len(pages) + index)
 
 
 def write_scoresheet_pdf(path: str | Path, events: Sequence[Event], info: GameInfo | None = None, *,

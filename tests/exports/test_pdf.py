@@ -94,3 +94,26 @@ def test_names_in_any_latin_script_keep_every_letter(tmp_path: Path, caplog: pyt
     assert not [r for r in caplog.records if "missing" in r.getMessage()]  # fpdf2 names the glyphs it left out
     text = subprocess.run(["pdftotext", "-raw", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
     assert red in text and black in text
+
+
+@pytest.mark.parametrize("paper", ["A4", "A5"])
+def test_notes_the_footer_cannot_hold_go_on_a_continuation_page_signed_after_them(tmp_path: Path, paper: str) -> None:
+    """Tester: 26 alerts printed 9 and an ellipsis on a sheet the arbiter then signed. Every note is
+    on the sheet: those the box cannot hold on continuation pages, the signatures after the last."""
+    from recorder.events import Alert
+
+    _, moves = _line(2)
+    events = list(game_events(moves[:30], faults=False))
+    for ply in range(1, 31):
+        events.append(Alert(float(ply) * 5 + 1, "board_disturbed", ("e7",), "5.9",
+                            f"note number {ply:02d}: the black elephant on e7 lies 0.45 spacings off its point", ply))
+    pdf = tmp_path / "sheet.pdf"
+    pdf.write_bytes(scoresheet_pdf(events, INFO, paper=paper))
+    pages = subprocess.run(["pdftotext", "-raw", str(pdf), "-"], capture_output=True, text=True,
+                           check=True).stdout.split("\f")
+    whole = "".join(pages)
+    assert all(f"note number {ply:02d}" in whole for ply in range(1, 31))
+    assert "more line(s) of notes on the next page" in pages[0] and "裁判签名" not in pages[0]
+    last = max(n for n, text in enumerate(pages) if text.strip())
+    assert "裁判签名" in pages[last] and "continued" in pages[last]
+    assert f"第 {last + 1} / {last + 1} 页" in pages[last].replace("\n", " ")
