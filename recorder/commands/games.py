@@ -36,7 +36,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--event", help="only games of this tournament")
     parser.add_argument("--round", help="only games of this round")
     parser.add_argument("--import", dest="import_pgn", type=Path, metavar="PGN",
-                        help="first store the games of this PGN file")
+                        help="first store the games of this PGN file (exit status 1 when some of its games "
+                        "could not be read and were left out, 2 when none could)")
     parser.set_defaults(handler=run)
 
 
@@ -58,6 +59,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 NOTHING_IMPORTED = 2  # exit status of ``games --import`` when the file gave no game
+SOME_NOT_IMPORTED = 1  # ... when some of its games were left out (a script must not take the file as stored)
 
 
 def _list(args: argparse.Namespace, data: bytes) -> int:
@@ -81,10 +83,16 @@ def _list(args: argparse.Namespace, data: bytes) -> int:
                        else "it holds no PGN game")
                 print(f"xqrec games: nothing imported from {args.import_pgn}: {why}", file=sys.stderr)
                 return NOTHING_IMPORTED
+            if not_imported:
+                print(f"xqrec games: {not_imported} game(s) of {args.import_pgn} not imported (above); the games "
+                      "listed below are stored", file=sys.stderr)
+            partly = bool(not_imported)
+        else:
+            partly = False
         games = store.games(status="open" if args.open else None, event=args.event, round_name=args.round)
         if not games:
             print("no games")
-            return 0
+            return SOME_NOT_IMPORTED if partly else 0
         print(f"{'id':>4}  {'state':<11} {'event/round/board':<28} {'red':<12} {'black':<12} {'plies':>5}  "
               f"{'result':<7} {'updated':<20} source")
         for game in games:
@@ -92,7 +100,7 @@ def _list(args: argparse.Namespace, data: bytes) -> int:
                                                "" if game.info.board is None else f"board {game.info.board}") if part)
             print(f"{game.id:>4}  {game.state:<11} {_fit(where, 28)} {_fit(game.info.red, 12)} "
                   f"{_fit(game.info.black, 12)} {game.plies:>5}  {game.result:<7} {game.updated:<20} {game.source}")
-    return 0
+    return SOME_NOT_IMPORTED if partly else 0
 
 
 def _fit(text: str, width: int) -> str:

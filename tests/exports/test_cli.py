@@ -77,11 +77,13 @@ def test_games_imports_a_pgn_file(tmp_path: Path, capsys: pytest.CaptureFixture[
     pgn = tmp_path / "other.pgn"
     pgn.write_bytes(("[Red \"胡荣华\"]\n[Result \"1-0\"]\n\n1. 炮二平五 马８进７ 2. 马二进三 1-0\n\n"
                      "[Red \"杨官璘\"]\n\n1. 炮二平五 马８进７ 2. 车一进九 *\n").encode("gbk"))
-    assert main(["games", "--db", str(tmp_path / "i.sqlite3"), "--import", str(pgn)]) == 0
+    # a game of the file left out: exit status 1 (a script must not take the file as stored), the rest stored
+    assert main(["games", "--db", str(tmp_path / "i.sqlite3"), "--import", str(pgn)]) == 1
     captured = capsys.readouterr()
     assert "imported 1 game" in captured.out and "胡荣华" in captured.out and "closed" in captured.out
     assert "1 not imported" in captured.out and "杨官璘" not in captured.out
     assert "ply 3" in captured.err and "game 2 not imported" in captured.err
+    assert "1 game(s) of" in captured.err and "not imported (above)" in captured.err
 
 
 def test_reading_a_store_that_does_not_exist_is_an_error_not_a_new_store(
