@@ -162,7 +162,9 @@ class SerialClockLink:
 
     def _open(self) -> Any | None:
         try:
-            return self.opener(self.port_name, baudrate=self.baudrate, timeout=0.05, write_timeout=1.0)
+            # a device is opened exclusively: a second recorder on the same clock would steal its bytes
+            extra = {} if "://" in self.port_name else {"exclusive": True}
+            return self.opener(self.port_name, baudrate=self.baudrate, timeout=0.05, write_timeout=1.0, **extra)
         except (serial.SerialException, OSError, ValueError) as error:
             self.open_failures += 1
             self._open_error = str(error)

@@ -59,19 +59,28 @@ def run(args: argparse.Namespace) -> int:
     for signum in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
         if signum is not None and signal.getsignal(signum) is not signal.SIG_IGN:
             signal.signal(signum, stop)
+    if args.link is not None and not args.link.parent.is_dir():
+        raise ValueError(f"--link {args.link}: no folder {args.link.parent}")
     master, slave, path = open_pty()
+    made = False  # the link is this run's: removed at the end
     try:
         if args.link is not None:
-            if args.link.is_symlink() or args.link.exists():
-                args.link.unlink()
+            if args.link.is_symlink() and not args.link.exists():
+                args.link.unlink()  # its own link of an earlier run, to a pty gone since
+            elif args.link.is_symlink() and os.path.realpath(args.link).startswith("/dev/pts/"):
+                args.link.unlink()  # a link to a pty (an emulator's): replaced
+            elif args.link.is_symlink() or args.link.exists():
+                raise ValueError(f"--link {args.link} is already there and is not an emulator's link to a pty: "
+                                 "give another path (nothing was removed)")
             args.link.symlink_to(path)
+            made = True
         print(path, flush=True)
         keys = None if args.no_keys or not sys.stdin or sys.stdin.closed else sys.stdin
         serve(sim, master, script, keys=keys, wait_host=args.wait_host, duration=args.duration)
     finally:
         os.close(master)
         os.close(slave)
-        if args.link is not None and args.link.is_symlink():
+        if made and args.link is not None and args.link.is_symlink():
             args.link.unlink()
     log.info("clock-sim: %d presses", sim.presses)
     return 0

@@ -420,6 +420,9 @@ def run(args: argparse.Namespace) -> int:
 
         if args.clock_log:
             raise ValueError("--clock and --clock-log exclude each other")
+        if args.clock_protocol == "keyboard" and args.clock not in (None, "-"):
+            raise ValueError(f"--clock-protocol keyboard reads the keyboard (stdin), not {args.clock}: give --clock - "
+                             "for the keyboard, or the clock's protocol (dgt, text) for a clock on that port")
         first = Position.from_fen(args.fen).side_to_move if args.fen else "red"
         protocol = "keyboard" if args.clock == "-" else args.clock_protocol  # '-' is the keyboard, as --help says
         clock = LiveClock(args.clock or "-", protocol, red_side=args.clock_red_side, first_mover=first,

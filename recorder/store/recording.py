@@ -95,12 +95,16 @@ def info_from_args(args: argparse.Namespace) -> GameInfo:
     """The game's details from the record command's options.
 
     The time control is ``--tc``; without it, a live clock's ``--time-control`` (minutes+increment
-    seconds) is turned into PGN's seconds form.
+    seconds) is turned into PGN's seconds form: given, or the keyboard clock's default (the keyboard
+    clock runs it). A clock on a serial link runs its own setting, which the recorder cannot read:
+    without either option the time control is left unknown, not guessed.
     """
     live = bool(getattr(args, "clock", None)) or getattr(args, "clock_protocol", "") == "keyboard"
+    keyboard = getattr(args, "clock_protocol", "") == "keyboard"
     time_control = args.tc
-    if not time_control and live:
-        time_control = pgn_time_control(getattr(args, "time_control", None) or DEFAULT_TIME_CONTROL)
+    given = getattr(args, "time_control", None)
+    if not time_control and live and (given or keyboard):
+        time_control = pgn_time_control(given or DEFAULT_TIME_CONTROL)
     clock = args.clock_setup or (f"{args.clock_protocol} {args.clock}" if live and args.clock else "")
     if not clock and getattr(args, "clock_log", None):
         clock = f"clock log {args.clock_log}"

@@ -70,3 +70,47 @@ def test_clock_sim_stopped_with_sigterm_removes_its_link(tmp_path: Path) -> None
     finally:
         process.kill()
     assert not link.is_symlink()
+
+
+def test_clock_sim_link_never_removes_what_is_not_an_emulators_link(tmp_path: Path,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """Tester: --link important.txt deleted the file (and would a device node, run as root)."""
+    from recorder.cli import main
+
+    notes = tmp_path / "important.txt"
+    notes.write_text("notes", encoding="utf-8")
+    other = tmp_path / "mine"
+    other.symlink_to(notes)
+    for path in (notes, other):
+        assert main(["clock-sim", "--link", str(path), "--duration", "0.1", "--no-keys"]) == 2
+        assert "is not an emulator's link to a pty" in capsys.readouterr().err
+    assert notes.read_text(encoding="utf-8") == "notes" and other.is_symlink()
+    assert main(["clock-sim", "--link", str(tmp_path / "nodir" / "clk"), "--duration", "0.1", "--no-keys"]) == 2
+    assert "no folder" in capsys.readouterr().err
+
+
+def test_a_live_clock_without_its_time_control_leaves_the_record_s_unknown() -> None:
+    """Tester: a serial clock set to 90+30 was stored as TimeControl 900+10 (the keyboard clock's
+    default) and time used worked out from it. Only the keyboard clock runs a time control itself."""
+    import argparse
+
+    from recorder.store.recording import info_from_args
+
+    def tc(**given: object) -> str:
+        base = dict(tc="", clock=None, clock_protocol="dgt", time_control=None, clock_setup="", clock_log=None,
+                    date="2026.12.03", event="", site="", round="", board=None, red="", black="", camera_setup="")
+        return info_from_args(argparse.Namespace(**{**base, **given})).time_control
+
+    assert tc(clock="/dev/ttyUSB0") == ""  # unknown: the clock runs its own setting
+    assert tc(clock="/dev/ttyUSB0", time_control="90+30") == "5400+30"
+    assert tc(clock="-", clock_protocol="keyboard") == "900+10"  # the keyboard clock runs its default
+    assert tc(clock="/dev/ttyUSB0", tc="5400+30") == "5400+30"
+
+
+def test_the_keyboard_protocol_with_a_port_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Tester: --clock /dev/ttyS0 --clock-protocol keyboard read stdin and stored the game as clocked on the port."""
+    from recorder.cli import main
+
+    assert main(["record", str(tmp_path / "game.mp4"), "--clock", "/dev/ttyS0", "--clock-protocol", "keyboard",
+                 "--no-db"]) == 2
+    assert "reads the keyboard (stdin), not /dev/ttyS0" in capsys.readouterr().err
