@@ -311,6 +311,9 @@ class Resolver:
             log.debug("t=%.2f: no candidate fits and %d points are hidden; waiting", t, int(observation.mask.sum()))
             self.wants_retry = True
             return []
+        knocked = self._knock_looked_at_again(decision, scorer, observation)
+        if knocked is not None:
+            return events + knocked
         if self._unseen_since is not None or self._corrected_at is not None or self._glare_since is not None:
             # the first views since the camera was away or the arbiter changed the record: moves made
             # meanwhile that the recorder did not see, or saw but could not record against the record then
@@ -423,6 +426,23 @@ class Resolver:
         self._unseen_since = None  # the board is read past the camera's gap: presses are judged as usual
         self._corrected_at = None
         self._raised = None
+
+    def _knock_looked_at_again(self, decision: _Decision, scorer: Scorer, observation: Observation) -> list[Event] | None:
+        """The second look at a piece seen lying off its point, on a view no candidate clearly explains
+        but the record leads with nothing contradicting it: points read poorly elsewhere (glare over
+        another piece) make the view doubtful, not the knocked piece, which is judged on its own
+        (inject-025: a soldier knocked 0.38 spacings, measured so twice, went unalerted while glare
+        made a neighbouring move a near tie). None when that is not the case or it is no longer seen off."""
+        if (decision.candidate.kind != "current" or decision.bad or decision.gap <= 0 or self._suspect is None
+                or not self._suspect_off or observation.mask.any()):
+            return None
+        suspected = {square_name(sq) for sq in self._suspect_off}
+        if not all(kind == "board_disturbed" and set(squares) <= suspected for kind, squares in self._suspect):
+            return None
+        residual = self._residual(decision.candidate.board, scorer, observation)
+        if not residual or tuple((a.kind, a.squares) for a in residual) != self._suspect:
+            return None
+        return list(self._raise_residual(residual, observation.t, self._residual_hold(decision.candidate, residual, scorer)))
 
     def _residual_hold(self, candidate: _Candidate, residual: Sequence[Alert], scorer: Scorer) -> float:
         """How long what is wrong on an accepted board may stand before it is raised.

@@ -298,6 +298,26 @@ def test_a_knock_measured_a_hair_under_the_threshold_on_the_second_look_is_still
     assert [e.squares for e in events if isinstance(e, BoardDisturbed)] == [("g3",)]
 
 
+def test_a_knock_seen_twice_is_raised_though_a_point_elsewhere_reads_doubtfully_on_the_second_look() -> None:
+    """inject-025: the second look at a knocked soldier came while glare made a black cannon half
+    read as moved (the record led a legal move by under a nat): the view was 'inconclusive' and the
+    knock, measured off its point on both looks, was dropped. The knock is judged on its own."""
+    resolver = Resolver()
+    for t in (0.5, 0.9):
+        resolver.observe(replace(observe_board(Position.start().board, t), offsets=_on_points(Position.start().board)))
+    after = Position.start().play("h2e2")
+    g3, b7, b3 = parse_square("g3"), parse_square("b7"), parse_square("b3")
+    knocked = _on_points(after.board)
+    knocked[g3] = (0.36, 0.0)
+    events = resolver.observe(replace(observe_board(after.board, 2.0, touched=(parse_square("h2"), parse_square("e2"), g3)),
+                                      offsets=knocked))
+    assert _recorded(events) == ["h2e2"] and resolver.wants_retry
+    # the second look: b7's cannon reads half gone and b3 half taken (a near tie with b7b3), the knock as before
+    doubtful = observe_board(after.board, 2.4, touched=(b7, b3), misread={b7: (".", 0.45), b3: ("c", 0.4)})
+    events = resolver.observe(replace(doubtful, offsets=knocked))
+    assert [e.squares for e in events if isinstance(e, BoardDisturbed)] == [("g3",)] and not _recorded(events)
+
+
 def _on_points(board: str) -> np.ndarray:
     """Disc offsets with every piece of ``board`` on its point (NaN on empty points)."""
     occupied = np.array([c != "." for c in board])
