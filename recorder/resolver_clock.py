@@ -14,7 +14,9 @@ without a move when the opponent had moved since the presser's previous press: t
 without pressing, and the presser pressed before moving. Otherwise it is a second press of the
 presser's own move and says nothing. A press that flipped the clock and was then taken by the
 mover's next ply is also a press before moving when the board stood unchanged after it, until
-the move began (``pressed_early``).
+the move began (``pressed_early``). Presses by both sides within 0.3 s, neither taken by a move,
+are a damaged message on the line and the good report after it (a lever read flipped and back): a
+``press_glitch`` note, not two presses without a move.
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ from recorder.events import ClockAlert, ClockNoted, ClockPressed, Event
 from rules.squares import opponent
 
 log = logging.getLogger(__name__)
+
+LINE_GLITCH_S = 0.3  # presses by both sides closer than this are the line's doing: no hand presses back so fast
 
 
 @dataclass
@@ -172,6 +176,19 @@ class ClockBook:
         since = max(earlier, default=float("-inf"))
         return any(side != press.side and since < t < press.t for side, t in self._plies.values())
 
+    def _line_glitches(self, t: float, desynced: bool) -> list[_Pending]:
+        """Waiting presses that are a damaged message and the good one after it: one side's press and the
+        other's within ``LINE_GLITCH_S`` (no hand presses back that fast), neither taken by a move, the
+        first of them past its grace."""
+        if desynced:
+            return []
+        found: list[_Pending] = []
+        for a, b in zip(self.pending, self.pending[1:], strict=False):
+            if (a.press.side != b.press.side and b.press.t - a.press.t <= LINE_GLITCH_S
+                    and t - a.press.t >= self.grace_s and all(a is not f for f in found)):
+                found += [a, b]
+        return found
+
     def expire(self, t: float, last_trouble: float | None, desynced: bool, ply: int) -> list[Event]:
         """Alerts for presses and plies left unmatched ``grace_s`` seconds before ``t``.
 
@@ -181,7 +198,16 @@ class ClockBook:
         """
         events: list[Event] = []
         keep: list[_Pending] = []
+        glitches = self._line_glitches(t, desynced)
+        if glitches:
+            first, second = min(p.press.t for p in glitches), max(p.press.t for p in glitches)
+            text = (f"the clock's line reported presses by both sides within {second - first:.1f} s at {first:.1f} s "
+                    "with no move: one damaged message and the next good one, not presses (nothing judged)")
+            log.info("%s", text)
+            events.append(ClockNoted(t, "press_glitch", text, "", ply))
         for item in self.pending:
+            if any(item is glitch for glitch in glitches):
+                continue
             if t - item.press.t < self.grace_s or desynced:
                 # while the board is wrong a press waits: it may be the move's that the board shows
                 # once it is explained again (an arbiter's correction, a view caught up)

@@ -567,3 +567,20 @@ def test_one_move_seen_when_the_presses_announce_more_under_glare_is_not_recorde
     assert resolver.game.position.board == p3.board and _kinds(events) == []
     (told,) = [e for e in events if isinstance(e, Alert)]
     assert told.kind == "moves_while_away" and "glare hid them" in told.text
+
+
+def test_presses_by_both_sides_a_moment_apart_are_the_line_not_the_players() -> None:
+    """Tester: one DGT message with its status byte damaged (lever and turn swapped, times right) read
+    as red's press and the next good report as black's, 0.1 s apart: two press_without_move alerts,
+    one against each player. No hand presses back that fast: a note, nothing judged. A press back a
+    second later is still both players' (test_press_without_a_move_and_the_press_back_are_flagged)."""
+    resolver = Resolver(clock=True)
+    resolver.press(ClockPress(26.0, "red", 905000, 900000))
+    resolver.press(ClockPress(26.1, "black", 905000, 900000))
+    events = resolver.tick(31.0)
+    assert _kinds(events) == []
+    (noted,) = [e for e in events if isinstance(e, ClockNoted)]
+    assert noted.kind == "press_glitch" and "26.0 s" in noted.text
+    (move,) = resolver.observe(observe_board(P1.board, 33.0))  # the game goes on: red's press still to come
+    resolver.press(ClockPress(33.3, "red", 910000, 900000))
+    assert isinstance(move, MoveRecorded) and _kinds(resolver.tick(45.0)) == []
