@@ -100,6 +100,14 @@ class LiveClock:
         if isinstance(tracker, PressTracker):
             tracker.go_on(red_side, side_to_move)
 
+    def board_side_to_move(self, side: str) -> None:
+        """The side to move on the board now. Until the clock's sides are known, the side first seen
+        running is taken for this one: a clock plugged in mid-game (black's time running) is not mapped
+        as if the game were at its start (red's), which put every press on the wrong player."""
+        tracker = getattr(self.link.protocol, "tracker", None) if self.link is not None else None
+        if isinstance(tracker, PressTracker) and not tracker.map.confirmed:
+            tracker.first_mover = side
+
     def start(self, origin: float | None = None) -> LiveClockFeed:
         """Start listening; recording time 0 is host time ``origin`` (default: now)."""
         origin = time.monotonic() if origin is None else origin

@@ -277,6 +277,8 @@ def record_source(source_spec: str, classifier: Any, *, source: FrameSource | No
             for item in resume_session(session, store, items, seekable):
                 # the clock's notices up to this item's time first: a note the session's events depend
                 # on (the clock back after a gap, before the plies whose presses it lost) comes before them
+                if clock is not None:
+                    clock.board_side_to_move(session.resolver.game.position.side_to_move)
                 for clock_event in (clock.events_until(getattr(item, "t", session.last_t), session.resolver.game.ply)
                                     if clock is not None else []):
                     events.append(clock_event)

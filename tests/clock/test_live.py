@@ -93,3 +93,20 @@ def test_a_port_that_can_never_be_a_clock_is_refused_at_once(tmp_path: Path) -> 
     for maybe in ("loop://", "socket://localhost:7000", "rfc2217://h:2217", "hwgrep://0403", str(link),
                   str(tmp_path / "ttyUSB9"), "COM3"):
         assert port_problem(maybe) is None  # a clock that may answer, or be plugged in later
+
+
+def test_a_clock_plugged_in_mid_game_maps_its_running_side_to_the_side_to_move_then() -> None:
+    """Tester: a text clock started 3 plies into the game, black's time running on the right, was
+    mapped as red = right (the first mover's), and every press after went to the wrong player."""
+    from recorder.clock.model import LEFT, RIGHT, ClockReading
+    from recorder.clock.presses import PressTracker
+
+    clock = LiveClock("/dev/null-no-such-port", "text")
+    tracker = clock.link.protocol.tracker  # type: ignore[union-attr]
+    assert isinstance(tracker, PressTracker)
+    clock.board_side_to_move("black")  # the recorder's board: black to move when the clock is first heard
+    assert tracker.first_mover == "black"
+    tracker.reading(ClockReading(880_000, 870_000, True, RIGHT), 0.0)  # black's time runs, on the right
+    assert tracker.map.red == LEFT and tracker.map.confirmed
+    clock.board_side_to_move("red")  # known now: the board no longer moves it
+    assert tracker.first_mover == "black" and tracker.map.red == LEFT
