@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from typing import TypeVar
 
-from recorder.clock.model import ClockNotice
+from recorder.clock.model import FLAG_FALLEN, ClockNotice
 from recorder.clock.presses import REPORT_GAP_S, Item
 from recorder.clocklog_input import ClockFeed, ClockPress
 
@@ -44,6 +44,9 @@ class LiveClockFeed(ClockFeed):
         self._unheard: list[tuple[float, float]] = []
         self._last_heard = last_heard  # host time the link last heard the clock (None: always heard)
         self._gone = gone  # the clock can be heard no more (the keyboard's input ended)
+        # a flag fell then (recording time): the clock stops, and no press can register after it, so a
+        # move after it is judged for none (a DGT clock blocked after a flag fall sent no presses)
+        self._stopped = math.inf
 
     def _to_recording(self, t: float) -> float:
         return (t - self.origin) * self.rate
@@ -63,6 +66,7 @@ class LiveClockFeed(ClockFeed):
     def _hand_out(self, notices: list[ClockNotice]) -> list[ClockNotice]:
         """``notices`` as handed out: the stretches they end become the ``unheard`` spans."""
         self._unheard += [(n.since, n.t) for n in notices if n.since is not None]
+        self._stopped = min([self._stopped] + [n.t for n in notices if n.kind == FLAG_FALLEN])
         return notices
 
     def heard_until(self) -> float:
@@ -70,17 +74,17 @@ class LiveClockFeed(ClockFeed):
         heard whose notice is not handed out yet: the note that the clock is back comes before the
         verdicts on the presses it lost, and until then those presses may still come."""
         if self._last_heard is None:
-            return math.inf
+            return self._stopped
         host = self._last_heard()  # read before draining: the items it vouches for are queued by then
         self._drain()
         heard = -math.inf if host is None else self._to_recording(host)
-        return min([heard] + [n.since for n in self._notices if n.since is not None])
+        return min([heard, self._stopped] + [n.since for n in self._notices if n.since is not None])
 
     def heard_at_end(self, end_t: float) -> float:
         """At the end of the source: as far as ever when the clock was still being heard then (its last
         report within a few seconds), else when it was last heard."""
         heard = self.heard_until()
-        if self._gone is not None and self._gone():
+        if (self._gone is not None and self._gone()) or heard >= self._stopped:
             return heard  # it ended then, however near the end: moves after it had no press to be heard
         return math.inf if heard >= end_t - REPORT_GAP_S * self.rate else heard
 

@@ -20,7 +20,16 @@ import time
 from collections.abc import Callable
 from typing import TextIO
 
-from recorder.clock.model import CONNECTED, DISCONNECTED, LEFT, ChessClock, ClockNotice, SideMap
+from recorder.clock.model import (
+    CONNECTED,
+    DISCONNECTED,
+    FLAG_FALLEN,
+    LEFT,
+    RIGHT,
+    ChessClock,
+    ClockNotice,
+    SideMap,
+)
 from recorder.clock.presses import Item
 from recorder.clocklog_input import ClockPress
 from rules import BLACK, RED
@@ -47,10 +56,26 @@ class KeyboardClock:
         self._thread: threading.Thread | None = None
         self._started = False
         self.ended_at: float | None = None  # host time the input ended (Ctrl-D, a closed pipe)
+        self._lock = threading.Lock()  # the model is read from the recording's thread too (flags)
+        self._flagged: set[str] = set()
 
     def last_heard(self) -> float:
-        """Host time up to which every press typed is queued: now, or when the input ended."""
-        return self.clock() if self.ended_at is None else self.ended_at
+        """Host time up to which every press typed is queued: now, or when the input ended. (Asked
+        by the recording at every frame: a flag that fell meanwhile is told then, as a clock's would be.)"""
+        now = self.clock()
+        if self._started:
+            self._check_flags(now)
+        return now if self.ended_at is None else self.ended_at
+
+    def _check_flags(self, now: float) -> None:
+        """Queue a ``flag_fallen`` notice for a side whose time ran out (once)."""
+        with self._lock:
+            reading = self.model.reading(self._game_time(now))
+        for side in (LEFT, RIGHT):
+            if reading.flag(side) and side not in self._flagged:
+                self._flagged.add(side)
+                colour = self.sides.colour(side)
+                self.items.put(ClockNotice(now, FLAG_FALLEN, f"{colour}'s time is used up (art. 21.3)", colour))
 
     def _game_time(self, host: float) -> float:
         """The clock model's time (seconds) at host time ``host``: it runs at ``rate``."""
@@ -59,7 +84,8 @@ class KeyboardClock:
     def start_clock(self) -> None:
         """Start the first mover's time now."""
         now = self.clock()
-        self.model.start(self.sides.physical(self.first_mover), self._game_time(now))
+        with self._lock:
+            self.model.start(self.sides.physical(self.first_mover), self._game_time(now))
         self._started = True
         self.items.put(ClockNotice(now, CONNECTED, "keyboard clock started"))
 
@@ -79,9 +105,11 @@ class KeyboardClock:
         else:
             side = self.model.running or self.model.turn
         game_now = self._game_time(now)
-        self.model.press(side, game_now)
-        red_ms = self.model.remaining_ms(self.sides.physical(RED), game_now)
-        black_ms = self.model.remaining_ms(self.sides.physical(BLACK), game_now)
+        with self._lock:
+            self.model.press(side, game_now)
+            red_ms = self.model.remaining_ms(self.sides.physical(RED), game_now)
+            black_ms = self.model.remaining_ms(self.sides.physical(BLACK), game_now)
+        self._check_flags(now)
         press = ClockPress(now, self.sides.colour(side), red_ms, black_ms)  # stamped in host time, as the link's
         self.items.put(press)
         return press

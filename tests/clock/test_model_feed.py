@@ -10,7 +10,16 @@ import pytest
 
 from recorder.clock.feed import LiveClockFeed, paced
 from recorder.clock.keyboard import KeyboardClock
-from recorder.clock.model import CONNECTED, LEFT, QUIET, RIGHT, ChessClock, ClockNotice, parse_time_control
+from recorder.clock.model import (
+    CONNECTED,
+    FLAG_FALLEN,
+    LEFT,
+    QUIET,
+    RIGHT,
+    ChessClock,
+    ClockNotice,
+    parse_time_control,
+)
 from recorder.clock.presses import Item
 from recorder.clocklog_input import ClockPress
 
@@ -99,6 +108,19 @@ def test_live_feed_says_how_far_the_clock_was_heard_and_when_it_was_not() -> Non
     assert feed.heard_at_end(10.0) == math.inf and feed.heard_at_end(30.0) == 8.0
 
 
+def test_after_a_flag_fall_the_clock_is_heard_no_more_for_the_moves_presses() -> None:
+    """Tester: a DGT clock blocks when a flag falls, so presses after it cannot register, and every
+    later move was alerted move_without_press. The clock counts as heard up to the flag fall only."""
+    items: queue.Queue[Item] = queue.Queue()
+    heard: list[float | None] = [120.0]
+    feed = LiveClockFeed(items, origin=100.0, last_heard=lambda: heard[0])
+    items.put(ClockNotice(105.0, FLAG_FALLEN, "red's flag fell"))
+    assert feed.heard_until() == 20.0  # not handed out yet
+    assert [n.kind for n in feed.notices_until(6.0)] == [FLAG_FALLEN]
+    heard[0] = 140.0
+    assert feed.heard_until() == 5.0 and feed.heard_at_end(40.0) == 5.0
+
+
 def test_paced_waits_for_real_time() -> None:
     now = [0.0]
     slept: list[float] = []
@@ -109,3 +131,19 @@ def test_paced_waits_for_real_time() -> None:
 
     out = list(paced([0.0, 1.0, 3.0], lambda t: t, rate=2.0, clock=lambda: now[0], sleep=sleep))
     assert out == [0.0, 1.0, 3.0] and slept == [0.5, 1.0]
+
+
+def test_the_keyboard_clock_tells_a_flag_fall_once() -> None:
+    """Tester: a keyboard clock's red time reached 0:00:00 on the sheet and no flag_fallen came."""
+    now = [100.0]
+    keyboard = KeyboardClock(10_000, 0, clock=lambda: now[0])
+    keyboard.start_clock()
+    keyboard.items.get_nowait()  # clock started
+    now[0] = 105.0
+    keyboard.last_heard()
+    assert keyboard.items.empty()  # 5 s left
+    now[0] = 111.0
+    keyboard.last_heard()
+    keyboard.last_heard()
+    (notice,) = [keyboard.items.get_nowait() for _ in range(keyboard.items.qsize())]
+    assert isinstance(notice, ClockNotice) and notice.kind == FLAG_FALLEN and notice.side == "red"
