@@ -327,7 +327,7 @@ class Resolver:
                           touched=self._touched)
         if self._glare_may_hide and self.clock is not None and self.clock.moves_pressed(self.game.position.side_to_move):
             # the side to move pressed, and glare may hide its move: the other side's move seen is its reply
-            alerts = [a for a in alerts if getattr(a, "kind", "") != "wrong_side"]
+            alerts = [a for a in alerts if a.kind != "wrong_side"]
         illegal = any(isinstance(alert, IllegalMoveAlert) for alert in alerts)
         if not illegal:  # a move the rules forbid is no path
             caught_up = self._catch_up(observation, scorer)
@@ -347,7 +347,7 @@ class Resolver:
     def _note_glare(self, observation: Observation) -> None:
         """Note whether this view's glare could hide a whole move of the side to move (see ``__init__``)."""
         blind = observation.unreadable
-        self._glare_may_hide = blind is not None and any(
+        self._glare_may_hide = blind is not None and bool(blind.any()) and any(
             blind[m.from_square] and blind[m.to_square] for m in self.game.position.legal_moves())
         if self._glare_may_hide and self._glare_since is None:
             self._glare_since = observation.t_moved if observation.t_moved is not None else observation.t

@@ -245,8 +245,8 @@ class ConsoleHandler(BaseHTTPRequestHandler):
         body = json.dumps(data, ensure_ascii=False).encode("utf-8")
         self._send(status, body, "application/json; charset=utf-8", {"Cache-Control": "no-store"})
 
-    def _error(self, error: HttpError) -> None:
-        headers: dict[str, str] = {}
+    def _error(self, error: HttpError, extra: dict[str, str] | None = None) -> None:
+        headers: dict[str, str] = dict(extra or {})
         # no WWW-Authenticate challenge for fetch() calls: the page asks with its own form
         if error.status == HTTPStatus.UNAUTHORIZED and "text/html" in self.headers.get("Accept", ""):
             realm = self.server.config.realm
@@ -314,9 +314,8 @@ class ConsoleHandler(BaseHTTPRequestHandler):
 
     def _not_allowed(self) -> None:
         allowed = "GET, HEAD, POST" if urlsplit(self.path).path.startswith("/api/") else "GET, HEAD"
-        error = HttpError(HTTPStatus.METHOD_NOT_ALLOWED, f"{self.command} is not answered here (only {allowed})")
-        body = json.dumps({"error": str(error)}, ensure_ascii=False).encode("utf-8")
-        self._send(error.status, body, "application/json; charset=utf-8", {"Allow": allowed})
+        self._error(HttpError(HTTPStatus.METHOD_NOT_ALLOWED, f"{self.command} is not answered here (only {allowed})"),
+                    {"Allow": allowed})
 
     do_PUT = do_DELETE = do_PATCH = _not_allowed
 

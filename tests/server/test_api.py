@@ -24,7 +24,7 @@ from tests.server.feeder import illegal_alert, recorder_events, truth
 def get(url: str, headers: dict[str, str] | None = None) -> tuple[int, bytes, Any]:
     request = urllib.request.Request(url, headers=headers or {})
     try:
-        with urllib.request.urlopen(request, timeout=5) as reply:
+        with urllib.request.urlopen(request, timeout=30) as reply:
             return reply.status, reply.read(), reply.headers
     except urllib.error.HTTPError as error:
         return error.code, error.read(), error.headers
@@ -36,7 +36,7 @@ def post(url: str, body: dict[str, Any], user: str | None = None, password: str 
         headers["Authorization"] = "Basic " + base64.b64encode(f"{user}:{password}".encode()).decode()
     request = urllib.request.Request(url, json.dumps(body).encode(), headers, method="POST")
     try:
-        with urllib.request.urlopen(request, timeout=5) as reply:
+        with urllib.request.urlopen(request, timeout=30) as reply:
             return reply.status, json.loads(reply.read())
     except urllib.error.HTTPError as error:
         return error.code, json.loads(error.read())
