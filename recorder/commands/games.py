@@ -66,7 +66,7 @@ def _list(args: argparse.Namespace, data: bytes) -> int:
     with GameStore(args.db) if args.import_pgn is not None else open_existing_store(args.db) as store:
         if args.import_pgn is not None:
             try:
-                imported = import_pgn(store, data, str(args.import_pgn))
+                imported = import_pgn(store, data, str(args.import_pgn.resolve()))  # named by where it is, as recordings are
             except PgnError as error:  # an unreadable encoding: name the file it is about
                 raise ValueError(f"{args.import_pgn}: {error}") from None
             skipped = f"; {len(imported.duplicates)} skipped, already stored" if imported.duplicates else ""

@@ -209,3 +209,13 @@ def test_export_never_writes_over_the_store(db: Path, capsys: pytest.CaptureFixt
         assert "is the game store" in capsys.readouterr().err
     assert db.read_bytes() == before and main(["games", "--db", str(db)]) == 0
 
+
+def test_an_imported_file_is_named_by_its_absolute_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tester: a relative import argument was stored as given (ex/g1.pgn), recordings by absolute path."""
+    (tmp_path / "ex").mkdir()
+    (tmp_path / "ex" / "g1.pgn").write_text("[Red \"甲\"]\n\n1. h2e2 h9g7 *\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert main(["games", "--db", "i.sqlite3", "--import", "ex/g1.pgn"]) == 0
+    with GameStore(tmp_path / "i.sqlite3") as store:
+        assert [g.source for g in store.games()] == [str(tmp_path / "ex" / "g1.pgn")]
+
