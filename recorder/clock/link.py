@@ -54,9 +54,24 @@ def port_problem(port: str) -> str | None:
     except OSError:
         return None  # not there (yet): a clock plugged in later, or a Windows COM name
     if stat.S_ISCHR(mode):
-        return None
+        return None if _is_terminal(port) else (
+            f"{port} is a character device that is no terminal (as /dev/null is), not a serial port "
+            "(a clock's line is a device such as /dev/ttyUSB0, or a pty)")
     what = "a folder" if stat.S_ISDIR(mode) else "a regular file" if stat.S_ISREG(mode) else "not a device"
     return f"{port} is {what}, not a serial port (a clock's line is a device such as /dev/ttyUSB0, or a pty)"
+
+
+def _is_terminal(path: str) -> bool:
+    """Is the character device at ``path`` a terminal (a serial port, a pty)? One that cannot be opened
+    now (busy, no permission) may be: it is retried, not refused."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY)
+    except OSError:
+        return True
+    try:
+        return os.isatty(fd)
+    finally:
+        os.close(fd)
 
 
 def _url_handler_known(name: str) -> bool:

@@ -85,14 +85,20 @@ def test_a_port_that_can_never_be_a_clock_is_refused_at_once(tmp_path: Path) -> 
     afile.write_text("x", encoding="utf-8")
     for port, said in (("foo://bar", "foo:// is not a kind of port"), (str(tmp_path), "is a folder"),
                        (str(afile), "is a regular file"), ("a.b://c", "a.b:// is not"), ("1x://c", "1x:// is not"),
-                       ("socket ://h:1", "socket :// is not")):
+                       ("socket ://h:1", "socket :// is not"),
+                       ("/dev/null", "character device that is no terminal")):  # tester: retried all game
         with pytest.raises(ValueError, match=said):
             LiveClock(port, "text")
-    link = tmp_path / "clock"
-    link.symlink_to("/dev/null")  # a link to a character device, as a pty's or a udev name is
-    for maybe in ("loop://", "socket://localhost:7000", "rfc2217://h:2217", "hwgrep://0403", str(link),
-                  str(tmp_path / "ttyUSB9"), "COM3"):
-        assert port_problem(maybe) is None  # a clock that may answer, or be plugged in later
+    master, slave = os.openpty()
+    try:
+        link = tmp_path / "clock"
+        link.symlink_to(os.ttyname(slave))  # a link to a terminal device, as a pty's or a udev name is
+        for maybe in ("loop://", "socket://localhost:7000", "rfc2217://h:2217", "hwgrep://0403", str(link),
+                      str(tmp_path / "ttyUSB9"), "COM3"):
+            assert port_problem(maybe) is None  # a clock that may answer, or be plugged in later
+    finally:
+        os.close(master)
+        os.close(slave)
 
 
 def test_a_clock_plugged_in_mid_game_maps_its_running_side_to_the_side_to_move_then() -> None:
