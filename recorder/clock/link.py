@@ -34,6 +34,8 @@ from recorder.clock.protocols import ClockProtocol
 
 log = logging.getLogger(__name__)
 
+MISMATCH_BYTES = 32  # bytes arriving without one message: something talks on the line, not our protocol
+
 Opener = Callable[..., Any]
 
 
@@ -115,6 +117,7 @@ class SerialClockLink:
         self._started: float | None = None
         self._gap_from: float | None = None
         self._missing_said = False
+        self._bytes_unread = 0
         self._open_error = ""  # why the port last failed to open
 
     # --- control -----------------------------------------------------------------------
@@ -171,7 +174,10 @@ class SerialClockLink:
             if heard:
                 delay = self.backoff_s[0]
             elif not self._stop.is_set():
-                self._never_heard("no answer")
+                # bytes that never made a message: a clock talking another protocol (or speed), not no clock
+                self._never_heard(f"{self._bytes_unread} bytes came but none made a {self.protocol.name} message: is "
+                                  "the clock set to another protocol (--clock-protocol) or line speed?"
+                                  if self._bytes_unread >= MISMATCH_BYTES else "no answer")
                 self._stop.wait(delay)
                 delay = min(delay * 2, self.backoff_s[1])
 
@@ -212,6 +218,7 @@ class SerialClockLink:
         self.protocol.reset()
         opened = self.clock()
         heard_any = False
+        self._bytes_unread = 0  # bytes that arrived and made no message since the port was opened
         last = opened
         polled: float | None = None
         try:
@@ -224,6 +231,7 @@ class SerialClockLink:
                     talking = self.protocol.talking()
                     items = self.protocol.feed(data, now)
                     heard = self.protocol.heard > before
+                    self._bytes_unread = 0 if heard else self._bytes_unread + len(data)
                     if heard:
                         if not self.connected:
                             self._came_back(now)

@@ -90,3 +90,23 @@ def test_a_gap_is_told_in_recording_seconds_when_a_file_is_replayed_faster() -> 
     link._came_back(now[0])
     texts = [item.text for item in list(link.items.queue) if isinstance(item, ClockNotice)]
     assert "last heard 2.0 s ago" in texts[1] and texts[2] == "clock back on fake after a 14.2 s gap"
+
+
+def test_a_clock_talking_another_protocol_is_told_as_such_not_as_no_clock() -> None:
+    """Tester: a text clock read as dgt was 'no clock on ... (no answer)' while its lines arrived all
+    game: the arbiter looks at the cable. Bytes that make no message point at --clock-protocol."""
+    setup = bytes((dgt.SEND_UPDATE_NICE, dgt.SEND_CLOCK))
+    chatter = b"$XQ,T,0,L,899000,900000,7*1F\r\n" * 4  # a text clock's lines on a line read as DGT
+
+    def opener(name: str, **options: Any) -> FakePort:
+        return FakePort([(setup, chatter)], fail=False)
+
+    link = SerialClockLink("fake", make_protocol("dgt"), silence_s=0.1, answer_s=0.1, backoff_s=(5.0, 5.0),
+                           opener=opener).start()
+    deadline = time.monotonic() + 3
+    while link.items.empty() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    link.stop()
+    (notice,) = list(link.items.queue)
+    assert isinstance(notice, ClockNotice) and notice.kind == DISCONNECTED
+    assert "none made a dgt message" in notice.text and "--clock-protocol" in notice.text
