@@ -53,6 +53,7 @@ class DgtProtocol:
         self.counts: dict[str, int] = {}
         self._no_clock = False
         self._no_clock_since: float | None = None
+        self._no_clock_first: float | None = None  # a first report of no clock, waiting for a second
 
     @property
     def present(self) -> bool:
@@ -74,6 +75,7 @@ class DgtProtocol:
         self.tracker.reset_link()
         self._no_clock = False
         self._no_clock_since = None
+        self._no_clock_first = None
 
     def feed(self, data: bytes, t: float) -> list[Item]:
         items: list[Item] = []
@@ -85,12 +87,17 @@ class DgtProtocol:
                 continue
             self.heard += 1
             if kind == dgt.NO_CLOCK:
-                if not self._no_clock:
+                # told once a second report agrees (the line has no checksum: one damaged status byte
+                # is no clock unplugged; the interface reports again within a few seconds, or when polled)
+                if not self._no_clock and self._no_clock_first is None:
+                    self._no_clock_first = t
+                elif not self._no_clock:
                     items.append(ClockNotice(t, NO_CLOCK, "the DGT interface reports no clock connected"))
                     self.tracker.reset_link()
-                    self._no_clock_since = t
-                self._no_clock = True
+                    self._no_clock_since = self._no_clock_first
+                    self._no_clock = True
             elif kind == dgt.TIME and reading is not None:
+                self._no_clock_first = None
                 if self._no_clock and self._no_clock_since is not None:
                     away = (t - self._no_clock_since) * self.tracker.rate  # told in recording seconds
                     items.append(ClockNotice(t, CONNECTED, f"the clock is on the DGT interface again after {away:.1f} s",

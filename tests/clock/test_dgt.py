@@ -81,3 +81,22 @@ def test_encode_decode_round_trip(left_s: int, right_s: int, running: bool, flag
         assert kind == dgt.EMPTY
     else:
         assert kind == dgt.TIME and back == reading
+
+
+def test_one_report_of_no_clock_is_a_damaged_byte_two_are_the_clock_off_the_interface() -> None:
+    """Tester: one noisy DGT byte (the no-clock bit) raised no_clock and, 0.9 s later, 'on the DGT
+    interface again' (a 4 h soak at 0.3 % noise: 8 such alerts). A second report must agree."""
+    from recorder.clock.model import NO_CLOCK, ClockNotice
+    from recorder.clock.protocols import DgtProtocol
+
+    def report(seconds: int, no_clock: bool = False) -> bytes:
+        return dgt.encode_time(ClockReading(seconds * 1000, 600_000, True, LEFT, RIGHT), no_clock=no_clock)
+
+    protocol = DgtProtocol()
+    told: list[str] = []
+    for t, message in enumerate([report(600), report(599, no_clock=True), report(598), report(597)]):
+        told += [i.kind for i in protocol.feed(message, float(t)) if isinstance(i, ClockNotice)]
+    assert NO_CLOCK not in told and protocol.present
+    for t, message in enumerate([report(596, no_clock=True), report(595, no_clock=True), report(594)], start=4):
+        told += [i.kind for i in protocol.feed(message, float(t)) if isinstance(i, ClockNotice)]
+    assert told.count(NO_CLOCK) == 1

@@ -86,9 +86,10 @@ def test_presses_arrive_with_colours_and_times(protocol: str) -> None:
 
 def test_silence_noclock_and_noise_are_survived() -> None:
     sim = ClockSim("dgt", 300_000, 0, noise=0.003, drop=0.003, seed=5)
-    script = [ScriptEvent(0.2, LEFT), ScriptEvent(0.3, None, "noclock", 0.3), ScriptEvent(0.8, None, "silence", 1.2),
-              ScriptEvent(2.3, RIGHT), ScriptEvent(2.5, None, "garbage", 60), ScriptEvent(2.7, LEFT)]
-    with running_sim(sim, script, duration=3.3) as path:
+    # the clock off the interface for 1.6 s: reported on two messages (one alone may be a damaged byte)
+    script = [ScriptEvent(0.2, LEFT), ScriptEvent(0.3, None, "noclock", 1.6), ScriptEvent(2.1, None, "silence", 1.2),
+              ScriptEvent(3.6, RIGHT), ScriptEvent(3.8, None, "garbage", 60), ScriptEvent(4.0, LEFT)]
+    with running_sim(sim, script, duration=4.6) as path:
         link = _link(path, "dgt")
     link.stop()
     items = _drain(link)
@@ -97,7 +98,7 @@ def test_silence_noclock_and_noise_are_survived() -> None:
     backs = [i for i in items if isinstance(i, ClockNotice) and i.kind == CONNECTED][1:]
     assert any("gap" in b.text and b.since is not None for b in backs)
     # the interface answered while the clock was off it: that stretch is unheard too
-    assert any("DGT interface again" in b.text and b.since is not None and 0.2 < b.t - b.since < 1.0 for b in backs)
+    assert any("DGT interface again" in b.text and b.since is not None and 0.5 < b.t - b.since < 2.2 for b in backs)
     presses = [i for i in items if isinstance(i, ClockPress)]
     assert [p.side for p in presses] == ["red", "black", "red"]
 
