@@ -192,8 +192,8 @@ class _Sheet:
                                        cell.clock, points=5.5, align="R", color=(110, 110, 110))
         return y + head_h + per_block * row_h
 
-    def footer(self, y: float, game: RecordedGame, events: Sequence[Event], info: GameInfo,
-               spacing: float) -> float:
+    def footer(self, y: float, game: RecordedGame, info: GameInfo, spacing: float, notes: Sequence[str]) -> float:
+        """Time used, the notes' box (``notes``: the lines that fit it, from ``note_lines``), the final position."""
         s, pdf = self.s, self.pdf
         diagram_w, diagram_h = diagram_size(spacing)
         box_w = self.inner - diagram_w - 4 * s
@@ -210,9 +210,7 @@ class _Sheet:
                        fill=(225, 225, 225))
         pdf.set_line_width(0.25 * s)
         pdf.rect(x, top + 6 * s, box_w, box_h - 21 * s)
-        notes = game_notes(events, game)
-        lines, _ = self.note_lines(game, events, box_w - 2 * s, box_h)
-        for index, line in enumerate(lines):
+        for index, line in enumerate(notes):
             self.text_cell(x + 1 * s, top + 7 * s + index * NOTE_LINE * s, box_w - 2 * s, NOTE_LINE * s, line,
                            points=NOTE_POINTS, color=(150, 0, 0) if line.startswith("…") else (0, 0, 0))
         if not notes:
@@ -325,7 +323,8 @@ def _draw(sheet: _Sheet, events: Sequence[Event], info: GameInfo, short: bool) -
     diagram_w, diagram_h = diagram_size(spacing)
     bottom = sheet.height - sheet.margin
     per_page = max(1, int((bottom - sheet.margin - title_h - gap - 7 * s - 16 * s) // (NOTE_LINE * s)))
-    continued: list[list[str]] = []
+    shown: list[str] = []  # the notes' lines the footer's box holds
+    continued: list[list[str]] = []  # the rest, a page of lines each
 
     def page_footer(number: int) -> None:
         sheet.text_cell(sheet.margin, sheet.height - sheet.margin + 2 * s, sheet.inner, 4 * s,
@@ -335,14 +334,14 @@ def _draw(sheet: _Sheet, events: Sequence[Event], info: GameInfo, short: bool) -
     for number, (page, lines) in enumerate(pages):
         sheet.pdf.add_page()
         if number == 0:  # the notes the footer's box cannot hold, measured once a page exists to measure on
-            _, more = sheet.note_lines(game, events, sheet.inner - diagram_w - 6 * s, diagram_h)
+            shown, more = sheet.note_lines(game, events, sheet.inner - diagram_w - 6 * s, diagram_h)
             continued = [more[i:i + per_page] for i in range(0, len(more), per_page)]
         y = sheet.title(sheet.margin, number)
         y = sheet.header(y, info, game.result) + gap if number == 0 else y + gap
         if page or number == 0:  # a last page after full ones may hold only the footer and signatures
             y = sheet.moves(y, page, lines, row_h) + gap
         if number == len(pages) - 1:
-            y = sheet.footer(y, game, events, info, spacing) + gap
+            y = sheet.footer(y, game, info, spacing, shown) + gap
             if not continued:
                 sheet.signatures(y)
         page_footer(number)
