@@ -224,3 +224,26 @@ def test_describe_lists_every_move_for_the_arbiter() -> None:
     text = verdict.describe()
     assert "一将一捉" in text and "Advice for the arbiter" in text
     assert text.count("\n  ply ") == len(verdict.moves) == 8
+
+
+# Plies 104-128 of line 309 of the shared games (black to move first). Black's chariot chases red's
+# unprotected horse, and in the 8-ply cycles it also makes an idle move (f7b7); at the end it goes
+# round the 4-ply cycle h7-f7 twice, chasing on every move, and leaves with f7c7.
+LINE_309_FEN = "3nk2N1/4a4/5r3/p3P3p/4R4/P8/9/9/9/4K4 b - - 16 52"
+LINE_309_MOVES = ("f7h7 h9f8 h7f7 f8h9 f7b7 e6d6 b7e7 d6e6 e7h7 h9f8 h7f7 f8h9"
+                  " f7b7 e6d6 b7e7 d6e6 e7h7 h9f8 h7f7 f8h9 f7h7 h9f8 h7f7 f8h9")
+
+
+def test_a_shorter_cycle_is_judged_once_it_has_gone_round_three_times_23_1() -> None:
+    """Positions of the short cycle stand for the fourth and fifth time, counted with the long
+    cycles before it; but its pure chases went round only twice (23.1 asks for three times), so the
+    verdict stays that of the long cycles. Once they go round a third time, black must change."""
+    game = Game(Position.from_fen(LINE_309_FEN), LINE_309_MOVES.split())
+    assert len(game.occurrences()) == 5
+    assert [e.codes for e in game.repetitions()] == [("draw_both_allowed",)]
+    game.push("f7h7")  # the third time round the short cycle
+    verdict = game.repetition()
+    assert verdict is not None
+    assert (verdict.code, verdict.must_change) == ("must_change", "black")
+    assert verdict.black.category is SideCategory.PERPETUAL_CHASE
+    assert {c.target_piece for m in verdict.moves if m.side == "black" for c in m.chases} == {"N"}
