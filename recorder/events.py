@@ -208,6 +208,15 @@ class TwoMovesSeen(Alert):
     moves: tuple[str, ...] = field(default_factory=tuple)
 
 
+@dataclass(frozen=True)
+class Comment(Event):
+    """Words kept from an imported record after ply ``ply`` (0: before the first move): an annotator's
+    or another program's comment, part of the game's text, never a foul or an alert."""
+
+    ply: int
+    text: str
+
+
 # --- the arbiter's actions (from the live console) and the alert's camera still -------------------
 @dataclass(frozen=True)
 class AlertAcknowledged(Event):
@@ -273,11 +282,13 @@ class AlertFrame(Event):
     kind: str = ""
 
 
+OLD_COMMENT_KIND = "comment"  # imported comments were once kept as alerts of this kind
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.__name__: cls
     for cls in (RecordingStarted, RecordingStopped, MoveRecorded, ClockPressed, PositionRestored,
                 CalibrationChanged, SourceGap, GameEnded, Alert, IllegalMoveAlert, BoardDisturbed,
-                ClockAlert, ClockNoted, TwoMovesSeen, AlertAcknowledged, MoveCorrected, ResultMarked, AlertFrame)
+                ClockAlert, ClockNoted, TwoMovesSeen, AlertAcknowledged, MoveCorrected, ResultMarked, AlertFrame,
+                Comment)
 }
 
 
@@ -300,6 +311,8 @@ def event_to_json(event: Event) -> dict[str, Any]:
 def event_from_json(data: dict[str, Any]) -> Event:
     """Rebuild an event from :func:`event_to_json` output; unknown keys are ignored (newer logs)."""
     name = data.get("type")
+    if name == "Alert" and data.get("kind") == OLD_COMMENT_KIND:  # a store from before comments had their event
+        return Comment(float(data.get("t", 0.0)), int(data.get("ply", 0)), str(data.get("text", "")))
     cls = EVENT_TYPES.get(str(name))
     if cls is None:
         raise ValueError(f"unknown event type {name!r}")

@@ -229,7 +229,7 @@ class _Sheet:
         start = Position.from_fen(game.start_fen)
         self.font(NOTE_POINTS)
         lines: list[str] = []
-        for ply, text in game_notes(events, game):
+        for ply, text in game_notes(events, game, label_comments=True):
             number, side = move_of(ply, start) if ply > 0 else (0, "")
             where = "开局前" if ply <= 0 else f"第{number}回合{'红' if side == 'red' else '黑'}后"
             if len(text) > MAX_NOTE:  # an imported game's essay of a comment: the PGN keeps it whole

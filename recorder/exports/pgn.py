@@ -22,6 +22,7 @@ from recorder.events import (
     Alert,
     AlertAcknowledged,
     ClockNoted,
+    Comment,
     Event,
     GameEnded,
     MoveCorrected,
@@ -89,11 +90,13 @@ def corrected_comment(event: MoveCorrected) -> str:
     return f"{event.by or 'arbiter'}: {correction_text(event)}"
 
 
-def notes_of(events: Sequence[Event]) -> list[tuple[int, str]]:
+def notes_of(events: Sequence[Event], label_comments: bool = False) -> list[tuple[int, str]]:
     """(ply, sentence) of every alert (and the arbiter's note when acknowledging it), restoration,
-    corrected move, camera gap, clock reconnection and press the clock could not be heard for, in
-    recorded order. ``events`` is a game's whole log as stored (an acknowledgement names its alert
-    by its place in it)."""
+    corrected move, camera gap, clock reconnection, press the clock could not be heard for and
+    imported comment, in recorded order. ``events`` is a game's whole log as stored (an
+    acknowledgement names its alert by its place in it). A comment is its words as they came (a PGN
+    gives them back), or ``comment: WORDS`` with ``label_comments`` (a sheet that must not pass them
+    off as the recorder's)."""
     notes = []
     ply = 0
     for event in events:
@@ -105,6 +108,8 @@ def notes_of(events: Sequence[Event]) -> list[tuple[int, str]]:
                 notes.append((event.ply, restored_comment(event)))
         elif isinstance(event, Alert):
             notes.append((event.ply, alert_comment(event)))
+        elif isinstance(event, Comment):
+            notes.append((event.ply, f"comment: {event.text}" if label_comments else event.text))
         elif isinstance(event, MoveCorrected) and event.was != event.iccs:
             notes.append((event.ply, corrected_comment(event)))
         elif isinstance(event, AlertAcknowledged) and event.note:
@@ -126,9 +131,10 @@ def notes_of(events: Sequence[Event]) -> list[tuple[int, str]]:
     return notes
 
 
-def game_notes(events: Sequence[Event], game: RecordedGame) -> list[tuple[int, str]]:
-    """(ply, sentence) of every alert, restoration and correction, then the advice and the game's end."""
-    notes = notes_of(events) + [(advice.ply, ended_comment(advice)) for advice in game.advice]
+def game_notes(events: Sequence[Event], game: RecordedGame, label_comments: bool = False) -> list[tuple[int, str]]:
+    """(ply, sentence) of every alert, restoration, correction and comment (:func:`notes_of`), then
+    the advice and the game's end."""
+    notes = notes_of(events, label_comments) + [(advice.ply, ended_comment(advice)) for advice in game.advice]
     if game.ended is not None and game.ended.text:
         notes.append((game.ended.ply, ended_comment(game.ended)))
     return notes

@@ -7,8 +7,8 @@ and then the game's notes, one sentence each, joined by ``"; "``: an alert (``al
 an added one (``BY: ply N added by the arbiter: ICCS (CHINESE)``),
 advice and the game's end (``advice|end (REASON, art. A): TEXT``). Read back, each sentence becomes
 the event it was written from, so the imported game's export writes it again word for word. Any other
-comment text (a comment written by another program) is kept as an :class:`~recorder.events.Alert` of
-kind :data:`COMMENT` with the text as it was.
+comment text (an annotator's words, a comment written by another program) is kept as a
+:class:`~recorder.events.Comment` with the text as it was, which the export writes back as it came.
 
 The clock annotations are read by :mod:`recorder.store.importer`; :func:`comment_text` is what is left.
 """
@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-COMMENT = "comment"  # the kind of the alert that keeps a comment of another program
+OLD_COMMENT_KIND = "comment"  # the export once wrote another program's comment as ``alert comment: TEXT``
 _CLOCK_MARK = re.compile(r"\[%(?:clk|emt)\s+\d+:\d\d:\d\d(?:\.\d+)?\]")
 # where one sentence of a comment ends and the next begins: "; " before a sentence of the export's kinds
 # (an alert's own text may hold "; ", and so does a restoration's "; taken back:")
@@ -66,7 +66,12 @@ class CorrectedNote:
     was: str
 
 
-Note = AlertNote | EndedNote | RestoredNote | CorrectedNote
+@dataclass(frozen=True)
+class CommentNote:
+    text: str
+
+
+Note = AlertNote | EndedNote | RestoredNote | CorrectedNote | CommentNote
 
 
 def comment_text(comment: str) -> str:
@@ -76,6 +81,8 @@ def comment_text(comment: str) -> str:
 
 def _format(note: Note) -> str:
     """The sentence the export writes for ``note`` (to check a reading against)."""
+    if isinstance(note, CommentNote):
+        return note.text
     if isinstance(note, AlertNote):
         where = " " + " ".join(note.squares) if note.squares else ""
         article = f" (art. {note.article})" if note.article else ""
@@ -104,7 +111,9 @@ def _read(sentence: str) -> Note:
     elif match := _ALERT.fullmatch(sentence):
         note = AlertNote(match["kind"], tuple(match["squares"].split()), match["article"] or "", match["text"])
     if note is None or _format(note) != sentence or (isinstance(note, CorrectedNote) and note.iccs == note.was):
-        return AlertNote(COMMENT, (), "", sentence)
+        return CommentNote(sentence)
+    if isinstance(note, AlertNote) and note.kind == OLD_COMMENT_KIND and not note.squares and not note.article:
+        return CommentNote(note.text)
     return note
 
 
@@ -114,7 +123,7 @@ def read_notes(comment: str) -> list[Note]:
     return [_read(sentence) for sentence in _NEXT.split(text)] if text else []
 
 
-def plain(note: Note) -> AlertNote:
+def plain(note: Note) -> CommentNote:
     """A note that cannot be the event it names where it stands (a restoration or correction of
     another ply) kept as the comment it is."""
-    return AlertNote(COMMENT, (), "", _format(note))
+    return CommentNote(_format(note))

@@ -4,8 +4,8 @@ Reading is ``rules.read_pgn`` (ICCS, WXF or Chinese moves; UTF-8, GBK or Big5): 
 read stops that game, and the problem is returned with the game's number so the arbiter sees
 what was left out. ``[%clk]`` comments become the clock times of the moves, fitted to the
 milliseconds that give back the ``[%emt]`` move times; the rest of each comment becomes the notes
-it was written from (alerts, restorations, corrections, advice, the end), or a ``comment`` alert
-that keeps its text (:mod:`recorder.store.import_notes`). Exported again, an imported game gives
+it was written from (alerts, restorations, corrections, advice, the end), or a comment that keeps
+its text (:mod:`recorder.store.import_notes`). Exported again, an imported game gives
 the text it was read from. A game the store
 holds already (same tags and moves: the same file imported twice) is skipped and named.
 """
@@ -18,6 +18,7 @@ from typing import NamedTuple
 
 from recorder.events import (
     Alert,
+    Comment,
     Event,
     GameEnded,
     MoveCorrected,
@@ -30,6 +31,7 @@ from recorder.scoresheet import rebuild
 from recorder.store.db import GameInfo, GameRow, GameStore
 from recorder.store.import_notes import (
     AlertNote,
+    CommentNote,
     CorrectedNote,
     EndedNote,
     Note,
@@ -129,7 +131,9 @@ def _note_events(notes: list[Note], t: float, ply: int, after: Position,
         if isinstance(note, CorrectedNote) and (recorded is None or (note.ply, note.iccs, note.chinese) != (
                 ply, recorded.iccs, recorded.chinese)):
             note = plain(note)
-        if isinstance(note, AlertNote):
+        if isinstance(note, CommentNote):
+            events.append(Comment(t, ply, note.text))
+        elif isinstance(note, AlertNote):
             events.append(Alert(t, note.kind, note.squares, note.article, note.text, ply))
         elif isinstance(note, EndedNote):
             events.append(GameEnded(t, ply, None if note.advisory else result, note.reason, note.article, note.text,

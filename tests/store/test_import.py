@@ -122,17 +122,39 @@ def game_comment_of(text: str) -> str:
     return read_pgn(text)[0].comment
 
 
-def test_comments_of_other_programs_are_kept_as_notes_without_stray_spaces() -> None:
+def test_comments_of_other_programs_come_back_as_they_were_without_stray_spaces() -> None:
     text = ('[Event "Club"]\n[TimeControl "600+5"]\n\n{好局}\n1. h2e2 {[%clk 0:09:58]  好棋; 中炮 } h9g7 '
             '{[%clk 0:09:59] }\n2. h0g2 {alert note: x} *\n')
     again = _round_trip_text(text)
-    assert game_comment_of(again) == "alert comment: 好局"
+    assert game_comment_of(again) == "好局"
     (game,) = read_pgn(again)
-    assert game.move_comments[0] == "[%clk 0:09:58] [%emt 0:00:07] alert comment: 好棋; 中炮"
+    assert game.move_comments[0] == "[%clk 0:09:58] [%emt 0:00:07] 好棋; 中炮"
     assert game.move_comments[1] == "[%clk 0:09:59] [%emt 0:00:06]"
     assert game.move_comments[2] == "alert note: x"
     assert " }" not in again and "{ " not in again
     assert _round_trip_text(again) == again
+
+
+def test_comments_are_no_alerts_and_are_labelled_on_the_sheet() -> None:
+    from recorder.events import Alert, Comment
+    from recorder.exports.text import export_text
+
+    store = GameStore(":memory:")
+    text = "[Red \"A\"]\n\n{开局}\n1. h2e2 {A classic opening} h9g7 {alert comment: written by an old export} *\n"
+    (game_id,) = import_pgn(store, text, "a.pgn").ids
+    events = store.events(game_id)
+    assert not [e for e in events if isinstance(e, Alert)]
+    assert [(e.ply, e.text) for e in events if isinstance(e, Comment)] == [
+        (0, "开局"), (1, "A classic opening"), (2, "written by an old export")]
+    sheet = export_text(events, store.game(game_id).info)
+    assert "  after 1. (red): comment: A classic opening\n" in sheet and "alert" not in sheet
+
+
+def test_a_comment_stored_as_an_alert_by_an_older_version_is_read_as_a_comment() -> None:
+    from recorder.events import Comment, event_from_json
+
+    old = {"type": "Alert", "t": 1.5, "kind": "comment", "squares": [], "article": "", "text": "好棋", "ply": 1}
+    assert event_from_json(old) == Comment(1.5, 1, "好棋")
 
 
 def test_corrected_and_added_moves_come_back_as_corrections() -> None:
