@@ -150,6 +150,7 @@ def headers_for(info: GameInfo | None, result: str, extra: dict[str, str] | None
         headers["TimeControl"] = info.time_control
     if info.board is not None:
         headers["Board"] = str(info.board)
+    headers.update((name, value) for name, value in info.tags if name not in headers)
     headers.update(extra or {})
     return headers
 

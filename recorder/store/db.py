@@ -45,6 +45,17 @@ def default_db_path() -> Path:
     return Path(base) / APP_DIR / DB_NAME
 
 
+def _tags(stored: str | None) -> tuple[tuple[str, str], ...]:
+    """A game's other PGN tags as stored (a JSON object; anything else is none)."""
+    try:
+        found = json.loads(stored or "{}")
+    except ValueError:
+        return ()
+    if not isinstance(found, dict):
+        return ()
+    return tuple((str(name), str(value)) for name, value in found.items())
+
+
 def _now() -> str:
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
@@ -63,6 +74,7 @@ class GameInfo:
     time_control: str = ""  # PGN style: seconds[+increment], e.g. "5400+30"
     camera: str = ""
     clock: str = ""
+    tags: tuple[tuple[str, str], ...] = ()  # an imported game's other PGN tags (ECCO, Opening...), in order
 
 
 @dataclass
@@ -194,10 +206,10 @@ class GameStore:
         try:
             board = self._board_id(info)
             cursor = self.db.execute(
-                "INSERT INTO games (board_id, source, site, date, red, black, time_control, camera, clock, created,"
-                " updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO games (board_id, source, site, date, red, black, time_control, camera, clock, tags,"
+                " created, updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (board, source, info.site, info.date, info.red, info.black, info.time_control, info.camera,
-                 info.clock, now, now))
+                 info.clock, json.dumps(dict(info.tags), ensure_ascii=False), now, now))
         except BaseException:
             self.db.execute("ROLLBACK")
             raise
@@ -363,7 +375,7 @@ class GameStore:
                         round=row["round_name"] or "", date=row["date"] or row["round_date"] or created,
                         board=row["board_number"] or None, red=row["red"],  # 0: the game had no board number
                         black=row["black"], time_control=row["time_control"], camera=row["camera"],
-                        clock=row["clock"])
+                        clock=row["clock"], tags=_tags(row["tags"]))
         # the ply of the latest move event: a correction logs every ply after it again, a restoration
         # names the ply it went back to (a move the arbiter added counts; one taken back does not)
         plies = int(row["plies"] or 0)

@@ -183,16 +183,24 @@ def events_from_pgn(game: PgnGame, source: str = "") -> list[Event]:
     return events
 
 
+# tags the store has columns for, or that the export writes itself (the result, the start, the notation, the id)
+KNOWN_TAGS = frozenset({"Event", "Site", "Round", "Date", "Board", "Red", "Black", "TimeControl", "Game", "Result",
+                        "FEN", "SetUp", "Format", "GameId"})
+
+
 def info_from_headers(headers: dict[str, str]) -> GameInfo:
-    """The store's game details from PGN tags (``?`` and empty tags are left empty)."""
+    """The store's game details from PGN tags (``?`` and empty tags are left empty); every other tag
+    (ECCO, Opening, RedTeam...) is kept as it came."""
     def tag(name: str) -> str:
         value = headers.get(name, "").strip()
         return "" if value in ("?", "????.??.??") else value
 
     board = tag("Board")
+    others = tuple((name, value) for name, value in headers.items()
+                   if (name not in KNOWN_TAGS or (name == "Board" and not board.isdigit())) and value.strip())
     return GameInfo(event=tag("Event"), site=tag("Site"), round=tag("Round"), date=tag("Date"),
                     board=int(board) if board.isdigit() else None, red=tag("Red"), black=tag("Black"),
-                    time_control=tag("TimeControl"))
+                    time_control=tag("TimeControl"), tags=others)
 
 
 NOT_IMPORTED = " not imported)"  # ends each problem of a game left out whole (``Imported.problems``)

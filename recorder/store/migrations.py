@@ -90,6 +90,11 @@ MIGRATIONS: tuple[tuple[int, str], ...] = (
     (4, """
         ALTER TABLE events ADD COLUMN wall REAL
     """),
+    # the other tags of an imported game (ECCO, Opening, RedTeam, Annotator...) as a JSON object, so its
+    # export gives them back; before, only the tags with a column of their own were kept
+    (5, """
+        ALTER TABLE games ADD COLUMN tags TEXT NOT NULL DEFAULT '{}'
+    """),
 )
 LATEST = MIGRATIONS[-1][0]
 _CREATED = re.compile(r"CREATE TABLE (\w+)", re.IGNORECASE)

@@ -172,3 +172,13 @@ def test_a_game_with_a_variation_is_imported_and_the_variation_named() -> None:
     ids, problems, _ = import_pgn(store, "[Red \"A\"]\n\n1. h2e2 (1. b2e2 h9g7) h9g7 2. h0g2 1-0\n", "notes.pgn")
     assert len(ids) == 1 and store.game(ids[0]).plies == 3 and store.game(ids[0]).result == "1-0"
     assert len(problems) == 1 and "variation left out" in problems[0] and "not imported" not in problems[0]
+
+
+def test_tags_the_store_has_no_column_for_are_kept_and_exported() -> None:
+    text = ('[Event "Club"]\n[Red "A"]\n[Black "B"]\n[RedTeam "北京"]\n[ECCO "C83"]\n[Opening "中炮对屏风马"]\n'
+            '[Board "3a"]\n[Result "1-0"]\n\n1. h2e2 h9g7 1-0\n')
+    again = _round_trip_text(text)
+    headers = read_pgn(again)[0].headers
+    assert [(name, headers[name]) for name in ("RedTeam", "ECCO", "Opening", "Board")] == [
+        ("RedTeam", "北京"), ("ECCO", "C83"), ("Opening", "中炮对屏风马"), ("Board", "3a")]
+    assert _round_trip_text(again) == again
