@@ -8,8 +8,9 @@ cable pulled; ``noclock``: the DGT interface without its clock; ``garbage``: ran
 line can be made noisy (bytes changed or dropped at given rates), all seeded.
 
 A script is JSON lines in the clock-log format (``{"t": 5.3, "event": "press", "side": "red"}``) or
-with ``"fault"``/``"s"``/``"n"`` keys, or plain ``"<t> <side>"`` lines (side ``red``/``black``/``left``/
-``right``/``l``/``r``). Times are seconds of the emulated clock from its start.
+with ``"fault"``/``"s"``/``"n"`` keys, or plain ``"<t> <side>"`` lines (side ``red``/``r``, ``black``/``b``,
+as the keyboard clock names them, or the clock's ``left``/``l`` and ``right``). Times are seconds of the emulated
+clock from its start.
 """
 
 from __future__ import annotations
@@ -32,7 +33,8 @@ from rules import BLACK, RED
 
 log = logging.getLogger(__name__)
 
-_SIDE_WORDS = {"l": LEFT, "left": LEFT, "r": RIGHT, "right": RIGHT}
+# the players' sides as the keyboard clock names them (``r`` is red there, never right), and the clock's halves
+_SIDE_WORDS = {"r": RED, "b": BLACK, "l": LEFT, "left": LEFT, "right": RIGHT}
 
 
 @dataclass(frozen=True)
@@ -46,12 +48,12 @@ class ScriptEvent:
 
 
 def _side(word: str, sides: SideMap) -> str:
-    word = word.strip().lower()
+    word = _SIDE_WORDS.get(word.strip().lower(), word.strip().lower())
     if word in (RED, BLACK):
         return sides.physical(word)
-    if word in _SIDE_WORDS:
-        return _SIDE_WORDS[word]
-    raise ValueError(f"side {word!r} is not red, black, left or right")
+    if word in (LEFT, RIGHT):
+        return word
+    raise ValueError(f"side {word!r} is not red (r), black (b), left or right")
 
 
 def parse_script(lines: Iterable[str], sides: SideMap) -> list[ScriptEvent]:
@@ -220,8 +222,8 @@ def serve(sim: ClockSim, master: int, script: list[ScriptEvent], *, keys: TextIO
     """Run the emulator on ``master`` until the script, ``duration`` or ``stop`` ends it.
 
     With ``wait_host`` the clock starts when the host first writes (its set-up), which lines the
-    script up with a recorder started at the same moment. ``keys`` lines press buttons: ``l``/``r``,
-    ``red``/``black``, an empty line for the running side, ``q`` to quit (the end of ``keys`` does not).
+    script up with a recorder started at the same moment. ``keys`` lines press buttons: ``r``/``red``,
+    ``b``/``black``, ``l``/``left``, ``right``, an empty line for the running side, ``q`` to quit (the end of ``keys`` does not).
     """
     pending = list(script)
     began = clock()

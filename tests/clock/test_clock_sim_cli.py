@@ -17,11 +17,13 @@ from recorder.clocklog_input import ClockPress
 
 
 def test_scripts_in_both_forms() -> None:
-    lines = ['{"t": 1.5, "event": "press", "side": "black"}', "# comment", "0.5 red", "2 r",
-             '{"t": 3, "fault": "silence", "s": 2}']
-    events = parse_script(lines, SideMap(RIGHT))
+    lines = ['{"t": 1.5, "event": "press", "side": "black"}', "# comment", "0.5 red", "2 r", "2.5 b",
+             "2.7 left", '{"t": 3, "fault": "silence", "s": 2}']
+    events = parse_script(lines, SideMap(RIGHT))  # red is the clock's right side
     assert [(e.t, e.side, e.fault) for e in events] == [(0.5, RIGHT, None), (1.5, LEFT, None), (2.0, RIGHT, None),
-                                                          (3.0, None, "silence")]
+                                                          (2.5, LEFT, None), (2.7, LEFT, None), (3.0, None, "silence")]
+    # r is red as the keyboard clock has it, whichever half of the clock red is on
+    assert [e.side for e in parse_script(["1 r", "2 b"], SideMap(LEFT))] == [LEFT, RIGHT]
     with pytest.raises(ValueError, match="line 1"):
         parse_script(["1 purple"], SideMap())
 
