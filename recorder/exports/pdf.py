@@ -106,7 +106,8 @@ class _Sheet:
         self.pdf.set_text_color(0, 0, 0)
 
     def fitted_cell(self, x: float, y: float, w: float, h: float, text: str, *, points: float = 10,
-                    smallest: float = 6.5, border: Literal[0, 1] = 0, keep_end: bool = False) -> None:
+                    smallest: float = 6.5, border: Literal[0, 1] = 0, keep_end: bool = False,
+                    fill: tuple[int, int, int] | None = None) -> None:
         """A cell whose text stays inside it: set smaller (down to ``smallest`` points) when it is too
         long, and cut with an ellipsis when even that is too long (a long name or a file path;
         ``keep_end`` cuts a path's front and keeps its file name)."""
@@ -121,7 +122,7 @@ class _Sheet:
                 while text and self.pdf.get_string_width(" …" + text if keep_end else text + "…") > room:
                     text = text[1:] if keep_end else text[:-1]
                 text = " …" + text if keep_end else text.rstrip() + "…"
-        self.text_cell(x, y, w, h, text, points=points, border=border)
+        self.text_cell(x, y, w, h, text, points=points, border=border, fill=fill)
 
     # --- parts of the form -----------------------------------------------------------------
     def title(self, y: float, continued: int) -> float:
@@ -192,11 +193,16 @@ class _Sheet:
                                        cell.clock, points=5.5, align="R", color=(110, 110, 110))
         return y + head_h + per_block * row_h
 
+    def box_width(self, game: RecordedGame, spacing: float) -> float:
+        """The width the footer leaves its time and notes boxes beside its diagrams."""
+        return self.inner - len(self._diagrams(game)) * (diagram_size(spacing)[0] + 4 * self.s)
+
     def footer(self, y: float, game: RecordedGame, info: GameInfo, spacing: float, notes: Sequence[str]) -> float:
-        """Time used, the notes' box (``notes``: the lines that fit it, from ``note_lines``), the final position."""
+        """Time used, the notes' box (``notes``: the lines that fit it, from ``note_lines``), the start
+        position when it is not the usual one, the final position."""
         s, pdf = self.s, self.pdf
         diagram_w, diagram_h = diagram_size(spacing)
-        box_w = self.inner - diagram_w - 4 * s
+        box_w = self.box_width(game, spacing)
         box_h = diagram_h
         x = self.margin
         used = time_used(game, info.time_control)
@@ -206,8 +212,8 @@ class _Sheet:
         self.text_cell(x, y + 6 * s, box_w / 2, 7 * s, f" 红方 {red}", points=10, border=1, color=RED_INK)
         self.text_cell(x + box_w / 2, y + 6 * s, box_w / 2, 7 * s, f" 黑方 {black}", points=10, border=1)
         top = y + 15 * s
-        self.text_cell(x, top, box_w, 6 * s, " 犯规、警告与记录说明 Fouls, alerts and notes (回合 / move)", points=8, border=1,
-                       fill=(225, 225, 225))
+        self.fitted_cell(x, top, box_w, 6 * s, " 犯规、警告与记录说明 Fouls, alerts and notes (回合 / move)", points=8,
+                         smallest=6, border=1, fill=(225, 225, 225))
         pdf.set_line_width(0.25 * s)
         pdf.rect(x, top + 6 * s, box_w, box_h - 21 * s)
         for index, line in enumerate(notes):
@@ -215,9 +221,11 @@ class _Sheet:
                            points=NOTE_POINTS, color=(150, 0, 0) if line.startswith("…") else (0, 0, 0))
         if not notes:
             self.text_cell(x + 1 * s, top + 7 * s, box_w - 2 * s, 4 * s, "无 none", points=7, color=(110, 110, 110))
-        dx = self.margin + self.inner - diagram_w
-        self.text_cell(dx, y - 0.5 * s, diagram_w, 4 * s, "终局局面 Final position", points=7, align="C")
-        draw_position(pdf, self._final(game), dx, y + 3 * s, spacing, FONT)
+        dx = x + box_w + 4 * s
+        for label, position in self._diagrams(game):
+            self.text_cell(dx, y - 0.5 * s, diagram_w, 4 * s, label, points=7, align="C")
+            draw_position(pdf, position, dx, y + 3 * s, spacing, FONT)
+            dx += diagram_w + 4 * s
         return y + max(box_h, diagram_h + 3 * s)
 
     def note_lines(self, game: RecordedGame, events: Sequence[Event], width: float,
@@ -266,11 +274,17 @@ class _Sheet:
         return y + 16 * s
 
     @staticmethod
-    def _final(game: RecordedGame) -> Position:
-        position = Position.from_fen(game.start_fen)
+    def _diagrams(game: RecordedGame) -> list[tuple[str, Position]]:
+        """The footer's positions: the start when the game began from a set-up position (an
+        endgame, a game taken up part way), and the final one."""
+        start = position = Position.from_fen(game.start_fen)
         for entry in game.plies:
             position = position.play(Move.from_iccs(entry.iccs))
-        return position
+        final = [("终局局面 Final position", position)]
+        usual = Position.start()
+        if (start.board, start.side_to_move) == (usual.board, usual.side_to_move):
+            return final
+        return [("开局局面 Start position", start)] + final
 
 
 def _provenance(events: Sequence[Event]) -> str:
@@ -334,7 +348,7 @@ def _draw(sheet: _Sheet, events: Sequence[Event], info: GameInfo, short: bool) -
     for number, (page, lines) in enumerate(pages):
         sheet.pdf.add_page()
         if number == 0:  # the notes the footer's box cannot hold, measured once a page exists to measure on
-            shown, more = sheet.note_lines(game, events, sheet.inner - diagram_w - 6 * s, diagram_h)
+            shown, more = sheet.note_lines(game, events, sheet.box_width(game, spacing) - 2 * s, diagram_h)
             continued = [more[i:i + per_page] for i in range(0, len(more), per_page)]
         y = sheet.title(sheet.margin, number)
         y = sheet.header(y, info, game.result) + gap if number == 0 else y + gap

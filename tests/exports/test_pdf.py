@@ -117,3 +117,19 @@ def test_notes_the_footer_cannot_hold_go_on_a_continuation_page_signed_after_the
     last = max(n for n, text in enumerate(pages) if text.strip())
     assert "裁判签名" in pages[last] and "continued" in pages[last]
     assert f"第 {last + 1} / {last + 1} 页" in pages[last].replace("\n", " ")
+
+
+def test_a_game_from_a_set_up_position_shows_its_start_beside_the_final_position(tmp_path: Path) -> None:
+    from recorder.store.importer import events_from_pgn
+    from rules import read_pgn
+
+    (game,) = read_pgn('[FEN "3k5/9/9/9/9/9/9/9/4A4/R3K4 w - - 0 1"]\n\n1. a0a9 {mate} 1-0\n')
+    events = events_from_pgn(game)
+    pdf = tmp_path / "sheet.pdf"
+    pdf.write_bytes(scoresheet_pdf(events, INFO))
+    text = subprocess.run(["pdftotext", "-raw", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+    assert "Start position" in text and "Final position" in text and "comment: mate" in text
+    standard = scoresheet_pdf(game_events(["h2e2", "h9g7"]), INFO)
+    pdf.write_bytes(standard)
+    text = subprocess.run(["pdftotext", "-raw", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+    assert "Start position" not in text and "Final position" in text
