@@ -97,6 +97,14 @@ def _plausibility(text: str) -> int:
     return 10 * notation - odd
 
 
+def _where(data: bytes, start: int) -> str:
+    """Where byte ``start`` of ``data`` is, as an editor shows it: line and column (bytes from the
+    line's start, 1-based), and the bytes there."""
+    line = data.count(b"\n", 0, start) + 1
+    column = start - (data.rfind(b"\n", 0, start) + 1) + 1
+    return f"at line {line}, column {column} (bytes {data[start:start + 4].hex(' ')})"
+
+
 def decode_pgn(data: bytes) -> tuple[str, str]:
     """Decode PGN bytes: UTF-8 (BOM or not), else GBK/GB18030 or Big5, whichever reads as a record.
 
@@ -108,24 +116,29 @@ def decode_pgn(data: bytes) -> tuple[str, str]:
         return data[len(codecs.BOM_UTF8):].decode("utf-8", errors="replace"), "utf-8-sig"
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         return data.decode("utf-16"), "utf-16"
-    failures = []
+    failures: list[tuple[str, UnicodeDecodeError]] = []
     try:
         return data.decode("utf-8"), "utf-8"
     except UnicodeDecodeError as error:
-        failures.append(f"utf-8: {error.reason} at byte {error.start}")
+        failures.append(("utf-8", error))
     best: tuple[int, str, str] | None = None
     for encoding in _EIGHT_BIT_CODECS:
         try:
             text = data.decode(encoding)
         except UnicodeDecodeError as error:
-            failures.append(f"{encoding}: {error.reason} at byte {error.start}")
+            failures.append((encoding, error))
             continue
         score = _plausibility(text)
         if best is None or score > best[0]:
             best = (score, text, encoding)
     if best is None:
-        raise PgnError("cannot decode the PGN bytes (" + "; ".join(failures) + ")")
-    logger.debug("decoded PGN as %s (%s)", best[2], "; ".join(failures))
+        starts = {error.start for _, error in failures}
+        if len(starts) == 1:
+            raise PgnError(f"cannot decode the PGN bytes {_where(data, starts.pop())}: no text in "
+                           + ", ".join(encoding for encoding, _ in failures))
+        raise PgnError("cannot decode the PGN bytes (" + "; ".join(
+            f"{encoding}: {error.reason} {_where(data, error.start)}" for encoding, error in failures) + ")")
+    logger.debug("decoded PGN as %s (not %s)", best[2], ", ".join(encoding for encoding, _ in failures))
     return best[1], best[2]
 
 

@@ -98,9 +98,9 @@ def test_traditional_text_in_gbk_is_not_mistaken_for_big5() -> None:
     assert text == TRADITIONAL and encoding in ("gbk", "gb18030")
 
 
-def test_undecodable_bytes_say_which_codecs_failed() -> None:
-    with pytest.raises(PgnError, match="utf-8.*gbk.*gb18030.*cp950"):
-        read_pgn(b'[Game "Chinese Chess"]\n\xff\xff\n')
+def test_undecodable_bytes_say_where_they_are_and_which_codecs_failed() -> None:
+    with pytest.raises(PgnError, match=r"at line 2, column 3 \(bytes ff ff 0a\): no text in utf-8, gbk, gb18030, cp950"):
+        read_pgn(b'[Game "Chinese Chess"]\n1.\xff\xff\n')
 
 
 # --- movetext --------------------------------------------------------------------------
