@@ -3,7 +3,8 @@
 A press is the change of the lever (the side whose button went down pressed), cross-checked with
 the turn the clock reports: a lever change that leaves the presser's own time running is a glitch
 and is dropped. A protocol without a lever (the text lines) reports presses itself; when a report
-shows the other side running without a press seen (a lost line), the press is inferred. The first
+shows the other side running without a press seen (a lost line), the press is inferred, dated by
+the time the side now running has used since the report before. The first
 side seen running is the first mover's (red's unless the game starts with black to move): this
 confirms or corrects the default mapping, and a ``clock_mapping`` notice records it with the game.
 
@@ -237,7 +238,7 @@ class PressTracker:
             self.inferred += 1
             pressed = self._turn
             log.info("clock: %s runs without a press seen; press by %s inferred", reading.turn, self._turn)
-            items.append(self._press(self._turn, reading.left_ms, reading.right_ms, t))
+            items.append(self._press(self._turn, reading.left_ms, reading.right_ms, self._pressed_at(reading, t)))
         items += self._check_times(reading.left_ms, reading.right_ms, t, pressed,
                                    reading.turn if reading.running else None)
         if reading.running and reading.turn is not None:
@@ -249,6 +250,16 @@ class PressTracker:
                 items += self.flag(side, t)
         self.last = reading
         return items
+
+    def _pressed_at(self, reading: ClockReading, t: float) -> float:
+        """When the press a report at ``t`` shows, without reporting it, was made: the time the side
+        now running has used since the report before (it stood still until the press), not when the
+        report came (up to a report's interval later). ``t`` when that cannot be told."""
+        if self.last is None or self._last_report is None or reading.turn is None:
+            return t
+        since = self._last_report[0]
+        ran_s = (self.last.ms(reading.turn) - reading.ms(reading.turn)) / 1000
+        return t - ran_s if 0 <= ran_s <= t - since else t
 
     def press(self, side: str, left_ms: int, right_ms: int, t: float) -> list[Item]:
         """An explicit press of button ``side`` reported by the clock (times after the press)."""

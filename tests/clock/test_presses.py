@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from recorder.clock.model import (
     FLAG_FALLEN,
     LEFT,
@@ -87,6 +89,10 @@ def test_turn_change_without_a_press_line_infers_one() -> None:
     tracker.reading(ClockReading(60_000, 60_000, True, LEFT), 0.0)
     (press,) = tracker.reading(ClockReading(61_000, 60_000, True, RIGHT), 2.0)
     assert press == ClockPress(2.0, "red", 61_000, 60_000) and tracker.inferred == 1
+    # red's time has run 0.6 s when the report after black's press comes: the press was 0.6 s before it
+    tracker.reading(ClockReading(61_000, 59_000, True, RIGHT), 3.0)
+    (press,) = tracker.reading(ClockReading(60_400, 60_500, True, LEFT), 4.0)
+    assert press.side == "black" and press.t == pytest.approx(3.4)
 
 
 def test_explicit_presses_and_a_flag_once() -> None:
