@@ -127,11 +127,11 @@ def find_discs(rectified: np.ndarray, spacing: float, margin: float, *, reach: f
     return Discs(out, faint)
 
 
-def _circles(gray: np.ndarray, spacing: float, edge: float) -> np.ndarray:
+def _circles(gray: np.ndarray, spacing: float, edge: float, votes: int = 20) -> np.ndarray:
     """(n, 2) centres of the piece-sized circles on a smoothed grey board, strongest first; ``edge``
-    is the gradient an outline needs (the Canny threshold)."""
+    is the gradient an outline needs (the Canny threshold), ``votes`` the accumulator count a centre needs."""
     found = cv2.HoughCircles(gray, cv2.HOUGH_GRADIENT, dp=1, minDist=spacing * _CANDIDATE_GAP, param1=edge,
-                             param2=20, minRadius=int(spacing * 0.35), maxRadius=int(round(spacing * 0.55)))
+                             param2=votes, minRadius=int(spacing * 0.35), maxRadius=int(round(spacing * 0.55)))
     return np.zeros((0, 2)) if found is None else np.asarray(found[0][:, :2], dtype=np.float64)
 
 
@@ -147,7 +147,9 @@ def _faint_circles(smooth: np.ndarray, cache: list[np.ndarray], spacing: float) 
 def _fill_faint(out: np.ndarray, smooth: np.ndarray, cache: list[np.ndarray], found: np.ndarray,
                 occupied: np.ndarray, spacing: float, px: np.ndarray, py: np.ndarray, reach: float) -> np.ndarray:
     """Give the ``occupied`` points without a disc the nearest faint circle within ``reach``, in place;
-    (90,) the points given one.
+    (90,) the points given one. Where the board-wide faint search has none, the point's own patch is
+    searched (:func:`_circles_near`) and its strongest circle within reach taken, if the search
+    found a piece near the point (its neighbours were seen, so the patch is not washed out).
 
     Only circles at least 0.7 spacings from every circle ``found`` already are pieces of their own
     (nearer, they are a found piece's outline again). An occupied point whose nearest disc lies
@@ -161,21 +163,49 @@ def _fill_faint(out: np.ndarray, smooth: np.ndarray, cache: list[np.ndarray], fo
     missing = np.flatnonzero(occupied & (np.isnan(out[:, 0]) | far))
     if not len(missing):
         return filled
-    faint = _faint_circles(smooth, cache, spacing)
-    if len(faint) and len(found):
-        apart = np.hypot(faint[:, None, 0] - found[None, :, 0], faint[:, None, 1] - found[None, :, 1]).min(axis=1)
-        faint = faint[apart >= 0.7 * spacing]
-    if not len(faint):
-        return filled
+    board_wide = _apart(_faint_circles(smooth, cache, spacing), found, spacing)
     for sq in missing:
-        fx = (faint[:, 0] - px[sq]) / spacing
-        fy = -(faint[:, 1] - py[sq]) / spacing
-        distance = np.hypot(fx, fy)
-        best = int(np.argmin(distance))
-        if distance[best] <= (_FAINT_ON_POINT if far[sq] else reach):
-            out[sq] = (fx[best], fy[best])
-            filled[sq] = True
+        limit = _FAINT_ON_POINT if far[sq] else reach
+        searches = [(board_wide, False)]
+        if len(found) and np.hypot(found[:, 0] - px[sq], found[:, 1] - py[sq]).min() <= _SEEN_AROUND * spacing:
+            # only where the search saw pieces around: where it saw none (glare washing a patch out) a
+            # patch's own contrast makes circles of the board's texture
+            searches.append((_apart(_circles_near(smooth, px[sq], py[sq], spacing), found, spacing), True))
+        for faint, strongest in searches:
+            fx = (faint[:, 0] - px[sq]) / spacing
+            fy = -(faint[:, 1] - py[sq]) / spacing
+            within = np.flatnonzero(np.hypot(fx, fy) <= limit)
+            if len(within):
+                # board-wide the nearest (the search's order mixes pieces); on the point's own patch the
+                # strongest: a knocked piece's weaker circles scatter, some of them towards the point
+                best = int(within[0]) if strongest else int(within[np.argmin(np.hypot(fx, fy)[within])])
+                out[sq] = (fx[best], fy[best])
+                filled[sq] = True
+                break
     return filled
+
+
+def _apart(circles: np.ndarray, found: np.ndarray, spacing: float) -> np.ndarray:
+    """The ``circles`` at least 0.7 spacings from every circle ``found`` (nearer, they are a found
+    piece's outline again)."""
+    if not len(circles) or not len(found):
+        return circles
+    gap = np.hypot(circles[:, None, 0] - found[None, :, 0], circles[:, None, 1] - found[None, :, 1]).min(axis=1)
+    return circles[gap >= 0.7 * spacing]
+
+
+def _circles_near(smooth: np.ndarray, x: float, y: float, spacing: float) -> np.ndarray:
+    """Circles on the smoothed board within 1.3 spacings of (``x``, ``y``), found on that patch with
+    its own contrast equalised: a pale piece knocked onto the river's characters between two
+    neighbours shows no outline the board-wide search finds (its tiles' contrast is set by the
+    neighbours and the ink), while on its own patch it does."""
+    half = int(round(1.3 * spacing))
+    left, top = max(0, int(round(x)) - half), max(0, int(round(y)) - half)
+    patch = smooth[top:int(round(y)) + half + 1, left:int(round(x)) + half + 1]
+    if min(patch.shape[:2]) < spacing:
+        return np.zeros((0, 2))
+    equalised = cv2.createCLAHE(clipLimit=2.0, tileGridSize=(2, 2)).apply(patch)
+    return _circles(equalised, spacing, edge=_FAINT_EDGE, votes=_NEAR_VOTES) + (left, top)
 
 
 def _look_closer(out: np.ndarray, smooth: np.ndarray, cache: list[np.ndarray], spacing: float, px: np.ndarray,
@@ -206,6 +236,9 @@ def _look_closer(out: np.ndarray, smooth: np.ndarray, cache: list[np.ndarray], s
             out[sq] = (fx[best], fy[best])
 
 
+_SEEN_AROUND = 1.5  # spacings: a point's own patch is searched only with a circle found this near it
+_NEAR_VOTES = 15  # the votes a centre needs on one point's patch (20 board-wide: found on some patches, missed
+# on others a pixel over)
 _FAINT_EDGE = 40  # the gradient a faint outline needs on the equalised copy (the search's own: 60)
 _CANDIDATE_GAP = 0.1  # spacings between circle centres the search may return (several per piece)
 _FAINT_ON_FIELD = 0.15  # spacings: the same for a faint circle (a knocked piece's own faint circles scatter

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import cv2
 import numpy as np
 import pytest
@@ -215,3 +217,34 @@ def test_a_pale_top_on_a_pale_board_is_found_where_it_should_be_and_a_knock_stil
     occupied[squares] = True
     found = off_point(offsets, occupied, 0.3)
     assert list(found) == [31] and 0.35 < found[31] < 0.55
+
+
+BOARDS = Path(__file__).resolve().parents[1] / "fixtures" / "boards"
+# rectified views (48 px a spacing, a margin of one) of two bench videos, with what the classifier read as occupied
+KNOCKED = "011111100000001000001010100100010101011100000000000000101010101001010101000100000001111100"
+WASHED = "111111110000000000010010100100010101001000000000000100101010001011000110000000000101111110"
+
+
+def _occupied(marks: str) -> np.ndarray:
+    return np.array([mark == "1" for mark in marks])
+
+
+def test_a_pale_piece_knocked_onto_the_river_between_two_neighbours_is_measured_on_its_own_patch() -> None:
+    """Fresh bench inject-010: the red soldier on c4 knocked 0.43 spacings towards the river, white
+    plastic on a pale board between a horse and a chariot; neither board-wide search finds it."""
+    from recorder.offpoint import find_discs
+
+    image = cv2.imread(str(BOARDS / "knocked.jpg"))
+    discs = find_discs(image, 48.0, 1.0, occupied=_occupied(KNOCKED))
+    c4 = 4 * 9 + 2
+    assert discs.faint[c4] and 0.35 < discs.offsets[c4, 1] < 0.5 and abs(discs.offsets[c4, 0]) < 0.2
+
+
+def test_no_patch_of_its_own_is_searched_where_glare_hid_every_piece_around() -> None:
+    """Fresh bench clean-006: glare washes out the black horse on g7 and its neighbours; a search of
+    g7's own patch found a circle of the board's texture 0.73 spacings off, a false knock alert."""
+    from recorder.offpoint import find_discs
+
+    image = cv2.imread(str(BOARDS / "washed.webp"))
+    discs = find_discs(image, 48.0, 1.0, occupied=_occupied(WASHED))
+    assert np.isnan(discs.offsets[7 * 9 + 6, 0])
