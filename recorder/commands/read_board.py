@@ -17,6 +17,7 @@ import logging
 import math
 import sys
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from calibration import BoardGeometry, BoardLocator, BoardNotFoundError
+from recorder.glare import washed_out
 from recorder.offpoint import parallax_field, piece_offsets
 from recorder.placement import legal_labels
 from recorder.sources import read_image
@@ -51,10 +53,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         epilog="Prints the placement (FEN, red at the bottom), then the points not in the picture, those\n"
                "read as covered (a hand) and those read less than 90% sure, for a person to check.\n"
                "Warnings on stderr say when not to trust the reading (a mirrored picture read flipped\n"
-               "back, a board cut off by the picture's edge, red's side not told, many points set by\n"
-               "the rules, a placement no game can show). Pictures: JPEG, PNG, BMP, TIFF, WebP (not HEIC).\n"
+               "back, a board cut off by the picture's edge, points covered by a hand, glare, red's side\n"
+               "not told, many points read unsure or overruled by the rules, a placement no game can\n"
+               "show). Pictures: JPEG, PNG, BMP, TIFF, WebP (not HEIC).\n"
                "Exit status: 0 a placement was printed; 1 no board found, or no pieces can be read in it\n"
-               "(grayscale or too dark, board too small); 2 the file cannot be read or an option is wrong.")
+               "(grayscale or too dark, board too small), or --calibration does not fit the picture;\n"
+               "2 the file cannot be read or an option is wrong.")
     parser.add_argument("image", type=Path, help="photo or frame of the board")
     parser.add_argument("--calibration", type=Path, help="a saved calibration (JSON) to use instead of locating")
     parser.add_argument("--model", type=Path, help="ONNX piece classifier (default: the bundled one)")
@@ -74,6 +78,11 @@ MIRROR_MARGIN = 0.03  # and the flipped reading taken when it is surer by this m
 MIRROR_SURE = -0.1  # and sure in itself (a mirrored set read straight again reads surely)
 MIRROR_MIN_PIECES = 10  # fewer pieces than this are not enough to tell a mirrored picture by
 UNRELIABLE_OVERRULED = 5  # this many overruled points make a reading unreliable (see BoardReading.warnings)
+# This many points read less than SURE make a reading doubtful as a whole: of 48 frames of clean bench videos
+# read as they are, 13 had 8 or more (5 of them wrong), 35 had fewer (1 wrong, under glare).
+UNRELIABLE_DOUBTFUL = 8
+GLARE_WASHED = 0.3  # a point whose piece-sized square is this much blown out to white may read wrong (as the recorder)
+GLARE_WARN_POINTS = 10  # glare over this many points is warned of (a few blown-out points are common and harmless)
 OVERRULED_P = 0.05  # the rules read a point as a class the classifier gave less than this: overruled
 MIN_PICTURE_PX = 9 * MIN_SPACING_PX  # a picture narrower than this cannot hold a board to read
 DARK = 60  # a picture whose brightest parts are darker than this (of 255) is too dark to see colours in
@@ -91,6 +100,7 @@ class BoardReading:
     timings: dict[str, float]
     unseen: tuple[str, ...] = ()
     mirrored: bool = False
+    glared: tuple[str, ...] = ()  # points glare washes out (GLARE_WASHED)
 
     @property
     def placement(self) -> str:
@@ -100,6 +110,11 @@ class BoardReading:
     def sureness(self) -> float:
         """The mean log-probability of the likeliest class over the points read as occupied."""
         return sureness(self.probs, occupied_points(self.probs))
+
+    def set_by_rules(self) -> dict[str, tuple[str, str]]:
+        """Points the rules read otherwise than the classifier's own best class: name -> (alone, read)."""
+        return {name: (alone, legal) for name, alone, legal in zip(POINT_NAMES, self.probs.labels(), self.labels,
+                                                                    strict=True) if alone != legal}
 
     def overruled(self) -> list[str]:
         """Points the rules read as a class the classifier gave almost no chance (``OVERRULED_P``):
@@ -124,11 +139,24 @@ class BoardReading:
         if self.geometry.red_side is None:
             out.append("red's side could not be told from the pieces: the placement puts red where the board's "
                        "naming put rank 0, which may be upside down")
+        if len(self.glared) >= GLARE_WARN_POINTS:
+            out.append(f"glare washes out {len(self.glared)} point(s) ({_names(self.glared)}): a piece there may "
+                       "be misread (its colour above all) or missed; move the light or the camera")
+        covered = [name for name in self.probs.covered_points() if name not in self.unseen]
+        if covered:
+            out.append(f"{len(covered)} point(s) are covered ({_names(covered)}: a hand?): what stands there is "
+                       "not read and the placement shows them empty")
         overruled = self.overruled()
+        doubtful = self.doubtful()
         if len(overruled) >= UNRELIABLE_OVERRULED:
             out.append(f"the rules had to overrule the camera's reading on {len(overruled)} points "
-                       f"({', '.join(overruled)}): this reading is unreliable; are the picture's colours true "
-                       "(no sepia or tinted filter, red ink looking red)?")
+                       f"({_names(overruled)}): this reading is unreliable; are the picture's colours true "
+                       "(no sepia or tinted filter, red ink looking red), and is it sharp and not heavily compressed?")
+        elif len(doubtful) >= UNRELIABLE_DOUBTFUL:
+            ruled = sum(1 for name in doubtful if name in self.set_by_rules())
+            out.append(f"{len(doubtful)} points read less than {SURE:.0%} sure ({ruled} of them set by the rules): "
+                       "a reading this unsure is often wrong somewhere; check those points (glare, blur, heavy "
+                       "compression or an unusual set make a picture read poorly)")
         if problem:
             out.append(f"no game can show this placement ({problem}); some points are misread"
                        + (" or not seen" if self.unseen or self.probs.covered_mask().any() else ""))
@@ -145,6 +173,13 @@ class BoardReading:
                 other = max((c for c in range(len(classes)) if c != read), key=lambda c: row[c])
                 out[name] = (label, float(row[read]), classes[other], float(row[other]))
         return out
+
+
+def _names(points: Iterable[str], most: int = 12) -> str:
+    """Point names for a warning: the first ``most``, then how many more."""
+    names = list(points)
+    shown = ", ".join(names[:most])
+    return shown if len(names) <= most else f"{shown} and {len(names) - most} more"
 
 
 def read_board(image: np.ndarray, classifier: PieceClassifier, geometry: BoardGeometry | None = None) -> BoardReading:
@@ -211,11 +246,14 @@ def _read(image: np.ndarray, classifier: PieceClassifier, geometry: BoardGeometr
     timings["tops_ms"] = (time.perf_counter() - t2) * 1e3
     unseen = tuple(geometry.points_off_frame())
     probs = covering(probs, unseen)
+    washed = washed_out(rectified, geometry.spacing, geometry.margin)
+    glared = tuple(name for name in POINT_NAMES
+                   if name not in unseen and washed[_SQUARE_OF_NAME[name]] >= GLARE_WASHED)
     t3 = time.perf_counter()
     labels = legal_labels(probs)
     timings["rules_ms"] = (time.perf_counter() - t3) * 1e3
     timings["total_ms"] = (time.perf_counter() - t0) * 1e3
-    return BoardReading(probs, labels, geometry, timings, unseen)
+    return BoardReading(probs, labels, geometry, timings, unseen, glared=glared)
 
 
 def covering(probs: PointProbabilities, names: tuple[str, ...] | list[str]) -> PointProbabilities:
@@ -232,6 +270,7 @@ def covering(probs: PointProbabilities, names: tuple[str, ...] | list[str]) -> P
 
 # Rows of POINT_NAMES (rank 9 first) as rules squares (rank * 9 + file).
 _POINT_SQUARES = np.array([(9 - row // 9) * 9 + row % 9 for row in range(90)])
+_SQUARE_OF_NAME = {name: int(_POINT_SQUARES[row]) for row, name in enumerate(POINT_NAMES)}
 
 
 def at_piece_tops(rectified: np.ndarray, classifier: PieceClassifier, geometry: BoardGeometry,
@@ -263,6 +302,14 @@ def run(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 1
     geometry = BoardGeometry.load(args.calibration) if args.calibration else None
+    if geometry is not None and tuple(geometry.image_size) == (width, height):
+        fit = geometry.check_drift(image)  # the recorder's check that a stored grid still sits on the board
+        if fit.moved:
+            print(f"xqrec read-board: the calibration {args.calibration} does not fit {args.image}: only "
+                  f"{fit.score:.0%} of the board lines seen are where its grid puts them (another camera, or the "
+                  "camera or board moved); calibrate again, or leave out --calibration to locate the board",
+                  file=sys.stderr)
+            return 1
     classifier = PieceClassifier(args.model)
     try:
         seen = read_board(image, classifier, geometry)
@@ -283,8 +330,7 @@ def run(args: argparse.Namespace) -> int:
               f"spacing, at least {MIN_SPACING_PX} needed ({GOOD_SPACING_PX} or more to read reliably, a "
               f"board about {GOOD_SPACING_PX * 10} px across)", file=sys.stderr)
         return 1
-    ruled = {name: (alone, legal) for name, alone, legal in zip(POINT_NAMES, probs.labels(), seen.labels, strict=True)
-             if alone != legal}  # points the classifier alone read otherwise
+    ruled = seen.set_by_rules()  # points the classifier alone read otherwise
     problem = impossible(placement)
     covered = [name for name in probs.covered_points() if name not in seen.unseen]
     warnings = seen.warnings(problem)
@@ -296,6 +342,7 @@ def run(args: argparse.Namespace) -> int:
             "set_by_rules": {name: {"alone": alone, "read": legal} for name, (alone, legal) in ruled.items()},
             "covered": covered,
             "unseen": list(seen.unseen),  # cut off by the picture's edge: written empty in the placement
+            "glared": list(seen.glared),  # washed out by glare: a piece there may read wrong
             "mirrored": seen.mirrored,  # read flipped left to right
             "geometry_of": "the picture flipped left to right" if seen.mirrored else "the picture",
             "doubtful": {name: {"read": read, "p": round(p, 4), "else": other, "p_else": round(q, 4)}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -257,6 +258,42 @@ def test_a_reading_the_rules_overrule_on_many_points_is_called_unreliable() -> N
     assert any("unreliable" in warning for warning in seen.warnings())
     calm = BoardReading(reading(), legal_labels(reading()), geometry, {})
     assert calm.overruled() == [] and not any("unreliable" in w for w in calm.warnings())
+
+
+def test_unsure_readings_glare_and_hands_are_warned_of() -> None:
+    from recorder.commands.read_board import GLARE_WARN_POINTS, UNRELIABLE_DOUBTFUL, BoardReading
+    from recorder.placement import legal_labels
+    from tests.vision.test_placement import reading
+
+    geometry = BoardGeometry(homography=np.eye(3), image_size=(640, 480), confidence=1.0, red_side="bottom")
+    pawns = ["a3", "c3", "e3", "g3", "i3", "a6", "c6", "e6", "g6", "i6"]
+    unsure = reading(**{name: {"P" if name[1] == "3" else "p": 0.6, "empty": 0.4}  # type: ignore[arg-type]
+                        for name in pawns[:UNRELIABLE_DOUBTFUL]})
+    seen = BoardReading(unsure, legal_labels(unsure), geometry, {})
+    assert any(f"{UNRELIABLE_DOUBTFUL} points read less than 90% sure" in w for w in seen.warnings())
+    fewer = reading(**{name: {"P" if name[1] == "3" else "p": 0.6, "empty": 0.4}  # type: ignore[arg-type]
+                       for name in pawns[:UNRELIABLE_DOUBTFUL - 1]})
+    calm = BoardReading(fewer, legal_labels(fewer), geometry, {})
+    assert not any("sure" in w for w in calm.warnings())
+    glare = BoardReading(reading(), legal_labels(reading()), geometry, {}, glared=tuple(pawns[:GLARE_WARN_POINTS]))
+    assert any("glare washes out 10 point(s)" in w for w in glare.warnings())
+    assert not any("glare" in w for w in replace(glare, glared=tuple(pawns[:GLARE_WARN_POINTS - 1])).warnings())
+    hand = reading(c3={"covered": 0.9, "P": 0.1}, d0={"covered": 0.9, "A": 0.1})
+    covered = BoardReading(hand, legal_labels(hand), geometry, {}).warnings()
+    assert any("2 point(s) are covered (c3, d0: a hand?)" in w for w in covered)
+
+
+def test_a_calibration_of_another_view_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    image, truth = render(10, 1280, 960)
+    other, other_truth = render(11, 1280, 960)
+    path = tmp_path / "board.png"
+    cv2.imwrite(str(path), image)
+    calib = tmp_path / "other.json"
+    truth_geometry(other_truth, other).save(calib)
+    assert main(["read-board", str(path), "--calibration", str(calib)]) == 1
+    assert "does not fit" in capsys.readouterr().err
+    truth_geometry(truth, image).save(calib)
+    assert main(["read-board", str(path), "--calibration", str(calib)]) == 0
 
 
 @pytest.mark.parametrize(("name", "content", "message"), [
