@@ -87,12 +87,12 @@ def build_style(args: argparse.Namespace) -> ViewStyle | None:
 
     if args.style:
         style = ViewStyle.from_dict(json.loads(args.style.read_text(encoding="utf-8")))
-    elif args.set or args.clean or args.width or args.height:
+    elif args.set or args.clean or args.width is not None:
         style = ViewStyle.sample(np.random.default_rng([args.seed, 1]), split=args.split,
                                  width=args.width, height=args.height)
     else:
         return None
-    if args.width and args.height:
+    if args.width is not None and args.height is not None:
         style = dataclasses.replace(style, width=args.width, height=args.height)
     overrides: dict[str, Any] = {}
     for item in args.set:
@@ -110,10 +110,25 @@ def build_style(args: argparse.Namespace) -> ViewStyle | None:
     return style.clean() if args.clean else style
 
 
-def run_position(args: argparse.Namespace) -> int:
-    """Render one view and write the image (and truth)."""
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".webp", ".tif", ".tiff")
+MIN_SIDE_PX, MAX_SIDE_PX = 64, 16384  # a picture smaller than this holds no readable board
+
+
+def _check_size(args: argparse.Namespace) -> None:
+    """Both of --width and --height or neither, each within what a picture of a board can be."""
     if (args.width is None) != (args.height is None):
         raise ValueError("give both --width and --height, or neither")
+    for name in ("width", "height"):
+        value = getattr(args, name)
+        if value is not None and not MIN_SIDE_PX <= value <= MAX_SIDE_PX:
+            raise ValueError(f"--{name} {value} is not between {MIN_SIDE_PX} and {MAX_SIDE_PX} pixels")
+
+
+def run_position(args: argparse.Namespace) -> int:
+    """Render one view and write the image (and truth)."""
+    _check_size(args)
+    if args.out.suffix.lower() not in IMAGE_SUFFIXES:
+        raise ValueError(f"--out {args.out}: name a picture file ({', '.join(IMAGE_SUFFIXES)})")
     style = build_style(args)
     try:
         image, truth = render_position(args.fen, args.seed, style=style, hand=args.hand, split=args.split)
@@ -132,8 +147,11 @@ def run_dataset(args: argparse.Namespace) -> int:
     """Render a dataset and print a one-line summary."""
     if args.n < 0:
         raise ValueError("--n must be 0 or more")
-    if (args.width is None) != (args.height is None):
-        raise ValueError("give both --width and --height, or neither")
+    _check_size(args)
+    if args.crop_px < 8 or args.spacing_px < 8:
+        raise ValueError("--crop-px and --spacing-px must be 8 pixels or more")
+    if not 0.0 <= args.hand_rate <= 1.0:
+        raise ValueError(f"--hand-rate {args.hand_rate} is not a fraction between 0 and 1")
     options = DatasetOptions(n=args.n, seed=args.seed, split=args.split, hand_rate=args.hand_rate,
                              width=args.width, height=args.height, crops=args.crops,
                              spacing_px=args.spacing_px, crop_px=args.crop_px)

@@ -172,12 +172,21 @@ class ViewStyle:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ViewStyle:
-        """Inverse of :meth:`to_dict`; unknown keys are an error."""
+        """Inverse of :meth:`to_dict`; unknown keys, values of the wrong type, names the renderer does
+        not know and values it cannot draw are a ``ValueError`` (a truth file must describe the
+        picture made from it)."""
         fields = {f.name: f for f in dataclasses.fields(cls)}
         unknown = set(data) - set(fields)
         if unknown:
             raise ValueError(f"unknown ViewStyle fields: {sorted(unknown)}")
-        values: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v for k, v in data.items()}
+        default = cls()
+        values: dict[str, Any] = {name: _checked(name, value, getattr(default, name)) for name, value in data.items()}
+        for name, allowed in _CHOICES.items():
+            if name in values and values[name] not in allowed:
+                raise ValueError(f"style {name} {values[name]!r} is not one of {', '.join(allowed)}")
+        for name, (low, high) in _LIMITS.items():
+            if name in values and not low <= values[name] <= high:
+                raise ValueError(f"style {name} {values[name]} is outside what can be drawn ({low} to {high})")
         return cls(**values)
 
     def clean(self) -> ViewStyle:
@@ -288,3 +297,45 @@ class ViewStyle:
             jpeg_quality=int(_pick(rng, (0, 60, 75, 85, 95))),
             file_numbers=bool(_aside(rng).random() < 0.5),
         )
+
+
+# names the renderer knows (another name would be drawn as some default while the truth kept the name)
+_CHOICES: dict[str, tuple[str, ...]] = {
+    "board_material": BOARD_MATERIALS, "piece_face": PIECE_FACES, "table_material": TABLE_MATERIALS,
+    "font": tuple(FONTS), "river_font": tuple(FONTS), "charset": ("traditional", "simplified"),
+    "river_script": ("traditional", "simplified"), "river_facing": ("red", "both"),
+    "black_ink_name": tuple(BLACK_INKS), "line_name": tuple(LINE_COLOURS),
+}
+# values outside which no picture of a board comes out (the sampled ranges are far narrower: docs/synth.md)
+_LIMITS: dict[str, tuple[float, float]] = {
+    "width": (64, 16384), "height": (64, 16384), "tilt_deg": (0.0, 75.0), "coverage": (0.05, 1.5),
+    "distance": (1.0, 1000.0), "piece_radius": (0.1, 0.5), "piece_height": (0.0, 2.0), "margin": (0.0, 3.0),
+    "line_width": (0.0, 0.2), "exposure": (0.05, 5.0), "jpeg_quality": (0, 100), "glare_spots": (0, 20),
+    "people_shadows": (0, 10), "noise_sigma": (0.0, 100.0), "blur_sigma": (0.0, 20.0), "motion_blur": (0.0, 100.0),
+    "focus_falloff": (0.0, 1.0), "wear": (0.0, 1.0), "glare_strength": (0.0, 2.0), "folds": (0, 8),
+    "offset_max": (0.0, 0.5), "rotation_spread": (0.0, 360.0), "barrel": (-0.5, 0.5),
+}
+
+
+def _checked(name: str, value: Any, default: Any) -> Any:
+    """``value`` for the field ``name`` as the type of its ``default`` (a JSON list for a tuple, an int
+    for a float); ``ValueError`` naming the field when it is of another type."""
+    wanted = (f"a list of {len(default)} numbers" if isinstance(default, tuple) else "true or false"
+              if isinstance(default, bool) else "a whole number" if isinstance(default, int) else "a number"
+              if isinstance(default, float) else 'a string (JSON, in double quotes: \'"paper"\')')
+    if isinstance(default, bool):
+        ok = isinstance(value, bool)
+    elif isinstance(default, int):
+        ok = isinstance(value, int) and not isinstance(value, bool)
+    elif isinstance(default, float):
+        ok = isinstance(value, int | float) and not isinstance(value, bool)
+        value = float(value) if ok else value
+    elif isinstance(default, str):
+        ok = isinstance(value, str)
+    else:
+        ok = (isinstance(value, list | tuple) and len(value) == len(default)
+              and all(isinstance(v, int | float) and not isinstance(v, bool) for v in value))
+        value = tuple(value) if ok else value
+    if not ok:
+        raise ValueError(f"style {name} must be {wanted}, not {value!r}")
+    return value

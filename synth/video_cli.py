@@ -67,6 +67,8 @@ def _moves(args: argparse.Namespace) -> list[str]:
         moves = moves[: args.plies]
     if not moves:
         raise ValueError("no moves to render")
+    if args.bumps is not None and args.bumps < 0:
+        raise ValueError("--bumps must be 0 or more")
     return moves
 
 

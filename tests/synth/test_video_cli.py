@@ -43,3 +43,5 @@ def test_render_game_refuses_bad_input(tmp_path: Path) -> None:
         _run(["render", "game", "--game-file", str(games), "--line", "5", "--out", str(tmp_path / "x.mp4")])
     with pytest.raises(ValueError, match="think"):
         _run(["render", "game", "--moves", "h2e2", "--think", "fast", "--out", str(tmp_path / "x.mp4")])
+    with pytest.raises(ValueError, match="--bumps must be 0 or more"):
+        _run(["render", "game", "--moves", "h2e2", "--bumps", "-1", "--out", str(tmp_path / "x.mp4")])

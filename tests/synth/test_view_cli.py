@@ -57,6 +57,37 @@ def test_render_position_clean_and_bad_arguments(tmp_path: Path) -> None:
         _run(["render", "position", "--out", str(out), "--width", "640"])
 
 
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--out", "a"], "name a picture file"),
+    (["--out", "a.txt"], "name a picture file"),
+    (["--width", "0", "--height", "480"], "--width 0 is not between 64"),
+    (["--width", "-5", "--height", "240"], "--width -5"),
+    (["--set", "tilt_deg=abc"], "tilt_deg must be a number"),
+    (["--set", "ring=1"], "ring must be true or false"),
+    (["--set", "board_colour=[1, 2]"], "board_colour must be a list of 3 numbers"),
+    (["--set", 'board_material="marble"'], "board_material 'marble' is not one of wood, paper"),
+    (["--set", "tilt_deg=89"], "tilt_deg 89.0 is outside what can be drawn"),
+    (["--set", "coverage=5"], "coverage 5.0 is outside"),
+])
+def test_render_position_refuses_what_it_cannot_draw_before_drawing(tmp_path: Path, argv: list[str],
+                                                                       message: str) -> None:
+    """A tester got OpenCV and numpy tracebacks, a picture with no board, and a truth file naming a
+    board material the renderer drew as its default."""
+    if "--out" not in argv:
+        argv = [*argv, "--out", str(tmp_path / "v.png")]
+    else:
+        argv = [arg if arg != argv[argv.index("--out") + 1] else str(tmp_path / arg) for arg in argv]
+    with pytest.raises(ValueError, match=message):
+        _run(["render", "position", *argv])
+    assert not list(tmp_path.iterdir())
+
+
+def test_render_dataset_refuses_impossible_crops_and_rates(tmp_path: Path) -> None:
+    for extra, message in ((["--crop-px", "0"], "8 pixels or more"), (["--hand-rate", "5"], "hand-rate 5")):
+        with pytest.raises(ValueError, match=message):
+            _run(["render", "dataset", "--n", "1", "--outdir", str(tmp_path / "d"), "--crops", *extra])
+
+
 def test_dataset_views_are_deterministic(tmp_path: Path) -> None:
     for name in ("a", "b"):
         _run(["render", "dataset", "--n", "2", "--seed", "3", "--outdir", str(tmp_path / name),
