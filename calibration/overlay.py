@@ -35,6 +35,8 @@ def draw_overlay(frame: np.ndarray, geometry: BoardGeometry) -> np.ndarray:
         cv2.circle(out, (int(round(x)), int(round(y))), 6 * scale, (0, 0, 255), 2 * scale, cv2.LINE_AA)
     side = geometry.red_side or "undetermined"
     text = f"confidence {geometry.confidence:.2f}  red side: {side}"
-    cv2.putText(out, text, (10, 30 * scale), cv2.FONT_HERSHEY_SIMPLEX, 0.8 * scale, (0, 0, 0), 4 * scale, cv2.LINE_AA)
+    # white on a dark box: an outline drawn as thicker text does not line up with the text on OpenCV 5
+    (width, height), below = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, 0.8 * scale, scale)
+    cv2.rectangle(out, (4, 30 * scale - height - 6), (16 + width, 30 * scale + below + 4), (0, 0, 0), -1)
     cv2.putText(out, text, (10, 30 * scale), cv2.FONT_HERSHEY_SIMPLEX, 0.8 * scale, (255, 255, 255), scale, cv2.LINE_AA)
     return out

@@ -90,7 +90,18 @@ def _calibrate_lens(args: argparse.Namespace) -> int:
     return 0
 
 
+def _check_outputs(args: argparse.Namespace) -> None:
+    """Refuse, before any work, outputs that cannot be written: a folder that does not exist, an
+    overlay that names no picture format."""
+    for option, path in (("--out", args.out), ("--overlay", args.overlay)):
+        if path is not None and not path.parent.is_dir():
+            raise ValueError(f"{option} {path}: the folder {path.parent} does not exist")
+    if args.overlay is not None and args.overlay.suffix.lower() not in (".png", ".jpg", ".jpeg", ".bmp", ".webp"):
+        raise ValueError(f"--overlay {args.overlay}: name a picture file (.png or .jpg)")
+
+
 def run(args: argparse.Namespace) -> int:
+    _check_outputs(args)
     if args.chessboard:
         return _calibrate_lens(args)
     if not 0.0 <= args.min_confidence <= 1.0:
@@ -128,8 +139,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"warning: {len(cut)} point(s) lie at or beyond the picture's edge ({', '.join(cut)}): pieces there "
               "cannot be read; frame the whole board", file=sys.stderr)
     geometry.save(args.out)
-    if args.overlay:
-        cv2.imwrite(str(args.overlay), draw_overlay(frame, geometry))
+    if args.overlay and not cv2.imwrite(str(args.overlay), draw_overlay(frame, geometry)):
+        raise OSError(f"the overlay {args.overlay} could not be written (calibration written to {args.out})")
     side = geometry.red_side or "undetermined (the pieces did not tell; use --red-side)"
     print(f"board found: confidence {geometry.confidence:.2f}, spacing {geometry.spacing_px():.1f} px, "
           f"red side {side}; wrote {args.out}" + (f" and the overlay {args.overlay}" if args.overlay else ""))

@@ -56,3 +56,33 @@ def test_lens_calibration_from_a_folder_of_chessboard_views(tmp_path: Path) -> N
     assert main(["calibrate", str(folder), "--chessboard", "10x8", "--out", str(out)]) == 0
     data = json.loads(out.read_text())
     assert data["model"] == "opencv" and data["image_size"] == [800, 600]
+
+
+def test_outputs_that_cannot_be_written_are_refused_before_any_work(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """A tester was told the overlay was written into a folder that does not exist, and got an
+    OpenCV traceback for an overlay named .txt."""
+    source = tmp_path / "table.png"
+    cv2.imwrite(str(source), np.full((480, 640, 3), 90, np.uint8))
+    for option, path, said in (("--overlay", tmp_path / "none" / "o.png", "does not exist"),
+                               ("--overlay", tmp_path / "o.txt", "name a picture file"),
+                               ("--out", tmp_path / "none" / "c.json", "does not exist")):
+        assert main(["calibrate", str(source), option, str(path)]) == 2
+        assert said in capsys.readouterr().err
+
+
+def test_a_calibration_file_that_contradicts_itself_or_is_from_a_newer_version_is_refused(tmp_path: Path) -> None:
+    import pytest
+
+    from calibration.geometry import BoardGeometry
+
+    view = render_drawn(51, pieces=start_pieces())
+    source, out = tmp_path / "frame.png", tmp_path / "calib.json"
+    cv2.imwrite(str(source), view.image)
+    assert main(["calibrate", str(source), "--out", str(out)]) == 0
+    good = json.loads(out.read_text())
+    for change, said in (({"version": 99}, "version 99"), ({"points": {**good["points"], "e5": ["x", 1]}}, "pairs"),
+                         ({"points": {**good["points"], "e5": [good["points"]["e5"][0] + 40, good["points"]["e5"][1]]}},
+                          "disagree"), ({"points": {**good["points"], "z9": [1, 2]}}, "not an ICCS point")):
+        out.write_text(json.dumps({**good, **change}))
+        with pytest.raises(ValueError, match=said):
+            BoardGeometry.load(out)
