@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -29,6 +30,7 @@ log = logging.getLogger(__name__)
 
 RED_SIDES = ("bottom", "top", "left", "right")
 JSON_VERSION = 1
+POINTS_AGREE_SPACINGS = 0.25  # a saved file's points lie this near where its homography puts them
 ROTATE_180 = np.array([[-1.0, 0.0, FILES - 1.0], [0.0, -1.0, RANKS - 1.0], [0.0, 0.0, 1.0]])
 MIN_SPACING_PX = 8.0  # median grid spacing in the frame below which a piece cannot be read
 MIN_LOCAL_SPACING_PX = 4.0  # nor anywhere on the grid (the far ranks of a steep view) below this
@@ -243,6 +245,14 @@ class BoardGeometry:
         """Rebuild from ``to_json`` output; a file with only ``points`` is fitted from them."""
         if "image_size" not in data or "points" not in data:
             raise ValueError("calibration JSON needs 'image_size' and 'points'")
+        version = data.get("version", JSON_VERSION)
+        if not isinstance(version, int) or isinstance(version, bool) or not 1 <= version <= JSON_VERSION:
+            raise ValueError(f"calibration JSON version {version!r} is not one this program reads (1 to "
+                             f"{JSON_VERSION}): written by a newer xqrec, or not by xqrec")
+        if not isinstance(data["points"], dict) or not all(
+                isinstance(xy, list | tuple) and len(xy) == 2 and all(isinstance(v, int | float) for v in xy)
+                for xy in data["points"].values()):
+            raise ValueError("calibration JSON 'points' must map point names to [x, y] pixel pairs")
         width, height = (int(v) for v in data["image_size"])
         red_side = data.get("red_side")
         if red_side is not None and red_side not in RED_SIDES:
@@ -267,9 +277,20 @@ class BoardGeometry:
         if width < 1 or height < 1:
             raise ValueError(f"bad image_size in calibration JSON: {data['image_size']!r}")
         rect = data.get("rectified") or {}
-        return cls(homography=h / h[2, 2], image_size=(width, height),
-                   confidence=float(data.get("confidence", 1.0)), red_side=red_side, lens=lens,
-                   spacing=int(rect.get("spacing", 48)), margin=float(rect.get("margin", 1.0)))
+        geometry = cls(homography=h / h[2, 2], image_size=(width, height),
+                       confidence=float(data.get("confidence", 1.0)), red_side=red_side, lens=lens,
+                       spacing=int(rect.get("spacing", 48)), margin=float(rect.get("margin", 1.0)))
+        if data.get("homography") is not None and data["points"]:
+            # the points are written beside the homography for people and other programs: a file
+            # whose two disagree was edited by hand, and which of them is meant cannot be told
+            drawn = geometry.points()
+            for name in data["points"]:
+                parse_point(name)  # a name that is no point is an error, not a point ignored
+            worst = max(math.dist(drawn[name], xy) for name, xy in data["points"].items())
+            if worst > POINTS_AGREE_SPACINGS * geometry.spacing_px():
+                raise ValueError(f"its points and its homography disagree by up to {worst:.0f} px (edited by "
+                                 "hand?); calibrate again")
+        return geometry
 
     def save(self, path: str | Path) -> None:
         """Write ``to_json`` to ``path``."""
