@@ -195,6 +195,8 @@ class Resolver:
         # points of the disturbance last raised: a reading that changes on a point nothing touched
         # is the camera misreading it, not a disturbed board (unless it was already disturbed).
         self._touched = np.ones(90, dtype=bool)
+        self._moved_yet = False  # something has moved over the board since the recorder first saw it
+        self._looked = False  # a view has been observed
         self._standing: frozenset[int] = frozenset()
         # Points whose raised disturbance went away with nothing touching them: the camera misreads
         # them (glare, a shadow), so they raise nothing more until a move changes what stands there.
@@ -241,6 +243,10 @@ class Resolver:
             self._moving_since = observation.t_moved
         touched = (np.ones(90, dtype=bool) if observation.touched is None
                    else np.asarray(observation.touched, dtype=bool))
+        # the first view's touched points are all of them (the motion watch has nothing before it to
+        # compare with): only a later view, or a view that cannot say, tells that something moved
+        self._moved_yet = self._moved_yet or observation.touched is None or (self._looked and bool(touched.any()))
+        self._looked = True
         self._touched |= touched
         self._touched_at[touched] = observation.t
         # what this view knows moved near each point since the last one (nothing, when it does not know)
@@ -324,7 +330,7 @@ class Resolver:
         alerts = diagnose(self.game.position, scorer, t=t, ply=self.game.ply, confident_p=cfg.confident_p,
                           margin=cfg.margin, max_bad=cfg.max_bad_points,
                           from_standard_start=self.game.start.board == Position.start().board,
-                          touched=self._touched)
+                          touched=self._touched, as_set_up=self.game.ply == 0 and not self._moved_yet)
         if self._glare_may_hide and self.clock is not None and self.clock.moves_pressed(self.game.position.side_to_move):
             # the side to move pressed, and glare may hide its move: the other side's move seen is its reply
             alerts = [a for a in alerts if a.kind != "wrong_side"]

@@ -195,9 +195,11 @@ FAR_FROM_START = 6  # points differing before the first move that suggest anothe
 
 def diagnose(position: Position, scorer: Scorer, *, t: float, ply: int, confident_p: float,
              margin: float = 3.5, max_bad: int = 3, from_standard_start: bool = True,
-             touched: np.ndarray | None = None) -> list[Alert]:
+             touched: np.ndarray | None = None, as_set_up: bool = False) -> list[Alert]:
     """The alert for an observation no legal continuation explains ([] when nothing is clearly wrong);
     ``from_standard_start``: the recording starts from the standard start (no ``--fen`` given);
+    ``as_set_up``: nothing has moved over the board since the recorder first saw it, so what differs
+    is how the board was set up (or the position given for it), not a move;
     ``touched``: the points something moved near since the board last matched (``None``: unknown),
     the only ones a move, legal or not, can have gone from or to."""
     found = changes(position, scorer, confident_p)
@@ -206,6 +208,13 @@ def diagnose(position: Position, scorer: Scorer, *, t: float, ply: int, confiden
     near = np.ones(90, dtype=bool) if touched is None else np.asarray(touched, dtype=bool)
     names = tuple(square_name(sq) for sq in found.squares)
     seen_fen = placement_seen(position, found)
+    if as_set_up:
+        given = "the standard start" if from_standard_start else "the position given with --fen"
+        text = (f"before the first move the board as set up differs from {given} on {len(names)} point(s) "
+                f"({', '.join(names)}): check the set-up (art. 1.3) and "
+                + ("that the game starts there (record --fen for another position)" if from_standard_start
+                   else "that position") + "; moves are not recorded until the board matches it")
+        return [BoardDisturbed(t, "unexplained", names, "1.3", text, ply, placement_read(position, scorer))]
     physical = best_physical_move(position, scorer, touched)
     if physical is not None:
         src, dst, gain, bad = physical

@@ -151,6 +151,27 @@ def test_wrong_side_move() -> None:
     assert isinstance(restored, PositionRestored)
 
 
+def test_a_board_set_up_otherwise_than_the_position_given_is_no_move_of_a_player() -> None:
+    """A tester's --fen had red's c-pawn one step on; the board, untouched since the recorder first
+    saw it, was called red moving the pawn backwards on black's turn. Nothing has moved: it is the
+    set-up (or the position given) that is wrong."""
+    start = Position.from_fen("rnbakabnr/9/1c5c1/p1p1p1p1p/9/2P6/P3P1P1P/1C5C1/9/RNBAKABNR b - - 0 1")
+    resolver = Resolver(start)
+    every = tuple(range(90))  # the motion watch's first view: every point (it has nothing to compare with)
+    events = resolver.observe(observe_board(Position.start().board, 0.2, touched=every))
+    assert resolver.wants_retry
+    events += resolver.observe(observe_board(Position.start().board, 0.5, touched=()))
+    alerts = [e for e in events if isinstance(e, Alert)]
+    assert [(a.kind, a.squares, a.article) for a in alerts] == [("unexplained", ("c3", "c4"), "1.3")]
+    assert "as set up differs from the position given with --fen" in alerts[0].text
+    # once something has moved, the same difference is a move again
+    resolver = Resolver(start)
+    _look(resolver, start.board, 0.5, touched=every)
+    moved = [e for e in _look(resolver, Position.start().board, 3.0, touched=(parse_square("c3"), parse_square("c4")))
+             if isinstance(e, Alert)]
+    assert [a.kind for a in moved] == ["wrong_side"]
+
+
 def test_knocked_piece_after_a_move_is_flagged_and_cleared() -> None:
     resolver = Resolver()
     after = Position.start().play("h2e2")
