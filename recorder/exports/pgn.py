@@ -33,6 +33,7 @@ from recorder.events import (
 from recorder.exports.times import clock_text, move_times
 from recorder.scoresheet import RecordedGame, clock_left_text, rebuild
 from recorder.store.db import GameInfo
+from recorder.store.import_notes import article_tag
 from rules import START_FEN, Move, PgnGame, write_pgn
 from rules.squares import RED
 
@@ -62,12 +63,12 @@ EQUIPMENT_KINDS = frozenset({"camera_lost", "board_not_found", "board_covered", 
 
 
 def alert_comment(alert: Alert) -> str:
-    """One alert as a comment sentence: kind, squares, article, text (``equipment`` for the camera's
-    and the clock's troubles, ``alert`` for the rest)."""
+    """One alert as a comment sentence: kind, squares, article (unless the text ends citing it), text
+    (``equipment`` for the camera's and the clock's troubles, ``alert`` for the rest); read back by
+    :mod:`recorder.store.import_notes`."""
     where = " " + " ".join(alert.squares) if alert.squares else ""
-    article = f" (art. {alert.article})" if alert.article else ""
     word = "equipment" if alert.kind in EQUIPMENT_KINDS else "alert"
-    return f"{word} {alert.kind}{where}{article}: {alert.text}"
+    return f"{word} {alert.kind}{where}{article_tag(alert.article, alert.text)}: {alert.text}"
 
 
 def restored_comment(event: PositionRestored) -> str:

@@ -22,9 +22,10 @@ OLD_COMMENT_KIND = "comment"  # the export once wrote another program's comment 
 _CLOCK_MARK = re.compile(r"\[%(?:clk|emt)\s+\d+:\d\d:\d\d(?:\.\d+)?\]")
 # where one sentence of a comment ends and the next begins: "; " before a sentence of the export's kinds
 # (an alert's own text may hold "; ", and so does a restoration's "; taken back:")
-_NEXT = re.compile(r"; (?=alert \S|(?:end|advice) \(|arbiter: position after ply \d|[^;:]+: ply \d+ (?:corrected to|added by) )")
-_ALERT = re.compile(r"alert (?P<kind>\S+)(?P<squares>(?: [a-i][0-9])*)(?: \(art\. (?P<article>[^)]*)\))?: "
-                    r"(?P<text>.*)", re.DOTALL)
+_NEXT = re.compile(r"; (?=(?:alert|equipment) \S|(?:end|advice) \(|arbiter: position after ply \d|[^;:]+: ply \d+ (?:corrected to|added by) )")
+_ALERT = re.compile(r"(?P<word>alert|equipment) (?P<kind>\S+)(?P<squares>(?: [a-i][0-9])*)"
+                    r"(?: \(art\. (?P<article>[^)]*)\))?: (?P<text>.*)", re.DOTALL)
+_ARTICLE_AT_END = re.compile(r"\(art\. (?P<article>[^)]*)\)$")
 _ENDED = re.compile(r"(?P<word>end|advice) \((?P<reason>[^,)]*)(?:, art\. (?P<article>[^)]*))?\): (?P<text>.*)",
                     re.DOTALL)
 _RESTORED = re.compile(r"arbiter: position after ply (?P<ply>\d+) restored \(art\. 5\.8\); taken back: "
@@ -41,6 +42,12 @@ class AlertNote:
     squares: tuple[str, ...]
     article: str
     text: str
+    word: str = "alert"  # "equipment" for the camera's and the clock's troubles
+
+
+def article_tag(article: str, text: str) -> str:
+    """`` (art. A)`` after an alert's kind and squares, unless its text already ends by citing it."""
+    return f" (art. {article})" if article and not text.endswith(f"(art. {article})") else ""
 
 
 @dataclass(frozen=True)
@@ -85,8 +92,7 @@ def _format(note: Note) -> str:
         return note.text
     if isinstance(note, AlertNote):
         where = " " + " ".join(note.squares) if note.squares else ""
-        article = f" (art. {note.article})" if note.article else ""
-        return f"alert {note.kind}{where}{article}: {note.text}"
+        return f"{note.word} {note.kind}{where}{article_tag(note.article, note.text)}: {note.text}"
     if isinstance(note, EndedNote):
         article = f", art. {note.article}" if note.article else ""
         return f"{'advice' if note.advisory else 'end'} ({note.reason}{article}): {note.text}"
@@ -109,7 +115,9 @@ def _read(sentence: str) -> Note:
     elif match := _ADDED.fullmatch(sentence):
         note = CorrectedNote(match["by"], int(match["ply"]), match["iccs"], match["chinese"], "")
     elif match := _ALERT.fullmatch(sentence):
-        note = AlertNote(match["kind"], tuple(match["squares"].split()), match["article"] or "", match["text"])
+        cited = _ARTICLE_AT_END.search(match["text"])  # the article, when the text cites it and the tag is left out
+        note = AlertNote(match["kind"], tuple(match["squares"].split()),
+                         match["article"] or (cited["article"] if cited else ""), match["text"], match["word"])
     if note is None or _format(note) != sentence or (isinstance(note, CorrectedNote) and note.iccs == note.was):
         return CommentNote(sentence)
     if isinstance(note, AlertNote) and note.kind == OLD_COMMENT_KIND and not note.squares and not note.article:

@@ -12,7 +12,7 @@ from recorder.exports.pgn import export_pgn, read_clocks
 from recorder.scoresheet import rebuild
 from recorder.store import GameStore
 from recorder.store.importer import import_pgn
-from rules import read_pgn
+from rules import Move, Position, read_pgn
 from tests.exports.game_events import game_events
 
 PGN_DIR = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "pgn-chinese"
@@ -182,3 +182,20 @@ def test_tags_the_store_has_no_column_for_are_kept_and_exported() -> None:
     assert [(name, headers[name]) for name in ("RedTeam", "ECCO", "Opening", "Board")] == [
         ("RedTeam", "北京"), ("ECCO", "C83"), ("Opening", "中炮对屏风马"), ("Board", "3a")]
     assert _round_trip_text(again) == again
+
+
+def test_alerts_cite_their_article_once_and_equipment_alerts_come_back_as_alerts() -> None:
+    from recorder.events import Alert, MoveRecorded, RecordingStarted
+    from recorder.store.importer import events_from_pgn
+
+    events = [RecordingStarted(0.0, "cam", Position.start().fen()),
+              MoveRecorded(1.0, 1, "h2e2", "炮二平五", "red", Position.start().play(Move.from_iccs("h2e2")).fen(), 1.0),
+              Alert(2.0, "illegal_move", ("i9", "g7"), "2.2", "the black chariot moves along a file or a rank (art. 2.2)", 1),
+              Alert(3.0, "camera_lost", (), "", "no picture for 4.0 s", 1)]
+    text = export_pgn(events)
+    assert "alert illegal_move i9 g7: the black chariot moves along a file or a rank (art. 2.2)" in text
+    assert "equipment camera_lost: no picture for 4.0 s" in text
+    (game,) = read_pgn(text)
+    alerts = [e for e in events_from_pgn(game) if isinstance(e, Alert)]
+    assert [(a.kind, a.article) for a in alerts] == [("illegal_move", "2.2"), ("camera_lost", "")]
+    assert _round_trip_text(text) == text
