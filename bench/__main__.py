@@ -29,6 +29,11 @@ def main(argv: list[str] | None = None) -> int:
     """Run the chosen benchmarks; a failing one is reported and the others still run."""
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     filters = list(sys.argv[1:] if argv is None else argv)
+    if {"-h", "--help"} & set(filters):
+        print("usage: python -m bench [WORD ...]\nruns every bench/bench_*.py whose name contains one of the "
+              "words (all without words); each module's own options: python -m bench.bench_NAME --help\n"
+              "modules: " + " ".join(name.removeprefix("bench_") for name in bench_modules([])))
+        return 0
     names = bench_modules(filters)
     if not names:
         print(f"no benchmark module matches {filters}")

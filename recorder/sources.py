@@ -56,6 +56,9 @@ def read_image(path: str | Path) -> np.ndarray:
     data = np.fromfile(str(path), dtype=np.uint8)
     if data.size == 0:
         raise ValueError(f"{path} is empty (0 bytes)")
+    if data[:8].tobytes() == b"\x89PNG\r\n\x1a\n" and b"IEND" not in data[-16:].tobytes():
+        # told here, before the decoder prints its own line about it to the terminal
+        raise ValueError(f"{path}: the PNG file is cut short (a copy or download that did not finish)")
     image = cv2.imdecode(data, cv2.IMREAD_COLOR)
     if image is None:
         kind = _UNSUPPORTED.get(path.suffix.lower())

@@ -212,8 +212,10 @@ class PieceClassifier:
 
         self.model_path = Path(model_path) if model_path is not None else DEFAULT_MODEL
         meta_path = self.model_path.with_suffix(".json")
-        if not self.model_path.exists() or not meta_path.exists():
-            raise FileNotFoundError(f"piece classifier needs {self.model_path} and {meta_path}")
+        missing = [str(path) for path in (self.model_path, meta_path) if not path.is_file()]
+        if missing:
+            raise FileNotFoundError(f"piece classifier: no file {' and no file '.join(missing)} (a model is an "
+                                    ".onnx file with its metadata .json beside it, as models/ holds them)")
         try:
             self.metadata: dict[str, Any] = json.loads(meta_path.read_text(encoding="utf-8"))
         except (json.JSONDecodeError, UnicodeDecodeError) as error:

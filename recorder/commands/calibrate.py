@@ -55,16 +55,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=run)
 
 
-def _frames(source: str, limit: int) -> Iterator[np.ndarray]:
-    """Frames of ``source``: one for an image file, up to ``limit`` for a video, camera or stream."""
+def _frames(source: str, limit: int) -> Iterator[tuple[np.ndarray, str]]:
+    """Frames of ``source``, each with where it came from for the user (" in NAME" for a folder's
+    picture, "" otherwise): one for an image file, up to ``limit`` for a video, camera or stream."""
     path = Path(source)
     if path.is_dir():
         for item in sorted(path.iterdir()):
             if item.suffix.lower() in IMAGE_SUFFIXES:
-                yield from _frames(str(item), limit)
+                yield read_image(item), f" in {item.name}"
         return
     if path.suffix.lower() in (*IMAGE_SUFFIXES, ".heic", ".heif"):
-        yield read_image(path)
+        yield read_image(path), ""
         return
     capture = cv2.VideoCapture(int(source) if source.isdigit() else source)
     if not capture.isOpened():
@@ -74,7 +75,7 @@ def _frames(source: str, limit: int) -> Iterator[np.ndarray]:
             ok, frame = capture.read()
             if not ok:
                 break
-            yield frame
+            yield frame, ""
     finally:
         capture.release()
 
@@ -84,7 +85,7 @@ def _calibrate_lens(args: argparse.Namespace) -> int:
         cols, rows = (int(v) for v in args.chessboard.lower().split("x"))
     except ValueError as error:
         raise ValueError(f"--chessboard wants COLSxROWS inner corners, e.g. 9x6, not {args.chessboard!r}") from error
-    lens = calibrate_chessboard(_frames(args.source, max(1, args.frames)), (cols, rows))
+    lens = calibrate_chessboard((frame for frame, _ in _frames(args.source, max(1, args.frames))), (cols, rows))
     lens.save(args.out)
     print(f"lens calibrated: reprojection error {lens.rms:.3f} px; wrote {args.out}")
     return 0
@@ -108,9 +109,9 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError("--min-confidence must be between 0 and 1")
     lens = LensModel.load(args.lens) if args.lens else None
     locator = BoardLocator(red_side=args.red_side, lens=lens, min_confidence=args.min_confidence)
-    best: tuple[BoardGeometry, np.ndarray] | None = None
+    best: tuple[BoardGeometry, np.ndarray, str] | None = None
     reason = "board not found: no frames could be read"
-    for frame in _frames(args.source, max(1, args.frames)):
+    for frame, name in _frames(args.source, max(1, args.frames)):
         try:
             geometry = locator.locate(frame)
         except BoardNotFoundError as error:
@@ -123,13 +124,13 @@ def run(args: argparse.Namespace) -> int:
         if best is None or (best[0].red_side is None and geometry.red_side is not None) or (
                 (geometry.red_side is not None) == (best[0].red_side is not None)
                 and geometry.confidence > best[0].confidence):
-            best = (geometry, frame)
+            best = (geometry, frame, name)
         if best[0].red_side is not None and best[0].confidence >= 0.9:
             break
     if best is None:
         print(f"xqrec calibrate: {reason}", file=sys.stderr)
         return 1
-    geometry, frame = best
+    geometry, frame, name = best
     if geometry.red_side is None:
         classifier = PieceClassifier(args.model)
         probs = classifier.classify(geometry.rectify(frame), spacing=geometry.spacing, margin=geometry.margin)
@@ -142,6 +143,8 @@ def run(args: argparse.Namespace) -> int:
     if args.overlay and not cv2.imwrite(str(args.overlay), draw_overlay(frame, geometry)):
         raise OSError(f"the overlay {args.overlay} could not be written (calibration written to {args.out})")
     side = geometry.red_side or "undetermined (the pieces did not tell; use --red-side)"
-    print(f"board found: confidence {geometry.confidence:.2f}, spacing {geometry.spacing_px():.1f} px, "
+    if args.red_side and geometry.red_side not in (None, args.red_side):
+        side += f" (the pieces say so: --red-side {args.red_side} is only used when they cannot tell)"
+    print(f"board found{name}: confidence {geometry.confidence:.2f}, spacing {geometry.spacing_px():.1f} px, "
           f"red side {side}; wrote {args.out}" + (f" and the overlay {args.overlay}" if args.overlay else ""))
     return 0

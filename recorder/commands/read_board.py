@@ -131,7 +131,7 @@ class BoardReading:
                        "read flipped back; a camera's mirror setting or a photo of a mirror does this")
         spacing = self.geometry.spacing_px()
         if spacing < GOOD_SPACING_PX:
-            out.append(f"the board is small in the picture ({spacing:.0f} px per grid spacing): characters this "
+            out.append(f"the board is small in the picture ({math.floor(spacing * 10) / 10:.1f} px per grid spacing): characters this "
                        f"small are often misread; {GOOD_SPACING_PX} px or more reads reliably")
         if self.unseen:
             out.append(f"{len(self.unseen)} point(s) are cut off by the picture's edge ({', '.join(self.unseen)}): "
