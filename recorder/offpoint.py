@@ -124,6 +124,8 @@ def find_discs(rectified: np.ndarray, spacing: float, margin: float, *, reach: f
         if miss[best] <= _ON_FIELD:
             out[sq] = (dx[sq, best], dy[sq, best])
     _look_closer(out, gray, faint_circles, spacing, px, py, field)
+    if occupied is not None:
+        _search_patches(out, faint, gray, every[chosen], np.asarray(occupied, dtype=bool), spacing, px, py, field)
     return Discs(out, faint)
 
 
@@ -147,9 +149,7 @@ def _faint_circles(smooth: np.ndarray, cache: list[np.ndarray], spacing: float) 
 def _fill_faint(out: np.ndarray, smooth: np.ndarray, cache: list[np.ndarray], found: np.ndarray,
                 occupied: np.ndarray, spacing: float, px: np.ndarray, py: np.ndarray, reach: float) -> np.ndarray:
     """Give the ``occupied`` points without a disc the nearest faint circle within ``reach``, in place;
-    (90,) the points given one. Where the board-wide faint search has none, the point's own patch is
-    searched (:func:`_circles_near`) and its strongest circle within reach taken, if the search
-    found a piece near the point (its neighbours were seen, so the patch is not washed out).
+    (90,) the points given one.
 
     Only circles at least 0.7 spacings from every circle ``found`` already are pieces of their own
     (nearer, they are a found piece's outline again). An occupied point whose nearest disc lies
@@ -163,26 +163,54 @@ def _fill_faint(out: np.ndarray, smooth: np.ndarray, cache: list[np.ndarray], fo
     missing = np.flatnonzero(occupied & (np.isnan(out[:, 0]) | far))
     if not len(missing):
         return filled
-    board_wide = _apart(_faint_circles(smooth, cache, spacing), found, spacing)
+    faint = _apart(_faint_circles(smooth, cache, spacing), found, spacing)
+    if not len(faint):
+        return filled
     for sq in missing:
-        limit = _FAINT_ON_POINT if far[sq] else reach
-        searches = [(board_wide, False)]
-        if len(found) and np.hypot(found[:, 0] - px[sq], found[:, 1] - py[sq]).min() <= _SEEN_AROUND * spacing:
-            # only where the search saw pieces around: where it saw none (glare washing a patch out) a
-            # patch's own contrast makes circles of the board's texture
-            searches.append((_apart(_circles_near(smooth, px[sq], py[sq], spacing), found, spacing), True))
-        for faint, strongest in searches:
-            fx = (faint[:, 0] - px[sq]) / spacing
-            fy = -(faint[:, 1] - py[sq]) / spacing
-            within = np.flatnonzero(np.hypot(fx, fy) <= limit)
-            if len(within):
-                # board-wide the nearest (the search's order mixes pieces); on the point's own patch the
-                # strongest: a knocked piece's weaker circles scatter, some of them towards the point
-                best = int(within[0]) if strongest else int(within[np.argmin(np.hypot(fx, fy)[within])])
-                out[sq] = (fx[best], fy[best])
-                filled[sq] = True
-                break
+        fx = (faint[:, 0] - px[sq]) / spacing
+        fy = -(faint[:, 1] - py[sq]) / spacing
+        distance = np.hypot(fx, fy)
+        best = int(np.argmin(distance))
+        if distance[best] <= (_FAINT_ON_POINT if far[sq] else reach):
+            out[sq] = (fx[best], fy[best])
+            filled[sq] = True
     return filled
+
+
+def _search_patches(out: np.ndarray, faint: np.ndarray, smooth: np.ndarray, found: np.ndarray,
+                    occupied: np.ndarray, spacing: float, px: np.ndarray, py: np.ndarray, field: np.ndarray) -> None:
+    """Measure, in place, the ``occupied`` points still without a disc on their own patch
+    (:func:`_circles_near`), marking them ``faint``: a circle where the point's top should be (the
+    parallax ``field``) is its piece standing there; else the strongest within ``_KNOCK_REACH`` of
+    that place is its piece knocked off it. Only where the board-wide search found a piece within
+    ``_SEEN_AROUND`` spacings: where it saw none (glare washing a patch out) a patch's own contrast
+    makes circles of the board's texture.
+
+    Fresh bench inject-010: a white soldier knocked 0.43 spacings onto the river's characters between
+    a horse and a chariot, which neither board-wide search found. Further off than ``_KNOCK_REACH``
+    a patch's circles were texture or a neighbour's edge (0.72-0.78 off on a standing bench's pale
+    general and soldier, false knocks); a piece knocked that far stands nearer another point.
+    """
+    missing = np.flatnonzero(occupied & np.isnan(out[:, 0]))
+    for sq in missing:
+        if not len(found) or np.hypot(found[:, 0] - px[sq], found[:, 1] - py[sq]).min() > _SEEN_AROUND * spacing:
+            continue
+        circles = _apart(_circles_near(smooth, px[sq], py[sq], spacing), found, spacing)
+        if not len(circles):
+            continue
+        fx = (circles[:, 0] - px[sq]) / spacing
+        fy = -(circles[:, 1] - py[sq]) / spacing
+        miss = np.hypot(fx - field[sq, 0], fy - field[sq, 1])
+        on_top = np.flatnonzero(miss <= _ON_FIELD)
+        knocked = np.flatnonzero(miss <= _KNOCK_REACH)
+        if len(on_top):
+            best = int(on_top[np.argmin(miss[on_top])])
+        elif len(knocked):
+            best = int(knocked[0])  # the strongest: a knocked piece's weaker circles scatter, some towards the point
+        else:
+            continue
+        out[sq] = (fx[best], fy[best])
+        faint[sq] = True
 
 
 def _apart(circles: np.ndarray, found: np.ndarray, spacing: float) -> np.ndarray:
@@ -237,6 +265,7 @@ def _look_closer(out: np.ndarray, smooth: np.ndarray, cache: list[np.ndarray], s
 
 
 _SEEN_AROUND = 1.5  # spacings: a point's own patch is searched only with a circle found this near it
+_KNOCK_REACH = 0.6  # spacings from where its top should be: a patch's circle further off is no piece of this point
 _NEAR_VOTES = 15  # the votes a centre needs on one point's patch (20 board-wide: found on some patches, missed
 # on others a pixel over)
 _FAINT_EDGE = 40  # the gradient a faint outline needs on the equalised copy (the search's own: 60)
