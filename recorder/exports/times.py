@@ -18,7 +18,8 @@ Only when the log holds no press at all (a game read from a PGN file: clock time
 times) are the move times worked out from the differences of the mover's own clock times.
 
 Time used is what an arbiter reads off the clock: the base time, plus an increment for each
-effective press of that side, less the time left after the last press; without presses, the sum
+press of that side that flipped the clock (those the line lost too, :func:`increments`), less the
+time left after the last press; without presses, the sum
 of the move times. A clock whose times were changed or that was restarted during the game (its
 ``clock_times_changed`` or ``clock_restarted`` alert) no longer counts from the base time, so the
 time used is not told then.
@@ -114,14 +115,50 @@ def time_used(game: RecordedGame, time_control: str = "") -> dict[str, int | Non
             return used
         base, increment = control
         last = max(game.presses, key=lambda p: p.t)
+        first = "black" if game.start_fen.split()[1:2] == ["b"] else "red"
+        given = increments(sorted(game.presses, key=lambda p: p.t), base, first)
         for side in SIDES:
-            presses = sum(1 for p in game.presses if p.effective and p.side == side)
-            used[side] = max(0, base + increment * presses - _left(last, side))
+            used[side] = max(0, base + increment * given[side] - _left(last, side))
         return used
     for entry, spent in zip(game.plies, _clock_differences(game, control), strict=True):
         if spent is not None:
             used[entry.side] = (used[entry.side] or 0) + spent
     return used
+
+
+LOST_PRESS_MS = 500  # a stopped clock whose time moved this much since the last press ran: a press was lost
+
+
+def increments(presses: list[ClockPressed], base_ms: int, first: str = "red") -> dict[str, int]:
+    """How many increments each side's clock was given up to the last of ``presses`` (in time order;
+    ``first`` runs from the start): the presses that flipped the clock, and those the line lost.
+
+    A press the recorder did not hear still flipped the clock and gave its increment: the side it
+    stopped then ran, so the next press heard finds a clock that should have stood still with its
+    time moved. Heard by that side, one press of the other was lost; heard by the other side, a
+    pair (one each). A player who moved without pressing leaves the stopped clock still: the next
+    press changes nothing and counts for nobody.
+    """
+    given = {side: 0 for side in SIDES}
+    last = {side: base_ms for side in SIDES}
+    running = first
+    for press in presses:
+        stopped = _other(running)
+        if abs(_left(press, stopped) - last[stopped]) > LOST_PRESS_MS:
+            given[running] += 1  # running's lost press started the stopped clock
+            if press.side == running:
+                given[stopped] += 1  # and stopped's lost press gave it back
+            else:
+                running = stopped
+        if press.side == running:  # it flipped the clock
+            given[running] += 1
+            running = _other(running)
+        last = {"red": press.red_ms, "black": press.black_ms}
+    return given
+
+
+def _other(side: str) -> str:
+    return "black" if side == "red" else "red"
 
 
 def _left(press: ClockPressed, side: str) -> int:

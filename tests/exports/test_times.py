@@ -117,6 +117,15 @@ def test_time_used_is_what_the_clock_shows() -> None:
     assert time_used(rebuild(events)) == {"red": None, "black": None}  # no base time: cannot be told
 
 
+@pytest.mark.parametrize("lost", [(3,), (4,), (3, 4), (9, 10)])
+def test_time_used_counts_the_increments_of_presses_the_line_lost(lost: tuple[int, ...]) -> None:
+    """A tester found time used short by one increment for each press the clock's line lost (the
+    press flipped the clock all the same); a press lost, or a pair, shows in the next press's times."""
+    events, clock = _faults_game()
+    heard = [e for e in events if not (isinstance(e, ClockPressed) and e.ply in lost)]
+    assert time_used(rebuild(heard), INFO.time_control) == clock.ran
+
+
 def test_time_used_is_not_told_once_the_clock_was_set_again() -> None:
     # tester 16: after a restarted clock the sheet still gave base + increments - time left, 22 s off
     events, _ = _faults_game()
