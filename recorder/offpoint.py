@@ -81,7 +81,8 @@ def find_discs(rectified: np.ndarray, spacing: float, margin: float, *, reach: f
     ``occupied`` (90 booleans, e.g. what the classifier reads) names the points a piece stands near:
     where the search found no circle near one of them, a fainter circle on a contrast-equalised copy
     is taken (a pale piece on a pale board, whose outline is too weak for the search, and which
-    would otherwise go unmeasured when knocked). Only those points get one, so a faint outline on
+    would otherwise go unmeasured when knocked); failing that, a circle on the point's own patch
+    (:func:`_search_patches`). Only those points get one, so a faint outline on
     a point read as empty (wood grain, a cross mark) is never measured as a piece; and since such a
     disc was looked for only where the classifier read a piece, it is marked (``Discs.faint``) and
     is no evidence for that reading.
