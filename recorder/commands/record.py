@@ -530,8 +530,8 @@ def run(args: argparse.Namespace) -> int:
             print(f"xqrec record: {stopped.reason}; game {stored.game_id} is left open: the same command goes on "
                   f"with it (from another camera or file: --resume {stored.game_id})", file=sys.stderr)
     elif ended_early:
-        kept = [str(path) for path in (args.pgn, args.scoresheet, args.events) if path is not None]
-        where = f"in {', '.join(kept)}" if kept else "only in the scoresheet above (no store, no file asked for)"
+        written = [str(path) for path in (args.pgn, args.scoresheet, args.events) if path is not None]
+        where = f"in {', '.join(written)}" if written else "only in the scoresheet above (no store, no file asked for)"
         print(f"xqrec record: {ENDED_EARLY} (a cut or damaged file?); the moves read are {where}", file=sys.stderr)
     nothing = _nothing_recorded(events)
     if nothing:

@@ -235,6 +235,7 @@ def test_a_pale_piece_knocked_onto_the_river_between_two_neighbours_is_measured_
     from recorder.offpoint import find_discs
 
     image = cv2.imread(str(BOARDS / "knocked.jpg"))
+    assert image is not None
     discs = find_discs(image, 48.0, 1.0, occupied=_occupied(KNOCKED))
     c4 = 4 * 9 + 2
     assert discs.faint[c4] and 0.35 < discs.offsets[c4, 1] < 0.5 and abs(discs.offsets[c4, 0]) < 0.2
@@ -246,5 +247,6 @@ def test_no_patch_of_its_own_is_searched_where_glare_hid_every_piece_around() ->
     from recorder.offpoint import find_discs
 
     image = cv2.imread(str(BOARDS / "washed.webp"))
+    assert image is not None
     discs = find_discs(image, 48.0, 1.0, occupied=_occupied(WASHED))
     assert np.isnan(discs.offsets[7 * 9 + 6, 0])

@@ -38,7 +38,7 @@ pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's ch
 
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run", "--autoplay-policy=no-user-gesture-required"]
-ROUND = {"event": "City Open 2026", "round": "5", "date": "2026.11.30", "time_control": "5400+30"}
+ROUND: dict[str, Any] = {"event": "City Open 2026", "round": "5", "date": "2026.11.30", "time_control": "5400+30"}
 
 
 def _still(db: Path, video: str, t: float) -> str:
