@@ -145,6 +145,22 @@ class GameEnded(Event):
     judged: tuple[str, ...] = ()
 
 
+# Every kind of alert the recorder, the clock link and the console raise: what the arbiter may be
+# told. A PGN comment naming another kind is someone's words, not an alert (recorder.store.import_notes).
+ALERT_KINDS = frozenset({
+    "illegal_move", "wrong_side", "board_disturbed", "unexplained", "two_moves", "moves_while_away",
+    "press_without_move", "move_without_press", "flag_fallen", "clock_disconnected", "no_clock",
+    "clock_times_changed", "clock_restarted", "clock_log_damaged", "clock_log_mismatch",
+    "camera_lost", "board_not_found", "board_covered", "second_board", "glare", "source_ended_early",
+    "recorder_lost",
+})
+# those about the equipment (camera, clock, video), not about what a player did: the exports say so,
+# so a scoresheet's notes do not read a camera outage as a foul
+EQUIPMENT_KINDS = frozenset({"camera_lost", "board_not_found", "board_covered", "second_board", "glare",
+                             "source_ended_early", "clock_disconnected", "no_clock", "clock_log_damaged",
+                             "clock_log_mismatch", "recorder_lost"})
+
+
 @dataclass(frozen=True)
 class Alert(Event):
     """Something the arbiter must look at: ``kind`` code, ``squares`` (ICCS names), rule ``article``."""

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from recorder.events import (
+    EQUIPMENT_KINDS,
     NOT_RECORDING,
     SOURCE_CHANGED,
     Alert,
@@ -53,13 +54,6 @@ def ended_comment(event: GameEnded) -> str:
     """A game-end verdict or advice as a comment sentence (the article left out when it has none)."""
     word = "advice" if event.advisory else "end"
     return f"{word} ({event.reason}{_article(event.article)}): {event.text}"
-
-
-# alerts about the equipment (camera, clock, video), not about what a player did: the exports say so,
-# so a scoresheet's notes do not read a camera outage as a foul
-EQUIPMENT_KINDS = frozenset({"camera_lost", "board_not_found", "board_covered", "second_board", "glare",
-                             "source_ended_early", "clock_disconnected", "no_clock", "clock_log_damaged",
-                             "clock_log_mismatch", "recorder_lost"})
 
 
 def alert_comment(alert: Alert) -> str:

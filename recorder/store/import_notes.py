@@ -18,6 +18,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from recorder.events import ALERT_KINDS, EQUIPMENT_KINDS
+
 OLD_COMMENT_KIND = "comment"  # the export once wrote another program's comment as ``alert comment: TEXT``
 _CLOCK_MARK = re.compile(r"\[%(?:clk|emt)\s+\d+:\d\d:\d\d(?:\.\d+)?\]")
 # where one sentence of a comment ends and the next begins: "; " before a sentence of the export's kinds
@@ -120,6 +122,9 @@ def _read(sentence: str) -> Note:
                          match["article"] or (cited["article"] if cited else ""), match["text"], match["word"])
     if note is None or _format(note) != sentence or (isinstance(note, CorrectedNote) and note.iccs == note.was):
         return CommentNote(sentence)
+    if isinstance(note, AlertNote) and note.kind != OLD_COMMENT_KIND and (
+            note.kind not in ALERT_KINDS or (note.word == "equipment") != (note.kind in EQUIPMENT_KINDS)):
+        return CommentNote(sentence)  # "alert here: the horse is trapped" is an annotator's, not an alert
     if isinstance(note, AlertNote) and note.kind == OLD_COMMENT_KIND and not note.squares and not note.article:
         return CommentNote(note.text)
     return note

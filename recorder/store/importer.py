@@ -7,7 +7,7 @@ milliseconds that give back the ``[%emt]`` move times; the rest of each comment 
 it was written from (alerts, restorations, corrections, advice, the end), or a comment that keeps
 its text (:mod:`recorder.store.import_notes`). Exported again, an imported game gives
 the text it was read from. A game the store
-holds already (same tags and moves: the same file imported twice) is skipped and named.
+holds already (same tags, moves and comments: the same file imported twice) is skipped and named.
 """
 
 from __future__ import annotations
@@ -43,8 +43,8 @@ from rules import PgnGame, Position, format_move, read_pgn
 
 log = logging.getLogger(__name__)
 
-_CLK = re.compile(r"\[%clk\s+(\d+):(\d\d):(\d\d)\]")
-_EMT = re.compile(r"\[%emt\s+(\d+):(\d\d):(\d\d)\]")
+_CLK = re.compile(r"\[%clk\s+(\d+):(\d\d):(\d\d(?:\.\d+)?)\]")  # H:MM:SS, seconds with a fraction or not
+_EMT = re.compile(r"\[%emt\s+(\d+):(\d\d):(\d\d(?:\.\d+)?)\]")
 _TIME_CONTROL = re.compile(r"\s*(\d+)(?:\+(\d+))?\s*")
 
 
@@ -52,8 +52,8 @@ def _ms(pattern: re.Pattern[str], comment: str) -> int | None:
     match = pattern.search(comment)
     if match is None:
         return None
-    hours, minutes, seconds = (int(part) for part in match.groups())
-    return ((hours * 60 + minutes) * 60 + seconds) * 1000
+    hours, minutes, seconds = int(match[1]), int(match[2]), float(match[3])
+    return round(((hours * 60 + minutes) * 60 + seconds) * 1000)
 
 
 def _clock_ms(comment: str) -> int | None:
@@ -122,10 +122,13 @@ def fit_clocks(sides: list[str], clocks: list[int | None], spent: list[int | Non
 
 
 def _note_events(notes: list[Note], t: float, ply: int, after: Position,
-                 recorded: MoveRecorded | None, result: str | None) -> list[Event]:
-    """The events of the notes of the comment after ply ``ply`` (0: the game's opening comment)."""
+                 recorded: MoveRecorded | None, result: str | None, last: bool) -> list[Event]:
+    """The events of the notes of the comment after ply ``ply`` (0: the game's opening comment);
+    ``last``: it is the comment after the game's last move (only there can the game have ended)."""
     events: list[Event] = []
     for note in notes:
+        if isinstance(note, EndedNote) and not note.advisory and not last:
+            note = plain(note)  # "end (resignation): ..." mid-game is an annotator's, not the game's end
         if isinstance(note, RestoredNote) and note.ply != ply:
             note = plain(note)  # it can only stand where it was written: after the ply it restored
         if isinstance(note, CorrectedNote) and (recorded is None or (note.ply, note.iccs, note.chinese) != (
@@ -157,7 +160,7 @@ def events_from_pgn(game: PgnGame, source: str = "") -> list[Event]:
     position = game.start_position()
     result = game.result if game.result in ("1-0", "0-1", "1/2-1/2") else None
     events: list[Event] = [RecordingStarted(0.0, source, position.fen())]
-    events += _note_events(read_notes(game.comment), 0.5, 0, position, None, result)
+    events += _note_events(read_notes(game.comment), 0.5, 0, position, None, result, not game.moves)
     comments = [game.move_comments[index] if index < len(game.move_comments) else ""
                 for index in range(len(game.moves))]
     sides = [board.side_to_move for board in game.positions()[:-1]]
@@ -172,7 +175,8 @@ def events_from_pgn(game: PgnGame, source: str = "") -> list[Event]:
         recorded = MoveRecorded(float(ply), ply, move.iccs, format_move(position, move, "chinese"), side,
                                 after.fen(), 1.0, None, clocks["red"], clocks["black"])
         events.append(recorded)
-        noted = _note_events(read_notes(comments[ply - 1]), ply + 0.5, ply, after, recorded, result)
+        noted = _note_events(read_notes(comments[ply - 1]), ply + 0.5, ply, after, recorded, result,
+                             ply == len(game.moves))
         ended = ended or any(isinstance(event, GameEnded) and not event.advisory for event in noted)
         events += noted
         position = after
@@ -225,15 +229,30 @@ def _same_details(row: GameRow, info: GameInfo, result: str) -> bool:
 
 
 def find_duplicate(store: GameStore, game: PgnGame) -> int | None:
-    """The id of a stored game with the same tags and moves as ``game`` (same start, same result), if any."""
+    """The id of a stored game with the same tags, moves and comments as ``game`` (same start, same
+    result), if any: the same file imported twice. Another annotated copy of a game (its own
+    annotator, comments or opening code) is a game of its own. The other tags are compared only with
+    a game stored with them (before schema 5 they were not kept)."""
     info = info_from_headers(game.headers)
     fen = game.start_position().fen()
     moves = [move.iccs for move in game.moves]
+    comments: list[tuple[int, str]] | None = None
     for row in store.games(event=info.event or None, round_name=info.round or None):
-        if _same_details(row, info, game.result) and row.plies == len(moves) and row.start_fen == fen \
-                and rebuild(store.events(row.id)).moves == moves:
+        if not (_same_details(row, info, game.result) and row.plies == len(moves) and row.start_fen == fen
+                and (not row.info.tags or row.info.tags == info.tags)):
+            continue
+        stored = store.events(row.id)
+        if rebuild(stored).moves != moves:
+            continue
+        if comments is None:
+            comments = _comments(events_from_pgn(game))
+        if _comments(stored) == comments:
             return row.id
     return None
+
+
+def _comments(events: list[Event]) -> list[tuple[int, str]]:
+    return [(event.ply, event.text) for event in events if isinstance(event, Comment)]
 
 
 def import_pgn(store: GameStore, data: str | bytes, source: str = "") -> Imported:
@@ -248,7 +267,8 @@ def import_pgn(store: GameStore, data: str | bytes, source: str = "") -> Importe
         stored = find_duplicate(store, game)
         if stored is not None:
             log.debug("game %d of %s is game %d of the store", number, source, stored)
-            result.duplicates.append(f"game {number} is already stored as game {stored} (same tags and moves)")
+            result.duplicates.append(f"game {number} is already stored as game {stored} "
+                                     "(same tags, moves and comments)")
             continue
         game_id = store.create_game(source or "imported PGN", info_from_headers(game.headers))
         for event in events_from_pgn(game, source):

@@ -75,7 +75,7 @@ def test_a_game_already_stored_is_skipped_and_named() -> None:
     assert len(first.ids) == 1 and first.duplicates == []
     again = import_pgn(store, text, "copy/a.pgn")  # the same game from another path
     assert again.ids == [] and again.duplicates == [f"game 1 is already stored as game {first.ids[0]} "
-                                                    "(same tags and moves)"]
+                                                    "(same tags, moves and comments)"]
     other_moves = import_pgn(store, text.replace("马8进7", "马2进3"), "b.pgn")
     other_player = import_pgn(store, text.replace('"B"', '"C"'), "c.pgn")
     other_result = import_pgn(store, text.replace("*\n", "1-0\n"), "d.pgn")
@@ -88,7 +88,7 @@ def test_a_game_twice_in_one_file_is_stored_once() -> None:
     game = '[Red "A"]\n[Black "B"]\n\n1. h2e2 h9g7 2. h0g2 *\n'
     imported = import_pgn(store, game + "\n" + game)
     assert len(imported.ids) == 1 and imported.duplicates == [f"game 2 is already stored as game {imported.ids[0]} "
-                                                               "(same tags and moves)"]
+                                                               "(same tags, moves and comments)"]
 
 
 def _round_trip_text(text: str) -> str:
@@ -199,3 +199,32 @@ def test_alerts_cite_their_article_once_and_equipment_alerts_come_back_as_alerts
     alerts = [e for e in events_from_pgn(game) if isinstance(e, Alert)]
     assert [(a.kind, a.article) for a in alerts] == [("illegal_move", "2.2"), ("camera_lost", "")]
     assert _round_trip_text(text) == text
+
+
+def test_annotators_words_that_look_like_the_recorders_notes_stay_comments() -> None:
+    """A tester's annotated game: 'alert here: ...' went to the fouls box as an alert, 'equipment
+    note: ...' came back as 'alert note: ...', and 'end (resignation): ...' after move 3 ended the
+    game there. Only the recorder's own alert kinds, and a game's end after its last move, are read."""
+    from recorder.events import Alert, Comment, GameEnded
+
+    store = GameStore(":memory:")
+    text = ("[Red \"A\"]\n[TimeControl \"600+5\"]\n\n1. h2e2 {[%clk 0:10:03.5]} h9g7 {alert here: the horse is trapped}"
+            " 2. h0g2 {end (resignation): black looked lost} i9h9 {equipment note: the clock was slow} *\n")
+    (game_id,) = import_pgn(store, text, "a.pgn").ids
+    events = store.events(game_id)
+    assert not [e for e in events if isinstance(e, Alert | GameEnded)]
+    assert [e.text for e in events if isinstance(e, Comment)] == [
+        "alert here: the horse is trapped", "end (resignation): black looked lost", "equipment note: the clock was slow"]
+    assert rebuild(events).plies[0].clock_ms == 603_500  # a clock time with a fraction of a second is read
+    assert _round_trip_text(text).count("[%clk 0:10:03]") == 1
+
+
+def test_another_annotated_copy_of_a_stored_game_is_imported() -> None:
+    store = GameStore(":memory:")
+    moves = "1. h2e2 h9g7 2. h0g2 1-0\n"
+    first = import_pgn(store, '[Red "A"]\n[Annotator "X"]\n\n' + moves, "a.pgn")
+    again = import_pgn(store, '[Red "A"]\n[Annotator "X"]\n\n' + moves, "a.pgn")
+    other = import_pgn(store, '[Red "A"]\n[Annotator "Y"]\n\n' + moves, "b.pgn")
+    commented = import_pgn(store, '[Red "A"]\n[Annotator "X"]\n\n1. h2e2 {best} h9g7 2. h0g2 1-0\n', "c.pgn")
+    assert len(first.ids) == 1 and not again.ids and len(again.duplicates) == 1
+    assert len(other.ids) == 1 and len(commented.ids) == 1
