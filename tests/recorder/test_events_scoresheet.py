@@ -138,3 +138,21 @@ def test_a_move_the_camera_could_not_rule_out_another_for_says_so_on_the_termina
     old = event_to_json(replace(recorded, rivals=()))
     del old["rivals"]  # a log written before the field: read as no rivals
     assert event_from_json(old) == replace(recorded, rivals=())
+
+
+def test_every_alert_kind_raised_in_the_code_is_in_alert_kinds() -> None:
+    """ALERT_KINDS is what an imported PGN's alert sentences are checked against: a kind raised but
+    missing from it would come back from a PGN as a plain comment."""
+    import re
+    from pathlib import Path
+
+    from recorder.clock.live import _ALERTS
+    from recorder.events import ALERT_KINDS, EQUIPMENT_KINDS
+
+    root = Path(__file__).resolve().parents[2] / "recorder"
+    raised = set()
+    for path in root.rglob("*.py"):
+        raised |= set(re.findall(r"(?:Alert|BoardDisturbed|ClockAlert|TwoMovesSeen|IllegalMoveAlert)\([^,()]*, *\"([a-z_]+)\"",
+                                 path.read_text(encoding="utf-8")))
+    raised |= {kind for kind, _ in _ALERTS.values()}
+    assert len(raised) > 15 and raised <= ALERT_KINDS and EQUIPMENT_KINDS <= ALERT_KINDS
