@@ -42,6 +42,7 @@ from recorder.vision import (
     sureness,
 )
 from rules import Position
+from rules.squares import PIECE_LIMITS, piece_name
 
 log = logging.getLogger(__name__)
 
@@ -82,6 +83,7 @@ UNRELIABLE_OVERRULED = 5  # this many overruled points make a reading unreliable
 # read as they are, 13 had 8 or more (5 of them wrong), 35 had fewer (1 wrong, under glare).
 UNRELIABLE_DOUBTFUL = 8
 GLARE_WASHED = 0.3  # a point whose piece-sized square is this much blown out to white may read wrong (as the recorder)
+OVER_LIMIT_SURE = 0.5  # a piece read this sure that the rules changed for a kind's count: the choice may be wrong
 GLARE_WARN_POINTS = 10  # glare over this many points is warned of (a few blown-out points are common and harmless)
 OVERRULED_P = 0.05  # the rules read a point as a class the classifier gave less than this: overruled
 MIN_PICTURE_PX = 9 * MIN_SPACING_PX  # a picture narrower than this cannot hold a board to read
@@ -116,6 +118,24 @@ class BoardReading:
         return {name: (alone, legal) for name, alone, legal in zip(POINT_NAMES, self.probs.labels(), self.labels,
                                                                     strict=True) if alone != legal}
 
+    def over_limit(self, sure: float = OVER_LIMIT_SURE) -> str:
+        """The piece kinds the classifier alone read more of than a side has, where the rules had to
+        take one read at least ``sure`` for something else, with their points (``"4 red chariots
+        (b2, e2, a0, i0; 2 allowed)"``); "" when none. A third chariot read 30 % is a misread the
+        rules put right; one read 90 % may be the right one and another the misread."""
+        told = []
+        classes = self.probs.classes
+        for letter, limit in PIECE_LIMITS.items():
+            for piece in (letter, letter.lower()):
+                rows = [(row, name) for row, name, label in zip(self.probs.probs, POINT_NAMES, self.probs.labels(),
+                                                                 strict=True)
+                        if label == piece and name not in self.unseen]
+                changed = [row[classes.index(piece)] for row, name in rows if name in self.set_by_rules()]
+                if len(rows) > limit and changed and max(changed) >= sure:
+                    told.append(f"{len(rows)} {piece_name(piece)}s ({', '.join(name for _, name in rows)}; "
+                                f"{limit} allowed)")
+        return "; ".join(told)
+
     def overruled(self) -> list[str]:
         """Points the rules read as a class the classifier gave almost no chance (``OVERRULED_P``):
         one or two are misread pieces; many say the picture itself is off (its colours, a mirror)."""
@@ -139,22 +159,32 @@ class BoardReading:
         if self.geometry.red_side is None:
             out.append("red's side could not be told from the pieces: the placement puts red where the board's "
                        "naming put rank 0, which may be upside down")
-        if len(self.glared) >= GLARE_WARN_POINTS:
-            out.append(f"glare washes out {len(self.glared)} point(s) ({_names(self.glared)}): a piece there may "
-                       "be misread (its colour above all) or missed; move the light or the camera")
-        covered = [name for name in self.probs.covered_points() if name not in self.unseen]
-        if covered:
-            out.append(f"{len(covered)} point(s) are covered ({_names(covered)}: a hand?): what stands there is "
-                       "not read and the placement shows them empty")
-        overruled = self.overruled()
         doubtful = self.doubtful()
+        ruled = self.set_by_rules()
+        # glare is told where it touches the reading (a bright white board "washed out" everywhere but
+        # read surely is no news): points under it read unsure, set by the rules, or read as covered
+        covered = [name for name in self.probs.covered_points() if name not in self.unseen]
+        hurt = [name for name in self.glared if name in doubtful or name in ruled or name in covered]
+        if len(self.glared) >= GLARE_WARN_POINTS and hurt:
+            out.append(f"glare washes out {len(self.glared)} point(s), and {len(hurt)} of them read unsure "
+                       f"({_names(hurt)}): a piece there may be misread (its colour above all) or missed; move the "
+                       "light or the camera")
+        if covered:
+            why = "a hand, or glare?" if set(covered) <= set(self.glared) else "a hand?"
+            out.append(f"{len(covered)} point(s) are covered ({_names(covered)}: {why}): what stands there is "
+                       "not read and the placement shows them empty")
+        over = self.over_limit()
+        if over:
+            out.append(f"the camera read {over}: the rules kept the surest and read the others as their next "
+                       "likeliest kind, which may not be the right choice; check those points")
+        overruled = self.overruled()
         if len(overruled) >= UNRELIABLE_OVERRULED:
             out.append(f"the rules had to overrule the camera's reading on {len(overruled)} points "
                        f"({_names(overruled)}): this reading is unreliable; are the picture's colours true "
                        "(no sepia or tinted filter, red ink looking red), and is it sharp and not heavily compressed?")
         elif len(doubtful) >= UNRELIABLE_DOUBTFUL:
-            ruled = sum(1 for name in doubtful if name in self.set_by_rules())
-            out.append(f"{len(doubtful)} points read less than {SURE:.0%} sure ({ruled} of them set by the rules): "
+            by_rules = sum(1 for name in doubtful if name in ruled)
+            out.append(f"{len(doubtful)} points read less than {SURE:.0%} sure ({by_rules} of them set by the rules): "
                        "a reading this unsure is often wrong somewhere; check those points (glare, blur, heavy "
                        "compression or an unusual set make a picture read poorly)")
         if problem:
@@ -314,7 +344,10 @@ def run(args: argparse.Namespace) -> int:
     try:
         seen = read_board(image, classifier, geometry)
     except BoardNotFoundError as error:
-        print(f"xqrec read-board: no board found in {args.image}: {error.reason}", file=sys.stderr)
+        print(f"xqrec read-board: no board found in {args.image}: {error.reason}. A sharper picture with the "
+              "whole board in it helps; a camera that gives doubtful pictures can be calibrated once on its "
+              "video (xqrec calibrate VIDEO --out calib.json, which tries many frames) and read with "
+              "--calibration calib.json", file=sys.stderr)
         return 1
     if colourless(image):
         brightest = float(np.percentile(image, 99.5))

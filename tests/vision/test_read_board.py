@@ -275,9 +275,17 @@ def test_unsure_readings_glare_and_hands_are_warned_of() -> None:
                        for name in pawns[:UNRELIABLE_DOUBTFUL - 1]})
     calm = BoardReading(fewer, legal_labels(fewer), geometry, {})
     assert not any("sure" in w for w in calm.warnings())
-    glare = BoardReading(reading(), legal_labels(reading()), geometry, {}, glared=tuple(pawns[:GLARE_WARN_POINTS]))
-    assert any("glare washes out 10 point(s)" in w for w in glare.warnings())
+    glare = BoardReading(fewer, legal_labels(fewer), geometry, {}, glared=tuple(pawns[:GLARE_WARN_POINTS]))
+    assert any("glare washes out 10 point(s), and 7 of them read unsure" in w for w in glare.warnings())
     assert not any("glare" in w for w in replace(glare, glared=tuple(pawns[:GLARE_WARN_POINTS - 1])).warnings())
+    sure = BoardReading(reading(), legal_labels(reading()), geometry, {}, glared=tuple(pawns))
+    assert not any("glare" in w for w in sure.warnings())  # a bright board read surely: no news
+    # four red chariots read, two of them surely enough that the rules' choice may be wrong
+    chariots = reading(b2={"R": 0.99, "C": 0.01}, h2={"R": 0.7, "C": 0.3})
+    over = BoardReading(chariots, legal_labels(chariots), geometry, {})
+    assert any("4 red chariots (b2, h2, a0, i0; 2 allowed)" in w for w in over.warnings())
+    weak = reading(b2={"R": 0.45, "C": 0.4})  # a third chariot read under 50 %: a misread the rules put right
+    assert not any("allowed" in w for w in BoardReading(weak, legal_labels(weak), geometry, {}).warnings())
     hand = reading(c3={"covered": 0.9, "P": 0.1}, d0={"covered": 0.9, "A": 0.1})
     covered = BoardReading(hand, legal_labels(hand), geometry, {}).warnings()
     assert any("2 point(s) are covered (c3, d0: a hand?)" in w for w in covered)
