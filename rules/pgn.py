@@ -308,6 +308,7 @@ def _read_game(header_text: list[tuple[str, str]], movetext: str, encoding: str 
         _problem(game, f"game {number}: bad FEN tag: {error}", strict, cut=True)
         return game
     stopped = False
+    terminated = False  # the movetext ended with a result (1-0, 0-1, 1/2-1/2 or *), as PGN asks
     for kind, value in tokenize(movetext):
         if kind == "comment":
             if game.moves:
@@ -317,6 +318,7 @@ def _read_game(header_text: list[tuple[str, str]], movetext: str, encoding: str 
                 game.comment = f"{game.comment} {value}".strip()
         elif kind == "result":
             game.result = value
+            terminated = True
         elif kind == "skipped":
             game.notes.append(f"game {number}: variation left out: {value!r}")
         elif kind == "unclosed":
@@ -340,6 +342,9 @@ def _read_game(header_text: list[tuple[str, str]], movetext: str, encoding: str 
     elif unclosed is not None:
         game.notes.append(f"game {number}: {unclosed.text}")
     tagged = game.headers.get("Result", "").strip()
+    if game.moves and not terminated and not stopped and not game.cut and unclosed is None:
+        game.notes.append(f"game {number}: the moves end without a result (1-0, 0-1, 1/2-1/2 or *): the file may "
+                          "be cut short" + (f"; the Result tag's {tagged} is taken" if tagged in RESULTS else ""))
     if game.result == "*" and tagged in RESULTS:
         game.result = tagged
     elif tagged in RESULTS and tagged not in ("*", game.result):

@@ -76,8 +76,8 @@ def _list(args: argparse.Namespace, data: bytes) -> int:
             print(f"imported {len(imported.ids)} game(s) from {args.import_pgn}{skipped}{refused}")
             for duplicate in imported.duplicates:
                 print(f"  skipped: {duplicate}", file=sys.stderr)
-            for problem in imported.problems:
-                print(f"  left out: {problem}", file=sys.stderr)
+            for problem in imported.problems:  # a game left out whole, or a note on a game stored
+                print(f"  {'left out' if problem.endswith(NOT_IMPORTED) else 'note'}: {problem}", file=sys.stderr)
             if not imported.ids and not imported.duplicates:
                 why = ("not one game could be read whole (above)" if imported.problems
                        else "it holds no PGN game")

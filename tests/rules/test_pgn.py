@@ -260,3 +260,12 @@ def test_a_result_tag_the_movetext_contradicts_is_named() -> None:
     (game,) = read_pgn('[Result "0-1"]\n\n1. h2e2 h9g7 1-0\n')
     assert game.result == "1-0" and not game.errors
     assert game.notes == ["game 1: the Result tag says 0-1 but the moves end with 1-0; 1-0 is taken"]
+
+
+def test_moves_that_end_without_a_result_are_noted_as_maybe_cut_short() -> None:
+    (game,) = read_pgn('[Result "1-0"]\n\n1. h2e2 h9g7 2. h0g2\n')
+    assert game.result == "1-0" and not game.cut
+    assert game.notes == ["game 1: the moves end without a result (1-0, 0-1, 1/2-1/2 or *): the file may be cut "
+                          "short; the Result tag's 1-0 is taken"]
+    (whole,) = read_pgn("1. h2e2 h9g7 *\n")
+    assert not whole.notes
