@@ -218,7 +218,9 @@ def _tags_of(line: str) -> list[tuple[str, str]] | None:
     with one tag takes everything between its first and last quote.
     """
     if _TAG_LINE.fullmatch(line):
-        return [(name, re.sub(r"\\(.)", r"\1", value)) for name, value in _TAG.findall(line)]
+        # PGN escapes only a quote and a backslash; a backslash before anything else is the text's own
+        # (a Windows path in a Site tag written by a program that does not escape)
+        return [(name, re.sub(r'\\(["\\])', r"\1", value)) for name, value in _TAG.findall(line)]
     loose = _LOOSE_TAG.fullmatch(line)
     return [(loose.group(1), loose.group(2))] if loose else None
 

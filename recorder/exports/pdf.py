@@ -284,7 +284,8 @@ class _Sheet:
         usual = Position.start()
         if (start.board, start.side_to_move) == (usual.board, usual.side_to_move):
             return final
-        return [("开局局面 Start position", start)] + final
+        mover = "红先 red to move" if start.side_to_move == "red" else "黑先 black to move"
+        return [(f"开局局面 Start position ({mover})", start)] + final
 
 
 def _provenance(events: Sequence[Event]) -> str:

@@ -16,7 +16,7 @@ from recorder.exports.pgn import game_notes
 from recorder.exports.times import clock_text, time_used
 from recorder.scoresheet import rebuild, scoresheet_text
 from recorder.store.db import GameInfo
-from rules import Position
+from rules import START_FEN, Position
 from rules.squares import BLACK, RED
 
 
@@ -46,6 +46,8 @@ def export_text(events: Sequence[Event], info: GameInfo | None = None, title: st
     pairs = [("Event", info.event), ("Site", info.site), ("Date", info.date), ("Round", info.round),
              ("Board", "" if info.board is None else str(info.board)), ("Red", info.red),
              ("Black", info.black), ("Time control", info.time_control), ("Result", game.result)]
+    if game.start_fen.split()[:2] != START_FEN.split()[:2]:  # set up: the record replays from here only
+        pairs.append(("Start (FEN)", game.start_fen))
     lines += [f"{name + ':':<14}{value}" for name, value in pairs if value]
     used = time_used(game, info.time_control)
     if any(value is not None for value in used.values()):

@@ -269,3 +269,9 @@ def test_moves_that_end_without_a_result_are_noted_as_maybe_cut_short() -> None:
                           "short; the Result tag's 1-0 is taken"]
     (whole,) = read_pgn("1. h2e2 h9g7 *\n")
     assert not whole.notes
+
+
+def test_a_backslash_before_anything_but_a_quote_or_a_backslash_is_kept_in_a_tag() -> None:
+    (game,) = read_pgn('[Site "C:\\Games\\xq"]\n[Event "a \\"b\\" c\\\\d"]\n\n1. h2e2 *\n')
+    assert game.headers["Site"] == "C:\\Games\\xq" and game.headers["Event"] == 'a "b" c\\d'
+    assert read_pgn(write_pgn(game, "iccs"))[0].headers["Site"] == "C:\\Games\\xq"
