@@ -23,8 +23,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("export", help="export a stored game: PGN, PDF scoresheet or text")
     parser.add_argument("game", type=int, nargs="?", help="game id (see xqrec games)")
     parser.add_argument("--round", nargs=2, metavar=("EVENT", "ROUND"),
-                        help="instead of one game: every game of this round (one PGN, one PDF with a "
-                             "scoresheet per game, or the text records one after another)")
+                        help="instead of one game: every game of this round (one PGN for broadcasters, with "
+                             "moves, clocks and results but no alert, note or comment; one PDF with a "
+                             "scoresheet per game; or the text records one after another)")
     parser.add_argument("--format", choices=("pgn", "pdf", "txt"), default="pgn")
     parser.add_argument("--notation", choices=("chinese", "wxf", "iccs"), default=None,
                         help="PGN move notation (default iccs; the PDF and text are always Chinese)")

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from recorder.store import GameStore, default_db_path
 from recorder.store.importer import NOT_IMPORTED, import_pgn
-from rules.pgn import PgnError
+from rules.pgn import PgnError, decode_pgn
 
 
 def add_db_argument(parser: argparse.ArgumentParser) -> None:
@@ -38,6 +38,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--import", dest="import_pgn", type=Path, metavar="PGN",
                         help="first store the games of this PGN file (exit status 1 when some of its games "
                         "could not be read and were left out, 2 when none could)")
+    parser.add_argument("--encoding", metavar="CODEC",
+                        help="the PGN file's text encoding (e.g. big5, gbk, utf-8) when the names read wrong: "
+                        "without it the encoding is guessed, and named when it is not UTF-8")
     parser.set_defaults(handler=run)
 
 
@@ -47,15 +50,29 @@ def run(args: argparse.Namespace) -> int:
         return 0
     data = args.import_pgn.read_bytes() if args.import_pgn is not None else b""  # read before a store is made
     made = args.import_pgn is not None and not (args.db if args.db is not None else default_db_path()).exists()
-    status = _list(args, data)
-    if status == NOTHING_IMPORTED and made:  # a store made for games that were not there: not left behind
-        path = args.db if args.db is not None else default_db_path()
-        with GameStore(path, create=False) as store:
-            empty = not store.games()  # (unless another program stored a game in it meanwhile)
-        if empty:
-            for part in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
-                part.unlink(missing_ok=True)
+    status = None
+    try:
+        status = _list(args, data)
+    finally:
+        if made and status in (None, NOTHING_IMPORTED):  # a store made for games that were not there: not left
+            path = args.db if args.db is not None else default_db_path()
+            if path.exists():
+                with GameStore(path, create=False) as store:
+                    empty = not store.games()  # (unless another program stored a game in it meanwhile)
+                if empty:
+                    for part in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+                        part.unlink(missing_ok=True)
     return status
+
+
+def _decoded(data: bytes, encoding: str) -> str:
+    """``data`` as text in the ``encoding`` the user named (``ValueError`` saying where it fails)."""
+    try:
+        return data.decode(encoding).removeprefix("\ufeff")
+    except LookupError:
+        raise ValueError(f"--encoding {encoding}: no such text encoding") from None
+    except UnicodeDecodeError as error:
+        raise ValueError(f"the file is not {encoding} text ({error.reason} at byte {error.start})") from None
 
 
 NOTHING_IMPORTED = 2  # exit status of ``games --import`` when the file gave no game
@@ -66,9 +83,13 @@ def _list(args: argparse.Namespace, data: bytes) -> int:
     with GameStore(args.db) if args.import_pgn is not None else open_existing_store(args.db) as store:
         if args.import_pgn is not None:
             try:
-                imported = import_pgn(store, data, str(args.import_pgn.resolve()))  # named by where it is, as recordings are
+                text, encoding = (_decoded(data, args.encoding), args.encoding) if args.encoding else decode_pgn(data)
+                imported = import_pgn(store, text, str(args.import_pgn.resolve()))  # named by where it is, as recordings are
             except PgnError as error:  # an unreadable encoding: name the file it is about
                 raise ValueError(f"{args.import_pgn}: {error}") from None
+            if not args.encoding and encoding not in ("utf-8", "utf-8-sig", "utf-16"):
+                print(f"  note: {args.import_pgn} read as {encoding} (guessed; if the names read wrong, give "
+                      "--encoding big5, gbk...)", file=sys.stderr)
             skipped = f"; {len(imported.duplicates)} skipped, already stored" if imported.duplicates else ""
             not_imported = len({problem[problem.rfind("(game "):] for problem in imported.problems
                                 if problem.endswith(NOT_IMPORTED)})  # games, not their problem lines

@@ -219,3 +219,23 @@ def test_an_imported_file_is_named_by_its_absolute_path(tmp_path: Path, monkeypa
     with GameStore(tmp_path / "i.sqlite3") as store:
         assert [g.source for g in store.games()] == [str(tmp_path / "ex" / "g1.pgn")]
 
+
+
+def test_a_guessed_encoding_is_named_and_can_be_given(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A tester's short Big5 file with ICCS moves was read as GBK, its names garbled, without a word."""
+    pgn = tmp_path / "big5.pgn"
+    pgn.write_bytes('[Red "洪智"]\n\n1. h2e2 *\n'.encode("big5"))
+    db = tmp_path / "s.sqlite3"
+    assert main(["games", "--db", str(db), "--import", str(pgn)]) == 0
+    assert "read as gbk (guessed" in capsys.readouterr().err
+    again = tmp_path / "t.sqlite3"
+    assert main(["games", "--db", str(again), "--import", str(pgn), "--encoding", "big5"]) == 0
+    assert "洪智" in capsys.readouterr().out
+    with GameStore(again) as store:
+        assert store.games()[0].info.red == "洪智"
+    assert main(["games", "--db", str(tmp_path / "u.sqlite3"), "--import", str(pgn), "--encoding", "klingon"]) == 2
+    assert "no such text encoding" in capsys.readouterr().err and not (tmp_path / "u.sqlite3").exists()
+    picture = tmp_path / "board.png"
+    picture.write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 4)
+    assert main(["games", "--db", str(tmp_path / "v.sqlite3"), "--import", str(picture)]) == 2
+    assert "cannot decode" in capsys.readouterr().err and not (tmp_path / "v.sqlite3").exists()
