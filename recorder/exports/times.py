@@ -116,7 +116,7 @@ def time_used(game: RecordedGame, time_control: str = "") -> dict[str, int | Non
         base, increment = control
         last = max(game.presses, key=lambda p: p.t)
         first = "black" if game.start_fen.split()[1:2] == ["b"] else "red"
-        given = increments(sorted(game.presses, key=lambda p: p.t), base, first)
+        given = increments(sorted(game.presses, key=lambda p: p.t), first)
         for side in SIDES:
             used[side] = max(0, base + increment * given[side] - _left(last, side))
         return used
@@ -129,7 +129,7 @@ def time_used(game: RecordedGame, time_control: str = "") -> dict[str, int | Non
 LOST_PRESS_MS = 500  # a stopped clock whose time moved this much since the last press ran: a press was lost
 
 
-def increments(presses: list[ClockPressed], base_ms: int, first: str = "red") -> dict[str, int]:
+def increments(presses: list[ClockPressed], first: str = "red") -> dict[str, int]:
     """How many increments each side's clock was given up to the last of ``presses`` (in time order;
     ``first`` runs from the start): the presses that flipped the clock, and those the line lost.
 
@@ -137,14 +137,15 @@ def increments(presses: list[ClockPressed], base_ms: int, first: str = "red") ->
     stopped then ran, so the next press heard finds a clock that should have stood still with its
     time moved. Heard by that side, one press of the other was lost; heard by the other side, a
     pair (one each). A player who moved without pressing leaves the stopped clock still: the next
-    press changes nothing and counts for nobody.
+    press changes nothing and counts for nobody. Before the first press heard nothing is inferred: a
+    clock heard only from mid-game has run long before it (its times say nothing of lost presses).
     """
     given = {side: 0 for side in SIDES}
-    last = {side: base_ms for side in SIDES}
+    last: dict[str, int] | None = None
     running = first
     for press in presses:
         stopped = _other(running)
-        if abs(_left(press, stopped) - last[stopped]) > LOST_PRESS_MS:
+        if last is not None and abs(_left(press, stopped) - last[stopped]) > LOST_PRESS_MS:
             given[running] += 1  # running's lost press started the stopped clock
             if press.side == running:
                 given[stopped] += 1  # and stopped's lost press gave it back
