@@ -24,6 +24,7 @@ from recorder.events import (
     BoardDisturbed,
     ClockNoted,
     ClockPressed,
+    Comment,
     Event,
     GameEnded,
     MoveCorrected,
@@ -109,6 +110,7 @@ def game_state(game: GameRow, events: list[StoredEvent]) -> dict[str, Any]:
     ended: dict[str, Any] | None = None
     advice: list[dict[str, Any]] = []
     actions: list[dict[str, Any]] = []
+    comments: list[dict[str, Any]] = []  # an imported record's own words (an annotator's): shown, never alerts
     marked: dict[int, tuple[str, Any]] = {}  # ply -> (iccs, rivals) of marked moves a later event replaced
     stopped = False
     t_last = 0.0
@@ -163,6 +165,8 @@ def game_state(game: GameRow, events: list[StoredEvent]) -> dict[str, Any]:
             if isinstance(event, ResultMarked):
                 actions.append({"seq": stored.seq, "type": "ResultMarked", "by": event.by, "at": event.at,
                                 "text": f"result {event.result}" + (f": {event.text}" if event.text else "")})
+        elif isinstance(event, Comment):
+            comments.append({"ply": event.ply, "text": event.text})
         elif isinstance(event, Alert):
             fen = moves[-1]["fen"] if moves else start
             item = _alert(stored, fen, None)
@@ -200,7 +204,8 @@ def game_state(game: GameRow, events: list[StoredEvent]) -> dict[str, Any]:
     state = _info(game)
     state.update(start_fen=start, fen=fen, side_to_move=_side_to_move(fen), moves=moves, clocks=clocks,
                  alerts=alerts, open_alerts=sum(1 for a in alerts if a["acknowledged"] is None),
-                 ended=ended, advice=advice, open_advice=sum(1 for a in advice if a["open"]), actions=actions, result=result, t=t_last,
+                 ended=ended, advice=advice, open_advice=sum(1 for a in advice if a["open"]), actions=actions, comments=comments,
+                 result=result, t=t_last,
                  last_event_id=max((s.id for s in events), default=0))
     return state
 

@@ -504,3 +504,12 @@ def test_a_missing_game_opened_in_a_browser_is_a_page_and_ipv6_loopback_serves(t
         server.shutdown()
         server.server_close()
         thread.join(timeout=5)
+
+
+def test_an_imported_records_comments_are_shown_and_are_no_alerts(console: Any) -> None:
+    with GameStore(console.db) as store:
+        (game,) = import_pgn(store, '[Event "Club"]\n\n{opening}\n1. h2e2 {a classic} h9g7 *\n').ids
+    status, body, _ = get(f"{console.url}/api/games/{game}")
+    state = json.loads(body)
+    assert status == 200 and state["alerts"] == [] and state["open_alerts"] == 0
+    assert state["comments"] == [{"ply": 0, "text": "opening"}, {"ply": 1, "text": "a classic"}]

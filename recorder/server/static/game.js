@@ -87,6 +87,10 @@
     }).join("") || `<p class="none">No alerts.</p>`;
     $("actions").innerHTML = state.actions.map((a) => `<li><b>${XQ.esc(a.by)}</b> ${XQ.esc(a.text)} <small>${XQ.esc((a.at || "").replace("T", " ").replace("Z", ""))}</small></li>`).join("")
       || `<li class="none">none yet</li>`;
+    const comments = state.comments || [];
+    $("commentsbox").hidden = comments.length === 0;
+    $("comments").innerHTML = comments.map((c) => `<li><small>${c.ply ? XQ.esc(XQ.moveLabel(c.ply, state.start_fen))
+      : "before the first move"}</small> ${XQ.esc(c.text)}</li>`).join("");
   }
 
   function drawAll() {
