@@ -124,13 +124,12 @@ class BoardReading:
         (b2, e2, a0, i0; 2 allowed)"``); "" when none. A third chariot read 30 % is a misread the
         rules put right; one read 90 % may be the right one and another the misread."""
         told = []
-        classes = self.probs.classes
+        classes, labels, ruled = self.probs.classes, self.probs.labels(), self.set_by_rules()
         for letter, limit in PIECE_LIMITS.items():
             for piece in (letter, letter.lower()):
-                rows = [(row, name) for row, name, label in zip(self.probs.probs, POINT_NAMES, self.probs.labels(),
-                                                                 strict=True)
+                rows = [(row, name) for row, name, label in zip(self.probs.probs, POINT_NAMES, labels, strict=True)
                         if label == piece and name not in self.unseen]
-                changed = [row[classes.index(piece)] for row, name in rows if name in self.set_by_rules()]
+                changed = [row[classes.index(piece)] for row, name in rows if name in ruled]
                 if len(rows) > limit and changed and max(changed) >= sure:
                     told.append(f"{len(rows)} {piece_name(piece)}s ({', '.join(name for _, name in rows)}; "
                                 f"{limit} allowed)")

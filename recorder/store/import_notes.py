@@ -122,11 +122,11 @@ def _read(sentence: str) -> Note:
                          match["article"] or (cited["article"] if cited else ""), match["text"], match["word"])
     if note is None or _format(note) != sentence or (isinstance(note, CorrectedNote) and note.iccs == note.was):
         return CommentNote(sentence)
-    if isinstance(note, AlertNote) and note.kind != OLD_COMMENT_KIND and (
-            note.kind not in ALERT_KINDS or (note.word == "equipment") != (note.kind in EQUIPMENT_KINDS)):
-        return CommentNote(sentence)  # "alert here: the horse is trapped" is an annotator's, not an alert
-    if isinstance(note, AlertNote) and note.kind == OLD_COMMENT_KIND and not note.squares and not note.article:
-        return CommentNote(note.text)
+    if isinstance(note, AlertNote):
+        if note.kind == OLD_COMMENT_KIND and not note.squares and not note.article:
+            return CommentNote(note.text)  # an older export's "alert comment: WORDS"
+        if note.kind not in ALERT_KINDS or (note.word == "equipment") != (note.kind in EQUIPMENT_KINDS):
+            return CommentNote(sentence)  # "alert here: the horse is trapped" is an annotator's, not an alert
     return note
 
 
