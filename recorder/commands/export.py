@@ -52,7 +52,8 @@ def _export(args: argparse.Namespace) -> int:
         if args.out is not None and store.path is not None:
             _not_the_store(args.out, store.path)
         if args.round is not None:
-            event, round_name = args.round
+            # "?" is how a PGN writes an unknown event or round (the round PGN says so): the store keeps it empty
+            event, round_name = ("" if name.strip() == "?" else name for name in args.round)
             if args.format == "pgn":
                 return _emit(round_pgn(store, event, round_name, args.notation or "iccs"), args.out)
             games = [(store.events(g.id), g.info) for g in round_games(store, event, round_name)]

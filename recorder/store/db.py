@@ -404,11 +404,11 @@ class GameStore:
         if status is not None:
             where.append("g.status = ?")
             values.append(status)
-        if event is not None:
-            where.append("t.name = ?")
+        if event is not None:  # "" is a game of no tournament, stored with a tournament named "" or none
+            where.append("COALESCE(t.name, '') = ?")
             values.append(event)
         if round_name is not None:
-            where.append("r.name = ?")
+            where.append("COALESCE(r.name, '') = ?")
             values.append(round_name)
         sql = self._SELECT + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY g.id"
         return [self._row(row) for row in self.db.execute(sql, values)]

@@ -239,3 +239,14 @@ def test_a_guessed_encoding_is_named_and_can_be_given(tmp_path: Path, capsys: py
     picture.write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 4)
     assert main(["games", "--db", str(tmp_path / "v.sqlite3"), "--import", str(picture)]) == 2
     assert "cannot decode" in capsys.readouterr().err and not (tmp_path / "v.sqlite3").exists()
+
+
+def test_a_round_named_as_the_pgn_writes_it_unknown_is_found(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A tester exported a game with no Event or Round (written '?') and could not find its round by '?'."""
+    pgn = tmp_path / "a.pgn"
+    pgn.write_text('[Red "A"]\n\n1. h2e2 *\n', encoding="utf-8")
+    db = tmp_path / "s.sqlite3"
+    assert main(["games", "--db", str(db), "--import", str(pgn)]) == 0
+    capsys.readouterr()
+    assert main(["export", "--round", "?", "?", "--db", str(db)]) == 0
+    assert [g.headers["Red"] for g in read_pgn(capsys.readouterr().out)] == ["A"]
