@@ -7,8 +7,8 @@ comments, and the result (``1-0``, ``0-1``, ``1/2-1/2``, ``*``).
 
 Reading is lenient, as imported files are edges of the system: files may be UTF-8 (with
 or without BOM), GBK/GB18030 or Big5; moves may be in any notation the readers of
-:mod:`rules.notation` accept; annotation glyphs and NAGs are skipped, and variations are
-left out with a note (``PgnGame.notes``). A move that cannot be read stops that game, and so
+:mod:`rules.notation` accept; annotation glyphs and NAGs are kept at the start of their move's
+comment, and variations are left out with a note (``PgnGame.notes``). A move that cannot be read stops that game, and so
 does a ``{`` comment or a variation never closed that swallowed moves; the problem is kept in ``PgnGame.errors``
 (``strict=True`` raises instead); so is a tag line that does not parse (``malformed tag on
 line N``), which is left out. Nothing is logged above debug: the caller decides what a
@@ -243,10 +243,14 @@ _WXF_TWO_FILES = re.compile(r"[1-9][1-9+\-][+\-.=][1-9]")
 _RESULT_WORDS = {"1-0": "1-0", "0-1": "0-1", "1/2-1/2": "1/2-1/2", "½-½": "1/2-1/2", "*": "*"}
 
 
+_NAG_GLYPHS = {"1": "!", "2": "?", "3": "!!", "4": "??", "5": "!?", "6": "?!"}  # the PGN standard's first six
+
+
 def tokenize(movetext: str) -> Iterator[tuple[str, str]]:
     """(kind, value) tokens of movetext: ``move``, ``comment``, ``result``, ``skipped`` or ``unclosed``.
 
-    Move numbers, NAGs (``$1``) and glyphs (``!?``) are dropped; variations in parentheses
+    Move numbers are dropped; NAGs (``$1``, as their glyph ``!`` where it has one) and glyphs (``!?``)
+    come as ``glyph``; variations in parentheses
     are skipped whole and reported as ``skipped``, and one never closed as ``unclosed`` at the end.
     """
     depth = 0
@@ -269,14 +273,22 @@ def tokenize(movetext: str) -> Iterator[tuple[str, str]]:
         if word in _RESULT_WORDS:
             yield "result", _RESULT_WORDS[word]
             continue
-        if word.startswith("$") or not word.strip("!?.…"):
+        if word.startswith("$"):
+            yield "glyph", _NAG_GLYPHS.get(word[1:], word)
+            continue
+        if not word.strip("!?.…"):
+            if word.strip(".…"):
+                yield "glyph", word
             continue
         numbered = _MOVE_NUMBER.fullmatch(word)
         if numbered and not _WXF_TWO_FILES.fullmatch(word):
             word = numbered.group("rest").lstrip(".…")
             if not word:
                 continue
-        yield "move", word.rstrip("!?#")
+        move = word.rstrip("!?#")
+        yield "move", move
+        if word[len(move):].strip("#"):
+            yield "glyph", word[len(move):].strip("#")
     if depth and skipped:  # a variation never closed took in the rest of the game
         yield "unclosed", "(" + " ".join(skipped)
 
@@ -311,6 +323,7 @@ def _read_game(header_text: list[tuple[str, str]], movetext: str, encoding: str 
         return game
     stopped = False
     terminated = False  # the movetext ended with a result (1-0, 0-1, 1/2-1/2 or *), as PGN asks
+    glyphs: dict[int, list[str]] = {}  # move index -> the annotator's marks on it (!, ?!, $14...), in order
     for kind, value in tokenize(movetext):
         if kind == "comment":
             if game.moves:
@@ -321,6 +334,9 @@ def _read_game(header_text: list[tuple[str, str]], movetext: str, encoding: str 
         elif kind == "result":
             game.result = value
             terminated = True
+        elif kind == "glyph":  # an annotator's mark on the move before it, kept as the start of its comment
+            if game.moves and not stopped:
+                glyphs.setdefault(len(game.moves) - 1, []).append(value)
         elif kind == "skipped":
             game.notes.append(f"game {number}: variation left out: {value!r}")
         elif kind == "unclosed":
@@ -339,6 +355,8 @@ def _read_game(header_text: list[tuple[str, str]], movetext: str, encoding: str 
                 continue
             game.add_move(move)
             position = position.play(move)
+    for index, marks in glyphs.items():
+        game.move_comments[index] = " ".join([*marks, game.move_comments[index]]).strip()
     if unclosed is not None and unclosed.lost:  # the moves after the comment's '{' are not read: cut there
         _problem(game, f"game {number}: {unclosed.text}", strict, cut=True)
     elif unclosed is not None:

@@ -275,3 +275,10 @@ def test_a_backslash_before_anything_but_a_quote_or_a_backslash_is_kept_in_a_tag
     (game,) = read_pgn('[Site "C:\\Games\\xq"]\n[Event "a \\"b\\" c\\\\d"]\n\n1. h2e2 *\n')
     assert game.headers["Site"] == "C:\\Games\\xq" and game.headers["Event"] == 'a "b" c\\d'
     assert read_pgn(write_pgn(game, "iccs"))[0].headers["Site"] == "C:\\Games\\xq"
+
+
+def test_annotators_glyphs_and_nags_are_kept_at_the_start_of_their_moves_comment() -> None:
+    """A tester's annotated file lost every '!?' and '$1' without a note."""
+    (game,) = read_pgn("1. h2e2! {good} h9g7 $6 2. h0g2!? $14 {x} i9h9?? *\n")
+    assert [m.iccs for m in game.moves] == ["h2e2", "h9g7", "h0g2", "i9h9"]
+    assert game.move_comments == ["! good", "?!", "!? $14 x", "??"]
