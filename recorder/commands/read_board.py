@@ -83,7 +83,9 @@ UNRELIABLE_OVERRULED = 5  # this many overruled points make a reading unreliable
 # read as they are, 13 had 8 or more (5 of them wrong), 35 had fewer (1 wrong, under glare).
 UNRELIABLE_DOUBTFUL = 8
 GLARE_WASHED = 0.3  # a point whose piece-sized square is this much blown out to white may read wrong (as the recorder)
-OVER_LIMIT_SURE = 0.5  # a piece read this sure that the rules changed for a kind's count: the choice may be wrong
+# a piece read this sure that the rules changed for a kind's count: the choice may be wrong (bench_read_board_warnings:
+# at 0.5 it came with 12 of 42 right readings, at 0.9 with 6, and every wrong one is warned of either way)
+OVER_LIMIT_SURE = 0.9
 GLARE_WARN_POINTS = 10  # glare over this many points is warned of (a few blown-out points are common and harmless)
 OVERRULED_P = 0.05  # the rules read a point as a class the classifier gave less than this: overruled
 MIN_PICTURE_PX = 9 * MIN_SPACING_PX  # a picture narrower than this cannot hold a board to read
@@ -122,7 +124,7 @@ class BoardReading:
         """The piece kinds the classifier alone read more of than a side has, where the rules had to
         take one read at least ``sure`` for something else, with their points (``"4 red chariots
         (b2, e2, a0, i0; 2 allowed)"``); "" when none. A third chariot read 30 % is a misread the
-        rules put right; one read 90 % may be the right one and another the misread."""
+        rules put right; one read 95 % may be the right one and another the misread."""
         told = []
         classes, labels, ruled = self.probs.classes, self.probs.labels(), self.set_by_rules()
         for letter, limit in PIECE_LIMITS.items():

@@ -281,10 +281,10 @@ def test_unsure_readings_glare_and_hands_are_warned_of() -> None:
     sure = BoardReading(reading(), legal_labels(reading()), geometry, {}, glared=tuple(pawns))
     assert not any("glare" in w for w in sure.warnings())  # a bright board read surely: no news
     # four red chariots read, two of them surely enough that the rules' choice may be wrong
-    chariots = reading(b2={"R": 0.99, "C": 0.01}, h2={"R": 0.7, "C": 0.3})
+    chariots = reading(b2={"R": 0.99, "C": 0.01}, h2={"R": 0.95, "C": 0.05})
     over = BoardReading(chariots, legal_labels(chariots), geometry, {})
     assert any("4 red chariots (b2, h2, a0, i0; 2 allowed)" in w for w in over.warnings())
-    weak = reading(b2={"R": 0.45, "C": 0.4, "P": 0.15})  # a third chariot read under 50 %: the rules put it right
+    weak = reading(b2={"R": 0.8, "C": 0.2})  # a third chariot read under 90 %: the rules put it right
     assert not any("allowed" in w for w in BoardReading(weak, legal_labels(weak), geometry, {}).warnings())
     hand = reading(c3={"covered": 0.9, "P": 0.1}, d0={"covered": 0.9, "A": 0.1})
     covered = BoardReading(hand, legal_labels(hand), geometry, {}).warnings()
