@@ -1,6 +1,8 @@
 """Finding the fonts of the printed scoresheet: a CJK TrueType font (Debian's font packages, or
 ``XQREC_CJK_FONT``) and a fallback with full Latin Extended coverage for the letters a CJK font
-lacks (Vietnamese ``ễ ă``, Polish ``ł``...: DejaVu Sans from fonts-dejavu-core, or ``XQREC_LATIN_FONT``)."""
+lacks (Vietnamese ``ễ ă``, Polish ``ł``...: DejaVu Sans from fonts-dejavu-core, or ``XQREC_LATIN_FONT``).
+A sheet whose names or notes hold a character neither has (a rare CJK character) takes the other
+installed fonts of :data:`CJK_FONTS` that hold it as further fallbacks (``recorder.exports.pdf``)."""
 
 from __future__ import annotations
 

@@ -19,10 +19,11 @@ from pathlib import Path
 from typing import Literal
 
 from fpdf import FPDF
+from fpdf.fonts import TTFFont
 
 from recorder.events import Event, RecordingStarted
 from recorder.exports.diagram import RED_INK, diagram_size, draw_position
-from recorder.exports.fonts import find_cjk_font, find_latin_font
+from recorder.exports.fonts import CJK_FONTS, find_cjk_font, find_latin_font
 from recorder.exports.pgn import game_notes
 from recorder.exports.text import move_of
 from recorder.exports.times import clock_text, time_used
@@ -83,16 +84,45 @@ class _Sheet:
         self.pdf.set_margins(0, 0, 0)
         font, index = find_cjk_font()
         self.pdf.add_font(FONT, "", str(font), collection_font_number=index)
+        self.fallbacks: list[str] = []
+        self._main_font = (font, index)
         latin = find_latin_font()
         if latin is not None:
             self.pdf.add_font(LATIN_FONT, "", str(latin))
-            self.pdf.set_fallback_fonts([LATIN_FONT], exact_match=False)
+            self.fallbacks.append(LATIN_FONT)
+            self.pdf.set_fallback_fonts(self.fallbacks, exact_match=False)
         self.width, self.height = width, height
         self.margin = 12 * self.s
         self.inner = width - 2 * self.margin
 
     def font(self, points: float) -> None:
         self.pdf.set_font(FONT, size=points * self.s)
+
+    def _characters(self, name: str) -> set[int]:
+        font = self.pdf.fonts[name]
+        return set(font.cmap) if isinstance(font, TTFFont) else set()
+
+    def cover(self, texts: Sequence[str]) -> None:
+        """Add as fallbacks the other installed CJK fonts that hold characters of ``texts`` the fonts in
+        use lack (a player's name with a rare character, 𠮷, which WenQuanYi Zen Hei has not): looked
+        for only then, as loading a CJK font takes most of a second."""
+        have: set[int] = set()
+        for name in (FONT, *self.fallbacks):
+            have |= self._characters(name)
+        missing = {ord(c) for text in texts for c in text if not c.isspace()} - have
+        for path, index in CJK_FONTS:
+            if not missing:
+                return
+            if not Path(path).exists() or (Path(path), index) == self._main_font:
+                continue
+            name = f"cjk-{Path(path).stem}-{index}".lower()
+            if name not in self.pdf.fonts:
+                self.pdf.add_font(name, "", path, collection_font_number=index)
+            held = missing & self._characters(name)
+            if held and name not in self.fallbacks:
+                self.fallbacks.append(name)
+                self.pdf.set_fallback_fonts(self.fallbacks, exact_match=False)
+                missing -= held
 
     def text_cell(self, x: float, y: float, w: float, h: float, text: str, *, points: float = 9,
                   align: str = "L", border: Literal[0, 1] = 0, fill: tuple[int, int, int] | None = None,
@@ -314,6 +344,8 @@ def scoresheets_pdf(games: Sequence[tuple[Sequence[Event], GameInfo | None]], *,
 def _draw(sheet: _Sheet, events: Sequence[Event], info: GameInfo, short: bool) -> None:
     """Add one game's scoresheet to ``sheet``, from a new page."""
     game = rebuild(events)
+    sheet.cover([info.event, info.site, info.round, info.date, info.red, info.black, info.time_control,
+                 *(text for _, text in game_notes(events, game, label_comments=True))])
     s = sheet.s
     rows = _rounds(game, short)
     spacing = 6.2 * s

@@ -133,3 +133,16 @@ def test_a_game_from_a_set_up_position_shows_its_start_beside_the_final_position
     pdf.write_bytes(standard)
     text = subprocess.run(["pdftotext", "-raw", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
     assert "Start position" not in text and "Final position" in text
+
+
+@pytest.mark.skipif(not Path("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc").exists(),
+                    reason="fonts-noto-cjk not installed")
+def test_a_rare_character_the_main_font_lacks_is_printed_from_another_cjk_font(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """A tester's name with a character outside the main CJK font was dropped with a warning."""
+    pdf = tmp_path / "sheet.pdf"
+    with caplog.at_level(logging.WARNING):
+        pdf.write_bytes(scoresheet_pdf(game_events(["h2e2", "h9g7"]), GameInfo(red="吉𠮷", black="洪智")))
+    text = subprocess.run(["pdftotext", "-raw", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+    assert "吉𠮷" in text
+    assert not [r for r in caplog.records if "missing" in r.getMessage()]
