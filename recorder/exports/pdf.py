@@ -85,6 +85,7 @@ class _Sheet:
         font, index = find_cjk_font()
         self.pdf.add_font(FONT, "", str(font), collection_font_number=index)
         self.fallbacks: list[str] = []
+        self._held: dict[str, set[int]] = {}  # font name -> the characters it holds (see _characters)
         self._main_font = (font, index)
         latin = find_latin_font()
         if latin is not None:
@@ -99,8 +100,11 @@ class _Sheet:
         self.pdf.set_font(FONT, size=points * self.s)
 
     def _characters(self, name: str) -> set[int]:
-        font = self.pdf.fonts[name]
-        return set(font.cmap) if isinstance(font, TTFFont) else set()
+        """The characters font ``name`` holds (read once: a round's PDF asks for every game)."""
+        if name not in self._held:
+            font = self.pdf.fonts[name]
+            self._held[name] = set(font.cmap) if isinstance(font, TTFFont) else set()
+        return self._held[name]
 
     def cover(self, texts: Sequence[str]) -> None:
         """Add as fallbacks the other installed CJK fonts that hold characters of ``texts`` the fonts in

@@ -32,6 +32,7 @@ import re
 
 from recorder.events import ClockPressed
 from recorder.scoresheet import RecordedGame, hms
+from rules.squares import opponent
 
 log = logging.getLogger(__name__)
 
@@ -144,7 +145,7 @@ def increments(presses: list[ClockPressed], first: str = "red") -> dict[str, int
     last: dict[str, int] | None = None
     running = first
     for press in presses:
-        stopped = _other(running)
+        stopped = opponent(running)
         if last is not None and abs(_left(press, stopped) - last[stopped]) > LOST_PRESS_MS:
             given[running] += 1  # running's lost press started the stopped clock
             if press.side == running:
@@ -153,13 +154,9 @@ def increments(presses: list[ClockPressed], first: str = "red") -> dict[str, int
                 running = stopped
         if press.side == running:  # it flipped the clock
             given[running] += 1
-            running = _other(running)
+            running = opponent(running)
         last = {"red": press.red_ms, "black": press.black_ms}
     return given
-
-
-def _other(side: str) -> str:
-    return "black" if side == "red" else "red"
 
 
 def _left(press: ClockPressed, side: str) -> int:
