@@ -298,6 +298,10 @@ def record_source(source_spec: str, classifier: Any, *, source: FrameSource | No
                 # not the game's end: it stays open for the rest (the next file: --resume GAME), and the
                 # clock log's later presses wait for that run
                 reason, complete = ENDED_EARLY, False
+            elif not any(isinstance(e, CalibrationChanged) for e in events.events):
+                # nothing was seen, so nothing is known of the game: it is not closed as a record of
+                # no moves, but left for a run that can see the board (another camera or file)
+                reason, complete = NEVER_FOUND, False
             elif logged and clock is None and not isinstance(source, LiveSource):
                 # the presses as fed (a resumed run's log moved on with its frames), not as logged
                 stray = clock_log_mismatch(presses or [], session.last_t, clock_log, session.resolver.game.ply)
@@ -318,6 +322,7 @@ def record_source(source_spec: str, classifier: Any, *, source: FrameSource | No
 
 
 ENDED_EARLY = "stopped: the video ended early"
+NEVER_FOUND = "stopped: the board was never found in the picture"
 LOG_BEYOND_S = 10.0  # a clock log running this long past the end of its video is not that video's
 
 
@@ -515,6 +520,7 @@ def run(args: argparse.Namespace) -> int:
             print(pgn_text, end="")
     stopped = next((e for e in reversed(events) if isinstance(e, RecordingStopped)), None)
     ended_early = stopped is not None and stopped.reason == ENDED_EARLY
+    never_found = stopped is not None and stopped.reason == NEVER_FOUND
     closed = False
     if stored is not None and stopped is not None and stopped.reason.startswith("stopped"):
         row = stored.store.game(stored.game_id)
@@ -522,6 +528,10 @@ def run(args: argparse.Namespace) -> int:
         if closed:
             print(f"xqrec record: {stopped.reason}; game {stored.game_id} has its result ({row.result}) and is "
                   "closed", file=sys.stderr)
+        elif never_found:  # the same file again would not show it either
+            print(f"xqrec record: game {stored.game_id} is left open, with no move: record it from a view "
+                  f"that shows the board with --resume {stored.game_id} (a calibration from an earlier frame "
+                  "of the same camera: --calibration FILE)", file=sys.stderr)
         elif ended_early:  # the same file again would stop at the same place
             print(f"xqrec record: {stopped.reason} (a cut or damaged file?); the moves read are stored and game "
                   f"{stored.game_id} is left open: record the rest from another file or camera with "
@@ -540,7 +550,7 @@ def run(args: argparse.Namespace) -> int:
     # a cut game is bad input a script must not take for a whole one, unless it had ended before the cut;
     # a recording with not one move where a game went on (the board never found, presses with no
     # move) is as bad, and a batch script must be able to tell
-    if stopped is not None and not closed and not ended_early and stopped.reason.startswith("stopped"):
+    if stopped is not None and not closed and not (ended_early or never_found) and stopped.reason.startswith("stopped"):
         return signal_status(stopped.reason)
     if unwritten:
         return 2

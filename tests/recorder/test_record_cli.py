@@ -459,6 +459,35 @@ def test_a_recording_that_never_found_the_board_exits_non_zero(tmp_path: Path,
 
 
 @pytest.mark.skipif(not VIDEO.exists(), reason="fixture video missing")
+def test_a_game_whose_board_was_never_seen_is_left_open_for_a_view_that_shows_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    # a camera with its cap on was not a game of no moves: closing it as one (tester) hid that the
+    # game still has to be recorded, and from which run
+    import cv2
+
+    from recorder.events import MoveRecorded
+    from recorder.store.db import GameStore
+
+    blank = tmp_path / "lens-cap.avi"
+    writer = cv2.VideoWriter(str(blank), cv2.VideoWriter.fourcc(*"MJPG"), 10.0, (160, 120))
+    for _ in range(40):
+        writer.write(np.zeros((120, 160, 3), np.uint8))
+    writer.release()
+    db = tmp_path / "games.sqlite3"
+    assert main(["record", str(blank), "--db", str(db), "--quiet", "--red", "Li", "--black", "Wang"]) == 1
+    (game,) = GameStore(db).games()
+    assert game.status == "open" and game.result == "*"
+    assert f"game {game.id} is left open, with no move" in capsys.readouterr().err
+
+    truth = json.loads((FIXTURES / "game_short.truth.json").read_text(encoding="utf-8"))
+    use_oracle_in_record(OracleClassifier(truth), monkeypatch.setattr)
+    assert main(["record", str(VIDEO), "--db", str(db), "--quiet", "--resume", str(game.id)]) == 0
+    (done,) = GameStore(db).games()
+    assert (done.id, done.status, done.info.red) == (game.id, "closed", "Li")
+    assert [e.iccs for e in GameStore(db).events(game.id) if isinstance(e, MoveRecorded)] == truth["moves"]
+
+
+@pytest.mark.skipif(not VIDEO.exists(), reason="fixture video missing")
 def test_roi_records_the_one_board_asked_for_in_a_wide_shot(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                             capsys: pytest.CaptureFixture[str]) -> None:
     import cv2
