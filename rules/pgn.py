@@ -254,17 +254,18 @@ def tokenize(movetext: str) -> Iterator[tuple[str, str]]:
     are skipped whole and reported as ``skipped``, and one never closed as ``unclosed`` at the end.
     """
     depth = 0
-    skipped: list[str] = []
+    opened = 0  # where the outermost variation being skipped began
     for match in _TOKEN.finditer(movetext):
         paren, word = match.group("paren"), match.group("word")
         if paren:
+            if paren == "(" and depth == 0:
+                opened = match.start()
+            closes = paren == ")" and depth == 1
             depth = depth + 1 if paren == "(" else max(0, depth - 1)
-            if depth == 0 and skipped:
-                yield "skipped", "(" + " ".join(skipped) + ")"
-                skipped = []
+            if closes and movetext[opened + 1:match.start()].strip():  # as written, nested ones too
+                yield "skipped", " ".join(movetext[opened:match.end()].split())
             continue
         if depth:
-            skipped.append(match.group(0))
             continue
         if word is None:
             comment = match.group("brace") if match.group("brace") is not None else match.group("semi")
@@ -289,8 +290,8 @@ def tokenize(movetext: str) -> Iterator[tuple[str, str]]:
         yield "move", move
         if word[len(move):].strip("#"):
             yield "glyph", word[len(move):].strip("#")
-    if depth and skipped:  # a variation never closed took in the rest of the game
-        yield "unclosed", "(" + " ".join(skipped)
+    if depth:  # a variation never closed took in the rest of the game
+        yield "unclosed", " ".join(movetext[opened:].split())
 
 
 def _problem(game: PgnGame, problem: str, strict: bool, *, cut: bool) -> None:

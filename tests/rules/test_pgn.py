@@ -282,3 +282,10 @@ def test_annotators_glyphs_and_nags_are_kept_at_the_start_of_their_moves_comment
     (game,) = read_pgn("1. h2e2! {good} h9g7 $6 2. h0g2!? $14 {x} i9h9?? *\n")
     assert [m.iccs for m in game.moves] == ["h2e2", "h9g7", "h0g2", "i9h9"]
     assert game.move_comments == ["! good", "?!", "!? $14 x", "??"]
+
+
+def test_a_nested_variation_is_named_as_written() -> None:
+    # the note dropped the inner parentheses, so it read as one line of moves that was never played
+    (game,) = read_pgn("1. h2e2 (1. c3c4 (1. b2e2 h9g7) h9g7) h9g7 () 2. h0g2 ) *\n")
+    assert [m.iccs for m in game.moves] == ["h2e2", "h9g7", "h0g2"] and game.errors == []
+    assert game.notes == ["game 1: variation left out: '(1. c3c4 (1. b2e2 h9g7) h9g7)'"]  # not the empty one
