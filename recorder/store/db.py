@@ -292,7 +292,8 @@ class GameStore:
                 text = (f"the recorder of this game (process {row['pid']}) ended without closing it, after "
                         f"{t:.1f} s of its source (found at {now[11:19]} UTC): nothing records the game now; go on with "
                         f"`xqrec record SOURCE --resume {game_id}`")
-                self._insert(game_id, Alert(t, "recorder_lost", (), "", text))
+                # at the ply the game had reached: its sheets place the note after the moves recorded
+                self._insert(game_id, Alert(t, "recorder_lost", (), "", text, self.game(game_id).plies))
                 self.db.execute("UPDATE games SET updated = ? WHERE id = ?", (now, game_id))
                 log.warning("game %d: %s", game_id, text)
                 found.append(game_id)
