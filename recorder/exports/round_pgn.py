@@ -11,7 +11,11 @@ def round_games(store: GameStore, event: str, round_name: str) -> list[GameRow]:
     when there is none)."""
     games = store.games(event=event, round_name=round_name)
     if not games:
-        raise ValueError(f"no games stored for round {round_name!r} of {event!r}")
+        held = sorted({(g.info.event, g.info.round) for g in store.games() if g.info.event or g.info.round})
+        rounds = "; ".join(f"{name!r} of {tournament!r}" for tournament, name in held[:12])
+        more = f" and {len(held) - 12} more" if len(held) > 12 else ""
+        raise ValueError(f"no games stored for round {round_name!r} of {event!r}" +
+                         (f" (the store holds round {rounds}{more})" if held else " (the store holds no round)"))
     games.sort(key=lambda g: (g.info.board if g.info.board is not None else 0, g.id))
     return games
 

@@ -13,6 +13,7 @@ board that does not match raises its usual alert instead of a silent jump.
 from __future__ import annotations
 
 import logging
+import re
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
@@ -203,6 +204,42 @@ def _warn_of_earlier_games(others: list[GameRow], game_id: int) -> None:
                         game.source, game_id, game.id, game.id)
 
 
+def _warn_of_same_source(stored: list[GameRow], source: str, game_id: int) -> None:
+    """Say so when the source has an interrupted game on another board, round or event: a run after
+    Ctrl-C with a mistyped ``--round`` or ``--board`` is not taken for a new game in silence (tester)."""
+    for game in stored:
+        if game.state == "interrupted" and game.id != game_id and _public_source(game.source) == _public_source(source):
+            log.warning("game %d, recorded from this same source (%s), is interrupted: game %d is a new game, as "
+                        "--event/--round/--board name another board (to go on with game %d instead, give --resume %d)",
+                        game.id, _board_name(game.info) if game.info.board is not None else "no board", game_id,
+                        game.id, game.id)
+
+
+def _alike(name: str) -> str:
+    """A tournament's or round's name as a typist may vary it: case, spacing, leading zeros."""
+    return re.sub(r"\b0+(?=\d)", "", " ".join(name.casefold().split()))
+
+
+def _near_names(stored: list[GameRow], info: GameInfo) -> list[str]:
+    """Warnings for a new tournament or round named like one the store has ("City open" beside "City
+    Open", round "03" beside "3"): its games would be missing from the other's round PGN and broadcast."""
+    events = {game.info.event for game in stored}
+    warnings = []
+    if info.event not in events:
+        twins = sorted(event for event in events if event and _alike(event) == _alike(info.event))
+        if twins:
+            warnings.append(f"the event {info.event!r} is new to this store, which has {twins[0]!r}: its games are "
+                            "a tournament of their own (check --event)")
+        return warnings
+    rounds = {game.info.round for game in stored if game.info.event == info.event}
+    if info.round not in rounds:
+        twins = sorted(name for name in rounds if name and _alike(name) == _alike(info.round))
+        if twins:
+            warnings.append(f"round {info.round!r} is new to {info.event or 'the games of no event'!r}, which has "
+                            f"round {twins[0]!r}: its games are a round of their own (check --round)")
+    return warnings
+
+
 @dataclass
 class StoreRecording:
     """One run of the recorder writing to the store: the game, the session row, the event sink."""
@@ -245,8 +282,14 @@ class StoreRecording:
                 store.set_source(found.id, source)
                 recording.moved = True
         else:
+            stored = store.games()
+            near = _near_names(stored, info or GameInfo())
             recording = cls(store, store.create_game(source, info))
+            for text in near:
+                log.warning("%s", text)
             _warn_of_earlier_games(others, recording.game_id)
+            if resume:
+                _warn_of_same_source(stored, source, recording.game_id)
         recording.session_id = store.begin_session(recording.game_id, recording.resume.ply if recording.resume else None)
         recording._seen = store.last_seq(recording.game_id)  # what is stored so far is in the resume point
         return recording

@@ -67,7 +67,7 @@ def test_export_formats_and_round(db: Path, tmp_path: Path, capsys: pytest.Captu
     assert [g.headers["Board"] for g in games] == ["1", "2"] and [g.result for g in games] == ["1-0", "*"]
     assert [len(g.moves) for g in games] == [9, 10]
     assert main(["export", "--round", "Open", "7", "--db", str(db)]) == 2
-    capsys.readouterr()
+    assert "(the store holds round '2' of 'Open')" in capsys.readouterr().err  # what was mistyped shows
     assert main(["export", "1", "--db", str(db)]) == 0 and "warning" not in capsys.readouterr().err
     assert main(["export", "2", "--db", str(db)]) == 0  # still being recorded: said, as its sheet is cut short
     assert "game 2 is not over (it is still being recorded): the record ends at ply 10" in capsys.readouterr().err

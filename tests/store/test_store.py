@@ -359,3 +359,30 @@ def test_a_schema_2_store_keeps_showing_its_tournaments_site(tmp_path: Path) -> 
         (row,) = store.games()
         assert (row.info.site, row.info.date) == ("Hall A", "2026.01.02")
     assert (tmp_path / "old.sqlite3.v2.bak").exists()
+
+
+def test_a_new_game_is_warned_of_a_mistyped_round_event_or_board(tmp_path: Path,
+                                                                   caplog: pytest.LogCaptureFixture) -> None:
+    # a tester re-ran a recording stopped with Ctrl-C with --round 4 for 3, and then --round 03 and a
+    # lower-case event: each filed a game of its own in silence, missing from the round's PGN
+    from recorder.store.db import GameStore
+    from recorder.store.resume import StoreRecording
+
+    store = GameStore(tmp_path / "g.sqlite3")
+    stopped = StoreRecording.open(store, "b2.mp4", GameInfo(event="City Open 2026", round="3", board=11))
+    store.end_session(stopped.session_id)  # Ctrl-C: the game is interrupted
+    with caplog.at_level("WARNING"):
+        again = StoreRecording.open(store, "b2.mp4", GameInfo(event="City Open 2026", round="4", board=11))
+    assert (f"game {stopped.game_id}, recorded from this same source (board 11 (round 3, City Open 2026)), is "
+            f"interrupted: game {again.game_id} is a new game") in caplog.text
+    assert f"give --resume {stopped.game_id}" in caplog.text
+    caplog.clear()
+    with caplog.at_level("WARNING"):
+        StoreRecording.open(store, "c.mp4", GameInfo(event="City Open 2026", round="03", board=2))
+        StoreRecording.open(store, "d.mp4", GameInfo(event="city open  2026", round="3", board=2))
+        StoreRecording.open(store, "e.mp4", GameInfo(event="City Open 2026", round="3", board=3))  # all right
+        StoreRecording.open(store, "f.mp4", GameInfo(event="City Open 2026", round="5", board=3))  # a new round
+    assert caplog.messages == [
+        "round '03' is new to 'City Open 2026', which has round '3': its games are a round of their own (check --round)",
+        "the event 'city open  2026' is new to this store, which has 'City Open 2026': its games are a tournament "
+        "of their own (check --event)"]
