@@ -22,6 +22,7 @@ COMMAND_MODULES = (
     "recorder.commands.replay",
     "recorder.commands.record",
     "recorder.commands.games",
+    "recorder.commands.edit",
     "recorder.commands.show",
     "recorder.commands.export",
     "recorder.commands.clock_sim",

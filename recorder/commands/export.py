@@ -72,7 +72,9 @@ def _export(args: argparse.Namespace) -> int:
         except KeyError as error:
             raise ValueError(error.args[0]) from None
         events = store.events(row.id)
-        if row.state != "closed":  # a sheet of a game cut short must not pass for a whole one
+        if row.void:  # exported on purpose (a dispute), but not to pass for a game of the round
+            print(f"xqrec export: warning: game {row.id} is void ({row.void})", file=sys.stderr)
+        elif row.state != "closed":  # a sheet of a game cut short must not pass for a whole one
             why = ("its recorder stopped without closing it" if row.state == "interrupted"
                    else "it is still being recorded")
             print(f"xqrec export: warning: game {row.id} is not over ({why}): the record ends at ply {row.plies}, "

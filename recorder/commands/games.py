@@ -33,6 +33,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("games", help="list the recorded games in the store")
     add_db_argument(parser)
     parser.add_argument("--open", action="store_true", help="only games not closed (recording or interrupted)")
+    parser.add_argument("--all", action="store_true", help="void games too (xqrec edit GAME --void)")
     parser.add_argument("--event", help="only games of this tournament")
     parser.add_argument("--round", help="only games of this round")
     parser.add_argument("--import", dest="import_pgn", type=Path, metavar="PGN",
@@ -110,9 +111,13 @@ def _list(args: argparse.Namespace, data: bytes) -> int:
             partly = bool(not_imported)
         else:
             partly = False
-        games = store.games(status="open" if args.open else None, event=args.event, round_name=args.round)
+        games = store.games(status="open" if args.open else None, event=args.event, round_name=args.round,
+                            void=None if args.all else False)
+        voided = 0 if args.all else len(store.games(status="open" if args.open else None, event=args.event,
+                                                    round_name=args.round, void=True))
+        hidden = f" ({voided} void game(s) not listed: --all lists them)" if voided else ""
         if not games:
-            print("no games")
+            print("no games" + hidden)
             return SOME_NOT_IMPORTED if partly else 0
         print(f"{'id':>4}  {'state':<11} {'event/round/board':<28} {'red':<12} {'black':<12} {'plies':>5}  "
               f"{'result':<7} {'updated':<20} source")
@@ -120,7 +125,10 @@ def _list(args: argparse.Namespace, data: bytes) -> int:
             where = "/".join(part for part in (game.info.event, game.info.round,
                                                "" if game.info.board is None else f"board {game.info.board}") if part)
             print(f"{game.id:>4}  {game.state:<11} {_fit(where, 28)} {_fit(game.info.red, 12)} "
-                  f"{_fit(game.info.black, 12)} {game.plies:>5}  {game.result:<7} {game.updated:<20} {game.source}")
+                  f"{_fit(game.info.black, 12)} {game.plies:>5}  {game.result:<7} {game.updated:<20} {game.source}"
+                  + (f"  (void: {game.void})" if game.void else ""))
+        if hidden:
+            print(hidden.strip(" ()"))
     return SOME_NOT_IMPORTED if partly else 0
 
 

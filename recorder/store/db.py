@@ -93,10 +93,13 @@ class GameRow:
     plies: int = 0
     interrupted: bool = False  # open, and no live recorder holds it (a crash or a pulled cable)
     sessions: int = 0
+    void: str = ""  # why the arbiter voided it ("" when not): it is kept, but listed and published no more
 
     @property
     def state(self) -> str:
-        """``closed``, ``recording`` or ``interrupted`` (open with no recorder running)."""
+        """``void``, ``closed``, ``recording`` or ``interrupted`` (open with no recorder running)."""
+        if self.void:
+            return "void"
         if self.status == "closed":
             return "closed"
         return "interrupted" if self.interrupted else "recording"
@@ -336,6 +339,21 @@ class GameStore:
         """The game goes on from another source (a camera replaced or moved to another address)."""
         self.db.execute("UPDATE games SET source = ?, updated = ? WHERE id = ?", (source, _now(), game_id))
 
+    def set_info(self, game_id: int, info: GameInfo) -> None:
+        """The arbiter's correction of a game's details (a mistyped round, board or name): the game
+        moves to the board ``info`` names, its moves and events stay as they are."""
+        with self.locked():
+            self.db.execute("UPDATE games SET board_id = ?, site = ?, date = ?, red = ?, black = ?, time_control = ?,"
+                            " camera = ?, clock = ?, tags = ?, updated = ? WHERE id = ?",
+                            (self._board_id(info), info.site, info.date, info.red, info.black, info.time_control,
+                             info.camera, info.clock, json.dumps(dict(info.tags), ensure_ascii=False), _now(),
+                             game_id))
+
+    def set_void(self, game_id: int, reason: str) -> None:
+        """Void the game for ``reason`` (or, with "", take it back): kept whole, but no longer listed or
+        published (a test recording, a game filed on the wrong board, an abandoned run)."""
+        self.db.execute("UPDATE games SET void = ?, updated = ? WHERE id = ?", (reason, _now(), game_id))
+
     def close_game(self, game_id: int, result: str | None = None) -> None:
         """Mark the game closed (recorded to its end); ``result`` overrides the stored one."""
         self.db.execute("UPDATE games SET status = 'closed', result = COALESCE(?, result), updated = ? WHERE id = ?",
@@ -381,7 +399,8 @@ class GameStore:
         # names the ply it went back to (a move the arbiter added counts; one taken back does not)
         plies = int(row["plies"] or 0)
         game = GameRow(row["id"], info, row["source"], row["status"], row["result"], row["start_fen"],
-                       row["model_sha256"], row["created"], row["updated"], plies, sessions=int(row["session_count"]))
+                       row["model_sha256"], row["created"], row["updated"], plies, sessions=int(row["session_count"]),
+                       void=row["void"])
         if game.status == "open":
             game.interrupted = not self._held(game.id)
         return game
@@ -399,9 +418,12 @@ class GameStore:
         return self._row(row)
 
     def games(self, *, status: str | None = None, event: str | None = None,
-              round_name: str | None = None) -> list[GameRow]:
-        """Games, oldest first, optionally only those of one status, tournament or round."""
+              round_name: str | None = None, void: bool | None = False) -> list[GameRow]:
+        """Games, oldest first, optionally only those of one status, tournament or round; games the
+        arbiter voided only with ``void`` True (only them) or None (all)."""
         where, values = [], []
+        if void is not None:
+            where.append("g.void " + ("!=" if void else "=") + " ''")
         if status is not None:
             where.append("g.status = ?")
             values.append(status)

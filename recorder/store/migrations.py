@@ -95,6 +95,12 @@ MIGRATIONS: tuple[tuple[int, str], ...] = (
     (5, """
         ALTER TABLE games ADD COLUMN tags TEXT NOT NULL DEFAULT '{}'
     """),
+    # a game the arbiter voided (a test recording, a wrong board, an abandoned run): the reason, or ''.
+    # Kept with its moves (nothing recorded is deleted) but left out of the lists, the console and the
+    # round's PGN and broadcast
+    (6, """
+        ALTER TABLE games ADD COLUMN void TEXT NOT NULL DEFAULT ''
+    """),
 )
 LATEST = MIGRATIONS[-1][0]
 _CREATED = re.compile(r"CREATE TABLE (\w+)", re.IGNORECASE)

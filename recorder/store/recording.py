@@ -35,7 +35,7 @@ def add_store_arguments(parser: argparse.ArgumentParser) -> None:
                        help="game store (default $XDG_DATA_HOME/xiangqi-recorder/recorder.sqlite3, created on first use)")
     group.add_argument("--no-db", action="store_true", help="do not store the game")
     group.add_argument("--new-game", action="store_true", help="start a new game even if one is open for this board")
-    group.add_argument("--resume", type=_game_number, metavar="GAME",
+    group.add_argument("--resume", type=game_number, metavar="GAME",
                        help="go on with this interrupted game (its number in `xqrec games`) from SOURCE, "
                             "e.g. after the camera was replaced or its address changed")
     group.add_argument("--event", default="", help="tournament name")
@@ -43,7 +43,7 @@ def add_store_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--round", default="", help="round")
     group.add_argument("--date", default="", type=pgn_date,
                        help="date (YYYY.MM.DD or YYYY-MM-DD; default: today, the day it is recorded)")
-    group.add_argument("--board", type=_board_number, help="board number (1, 2, ...)")
+    group.add_argument("--board", type=board_number, help="board number (1, 2, ...)")
     group.add_argument("--red", default="", help="red player")
     group.add_argument("--black", default="", help="black player")
     group.add_argument("--tc", default="", type=pgn_tc, help='time control for the record, PGN form seconds[+increment], '
@@ -52,14 +52,14 @@ def add_store_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--clock-setup", default="", help="clock set-up (model; default: the --clock link used)")
 
 
-def _game_number(text: str) -> int:
+def game_number(text: str) -> int:
     """``--resume``: a game number, 1 or more."""
     if not text.strip().isdigit() or int(text) < 1:
         raise argparse.ArgumentTypeError(f"{text!r} is not a game number (xqrec games lists them)")
     return int(text)
 
 
-def _board_number(text: str) -> int:
+def board_number(text: str) -> int:
     """``--board``: a board number, 1 or more."""
     if not text.strip().isdigit() or int(text) < 1:
         raise argparse.ArgumentTypeError(f"{text!r} is not a board number (1, 2, ...)")
@@ -133,6 +133,11 @@ def open_for_record(args: argparse.Namespace, source: str) -> StoreRecording | N
         return None
     if game_id is not None and args.new_game:
         raise ValueError("--resume GAME goes on with a game and --new-game starts one: give one of them")
+    named = [f"--{option}" for option in ("event", "site", "round", "board", "red", "black", "tc")
+             if getattr(args, option, None) not in (None, "")]
+    if game_id is not None and named:  # a tester's --resume 11 --red X --round 5 changed nothing, in silence
+        log.warning("%s not taken with --resume: game %d keeps the details it was recorded with (to correct "
+                    "them: xqrec edit %d %s ...)", "/".join(named), game_id, game_id, named[0])
     store = GameStore(getattr(args, "db", None))
     recording = StoreRecording.open(store, source_key(source), info_from_args(args), resume=not args.new_game,
                                     game_id=game_id)

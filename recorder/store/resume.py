@@ -179,6 +179,8 @@ def _interrupted_game(store: GameStore, game_id: int) -> GameRow:
         game = store.game(game_id)
     except KeyError:
         raise ValueError(f"there is no game {game_id} in {store.path or 'the store'} (xqrec games lists them)") from None
+    if game.void:
+        raise ValueError(f"game {game_id} is void ({game.void}): take that back first (xqrec edit {game_id} --unvoid)")
     if game.state == "closed":
         raise ValueError(f"game {game_id} is finished (result {game.result or '*'}): it cannot be gone on with; "
                          "record a new game (--new-game)")
@@ -220,7 +222,7 @@ def _alike(name: str) -> str:
     return re.sub(r"\b0+(?=\d)", "", " ".join(name.casefold().split()))
 
 
-def _near_names(stored: list[GameRow], info: GameInfo) -> list[str]:
+def near_names(stored: list[GameRow], info: GameInfo) -> list[str]:
     """Warnings for a new tournament or round named like one the store has ("City open" beside "City
     Open", round "03" beside "3"): its games would be missing from the other's round PGN and broadcast."""
     events = {game.info.event for game in stored}
@@ -283,7 +285,7 @@ class StoreRecording:
                 recording.moved = True
         else:
             stored = store.games()
-            near = _near_names(stored, info or GameInfo())
+            near = near_names(stored, info or GameInfo())
             recording = cls(store, store.create_game(source, info))
             for text in near:
                 log.warning("%s", text)

@@ -1,0 +1,92 @@
+"""``xqrec edit GAME``: the arbiter corrects a stored game's details (a mistyped round, board or name)
+or voids it (a test recording, a game filed on the wrong board, an abandoned run).
+
+The moves and events are never touched: a voided game is kept whole and can be taken back
+(``--unvoid``), but is no longer listed, shown in the console or published in the round's PGN and
+broadcast. Moves are corrected in the console, not here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+from dataclasses import replace
+
+from recorder.commands.games import add_db_argument, open_existing_store
+from recorder.store.db import GameInfo, GameRow
+from recorder.store.recording import board_number, game_number, pgn_date, pgn_tc
+from recorder.store.resume import near_names
+
+log = logging.getLogger(__name__)
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "edit", help="correct a stored game's event, round, board or players, or void it",
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("game", type=game_number, help="the game's number (xqrec games lists them)")
+    add_db_argument(parser)
+    parser.add_argument("--event", help="tournament name")
+    parser.add_argument("--site", help="where it is played")
+    parser.add_argument("--round", help="round")
+    parser.add_argument("--date", type=pgn_date, help="date (YYYY.MM.DD or YYYY-MM-DD)")
+    parser.add_argument("--board", type=board_number, help="board number (1, 2, ...)")
+    parser.add_argument("--red", help="red player")
+    parser.add_argument("--black", help="black player")
+    parser.add_argument("--tc", type=pgn_tc, help='time control, PGN form seconds[+increment], e.g. "5400+30"')
+    voiding = parser.add_mutually_exclusive_group()
+    voiding.add_argument("--void", metavar="REASON",
+                         help="void the game (kept, but no longer listed or published), saying why")
+    voiding.add_argument("--unvoid", action="store_true", help="take a voiding back")
+    parser.set_defaults(handler=run)
+
+
+_FIELDS = (("event", "event"), ("site", "site"), ("round", "round"), ("date", "date"), ("board", "board"),
+           ("red", "red"), ("black", "black"), ("tc", "time_control"))
+
+
+def describe(game: GameRow) -> str:
+    """One line naming the game as a list shows it: board, players, plies, state."""
+    info = game.info
+    where = ", ".join(part for part in (info.event, f"round {info.round}" if info.round else "",
+                                        f"board {info.board}" if info.board is not None else "") if part)
+    players = f"{info.red or '?'} - {info.black or '?'}"
+    void = f": {game.void}" if game.void else ""
+    return f"game {game.id} ({where or 'no event, round or board'}; {players}; {game.plies} plies; {game.state}{void})"
+
+
+def run(args: argparse.Namespace) -> int:
+    changes = {field: getattr(args, option) for option, field in _FIELDS if getattr(args, option) is not None}
+    if not changes and args.void is None and not args.unvoid:
+        raise ValueError("nothing to change: give --event, --round, --board, --red, --black, --site, --date, "
+                         "--tc, --void REASON or --unvoid")
+    if args.void is not None and not args.void.strip():
+        raise ValueError("--void needs a reason (a test recording, wrong board, ...): it is kept with the game")
+    with open_existing_store(args.db) as store:
+        try:
+            game = store.game(args.game)
+        except KeyError:
+            raise ValueError(f"there is no game {args.game} in {store.path} (xqrec games lists them)") from None
+        before = describe(game)
+        if changes:
+            info: GameInfo = replace(game.info, **changes)
+            for warning in near_names(store.games(), info):
+                log.warning("%s", warning)
+            if info.board is not None:
+                busy = [other for other in store.games_on_board(info)
+                        if other.id != game.id and other.state == "recording"]
+                if busy:  # one board, one game at a time: the broadcast would show two
+                    raise ValueError(f"board {info.board} of that round is being recorded now (game {busy[-1].id}):"
+                                     " stop that recorder first, or give another --board")
+            store.set_info(game.id, info)
+        if args.void is not None:
+            store.set_void(game.id, " ".join(args.void.split()))
+        elif args.unvoid:
+            store.set_void(game.id, "")
+        after = describe(store.game(game.id))
+    print(f"was: {before}")
+    print(f"now: {after}")
+    if game.state == "recording" and changes:
+        print("note: the game is being recorded: files its recorder writes at the end (--pgn, --scoresheet) "
+              "carry the details it was started with; the store and its exports have the new ones")
+    return 0

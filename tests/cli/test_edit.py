@@ -1,0 +1,87 @@
+"""``xqrec edit``: the arbiter corrects a stored game's details or voids it, never its moves."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from recorder.cli import main
+from recorder.events import MoveRecorded
+from recorder.store.db import GameInfo, GameStore
+from recorder.store.resume import StoreRecording
+from rules import read_pgn
+from tests.server.feeder import recorder_events
+
+
+def _round(db: Path) -> tuple[int, int]:
+    """Two stopped games of round 3: board 11 (its moves recorded) and a test run on board 12."""
+    with GameStore(db) as store:
+        ids = []
+        for board, red in ((11, "Zheng Wei"), (12, "tester")):
+            run = StoreRecording.open(store, f"b{board}.mp4", GameInfo(event="City Open", round="3", board=board,
+                                                                        red=red, black="Sun"))
+            for event in recorder_events("game_short", upto=4):
+                run.sink(event)
+            store.end_session(run.session_id)
+            ids.append(run.game_id)
+    return ids[0], ids[1]
+
+
+def test_a_mistyped_round_and_name_are_corrected_and_the_moves_stay(tmp_path: Path,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "round.sqlite3"
+    game, _ = _round(db)
+    with GameStore(db) as store:
+        moves = [e.iccs for e in store.events(game) if isinstance(e, MoveRecorded)]
+    assert main(["edit", str(game), "--db", str(db), "--round", "4", "--board", "2", "--red", "Zheng Wei Jr"]) == 0
+    out = capsys.readouterr().out
+    assert "was: game 1 (City Open, round 3, board 11; Zheng Wei - Sun; 4 plies; interrupted)" in out
+    assert "now: game 1 (City Open, round 4, board 2; Zheng Wei Jr - Sun; 4 plies; interrupted)" in out
+    with GameStore(db) as store:
+        row = store.game(game)
+        assert (row.info.round, row.info.board, row.info.red, row.info.black) == ("4", 2, "Zheng Wei Jr", "Sun")
+        assert [e.iccs for e in store.events(game) if isinstance(e, MoveRecorded)] == moves
+    assert main(["export", "--round", "City Open", "4", "--db", str(db)]) == 0
+    (exported,) = read_pgn(capsys.readouterr().out)
+    assert (exported.headers["Round"], exported.headers["Board"], exported.headers["Red"]) == ("4", "2", "Zheng Wei Jr")
+
+
+def test_a_void_game_is_kept_but_no_longer_listed_published_or_resumed(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture) -> None:
+    db = tmp_path / "round.sqlite3"
+    game, test_run = _round(db)
+    assert main(["edit", str(test_run), "--db", str(db), "--void", "a test   recording"]) == 0
+    assert "void: a test recording)" in capsys.readouterr().out
+    assert main(["games", "--db", str(db)]) == 0
+    listed = capsys.readouterr().out
+    assert "b11.mp4" in listed and "b12.mp4" not in listed and "1 void game(s) not listed" in listed
+    assert main(["games", "--db", str(db), "--all"]) == 0
+    assert "(void: a test recording)" in capsys.readouterr().out
+    assert main(["export", "--round", "City Open", "3", "--db", str(db)]) == 0
+    assert [g.headers["Board"] for g in read_pgn(capsys.readouterr().out)] == ["11"]  # not the test run
+    video = Path(__file__).parents[1] / "fixtures" / "game_short.mp4"
+    with caplog.at_level("WARNING"):
+        assert main(["record", str(video), "--db", str(db), "--resume", str(test_run), "--red", "Li"]) == 2
+    assert f"game {test_run} is void (a test recording): take that back first" in capsys.readouterr().err
+    # a tester's --resume with --red changed nothing, in silence
+    assert f"--red not taken with --resume: game {test_run} keeps the details" in caplog.text
+    with GameStore(db) as store:
+        assert len(store.events(test_run)) > 4  # nothing recorded is deleted
+    assert main(["edit", str(test_run), "--db", str(db), "--unvoid"]) == 0
+    capsys.readouterr()
+    assert main(["export", "--round", "City Open", "3", "--db", str(db)]) == 0
+    assert [g.headers["Board"] for g in read_pgn(capsys.readouterr().out)] == ["11", "12"]
+
+
+def test_edit_refuses_what_it_cannot_do(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "round.sqlite3"
+    game, _ = _round(db)
+    assert main(["edit", str(game), "--db", str(db)]) == 2
+    assert "nothing to change" in capsys.readouterr().err
+    assert main(["edit", str(game), "--db", str(db), "--void", "  "]) == 2
+    assert "--void needs a reason" in capsys.readouterr().err
+    assert main(["edit", "99", "--db", str(db), "--red", "X"]) == 2
+    assert "there is no game 99" in capsys.readouterr().err
+    assert main(["edit", str(game), "--db", str(tmp_path / "none.sqlite3"), "--red", "X"]) == 2
+    assert "no game store at" in capsys.readouterr().err
