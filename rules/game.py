@@ -199,19 +199,23 @@ class Game:
     def repetition(self, ply: int | None = None) -> RepetitionVerdict | None:
         """The verdict when the position at ``ply`` (default: now) stands for the third time or more.
 
-        A side told to change that has not changed stays lost while the repetition goes on: a
-        verdict in the unbroken run of verdicts before ``ply`` telling it to change that found it
-        had not changed (23.5.2.2) holds. And a side that nine rounds of attacks had already told to
-        change (23.4) and that has gone on for two rounds since, the threefold repetition coming
-        meanwhile, has not changed and loses: its two rounds do not start again at the threefold
-        repetition."""
+        A side told to change has two rounds to do it (23.5.2): one that has made two moves since it
+        was first told, each keeping the repetition going, has not changed and loses (23.5.2.2), in a
+        cycle of any length (a cycle of three rounds does not give it three). The telling may have
+        come from nine rounds of attacks (23.4) before the threefold repetition: its two rounds do
+        not start again there. A side found not to have changed stays lost while the repetition
+        goes on."""
         ply = self.ply if ply is None else ply
         verdict = self._threefold(ply)
         if verdict is None or verdict.result is not None or verdict.must_change is None:
             return verdict
         side = verdict.must_change
         told, lost = self._run_before(side, ply)
-        return self._threefold(ply, lost={side}) if lost or told <= ply - 4 else verdict
+        return self._threefold(ply, lost={side}) if lost or self._moves_by(side, told, ply) >= 2 else verdict
+
+    def _moves_by(self, side: str, after: int, ply: int) -> int:
+        """How many of the moves of plies ``after + 1`` to ``ply`` ``side`` made."""
+        return sum(1 for p in range(after + 1, ply + 1) if self._positions[p - 1].side_to_move == side)
 
     def _threefold(self, ply: int, lost: frozenset[str] | set[str] = frozenset()) -> RepetitionVerdict | None:
         """The threefold verdict at ``ply`` from its own cycles alone (cached), or with the sides
@@ -229,9 +233,9 @@ class Game:
         return found
 
     def _run_before(self, side: str, ply: int) -> tuple[int, bool]:
-        """The unbroken run of verdicts before ``ply`` telling ``side`` to change: the first ply of
-        it that began with nine rounds of attacks (23.4; ``ply`` when none did), and whether one of
-        its threefold verdicts found the side had not changed. The run is followed back at most
+        """The unbroken run of verdicts up to ``ply`` telling ``side`` to change (nine rounds of
+        attacks, 23.4, or a threefold repetition): the ply of its first, and whether one of its
+        threefold verdicts found the side had not changed. The run is followed back at most
         :data:`RUN_LOOKBACK` plies."""
         found, lost = ply, False
         for p in range(ply - 1, max(ply - RUN_LOOKBACK, 0) - 1, -1):
@@ -242,6 +246,7 @@ class Game:
             three = self._threefold(p)
             if three is None or three.must_change != side:
                 break
+            found = p
             lost = lost or three.code == "forbidden_not_changed"
         return found, lost
 

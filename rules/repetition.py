@@ -9,8 +9,9 @@ the verdict follows 25.1-25.3 and 26.9: one-sided perpetual check loses (25.1, 2
 with forbidden moves against a side with allowed moves must change (25.3); when both sides' moves
 are forbidden, the one side whose conduct is of the kinds 26.9.1 lists (长杀, 一将一杀, chasing
 chariots or unprotected pieces, alone or between checks) must change; a side told to change loses
-if the cycle repeats once more with that side still forbidden (23.5.2.2, 4.1.5; the 1999 text's
-24.3); otherwise the game is drawn if neither changes (25.2 both allowed, 26.9.4 both forbidden,
+if it makes two more moves without leaving the repetition (23.5.2: "两个回合内变着", 23.5.2.2, 4.1.5;
+``Game.repetition``; here, the cycle repeating once more with that side still forbidden, the 1999
+text's 24.3, which a cycle of two rounds makes the same); otherwise the game is drawn if neither changes (25.2 both allowed, 26.9.4 both forbidden,
 as the 1999 text's 26.3 has it for every such case).
 
 Without a threefold repetition, 23.4 lets a player ask for the same verdict once a side has gone
@@ -94,7 +95,7 @@ class RepetitionVerdict:
     """A position repeated at least three times, the classified moves and the advised decision.
 
     ``code`` is one of ``perpetual_check`` (a side loses, 25.1), ``must_change`` (a side must
-    change, 25.3), ``forbidden_not_changed`` (that side repeated once more and loses, 23.5.2.2),
+    change, 25.3), ``forbidden_not_changed`` (that side did not change and loses, 23.5.2.2),
     ``draw_both_allowed`` (25.2) or ``draw_both_forbidden`` (26.9.4). ``result`` is ``"1-0"``,
     ``"0-1"``, ``"1/2-1/2"`` or ``None`` while a side must still change. Advice, not a decision.
     ``basis`` is ``"threefold"`` (23.1) or ``"nine_rounds"`` (23.4: ``moves`` are then the nine

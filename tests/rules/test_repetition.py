@@ -247,3 +247,17 @@ def test_a_shorter_cycle_is_judged_once_it_has_gone_round_three_times_23_1() -> 
     assert (verdict.code, verdict.must_change) == ("must_change", "black")
     assert verdict.black.category is SideCategory.PERPETUAL_CHASE
     assert {c.target_piece for m in verdict.moves if m.side == "black" for c in m.chases} == {"N"}
+
+
+def test_a_side_told_to_change_has_two_rounds_in_a_cycle_of_any_length() -> None:
+    # a tester's chase of an unprotected cannon round three points (a cycle of three rounds): red,
+    # told to change at ply 12, repeated at 14 and 16 and was found lost only at 18, the position's
+    # fourth time; 23.5.2 gives two rounds ("两个回合内变着"), not one more cycle
+    game = Game(Position.from_fen("5k3/9/c4a3/9/9/9/9/9/R8/5K3 b - - 0 1"))
+    codes = {}
+    for move in ["a7b7", "a1b1", "b7c7", "b1c1", "c7a7", "c1a1"] * 3:
+        game.push(move)
+        verdict = game.repetition()
+        codes[game.ply] = None if verdict is None else (verdict.code, verdict.must_change)
+    assert codes[11] is None and codes[12] == codes[15] == ("must_change", "red")
+    assert codes[16] == codes[18] == ("forbidden_not_changed", "red")
