@@ -139,8 +139,9 @@ def scoresheet_lines(record: ReplayRecord, notation: str = "chinese", traditiona
         red = plies[index]
         black = plies[index + 1] if index + 1 < len(plies) else ""
         rows.append((index // 2 + record.start.fullmove, red, black))
-    width = max((_display_width(red) for _, red, _ in rows), default=8) + 4
-    lines.append(f"{'回合':>4}  {_pad('红方 Red', width)}黑方 Black")
+    heading = "红方 Red"
+    width = max(max((_display_width(red) for _, red, _ in rows), default=0) + 4, _display_width(heading) + 2)
+    lines.append(f"回合  {_pad(heading, width)}黑方 Black")  # 回合 is as wide as the move numbers' "   1."
     ply = 0 if not first_black else -1
     for number, red, black in rows:
         lines.append(f"{number:>4}. {_pad(red, width)}{black}")
@@ -157,7 +158,8 @@ def scoresheet_lines(record: ReplayRecord, notation: str = "chinese", traditiona
         lines.append("Rules: the game has not ended on the board (resignation, agreement or time).")
     else:
         kind = "advice for the arbiter" if outcome.advisory else "final"
-        lines.append(f"Rules ({kind}): {outcome.result} — {outcome.text}")
+        # advice may have no result yet (a side must change): the rules' sentence alone, no "None"
+        lines.append(f"Rules ({kind}): " + (f"{outcome.result} — " if outcome.result else "") + outcome.text)
     return lines
 
 

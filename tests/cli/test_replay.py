@@ -129,3 +129,17 @@ def test_a_verdict_lists_the_moves_it_judged_with_what_each_was(capsys: pytest.C
     assert "          28... 车2进1 (ply 56): 将 check" in out
     assert ("          29... 车2退1 (ply 58): 捉 chase (black chariot b2 chases red chariot h2 "
             "(after the check g2g0, 抽将: unprotected))") in out
+
+
+def test_advice_with_no_result_yet_is_printed_without_one(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # a tester's chase: the last line read "Rules (advice for the arbiter): None — 红方..."
+    pgn = tmp_path / "chase.pgn"
+    pgn.write_text('[Game "Chinese Chess"]\n[FEN "5k3/9/c4a3/9/9/9/9/9/R8/5K3 b - - 0 1"]\n[Format "ICCS"]\n\n'
+                   "1. ... a7b7 2. a1b1 b7a7 3. b1a1 a7b7 4. a1b1 b7a7 5. b1a1 *\n", encoding="utf-8")
+    assert main(["replay", str(pgn), "--notation", "iccs"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[-1].startswith("Rules (advice for the arbiter): 红方为禁止着法") and "None" not in lines[-1]
+    heading = next(line for line in lines if line.startswith("回合"))  # over its columns (回合 is 4 wide)
+    before = heading[:heading.index("黑方")]
+    columns = len(before) + sum(1 for char in before if ord(char) > 0x2E80)  # Chinese characters are 2 wide
+    assert columns == lines[lines.index(heading) + 2].index("b7a7")
