@@ -16,7 +16,10 @@ What is implemented, and where the rule texts were simplified (documented per fu
   horse or cannon, 少根子 with fewer protectors than attackers). A protector that cannot legally
   recapture (pinned to its general) or whose recapture would let the chaser mate at once is a
   false root (假根, 24.16) and does not count. A capture after which the capturer is mated at once
-  is no chase (24.3; 1999 细则 7). Each chase says why the target is lost (``Chase.reason``), so
+  is no chase (24.3; 1999 细则 7). A capture by a piece that is another's only root, or pinned in
+  front of one (做根子, 被牵子), is no chase when the defender, instead of recapturing, takes what it
+  left exposed and the whole is a loss (26.5 得不偿失; only captures that gain now and did not
+  before count). Each chase says why the target is lost (``Chase.reason``), so
   26.9.1 can tell the grave chases (of a chariot, or of an unprotected piece or one on a false
   root) from the others (a short-protected piece, 少根子).
 * 抽将 and 连续将军 (24.3 "从下一着开始运用将军或连续“将军”得子"): a piece won by checking first is
@@ -561,6 +564,8 @@ def _judge_capture(position: Position, move: Move, line: _Line | None = None) ->
         if least is None:
             return None
         net = least
+    if line is None and not _pays_for_what_it_leaves(position, after, move.to_square, captured, lost):
+        return None  # a root or a pinned piece taking at a loss is idle (26.5)
     if mate_in_one(after):
         return None  # the capturer would be mated at once (24.3; 1999 细则 7)
     if line is not None and line.lost and target.upper() != "R":
@@ -574,6 +579,46 @@ def _judge_capture(position: Position, move: Move, line: _Line | None = None) ->
     if target.upper() == "R" and attacker.upper() != "R":
         return net, f"chariot attacked by a {piece_name(attacker)}"
     return net, "wins material in the exchange"
+
+
+def _pays_for_what_it_leaves(real: Position, after: Position, point: int, captured: list[str],
+                             lost: list[str]) -> bool:
+    """Does a direct capture still not lose when the defender, instead of recapturing, takes what the
+    capturer left exposed (26.5: "做'根'子和被'牵'子捉子…得不偿失者，按'闲'处理")? The capturer may
+    have been the only root of a piece under attack, or pinned in front of one: a capture of it that
+    gains for the defender now and did not before the capture (or was not there) is counted, each
+    judged by the exchange on its own point; the capturer keeps what it took, with what it won or
+    lost on ``point`` being the defender's other choice."""
+    defender = after.side_to_move
+    before = real.with_side_to_move(defender)
+    board = after.board
+    for reply in after.legal_moves():
+        taken = board[reply.to_square]
+        if reply.to_square == point or taken == "." or taken.upper() == "K":
+            continue
+        again = after.play(reply)
+        if mate_in_one(again):
+            continue  # taking there would get the defender mated
+        back_gained, back_lost = _exchange(again, reply.to_square, 8, defending=True)
+        if not _is_gain([taken, *back_gained], list(back_lost)):
+            continue  # no gain for the defender: no loss for the capturer to weigh
+        if _gained_before(before, reply):
+            continue  # the defender had it anyway: the capture did not expose it
+        if _is_gain([taken, *back_gained], [*captured[:1], *back_lost]):  # the defender comes out ahead
+            return False  # (a trade of equal value is still a chase: "交换后价值相当…按捉处理")
+    return True
+
+
+def _gained_before(position: Position, capture: Move) -> bool:
+    """Was ``capture`` (of the side to move in ``position``) there already, and a gain on its own point?"""
+    if capture not in position.legal_moves():
+        return False
+    taken = position.board[capture.to_square]
+    again = position.play(capture)
+    if mate_in_one(again):
+        return False
+    back_gained, back_lost = _exchange(again, capture.to_square, 8, defending=True)
+    return _is_gain([taken, *back_gained], list(back_lost))
 
 
 def _counter_capture(position: Position, point: int, line: _Line, gained: list[str], net: int) -> int | None:

@@ -356,3 +356,22 @@ def test_the_series_search_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     assert chases_by_check(Position.from_fen(SERIES)) == []
     assert chases_by_check(Position.from_fen(LOOSE_HORSE_BEHIND_A_CHECK).play("g3e2").with_side_to_move("black"))
     move_kinds._chases_by_check.cache_clear()
+
+
+@pytest.mark.parametrize(("fen", "kind"), [
+    # the chariot a3 is the only root of the chariot a1, which the black chariot i1 attacks: taking the
+    # cannon g3 gives a chariot for a cannon, 得不偿失: idle (26.5)
+    ("3aka3/9/9/9/9/R8/6c2/9/R7r/3K5 w - - 0 1", MoveKind.IDLE),
+    # nothing left behind: a chase of an unprotected cannon
+    ("3aka3/9/9/9/9/R8/6c2/9/9/3K5 w - - 0 1", MoveKind.CHASE),
+])
+def test_a_root_taking_at_a_loss_is_idle_26_5(fen: str, kind: MoveKind) -> None:
+    assert classify_move(Position.from_fen(fen), Move.from_iccs("a4a3")).kind is kind
+
+
+def test_a_pinned_piece_taking_at_a_loss_does_not_chase_26_5() -> None:
+    # a tester's case: the horse c2 takes the cannon e3 only by uncovering the chariot c0 to the black
+    # chariot c7 (被牵子, 26.5). The move still chases by checking first (c0d0, then the horse is free)
+    position = Position.from_fen("3k5/9/2r6/9/9/9/4c4/2NA5/9/2R2K3 w - - 0 1")
+    (chase,) = classify_move(position, Move.from_iccs("d2e1")).chases
+    assert chase.check == Move.from_iccs("c0d0")
