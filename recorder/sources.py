@@ -44,6 +44,17 @@ IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
 _UNSUPPORTED = {".heic": "HEIC", ".heif": "HEIF"}
 
 
+def cut_short(data: np.ndarray) -> str:
+    """"PNG" or "JPEG" when the picture's bytes stop before the format's end marker, else "": the
+    decoder would fill the rest grey (a board with pieces gone) after a line of its own on the terminal."""
+    head, tail = data[:8].tobytes(), data[-64:].tobytes()
+    if head == b"\x89PNG\r\n\x1a\n" and b"IEND" not in tail[-16:]:
+        return "PNG"
+    if head[:2] == b"\xff\xd8" and b"\xff\xd9" not in tail:
+        return "JPEG"
+    return ""
+
+
 def read_image(path: str | Path) -> np.ndarray:
     """A picture file as a BGR image; ``ValueError`` saying what is wrong with the file when it
     cannot be read (missing, a folder, empty, a format OpenCV does not decode, a JPEG cut short, not
@@ -56,16 +67,14 @@ def read_image(path: str | Path) -> np.ndarray:
     data = np.fromfile(str(path), dtype=np.uint8)
     if data.size == 0:
         raise ValueError(f"{path} is empty (0 bytes)")
-    if data[:8].tobytes() == b"\x89PNG\r\n\x1a\n" and b"IEND" not in data[-16:].tobytes():
-        # told here, before the decoder prints its own line about it to the terminal
-        raise ValueError(f"{path}: the PNG file is cut short (a copy or download that did not finish)")
+    cut = cut_short(data)
+    if cut:  # told here, before the decoder prints its own line about it, or reads it half grey
+        raise ValueError(f"{path}: the {cut} file is cut short (a copy or download that did not finish)")
     image = cv2.imdecode(data, cv2.IMREAD_COLOR)
     if image is None:
         kind = _UNSUPPORTED.get(path.suffix.lower())
         if kind:
             raise ValueError(f"{path}: {kind} pictures cannot be read here; save or export the photo as JPEG")
-        if data[:2].tobytes() == b"\xff\xd8" and b"\xff\xd9" not in data[-64:].tobytes():
-            raise ValueError(f"{path}: the JPEG file is cut short (a copy or download that did not finish)")
         raise ValueError(f"cannot decode {path} as a picture (not one, or damaged); JPEG, PNG, BMP, TIFF and "
                          "WebP are read")
     return image
@@ -426,10 +435,14 @@ class ImageFolderSource(FrameSource):
 
     def __iter__(self) -> Iterator[SourceItem]:
         for index, path in enumerate(self.files):
-            image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+            data = np.fromfile(str(path), dtype=np.uint8)
+            cut = cut_short(data) if data.size else "empty"
+            image = None if cut else cv2.imdecode(data, cv2.IMREAD_COLOR)
             if image is None:
                 self.skipped += 1
-                log.warning("skipped unreadable image %s", path)
+                why = ("an empty file" if cut == "empty" else f"the {cut} file is cut short" if cut
+                       else "not a picture OpenCV decodes, or damaged")
+                log.warning("skipped unreadable image %s (%s)", path, why)
                 continue
             yield Frame(image, index / self.fps, index)
 

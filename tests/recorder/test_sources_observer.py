@@ -98,6 +98,20 @@ def test_folder_and_file_sources(tmp_path: Path) -> None:
         open_source(str(tmp_path / "missing.mp4"))
 
 
+def test_a_cut_picture_in_a_folder_is_skipped_and_named(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    # a tester's truncated JPEG printed the decoder's bare "Premature end of JPEG file" and was read
+    # half grey: pieces gone from the board's lower part
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    picture = cv2.imencode(".jpg", np.random.default_rng(0).integers(0, 255, (64, 64, 3), dtype=np.uint8))[1]
+    for i in range(3):
+        (folder / f"{i:03d}.jpg").write_bytes(picture.tobytes()[:-300] if i == 1 else picture.tobytes())
+    with caplog.at_level("WARNING"):
+        frames = [f for f in open_source(str(folder), fps=5.0) if isinstance(f, Frame)]
+    assert [f.index for f in frames] == [0, 2]
+    assert f"skipped unreadable image {folder / '001.jpg'} (the JPEG file is cut short)" in caplog.text
+
+
 def test_a_truncated_video_says_so(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.INFO, logger="recorder.sources")
     fixture = Path(__file__).parents[1] / "fixtures" / "game_short.mp4"
