@@ -588,6 +588,8 @@ class RecordingSession:
         if turned <= straight + self.config.orientation_margin:
             return None
         geometry = self.geometry.turned()
+        if geometry.red_side is None:  # the pieces have told it now (a status line said "not known yet")
+            geometry = replace(geometry, red_side=side_of_rank0(geometry.homography))
         self._use(geometry)
         log.info("t=%.2f: the game's position fits the turned naming better; red's side is %s",
                  observation.t, geometry.red_side)
