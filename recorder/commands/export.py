@@ -56,13 +56,14 @@ def _export(args: argparse.Namespace) -> int:
             event, round_name = ("" if name.strip() == "?" else name for name in args.round)
             if args.format == "pgn":
                 return _emit(round_pgn(store, event, round_name, args.notation or "iccs"), args.out)
-            games = [(store.events(g.id), g.info) for g in round_games(store, event, round_name)]
+            rows = round_games(store, event, round_name)
+            games = [(store.events(g.id), g.info) for g in rows]
             if args.format == "pdf":
                 if args.out is None:
                     raise ValueError("--format pdf needs --out FILE")
                 from recorder.exports.pdf import scoresheets_pdf
 
-                pdf = scoresheets_pdf(games, short=args.short, paper=args.paper)
+                pdf = scoresheets_pdf(games, short=args.short, paper=args.paper, not_over=[g.not_over for g in rows])
                 with _writing(args.out):
                     args.out.write_bytes(pdf)
                 return 0
@@ -74,18 +75,17 @@ def _export(args: argparse.Namespace) -> int:
         events = store.events(row.id)
         if row.void:  # exported on purpose (a dispute), but not to pass for a game of the round
             print(f"xqrec export: warning: game {row.id} is void ({row.void})", file=sys.stderr)
-        elif row.state != "closed":  # a sheet of a game cut short must not pass for a whole one
-            why = ("its recorder stopped without closing it" if row.state == "interrupted"
-                   else "it is still being recorded")
-            print(f"xqrec export: warning: game {row.id} is not over ({why}): the record ends at ply {row.plies}, "
-                  "result *", file=sys.stderr)
+        elif row.not_over:  # a sheet of a game cut short must not pass for a whole one
+            print(f"xqrec export: warning: game {row.id} is not over ({row.not_over}): the record ends at ply "
+                  f"{row.plies}, result *", file=sys.stderr)
         if args.format == "pdf":
             if args.out is None:
                 raise ValueError("--format pdf needs --out FILE")
             from recorder.exports.pdf import write_scoresheet_pdf
 
             with _writing(args.out):
-                write_scoresheet_pdf(args.out, events, row.info, short=args.short, paper=args.paper)
+                write_scoresheet_pdf(args.out, events, row.info, short=args.short, paper=args.paper,
+                                     not_over=row.not_over)
             return 0
         if args.format == "txt":
             return _emit(export_text(events, row.info), args.out)

@@ -159,11 +159,15 @@ class _Sheet:
         self.text_cell(x, y, w, h, text, points=points, border=border, fill=fill)
 
     # --- parts of the form -----------------------------------------------------------------
-    def title(self, y: float, continued: int) -> float:
+    def title(self, y: float, continued: int, not_over: str = "") -> float:
         s = self.s
         self.text_cell(self.margin, y, self.inner, 9 * s, "中国象棋比赛记录表", points=18, align="C")
         sub = "Xiangqi scoresheet" + (f"  (续 {continued} / continued)" if continued else "")
-        self.text_cell(self.margin, y + 9 * s, self.inner, 5 * s, sub, points=9, align="C", color=(80, 80, 80))
+        if not_over:  # on every page: a sheet of a game not over must not be signed as the record
+            sub = f"未完对局，临时记录，不作签字  PROVISIONAL: the game is not over ({not_over})"
+            self.text_cell(self.margin, y + 9 * s, self.inner, 5 * s, sub, points=9, align="C", color=RED_INK)
+        else:
+            self.text_cell(self.margin, y + 9 * s, self.inner, 5 * s, sub, points=9, align="C", color=(80, 80, 80))
         return y + 16 * s
 
     def header(self, y: float, info: GameInfo, result: str) -> float:
@@ -231,7 +235,8 @@ class _Sheet:
         """The width the footer leaves its time and notes boxes beside its diagrams."""
         return self.inner - len(self._diagrams(game)) * (diagram_size(spacing)[0] + 4 * self.s)
 
-    def footer(self, y: float, game: RecordedGame, info: GameInfo, spacing: float, notes: Sequence[str]) -> float:
+    def footer(self, y: float, game: RecordedGame, info: GameInfo, spacing: float, notes: Sequence[str],
+               not_over: str = "") -> float:
         """Time used, the notes' box (``notes``: the lines that fit it, from ``note_lines``), the start
         position when it is not the usual one, the final position."""
         s, pdf = self.s, self.pdf
@@ -256,7 +261,7 @@ class _Sheet:
         if not notes:
             self.text_cell(x + 1 * s, top + 7 * s, box_w - 2 * s, 4 * s, "无 none", points=7, color=(110, 110, 110))
         dx = x + box_w + 4 * s
-        for label, position in self._diagrams(game):
+        for label, position in self._diagrams(game, not_over):
             self.text_cell(dx, y - 0.5 * s, diagram_w, 4 * s, label, points=7, align="C")
             draw_position(pdf, position, dx, y + 3 * s, spacing, FONT)
             dx += diagram_w + 4 * s
@@ -308,13 +313,14 @@ class _Sheet:
         return y + 16 * s
 
     @staticmethod
-    def _diagrams(game: RecordedGame) -> list[tuple[str, Position]]:
+    def _diagrams(game: RecordedGame, not_over: str = "") -> list[tuple[str, Position]]:
         """The footer's positions: the start when the game began from a set-up position (an
-        endgame, a game taken up part way), and the final one."""
+        endgame, a game taken up part way), and the final one (of a game not over, the last recorded)."""
         start = position = Position.from_fen(game.start_fen)
         for entry in game.plies:
             position = position.play(Move.from_iccs(entry.iccs))
-        final = [("终局局面 Final position", position)]
+        last = f"第{len(game.plies)}着后局面 After ply {len(game.plies)}" if not_over else "终局局面 Final position"
+        final = [(last, position)]
         usual = Position.start()
         if (start.board, start.side_to_move) == (usual.board, usual.side_to_move):
             return final
@@ -329,23 +335,25 @@ def _provenance(events: Sequence[Event]) -> str:
 
 
 def scoresheet_pdf(events: Sequence[Event], info: GameInfo | None = None, *, short: bool = False,
-                   paper: str = "A4") -> bytes:
-    """The scoresheet of a recorded game as PDF bytes (see the module docstring)."""
-    return scoresheets_pdf([(events, info)], short=short, paper=paper)
+                   paper: str = "A4", not_over: str = "") -> bytes:
+    """The scoresheet of a recorded game as PDF bytes (see the module docstring); ``not_over`` says
+    why the game is not over (``GameRow.not_over``), printed on every page as a provisional sheet's mark."""
+    return scoresheets_pdf([(events, info)], short=short, paper=paper, not_over=[not_over])
 
 
 def scoresheets_pdf(games: Sequence[tuple[Sequence[Event], GameInfo | None]], *, short: bool = False,
-                    paper: str = "A4") -> bytes:
+                    paper: str = "A4", not_over: Sequence[str] = ()) -> bytes:
     """Several games' scoresheets in one PDF (a round's, for the organiser), one after another, each
-    starting on a new page and numbering its own pages."""
+    starting on a new page and numbering its own pages; ``not_over`` as for :func:`scoresheet_pdf`,
+    one for each game (none: all over)."""
     logging.getLogger("fontTools.subset").setLevel(logging.ERROR)  # bitmap tables it drops are not needed
     sheet = _Sheet(paper)
-    for events, info in games:
-        _draw(sheet, events, info or GameInfo(), short)
+    for index, (events, info) in enumerate(games):
+        _draw(sheet, events, info or GameInfo(), short, not_over[index] if index < len(not_over) else "")
     return bytes(sheet.pdf.output())
 
 
-def _draw(sheet: _Sheet, events: Sequence[Event], info: GameInfo, short: bool) -> None:
+def _draw(sheet: _Sheet, events: Sequence[Event], info: GameInfo, short: bool, not_over: str = "") -> None:
     """Add one game's scoresheet to ``sheet``, from a new page."""
     game = rebuild(events)
     sheet.cover([info.event, info.site, info.round, info.date, info.red, info.black, info.time_control,
@@ -387,18 +395,18 @@ def _draw(sheet: _Sheet, events: Sequence[Event], info: GameInfo, short: bool) -
         if number == 0:  # the notes the footer's box cannot hold, measured once a page exists to measure on
             shown, more = sheet.note_lines(game, events, sheet.box_width(game, spacing) - 2 * s, diagram_h)
             continued = [more[i:i + per_page] for i in range(0, len(more), per_page)]
-        y = sheet.title(sheet.margin, number)
+        y = sheet.title(sheet.margin, number, not_over)
         y = sheet.header(y, info, game.result) + gap if number == 0 else y + gap
         if page or number == 0:  # a last page after full ones may hold only the footer and signatures
             y = sheet.moves(y, page, lines, row_h) + gap
         if number == len(pages) - 1:
-            y = sheet.footer(y, game, info, spacing, shown) + gap
+            y = sheet.footer(y, game, info, spacing, shown, not_over) + gap
             if not continued:
                 sheet.signatures(y)
         page_footer(number)
     for index, chunk in enumerate(continued):  # the notes the footer's box could not hold; signed after them
         sheet.pdf.add_page()
-        y = sheet.title(sheet.margin, len(pages) + index) + gap
+        y = sheet.title(sheet.margin, len(pages) + index, not_over) + gap
         y = sheet.continued_notes(y, chunk, bottom - 16 * s) + gap
         if index == len(continued) - 1:
             sheet.signatures(y)
@@ -406,8 +414,8 @@ def _draw(sheet: _Sheet, events: Sequence[Event], info: GameInfo, short: bool) -
 
 
 def write_scoresheet_pdf(path: str | Path, events: Sequence[Event], info: GameInfo | None = None, *,
-                         short: bool = False, paper: str = "A4") -> Path:
-    """Write the scoresheet PDF to ``path``; returns the path."""
+                         short: bool = False, paper: str = "A4", not_over: str = "") -> Path:
+    """Write the scoresheet PDF to ``path`` (``not_over`` as for :func:`scoresheet_pdf`); returns the path."""
     target = Path(path)
-    target.write_bytes(scoresheet_pdf(events, info, short=short, paper=paper))
+    target.write_bytes(scoresheet_pdf(events, info, short=short, paper=paper, not_over=not_over))
     return target

@@ -427,7 +427,7 @@ class ConsoleHandler(BaseHTTPRequestHandler):
             paper = self._choice(query, "paper", PAPERS, "A4")
             short = FLAGS[self._choice(query, "short", tuple(FLAGS), "0")]
             try:
-                body = scoresheet_pdf(events, row.info, short=short, paper=paper)
+                body = scoresheet_pdf(events, row.info, short=short, paper=paper, not_over=row.not_over)
             except (OSError, RuntimeError) as error:  # no CJK font on this machine
                 raise HttpError(HTTPStatus.INTERNAL_SERVER_ERROR, f"cannot make the PDF: {error}") from None
             content = "application/pdf"

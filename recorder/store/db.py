@@ -96,6 +96,17 @@ class GameRow:
     void: str = ""  # why the arbiter voided it ("" when not): it is kept, but listed and published no more
 
     @property
+    def not_over(self) -> str:
+        """Why the game's record is not a finished one ("" when it is closed): a sheet printed from it
+        must not pass for one to sign."""
+        if self.void:
+            return f"the game is void ({self.void})"
+        if self.status == "closed":
+            return ""
+        return ("its recorder stopped without closing it" if self.interrupted
+                else "it is still being recorded")
+
+    @property
     def state(self) -> str:
         """``void``, ``closed``, ``recording`` or ``interrupted`` (open with no recorder running)."""
         if self.void:

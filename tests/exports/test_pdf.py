@@ -146,3 +146,21 @@ def test_a_rare_character_the_main_font_lacks_is_printed_from_another_cjk_font(
     text = subprocess.run(["pdftotext", "-raw", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
     assert "吉𠮷" in text
     assert not [r for r in caplog.records if "missing" in r.getMessage()]
+
+
+def test_a_sheet_of_a_game_not_over_is_marked_provisional_on_every_page(tmp_path: Path) -> None:
+    # a tester's PDF of a game still being recorded had signature lines and a "Final position", and
+    # nothing on the page to tell it from the record to sign
+    pdf = tmp_path / "g.pdf"
+    moves = ["h0g2", "h9g7", "g2h0", "g7h9"] * 60  # over a page of moves
+    pdf.write_bytes(scoresheet_pdf(game_events(moves, seed=1, faults=False, result=None), INFO,
+                                   not_over="it is still being recorded"))
+    pages = subprocess.run(["pdftotext", "-raw", str(pdf), "-"], capture_output=True, text=True,
+                           check=True).stdout.split("\f")
+    pages = [page for page in pages if page.strip()]
+    assert len(pages) >= 2 and all("PROVISIONAL: the game is not over (it is still being recorded)" in page
+                                   for page in pages)
+    assert "Final position" not in pages[-1] and "After ply 240" in pages[-1]
+    pdf.write_bytes(scoresheet_pdf(game_events(moves[:4], seed=1, faults=False, result=None), INFO))
+    text = subprocess.run(["pdftotext", "-raw", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+    assert "PROVISIONAL" not in text and "Final position" in text
