@@ -235,9 +235,12 @@ def goes_round(moves: Sequence[Move]) -> bool:
 
 
 def long_attack_points(moves: Sequence[Move]) -> int:
-    """The points a side's play went round over (23.4 asks for three or more): those a piece
-    moved to at least twice; the point first reached from outside is not one of them."""
-    return len({point for (_, point), n in _visits(moves).items() if n >= 2})
+    """The points a side's play went round over (23.4 asks for three or more): every point a piece
+    moved to, but the stretch's first when it was not reached again (the point first reached from
+    outside). A point of a long cycle that the stretch holds once, further on, is one of them (a
+    tester's five-point chase was told as "over 4 points")."""
+    arrival = (moves[0].from_square, moves[0].to_square) if moves else None
+    return len({point for key, n in _visits(moves).items() if n >= 2 or key != arrival for point in key[1:]})
 
 
 def long_attack(fen: str, ply: int, occurrences: Sequence[int], moves: Sequence[MoveClass],

@@ -136,3 +136,16 @@ def test_a_three_point_cycle_of_checks_is_judged() -> None:
     red = [("a9a8", CHECK), ("a8a5", CHECK), ("a5a9", CHECK)] * 3
     verdict = long_attack("fen", 18, [18], _classes(red, GENERAL))
     assert verdict is not None and verdict.code == "perpetual_check" and verdict.winner == "black"
+
+
+def test_a_long_cycles_points_are_all_counted() -> None:
+    # a tester's chase round five points was told as "over 4 points": the window of nine rounds holds
+    # the cycle's first point once, and only the point first reached from outside is left out
+    from rules import Game, Position
+
+    game = Game(Position.from_fen("5k3/9/c4a3/9/9/9/9/9/R8/5K3 b - - 0 1"))
+    cycle = ["a7b7", "a1b1", "b7c7", "b1c1", "c7d7", "c1d1", "d7e7", "d1e1", "e7a7", "e1a1"]
+    for move in cycle + cycle[:8]:
+        game.push(move)
+    verdict = game.long_attack()
+    assert verdict is not None and "红方在5个点上长捉" in verdict.text and "over 5 points" in verdict.text
