@@ -21,7 +21,7 @@
   function clockHtml(state, side) {
     const running = (state.clocks || {}).running === side && (state.result || "*") === "*";
     return `<div class="clock ${side}${running ? " running" : ""}" data-side="${side}">`
-      + `<span class="who">${side === "red" ? "红" : "黑"} ${XQ.esc(state[side] || (side === "red" ? "Red" : "Black"))}</span>`
+      + `<span class="who" title="${XQ.esc(state[side] || "")}">${side === "red" ? "红" : "黑"} ${XQ.esc(state[side] || (side === "red" ? "Red" : "Black"))}</span>`
       + `<span class="time">${XQ.clock(XQ.clockNow(state, side, received.get(state.id)))}</span></div>`;
   }
 

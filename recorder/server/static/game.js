@@ -24,7 +24,7 @@
       const el = $("clock-" + side);
       const running = (state.clocks || {}).running === side && (state.result || "*") === "*";
       el.className = `clock ${side}${running ? " running" : ""}`;
-      el.innerHTML = `<span class="who">${side === "red" ? "红" : "黑"} ${XQ.esc(state[side] || side)}</span>`
+      el.innerHTML = `<span class="who" title="${XQ.esc(state[side] || "")}">${side === "red" ? "红" : "黑"} ${XQ.esc(state[side] || side)}</span>`
         + `<span class="time">${XQ.clock(XQ.clockNow(state, side, receivedAt))}</span>`;
     }
   }
