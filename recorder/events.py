@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from rules import Move, Position, format_move
+from rules import Game, Move, Outcome, Position, format_move
 
 log = logging.getLogger(__name__)
 
@@ -143,6 +143,18 @@ class GameEnded(Event):
     text: str
     advisory: bool
     judged: tuple[str, ...] = ()
+
+
+def game_ended(t: float, game: Game, outcome: Outcome) -> GameEnded:
+    """The event of the rules' ``outcome`` for ``game`` as it stands, a repetition verdict with the
+    moves it judged: the recorder's as it watches, an imported record's as it is read."""
+    judged: tuple[str, ...] = ()
+    if outcome.verdict is not None:
+        positions = game.positions
+        judged = tuple(f"ply {m.ply} {format_move(positions[m.ply - 1], m.move, 'chinese')}: {m.kind_text}"
+                       for m in outcome.verdict.cycle)
+    return GameEnded(t, game.ply, outcome.result, outcome.reason, outcome.article, outcome.text, outcome.advisory,
+                     judged)
 
 
 # Every kind of alert the recorder, the clock link and the console raise: what the arbiter may be

@@ -32,12 +32,12 @@ from recorder.events import (
     BoardDisturbed,
     ClockPressed,
     Event,
-    GameEnded,
     IllegalMoveAlert,
     MoveRecorded,
     PositionRestored,
     TwoMovesSeen,
     corrections,
+    game_ended,
 )
 from recorder.observer import COVERED_INDEX, Observation
 from recorder.offpoint import off_point, residual_offsets
@@ -54,7 +54,7 @@ from recorder.resolver_diagnose import (
     placement_seen,
 )
 from recorder.resolver_scoring import Scorer, board_classes, boards_classes
-from rules import Game, IllegalMoveError, Move, Outcome, Position, RulesError, format_move
+from rules import Game, IllegalMoveError, Move, Position, RulesError, format_move
 from rules.squares import BLACK, RED, parse_square, piece_name, square_name
 
 log = logging.getLogger(__name__)
@@ -1052,16 +1052,7 @@ class Resolver:
             return []
         self._reported_end = key
         self._last_advisory = outcome.reason if outcome.advisory else None
-        return [GameEnded(t, self.game.ply, outcome.result, outcome.reason, outcome.article, outcome.text,
-                          outcome.advisory, self._judged(outcome))]
-
-    def _judged(self, outcome: Outcome) -> tuple[str, ...]:
-        """The moves a repetition verdict judged, one line each: ``"ply 56 车2进1: 将 check"``."""
-        if outcome.verdict is None:
-            return ()
-        positions = self.game.positions
-        return tuple(f"ply {m.ply} {format_move(positions[m.ply - 1], m.move, 'chinese')}: {m.kind_text}"
-                     for m in outcome.verdict.cycle)
+        return [game_ended(t, self.game, outcome)]
 
     def blind(self, t: float) -> None:
         """The board cannot be seen at ``t`` (not found yet): clock presses around now are not judged."""

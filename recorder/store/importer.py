@@ -26,6 +26,7 @@ from recorder.events import (
     PositionRestored,
     RecordingStarted,
     RecordingStopped,
+    game_ended,
 )
 from recorder.scoresheet import rebuild
 from recorder.store.db import GameInfo, GameRow, GameStore
@@ -39,7 +40,7 @@ from recorder.store.import_notes import (
     plain,
     read_notes,
 )
-from rules import PgnGame, Position, format_move, read_pgn
+from rules import Game, PgnGame, Position, format_move, read_pgn
 
 log = logging.getLogger(__name__)
 
@@ -168,15 +169,28 @@ def events_from_pgn(game: PgnGame, source: str = "") -> list[Event]:
                         _time_control(game.headers))
     clocks: dict[str, int | None] = {"red": None, "black": None}
     ended = any(isinstance(event, GameEnded) and not event.advisory for event in events)
+    judge = Game(position)
+    advised: str | None = None  # the rules' advice in force, told once while it holds (as the recorder does)
     for ply, move in enumerate(game.moves, 1):
         side = position.side_to_move
         after = position.play(move)
+        judge.push(move)
         clocks[side] = fitted[ply - 1]
         recorded = MoveRecorded(float(ply), ply, move.iccs, format_move(position, move, "chinese"), side,
                                 after.fen(), 1.0, None, clocks["red"], clocks["black"])
         events.append(recorded)
         noted = _note_events(read_notes(comments[ply - 1]), ply + 0.5, ply, after, recorded, result,
                              ply == len(game.moves))
+        told = [event for event in noted if isinstance(event, GameEnded)]
+        if told:  # the file's own note of it (an export of a recorded game): taken as written
+            advised = told[-1].reason if told[-1].advisory else None
+        elif not ended:  # a record from elsewhere: the rules' verdicts, as the recorder would have given them
+            outcome = judge.outcome()
+            if outcome is None or not outcome.advisory:
+                advised = None
+            if outcome is not None and outcome.reason != advised:
+                noted.append(game_ended(ply + 0.5, judge, outcome))
+                advised = outcome.reason if outcome.advisory else None
         ended = ended or any(isinstance(event, GameEnded) and not event.advisory for event in noted)
         events += noted
         position = after

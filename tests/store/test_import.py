@@ -228,3 +228,21 @@ def test_another_annotated_copy_of_a_stored_game_is_imported() -> None:
     commented = import_pgn(store, '[Red "A"]\n[Annotator "X"]\n\n1. h2e2 {best} h9g7 2. h0g2 1-0\n', "c.pgn")
     assert len(first.ids) == 1 and not again.ids and len(again.duplicates) == 1
     assert len(other.ids) == 1 and len(commented.ids) == 1
+
+
+def test_a_record_from_elsewhere_gets_the_rules_verdicts_a_recorded_game_has() -> None:
+    # a tester's imported game with a plain threefold repetition showed no advice in `show` or its
+    # sheets: only `replay` judged it. Told once while it holds, and as the file says it when it does
+    from recorder.events import GameEnded
+
+    text = ('[Game "Chinese Chess"]\n[FEN "5k3/9/c4a3/9/9/9/9/9/R8/5K3 b - - 0 1"]\n[Format "ICCS"]\n\n'
+            "1. ... a7b7 2. a1b1 b7a7 3. b1a1 a7b7 4. a1b1 b7a7 5. b1a1 a7b7 6. a1b1 b7a7 7. b1a1 *\n")
+    store = GameStore(None)
+    (game_id,) = import_pgn(store, text, "club.pgn").ids
+    ended = [e for e in store.events(game_id) if isinstance(e, GameEnded)]
+    assert [(e.ply, e.reason, e.advisory) for e in ended] == [(8, "must_change", True),
+                                                             (12, "forbidden_not_changed", True)]
+    assert ended[0].judged and ended[0].judged[0].startswith("ply 5 炮1平2")
+    exported = export_pgn(store.events(game_id), store.game(game_id).info)
+    assert exported.count("advice (must_change") == 1
+    assert _round_trip_text(exported) == exported  # the file's notes taken as written, not judged again
