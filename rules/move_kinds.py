@@ -564,7 +564,7 @@ def _judge_capture(position: Position, move: Move, line: _Line | None = None) ->
         if least is None:
             return None
         net = least
-    if line is None and not _pays_for_what_it_leaves(position, after, move.to_square, captured, lost):
+    if line is None and _left_exposed(position, after, move.to_square, captured, lost) is not None:
         return None  # a root or a pinned piece taking at a loss is idle (26.5)
     if mate_in_one(after):
         return None  # the capturer would be mated at once (24.3; 1999 细则 7)
@@ -581,14 +581,14 @@ def _judge_capture(position: Position, move: Move, line: _Line | None = None) ->
     return net, "wins material in the exchange"
 
 
-def _pays_for_what_it_leaves(real: Position, after: Position, point: int, captured: list[str],
-                             lost: list[str]) -> bool:
-    """Does a direct capture still not lose when the defender, instead of recapturing, takes what the
-    capturer left exposed (26.5: "做'根'子和被'牵'子捉子…得不偿失者，按'闲'处理")? The capturer may
-    have been the only root of a piece under attack, or pinned in front of one: a capture of it that
-    gains for the defender now and did not before the capture (or was not there) is counted, each
-    judged by the exchange on its own point; the capturer keeps what it took, with what it won or
-    lost on ``point`` being the defender's other choice."""
+def _left_exposed(real: Position, after: Position, point: int, captured: list[str], lost: list[str]) -> Move | None:
+    """The defender's capture, instead of recapturing, of what a direct capture left exposed, when
+    the whole is then a loss for the capturer (26.5: "做'根'子和被'牵'子捉子…得不偿失者，按'闲'处理");
+    ``None`` when there is none. The capturer may have been the only root of a piece under attack,
+    or pinned in front of one: a capture that gains for the defender now and did not before (or was
+    not there) is counted, judged by the exchange on its own point; the capturer keeps what it
+    took, what it won or lost on ``point`` being the defender's other choice. A trade of equal value
+    is no loss ("交换后价值相当…按捉处理")."""
     defender = after.side_to_move
     before = real.with_side_to_move(defender)
     board = after.board
@@ -605,8 +605,8 @@ def _pays_for_what_it_leaves(real: Position, after: Position, point: int, captur
         if _gained_before(before, reply):
             continue  # the defender had it anyway: the capture did not expose it
         if _is_gain([taken, *back_gained], [*captured[:1], *back_lost]):  # the defender comes out ahead
-            return False  # (a trade of equal value is still a chase: "交换后价值相当…按捉处理")
-    return True
+            return reply
+    return None
 
 
 def _gained_before(position: Position, capture: Move) -> bool:
@@ -755,6 +755,18 @@ def _fresh_soldier(before: Position, previous: Move | None) -> int | None:
     return None
 
 
+def _why_not_taken(position: Position, capture: Move) -> str:
+    """Why ``capture`` (of the side to move) is no chase, for a note: no gain, or 26.5's loss elsewhere."""
+    after = position.play(capture)
+    captured, lost = [position.board[capture.to_square]], list[str]()
+    _defend(after, capture.to_square, captured, lost, depth=8)
+    exposed = _left_exposed(position, after, capture.to_square, captured, lost) if _is_gain(captured, lost) else None
+    if exposed is None:
+        return "no gain in taking it"
+    return (f"taking it would leave the {piece_name(after.board[exposed.to_square])} on "
+            f"{square_name(exposed.to_square)} to be taken, 得不偿失 (26.5)")
+
+
 def _idle_notes(before: Position, after: Position, move: Move, described: set[int]) -> list[str]:
     """Name the idle notions the move fits: 兑 exchange offer, 献 offer, 跟 follow (24.4-24.7).
 
@@ -773,7 +785,7 @@ def _idle_notes(before: Position, after: Position, move: Move, described: set[in
         if target.upper() == moved.upper():
             notes.append(f"offers to exchange (兑) the {piece_name(moved)} for the {piece_name(target)} on {where}")
         else:
-            notes.append(f"follows (跟) the {piece_name(target)} on {where}, no gain in taking it")
+            notes.append(f"follows (跟) the {piece_name(target)} on {where}, {_why_not_taken(view, target_move)}")
     if any(m.to_square == move.to_square for m in after.legal_moves()):
         notes.append(f"offers (献) the {piece_name(moved)} on {square_name(move.to_square)}")
     return notes

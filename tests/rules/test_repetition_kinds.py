@@ -366,7 +366,11 @@ def test_the_series_search_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     ("3aka3/9/9/9/9/R8/6c2/9/9/3K5 w - - 0 1", MoveKind.CHASE),
 ])
 def test_a_root_taking_at_a_loss_is_idle_26_5(fen: str, kind: MoveKind) -> None:
-    assert classify_move(Position.from_fen(fen), Move.from_iccs("a4a3")).kind is kind
+    classified = classify_move(Position.from_fen(fen), Move.from_iccs("a4a3"))
+    assert classified.kind is kind
+    if kind is MoveKind.IDLE:  # the arbiter is told why
+        assert classified.notes == ("follows (跟) the black cannon on g3, taking it would leave the red chariot "
+                                    "on a1 to be taken, 得不偿失 (26.5)",)
 
 
 def test_a_pinned_piece_taking_at_a_loss_does_not_chase_26_5() -> None:
