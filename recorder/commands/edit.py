@@ -68,6 +68,8 @@ def run(args: argparse.Namespace) -> int:
         except KeyError:
             raise ValueError(f"there is no game {args.game} in {store.path} (xqrec games lists them)") from None
         before = describe(game)
+        if args.void is not None and game.state == "recording":  # it would vanish from the console mid-game
+            raise ValueError(f"game {game.id} is being recorded now: stop its recorder first (Ctrl-C), then void it")
         if changes:
             info: GameInfo = replace(game.info, **changes)
             for warning in near_names(store.games(), info):

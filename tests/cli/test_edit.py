@@ -85,3 +85,8 @@ def test_edit_refuses_what_it_cannot_do(tmp_path: Path, capsys: pytest.CaptureFi
     assert "there is no game 99" in capsys.readouterr().err
     assert main(["edit", str(game), "--db", str(tmp_path / "none.sqlite3"), "--red", "X"]) == 2
     assert "no game store at" in capsys.readouterr().err
+    with GameStore(db) as store:  # a game being recorded (this process holds it) is not voided under its recorder
+        live = StoreRecording.open(store, "b13.mp4", GameInfo(event="City Open", round="3", board=13))
+        assert main(["edit", str(live.game_id), "--db", str(db), "--void", "oops"]) == 2
+        assert "is being recorded now: stop its recorder first" in capsys.readouterr().err
+        assert store.game(live.game_id).void == ""
