@@ -334,6 +334,10 @@ class Resolver:
         if self._glare_may_hide and self.clock is not None and self.clock.moves_pressed(self.game.position.side_to_move):
             # the side to move pressed, and glare may hide its move: the other side's move seen is its reply
             alerts = [a for a in alerts if a.kind != "wrong_side"]
+        if alerts and self._best_move_explains(decision, alerts, scorer):
+            log.debug("t=%.2f: %s explains the points of %s but does not lead clearly (gap %.1f): looking again",
+                      t, decision.candidate.moves[0].iccs, ", ".join(a.kind for a in alerts), decision.gap)
+            alerts = []
         illegal = any(isinstance(alert, IllegalMoveAlert) for alert in alerts)
         if not illegal:  # a move the rules forbid is no path
             caught_up = self._catch_up(observation, scorer)
@@ -672,6 +676,21 @@ class Resolver:
         if moved:
             log.debug("contradicted points of the best candidate form a move: not accepted")
         return not moved
+
+    def _best_move_explains(self, decision: _Decision, alerts: Sequence[Alert], scorer: Scorer) -> bool:
+        """Do the disturbances a view shows lie on the points of the best candidate, a legal move that
+        fits the view better than the record and contradicts no point, only not clearly enough to be
+        recorded? Glare or blur over the moved piece leaves it so (a chariot seen on its new point,
+        its old one washed out): that is a move not yet seen clearly, not a piece out of place. Looked
+        at again; an illegal move or a move by the wrong side is still raised."""
+        candidate = decision.candidate
+        if candidate.kind != "move" or decision.bad or not alerts:
+            return False
+        staying = float(scorer.scores(board_classes(self.game.position.board)[None, :])[0])
+        if decision.score <= staying:
+            return False
+        squares = {square_name(sq) for move in candidate.moves for sq in (move.from_square, move.to_square)}
+        return all(alert.kind in ("board_disturbed", "unexplained") and set(alert.squares) <= squares for alert in alerts)
 
     def _lands_on_other_colour(self, candidate: _Candidate, scorer: Scorer) -> bool:
         """Does a capture's destination still read, surely, as a piece of the captured side?
