@@ -178,6 +178,10 @@ def mark_result(store: GameStore, game_id: int, events: list[StoredEvent], body:
                           "by the rules; if the record is wrong, correct its moves first, or give the reason "
                           "for another result in the note (e.g. a draw agreed before the moves played on)")
     article = _text(body.get("article"), "article")
+    last = events[-1].event if events else None
+    if isinstance(last, ResultMarked) and ((last.result or "*"), last.text) == (result, text):
+        # the same marking again with nothing between: a second click (or a second arbiter a moment later)
+        raise ActionError(f"the result {result} is marked already (by {last.by})")
     event = ResultMarked(_t(events), len(plies), None if result == "*" else result, "arbiter", article, text, False,
                          by=by, at=_now())
     store.append(game_id, event)

@@ -611,6 +611,10 @@ class ConsoleHandler(BaseHTTPRequestHandler):
         store = self.server.store()
         game_id = self._game_id(segments[2])
         action = segments[3]
+        row = store.game(game_id)
+        if row.void:  # voided with xqrec edit: nothing more is written to it from the console
+            raise HttpError(HTTPStatus.CONFLICT, f"game {game_id} is void ({row.void}): take that back first "
+                            f"(xqrec edit {game_id} --unvoid)")
         with store.locked():  # checked and written in one transaction: of two arbiters at once, one wins
             events = read_game_events(store.db, game_id)
             state = self.server.state_of(store, game_id) or {}

@@ -87,7 +87,7 @@ def _info(game: GameRow) -> dict[str, Any]:
     info = game.info
     return {"id": game.id, "event": info.event, "site": info.site, "round": info.round, "date": info.date,
             "board": info.board, "red": info.red, "black": info.black, "time_control": info.time_control,
-            "source": game.source, "state": game.state, "created": game.created}
+            "source": game.source, "state": game.state, "void": game.void, "created": game.created}
 
 
 def _alert(stored: StoredEvent, fen: str, frame_url: str | None) -> dict[str, Any]:
@@ -160,11 +160,14 @@ def game_state(game: GameRow, events: list[StoredEvent]) -> dict[str, Any]:
                             fen=moves[-1]["fen"] if moves else start, judged=list(event.judged))
                 advice.append(item)
                 by_seq[stored.seq] = item
+            elif isinstance(event, ResultMarked) and event.result is None:
+                ended = None  # reopened (result *): play goes on, the sheet shows no end
             else:
                 ended = item
             if isinstance(event, ResultMarked):
+                said = f"result {event.result}" if event.result else "result reopened (*)"
                 actions.append({"seq": stored.seq, "type": "ResultMarked", "by": event.by, "at": event.at,
-                                "text": f"result {event.result}" + (f": {event.text}" if event.text else "")})
+                                "text": said + (f": {event.text}" if event.text else "")})
         elif isinstance(event, Comment):
             comments.append({"ply": event.ply, "text": event.text})
         elif isinstance(event, Alert):

@@ -515,3 +515,22 @@ def test_an_imported_records_comments_are_shown_and_are_no_alerts(console: Any) 
     state = json.loads(body)
     assert status == 200 and state["alerts"] == [] and state["open_alerts"] == 0
     assert state["comments"] == [{"ply": 0, "text": "opening"}, {"ply": 1, "text": "a classic"}]
+
+
+def test_a_void_game_takes_no_action_and_a_second_click_marks_no_second_result(console: Any) -> None:
+    # a tester's double click on Mark wrote the result twice; a result posted to a voided game
+    # brought its tile back to the console; reopening read "result None"
+    game = record(console.db, alert=False)
+    url = f"{console.url}/api/games/{game}"
+    assert post(url + "/result", {"result": "0-1", "text": "red lost on time"}, "Liu")[0] == 200
+    status, reply = post(url + "/result", {"result": "0-1", "text": "red lost on time"}, "Liu")
+    assert status == 409 and "is marked already (by Liu)" in reply["error"]
+    status, reply = post(url + "/result", {"result": "*", "text": "the flag was a clock fault"}, "Liu")
+    assert status == 200 and reply["state"]["ended"] is None
+    assert reply["state"]["actions"][-1]["text"] == "result reopened (*): the flag was a clock fault"
+    with GameStore(console.db) as store:
+        store.set_void(game, "test recording")
+    status, reply = post(url + "/result", {"result": "1-0"}, "Liu")
+    assert status == 409 and f"game {game} is void (test recording)" in reply["error"]
+    _, body, _ = get(console.url + f"/api/games/{game}")
+    assert json.loads(body)["void"] == "test recording"

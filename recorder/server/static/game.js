@@ -97,7 +97,7 @@
     const title = `${state.board != null ? "Board " + state.board + ": " : ""}${state.red || "Red"} – ${state.black || "Black"}`;
     $("title").textContent = title;
     document.title = title + " · xqrec";
-    $("state").textContent = state.state;
+    $("state").textContent = state.state + (state.void ? `: ${state.void}` : "");  // a void game says why
     $("state").className = "state " + state.state;
     $("result").textContent = state.result && state.result !== "*" ? (XQ.RESULT[state.result] || state.result) : "";
     $("correct").elements.ply.max = String(state.moves.length + 1);
