@@ -75,15 +75,22 @@ def run(args: argparse.Namespace) -> int:
             for warning in near_names(store.games(), info):
                 log.warning("%s", warning)
             if info.board is not None:
-                busy = [other for other in store.games_on_board(info)
-                        if other.id != game.id and other.state == "recording"]
+                others = [other for other in store.games_on_board(info) if other.id != game.id]
+                busy = [other for other in others if other.state == "recording"]
                 if busy:  # one board, one game at a time: the broadcast would show two
                     raise ValueError(f"board {info.board} of that round is being recorded now (game {busy[-1].id}):"
                                      " stop that recorder first, or give another --board")
+                moved = (info.event, info.round, info.board) != (game.info.event, game.info.round, game.info.board)
+                if others and moved:  # a replayed game is legitimate; a second game by mistake is not
+                    log.warning("board %d of that round has game %s already: the round's PGN and the broadcast "
+                                "show both (void the wrong one: xqrec edit GAME --void REASON)", info.board,
+                                ", ".join(str(other.id) for other in others))
             store.set_info(game.id, info)
         if args.void is not None:
             store.set_void(game.id, " ".join(args.void.split()))
         elif args.unvoid:
+            if not game.void:
+                raise ValueError(f"game {game.id} is not void")
             store.set_void(game.id, "")
         after = describe(store.game(game.id))
     print(f"was: {before}")

@@ -28,10 +28,15 @@ def _round(db: Path) -> tuple[int, int]:
     return ids[0], ids[1]
 
 
-def test_a_mistyped_round_and_name_are_corrected_and_the_moves_stay(tmp_path: Path,
-                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_mistyped_round_and_name_are_corrected_and_the_moves_stay(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture) -> None:
     db = tmp_path / "round.sqlite3"
-    game, _ = _round(db)
+    game, other = _round(db)
+    with caplog.at_level("WARNING"):  # a tester moved a game onto an occupied board in silence
+        assert main(["edit", str(other), "--db", str(db), "--board", "11"]) == 0
+    assert f"board 11 of that round has game {game} already" in caplog.text
+    assert main(["edit", str(other), "--db", str(db), "--board", "12"]) == 0
+    capsys.readouterr()
     with GameStore(db) as store:
         moves = [e.iccs for e in store.events(game) if isinstance(e, MoveRecorded)]
     assert main(["edit", str(game), "--db", str(db), "--round", "4", "--board", "2", "--red", "Zheng Wei Jr"]) == 0
@@ -81,6 +86,8 @@ def test_edit_refuses_what_it_cannot_do(tmp_path: Path, capsys: pytest.CaptureFi
     assert "nothing to change" in capsys.readouterr().err
     assert main(["edit", str(game), "--db", str(db), "--void", "  "]) == 2
     assert "--void needs a reason" in capsys.readouterr().err
+    assert main(["edit", str(game), "--db", str(db), "--unvoid"]) == 2
+    assert f"game {game} is not void" in capsys.readouterr().err
     assert main(["edit", "99", "--db", str(db), "--red", "X"]) == 2
     assert "there is no game 99" in capsys.readouterr().err
     assert main(["edit", str(game), "--db", str(tmp_path / "none.sqlite3"), "--red", "X"]) == 2
