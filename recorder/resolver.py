@@ -1026,6 +1026,7 @@ class Resolver:
             after = self.game.push(move)
             records.append((self.game.ply, move, chinese, side, after.fen()))
         presses: dict[int, ClockPress | None] = {}
+        sides_alert: list[Event] = []  # the clock's sides found the wrong way round at the game's first move
         put_back, self._put_back = self._put_back, None
         if put_back is not None and len(records) == 1 and put_back[:2] == (records[0][0], records[0][1].iccs):
             log.info("t=%.2f: ply %d %s put back after it was taken back: its press stands", t, *put_back[:2])
@@ -1038,8 +1039,12 @@ class Resolver:
             since = min(starts) if starts else None
             self._glare_since = None  # presses from here are the next move's
             unseen = self._unseen_since is not None
+            swapped = self.clock.swapped_at
             for ply, _, _, side, _ in reversed(records):  # newest first: see ClockBook.take_press
                 presses[ply] = self.clock.recorded(ply, side, t, since, judged=not unseen)
+            if swapped is None and self.clock.swapped_at is not None:
+                first_ply, _, _, first_side, _ = records[0]
+                sides_alert.append(self.clock.sides_swapped_alert(first_ply, first_side))
         self._presses.update(presses)
         events: list[Event] = []
         for (ply, move, chinese, side, fen), others in zip(records, per_move, strict=True):
@@ -1050,6 +1055,7 @@ class Resolver:
                 rivals=tuple(rival.iccs for rival in others)))
             log.info("t=%.2f: ply %d %s %s (confidence %.3f%s)", t, ply, move.iccs, chinese, confidence,
                      f"; not ruled out: {' '.join(r.iccs for r in others)}" if others else "")
+        events += sides_alert
         if (self.clock is not None and len(records) == 1 and self._board_seen_at is not None
                 and self._moving_since is not None  # two moves in one view: the first was not seen still
                 and not {records[0][1].from_square, records[0][1].to_square} <= self._board_seen_blind):
@@ -1145,9 +1151,12 @@ class Resolver:
                 self._followed_press = None
             return []
         self._followed_press = None
+        swapped = self.clock.swapped_at
         event: ClockPressed = self.clock.press(press)
         if event.ply is not None:  # the press completed a ply already recorded: its times, for corrections
             self._presses[event.ply] = press
+        if swapped is None and self.clock.swapped_at is not None:  # the clock's sides read the other way round
+            return [self.clock.sides_swapped_alert(event.ply or self.game.ply, event.side), event]
         return [event]
 
     def clock_heard(self, until: float, unheard: list[tuple[float, float]]) -> None:

@@ -17,13 +17,19 @@ mover's next ply is also a press before moving when the board stood unchanged af
 the move began (``pressed_early``). Presses by both sides within 0.3 s, neither taken by a move,
 are a damaged message on the line and the good report after it (a lever read flipped and back): a
 ``press_glitch`` note, not two presses without a move.
+
+A serial clock's sides are guessed (the side first seen running is taken for the first mover's):
+when the clock was started with the wrong side running, the game's first press comes from the
+side taken for the other colour just after the first mover's first move. Every press would then
+be blamed on the wrong player; the book takes the clock's sides the other way round from there
+(the presses waiting too) and tells the arbiter (``clock_sides_swapped``).
 """
 
 from __future__ import annotations
 
 import logging
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from recorder.clocklog_input import ClockPress
 from recorder.events import ClockAlert, ClockNoted, ClockPressed, Event
@@ -32,6 +38,7 @@ from rules.squares import opponent
 log = logging.getLogger(__name__)
 
 LINE_GLITCH_S = 0.3  # presses by both sides closer than this are the line's doing: no hand presses back so fast
+EARLY_PLIES = 3  # with no press heard by then, the plies' missing presses are judged (the clock is not used)
 
 
 @dataclass
@@ -60,6 +67,9 @@ class ClockBook:
         self.pending: list[_Pending] = []
         self.unpressed: list[_Unpressed] = []
         self.presses = 0
+        self.sides_guessed = False  # the presses' colours come from clock sides the link guessed (serial)
+        self.swapped_at: float | None = None  # when the guessed sides were found the wrong way round
+        self._first_running = running
         self.heard_until = math.inf  # the clock was heard up to here (a clock log: always)
         self.unheard: list[tuple[float, float]] = []  # stretches when the clock could not be heard
         self._pressed_at: dict[str, list[float]] = {}  # every press's time, by side
@@ -79,6 +89,11 @@ class ClockBook:
 
     def press(self, press: ClockPress) -> ClockPressed:
         """Note a press; returns its event (``ply`` set when it completes an already recorded ply)."""
+        if self.swapped_at is not None:
+            press = _other_way_round(press)
+        elif self.presses == 0 and self._first_press_contradicts(press):
+            self._swap_sides(press.t, started_wrong=True)
+            press = _other_way_round(press)
         self.presses += 1
         self._pressed_at.setdefault(press.side, []).append(press.t)
         effective = press.side == self.running
@@ -133,13 +148,65 @@ class ClockBook:
         """A ply was recorded at ``t`` (made after ``since``, when known to be earlier than the usual
         window: see ``take_press``); returns the press that completed it, or notes it as unpressed
         unless not ``judged`` (a move made while the camera was away: when it was made is not known)."""
+        first = not self._plies
         self._plies[ply] = (side, t)
+        if first and self._sides_look_swapped(side, t, since):
+            self._swap_sides(t, started_wrong=False)
         press = self.take_press(side, t, since)
         if press is None and judged:
             self.unpressed.append(_Unpressed(ply, side, t))
         elif press is None:
             log.info("ply %d by %s, made while the camera was away: no press matched, none judged", ply, side)
         return press
+
+    def _sides_look_swapped(self, side: str, t: float, since: float | None) -> bool:
+        """At the game's first recorded ply (by ``side``): were all presses so far by the other colour,
+        one of them flipping the clock near the move, and none matched? The guessed sides are then the
+        wrong way round (a clock started with the second mover's time running)."""
+        if not self.sides_guessed or self.swapped_at is not None or not self.pending or self.presses != len(self.pending):
+            return False
+        earliest = (t if since is None else min(t, since)) - self.match_window_s
+        return (all(item.press.side == opponent(side) for item in self.pending)
+                and any(item.press.t >= earliest for item in self.pending))
+
+    def _first_press_contradicts(self, press: ClockPress) -> bool:
+        """Is the game's first press heard by the colour that did not just move? With the clock started
+        on the second mover's side, the first mover's press changes nothing (its own time was not
+        running) and the first press heard is the second mover's, read as the first mover's."""
+        if not self.sides_guessed or not self._plies:
+            return False
+        side, t = self._plies[max(self._plies)]
+        return press.side != side and press.t - t <= self.match_window_s
+
+    def _swap_sides(self, t: float, *, started_wrong: bool) -> None:
+        """Take the clock's sides the other way round, the presses waiting included; ``started_wrong``:
+        the clock was started with the second mover's time running (else only its sides were named
+        the other way round)."""
+        self.swapped_at = t
+        self._pressed_at = {opponent(side): times for side, times in self._pressed_at.items()}
+        running = opponent(self._first_running) if started_wrong else self._first_running
+        redone = []
+        for item in self.pending:
+            press = _other_way_round(item.press)
+            effective = press.side == running
+            if effective:
+                running = opponent(running)
+            redone.append(_Pending(press, effective))
+        self.pending, self.running = redone, running
+        # the first mover pressed a clock whose time was not running: nothing was heard, no foul
+        self.unpressed = [entry for entry in self.unpressed if entry.side != self._first_running]
+        log.warning("t=%.2f: the clock's first press came from the side taken for the other colour, just after "
+                    "the first move: its sides are taken the other way round", t)
+
+    def sides_swapped_alert(self, ply: int, side: str) -> ClockAlert:
+        """The arbiter's alert for sides found the wrong way round at ply ``ply`` (by ``side``)."""
+        assert self.swapped_at is not None
+        text = (f"the clock's first press came from the side taken for the player who had not just moved (at "
+                f"{self.swapped_at:.1f} s, ply {ply}): the clock was started with the second mover's time running, "
+                "or its sides were set the other way round. Its presses are now read the other way round (the "
+                "player who pressed is the one who moved) and no press before is judged; check the clock's times, "
+                "which may need setting right")
+        return ClockAlert(self.swapped_at, "clock_sides_swapped", (), "", text, ply, "")
 
     def pressed_early(self, press: ClockPress | None, ply: int, t: float, still: tuple[float, float],
                       last_trouble: float | None) -> ClockAlert | None:
@@ -229,6 +296,11 @@ class ClockBook:
             if t - entry.t < self.grace_s:
                 still.append(entry)
                 continue
+            if self.sides_guessed and self.presses == 0 and len(self._plies) < EARLY_PLIES:
+                # no press heard yet: a clock started on the wrong side hears the first mover's press as
+                # nothing; the first press heard tells (see _first_press_contradicts)
+                still.append(entry)
+                continue
             if self.heard_until < entry.t + self.grace_s:
                 still.append(entry)  # not heard since: its press may still come over the line
                 continue
@@ -243,3 +315,8 @@ class ClockBook:
             events.append(ClockAlert(t, "move_without_press", (), "6", text, ply, entry.side))
         self.unpressed = still
         return events
+
+
+def _other_way_round(press: ClockPress) -> ClockPress:
+    """``press`` read with the clock's sides the other way round: the other colour, the times swapped."""
+    return replace(press, side=opponent(press.side), red_ms=press.black_ms, black_ms=press.red_ms)

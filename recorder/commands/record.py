@@ -265,6 +265,8 @@ def record_source(source_spec: str, classifier: Any, *, source: FrameSource | No
             if not told:
                 events.append(alert)
                 on_event(alert)
+        if clock is not None and clock.link is not None and session.resolver.clock is not None:
+            session.resolver.clock.sides_guessed = True  # a serial clock's sides: from the first side running
         if clock is not None:  # a live clock (serial link or keyboard): its feed is a ClockFeed
             moved_on = isinstance(source, LiveSource) or (store is not None and store.moved)  # times go on
             resumed = started_at if moved_on else 0.0

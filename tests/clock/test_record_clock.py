@@ -90,3 +90,38 @@ def test_record_with_a_dgt_clock_on_a_pty(tmp_path: Path, monkeypatch: pytest.Mo
             assert abs(event.red_ms - want["red_ms"]) <= 2_000 and abs(event.black_ms - want["black_ms"]) <= 2_000
     text = pgn.read_text(encoding="utf-8")
     assert text.count("[%clk") == len(truth["moves"]) - len(lost_plies)
+
+
+@pytest.mark.skipif(not VIDEO.exists(), reason="fixture video missing")
+def test_a_clock_started_on_the_wrong_side_is_told_and_no_player_is_blamed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a tester started the clock with black's time running: the first running side mapped black's
+    # half to red, and every correct press became a foul (10 false alerts, times used swapped)
+    from rules import BLACK
+
+    truth = json.loads((FIXTURES / "game_short.truth.json").read_text(encoding="utf-8"))
+    use_oracle_in_record(OracleClassifier(truth), monkeypatch.setattr)
+    sim = ClockSim("dgt", 900_000, 10_000, first_mover=BLACK, speed=SPEED)
+    log_lines = (FIXTURES / "game_short.clock.jsonl").read_text(encoding="utf-8").splitlines()
+    master, slave, path = open_pty()
+    stop = threading.Event()
+    thread = threading.Thread(target=serve, args=(sim, master, parse_script(log_lines, sim.sides)),
+                              kwargs={"wait_host": True, "stop": stop.is_set}, daemon=True)
+    thread.start()
+    events_path = tmp_path / "g.events.jsonl"
+    try:
+        status = main(["record", str(VIDEO), "--clock", path, "--clock-protocol", "dgt", "--clock-rate", str(SPEED),
+                       "--events", str(events_path), "--quiet", "--no-db"])
+    finally:
+        stop.set()
+        thread.join(5)
+        os.close(master)
+        os.close(slave)
+    assert status == 0
+    events = list(read_events(events_path))
+    assert rebuild(events).moves == truth["moves"]
+    kinds = [e.kind for e in events if isinstance(e, ClockAlert)]
+    assert kinds == ["clock_sides_swapped"]  # told once, and no press blamed on a player
+    pressed = [e for e in events if isinstance(e, ClockPressed) and e.ply is not None]
+    assert len(pressed) >= len(truth["moves"]) - 1
+    assert all((e.side == "red") == ((e.ply or 0) % 2 == 1) for e in pressed)

@@ -584,3 +584,31 @@ def test_presses_by_both_sides_a_moment_apart_are_the_line_not_the_players() -> 
     (move,) = resolver.observe(observe_board(P1.board, 33.0))  # the game goes on: red's press still to come
     resolver.press(ClockPress(33.3, "red", 910000, 900000))
     assert isinstance(move, MoveRecorded) and _kinds(resolver.tick(45.0)) == []
+
+
+def test_a_serial_clocks_sides_named_the_wrong_way_round_are_read_the_other_way() -> None:
+    """The first press heard comes from the colour that did not just move: a serial clock's guessed
+    sides are the wrong way round, and every press would be blamed on the other player (tester)."""
+    from recorder.resolver_clock import ClockBook
+
+    named_wrong = ClockBook("red")
+    named_wrong.sides_guessed = True
+    named_wrong.press(ClockPress(5.2, "black", 900_000, 904_000))  # red's press, read as black's
+    press = named_wrong.recorded(1, "red", 5.5)
+    assert press == ClockPress(5.2, "red", 904_000, 900_000) and named_wrong.swapped_at == 5.5
+    assert named_wrong.sides_swapped_alert(1, "red").kind == "clock_sides_swapped"
+    later = named_wrong.press(ClockPress(9.0, "red", 904_000, 905_000))  # black's, after its move
+    assert later.side == "black" and later.effective
+
+    started_wrong = ClockBook("red")  # black's time ran at the start: red's press changed nothing
+    started_wrong.sides_guessed = True
+    assert started_wrong.recorded(1, "red", 5.0) is None
+    assert started_wrong.recorded(2, "black", 8.7) is None
+    assert started_wrong.expire(9.5, None, False, 2) == []  # no press heard yet: not judged
+    event = started_wrong.press(ClockPress(9.2, "red", 900_000, 905_000))  # black's press, read as red's
+    assert (event.side, event.ply, event.effective) == ("black", 2, True)
+    assert started_wrong.expire(20.0, None, False, 2) == []  # red's first press, unheard, is no foul
+
+    keyboard = ClockBook("red")  # colours typed by the arbiter are not guessed sides: judged as typed
+    keyboard.press(ClockPress(5.2, "black", 900_000, 904_000))
+    assert keyboard.recorded(1, "red", 5.5) is None and keyboard.swapped_at is None
