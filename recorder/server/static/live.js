@@ -216,6 +216,7 @@ const XQ = (() => {
     camera_lost: "Camera lost", recorder_lost: "Recorder stopped", moves_while_away: "Moves made while the board was not watched", source_ended_early: "Video ended early", clock_log_damaged: "Clock log damaged",
     clock_disconnected: "Clock disconnected", no_clock: "No clock answers", flag_fallen: "Flag fallen",
     clock_times_changed: "Clock times changed", clock_restarted: "Clock restarted",
+    clock_sides_swapped: "Clock started on the wrong side", clock_log_mismatch: "Clock log not this game's",
     // the advice for the arbiter (an advisory game end: the ruling is the arbiter's)
     perpetual_check: "Perpetual check",
     must_change: "Must change moves", forbidden_not_changed: "Did not change: loses",
