@@ -231,14 +231,14 @@ class PressTracker:
         if reading.lever_down is not None:
             if self._lever is not None and reading.lever_down != self._lever:
                 pressed = reading.lever_down
-                items.append(self._press(reading.lever_down, reading.left_ms, reading.right_ms, t))
+                items.append(self._press(reading.lever_down, *self._times_at_press(reading), t))
             self._lever = reading.lever_down
         elif reading.running and reading.turn is not None and self._turn not in (None, reading.turn):
             assert self._turn is not None
             self.inferred += 1
             pressed = self._turn
             log.info("clock: %s runs without a press seen; press by %s inferred", reading.turn, self._turn)
-            items.append(self._press(self._turn, reading.left_ms, reading.right_ms, self._pressed_at(reading, t)))
+            items.append(self._press(self._turn, *self._times_at_press(reading), self._pressed_at(reading, t)))
         items += self._check_times(reading.left_ms, reading.right_ms, t, pressed,
                                    reading.turn if reading.running else None)
         if reading.running and reading.turn is not None:
@@ -250,6 +250,20 @@ class PressTracker:
                 items += self.flag(side, t)
         self.last = reading
         return items
+
+    def _times_at_press(self, reading: ClockReading) -> tuple[int, int]:
+        """(left, right) ms at the press a report shows: the presser's as reported (its increment in),
+        the side now running's as the report before had it while it stood still. A report a damaged
+        line delayed shows that side's time already run down, and the times used would count the
+        difference as a press lost on the line (a tester's gained an increment a side for each)."""
+        left_ms, right_ms = reading.left_ms, reading.right_ms
+        last, turn = self.last, reading.turn
+        if last is None or turn is None or not reading.running or (last.running and last.turn == turn):
+            return left_ms, right_ms
+        stood = last.ms(turn)
+        if not 0 <= stood - reading.ms(turn) <= MIN_TURN_S * 1000:
+            return left_ms, right_ms  # not a time that ran since (a reset, a damaged report)
+        return (stood, right_ms) if turn == LEFT else (left_ms, stood)
 
     def _pressed_at(self, reading: ClockReading, t: float) -> float:
         """When the press a report at ``t`` shows, without reporting it, was made: the time the side

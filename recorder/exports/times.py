@@ -127,7 +127,9 @@ def time_used(game: RecordedGame, time_control: str = "") -> dict[str, int | Non
     return used
 
 
-LOST_PRESS_MS = 500  # a stopped clock whose time moved this much since the last press ran: a press was lost
+# a stopped clock whose time moved this much since the last press ran: a press was lost. A DGT clock
+# reports whole seconds, and a press inferred from a later report carries times up to a report late
+LOST_PRESS_MS = 1_500
 
 
 def increments(presses: list[ClockPressed], first: str = "red") -> dict[str, int]:

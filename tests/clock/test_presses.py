@@ -231,3 +231,15 @@ def test_a_live_clock_taken_up_again_reads_the_mapping_from_the_stored_notes() -
     assert clock.link is not None
     tracker = clock.link.protocol.tracker
     assert (tracker.map.red, tracker.map.confirmed) == (RIGHT, True)
+
+
+def test_a_press_seen_in_a_late_report_carries_the_times_at_the_press() -> None:
+    # a tester's noisy line: the report showing a press came after the side now running had used
+    # time, and the times used counted that as a press lost on the line (one increment a side)
+    tracker = PressTracker()
+    tracker.reading(_dgt(900_000, 900_000, LEFT), 1.0)
+    tracker.reading(_dgt(899_000, 900_000, LEFT), 2.0)
+    (press,) = tracker.reading(_dgt(905_000, 898_800, RIGHT), 4.3)  # the reports between were damaged
+    assert press == ClockPress(4.3, "red", 905_000, 900_000)  # black's time as it stood until the press
+    (inferred,) = tracker.reading(ClockReading(903_700, 904_000, True, LEFT), 8.0)  # no lever: inferred
+    assert (inferred.side, inferred.red_ms, inferred.black_ms) == ("black", 905_000, 904_000)
