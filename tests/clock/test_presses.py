@@ -242,4 +242,5 @@ def test_a_press_seen_in_a_late_report_carries_the_times_at_the_press() -> None:
     (press,) = tracker.reading(_dgt(905_000, 898_800, RIGHT), 4.3)  # the reports between were damaged
     assert press == ClockPress(4.3, "red", 905_000, 900_000)  # black's time as it stood until the press
     (inferred,) = tracker.reading(ClockReading(903_700, 904_000, True, LEFT), 8.0)  # no lever: inferred
+    assert isinstance(inferred, ClockPress)
     assert (inferred.side, inferred.red_ms, inferred.black_ms) == ("black", 905_000, 904_000)
