@@ -334,7 +334,7 @@ class Resolver:
         if self._glare_may_hide and self.clock is not None and self.clock.moves_pressed(self.game.position.side_to_move):
             # the side to move pressed, and glare may hide its move: the other side's move seen is its reply
             alerts = [a for a in alerts if a.kind != "wrong_side"]
-        if alerts and self._best_move_explains(decision, alerts, scorer):
+        if alerts and self._best_move_explains(decision, alerts, scorer, observation):
             log.debug("t=%.2f: %s explains the points of %s but does not lead clearly (gap %.1f): looking again",
                       t, decision.candidate.moves[0].iccs, ", ".join(a.kind for a in alerts), decision.gap)
             alerts = []
@@ -677,14 +677,26 @@ class Resolver:
             log.debug("contradicted points of the best candidate form a move: not accepted")
         return not moved
 
-    def _best_move_explains(self, decision: _Decision, alerts: Sequence[Alert], scorer: Scorer) -> bool:
+    def _best_move_explains(self, decision: _Decision, alerts: Sequence[Alert], scorer: Scorer,
+                            observation: Observation) -> bool:
         """Do the disturbances a view shows lie on the points of the best candidate, a legal move that
         fits the view better than the record and contradicts no point, only not clearly enough to be
         recorded? Glare or blur over the moved piece leaves it so (a chariot seen on its new point,
         its old one washed out): that is a move not yet seen clearly, not a piece out of place. Looked
-        at again; an illegal move or a move by the wrong side is still raised."""
+        at again; an illegal move or a move by the wrong side is still raised, and so is a piece
+        measured off its point or not seen where the move would take it (a knocked piece: a moved one
+        stands on its new point)."""
         candidate = decision.candidate
         if candidate.kind != "move" or decision.bad or not alerts:
+            return False
+        if any(scorer.occupied_p[move.to_square] < 0.5 for move in candidate.moves):
+            return False  # no piece seen where it went: a piece knocked away from its point, maybe
+        if any(other_side_there(candidate.board[move.to_square], move.to_square, scorer, self.config.confident_p)
+               for move in candidate.moves):
+            return False  # its point shows the other colour surely: a piece knocked towards it, or one taken
+        named = {parse_square(name) for alert in alerts for name in alert.squares}
+        if observation.offsets is not None and set(off_point(observation.offsets, scorer.visible,
+                                                              self.config.off_point)) & named:
             return False
         staying = float(scorer.scores(board_classes(self.game.position.board)[None, :])[0])
         if decision.score <= staying:
