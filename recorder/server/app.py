@@ -575,8 +575,9 @@ class ConsoleHandler(BaseHTTPRequestHandler):
             if self.server.guessing(client):
                 raise HttpError(HTTPStatus.TOO_MANY_REQUESTS, f"too many wrong passwords from {client}: wait a minute")
             if not hmac.compare_digest(password.encode("utf-8"), expected.encode("utf-8")):
-                if header:  # a password was tried (not only asked for)
+                if header and password:  # a password was tried (not only asked for)
                     self.server.wrong_password(client)
+                    raise HttpError(HTTPStatus.UNAUTHORIZED, "wrong password: nothing was done")
                 raise HttpError(HTTPStatus.UNAUTHORIZED, "the arbiter's password is needed for this")
         name = (user or str(body.get("by") or "")).strip()
         if not name:

@@ -212,8 +212,10 @@ def test_password_guards_actions_not_viewing(guarded: Any) -> None:
     url = f"{guarded.url}/api/games/{game}"
     assert get(url)[0] == 200
     seq = json.loads(get(url)[1])["alerts"][0]["seq"]
-    assert post(url + "/ack", {"seq": seq, "by": "Zhang"})[0] == 401
-    assert post(url + "/ack", {"seq": seq}, "Zhang", "wrong password")[0] == 401
+    status, reply = post(url + "/ack", {"seq": seq, "by": "Zhang"})
+    assert status == 401 and reply["error"] == "the arbiter's password is needed for this"
+    status, reply = post(url + "/ack", {"seq": seq}, "Zhang", "wrong password")
+    assert status == 401 and reply["error"] == "wrong password: nothing was done"  # not "needed" (tester)
     status, reply = post(url + "/ack", {"seq": seq}, "Zhang", "correct horse battery")
     assert status == 200 and reply["state"]["alerts"][0]["acknowledged"]["by"] == "Zhang"
 

@@ -148,14 +148,25 @@
     if (done) { accept(done.state); XQ.toast(b.closest(".advice") ? "Advice acknowledged" : "Alert acknowledged"); }
     else b.disabled = false;
   });
+  // the ply's move as the page showed it when the arbiter began the correction: a live update or
+  // another arbiter's correction while typing must not pass for what was seen (the server refuses it)
+  let seen = null;
+  $("correct").addEventListener("input", () => {
+    const ply = Number($("correct").elements.ply.value);
+    if (!seen || seen.ply !== ply) {
+      const shown = state.moves[ply - 1];
+      seen = {ply, iccs: shown ? shown.iccs : ""};
+    }
+  });
   $("correct").addEventListener("submit", async (e) => {
     e.preventDefault();
     const f = e.target.elements;
-    const adding = Number(f.ply.value) === state.moves.length + 1;  // a move the camera missed
-    const shown = state.moves[Number(f.ply.value) - 1];  // what this page showed at that ply: changed meanwhile, refused
-    const done = await XQ.act(gameId, "correct", {ply: Number(f.ply.value), move: f.move.value.trim(),
-                                                  was: shown ? shown.iccs : ""});
-    if (done) { accept(done.state); f.move.value = ""; XQ.toast(`Ply ${f.ply.value} ${adding ? "added" : "corrected"}`); }
+    const ply = Number(f.ply.value);
+    const adding = ply === state.moves.length + 1;  // a move the camera missed
+    const shown = state.moves[ply - 1];
+    const was = seen && seen.ply === ply ? seen.iccs : (shown ? shown.iccs : "");
+    const done = await XQ.act(gameId, "correct", {ply, move: f.move.value.trim(), was});
+    if (done) { accept(done.state); f.move.value = ""; seen = null; XQ.toast(`Ply ${ply} ${adding ? "added" : "corrected"}`); }
   });
   $("resultform").addEventListener("submit", async (e) => {
     e.preventDefault();

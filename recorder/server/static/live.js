@@ -44,6 +44,7 @@ const XQ = (() => {
     return needsPassword;
   }
 
+
   function askArbiter(message) {
     return new Promise((resolve) => {
       const dlg = document.getElementById("signin");
@@ -63,6 +64,15 @@ const XQ = (() => {
 
   // POST an action; asks who acts (and the password) when the server says so.
   async function act(gameId, action, body) {
+    try {
+      return await send(gameId, action, body);
+    } catch (error) {  // the server is down or the network gone: nothing was written, say so
+      toast("Not sent: the console's server cannot be reached (" + error.message + "); try again when it is back", true);
+      return null;
+    }
+  }
+
+  async function send(gameId, action, body) {
     await whoami();
     if (!auth || !auth.name) {
       if (!(await askArbiter("Your name is written in the game's record with each action."))) return null;
@@ -72,7 +82,7 @@ const XQ = (() => {
       headers.Authorization = "Basic " + btoa(unescape(encodeURIComponent(auth.name + ":" + (auth.pw || ""))));
       const r = await fetch(`/api/games/${gameId}/${action}`, {method: "POST", headers,
         body: JSON.stringify(Object.assign({by: auth.name}, body))});
-      const data = await r.json();
+      const data = await r.json().catch(() => ({error: `the server answered ${r.status} ${r.statusText}`}));
       if (r.status === 401) {
         if (!(await askArbiter(data.error))) return null;
         continue;
