@@ -32,6 +32,23 @@ SPEED = 8.0
 SILENCE = (14.5, 6.0)  # clock seconds: the cable out from 14.5 s to 20.5 s (presses at 16.4 and 19.9 lost)
 
 
+def _record_against(sim: ClockSim, script: list[ScriptEvent], options: list[str]) -> int:
+    """``xqrec record`` of the fixture video against ``sim`` on a pty playing ``script``; its status."""
+    master, slave, path = open_pty()
+    stop = threading.Event()
+    thread = threading.Thread(target=serve, args=(sim, master, script),
+                              kwargs={"wait_host": True, "stop": stop.is_set}, daemon=True)
+    thread.start()
+    try:
+        return main(["record", str(VIDEO), "--clock", path, "--clock-protocol", "dgt", "--clock-rate", str(SPEED),
+                     "--quiet", *options])
+    finally:
+        stop.set()
+        thread.join(5)
+        os.close(master)
+        os.close(slave)
+
+
 @pytest.mark.skipif(not VIDEO.exists(), reason="fixture video missing")
 def test_record_with_a_dgt_clock_on_a_pty(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                          capsys: pytest.CaptureFixture[str]) -> None:
@@ -47,20 +64,8 @@ def test_record_with_a_dgt_clock_on_a_pty(tmp_path: Path, monkeypatch: pytest.Mo
     script = parse_script(log_lines, sim.sides)
     script += [ScriptEvent(7.0, None, "garbage", 50), ScriptEvent(SILENCE[0], None, "silence", SILENCE[1])]
     script.sort(key=lambda e: e.t)
-    master, slave, path = open_pty()
-    stop = threading.Event()
-    thread = threading.Thread(target=serve, args=(sim, master, script),
-                              kwargs={"wait_host": True, "stop": stop.is_set}, daemon=True)
-    thread.start()
     events_path, pgn = tmp_path / "g.events.jsonl", tmp_path / "g.pgn"
-    try:
-        status = main(["record", str(VIDEO), "--clock", path, "--clock-protocol", "dgt", "--clock-rate", str(SPEED),
-                       "--events", str(events_path), "--pgn", str(pgn), "--quiet"])
-    finally:
-        stop.set()
-        thread.join(5)
-        os.close(master)
-        os.close(slave)
+    status = _record_against(sim, script, ["--events", str(events_path), "--pgn", str(pgn)])
     assert status == 0
     events = list(read_events(events_path))
     game = rebuild(events)
@@ -103,21 +108,8 @@ def test_a_clock_started_on_the_wrong_side_is_told_and_no_player_is_blamed(
     use_oracle_in_record(OracleClassifier(truth), monkeypatch.setattr)
     sim = ClockSim("dgt", 900_000, 10_000, first_mover=BLACK, speed=SPEED)
     log_lines = (FIXTURES / "game_short.clock.jsonl").read_text(encoding="utf-8").splitlines()
-    master, slave, path = open_pty()
-    stop = threading.Event()
-    thread = threading.Thread(target=serve, args=(sim, master, parse_script(log_lines, sim.sides)),
-                              kwargs={"wait_host": True, "stop": stop.is_set}, daemon=True)
-    thread.start()
     events_path = tmp_path / "g.events.jsonl"
-    try:
-        status = main(["record", str(VIDEO), "--clock", path, "--clock-protocol", "dgt", "--clock-rate", str(SPEED),
-                       "--events", str(events_path), "--quiet", "--no-db"])
-    finally:
-        stop.set()
-        thread.join(5)
-        os.close(master)
-        os.close(slave)
-    assert status == 0
+    assert _record_against(sim, parse_script(log_lines, sim.sides), ["--events", str(events_path), "--no-db"]) == 0
     events = list(read_events(events_path))
     assert rebuild(events).moves == truth["moves"]
     kinds = [e.kind for e in events if isinstance(e, ClockAlert)]
