@@ -164,6 +164,10 @@ class Resolver:
         self._unseen_since: float | None = None  # the camera's last frame before a gap not yet read past
         self._corrected_at: float | None = None  # the arbiter changed the record then; the board not matched since
         self._own: list[str] | None = None  # the moves (ICCS) this recorder read itself; None: the record's
+        # boards of the game as this recorder read it, where the arbiter's correction says otherwise: a
+        # move back to one of them would undo the correction unseen (cleared once the board matches)
+        self._read_before: frozenset[str] = frozenset()
+        self._undoing: frozenset[tuple[int, int]] = frozenset()  # (from, to) of a move that would undo it
         self.last_trouble: float | None = None  # latest board trouble that may bring clock corrections
         # whether the trouble standing now may: an illegal move or a board no move explains may be
         # put right with the clock pressed back (art. 5.8.3); a knocked or missing piece is not
@@ -435,6 +439,7 @@ class Resolver:
         self.desynced = self._clock_trouble = False
         self._unseen_since = None  # the board is read past the camera's gap: presses are judged as usual
         self._corrected_at = None
+        self._read_before, self._undoing = frozenset(), frozenset()
         self._raised = None
 
     def _knock_looked_at_again(self, decision: _Decision, scorer: Scorer, observation: Observation) -> list[Event] | None:
@@ -550,6 +555,10 @@ class Resolver:
                          [view.touched for view, _ in self._unexplained])
         if found is None or not found.moves or found.gap < cfg.catch_up_margin:
             return None
+        if self._undoes_correction(found.moves):
+            log.info("t=%.2f: the path %s would undo the arbiter's correction: not taken", observation.t,
+                     " ".join(m.iccs for m in found.moves))
+            return None
         # Every view must show the path's position there, or the next one (a view that saw two
         # moves at once), with no misread points forming a move: a view showing another move (an
         # illegal one put right before the legal one was made) is not explained by the path and
@@ -656,6 +665,10 @@ class Resolver:
     def _acceptable(self, decision: _Decision, scorer: Scorer) -> bool:
         """The best candidate fits (few contradicted points, none forming a physical move) and leads clearly."""
         if decision.bad > self.config.max_bad_points or decision.gap < self.config.margin:
+            return False
+        if self._undoes_correction(decision.candidate.moves):
+            log.info("%s would undo the arbiter's correction: the board shows the game as first read; "
+                     "not accepted", " ".join(m.iccs for m in decision.candidate.moves))
             return False
         if decision.candidate.kind == "pair" and decision.bad > 0:
             return False  # two moves at once is rare enough to need a board that fits everywhere
@@ -1137,6 +1150,40 @@ class Resolver:
             self._corrected_at = t if self._corrected_at is None else self._corrected_at
         elif not backed:
             self._corrected_at = None
+        self._read_before = frozenset() if backed else self._boards_read(own)
+        read = [Move.from_iccs(iccs) for iccs in own]
+        self._undoing = frozenset() if backed else frozenset(
+            (corrected.to_square, first.to_square) for first, corrected in zip(read, self.game.moves, strict=False)
+            if first != corrected and first.from_square == corrected.from_square)  # one piece, sent elsewhere
+
+    def _boards_read(self, own: list[str]) -> frozenset[str]:
+        """The boards of the game as this recorder read it (``own``), from the first ply the corrected
+        record says otherwise: none of them is a board of the corrected record."""
+        record = [m.iccs for m in self.game.moves]
+        first = next((i for i, (a, b) in enumerate(zip(own, record, strict=False)) if a != b), min(len(own), len(record)))
+        corrected = {position.board for position in self.game.positions}
+        position, boards = self.game.start, set()
+        for index, iccs in enumerate(own):
+            position = position.play(Move.from_iccs(iccs))
+            if index >= first and position.board not in corrected:
+                boards.add(position.board)
+        return frozenset(boards)
+
+    def _undoes_correction(self, moves: Sequence[Move]) -> bool:
+        """Would ``moves`` pass through a board of the game as this recorder read it before the
+        arbiter corrected that reading (``_read_before``)? The board still shows what was played:
+        the correction was wrong, and a move back to it would be one no one played (a tester's
+        wrong correction h2e2 -> h2d2 came back as an invented ply d2e2)."""
+        if not (self._read_before or self._undoing):
+            return False
+        if any((move.from_square, move.to_square) in self._undoing for move in moves):
+            return True  # the corrected piece taken from where the correction put it to where it was read
+        position = self.game.position
+        for move in moves:
+            position = position.play(move)
+            if position.board in self._read_before:
+                return True
+        return False
 
     def _own_record(self) -> list[str]:
         """The moves this recorder read itself (before the arbiter's first correction: the record)."""

@@ -870,3 +870,21 @@ def test_a_move_seen_unclearly_is_looked_at_again_not_alerted_as_a_disturbance()
     stray = _moved(board, "b0", "b5")
     raised = _look(resolver, stray, 10.0) + _look(resolver, stray, 11.0, touched=())
     assert _recorded(raised) == [] and [e for e in raised if isinstance(e, Alert)]
+
+
+def test_a_wrong_correction_is_not_undone_by_a_move_the_recorder_invents() -> None:
+    """A tester corrected ply 1 from h2e2 (what was played) to h2d2 in the console. The board still
+    showed the cannon on e2, and the recorder explained it with a move d2e2 that no one played, so
+    the record had an extra ply and every move after it the wrong side's. The board showing the
+    game as the recorder read it before the correction is not explained by a move: it stays
+    unexplained until the arbiter corrects the record again or the board matches it."""
+    resolver = _started()
+    played = _moved(Position.start().board, "h2", "e2")
+    assert _recorded(_look(resolver, played, 2.0)) == ["h2e2"]
+    resolver.adopt(1, ["h2d2"], 3.0)  # the arbiter's mistake
+    reply = _moved(played, "b9", "c7")  # black replies on the board as it stands
+    events = _look(resolver, reply, 4.0) + _look(resolver, reply, 5.0, touched=())
+    assert _recorded(events) == [] and [e for e in events if isinstance(e, Alert)]
+    assert [m.iccs for m in resolver.game.moves] == ["h2d2"]
+    resolver.adopt(1, ["h2e2"], 6.0)  # put right: the reply is read as after a correction undone
+    assert _recorded(_look(resolver, reply, 7.0)) == ["b9c7"]
