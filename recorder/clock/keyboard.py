@@ -25,6 +25,7 @@ from recorder.clock.model import (
     DISCONNECTED,
     FLAG_FALLEN,
     LEFT,
+    QUIET,
     RIGHT,
     ChessClock,
     ClockNotice,
@@ -33,6 +34,8 @@ from recorder.clock.model import (
 from recorder.clock.presses import Item
 from recorder.clocklog_input import ClockPress
 from rules import BLACK, RED
+
+TYPO_SPAN_S = 2.0  # host seconds before an unreadable line in which a press may have been meant
 
 log = logging.getLogger(__name__)
 
@@ -100,6 +103,10 @@ class KeyboardClock:
             if colour is None:
                 self.ignored += 1
                 log.warning("keyboard clock: %r is not red, black or an empty line", line.strip())
+                # the typist's slip, not a player's: a press meant then is lost, and a move just made
+                # that shows no press gets a note (press_unheard), not a foul (as a clock log's bad line)
+                self.items.put(ClockNotice(now, QUIET, f"keyboard clock: {line.strip()!r} is not red, black or "
+                                           "an empty line: a press typed then is lost", "", since=now - TYPO_SPAN_S))
                 return None
             side = self.sides.physical(colour)
         else:

@@ -116,3 +116,16 @@ def test_a_clock_plugged_in_mid_game_maps_its_running_side_to_the_side_to_move_t
     assert tracker.map.red == LEFT and tracker.map.confirmed
     clock.board_side_to_move("red")  # known now: the board no longer moves it
     assert tracker.first_mover == "black" and tracker.map.red == LEFT
+
+
+def test_a_mistyped_keyboard_press_is_the_typists_slip_not_a_players_foul() -> None:
+    # a tester typed "x" for red's press: the move was then alerted as made without a press
+    clock = LiveClock("-", "keyboard", time_control="1+0", keys=io.StringIO("\nx\nred\n"))
+    feed = clock.start(time.monotonic())
+    time.sleep(0.1)
+    assert [p.side for p in feed.until(1e9)] == ["red", "red"]
+    events = clock.events_until(1e9, ply=2)
+    (typo,) = [e for e in events if isinstance(e, ClockNoted) and e.kind == "clock_quiet"]
+    assert "'x' is not red, black or an empty line: a press typed then is lost" in typo.text
+    spans = feed.unheard()
+    assert len(spans) == 1 and spans[0][1] - spans[0][0] > 0  # the press meant then: not judged
