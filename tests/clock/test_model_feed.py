@@ -52,7 +52,8 @@ def test_keyboard_clock_keeps_times() -> None:
     assert keyboard.key("b\n") == ClockPress(106.5, "black", 57_000, 58_500)
     assert keyboard.key("huh") is None and keyboard.ignored == 1
     items = [keyboard.items.get_nowait() for _ in range(keyboard.items.qsize())]
-    assert isinstance(items[0], ClockNotice) and items[0].kind == CONNECTED and len(items) == 3
+    assert isinstance(items[0], ClockNotice) and items[0].kind == CONNECTED and len(items) == 4
+    assert isinstance(items[3], ClockNotice) and items[3].since == 104.5  # the typist's slip: a press lost
 
 
 def test_keyboard_clock_times_run_at_the_clock_rate() -> None:
