@@ -1068,8 +1068,7 @@ class Resolver:
             for ply, _, _, side, _ in reversed(records):  # newest first: see ClockBook.take_press
                 presses[ply] = self.clock.recorded(ply, side, t, since, judged=not unseen)
             if swapped is None and self.clock.swapped_at is not None:
-                first_ply, _, _, first_side, _ = records[0]
-                sides_alert.append(self.clock.sides_swapped_alert(first_ply, first_side))
+                sides_alert.append(self.clock.sides_swapped_alert(records[0][0]))
         self._presses.update(presses)
         events: list[Event] = []
         for (ply, move, chinese, side, fen), others in zip(records, per_move, strict=True):
@@ -1215,7 +1214,7 @@ class Resolver:
         if event.ply is not None:  # the press completed a ply already recorded: its times, for corrections
             self._presses[event.ply] = press
         if swapped is None and self.clock.swapped_at is not None:  # the clock's sides read the other way round
-            return [self.clock.sides_swapped_alert(event.ply or self.game.ply, event.side), event]
+            return [self.clock.sides_swapped_alert(event.ply or self.game.ply), event]
         return [event]
 
     def clock_heard(self, until: float, unheard: list[tuple[float, float]]) -> None:

@@ -162,7 +162,7 @@ class ClockBook:
     def _sides_look_swapped(self, side: str, t: float, since: float | None) -> bool:
         """At the game's first recorded ply (by ``side``): were all presses so far by the other colour,
         one of them flipping the clock near the move, and none matched? The guessed sides are then the
-        wrong way round (a clock started with the second mover's time running)."""
+        wrong way round (named so, the clock started right: the first mover's press was heard)."""
         if not self.sides_guessed or self.swapped_at is not None or not self.pending or self.presses != len(self.pending):
             return False
         earliest = (t if since is None else min(t, since)) - self.match_window_s
@@ -193,13 +193,13 @@ class ClockBook:
                 running = opponent(running)
             redone.append(_Pending(press, effective))
         self.pending, self.running = redone, running
-        # the first mover pressed a clock whose time was not running: nothing was heard, no foul
-        self.unpressed = [entry for entry in self.unpressed if entry.side != self._first_running]
+        if started_wrong:  # the first mover pressed a clock whose time was not running: nothing heard, no foul
+            self.unpressed = [entry for entry in self.unpressed if entry.side != self._first_running]
         log.warning("t=%.2f: the clock's first press came from the side taken for the other colour, just after "
                     "the first move: its sides are taken the other way round", t)
 
-    def sides_swapped_alert(self, ply: int, side: str) -> ClockAlert:
-        """The arbiter's alert for sides found the wrong way round at ply ``ply`` (by ``side``)."""
+    def sides_swapped_alert(self, ply: int) -> ClockAlert:
+        """The arbiter's alert for sides found the wrong way round at ply ``ply``."""
         assert self.swapped_at is not None
         text = (f"the clock's first press came from the side taken for the player who had not just moved (at "
                 f"{self.swapped_at:.1f} s, ply {ply}): the clock was started with the second mover's time running, "

@@ -596,7 +596,7 @@ def test_a_serial_clocks_sides_named_the_wrong_way_round_are_read_the_other_way(
     named_wrong.press(ClockPress(5.2, "black", 900_000, 904_000))  # red's press, read as black's
     press = named_wrong.recorded(1, "red", 5.5)
     assert press == ClockPress(5.2, "red", 904_000, 900_000) and named_wrong.swapped_at == 5.5
-    assert named_wrong.sides_swapped_alert(1, "red").kind == "clock_sides_swapped"
+    assert named_wrong.sides_swapped_alert(1).kind == "clock_sides_swapped"
     later = named_wrong.press(ClockPress(9.0, "red", 904_000, 905_000))  # black's, after its move
     assert later.side == "black" and later.effective
 
