@@ -177,7 +177,11 @@ class SerialClockLink:
                 # bytes that never made a message: a clock talking another protocol (or speed), not no clock
                 self._never_heard(f"{self._bytes_unread} bytes came but none made a {self.protocol.name} message: is "
                                   "the clock set to another protocol (--clock-protocol) or line speed?"
-                                  if self._bytes_unread >= MISMATCH_BYTES else "no answer")
+                                  if self._bytes_unread >= MISMATCH_BYTES else
+                                  f"no answer: check the cable and that the clock is on; a clock of another "
+                                  f"protocol may wait to be asked in its own (a DGT clock is silent to "
+                                  f"{self.protocol.name}: --clock-protocol dgt)" if self.protocol.name != "dgt"
+                                  else "no answer: check the cable, that the clock is on, and --clock-protocol")
                 self._stop.wait(delay)
                 delay = min(delay * 2, self.backoff_s[1])
 

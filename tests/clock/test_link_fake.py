@@ -110,3 +110,21 @@ def test_a_clock_talking_another_protocol_is_told_as_such_not_as_no_clock() -> N
     (notice,) = list(link.items.queue)
     assert isinstance(notice, ClockNotice) and notice.kind == DISCONNECTED
     assert "none made a dgt message" in notice.text and "--clock-protocol" in notice.text
+
+
+def test_a_silent_line_read_as_text_names_the_dgt_protocol() -> None:
+    """Tester: a DGT clock read with --clock-protocol text answers nothing (it waits to be asked in its
+    own protocol), and 'no answer' alone sent the staff to check the cable."""
+
+    def opener(name: str, **options: Any) -> FakePort:
+        return FakePort([], fail=False)
+
+    link = SerialClockLink("fake", make_protocol("text"), silence_s=0.1, answer_s=0.1, backoff_s=(5.0, 5.0),
+                           opener=opener).start()
+    deadline = time.monotonic() + 3
+    while link.items.empty() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    link.stop()
+    (notice,) = list(link.items.queue)
+    assert isinstance(notice, ClockNotice) and notice.kind == DISCONNECTED
+    assert "no answer: check the cable" in notice.text and "--clock-protocol dgt" in notice.text
