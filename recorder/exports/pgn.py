@@ -29,6 +29,7 @@ from recorder.events import (
     MoveCorrected,
     MoveRecorded,
     PositionRestored,
+    ResultMarked,
     SourceGap,
 )
 from recorder.exports.times import clock_text, move_times
@@ -85,13 +86,19 @@ def corrected_comment(event: MoveCorrected) -> str:
     return f"{event.by or 'arbiter'}: {correction_text(event)}"
 
 
-def notes_of(events: Sequence[Event], label_comments: bool = False) -> list[tuple[int, str]]:
+def _when(at: str) -> str:
+    """" (HH:MM UTC)" from an action's wall-clock time ("" when it has none): a sheet says when the
+    arbiter acted, as the console does."""
+    return f" ({at[11:16]} UTC)" if len(at) >= 16 else ""
+
+
+def notes_of(events: Sequence[Event], sheet: bool = False) -> list[tuple[int, str]]:
     """(ply, sentence) of every alert (and the arbiter's note when acknowledging it), restoration,
     corrected move, camera gap, clock reconnection, press the clock could not be heard for and
     imported comment, in recorded order. ``events`` is a game's whole log as stored (an
     acknowledgement names its alert by its place in it). A comment is its words as they came (a PGN
-    gives them back), or ``comment: WORDS`` with ``label_comments`` (a sheet that must not pass them
-    off as the recorder's)."""
+    gives them back), or on a ``sheet`` ``comment: WORDS`` (not to pass them off as the recorder's),
+    where the arbiter's corrections and notes also say when they were made."""
     notes = []
     ply = 0
     for event in events:
@@ -104,14 +111,14 @@ def notes_of(events: Sequence[Event], label_comments: bool = False) -> list[tupl
         elif isinstance(event, Alert):
             notes.append((event.ply, alert_comment(event)))
         elif isinstance(event, Comment):
-            notes.append((event.ply, f"comment: {event.text}" if label_comments else event.text))
+            notes.append((event.ply, f"comment: {event.text}" if sheet else event.text))
         elif isinstance(event, MoveCorrected) and event.was != event.iccs:
-            notes.append((event.ply, corrected_comment(event)))
+            notes.append((event.ply, corrected_comment(event) + (_when(event.at) if sheet else "")))
         elif isinstance(event, AlertAcknowledged) and event.note:
             target = events[event.seq - 1] if 0 < event.seq <= len(events) else None
             at = target.ply if isinstance(target, Alert) else ply
             who = event.by if "arbiter" in (event.by or "").lower() else f"arbiter {event.by or ''}".strip()
-            notes.append((at, f"{who} on the {event.kind} alert: {event.note}"))
+            notes.append((at, f"{who} on the {event.kind} alert: {event.note}" + (_when(event.at) if sheet else "")))
         elif isinstance(event, SourceGap) and event.reason == NOT_RECORDING:
             notes.append((ply, f"recorder: not running from {event.t:.1f} to {event.t_resumed:.1f} s (moves made "
                                "meanwhile were read from the board after it)"))
@@ -126,12 +133,17 @@ def notes_of(events: Sequence[Event], label_comments: bool = False) -> list[tupl
     return notes
 
 
-def game_notes(events: Sequence[Event], game: RecordedGame, label_comments: bool = False) -> list[tuple[int, str]]:
+def game_notes(events: Sequence[Event], game: RecordedGame, sheet: bool = False) -> list[tuple[int, str]]:
     """(ply, sentence) of every alert, restoration, correction and comment (:func:`notes_of`), then
-    the advice and the game's end."""
-    notes = notes_of(events, label_comments) + [(advice.ply, ended_comment(advice)) for advice in game.advice]
+    the advice and the game's end (on a ``sheet``, the result an arbiter marked says who and when)."""
+    notes = notes_of(events, sheet) + [(advice.ply, ended_comment(advice)) for advice in game.advice]
     if game.ended is not None and game.ended.text:
-        notes.append((game.ended.ply, ended_comment(game.ended)))
+        ended = game.ended
+        marked = ""
+        if sheet and isinstance(ended, ResultMarked) and ended.by:
+            when = f", {ended.at[11:16]} UTC" if len(ended.at) >= 16 else ""
+            marked = f" (marked by {ended.by}{when})"
+        notes.append((ended.ply, ended_comment(ended) + marked))
     return notes
 
 

@@ -55,7 +55,7 @@ def export_text(events: Sequence[Event], info: GameInfo | None = None, title: st
                                                   if ms is not None))
     lines.append("")
     body = scoresheet_text(game, verdicts=False)  # the end and the advice are among the notes
-    notes = game_notes(events, game, label_comments=True)
+    notes = game_notes(events, game, sheet=True)
     if notes:
         start = Position.from_fen(game.start_fen)
         body += "\nAlerts, corrections and verdicts:\n" + "".join(f"  {round_of(ply, start)}: {text}\n"

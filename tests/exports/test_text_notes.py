@@ -93,3 +93,26 @@ def test_notes_name_the_round_as_the_scoresheet_numbers_it_for_a_game_begun_from
         "after 31. (red)", "after 31... (black)", "after 32. (red)")
     black_first = Position.from_fen("3k5/9/9/9/9/9/9/9/9/4K4 b - - 0 5")
     assert (round_of(1, black_first), round_of(2, black_first)) == ("after 5... (black)", "after 6. (red)")
+
+
+def test_a_sheet_says_when_the_arbiter_corrected_a_move_and_who_marked_the_result() -> None:
+    # an arbiter tester: the sheets named who corrected a move but not when, and the result an
+    # arbiter marked as "end (arbiter): ..." with no name. The PGN keeps its notes as they were.
+    from recorder.events import ResultMarked
+
+    events = game_events(MOVES)
+    stop = events.pop()
+    position = Position.start()
+    for iccs in MOVES:
+        position = position.play(iccs)
+    extra = position.legal_moves()[0]
+    added = MoveCorrected(stop.t - 2, 11, extra.iccs, format_move(position, extra, "chinese"), position.side_to_move,
+                          position.play(extra).fen(), 1.0, None, None, None, False, "Zhang", "", "2026-01-01T18:23:41Z")
+    marked = ResultMarked(stop.t - 1, 11, "1-0", "arbiter", "", "black resigned", False, by="Liu",
+                          at="2026-01-01T18:40:02Z")
+    events += [added, marked, stop]
+    text = export_text(events)
+    assert f"Zhang: ply 11 added by the arbiter: {extra.iccs} ({added.chinese}) (18:23 UTC)" in text
+    assert "end (arbiter): black resigned (marked by Liu, 18:40 UTC)" in text
+    pgn = export_pgn(events)
+    assert "18:23" not in pgn and "marked by" not in pgn  # the PGN reads back as it was written
