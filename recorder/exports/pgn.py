@@ -101,9 +101,15 @@ def notes_of(events: Sequence[Event], sheet: bool = False) -> list[tuple[int, st
     where the arbiter's corrections and notes also say when they were made."""
     notes = []
     ply = 0
-    for event in events:
+    marks = [index for index, event in enumerate(events) if isinstance(event, ResultMarked)]
+    for index, event in enumerate(events):
         if isinstance(event, MoveRecorded):
             ply = event.ply
+        if sheet and isinstance(event, ResultMarked) and (event.result is None or index != marks[-1]):
+            # the results marked and reopened before the one that stands (which the game's end gives)
+            said = f"result {event.result} marked" if event.result else "result reopened (*)"
+            notes.append((event.ply, f"arbiter {event.by or ''}".strip() + f": {said}"
+                          + (f": {event.text}" if event.text else "") + _when(event.at)))
         if isinstance(event, PositionRestored):
             ply = event.ply
             if event.taken_back:

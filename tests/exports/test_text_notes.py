@@ -108,10 +108,17 @@ def test_a_sheet_says_when_the_arbiter_corrected_a_move_and_who_marked_the_resul
     extra = position.legal_moves()[0]
     added = MoveCorrected(stop.t - 2, 11, extra.iccs, format_move(position, extra, "chinese"), position.side_to_move,
                           position.play(extra).fen(), 1.0, None, None, None, False, "Zhang", "", "2026-01-01T18:23:41Z")
+    first = ResultMarked(stop.t - 1.6, 11, "0-1", "arbiter", "", "red lost on time", False, by="Liu",
+                         at="2026-01-01T18:31:00Z")
+    reopened = ResultMarked(stop.t - 1.3, 11, None, "arbiter", "", "the flag was a clock fault", False, by="Wu",
+                            at="2026-01-01T18:35:10Z")
     marked = ResultMarked(stop.t - 1, 11, "1-0", "arbiter", "", "black resigned", False, by="Liu",
                           at="2026-01-01T18:40:02Z")
-    events += [added, marked, stop]
+    events += [added, first, reopened, marked, stop]
     text = export_text(events)
+    # the results marked and reopened before the one that stands: the sheet keeps their history
+    assert "arbiter Liu: result 0-1 marked: red lost on time (18:31 UTC)" in text
+    assert "arbiter Wu: result reopened (*): the flag was a clock fault (18:35 UTC)" in text
     assert f"Zhang: ply 11 added by the arbiter: {extra.iccs} ({added.chinese}) (18:23 UTC)" in text
     assert "end (arbiter): black resigned (marked by Liu, 18:40 UTC)" in text
     pgn = export_pgn(events)
