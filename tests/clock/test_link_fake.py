@@ -92,39 +92,31 @@ def test_a_gap_is_told_in_recording_seconds_when_a_file_is_replayed_faster() -> 
     assert "last heard 2.0 s ago" in texts[1] and texts[2] == "clock back on fake after a 14.2 s gap"
 
 
+def _never_heard(protocol: str, port: FakePort) -> ClockNotice:
+    """The one notice of a link reading ``port`` with ``protocol`` that never makes a message of it."""
+    link = SerialClockLink("fake", make_protocol(protocol), silence_s=0.1, answer_s=0.1, backoff_s=(5.0, 5.0),
+                           opener=lambda name, **options: port).start()
+    deadline = time.monotonic() + 3
+    while link.items.empty() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    link.stop()
+    (notice,) = list(link.items.queue)
+    assert isinstance(notice, ClockNotice) and notice.kind == DISCONNECTED
+    return notice
+
+
 def test_a_clock_talking_another_protocol_is_told_as_such_not_as_no_clock() -> None:
     """Tester: a text clock read as dgt was 'no clock on ... (no answer)' while its lines arrived all
     game: the arbiter looks at the cable. Bytes that make no message point at --clock-protocol."""
     setup = bytes((dgt.SEND_UPDATE_NICE, dgt.SEND_CLOCK))
     chatter = b"$XQ,T,0,L,899000,900000,7*1F\r\n" * 4  # a text clock's lines on a line read as DGT
 
-    def opener(name: str, **options: Any) -> FakePort:
-        return FakePort([(setup, chatter)], fail=False)
-
-    link = SerialClockLink("fake", make_protocol("dgt"), silence_s=0.1, answer_s=0.1, backoff_s=(5.0, 5.0),
-                           opener=opener).start()
-    deadline = time.monotonic() + 3
-    while link.items.empty() and time.monotonic() < deadline:
-        time.sleep(0.01)
-    link.stop()
-    (notice,) = list(link.items.queue)
-    assert isinstance(notice, ClockNotice) and notice.kind == DISCONNECTED
+    notice = _never_heard("dgt", FakePort([(setup, chatter)], fail=False))
     assert "none made a dgt message" in notice.text and "--clock-protocol" in notice.text
 
 
 def test_a_silent_line_read_as_text_names_the_dgt_protocol() -> None:
     """Tester: a DGT clock read with --clock-protocol text answers nothing (it waits to be asked in its
     own protocol), and 'no answer' alone sent the staff to check the cable."""
-
-    def opener(name: str, **options: Any) -> FakePort:
-        return FakePort([], fail=False)
-
-    link = SerialClockLink("fake", make_protocol("text"), silence_s=0.1, answer_s=0.1, backoff_s=(5.0, 5.0),
-                           opener=opener).start()
-    deadline = time.monotonic() + 3
-    while link.items.empty() and time.monotonic() < deadline:
-        time.sleep(0.01)
-    link.stop()
-    (notice,) = list(link.items.queue)
-    assert isinstance(notice, ClockNotice) and notice.kind == DISCONNECTED
+    notice = _never_heard("text", FakePort([], fail=False))
     assert "no answer: check the cable" in notice.text and "--clock-protocol dgt" in notice.text

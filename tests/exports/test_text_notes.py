@@ -38,17 +38,24 @@ def test_scoresheet_text_shows_the_advice_and_the_end() -> None:
     assert PERPETUAL not in scoresheet_text(rebuild(events), verdicts=False)
 
 
-def test_a_move_added_after_the_last_is_worded_as_added_everywhere() -> None:
+def _added_after_the_last(before_stop: float, at: str) -> tuple[list[Event], MoveCorrected, Event]:
+    """The events of MOVES without their last (the stop, returned apart) and a ply 11 Zhang added
+    ``before_stop`` seconds before it."""
     events = game_events(MOVES)
     stop = events.pop()
     position = Position.start()
     for iccs in MOVES:
         position = position.play(iccs)
     extra = position.legal_moves()[0]
-    added = MoveCorrected(stop.t - 1, 11, extra.iccs, format_move(position, extra, "chinese"), position.side_to_move,
-                          position.play(extra).fen(), 1.0, None, None, None, False, "Zhang", "", "2026-01-01T00:00:00Z")
+    added = MoveCorrected(stop.t - before_stop, 11, extra.iccs, format_move(position, extra, "chinese"), position.side_to_move,
+                          position.play(extra).fen(), 1.0, None, None, None, False, "Zhang", "", at)
+    return events, added, stop
+
+
+def test_a_move_added_after_the_last_is_worded_as_added_everywhere() -> None:
+    events, added, stop = _added_after_the_last(1, "2026-01-01T00:00:00Z")
     events += [added, stop]
-    sentence = f"Zhang: ply 11 added by the arbiter: {extra.iccs} ({added.chinese})"
+    sentence = f"Zhang: ply 11 added by the arbiter: {added.iccs} ({added.chinese})"
     assert sentence in export_text(events) and sentence in export_pgn(events)
     assert ", was" not in export_text(events)
 
@@ -100,14 +107,7 @@ def test_a_sheet_says_when_the_arbiter_corrected_a_move_and_who_marked_the_resul
     # arbiter marked as "end (arbiter): ..." with no name. The PGN keeps its notes as they were.
     from recorder.events import ResultMarked
 
-    events = game_events(MOVES)
-    stop = events.pop()
-    position = Position.start()
-    for iccs in MOVES:
-        position = position.play(iccs)
-    extra = position.legal_moves()[0]
-    added = MoveCorrected(stop.t - 2, 11, extra.iccs, format_move(position, extra, "chinese"), position.side_to_move,
-                          position.play(extra).fen(), 1.0, None, None, None, False, "Zhang", "", "2026-01-01T18:23:41Z")
+    events, added, stop = _added_after_the_last(2, "2026-01-01T18:23:41Z")
     first = ResultMarked(stop.t - 1.6, 11, "0-1", "arbiter", "", "red lost on time", False, by="Liu",
                          at="2026-01-01T18:31:00Z")
     reopened = ResultMarked(stop.t - 1.3, 11, None, "arbiter", "", "the flag was a clock fault", False, by="Wu",
@@ -119,7 +119,7 @@ def test_a_sheet_says_when_the_arbiter_corrected_a_move_and_who_marked_the_resul
     # the results marked and reopened before the one that stands: the sheet keeps their history
     assert "arbiter Liu: result 0-1 marked: red lost on time (18:31 UTC)" in text
     assert "arbiter Wu: result reopened (*): the flag was a clock fault (18:35 UTC)" in text
-    assert f"Zhang: ply 11 added by the arbiter: {extra.iccs} ({added.chinese}) (18:23 UTC)" in text
+    assert f"Zhang: ply 11 added by the arbiter: {added.iccs} ({added.chinese}) (18:23 UTC)" in text
     assert "end (arbiter): black resigned (marked by Liu, 18:40 UTC)" in text
     pgn = export_pgn(events)
     assert "18:23" not in pgn and "marked by" not in pgn  # the PGN reads back as it was written
