@@ -310,13 +310,25 @@ class AlertFrame(Event):
     kind: str = ""
 
 
+@dataclass(frozen=True)
+class DetailsEdited(Event):
+    """The arbiter corrected the game's details or voided it (``xqrec edit``): ``changes`` says what,
+    one phrase each ("round 03 -> 3", "voided: a test recording"); ``by`` names who, ``at`` the
+    wall-clock time (UTC, ISO 8601); ``t`` is the game's latest source time. Logged so the record
+    keeps who changed what, and so the live pages learn of it."""
+
+    changes: tuple[str, ...]
+    by: str
+    at: str = ""
+
+
 OLD_COMMENT_KIND = "comment"  # imported comments were once kept as alerts of this kind
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.__name__: cls
     for cls in (RecordingStarted, RecordingStopped, MoveRecorded, ClockPressed, PositionRestored,
                 CalibrationChanged, SourceGap, GameEnded, Alert, IllegalMoveAlert, BoardDisturbed,
                 ClockAlert, ClockNoted, TwoMovesSeen, AlertAcknowledged, MoveCorrected, ResultMarked, AlertFrame,
-                Comment)
+                Comment, DetailsEdited)
 }
 
 

@@ -9,10 +9,13 @@ broadcast. Moves are corrected in the console, not here.
 from __future__ import annotations
 
 import argparse
+import getpass
 import logging
 from dataclasses import replace
+from datetime import UTC, datetime
 
 from recorder.commands.games import add_db_argument, open_existing_store
+from recorder.events import DetailsEdited
 from recorder.store.db import GameInfo, GameRow
 from recorder.store.recording import board_number, game_number, pgn_date, pgn_tc
 from recorder.store.resume import near_names
@@ -34,6 +37,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--red", help="red player")
     parser.add_argument("--black", help="black player")
     parser.add_argument("--tc", type=pgn_tc, help='time control, PGN form seconds[+increment], e.g. "5400+30"')
+    parser.add_argument("--by", metavar="NAME",
+                        help="who makes the change, as the game's log records it (default: the login name)")
     voiding = parser.add_mutually_exclusive_group()
     voiding.add_argument("--void", metavar="REASON",
                          help="void the game (kept, but no longer listed or published), saying why")
@@ -43,6 +48,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 _FIELDS = (("event", "event"), ("site", "site"), ("round", "round"), ("date", "date"), ("board", "board"),
            ("red", "red"), ("black", "black"), ("tc", "time_control"))
+_LABELS = {"time_control": "time control"}
+
+
+def changed(before: GameInfo, after: GameInfo) -> list[str]:
+    """One phrase per detail that differs ("round 03 -> 3"; "(none)" where one was not set)."""
+    phrases = []
+    for _, field in _FIELDS:
+        was, now = getattr(before, field), getattr(after, field)
+        if was != now:
+            shown = ["(none)" if value in (None, "") else str(value) for value in (was, now)]
+            phrases.append(f"{_LABELS.get(field, field)} {shown[0]} -> {shown[1]}")
+    return phrases
 
 
 def describe(game: GameRow) -> str:
@@ -53,6 +70,13 @@ def describe(game: GameRow) -> str:
     players = f"{info.red or '?'} - {info.black or '?'}"
     void = f": {game.void}" if game.void else ""
     return f"game {game.id} ({where or 'no event, round or board'}; {players}; {game.plies} plies; {game.state}{void})"
+
+
+def _login() -> str:
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):  # no login name (a container without a passwd entry)
+        return "arbiter"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -68,6 +92,7 @@ def run(args: argparse.Namespace) -> int:
         except KeyError:
             raise ValueError(f"there is no game {args.game} in {store.path} (xqrec games lists them)") from None
         before = describe(game)
+        phrases: list[str] = []
         if args.void is not None and game.state == "recording":  # it would vanish from the console mid-game
             raise ValueError(f"game {game.id} is being recorded now: stop its recorder first (Ctrl-C), then void it")
         if changes:
@@ -86,12 +111,20 @@ def run(args: argparse.Namespace) -> int:
                                 "show both (void the wrong one: xqrec edit GAME --void REASON)", info.board,
                                 ", ".join(str(other.id) for other in others))
             store.set_info(game.id, info)
+            phrases += changed(game.info, info)
         if args.void is not None:
-            store.set_void(game.id, " ".join(args.void.split()))
+            reason = " ".join(args.void.split())
+            store.set_void(game.id, reason)
+            phrases.append(f"voided: {reason}")
         elif args.unvoid:
             if not game.void:
                 raise ValueError(f"game {game.id} is not void")
             store.set_void(game.id, "")
+            phrases.append(f"void taken back (was: {game.void})")
+        if phrases:  # the log keeps who changed what; the live pages learn of it from the event
+            latest = max((event.t for event in store.events(game.id)), default=0.0)
+            store.append(game.id, DetailsEdited(latest, tuple(phrases), args.by or _login(),
+                                                datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")))
         after = describe(store.game(game.id))
     print(f"was: {before}")
     print(f"now: {after}")

@@ -24,6 +24,7 @@ from recorder.events import (
     AlertAcknowledged,
     ClockNoted,
     Comment,
+    DetailsEdited,
     Event,
     GameEnded,
     MoveCorrected,
@@ -92,15 +93,28 @@ def _when(at: str) -> str:
     return f" ({at[11:16]} UTC)" if len(at) >= 16 else ""
 
 
+def _acknowledged(events: Sequence[Event]) -> dict[int, str]:
+    """`` (acknowledged by NAME, HH:MM UTC)`` for each event an arbiter acknowledged without a note,
+    by its place in ``events`` (0-based): a signed sheet shows every alert dealt with, and who did it."""
+    said: dict[int, str] = {}
+    for event in events:
+        if isinstance(event, AlertAcknowledged) and not event.note and 0 < event.seq <= len(events):
+            when = f", {event.at[11:16]} UTC" if len(event.at) >= 16 else ""
+            said.setdefault(event.seq - 1, f" (acknowledged by {event.by or 'the arbiter'}{when})")
+    return said
+
+
 def notes_of(events: Sequence[Event], sheet: bool = False) -> list[tuple[int, str]]:
     """(ply, sentence) of every alert (and the arbiter's note when acknowledging it), restoration,
     corrected move, camera gap, clock reconnection, press the clock could not be heard for and
     imported comment, in recorded order. ``events`` is a game's whole log as stored (an
     acknowledgement names its alert by its place in it). A comment is its words as they came (a PGN
     gives them back), or on a ``sheet`` ``comment: WORDS`` (not to pass them off as the recorder's),
-    where the arbiter's corrections and notes also say when they were made."""
+    where the arbiter's corrections and notes also say when they were made, and an alert
+    acknowledged without a note says by whom."""
     notes = []
     ply = 0
+    acknowledged = _acknowledged(events) if sheet else {}
     marks = [index for index, event in enumerate(events) if isinstance(event, ResultMarked)]
     for index, event in enumerate(events):
         if isinstance(event, MoveRecorded):
@@ -115,7 +129,7 @@ def notes_of(events: Sequence[Event], sheet: bool = False) -> list[tuple[int, st
             if event.taken_back:
                 notes.append((event.ply, restored_comment(event)))
         elif isinstance(event, Alert):
-            notes.append((event.ply, alert_comment(event)))
+            notes.append((event.ply, alert_comment(event) + acknowledged.get(index, "")))
         elif isinstance(event, Comment):
             notes.append((event.ply, f"comment: {event.text}" if sheet else event.text))
         elif isinstance(event, MoveCorrected) and event.was != event.iccs:
@@ -125,6 +139,8 @@ def notes_of(events: Sequence[Event], sheet: bool = False) -> list[tuple[int, st
             at = target.ply if isinstance(target, Alert) else ply
             who = event.by if "arbiter" in (event.by or "").lower() else f"arbiter {event.by or ''}".strip()
             notes.append((at, f"{who} on the {event.kind} alert: {event.note}" + (_when(event.at) if sheet else "")))
+        elif isinstance(event, DetailsEdited) and sheet:
+            notes.append((ply, f"details edited by {event.by}: {'; '.join(event.changes)}{_when(event.at)}"))
         elif isinstance(event, SourceGap) and event.reason == NOT_RECORDING:
             notes.append((ply, f"recorder: not running from {event.t:.1f} to {event.t_resumed:.1f} s (moves made "
                                "meanwhile were read from the board after it)"))
@@ -142,7 +158,11 @@ def notes_of(events: Sequence[Event], sheet: bool = False) -> list[tuple[int, st
 def game_notes(events: Sequence[Event], game: RecordedGame, sheet: bool = False) -> list[tuple[int, str]]:
     """(ply, sentence) of every alert, restoration, correction and comment (:func:`notes_of`), then
     the advice and the game's end (on a ``sheet``, the result an arbiter marked says who and when)."""
-    notes = notes_of(events, sheet) + [(advice.ply, ended_comment(advice)) for advice in game.advice]
+    acknowledged = _acknowledged(events) if sheet else {}
+    place = {id(event): index for index, event in enumerate(events)}
+    notes = notes_of(events, sheet) + [(advice.ply, ended_comment(advice)
+                                        + acknowledged.get(place.get(id(advice), -1), ""))
+                                       for advice in game.advice]
     if game.ended is not None and game.ended.text:
         ended = game.ended
         marked = ""

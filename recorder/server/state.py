@@ -25,6 +25,7 @@ from recorder.events import (
     ClockNoted,
     ClockPressed,
     Comment,
+    DetailsEdited,
     Event,
     GameEnded,
     MoveCorrected,
@@ -188,6 +189,9 @@ def game_state(game: GameRow, events: list[StoredEvent]) -> dict[str, Any]:
                 if abs(float(item["t"]) - event.t) < 1e-6 and item["frame"] is None:
                     item["frame"] = f"/api/games/{game.id}/frames/{stored.seq}"
                     break
+        elif isinstance(event, DetailsEdited):
+            actions.append({"seq": stored.seq, "type": "DetailsEdited", "by": event.by, "at": event.at,
+                            "text": "; ".join(event.changes)})
         elif isinstance(event, AlertAcknowledged):
             target = by_seq.get(event.seq)
             if target is not None:

@@ -97,3 +97,24 @@ def test_edit_refuses_what_it_cannot_do(tmp_path: Path, capsys: pytest.CaptureFi
         assert main(["edit", str(live.game_id), "--db", str(db), "--void", "oops"]) == 2
         assert "is being recorded now: stop its recorder first" in capsys.readouterr().err
         assert store.game(live.game_id).void == ""
+
+
+def test_an_edit_is_logged_with_who_made_it_and_shown_on_the_sheet(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from recorder.events import DetailsEdited
+
+    db = tmp_path / "round.sqlite3"
+    game, _ = _round(db)
+    assert main(["edit", str(game), "--db", str(db), "--round", "4", "--red", "Zheng Wei Jr", "--by", "Liu"]) == 0
+    assert main(["edit", str(game), "--db", str(db), "--void", "filmed twice", "--by", "Liu"]) == 0
+    assert main(["edit", str(game), "--db", str(db), "--unvoid", "--by", "Wu"]) == 0
+    with GameStore(db) as store:
+        edits = [e for e in store.events(game) if isinstance(e, DetailsEdited)]
+    assert [(e.by, e.changes) for e in edits] == [
+        ("Liu", ("round 3 -> 4", "red Zheng Wei -> Zheng Wei Jr")), ("Liu", ("voided: filmed twice",)),
+        ("Wu", ("void taken back (was: filmed twice)",))]
+    assert all(e.at.endswith("Z") for e in edits)
+    capsys.readouterr()
+    assert main(["export", str(game), "--db", str(db), "--format", "txt"]) == 0
+    assert "details edited by Liu: round 3 -> 4; red Zheng Wei -> Zheng Wei Jr (" in capsys.readouterr().out
+    assert main(["export", str(game), "--db", str(db), "--format", "pgn"]) == 0
+    assert "edited" not in capsys.readouterr().out  # the PGN's notes are the game's, not the file's history

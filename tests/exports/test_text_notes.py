@@ -123,3 +123,21 @@ def test_a_sheet_says_when_the_arbiter_corrected_a_move_and_who_marked_the_resul
     assert "end (arbiter): black resigned (marked by Liu, 18:40 UTC)" in text
     pgn = export_pgn(events)
     assert "18:23" not in pgn and "marked by" not in pgn  # the PGN reads back as it was written
+
+
+def test_a_sheet_says_who_acknowledged_an_alert_without_a_note() -> None:
+    # an arbiter tester: an alert acknowledged with no note was on the sheet as if no one had dealt with it
+    from recorder.events import Alert, AlertAcknowledged
+
+    events = game_events(MOVES)
+    stop = events.pop()
+    events.append(Alert(40.0, "piece_displaced", ("e3",), "", "the soldier on e3 stands off its point", 10))
+    alert_seq = len(events)
+    events.append(GameEnded(41.0, 10, "0-1", "perpetual_check", "25.1", PERPETUAL, True))
+    advice_seq = len(events)
+    events += [AlertAcknowledged(42.0, alert_seq, "piece_displaced", "Zhang", "", "2026-01-01T18:05:00Z"),
+               AlertAcknowledged(43.0, advice_seq, "perpetual_check", "Liu", "", "2026-01-01T18:06:30Z"), stop]
+    text = export_text(events)
+    assert "the soldier on e3 stands off its point (acknowledged by Zhang, 18:05 UTC)" in text
+    assert f"{PERPETUAL} (acknowledged by Liu, 18:06 UTC)" in text
+    assert "acknowledged" not in export_pgn(events)  # the PGN's notes read back as they were written

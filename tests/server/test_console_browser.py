@@ -279,3 +279,38 @@ def test_the_page_catches_up_after_the_server_restarts(tmp_path: Path) -> None:
             browser.close()
             server.shutdown()
             server.server_close()
+
+
+def test_an_open_console_follows_xqrec_edit(console: Any) -> None:
+    # an arbiter tester: a round corrected or a game voided with xqrec edit showed on open consoles
+    # only after a reload (the edit wrote no event, so the pages heard nothing)
+    from recorder.cli import main
+
+    events = list(recorder_events("game_short", upto=4))
+    with GameStore(console.db) as store:
+        games = []
+        for board in (1, 2):
+            game = store.create_game(f"camera-{board}", GameInfo(board=board, red=f"Red {board}", **ROUND))
+            for event in events:
+                store.append(game, event)
+            games.append(game)
+    with sync_api.sync_playwright() as play:
+        browser = play.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            page = browser.new_page()
+            page.goto(console.url + "/")
+            page.wait_for_selector(f"#game-{games[1]}", timeout=5000)
+            assert main(["edit", str(games[0]), "--db", str(console.db), "--round", "6", "--board", "3",
+                         "--by", "Liu"]) == 0
+            page.wait_for_function("id => document.getElementById('game-' + id).closest('.group')"
+                                   ".querySelector('h2').textContent.includes('Round 6')", arg=games[0], timeout=3000)
+            assert page.locator(".group").count() == 2
+            assert main(["edit", str(games[1]), "--db", str(console.db), "--void", "a test recording"]) == 0
+            page.wait_for_function("id => !document.getElementById('game-' + id)", arg=games[1], timeout=3000)
+            assert page.locator(".group").count() == 1  # round 5 had only the voided game left
+            assert page.inner_text("#summary").startswith("1 board ·")
+            page.goto(f"{console.url}/games/{games[0]}")
+            page.wait_for_selector("#actions li")
+            assert "round 5 -> 6; board 1 -> 3" in page.inner_text("#actions")
+        finally:
+            browser.close()

@@ -117,6 +117,22 @@
 
   function render(state) {
     let tile = document.getElementById("game-" + state.id);
+    if (state.void) {  // voided with xqrec edit: no longer on the console
+      games.delete(state.id);
+      if (tile) dropTile(tile);
+      summary();
+      return;
+    }
+    if (tile && tile.closest(".group").dataset.key !== groupKey(state)) {  // its event or round was edited
+      dropTile(tile);
+      tile = null;
+    }
+    if (tile && tile.dataset.order !== String(order(state))) {  // its board number was edited
+      const grid = tile.parentElement;
+      tile.remove();
+      const after = [...grid.children].find((t) => Number(t.dataset.order) > order(state));
+      grid.insertBefore(tile, after || null);
+    }
     if (!tile) {
       tile = document.createElement("article");
       tile.id = "game-" + state.id;
@@ -136,6 +152,12 @@
     summary();
   }
 
+  function dropTile(tile) {  // and its group when no tile is left in it
+    const group = tile.closest(".group");
+    tile.remove();
+    if (group && !group.querySelector(".tile")) group.remove();
+  }
+
   function order(state) { return (state.board != null ? state.board : 1000) * 100000 + state.id; }
 
   function summary() {
@@ -144,7 +166,7 @@
     const rulings = all.reduce((n, g) => n + XQ.openAdvice(g).length, 0);
     const flagged = [alerts ? `${alerts} open alert${alerts > 1 ? "s" : ""}` : "",
                      rulings ? `${rulings} ruling${rulings > 1 ? "s" : ""} needed` : ""].filter(Boolean).join(", ");
-    document.getElementById("summary").innerHTML = `${all.length} boards · `
+    document.getElementById("summary").innerHTML = `${all.length} board${all.length === 1 ? "" : "s"} · `
       + (flagged ? `<button type="button" class="bad" title="show the first board with an open alert">${flagged}</button>` : "no open alerts");
     const rounds = new Set(all.map((g) => [g.event, g.round && "round " + g.round].filter(Boolean).join(", ")));
     document.getElementById("round").textContent = [...rounds].filter(Boolean).join(" | ");
@@ -162,6 +184,7 @@
   }
 
   function accept(state) {
+    if (state.void) { render(state); return false; }
     const before = games.get(state.id);
     const known = new Set(before ? before.alerts.concat(before.advice || []).map((a) => a.seq) : []);
     games.set(state.id, state);
