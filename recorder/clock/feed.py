@@ -18,7 +18,7 @@ from dataclasses import replace
 from typing import TypeVar
 
 from recorder.clock.model import FLAG_FALLEN, ClockNotice
-from recorder.clock.presses import REPORT_GAP_S, Item
+from recorder.clock.presses import REPORT_GAP_S, Item, named_other_way_round
 from recorder.clocklog_input import ClockFeed, ClockPress
 
 log = logging.getLogger(__name__)
@@ -47,6 +47,7 @@ class LiveClockFeed(ClockFeed):
         # a flag fell then (recording time): the clock stops, and no press can register after it, so a
         # move after it is judged for none (a DGT clock blocked after a flag fall sent no presses)
         self._stopped = math.inf
+        self.sides_swapped = False  # the recording found the link's sides the wrong way round: notices are renamed
 
     def _to_recording(self, t: float) -> float:
         return (t - self.origin) * self.rate
@@ -65,6 +66,8 @@ class LiveClockFeed(ClockFeed):
 
     def _hand_out(self, notices: list[ClockNotice]) -> list[ClockNotice]:
         """``notices`` as handed out: the stretches they end become the ``unheard`` spans."""
+        if self.sides_swapped:  # (the presses are read the other way round by the resolver's clock book)
+            notices = [named_other_way_round(n) for n in notices]
         self._unheard += [(n.since, n.t) for n in notices if n.since is not None]
         self._stopped = min([self._stopped] + [n.t for n in notices if n.kind == FLAG_FALLEN])
         return notices

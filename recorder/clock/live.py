@@ -32,7 +32,7 @@ from recorder.clock.model import (
     ClockNotice,
     parse_time_control,
 )
-from recorder.clock.presses import PressTracker, mapped_red_side
+from recorder.clock.presses import PressTracker, found_swapped_text, mapped_red_side
 from recorder.clock.protocols import make_protocol
 from recorder.events import ClockAlert, ClockNoted, Event
 from rules import RED
@@ -84,6 +84,25 @@ class LiveClock:
             tracker = PressTracker(red_side, first_mover, rate=rate, increment_ms=increment)
             self.link = SerialClockLink(port, make_protocol(protocol, tracker), rate=rate, **link_options)
         self._feed: LiveClockFeed | None = None
+        self.sides_from_log = False  # a resumed game's log named the clock's sides: nothing is guessed
+
+    @property
+    def sides_guessed(self) -> bool:
+        """Are the colours of the clock's sides the link's guess (from the first side running)? A
+        serial clock's are, unless a resumed game's log named them; a keyboard's are not."""
+        return self.link is not None and not self.sides_from_log
+
+    def follow_swap(self, swapped_at: float | None, ply: int) -> list[Event]:
+        """Once the recording found the guessed sides the wrong way round (``swapped_at``, the clock
+        book's): the link's notices are renamed from then on, and a ``clock_mapping`` note records
+        the sides found (a resumed game takes them from it). Nothing while nothing was found, or again."""
+        tracker = getattr(self.link.protocol, "tracker", None) if self.link is not None else None
+        if (swapped_at is None or self._feed is None or self._feed.sides_swapped
+                or not isinstance(tracker, PressTracker)):
+            return []
+        self._feed.sides_swapped = True
+        red_side = "right" if tracker.map.red == "left" else "left"
+        return [ClockNoted(swapped_at, "clock_mapping", found_swapped_text(red_side, ply), RED, ply)]
 
     def go_on(self, events: Sequence[Event], side_to_move: str) -> None:
         """Take up a stored game's clock: red keeps the clock side its log says (the last
@@ -99,6 +118,7 @@ class LiveClock:
         tracker = getattr(self.link.protocol, "tracker", None)
         if isinstance(tracker, PressTracker):
             tracker.go_on(red_side, side_to_move)
+        self.sides_from_log = red_side is not None
 
     def board_side_to_move(self, side: str) -> None:
         """The side to move on the board now. Until the clock's sides are known, the side first seen

@@ -64,6 +64,26 @@ def mapping_text(red_side: str, running_side: str) -> str:
     return f"red is the clock's {red_side} side (the first running side was {running_side})"
 
 
+def found_swapped_text(red_side: str, ply: int) -> str:
+    """The ``clock_mapping`` notice's text once the recording found the guessed sides the wrong way
+    round (read back by ``mapped_red_side``, so a resumed game keeps the sides found)."""
+    return f"red is the clock's {red_side} side (its sides were found the other way round at ply {ply})"
+
+
+_COLOUR_WORD = re.compile(r"\b(red|black)\b")
+_NAMING_COLOURS = (FLAG_FALLEN, TIMES_CHANGED)  # the notices whose texts name the colours from the clock's sides
+
+
+def named_other_way_round(notice: ClockNotice) -> ClockNotice:
+    """``notice`` with red and black exchanged, for a clock whose sides were found to be the other way
+    round after the link named them (a flag fall told as red's was black's)."""
+    if notice.kind not in _NAMING_COLOURS:
+        return notice
+    text = _COLOUR_WORD.sub(lambda found: "black" if found.group(1) == "red" else "red", notice.text)
+    side = {"red": "black", "black": "red"}.get(notice.side, notice.side)
+    return replace(notice, text=text, side=side)
+
+
 _MAPPED = re.compile(r"^red is the clock's (left|right) side\b")
 
 

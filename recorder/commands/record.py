@@ -265,7 +265,7 @@ def record_source(source_spec: str, classifier: Any, *, source: FrameSource | No
             if not told:
                 events.append(alert)
                 on_event(alert)
-        if clock is not None and clock.link is not None and session.resolver.clock is not None:
+        if clock is not None and clock.sides_guessed and session.resolver.clock is not None:
             session.resolver.clock.sides_guessed = True  # a serial clock's sides: from the first side running
         if clock is not None:  # a live clock (serial link or keyboard): its feed is a ClockFeed
             moved_on = isinstance(source, LiveSource) or (store is not None and store.moved)  # times go on
@@ -286,6 +286,10 @@ def record_source(source_spec: str, classifier: Any, *, source: FrameSource | No
                     events.append(clock_event)
                     on_event(clock_event)
                 session.feed(item)
+                if clock is not None and session.resolver.clock is not None:
+                    for clock_event in clock.follow_swap(session.resolver.clock.swapped_at, session.resolver.game.ply):
+                        events.append(clock_event)
+                        on_event(clock_event)
                 if store is not None and time.monotonic() >= next_look:  # the arbiter's corrections (console)
                     next_look = time.monotonic() + CORRECTIONS_EVERY_S
                     _take_corrections(session, store, show)

@@ -148,3 +148,18 @@ def test_the_keyboard_clock_tells_a_flag_fall_once() -> None:
     keyboard.last_heard()
     (notice,) = [keyboard.items.get_nowait() for _ in range(keyboard.items.qsize())]
     assert isinstance(notice, ClockNotice) and notice.kind == FLAG_FALLEN and notice.side == "red"
+
+
+def test_once_the_sides_are_found_the_other_way_round_the_notices_name_them_so() -> None:
+    """Tester: a clock started on the wrong side was read the other way round from its first press,
+    but a later flag fall was still told as the other player's."""
+    items: queue.Queue[Item] = queue.Queue()
+    feed = LiveClockFeed(items, origin=100.0)
+    items.put(ClockNotice(101.0, FLAG_FALLEN, "red's time is used up (art. 21.3)", "red"))
+    assert feed.notices_until(2.0)[0].side == "red"  # as the link named it, before anything was found
+    feed.sides_swapped = True
+    items.put(ClockNotice(105.0, FLAG_FALLEN, "red's time is used up (art. 21.3)", "red"))
+    items.put(ClockNotice(106.0, CONNECTED, "clock back on /dev/ttyUSB0 after a 3.0 s gap"))
+    flag, back = feed.notices_until(10.0)
+    assert (flag.text, flag.side) == ("black's time is used up (art. 21.3)", "black")
+    assert back.text == "clock back on /dev/ttyUSB0 after a 3.0 s gap"  # names no colour

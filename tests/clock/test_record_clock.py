@@ -117,3 +117,8 @@ def test_a_clock_started_on_the_wrong_side_is_told_and_no_player_is_blamed(
     pressed = [e for e in events if isinstance(e, ClockPressed) and e.ply is not None]
     assert len(pressed) >= len(truth["moves"]) - 1
     assert all((e.side == "red") == ((e.ply or 0) % 2 == 1) for e in pressed)
+    # the sides found are logged as the last clock_mapping note: a resumed game takes them from it
+    from recorder.clock.presses import mapped_red_side
+
+    mapped = [mapped_red_side(e.text) for e in events if isinstance(e, ClockNoted) and e.kind == "clock_mapping"]
+    assert len(mapped) == 2 and mapped[0] != mapped[1]
