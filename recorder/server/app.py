@@ -36,7 +36,7 @@ from recorder.events import AlertFrame
 from recorder.server import actions
 from recorder.server.config import ServeConfig
 from recorder.server.feed import EventFeed, Message, messages_for, sse_text
-from recorder.server.state import events_after, game_state, last_event_id, read_game_events
+from recorder.server.state import events_after, game_state, last_event_id, public_state, read_game_events
 from recorder.store.db import GameRow, GameStore
 
 log = logging.getLogger(__name__)
@@ -44,8 +44,12 @@ log = logging.getLogger(__name__)
 STATIC = Path(__file__).parent / "static"
 KEEPALIVE_S = 15.0
 MAX_BODY = 64 * 1024
-PAGES = {"/": "console.html", "/index.html": "console.html",
-         "/favicon.ico": "favicon.svg", "/favicon.svg": "favicon.svg"}  # browsers ask for the icon whatever a page links
+PAGES = {"/": "console.html", "/index.html": "console.html", "/watch": "watch.html", "/watch/": "watch.html",
+         "/favicon.ico": "favicon.svg", "/favicon.svg": "favicon.svg"}
+# what anyone may read: the spectators' page and its data, the broadcast feed, the pages' own files.
+# With a password set, everything else (the console, alerts, stills, a game's full exports) is the arbiter's.
+PUBLIC_PAGES = {"/watch", "/watch/", "/favicon.ico", "/favicon.svg"}
+PUBLIC_PREFIXES = ("/static/", "/broadcast/", "/api/public/", "/api/whoami")  # browsers ask for the icon whatever a page links
 NOTATIONS = ("iccs", "wxf", "chinese")
 PAPERS = ("A4", "A5")  # the PDF scoresheet's (recorder.exports.pdf.PAPERS), not imported: fpdf loads on the first PDF
 MAX_ID = 2**63 - 1  # SQLite's largest integer
@@ -216,6 +220,7 @@ class HttpError(Exception):
     def __init__(self, status: HTTPStatus, message: str) -> None:
         super().__init__(message)
         self.status = status
+        self.challenge = False  # a 401 that asks any client for the password, not only a browser's page
 
 
 class ConsoleHandler(BaseHTTPRequestHandler):
@@ -248,7 +253,7 @@ class ConsoleHandler(BaseHTTPRequestHandler):
     def _error(self, error: HttpError, extra: dict[str, str] | None = None) -> None:
         headers: dict[str, str] = dict(extra or {})
         # no WWW-Authenticate challenge for fetch() calls: the page asks with its own form
-        if error.status == HTTPStatus.UNAUTHORIZED and "text/html" in self.headers.get("Accept", ""):
+        if error.status == HTTPStatus.UNAUTHORIZED and (error.challenge or "text/html" in self.headers.get("Accept", "")):
             realm = self.server.config.realm
             realm = realm if realm.isascii() and realm.isprintable() else DEFAULT_REALM  # a header is Latin-1
             headers["WWW-Authenticate"] = f'Basic realm="{realm}", charset="UTF-8"'
@@ -355,6 +360,8 @@ class ConsoleHandler(BaseHTTPRequestHandler):
 
     # --- GET ---------------------------------------------------------------------------------
     def _get(self, path: str, query: dict[str, list[str]]) -> None:
+        if self.server.config.password and path not in PUBLIC_PAGES and not path.startswith(PUBLIC_PREFIXES):
+            self._check_password(challenge=True)  # the alerts and notes are not for the public
         store = self.server.store()
         segments = [unquote(s) for s in path.strip("/").split("/")] if path.strip("/") else []
         if path in PAGES:
@@ -377,8 +384,11 @@ class ConsoleHandler(BaseHTTPRequestHandler):
                 return self._frame(self._game_id(gid), seq)
             case ["api", "events"]:
                 return self._events(query)
-            case ["api", "whoami"]:
-                return self._json({"password": bool(self.server.config.password)})
+            case ["api", "whoami"]:  # and the name the browser signed in with, when it did
+                user = self._basic()[1] if self.server.config.password and self._password_matches() else ""
+                return self._json({"password": bool(self.server.config.password), "name": user or None})
+            case ["api", "public", "games"]:
+                return self._public_games(query)
             case ["api", "games", _, "ack" | "correct" | "result"]:
                 raise HttpError(HTTPStatus.METHOD_NOT_ALLOWED, f"{path} takes a POST of the arbiter's action")
             case ["broadcast", "live.pgn"]:
@@ -478,6 +488,29 @@ class ConsoleHandler(BaseHTTPRequestHandler):
         self._send(HTTPStatus.OK, text.encode("utf-8"), "application/x-chess-pgn; charset=utf-8",
                    {"ETag": tag, "Cache-Control": "no-cache", **CORS})
 
+    def _public_games(self, query: dict[str, list[str]]) -> None:
+        """The spectators' view of a round: its games as :func:`public_state` has them, with the rounds
+        the store holds (to choose from). Without ``event`` and ``round``, the live rounds, as the
+        broadcast's ``live.pgn``. ``ETag``: a page polling with ``If-None-Match`` gets ``304`` until
+        something changes."""
+        store = self.server.store()
+        games = store.games()
+        event, round_name = query.get("event", [None])[0], query.get("round", [None])[0]
+        shown = [(event or "", round_name or "")] if event is not None or round_name is not None else _live_rounds(games)
+        tag = entity_tag(last_event_id(store.db), "public", *(part for pair in shown for part in pair))
+        if none_match(self.headers.get("If-None-Match") or "", tag):
+            return self._not_modified(tag)
+        rounds = sorted({(g.info.event, g.info.round) for g in games if g.info.event or g.info.round})
+        picked = [g for g in games if (g.info.event, g.info.round) in shown] if shown else \
+            [g for g in games if g.status == "open"] or games  # no rounds: the games being played, else all
+        states = [public_state(state) for g in picked if (state := self.server.state_of(store, g.id)) is not None]
+        states.sort(key=lambda state: (state["board"] is None, state["board"] or 0, state["id"]))
+        body = json.dumps({"rounds": [{"event": e, "round": r} for e, r in rounds],
+                           "shown": [{"event": e, "round": r} for e, r in shown], "games": states},
+                          ensure_ascii=False).encode("utf-8")
+        self._send(HTTPStatus.OK, body, "application/json; charset=utf-8",
+                   {"ETag": tag, "Cache-Control": "no-cache", **CORS})
+
     def _not_modified(self, tag: str) -> None:
         self.send_response(HTTPStatus.NOT_MODIFIED)
         self.send_header("ETag", tag)
@@ -559,9 +592,9 @@ class ConsoleHandler(BaseHTTPRequestHandler):
         self.wfile.write("".join(m.text for m in messages).encode("utf-8"))
         self.wfile.flush()
 
-    # --- POST: the arbiter's actions ----------------------------------------------------------
-    def _arbiter(self, body: dict[str, Any]) -> str:
-        """Who acts: the Basic-auth user when a password is set (checked), else the name given."""
+    # --- the arbiter's password ------------------------------------------------------------------
+    def _basic(self) -> tuple[str, str, str]:
+        """(header, user, password) of the request's Basic authorization ("" where absent)."""
         header = self.headers.get("Authorization", "")
         user, password = "", ""
         if header.startswith("Basic "):
@@ -569,16 +602,34 @@ class ConsoleHandler(BaseHTTPRequestHandler):
                 user, _, password = base64.b64decode(header[6:]).decode("utf-8").partition(":")
             except (ValueError, UnicodeDecodeError):
                 raise HttpError(HTTPStatus.BAD_REQUEST, "malformed Authorization header") from None
+        return header, user, password
+
+    def _password_matches(self) -> bool:
         expected = self.server.config.password
-        if expected:
-            client = str(self.client_address[0])
-            if self.server.guessing(client):
-                raise HttpError(HTTPStatus.TOO_MANY_REQUESTS, f"too many wrong passwords from {client}: wait a minute")
-            if not hmac.compare_digest(password.encode("utf-8"), expected.encode("utf-8")):
-                if header and password:  # a password was tried (not only asked for)
-                    self.server.wrong_password(client)
-                    raise HttpError(HTTPStatus.UNAUTHORIZED, "wrong password: nothing was done")
-                raise HttpError(HTTPStatus.UNAUTHORIZED, "the arbiter's password is needed for this")
+        return hmac.compare_digest(self._basic()[2].encode("utf-8"), expected.encode("utf-8"))
+
+    def _check_password(self, challenge: bool = False) -> None:
+        """401 unless the request carries the arbiter's password (a client that keeps guessing: 429).
+        ``challenge``: a browser reading the arbiter's pages is asked for it (HTTP Basic)."""
+        header, _, password = self._basic()
+        client = str(self.client_address[0])
+        if self.server.guessing(client):
+            raise HttpError(HTTPStatus.TOO_MANY_REQUESTS, f"too many wrong passwords from {client}: wait a minute")
+        if self._password_matches():
+            return
+        if header and password:  # a password was tried (not only asked for)
+            self.server.wrong_password(client)
+        error = HttpError(HTTPStatus.UNAUTHORIZED, "wrong password: nothing was done" if header and password
+                          else "the arbiter's password is needed for this")
+        error.challenge = challenge
+        raise error
+
+    # --- POST: the arbiter's actions ----------------------------------------------------------
+    def _arbiter(self, body: dict[str, Any]) -> str:
+        """Who acts: the Basic-auth user when a password is set (checked), else the name given."""
+        if self.server.config.password:
+            self._check_password()
+        user = self._basic()[1]
         name = (user or str(body.get("by") or "")).strip()
         if not name:
             raise HttpError(HTTPStatus.UNAUTHORIZED, "say who you are (the arbiter's name)")

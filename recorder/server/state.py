@@ -234,3 +234,20 @@ def _side_to_move(fen: str) -> str:
         return Position.from_fen(fen).side_to_move
     except ValueError:
         return RED
+
+
+PUBLIC_FIELDS = ("id", "event", "site", "round", "date", "board", "red", "black", "time_control", "state",
+                 "start_fen", "fen", "side_to_move", "clocks", "result", "t")
+PUBLIC_MOVE_FIELDS = ("ply", "iccs", "chinese", "side", "clock_ms")
+
+
+def public_state(state: dict[str, Any]) -> dict[str, Any]:
+    """What spectators see of a game's state: the board, the moves with their clock times, the clocks
+    and how the game ended, as the broadcast PGN publishes them. The alerts, the advice for the
+    arbiter, the arbiter's actions and notes, the camera's stills and the marks on unsure moves are
+    the arbiter's (docs/console.md)."""
+    data = {name: state[name] for name in PUBLIC_FIELDS}
+    data["moves"] = [{name: move[name] for name in PUBLIC_MOVE_FIELDS} for move in state["moves"]]
+    ended = state["ended"]
+    data["ended"] = None if ended is None else {name: ended[name] for name in ("ply", "result", "reason", "text")}
+    return data

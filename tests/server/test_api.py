@@ -207,11 +207,16 @@ def test_actions_are_events_naming_the_arbiter(console: Any) -> None:
     assert corrected.was == "b7a7" and corrected.iccs == "e6e5" and corrected.chinese == "卒5进1"
 
 
-def test_password_guards_actions_not_viewing(guarded: Any) -> None:
+def test_password_guards_the_arbiters_data_and_actions(guarded: Any) -> None:
+    # with a password the console's data (alerts, stills, notes) is the arbiter's too: the public has
+    # /watch and the broadcast feed (a broadcaster tester found the alerts readable by anyone)
     game = record(guarded.db)
     url = f"{guarded.url}/api/games/{game}"
-    assert get(url)[0] == 200
-    seq = json.loads(get(url)[1])["alerts"][0]["seq"]
+    assert get(url)[0] == 401
+    signed_in = {"Authorization": "Basic " + base64.b64encode(b"Zhang:correct horse battery").decode()}
+    assert get(url, signed_in)[0] == 200
+    seq = json.loads(get(url, signed_in)[1])["alerts"][0]["seq"]
+    assert get(f"{guarded.url}/api/public/games")[0] == 200 and get(f"{guarded.url}/broadcast/live.pgn")[0] == 200
     status, reply = post(url + "/ack", {"seq": seq, "by": "Zhang"})
     assert status == 401 and reply["error"] == "the arbiter's password is needed for this"
     status, reply = post(url + "/ack", {"seq": seq}, "Zhang", "wrong password")

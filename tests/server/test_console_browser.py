@@ -212,28 +212,46 @@ def test_console_follows_a_live_game_and_the_arbiter_acknowledges_its_alert(cons
         browser.close()
 
 
-def test_with_a_password_the_page_asks_for_it_before_an_action(guarded: Any) -> None:
+def test_with_a_password_the_console_is_the_arbiters_and_spectators_watch_without_alerts(guarded: Any) -> None:
+    # a broadcaster tester: the only page to show the public was the arbiter's console, alerts, stills
+    # and the arbiter's panels included, whether or not a password was set
+    import json
+    import urllib.error
+    import urllib.request
+
     with GameStore(guarded.db) as store:
         game = store.create_game("game_short.mp4", GameInfo(board=7, red="李明", black="王强", **ROUND))
         for event in recorder_events("game_short", upto=4):
             store.append(game, event)
         store.append(game, illegal_alert(20.0, 4))
+    for path in ("/", f"/games/{game}", f"/api/games/{game}", "/api/events", f"/games/{game}/export.pgn"):
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(guarded.url + path, timeout=5)
+        assert refused.value.code == 401 and refused.value.headers["WWW-Authenticate"].startswith("Basic ")
+    with urllib.request.urlopen(guarded.url + "/api/public/games", timeout=5) as answer:
+        public = json.loads(answer.read())
+    (shown,) = public["games"]
+    assert shown["red"] == "李明" and len(shown["moves"]) == 4 and "alerts" not in shown and "advice" not in shown
+    assert public["shown"] == [{"event": ROUND["event"], "round": ROUND["round"]}]
     with sync_api.sync_playwright() as play:
         browser = play.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        page = browser.new_page(viewport={"width": 1200, "height": 800})
-        page.goto(guarded.url + "/")
-        page.wait_for_selector("#live.ok", timeout=5000)
-        page.click(f"#game-{game} button.ack")
-        page.wait_for_selector("#signin[open]", timeout=2000)
-        assert page.is_visible("#signin [name=pw]")  # the password field shows when the server has one
-        page.fill("#signin [name=name]", "Zhang Wei")
-        page.fill("#signin [name=pw]", "not the password")
-        page.click("#signin button[value=ok]")
-        page.wait_for_selector("#signin[open] .why:has-text('password')", timeout=2000)
-        page.fill("#signin [name=pw]", "correct horse battery")
-        page.click("#signin button[value=ok]")
-        _wait(page, "id => !document.getElementById('game-' + id).classList.contains('alerting')", game)
-        browser.close()
+        try:
+            spectator = browser.new_page(viewport={"width": 1200, "height": 800})
+            spectator.goto(guarded.url + "/watch")
+            spectator.wait_for_selector(f"#game-{game}[data-plies='4']", timeout=5000)
+            text = spectator.inner_text("body")
+            assert "李明" in text and "Illegal" not in text and "Acknowledge" not in text
+            arbiter = browser.new_context(http_credentials={"username": "Zhang Wei", "password": "correct horse battery"},
+                                          viewport={"width": 1200, "height": 800}).new_page()
+            arbiter.goto(guarded.url + "/")
+            arbiter.wait_for_selector("#live.ok", timeout=5000)
+            arbiter.click(f"#game-{game} button.ack")  # signed in by the browser: no second sign-in
+            _wait(arbiter, "id => !document.getElementById('game-' + id).classList.contains('alerting')", game)
+            assert not arbiter.is_visible("#signin[open]")
+            wrong = browser.new_context(http_credentials={"username": "Zhang Wei", "password": "guess"}).new_page()
+            assert wrong.goto(guarded.url + "/").status == 401
+        finally:
+            browser.close()
     with GameStore(guarded.db) as store:
         assert [e.by for e in store.events(game) if isinstance(e, AlertAcknowledged)] == ["Zhang Wei"]
 

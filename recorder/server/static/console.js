@@ -84,7 +84,7 @@
         <div class="side">
           ${clockHtml(state, "black")}
           <ol class="moves">${lastMoves(state, 8)}</ol>
-          <div class="tomove">${state.moves.length} plies · ${state.side_to_move === "red" ? "红方走" : "黑方走"}${state.alerts.length && !open.length ? ` · <span class="done">${state.alerts.length} alert${state.alerts.length > 1 ? "s" : ""} ✓</span>` : ""}</div>
+          <div class="tomove">${state.moves.length} plies · ${(state.result || "*") !== "*" ? "game over" : state.side_to_move === "red" ? "红方走" : "黑方走"}${state.alerts.length && !open.length ? ` · <span class="done">${state.alerts.length} alert${state.alerts.length > 1 ? "s" : ""} ✓</span>` : ""}</div>
           ${clockHtml(state, "red")}
         </div>
       </div>
@@ -149,7 +149,27 @@
     tile.dataset.alerts = String(open);
     tile.dataset.plies = String(state.moves.length);
     tile.innerHTML = tileHtml(state);
+    sortGroups();
     summary();
+  }
+
+  // the rounds being played first (name order), then the others, the latest first: a tournament's
+  // earlier rounds no longer push the live boards down the page (a broadcaster tester)
+  function sortGroups() {
+    const rank = new Map();
+    for (const state of games.values()) {
+      const key = groupKey(state);
+      const [live, newest] = rank.get(key) || [false, 0];
+      rank.set(key, [live || state.state === "recording", Math.max(newest, state.id)]);
+    }
+    const groups = [...tiles.querySelectorAll(":scope > .group")];
+    const sorted = [...groups].sort((a, b) => {
+      const [x, y] = [rank.get(a.dataset.key) || [false, 0], rank.get(b.dataset.key) || [false, 0]];
+      if (x[0] !== y[0]) return x[0] ? -1 : 1;
+      return x[0] ? collate.compare(a.dataset.key, b.dataset.key) : y[1] - x[1];
+    });
+    sorted.forEach((group) => group.classList.toggle("past", !(rank.get(group.dataset.key) || [false])[0]));
+    if (sorted.some((group, index) => group !== groups[index])) sorted.forEach((group) => tiles.appendChild(group));
   }
 
   function dropTile(tile) {  // and its group when no tile is left in it

@@ -101,7 +101,9 @@
     $("state").className = "state " + state.state;
     $("result").textContent = state.result && state.result !== "*" ? (XQ.RESULT[state.result] || state.result) : "";
     $("correct").elements.ply.max = String(state.moves.length + 1);
-    if (!$("correct").elements.ply.value) $("correct").elements.ply.value = String(Math.max(1, state.moves.length));
+    // the ply follows the game until the arbiter types one (a page left open corrected an old ply)
+    if (!plyTyped) $("correct").elements.ply.value = String(Math.max(1, state.moves.length));
+    showPly();
     drawSheet();
     drawAlerts();
     drawBoard();
@@ -151,6 +153,17 @@
   // the ply's move as the page showed it when the arbiter began the correction: a live update or
   // another arbiter's correction while typing must not pass for what was seen (the server refuses it)
   let seen = null;
+  let plyTyped = false;
+  // what the ply chosen holds now, beside the box: the arbiter sees which move is being replaced
+  function showPly() {
+    const ply = Number($("correct").elements.ply.value);
+    const shown = state.moves[ply - 1];
+    const n = state.moves.length;
+    $("plyshows").textContent = !ply ? "" : shown
+      ? `now ${XQBoard.notation(shown.chinese, XQ.prefs.script)} (${shown.iccs})${ply === n ? ", the last ply" : `, ${n - ply} ply${n - ply > 1 ? "s" : ""} before the last`}`
+      : ply === n + 1 ? "adds a move after the last" : `the game has ${n} plies`;
+  }
+  $("correct").elements.ply.addEventListener("input", () => { plyTyped = true; showPly(); });
   $("correct").addEventListener("input", () => {
     const ply = Number($("correct").elements.ply.value);
     if (!seen || seen.ply !== ply) {
@@ -166,7 +179,7 @@
     const shown = state.moves[ply - 1];
     const was = seen && seen.ply === ply ? seen.iccs : (shown ? shown.iccs : "");
     const done = await XQ.act(gameId, "correct", {ply, move: f.move.value.trim(), was});
-    if (done) { accept(done.state); f.move.value = ""; seen = null; XQ.toast(`Ply ${ply} ${adding ? "added" : "corrected"}`); }
+    if (done) { plyTyped = false; accept(done.state); f.move.value = ""; seen = null; XQ.toast(`Ply ${ply} ${adding ? "added" : "corrected"}`); }
   });
   $("resultform").addEventListener("submit", async (e) => {
     e.preventDefault();

@@ -1,0 +1,178 @@
+// The spectators' page: the boards of a round, live, read-only. Its data (/api/public/games) holds
+// what the broadcast PGN publishes (moves, clock times, results), never the arbiter's alerts or notes.
+// It polls with If-None-Match (a 304 costs nothing) rather than holding an event stream per viewer.
+"use strict";
+
+(() => {
+  const tiles = document.getElementById("tiles");
+  const focus = document.getElementById("focus");
+  const picker = document.getElementById("roundpick");
+  let data = {games: [], rounds: [], shown: []};
+  let receivedAt = Date.now();
+  let etag = null;
+  let chosen = new URLSearchParams(location.search);  // ?event=E&round=R, else the live round(s)
+
+  function clockHtml(state, side) {
+    const running = (state.clocks || {}).running === side && (state.result || "*") === "*";
+    const name = state[side] || (side === "red" ? "Red" : "Black");
+    return `<div class="clock ${side}${running ? " running" : ""}" data-side="${side}">`
+      + `<span class="who" title="${XQ.esc(name)}">${side === "red" ? "红" : "黑"} ${XQ.esc(name)}</span>`
+      + `<span class="time">${XQ.clock(XQ.clockNow(state, side, receivedAt))}</span></div>`;
+  }
+
+  // the moves as rows of a round (red, black), the last `rounds` of them (all when null)
+  function movesHtml(state, rounds) {
+    const script = XQ.prefs.script;
+    let moves = state.moves;
+    if (rounds != null) {
+      let first = Math.max(0, moves.length - 2 * rounds);
+      if (moves[first] && moves[first].side === "black" && first > 0) first -= 1;  // a row starts with red
+      moves = moves.slice(first);
+    }
+    const rows = [];
+    for (const m of moves) {
+      if (m.side === "red" || !rows.length || rows[rows.length - 1].black) rows.push({n: XQ.moveLabel(m.ply, state.start_fen)});
+      rows[rows.length - 1][m.side] = m;
+    }
+    const cell = (m) => m ? `<td class="mv ${m.side}">${XQ.esc(XQBoard.notation(m.chinese, script))}</td>` : "<td></td>";
+    return `<table class="rounds">${rows.map((r) => `<tr><th>${XQ.esc(r.n.replace(/[.…]$/, ""))}</th>${cell(r.red)}${cell(r.black)}</tr>`).join("")}</table>`;
+  }
+
+  function statusText(state) {
+    if ((state.result || "*") !== "*") {
+      const why = state.ended && state.ended.text ? ` · ${state.ended.text}` : "";
+      return `<span class="result">${XQ.esc(XQ.RESULT[state.result] || state.result)}</span>${XQ.esc(why)}`;
+    }
+    if (state.state !== "recording") return XQ.esc(state.moves.length ? "not live" : "not started");
+    return `${state.moves.length} plies · ${state.side_to_move === "red" ? "红方走" : "黑方走"}`;
+  }
+
+  function gameHref(id) {
+    const q = new URLSearchParams(roundQuery());
+    q.set("game", String(id));
+    return "?" + q.toString();
+  }
+
+  function tileHtml(state) {
+    const last = state.moves.length ? state.moves[state.moves.length - 1].iccs : "";
+    return `<header><span class="boardno">${state.board != null ? state.board : "#" + state.id}</span>
+        <a class="players" data-nav href="${gameHref(state.id)}"><b class="red">${XQ.esc(state.red || "Red")}</b>
+        <span class="vs">–</span> <b class="black">${XQ.esc(state.black || "Black")}</b></a></header>
+      <div class="body">
+        <a class="boardview" data-nav href="${gameHref(state.id)}">${XQBoard.svg(state.fen, {script: XQ.prefs.script, last})}</a>
+        <div class="side">${clockHtml(state, "black")}${movesHtml(state, 4)}
+          <div class="tomove">${statusText(state)}</div>${clockHtml(state, "red")}</div>
+      </div>`;
+  }
+
+  function focusHtml(state) {
+    const last = state.moves.length ? state.moves[state.moves.length - 1].iccs : "";
+    const where = [state.event, state.round && "round " + state.round, state.board != null && "board " + state.board]
+      .filter(Boolean).join(" · ");
+    return `<p><a class="button" data-nav href="${location.pathname}${roundQuery()}">← All boards</a> ${XQ.esc(where)}</p>
+      <div class="focusgame"><div class="boardcol">${clockHtml(state, "black")}
+        <div class="bigboard">${XQBoard.svg(state.fen, {script: XQ.prefs.script, last})}</div>${clockHtml(state, "red")}
+        <div class="tomove">${statusText(state)}</div></div>
+      <div class="sheetcol">${movesHtml(state, null)}</div></div>`;
+  }
+
+  function roundQuery() {
+    const q = new URLSearchParams();
+    if (chosen.has("event")) q.set("event", chosen.get("event"));
+    if (chosen.has("round")) q.set("round", chosen.get("round"));
+    const text = q.toString();
+    return text ? "?" + text : "";
+  }
+
+  function draw() {
+    const gameId = Number(chosen.get("game"));
+    const one = gameId ? data.games.find((g) => g.id === gameId) : null;
+    drawPicker();
+    focus.hidden = !one;
+    tiles.hidden = !!one;
+    if (one) {
+      focus.innerHTML = focusHtml(one);
+      document.title = `${one.red || "Red"} – ${one.black || "Black"} · Live boards`;
+      return;
+    }
+    const shown = data.shown.map((r) => [r.event, r.round && "round " + r.round].filter(Boolean).join(", ")).join(" | ");
+    document.title = (shown ? shown + " · " : "") + "Live boards";
+    tiles.innerHTML = data.games.length
+      ? `<div class="grid">${data.games.map((g) => `<article class="tile${(g.result || "*") !== "*" ? " ended" : ""}" id="game-${g.id}" data-plies="${g.moves.length}">${tileHtml(g)}</article>`).join("")}</div>`
+      : `<p class="empty">No game is being played yet.</p>`;
+  }
+
+  function drawPicker() {
+    const key = (r) => JSON.stringify([r.event, r.round]);
+    const current = data.shown.length === 1 ? key(data.shown[0]) : "";
+    const options = [`<option value="">the round being played</option>`].concat(data.rounds.map((r) =>
+      `<option value="${XQ.esc(key(r))}"${chosen.has("round") && key(r) === current ? " selected" : ""}>`
+      + `${XQ.esc([r.event, r.round && "round " + r.round].filter(Boolean).join(", "))}</option>`));
+    if (picker.dataset.options !== options.join("")) {
+      picker.innerHTML = options.join("");
+      picker.dataset.options = options.join("");
+    }
+    const feed = document.getElementById("feed");
+    feed.href = data.shown.length === 1 && chosen.has("round")
+      ? `/broadcast/round/${encodeURIComponent(data.shown[0].event)}/${encodeURIComponent(data.shown[0].round)}.pgn`
+      : "/broadcast/live.pgn";
+  }
+
+  picker.addEventListener("change", () => {
+    chosen = new URLSearchParams();
+    if (picker.value) {
+      const [event, round] = JSON.parse(picker.value);
+      chosen.set("event", event);
+      chosen.set("round", round);
+    }
+    history.pushState(null, "", location.pathname + roundQuery());
+    etag = null;
+    poll();
+  });
+  window.addEventListener("popstate", () => { chosen = new URLSearchParams(location.search); etag = null; draw(); poll(); });
+
+  let polling = false;
+  async function poll() {
+    if (polling) return;
+    polling = true;
+    try {
+      const r = await fetch("/api/public/games" + roundQuery(), {headers: etag ? {"If-None-Match": etag} : {}});
+      if (r.status === 200) {
+        data = await r.json();
+        etag = r.headers.get("ETag");
+        receivedAt = Date.now();
+        draw();
+      } else if (r.status !== 304) {
+        throw new Error(`${r.status} ${r.statusText}`);
+      }
+      XQ.setStatus(true);
+    } catch (error) {
+      XQ.setStatus(false);
+    } finally {
+      polling = false;
+    }
+  }
+
+  function tick() {  // the running clock counts down between polls
+    for (const el of document.querySelectorAll(".clock.running")) {
+      const game = el.closest("[id^=game-]") ? Number(el.closest("[id^=game-]").id.slice(5)) : Number(chosen.get("game"));
+      const state = data.games.find((g) => g.id === game);
+      if (state) el.querySelector(".time").textContent = XQ.clock(XQ.clockNow(state, el.dataset.side, receivedAt));
+    }
+  }
+
+  document.addEventListener("click", (e) => {  // a board opens in place; the browser's back button returns
+    const link = e.target.closest("a[data-nav]");
+    if (!link || e.ctrlKey || e.metaKey || e.shiftKey) return;
+    e.preventDefault();
+    history.pushState(null, "", link.getAttribute("href"));
+    chosen = new URLSearchParams(location.search);
+    draw();
+    window.scrollTo(0, 0);
+  });
+
+  XQ.scriptToggle(draw);
+  poll();
+  setInterval(poll, 1500);
+  setInterval(tick, 250);
+})();
