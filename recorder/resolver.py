@@ -283,6 +283,13 @@ class Resolver:
             elif self.wants_retry:  # a revision of the record waits for its second look
                 return []
         acceptable = self._acceptable(decision, scorer)  # the decision is final from here
+        if acceptable and decision.bad and self._unseen_since is not None and decision.candidate.kind != "current":
+            # the first view since the camera was away, read as one move that leaves points contradicted:
+            # more moves made meanwhile may explain it all (an exchange leaves its point occupied, so a
+            # later move alone can look nearly right, and was recorded before the exchange's moves)
+            bridged = self._bridge_gap(observation, scorer, fewer_bad_than=decision.bad)
+            if bridged is not None:
+                return events + bridged
         if acceptable and self._fewer_than_pressed(decision.candidate):
             log.debug("t=%.2f: the clock announces more moves than %s and glare may hide one; waiting", t,
                       " ".join(m.iccs for m in decision.candidate.moves))
@@ -580,7 +587,8 @@ class Resolver:
         self._suspect = None
         return events
 
-    def _bridge_gap(self, observation: Observation, scorer: Scorer) -> list[Event] | None:
+    def _bridge_gap(self, observation: Observation, scorer: Scorer,
+                    fewer_bad_than: int | None = None) -> list[Event] | None:
         """Events when the board, first seen again after the camera was away, is a path of up to
         ``gap_plies`` legal moves on from the record (more than the pair one view is read for).
 
@@ -588,13 +596,16 @@ class Resolver:
         the path must reach a board that explains the view within the misreads allowed and lead
         every path to another board by ``catch_up_margin``. The moves are recorded, and an alert
         asks the arbiter to check them: with two moves or more of one side, the order they were
-        made in is the path's guess, not something the camera saw."""
+        made in is the path's guess, not something the camera saw. With ``fewer_bad_than`` the path's
+        board must contradict fewer points than that (it competes with a shorter reading)."""
         cfg = self.config
         if cfg.gap_plies < 3:
             return None
         found = catch_up(self.game.position, [scorer] * cfg.gap_plies, [None] * cfg.gap_plies)
         if (found is None or len(found.moves) < 3 or found.gap < cfg.catch_up_margin or _undoes_itself(found.moves)
                 or not self._fits(found.position, scorer, None, cfg.max_bad_points)):
+            return None
+        if fewer_bad_than is not None and int(scorer.bad_points(board_classes(found.position.board)).sum()) >= fewer_bad_than:
             return None
         moves = found.moves
         unseen = self._unseen_since is not None

@@ -612,3 +612,29 @@ def test_a_serial_clocks_sides_named_the_wrong_way_round_are_read_the_other_way(
     keyboard = ClockBook("red")  # colours typed by the arbiter are not guessed sides: judged as typed
     keyboard.press(ClockPress(5.2, "black", 900_000, 904_000))
     assert keyboard.recorded(1, "red", 5.5) is None and keyboard.swapped_at is None
+
+
+def test_an_exchange_made_while_the_camera_was_away_is_recorded_before_the_move_after_it() -> None:
+    # a live tester's frozen stream: chariots exchanged on h9 and a0a1 played while the picture was
+    # gone. a0a1 alone left h9 occupied by a black piece and only three points wrong, so it was
+    # recorded first, with a false wrong_side alert and two false move_without_press after it
+    opening = ["h2f2", "b7e7", "b2e2", "b9c7", "b0c2", "a9b9", "h0g2", "h9i7", "i0h0", "i9h9", "c3c4", "i6i5",
+               "f2f7", "h7g7"]
+    made = ["h0h9", "i7h9", "a0a1"]
+    resolver = Resolver(clock=True)
+    position = Position.start()
+    t = 1.0
+    for iccs in opening:
+        position = position.play(iccs)
+        resolver.press(ClockPress(t + 0.5, "red" if len(resolver.game.moves) % 2 == 0 else "black", 900000, 900000))
+        resolver.observe(observe_board(position.board, t))
+        t += 5.0
+    assert [m.iccs for m in resolver.game.moves] == opening
+    for index, iccs in enumerate(made):
+        position = position.play(iccs)
+        resolver.press(ClockPress(t + 2.0 + 4 * index, ("red", "black", "red")[index], 900000, 900000))
+    resolver.lost_sight(t + 15.0, gone_since=t)
+    events = resolver.observe(observe_board(position.board, t + 16.0))
+    assert [m.iccs for m in resolver.game.moves] == opening + made
+    assert [e.kind for e in events if isinstance(e, Alert)] == ["moves_while_away"]
+    assert [e for e in resolver.tick(t + 40.0) if isinstance(e, Alert)] == []
