@@ -202,6 +202,92 @@ def _open_cv(target: str | int) -> Capture:
     return cv2.VideoCapture(target)
 
 
+def why_unreadable(path: Path) -> str:
+    """": REASON" for a video file the decoder could not open, told from its first bytes where they
+    show it (empty, text, an MP4 whose index was never written), "" otherwise."""
+    try:
+        size = path.stat().st_size
+        with path.open("rb") as file:
+            head = file.read(4096)
+    except OSError as error:
+        return f": {error.strerror or error}"
+    if size == 0:
+        return ": the file is empty (0 bytes)"
+    if head[4:8] == b"ftyp":  # an MP4/MOV: its index (the moov box) must be somewhere in it
+        with path.open("rb") as file:
+            position, boxes = 0, list[bytes]()
+            while position + 8 <= size and len(boxes) < 64:
+                file.seek(position)
+                header = file.read(16)
+                length, kind = int.from_bytes(header[:4], "big"), header[4:8]
+                if length == 1 and len(header) >= 16:
+                    length = int.from_bytes(header[8:16], "big")
+                boxes.append(kind)
+                if length < 8:
+                    break
+                position += length
+        if b"moov" not in boxes:
+            return (": an MP4 without its index (no moov box): the recording was stopped before the file was "
+                    "finished (a camera or phone that lost power, a copy cut short); a repair tool such as "
+                    "untrunc, given a good file from the same camera, may rebuild it")
+        return ""
+    if head and all(32 <= byte < 127 or byte in (9, 10, 13) for byte in head[:512]):
+        return ": it holds text, not video"
+    return ""
+
+
+def why_no_answer(target: str | int, timeout_s: float = 2.0) -> str:
+    """What a camera or stream that would not open says of itself: no such camera device, a host not
+    found, nothing listening, a web server's error or a web page where a stream was expected ("" when
+    nothing more can be told). A technician fixes each differently."""
+    if isinstance(target, int):
+        devices = sorted(Path("/dev").glob("video[0-9]*")) if Path("/dev").is_dir() else []
+        if os.name == "posix" and not Path(f"/dev/video{target}").exists():
+            have = ", ".join(str(device) for device in devices) or "none"
+            return f"there is no /dev/video{target} on this machine (cameras found: {have})"
+        return ""
+    import http.client
+    import socket
+
+    parts = urllib.parse.urlsplit(target)
+    default = {"http": 80, "https": 443, "rtsp": 554, "rtsps": 322, "rtmp": 1935}.get(parts.scheme.lower())
+    try:
+        port = parts.port or default
+    except ValueError:
+        return "the URL's port is not a number"
+    host = parts.hostname
+    if not host or port is None:
+        return ""
+    try:
+        socket.create_connection((host, port), timeout=timeout_s).close()
+    except socket.gaierror:
+        return f"the host {host} is not known (check the camera's address)"
+    except ConnectionRefusedError:
+        return f"{host} refuses connections on port {port} (nothing listens there: the camera's stream is off or on another port)"
+    except TimeoutError:
+        return f"no answer from {host}:{port} within {timeout_s:.0f} s (the camera is off, booting or on another network)"
+    except OSError as error:
+        return f"{host}:{port}: {error.strerror or error}"
+    if parts.scheme.lower() not in ("http", "https"):
+        return f"{host}:{port} accepts connections but gave no stream (check the stream's path and credentials)"
+    connection_class = http.client.HTTPSConnection if parts.scheme.lower() == "https" else http.client.HTTPConnection
+    connection = connection_class(host, port, timeout=timeout_s)
+    try:
+        path = parts.path or "/"
+        connection.request("GET", path + (f"?{parts.query}" if parts.query else ""))
+        answer = connection.getresponse()
+        kind = answer.getheader("Content-Type", "") or ""
+        if answer.status >= 400:
+            return f"the server answered {answer.status} {answer.reason} for {path} (check the stream's path and credentials)"
+        if kind.startswith(("text/", "application/json")):
+            return f"the server answered with {kind.split(';')[0]}, not a video stream (check the stream's path)"
+        return f"the server answered ({kind or 'no content type'}) but the decoder could not read it as video"
+    except (OSError, http.client.HTTPException) as error:
+        return f"the server did not answer the request ({error})"
+    finally:
+        connection.close()
+
+
 class FrameSource:
     """Base of the sources: iterate for frames; ``frame_count`` is known for files and folders."""
 
@@ -258,7 +344,7 @@ class VideoFileSource(FrameSource):
         check_fps(fps)
         capture = opener(self.name)
         if not capture.isOpened():
-            raise ValueError(f"cannot open video file {path}")
+            raise ValueError(f"cannot open video file {path}{why_unreadable(Path(path))}")
         self._capture = capture
         file_fps = float(capture.get(cv2.CAP_PROP_FPS) or 0.0)
         self._file_fps = file_fps if math.isfinite(file_fps) and file_fps > 0 else 10.0  # its own frame spacing
@@ -445,6 +531,13 @@ class ImageFolderSource(FrameSource):
                 log.warning("skipped unreadable image %s (%s)", path, why)
                 continue
             yield Frame(image, index / self.fps, index)
+        listed = set(self.files)
+        added = [p for p in Path(self.name).iterdir() if p.suffix.lower() in IMAGE_SUFFIXES and p not in listed]
+        if added:  # a camera still writing into it: the game goes on beyond what was read
+            self.ended_early = (f"{len(added)} image(s) were added to the folder while it was being read (it is read "
+                                f"as it stood when the recording began, {len(self.files)} images): the game is left "
+                                "open for the rest")
+            log.info("%s: %s", self.name, self.ended_early)  # record raises it as an alert
 
 
 class LiveSource(FrameSource):
@@ -487,7 +580,9 @@ class LiveSource(FrameSource):
             if attempt + 1 < attempts:
                 self._sleep(delay)
                 delay = min(self.max_backoff_s, delay * 2)
-        raise OSError(f"cannot open video source {self.name} (no camera or stream answered after {attempts} tries)")
+        why = why_no_answer(self.target) if self._opener is _open_cv else ""
+        raise OSError(f"cannot open video source {self.name} (no camera or stream answered after {attempts} tries"
+                      f"{'; ' + why if why else ''})")
 
     def _open(self) -> Capture | None:
         capture = self._opener(self.target)
@@ -534,14 +629,21 @@ class LiveSource(FrameSource):
                 thread.join(timeout=STREAM_TIMEOUT_MS / 1000 + 1.0)
 
     def _frames(self, readers: list[tuple[threading.Thread, threading.Event]]) -> Iterator[SourceItem]:
+        """Frames, and around a stretch without a picture: ``Lost`` once it has lasted ``lost_after_s``
+        (whether or not the stream reopens meanwhile: a frozen camera accepts a connection and sends
+        nothing), and one ``Gap`` when a frame comes again."""
         t0 = self._clock()
         index = 0
         last = 0.0  # the last frame's time
+        gone: Lost | None = None  # the picture gone since ``gone.t``, not back yet
+        told = False  # ``gone`` was yielded
+        reopens_before = 0
+        backoff = self.backoff_s  # between connections that open but give no frame
         capture: Capture | None
         if self._first is not None:
             capture, self._first = self._first, None
         else:
-            capture = yield from self._reopen(t0, first=True)
+            capture, told = yield from self._reopen(t0, first=True)
         while capture is not None and not self._stopped.is_set():
             slot: queue.Queue[tuple[bool, Any]] = queue.Queue(maxsize=1)
             alive = threading.Event()
@@ -550,43 +652,67 @@ class LiveSource(FrameSource):
             thread.start()
             readers.append((thread, alive))
             reason = ""
+            delivered = 0  # frames from this capture
+            stalled = 0.0  # seconds waited for this capture's next frame
             while not self._stopped.is_set():
+                wait = self.stall_s - stalled
+                if gone is not None and not told:  # the alert is due while this connection sends nothing too
+                    wait = min(wait, max(0.05, t0 + gone.t + self.lost_after_s - self._clock()))
                 try:
-                    ok, image = slot.get(timeout=self.stall_s)
+                    ok, image = slot.get(timeout=wait)
                 except queue.Empty:
-                    reason = f"no frame for {self.stall_s:.1f} s"
-                    break
+                    stalled += wait
+                    if gone is not None and not told and self._clock() - t0 - gone.t >= self.lost_after_s:
+                        told = True
+                        yield gone
+                    if stalled >= self.stall_s - 1e-6:
+                        reason = f"no frame for {self.stall_s:.1f} s"
+                        break
+                    continue
                 if not ok:
                     self.failed_reads += 1
                     reason = "read failed"
                     break
-                last = self._clock() - t0
+                stalled, delivered = 0.0, delivered + 1
+                now = self._clock() - t0
+                if gone is not None:  # the picture is back: one gap for the whole stretch
+                    yield Gap(gone.t, now, gone.reason, self.reopens - reopens_before)
+                    gone, told = None, False
+                last = now
                 yield Frame(image, last, index)
                 index += 1
             alive.clear()  # the reader releases the capture once its read returns (a frozen stream's may not yet)
             readers[:] = [(th, flag) for th, flag in readers if th.is_alive()]
             if self._stopped.is_set():
                 break
-            log.warning("%s: %s at %.1f s; reopening", self.name, reason, self._clock() - t0)
-            attempts_before = self.reopens
-            capture = yield from self._reopen(t0, lost=Lost(last, reason))
-            if capture is not None:
-                yield Gap(last, self._clock() - t0, reason, self.reopens - attempts_before)
+            if gone is None:
+                log.warning("%s: %s at %.1f s; reopening", self.name, reason, self._clock() - t0)
+                gone, told, reopens_before = Lost(last, reason), False, self.reopens
+            else:  # still no picture: said once, at the start of the stretch
+                log.debug("%s: %s at %.1f s; reopening again", self.name, reason, self._clock() - t0)
+            if delivered:
+                backoff = self.backoff_s
+            else:  # it opened and gave nothing: wait before the next try, as for one that does not open
+                wait = backoff if told else min(backoff, max(0.05, t0 + gone.t + self.lost_after_s - self._clock()))
+                self._sleep(wait)
+                backoff = min(self.max_backoff_s, backoff * 2)
+            capture, told = yield from self._reopen(t0, lost=gone, told=told)
 
-    def _reopen(self, t0: float, first: bool = False, lost: Lost | None = None) -> Generator[Lost, None, Capture | None]:
-        """Open the capture with back-off. With ``lost`` (the last frame's time), yields it once the
+    def _reopen(self, t0: float, first: bool = False, lost: Lost | None = None,
+                told: bool = False) -> Generator[Lost, None, tuple[Capture | None, bool]]:
+        """Open the capture with back-off; returns it (None when the tries give up) and whether ``lost``
+        has been told. With ``lost`` (the last frame's time) not ``told`` yet, yields it once the
         picture has been gone ``lost_after_s`` seconds, or when the tries give up: a drop that is over
         sooner (a Wi-Fi camera's few seconds) is only logged, by the ``Gap`` that follows."""
         delay = self.backoff_s
         attempts = 0
-        told = False
         while not self._stopped.is_set():
             capture = self._open()
             attempts += 1
             if not first:
                 self.reopens += 1
             if capture is not None:
-                return capture
+                return capture, told
             give_up = self.max_attempts is not None and attempts >= max(1, self.max_attempts)
             gone = self._clock() - t0 - lost.t if lost is not None else 0.0
             if lost is not None and not told and (give_up or gone >= self.lost_after_s):
@@ -600,7 +726,7 @@ class LiveSource(FrameSource):
                 wait = min(delay, max(0.05, self.lost_after_s - gone))
             self._sleep(wait)
             delay = min(self.max_backoff_s, delay * 2)
-        return None
+        return None, told
 
 
 def open_source(spec: str, *, fps: float | None = None, opener: Opener = _open_cv, **live: Any) -> FrameSource:

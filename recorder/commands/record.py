@@ -199,7 +199,7 @@ def record_source(source_spec: str, classifier: Any, *, source: FrameSource | No
     from calibration import BoardGeometry
     from recorder.clocklog_input import load_clock_log
     from recorder.session import RecordingSession, SessionConfig
-    from recorder.sources import Frame, LiveSource, open_source
+    from recorder.sources import Frame, ImageFolderSource, LiveSource, open_source
     from recorder.stills import StillSaver
     from rules import Position
 
@@ -303,7 +303,7 @@ def record_source(source_spec: str, classifier: Any, *, source: FrameSource | No
                 on_event(ended)
                 # not the game's end: it stays open for the rest (the next file: --resume GAME), and the
                 # clock log's later presses wait for that run
-                reason, complete = ENDED_EARLY, False
+                reason, complete = (FOLDER_GREW if isinstance(source, ImageFolderSource) else ENDED_EARLY), False
             elif not any(isinstance(e, CalibrationChanged) for e in events.events):
                 # nothing was seen, so nothing is known of the game: it is not closed as a record of
                 # no moves, but left for a run that can see the board (another camera or file)
@@ -328,6 +328,7 @@ def record_source(source_spec: str, classifier: Any, *, source: FrameSource | No
 
 
 ENDED_EARLY = "stopped: the video ended early"
+FOLDER_GREW = "stopped: images were added to the folder while it was being read"
 NEVER_FOUND = "stopped: the board was never found in the picture"
 LOG_BEYOND_S = 10.0  # a clock log running this long past the end of its video is not that video's
 
@@ -538,6 +539,9 @@ def run(args: argparse.Namespace) -> int:
             print(f"xqrec record: game {stored.game_id} is left open, with no move: record it from a view "
                   f"that shows the board with --resume {stored.game_id} (a calibration from an earlier frame "
                   "of the same camera: --calibration FILE)", file=sys.stderr)
+        elif stopped.reason == FOLDER_GREW:
+            print(f"xqrec record: {stopped.reason}; game {stored.game_id} is left open: the same command goes on "
+                  "with it, the images added included", file=sys.stderr)
         elif ended_early:  # the same file again would stop at the same place
             print(f"xqrec record: {stopped.reason} (a cut or damaged file?); the moves read are stored and game "
                   f"{stored.game_id} is left open: record the rest from another file or camera with "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import logging
 import threading
 import time
@@ -288,7 +289,7 @@ def test_the_camera_lost_alert_is_due_after_lost_after_s_whatever_the_back_off()
 
     def opener(target: str | int) -> _FakeCapture:
         if not plan:
-            return _FakeCapture(0, opened=now[0] >= 15.0)
+            return _FakeCapture(2, opened=now[0] >= 15.0)
         return plan.pop(0)
 
     plan = [_FakeCapture(1)]
@@ -503,3 +504,65 @@ def test_a_black_or_flat_picture_is_named_for_what_it_is_when_no_board_is_found(
     assert "deinterlace" in blank_picture(np.full((48, 64, 3), 5, np.uint8))
     assert "flat grey (128 of 255)" in blank_picture(np.full((48, 64, 3), 128, np.uint8))
     assert blank_picture(np.random.default_rng(0).integers(0, 255, (48, 64, 3), dtype=np.uint8)) == ""
+
+
+def test_a_stream_that_reconnects_but_sends_nothing_is_reported_lost_and_its_gap_told_once() -> None:
+    # a live tester's frozen IP camera: every reconnect was answered (a 200 header) and then sent no
+    # frame, so the camera_lost alert never came, and a "no picture" gap was logged every 3 s
+    frozen = [_StallingCapture(0) for _ in range(6)]
+    plan: list[_FakeCapture] = [_FakeCapture(2), *frozen, _FakeCapture(2)]
+    source = LiveSource("http://camera/stream", opener=lambda target: plan.pop(0) if plan else _FakeCapture(0, False),
+                        sleep=lambda s: None, stall_s=0.2, lost_after_s=0.7, max_attempts=1)
+    items = list(source)
+    kinds = [type(item).__name__ for item in items]
+    assert kinds[:4] == ["Frame", "Frame", "Lost", "Gap"] and kinds[4:6] == ["Frame", "Frame"]
+    (gap,) = [item for item in items if isinstance(item, Gap)]
+    assert gap.t == items[1].t and gap.t_resumed >= gap.t + 0.7 and gap.reason == "read failed"
+
+
+def test_a_source_that_will_not_open_says_why(tmp_path: Path) -> None:
+    # a live tester: an absent camera, a refused port, a 404 and a web page all read "no camera or
+    # stream answered", and an empty file, a text file and an unfinished MP4 "cannot open video file"
+    import http.server
+    import socket
+
+    from recorder.sources import why_no_answer, why_unreadable
+
+    (tmp_path / "page.html").write_text("<html></html>")
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(tmp_path))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    port = server.server_address[1]
+    try:
+        assert "answered 404" in why_no_answer(f"http://127.0.0.1:{port}/stream.mjpg")
+        assert "text/html, not a video stream" in why_no_answer(f"http://127.0.0.1:{port}/page.html")
+    finally:
+        server.shutdown()
+        server.server_close()
+    with socket.socket() as probe:  # a port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        free = probe.getsockname()[1]
+    assert "refuses connections on port" in why_no_answer(f"http://127.0.0.1:{free}/x")
+    assert "there is no /dev/video97" in why_no_answer(97)
+    (tmp_path / "empty.mp4").write_bytes(b"")
+    (tmp_path / "notes.mp4").write_text("not a video at all\n")
+    unfinished = (16).to_bytes(4, "big") + b"ftypisom" + bytes(4) + (24).to_bytes(4, "big") + b"mdat" + bytes(16)
+    (tmp_path / "cut.mp4").write_bytes(unfinished)
+    assert why_unreadable(tmp_path / "empty.mp4") == ": the file is empty (0 bytes)"
+    assert why_unreadable(tmp_path / "notes.mp4") == ": it holds text, not video"
+    assert "without its index (no moov box)" in why_unreadable(tmp_path / "cut.mp4")
+    assert why_unreadable(FIXTURES / "game_short.mp4") == ""
+
+
+def test_a_folder_that_grows_while_it_is_read_leaves_the_game_open(tmp_path: Path) -> None:
+    # a live tester copied a camera's pictures into the folder being recorded: the recording stopped
+    # at the files first listed and closed the game, as if it had ended there
+    picture = np.full((40, 60, 3), 128, np.uint8)
+    for index in range(3):
+        assert cv2.imwrite(str(tmp_path / f"f{index:03d}.png"), picture)
+    source = ImageFolderSource(tmp_path, fps=10)
+    frames = 0
+    for item in source:
+        frames += isinstance(item, Frame)
+        assert cv2.imwrite(str(tmp_path / f"g{frames:03d}.png"), picture)  # the camera writes on
+    assert frames == 3 and source.ended_early.startswith("3 image(s) were added to the folder")
