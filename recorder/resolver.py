@@ -831,10 +831,13 @@ class Resolver:
             self.last_trouble = t
         else:
             if len(candidate.moves) == 2:
+                away = self._unseen_since
+                said = (f"two moves were made while the board was not watched (the camera was away from {away:.1f} s): "
+                        "both recorded, in order; check them with the players" if away is not None
+                        else "two moves were made between still views: both recorded, in order")
                 events.append(TwoMovesSeen(t, "two_moves", tuple(square_name(s) for m in candidate.moves
                                                                  for s in (m.from_square, m.to_square)),
-                                           "", "two moves were made between still views: both recorded, in order",
-                                           self.game.ply, tuple(m.iccs for m in candidate.moves)))
+                                           "", said, self.game.ply, tuple(m.iccs for m in candidate.moves)))
             close = self._close_rivals(decision)
             events += self._record(candidate.moves, observation.t, observation.t_still, decision.confidence,
                                    rivals=[close] if close else ())
@@ -1266,7 +1269,42 @@ def other_orders(start: Position, moves: Sequence[Move]) -> list[tuple[Move, ...
                 for i, move in enumerate(order):
                     if move != moves[i]:
                         others[i].add(move)
+    for i, j, route in _other_routes(start, moves, end):
+        others[i].add(route[i])
+        others[j].add(route[j])
     return [tuple(sorted(found, key=lambda m: m.iccs)) for found in others]
+
+
+def _other_routes(start: Position, moves: Sequence[Move], end: Position) -> Iterator[tuple[int, int, list[Move]]]:
+    """(i, j, path) for each path that differs from ``moves`` in the point a piece moved twice passed
+    through (plies i and j: a chariot a0-b0-b2 or a0-a2-b2): the view shows where it ended, not by
+    which point it went (a live tester's catch-up recorded a0b0 b0b2 for a0a2 a2b2, with no mark)."""
+    before = [start]
+    for move in moves:
+        before.append(before[-1].play(move))
+    for i, first in enumerate(moves):
+        j = next((k for k in range(i + 2, len(moves), 2) if moves[k].from_square == first.to_square), None)
+        if j is None:  # the piece it moved did not move again (the whole path is checked below)
+            continue
+        for alternative in before[i].legal_moves():
+            if alternative.from_square != first.from_square or alternative == first:
+                continue
+            path, position, legal = list(moves), start, True
+            path[i] = alternative
+            for k, move in enumerate(path):
+                if k == j:
+                    hop = next((m for m in position.legal_moves() if m.from_square == alternative.to_square
+                                and m.to_square == moves[j].to_square), None)
+                    if hop is None:
+                        legal = False
+                        break
+                    move = path[j] = hop
+                if not position.is_legal(move):
+                    legal = False
+                    break
+                position = position.play(move)
+            if legal and position.board == end.board:
+                yield i, j, path
 
 
 def _undoes_itself(moves: Sequence[Move]) -> bool:

@@ -484,7 +484,9 @@ def test_other_orders_of_moves_read_from_one_view_reach_the_same_board_legally()
     from rules import Move
 
     moves = [Move.from_iccs(m) for m in ("h2e2", "h9g7", "e2e6", "b9c7")]  # the cannon's second move needs its first
-    assert [tuple(m.iccs for m in found) for found in other_orders(P0, moves)] == [(), ("b9c7",), (), ("h9g7",)]
+    # and the cannon's other route to e6, by h6 (the view shows where it ended, not the way it went)
+    assert [tuple(m.iccs for m in found) for found in other_orders(P0, moves)] == [
+        ("h2h6",), ("b9c7",), ("h6e6",), ("h9g7",)]
     blocked = [Move.from_iccs(m) for m in ("h2e2", "h9g7", "h0g2")]  # the horse first would block the cannon
     assert other_orders(P0, blocked) == [(), (), ()]
 
@@ -638,3 +640,27 @@ def test_an_exchange_made_while_the_camera_was_away_is_recorded_before_the_move_
     assert [m.iccs for m in resolver.game.moves] == opening + made
     assert [e.kind for e in events if isinstance(e, Alert)] == ["moves_while_away"]
     assert [e for e in resolver.tick(t + 40.0) if isinstance(e, Alert)] == []
+
+
+def test_two_moves_made_while_the_camera_was_away_are_told_as_such() -> None:
+    # a live tester: after a camera gap the pair read "two moves were made between still views", as if
+    # something had happened at the board when the camera had only been away
+    from recorder.events import TwoMovesSeen
+
+    resolver = Resolver(clock=True)
+    resolver.observe(observe_board(P0.board, 1.0))
+    resolver.lost_sight(12.0, gone_since=4.0)
+    events = resolver.observe(observe_board(P2.board, 13.0))
+    (pair,) = [e for e in events if isinstance(e, TwoMovesSeen)]
+    assert "while the board was not watched (the camera was away from 4.0 s)" in pair.text
+
+
+def test_a_piece_moved_twice_while_the_camera_was_away_names_the_other_routes() -> None:
+    # a live tester: a0a2 d4b3 a2b2 were caught up as a0b0 d4b3 b0b2 (the same board) with no mark,
+    # so the arbiter had nothing to check on the two wrong moves
+    from recorder.resolver import other_orders
+    from rules import Move
+
+    start = P0.play("b0c2").play("b9c7")
+    rivals = other_orders(start, [Move.from_iccs(iccs) for iccs in ("a0b0", "h9g7", "b0b1")])
+    assert [[m.iccs for m in found] for found in rivals] == [["a0a1"], [], ["a1b1"]]
