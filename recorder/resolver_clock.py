@@ -52,6 +52,7 @@ class _Unpressed:
     ply: int
     side: str
     t: float
+    judged: bool = True  # False: made while the camera was away; a press after it completes it, none is no foul
 
 
 class ClockBook:
@@ -153,10 +154,8 @@ class ClockBook:
         if first and self._sides_look_swapped(side, t, since):
             self._swap_sides(t, started_wrong=False)
         press = self.take_press(side, t, since)
-        if press is None and judged:
-            self.unpressed.append(_Unpressed(ply, side, t))
-        elif press is None:
-            log.info("ply %d by %s, made while the camera was away: no press matched, none judged", ply, side)
+        if press is None:  # its press may still come (a move read once the picture came back, then pressed)
+            self.unpressed.append(_Unpressed(ply, side, t, judged))
         return press
 
     def _sides_look_swapped(self, side: str, t: float, since: float | None) -> bool:
@@ -295,6 +294,10 @@ class ClockBook:
         for entry in self.unpressed:
             if t - entry.t < self.grace_s:
                 still.append(entry)
+                continue
+            if not entry.judged:
+                log.info("ply %d by %s, made while the camera was away: no press matched, none judged", entry.ply,
+                         entry.side)
                 continue
             if self.sides_guessed and self.presses == 0 and len(self._plies) < EARLY_PLIES:
                 # no press heard yet: a clock started on the wrong side hears the first mover's press as

@@ -664,3 +664,15 @@ def test_a_piece_moved_twice_while_the_camera_was_away_names_the_other_routes() 
     start = P0.play("b0c2").play("b9c7")
     rivals = other_orders(start, [Move.from_iccs(iccs) for iccs in ("a0b0", "h9g7", "b0b1")])
     assert [[m.iccs for m in found] for found in rivals] == [["a0a1"], [], ["a1b1"]]
+
+
+def test_a_press_just_after_a_move_read_once_the_camera_was_back_completes_it() -> None:
+    # a live tester: ply 13 was read at 68.6 s, once the picture came back, and red pressed at 69.8 s;
+    # the press was logged with no ply, so ply 13 had no clock time on the sheet or in the PGN
+    resolver = Resolver(clock=True)
+    resolver.observe(observe_board(P0.board, 1.0))
+    resolver.lost_sight(25.0, gone_since=10.0)
+    resolver.observe(observe_board(P1.board, 26.0))
+    events = resolver.press(ClockPress(27.2, "red", 905000, 900000))
+    assert [(e.ply, e.red_ms) for e in events if isinstance(e, ClockPressed)] == [(1, 905000)]
+    assert resolver.tick(40.0) == []
