@@ -432,7 +432,7 @@ def write_pgn(game: PgnGame, notation: str = CHINESE, *, traditional: bool = Fal
             if line:
                 body.append(line)
             number = position.fullmove
-            line = f"{number}. {text}" if position.side_to_move == "red" else f"{number}. ... {text}"
+            line = f"{number}. {text}" if position.side_to_move == "red" else f"{number}... {text}"
         else:
             line += f" {text}"
         comment = _comment(game.move_comments[index] if index < len(game.move_comments) else "")

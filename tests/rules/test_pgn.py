@@ -159,7 +159,7 @@ def test_writer_emits_roster_fen_format_and_numbering() -> None:
         '[FEN "3k5/9/4P4/4P4/4P4/9/9/9/9/5K3 b - - 0 40"]',
         '[Format "Chinese"]',
     ]
-    assert text.endswith("\n40. ... 将4进1\n41. 前兵进一\n0-1\n")
+    assert text.endswith("\n40... 将4进1\n41. 前兵进一\n0-1\n")
     standard = write_pgn(read_pgn(MULTI)[0], "wxf")
     assert "[FEN" not in standard and '[Format "WXF"]' in standard
     assert "1. C2.5 H8+7 {[%clk 0:59:50] a black reply a line comment}" in standard
