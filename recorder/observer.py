@@ -52,6 +52,7 @@ class Observation:
     offsets: np.ndarray | None = None  # (90, 2) disc offsets from the points, spacings (recorder.offpoint)
     touched: np.ndarray | None = None  # (90,) something moved near the point since the last observation
     unreadable: np.ndarray | None = None  # (90,) blown out to white by glare: no reading there means much
+    washed: np.ndarray | None = None  # (90,) share of each point's piece-sized square glare blows out (0-1)
     meta: dict[str, Any] = field(default_factory=dict, compare=False)
     t_moved: float | None = None
 

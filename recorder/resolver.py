@@ -78,6 +78,8 @@ class ResolverConfig:
     off_point_new: float = 0.45  # the same for a piece seen for the first time there (no earlier view)
     off_point_moved: float = 0.2  # ... and that moved this far since a clean view (a steady calibration error is no knock)
     off_point_confirm: float = 0.95  # the second look at a piece seen off its point uses these thresholds times this
+    off_point_washed: float = 0.4  # ... and a disc partly washed out by glare (its edge half gone) needs this
+    washed_partly: float = 0.35  # the share of a point's square blown out by glare that makes it partly washed
     alert_with_hidden: int = 1  # alert although this many points read "covered" (a stray reading, not a hand)
     edge_hidden_p: float = 0.25  # with a hand over a point, points read this surely "covered" are hidden too
     confirm_alerts: bool = True  # raise a new trouble only when a second look sees it too
@@ -1013,6 +1015,14 @@ class Resolver:
             # (``changes`` already leaves glare points out; a disc measured off its point there is set aside)
             blown = {sq for sq in shifted if observation.unreadable[sq]}
             found, shifted = _set_aside(found, shifted, blown, t, "blown out by glare: not raised")
+        if observation.washed is not None:  # a disc whose edge glare half washes out is measured loosely
+            loose = {sq for sq, distance in shifted.items() if observation.washed[sq] >= self.config.washed_partly
+                     and distance < self.config.off_point_washed}
+            if loose:
+                log.info("t=%.2f: %s measured off its point on a disc partly washed out by glare, by less than "
+                         "%.2f spacings: not raised", t, ", ".join(square_name(sq) for sq in sorted(loose)),
+                         self.config.off_point_washed)
+                shifted = {sq: distance for sq, distance in shifted.items() if sq not in loose}
         untouched = {sq for sq in set(found.squares) | set(shifted)
                      if (not self._touched[sq] and sq not in self._standing) or sq in self._unreliable}
         self._misread |= untouched & set(found.squares)

@@ -492,7 +492,7 @@ class RecordingSession:
             probs = fuse_discs(observation.probs, offsets, self.config.disc_evidence,
                                blind=washed >= self.config.glare_blind, faint=discs.faint)
             observation = replace(observation, offsets=offsets, probs=probs,
-                                  unreadable=washed >= self.config.glare_unreadable)
+                                  unreadable=washed >= self.config.glare_unreadable, washed=washed)
         self.timings["offpoint_ms"] += 1000 * (time.perf_counter() - started)
         if self._mirror_looks > 0:
             mirrored = self._check_mirror(image, observation.t)

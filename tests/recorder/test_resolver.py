@@ -339,6 +339,32 @@ def test_a_knock_seen_twice_is_raised_though_a_point_elsewhere_reads_doubtfully_
     assert [e.squares for e in events if isinstance(e, BoardDisturbed)] == [("g3",)] and not _recorded(events)
 
 
+@pytest.mark.parametrize("washed", [0.0, 0.52])
+def test_a_disc_half_washed_out_by_glare_needs_a_larger_shift_to_be_off_its_point(washed: float) -> None:
+    # the standing benchmark's clean-034: a cannon whose disc glare half washed out (0.52 of its
+    # square blown out) was measured 0.34 spacings off its point and raised; it had not moved
+    resolver = Resolver()
+    for t in (0.5, 0.9):
+        resolver.observe(replace(observe_board(Position.start().board, t), offsets=_on_points(Position.start().board)))
+    after = Position.start().play("h2e2")
+    b2, g3 = parse_square("b2"), parse_square("g3")
+    shifted = _on_points(after.board)
+    shifted[b2] = (0.34, 0.0)
+    glare = np.zeros(90)
+    glare[b2] = washed
+    views = [resolver.observe(replace(observe_board(after.board, t, touched=(parse_square("h2"), parse_square("e2"), b2)),
+                                      offsets=shifted, washed=glare)) for t in (2.0, 2.4)]
+    raised = [e.squares for events in views for e in events if isinstance(e, BoardDisturbed)]
+    assert _recorded(views[0]) == ["h2e2"]
+    assert raised == ([] if washed else [("b2",)])
+    shifted[b2] = (0.0, 0.0)
+    shifted[g3] = (0.45, 0.0)  # a knock of the usual size is raised under the same glare
+    glare[g3] = washed
+    events = [e for t in (3.0, 3.4) for e in resolver.observe(replace(observe_board(after.board, t, touched=(g3,)),
+                                                                       offsets=shifted, washed=glare))]
+    assert ("g3",) in [e.squares for e in events if isinstance(e, BoardDisturbed)]
+
+
 def _on_points(board: str) -> np.ndarray:
     """Disc offsets with every piece of ``board`` on its point (NaN on empty points)."""
     occupied = np.array([c != "." for c in board])
