@@ -332,3 +332,36 @@ def test_an_open_console_follows_xqrec_edit(console: Any) -> None:
             assert "round 5 -> 6; board 1 -> 3" in page.inner_text("#actions")
         finally:
             browser.close()
+
+
+def test_the_spectators_page_shows_the_round_being_played_and_a_board_in_full(console: Any) -> None:
+    events = list(recorder_events("game_short"))
+    with GameStore(console.db) as store:
+        old = store.create_game("camera-1", GameInfo(board=1, red="Old Red", black="Old Black",
+                                                     **{**ROUND, "round": "4"}))
+        for event in events[:4]:
+            store.append(old, event)
+        live = store.create_game("camera-2", GameInfo(board=2, red="李明", black="王强", **ROUND))
+        store.begin_session(live)  # being recorded: its round is the one the page shows
+        for event in events:
+            store.append(live, event)
+    plies = len(truth("game_short")["moves"])
+    with sync_api.sync_playwright() as play:
+        browser = play.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 390, "height": 844})
+            page.goto(console.url + "/watch")
+            page.wait_for_selector(f"#game-{live}[data-plies='{plies}']", timeout=5000)
+            assert page.locator(f"#game-{old}").count() == 0  # round 4 is over: not shown unless chosen
+            page.select_option("#roundpick", label=f"{ROUND['event']}, round 4")
+            page.wait_for_selector(f"#game-{old}", timeout=5000)
+            assert "round=4" in page.url
+            page.go_back()
+            page.wait_for_selector(f"#game-{live}", timeout=5000)
+            page.click(f"#game-{live} a.players")
+            page.wait_for_selector("#focus:not([hidden]) .rounds", timeout=5000)
+            assert page.locator("#focus .rounds td.mv").count() == plies and f"game={live}" in page.url
+            page.go_back()
+            page.wait_for_selector(f"#tiles:not([hidden]) #game-{live}", timeout=5000)
+        finally:
+            browser.close()
