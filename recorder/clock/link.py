@@ -29,7 +29,7 @@ from typing import Any
 import serial
 
 from recorder.clock.model import CONNECTED, DISCONNECTED, QUIET, ClockNotice
-from recorder.clock.presses import Item
+from recorder.clock.presses import Item, clock_text
 from recorder.clock.protocols import ClockProtocol
 
 log = logging.getLogger(__name__)
@@ -116,6 +116,7 @@ class SerialClockLink:
         self._last_heard: float | None = None
         self._started: float | None = None
         self._gap_from: float | None = None
+        self._times_lost: tuple[int, int] | None = None  # (red, black) ms when the clock was last lost
         self._missing_said = False
         self._bytes_unread = 0
         self._open_error = ""  # why the port last failed to open
@@ -207,9 +208,18 @@ class SerialClockLink:
             self._put(ClockNotice(self.clock(), DISCONNECTED, f"no clock on {self.port_name} ({why}); "
                                   "recording from the board alone until it answers"))
 
+    def _times(self) -> tuple[int, int] | None:
+        """(red, black) ms of the clock's last report on this connection, when the protocol keeps one."""
+        tracker = getattr(self.protocol, "tracker", None)
+        last = getattr(tracker, "last", None)
+        if tracker is None or last is None:
+            return None
+        return (last.left_ms, last.right_ms) if tracker.map.red == "left" else (last.right_ms, last.left_ms)
+
     def _lost(self, why: str) -> None:
         now = self.clock()
         if self.connected:
+            self._times_lost = self._times()  # told again when it comes back: a reset meanwhile shows
             self.connected = False
             self.disconnections += 1
             self._gap_from = self._last_heard if self._last_heard is not None else now
@@ -270,7 +280,12 @@ class SerialClockLink:
             text = f"clock connected on {self.port_name} ({self.protocol.name})"
         else:
             text = f"clock back on {self.port_name} after a {self._span(now - self._gap_from)} gap"
+            before, after = self._times_lost, self._times()
+            if before is not None and after is not None:  # a reset or a hand-set time within the gap's allowance
+                text += (f"; its times were red {clock_text(before[0])}, black {clock_text(before[1])} when it was "
+                         f"lost and are red {clock_text(after[0])}, black {clock_text(after[1])} now")
         self._gap_from = None
+        self._times_lost = None
         log.info(text)
         self._put(ClockNotice(now, CONNECTED, text, since=since))
 

@@ -224,7 +224,7 @@ class PressTracker:
         if not jumps or (prior is not None and not self._jumps(prior, times, t, None, turn)):
             return []
         self.times_changed += 1
-        said = "; ".join(f"{self.map.colour(side)}'s from {_clock_text(before)} to {_clock_text(now)}"
+        said = "; ".join(f"{self.map.colour(side)}'s from {clock_text(before)} to {clock_text(now)}"
                          for side, before, now in jumps)
         text = (f"the clock's times changed with no press or running time to explain it ({said}): the clock "
                 "was reset or its times set by hand (art. 21.4: only the arbiter adjusts the clock)")
@@ -323,7 +323,7 @@ def _period_like(gain_ms: int, ran_ms: float) -> bool:
     return min(off, 60_000 - off) <= ran_ms + TIME_TOLERANCE_MS
 
 
-def _clock_text(ms: int) -> str:
+def clock_text(ms: int) -> str:
     """Milliseconds as the clock shows them: h:mm:ss or m:ss."""
     seconds = ms // 1000
     hours, rest = divmod(seconds, 3600)
