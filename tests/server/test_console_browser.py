@@ -9,10 +9,11 @@ Screenshots go to ``$XQREC_SCREENSHOTS`` when set (``docs/images`` for the docs)
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -39,6 +40,17 @@ pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's ch
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run", "--autoplay-policy=no-user-gesture-required"]
 ROUND: dict[str, Any] = {"event": "City Open 2026", "round": "5", "date": "2026.11.30", "time_control": "5400+30"}
+
+
+@contextlib.contextmanager
+def _chromium() -> Iterator[Any]:
+    """Debian's chromium, headless, closed after the block."""
+    with sync_api.sync_playwright() as play:
+        browser = play.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
 
 
 def _still(db: Path, video: str, t: float) -> str:
@@ -233,25 +245,21 @@ def test_with_a_password_the_console_is_the_arbiters_and_spectators_watch_withou
     (shown,) = public["games"]
     assert shown["red"] == "李明" and len(shown["moves"]) == 4 and "alerts" not in shown and "advice" not in shown
     assert public["shown"] == [{"event": ROUND["event"], "round": ROUND["round"]}]
-    with sync_api.sync_playwright() as play:
-        browser = play.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            spectator = browser.new_page(viewport={"width": 1200, "height": 800})
-            spectator.goto(guarded.url + "/watch")
-            spectator.wait_for_selector(f"#game-{game}[data-plies='4']", timeout=5000)
-            text = spectator.inner_text("body")
-            assert "李明" in text and "Illegal" not in text and "Acknowledge" not in text
-            arbiter = browser.new_context(http_credentials={"username": "Zhang Wei", "password": "correct horse battery"},
-                                          viewport={"width": 1200, "height": 800}).new_page()
-            arbiter.goto(guarded.url + "/")
-            arbiter.wait_for_selector("#live.ok", timeout=5000)
-            arbiter.click(f"#game-{game} button.ack")  # signed in by the browser: no second sign-in
-            _wait(arbiter, "id => !document.getElementById('game-' + id).classList.contains('alerting')", game)
-            assert not arbiter.is_visible("#signin[open]")
-            wrong = browser.new_context(http_credentials={"username": "Zhang Wei", "password": "guess"}).new_page()
-            assert wrong.goto(guarded.url + "/").status == 401
-        finally:
-            browser.close()
+    with _chromium() as browser:
+        spectator = browser.new_page(viewport={"width": 1200, "height": 800})
+        spectator.goto(guarded.url + "/watch")
+        spectator.wait_for_selector(f"#game-{game}[data-plies='4']", timeout=5000)
+        text = spectator.inner_text("body")
+        assert "李明" in text and "Illegal" not in text and "Acknowledge" not in text
+        arbiter = browser.new_context(http_credentials={"username": "Zhang Wei", "password": "correct horse battery"},
+                                      viewport={"width": 1200, "height": 800}).new_page()
+        arbiter.goto(guarded.url + "/")
+        arbiter.wait_for_selector("#live.ok", timeout=5000)
+        arbiter.click(f"#game-{game} button.ack")  # signed in by the browser: no second sign-in
+        _wait(arbiter, "id => !document.getElementById('game-' + id).classList.contains('alerting')", game)
+        assert not arbiter.is_visible("#signin[open]")
+        wrong = browser.new_context(http_credentials={"username": "Zhang Wei", "password": "guess"}).new_page()
+        assert wrong.goto(guarded.url + "/").status == 401
     with GameStore(guarded.db) as store:
         assert [e.by for e in store.events(game) if isinstance(e, AlertAcknowledged)] == ["Zhang Wei"]
 
@@ -312,26 +320,22 @@ def test_an_open_console_follows_xqrec_edit(console: Any) -> None:
             for event in events:
                 store.append(game, event)
             games.append(game)
-    with sync_api.sync_playwright() as play:
-        browser = play.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            page = browser.new_page()
-            page.goto(console.url + "/")
-            page.wait_for_selector(f"#game-{games[1]}", timeout=5000)
-            assert main(["edit", str(games[0]), "--db", str(console.db), "--round", "6", "--board", "3",
-                         "--by", "Liu"]) == 0
-            page.wait_for_function("id => document.getElementById('game-' + id).closest('.group')"
-                                   ".querySelector('h2').textContent.includes('Round 6')", arg=games[0], timeout=3000)
-            assert page.locator(".group").count() == 2
-            assert main(["edit", str(games[1]), "--db", str(console.db), "--void", "a test recording"]) == 0
-            page.wait_for_function("id => !document.getElementById('game-' + id)", arg=games[1], timeout=3000)
-            assert page.locator(".group").count() == 1  # round 5 had only the voided game left
-            assert page.inner_text("#summary").startswith("1 board ·")
-            page.goto(f"{console.url}/games/{games[0]}")
-            page.wait_for_selector("#actions li")
-            assert "round 5 -> 6; board 1 -> 3" in page.inner_text("#actions")
-        finally:
-            browser.close()
+    with _chromium() as browser:
+        page = browser.new_page()
+        page.goto(console.url + "/")
+        page.wait_for_selector(f"#game-{games[1]}", timeout=5000)
+        assert main(["edit", str(games[0]), "--db", str(console.db), "--round", "6", "--board", "3",
+                     "--by", "Liu"]) == 0
+        page.wait_for_function("id => document.getElementById('game-' + id).closest('.group')"
+                               ".querySelector('h2').textContent.includes('Round 6')", arg=games[0], timeout=3000)
+        assert page.locator(".group").count() == 2
+        assert main(["edit", str(games[1]), "--db", str(console.db), "--void", "a test recording"]) == 0
+        page.wait_for_function("id => !document.getElementById('game-' + id)", arg=games[1], timeout=3000)
+        assert page.locator(".group").count() == 1  # round 5 had only the voided game left
+        assert page.inner_text("#summary").startswith("1 board ·")
+        page.goto(f"{console.url}/games/{games[0]}")
+        page.wait_for_selector("#actions li")
+        assert "round 5 -> 6; board 1 -> 3" in page.inner_text("#actions")
 
 
 def test_the_spectators_page_shows_the_round_being_played_and_a_board_in_full(console: Any) -> None:
@@ -346,22 +350,18 @@ def test_the_spectators_page_shows_the_round_being_played_and_a_board_in_full(co
         for event in events:
             store.append(live, event)
     plies = len(truth("game_short")["moves"])
-    with sync_api.sync_playwright() as play:
-        browser = play.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 390, "height": 844})
-            page.goto(console.url + "/watch")
-            page.wait_for_selector(f"#game-{live}[data-plies='{plies}']", timeout=5000)
-            assert page.locator(f"#game-{old}").count() == 0  # round 4 is over: not shown unless chosen
-            page.select_option("#roundpick", label=f"{ROUND['event']}, round 4")
-            page.wait_for_selector(f"#game-{old}", timeout=5000)
-            assert "round=4" in page.url
-            page.go_back()
-            page.wait_for_selector(f"#game-{live}", timeout=5000)
-            page.click(f"#game-{live} a.players")
-            page.wait_for_selector("#focus:not([hidden]) .rounds", timeout=5000)
-            assert page.locator("#focus .rounds td.mv").count() == plies and f"game={live}" in page.url
-            page.go_back()
-            page.wait_for_selector(f"#tiles:not([hidden]) #game-{live}", timeout=5000)
-        finally:
-            browser.close()
+    with _chromium() as browser:
+        page = browser.new_page(viewport={"width": 390, "height": 844})
+        page.goto(console.url + "/watch")
+        page.wait_for_selector(f"#game-{live}[data-plies='{plies}']", timeout=5000)
+        assert page.locator(f"#game-{old}").count() == 0  # round 4 is over: not shown unless chosen
+        page.select_option("#roundpick", label=f"{ROUND['event']}, round 4")
+        page.wait_for_selector(f"#game-{old}", timeout=5000)
+        assert "round=4" in page.url
+        page.go_back()
+        page.wait_for_selector(f"#game-{live}", timeout=5000)
+        page.click(f"#game-{live} a.players")
+        page.wait_for_selector("#focus:not([hidden]) .rounds", timeout=5000)
+        assert page.locator("#focus .rounds td.mv").count() == plies and f"game={live}" in page.url
+        page.go_back()
+        page.wait_for_selector(f"#tiles:not([hidden]) #game-{live}", timeout=5000)
