@@ -24,6 +24,7 @@ import mimetypes
 import re
 import socket
 import sqlite3
+import sys
 import threading
 import time
 from http import HTTPStatus
@@ -66,6 +67,7 @@ class ConsoleServer(ThreadingHTTPServer):
 
     daemon_threads = True
     allow_reuse_address = True
+    request_queue_size = 128  # a hundred viewers reloading at once: the default 5 made the rest retry after 1-3 s
 
     def __init__(self, address: tuple[str, int], db_path: Path | str, config: ServeConfig,
                  poll_s: float = 0.1) -> None:
@@ -139,6 +141,13 @@ class ConsoleServer(ThreadingHTTPServer):
         except KeyError:
             return None
         return game_state(row, read_game_events(store.db, game_id))
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A client that hung up or timed out is no server error (a browser closing a tab, a reload)."""
+        if isinstance(sys.exc_info()[1], ConnectionError | TimeoutError):
+            log.debug("client %s went away", client_address)
+            return
+        super().handle_error(request, client_address)
 
     def server_close(self) -> None:
         self.feed.stop()
@@ -354,6 +363,15 @@ class ConsoleHandler(BaseHTTPRequestHandler):
                                       "the store is busy (another program is writing to it): nothing was changed; "
                                       "try again in a moment"))
             return
+        if isinstance(error, sqlite3.DatabaseError) and "malformed" in str(error):
+            log.error("%s %s: the store is damaged (%s)", self.command, self.path, error)
+            with contextlib.suppress(OSError):
+                self._error(HttpError(HTTPStatus.SERVICE_UNAVAILABLE, (
+                    f"the store {self.server.db_path} is damaged ({error}). Was it replaced, moved or copied while a "
+                    "recorder was writing it? Its write-ahead log (the -wal file beside it) belongs to the file "
+                    "being written and is read into whatever file takes its name. Stop the recorders and the "
+                    "server, and check it with xqrec games --db FILE (docs/store.md)")))
+            return
         log.exception("%s %s failed", self.command, self.path)
         with contextlib.suppress(OSError):  # the client left
             self._error(HttpError(HTTPStatus.INTERNAL_SERVER_ERROR, f"server error: {error}"))
@@ -377,9 +395,10 @@ class ConsoleHandler(BaseHTTPRequestHandler):
             case ["api", "games"]:
                 newest = last_event_id(store.db)
                 states = [self.server.state_of(store, row.id) for row in store.games()]
-                return self._json({"games": states, "last_event_id": newest})
+                return self._json({"games": states, "last_event_id": newest, "now": round(time.time(), 3)})
             case ["api", "games", gid]:
-                return self._json(self.server.state_of(store, self._game_id(gid)))
+                state = self.server.state_of(store, self._game_id(gid))
+                return self._json(state if state is None else {**state, "now": round(time.time(), 3)})
             case ["api", "games", gid, "frames", seq]:
                 return self._frame(self._game_id(gid), seq)
             case ["api", "events"]:
@@ -496,17 +515,33 @@ class ConsoleHandler(BaseHTTPRequestHandler):
         store = self.server.store()
         games = store.games()
         event, round_name = query.get("event", [None])[0], query.get("round", [None])[0]
-        shown = [(event or "", round_name or "")] if event is not None or round_name is not None else _live_rounds(games)
-        tag = entity_tag(last_event_id(store.db), "public", *(part for pair in shown for part in pair))
-        if none_match(self.headers.get("If-None-Match") or "", tag):
-            return self._not_modified(tag)
+        wanted = query.get("game", [None])[0]
         rounds = sorted({(g.info.event, g.info.round) for g in games if g.info.event or g.info.round})
-        picked = [g for g in games if (g.info.event, g.info.round) in shown] if shown else \
-            [g for g in games if g.status == "open"] or games  # no rounds: the games being played, else all
+        if wanted is not None:  # one board, whatever its round (a link shared while it was played)
+            found = [g for g in games if str(g.id) == wanted.strip()]
+            if not found:
+                raise HttpError(HTTPStatus.NOT_FOUND, f"no game {wanted!r} is published (unknown, or void)")
+            shown = [(found[0].info.event, found[0].info.round)]
+        elif event is not None or round_name is not None:
+            shown = [(event or "", round_name or "")]
+            if shown[0] not in rounds:
+                raise HttpError(HTTPStatus.NOT_FOUND, f"no round {round_name or ''!r} of {event or 'no event'!r} in the "
+                                                      "store")
+        else:
+            shown = _live_rounds(games)
+        tag = entity_tag(last_event_id(store.db), "public", wanted or "", *(part for pair in shown for part in pair))
+        if none_match(self.headers.get("If-None-Match"), tag):
+            return self._not_modified(tag)
+        if wanted is not None:
+            picked = found
+        else:
+            picked = [g for g in games if (g.info.event, g.info.round) in shown] if shown else \
+                [g for g in games if g.status == "open"] or games  # no rounds: the games being played, else all
         states = [public_state(state) for g in picked if (state := self.server.state_of(store, g.id)) is not None]
         states.sort(key=lambda state: (state["board"] is None, state["board"] or 0, state["id"]))
         body = json.dumps({"rounds": [{"event": e, "round": r} for e, r in rounds],
-                           "shown": [{"event": e, "round": r} for e, r in shown], "games": states},
+                           "shown": [{"event": e, "round": r} for e, r in shown], "games": states,
+                           "now": round(time.time(), 3)},  # the page's clocks run from the server's time
                           ensure_ascii=False).encode("utf-8")
         self._send(HTTPStatus.OK, body, "application/json; charset=utf-8",
                    {"ETag": tag, "Cache-Control": "no-cache", **CORS})

@@ -54,6 +54,7 @@ class StoredEvent:
     game_id: int
     seq: int
     event: Event
+    wall: float | None = None  # when the store got it (Unix seconds): a running clock counts from there
 
 
 def _stored(row: sqlite3.Row | tuple[Any, ...]) -> StoredEvent | None:
@@ -62,18 +63,19 @@ def _stored(row: sqlite3.Row | tuple[Any, ...]) -> StoredEvent | None:
     except ValueError as error:  # a newer recorder's event: skip it, keep serving
         log.warning("event %s of game %s unreadable: %s", row[0], row[1], error)
         return None
-    return StoredEvent(int(row[0]), int(row[1]), int(row[2]), event)
+    wall = float(row[4]) if len(row) > 4 and row[4] is not None else None
+    return StoredEvent(int(row[0]), int(row[1]), int(row[2]), event, wall)
 
 
 def read_game_events(db: sqlite3.Connection, game_id: int) -> list[StoredEvent]:
     """The game's events in order, with their store numbers (rows the program cannot read are skipped)."""
-    rows = db.execute("SELECT rowid, game_id, seq, data FROM events WHERE game_id = ? ORDER BY seq", (game_id,))
+    rows = db.execute("SELECT rowid, game_id, seq, data, wall FROM events WHERE game_id = ? ORDER BY seq", (game_id,))
     return [s for s in (_stored(r) for r in rows) if s is not None]
 
 
 def events_after(db: sqlite3.Connection, after_id: int, limit: int = 5000) -> list[StoredEvent]:
     """Events of every game stored after row ``after_id``, oldest first (at most ``limit``)."""
-    rows = db.execute("SELECT rowid, game_id, seq, data FROM events WHERE rowid > ? ORDER BY rowid LIMIT ?",
+    rows = db.execute("SELECT rowid, game_id, seq, data, wall FROM events WHERE rowid > ? ORDER BY rowid LIMIT ?",
                       (after_id, limit))
     return [s for s in (_stored(r) for r in rows) if s is not None]
 
@@ -107,7 +109,8 @@ def game_state(game: GameRow, events: list[StoredEvent]) -> dict[str, Any]:
     moves: list[dict[str, Any]] = []
     alerts: list[dict[str, Any]] = []
     by_seq: dict[int, dict[str, Any]] = {}
-    clocks: dict[str, Any] = {"red_ms": None, "black_ms": None, "running": None, "t": None}
+    # ``wall``: when the store got the last clock times (Unix s): the pages run the clock on from there
+    clocks: dict[str, Any] = {"red_ms": None, "black_ms": None, "running": None, "t": None, "wall": None}
     ended: dict[str, Any] | None = None
     advice: list[dict[str, Any]] = []
     actions: list[dict[str, Any]] = []
@@ -140,11 +143,11 @@ def game_state(game: GameRow, events: list[StoredEvent]) -> dict[str, Any]:
                                 "text": correction_text(event)})
             moves.append(entry)
             if event.red_ms is not None and event.black_ms is not None:
-                clocks.update(red_ms=event.red_ms, black_ms=event.black_ms, t=event.t)
+                clocks.update(red_ms=event.red_ms, black_ms=event.black_ms, t=event.t, wall=stored.wall)
             if ended is not None and ended["ply"] >= event.ply and not ended["by"]:
                 ended = None  # the position it was judged on is gone (the arbiter's own result stands)
         elif isinstance(event, ClockPressed):
-            clocks.update(red_ms=event.red_ms, black_ms=event.black_ms, t=event.t,
+            clocks.update(red_ms=event.red_ms, black_ms=event.black_ms, t=event.t, wall=stored.wall,
                           running=BLACK if event.side == RED else RED)
             if event.ply is not None and 0 < event.ply <= len(moves) and moves[event.ply - 1]["side"] == event.side:
                 moves[event.ply - 1]["clock_ms"] = event.red_ms if event.side == RED else event.black_ms

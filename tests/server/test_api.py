@@ -541,3 +541,17 @@ def test_a_void_game_takes_no_action_and_a_second_click_marks_no_second_result(c
     assert status == 409 and f"game {game} is void (test recording)" in reply["error"]
     _, body, _ = get(console.url + f"/api/games/{game}")
     assert json.loads(body)["void"] == "test recording"
+
+
+def test_the_public_data_answers_a_board_by_itself_and_says_when_a_round_or_board_is_unknown(console: Any) -> None:
+    # a spectators' page tester: a board link kept after its round ended showed the new round's boards,
+    # and a round that does not exist answered 200 with no games (the broadcast feed answers 404)
+    game = record(console.db, board=2)
+    status, body, _ = get(f"{console.url}/api/public/games?game={game}")
+    data = json.loads(body)
+    assert status == 200 and [g["id"] for g in data["games"]] == [game] and data["now"] > 1.7e9
+    assert data["games"][0]["clocks"]["wall"] is not None  # a running clock counts on from when the store got it
+    assert get(f"{console.url}/api/public/games?game=999")[0] == 404
+    assert get(f"{console.url}/api/public/games?event=Open&round=99")[0] == 404
+    assert get(f"{console.url}/api/public/games?event=Open&round=99", {"If-None-Match": "*"})[0] == 404
+    assert get(f"{console.url}/api/public/games?event=Open&round=3")[0] == 200

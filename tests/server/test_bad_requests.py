@@ -115,3 +115,30 @@ def test_serve_refuses_random_bytes(tmp_path: Path, capsys: pytest.CaptureFixtur
     monkeypatch.setattr(ConsoleServer, "serve_forever", lambda self, poll_interval=0.5: None)
     assert main(["serve", "--port", "0", "--db", str(db)]) == 2
     assert "xqrec serve: game store: file is not a database" in capsys.readouterr().err
+
+
+def test_a_store_damaged_while_serving_is_answered_503_saying_what_to_do(console: Any) -> None:
+    # a tester moved another store over the one being written: its write-ahead log was read into the
+    # new file, and every page answered a bare 500 "database disk image is malformed"
+    import os
+    import urllib.error
+    import urllib.request
+
+    from recorder.store import GameInfo, GameStore
+    from tests.server.feeder import recorder_events
+
+    with GameStore(console.db) as store:
+        for board in range(1, 6):
+            game = store.create_game(f"camera-{board}", GameInfo(board=board))
+            for event in recorder_events("game_short"):
+                store.append(game, event)
+        store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # the pages in the file itself, to be damaged
+    size = console.db.stat().st_size
+    with open(console.db, "r+b") as file:
+        for offset in range(8192, size, 4096):
+            file.seek(offset + 100)
+            file.write(os.urandom(200))
+    with pytest.raises(urllib.error.HTTPError) as answered:
+        urllib.request.urlopen(console.url + "/api/games", timeout=10)
+    text = answered.value.read().decode()
+    assert answered.value.code == 503 and "is damaged" in text and "-wal" in text

@@ -19,7 +19,7 @@
   function openAlerts(state) { return state.alerts.filter((a) => !a.acknowledged); }
 
   function clockHtml(state, side) {
-    const running = (state.clocks || {}).running === side && (state.result || "*") === "*";
+    const running = XQ.clockRuns(state, side);
     return `<div class="clock ${side}${running ? " running" : ""}" data-side="${side}">`
       + `<span class="who" title="${XQ.esc(state[side] || "")}">${side === "red" ? "红" : "黑"} ${XQ.esc(state[side] || (side === "red" ? "Red" : "Black"))}</span>`
       + `<span class="time">${XQ.clock(XQ.clockNow(state, side, received.get(state.id)))}</span></div>`;
@@ -234,6 +234,7 @@
     XQ.soundToggle();
     const r = await fetch("/api/games");
     const data = await r.json();
+    XQ.serverNow(data.now);
     data.games.filter(Boolean).forEach((g) => accept(g));
     XQ.stream(data.last_event_id, (msg) => {
       if (!msg.state) return;

@@ -22,7 +22,7 @@
   function drawClocks() {
     for (const side of ["red", "black"]) {
       const el = $("clock-" + side);
-      const running = (state.clocks || {}).running === side && (state.result || "*") === "*";
+      const running = XQ.clockRuns(state, side);
       el.className = `clock ${side}${running ? " running" : ""}`;
       el.innerHTML = `<span class="who" title="${XQ.esc(state[side] || "")}">${side === "red" ? "红" : "黑"} ${XQ.esc(state[side] || side)}</span>`
         + `<span class="time">${XQ.clock(XQ.clockNow(state, side, receivedAt))}</span>`;
@@ -160,7 +160,7 @@
     const shown = state.moves[ply - 1];
     const n = state.moves.length;
     $("plyshows").textContent = !ply ? "" : shown
-      ? `now ${XQBoard.notation(shown.chinese, XQ.prefs.script)} (${shown.iccs})${ply === n ? ", the last ply" : `, ${n - ply} ply${n - ply > 1 ? "s" : ""} before the last`}`
+      ? `now ${XQBoard.notation(shown.chinese, XQ.prefs.script)} (${shown.iccs})${ply === n ? ", the last ply" : `, ${n - ply} ${n - ply > 1 ? "plies" : "ply"} before the last`}`
       : ply === n + 1 ? "adds a move after the last" : `the game has ${n} plies`;
   }
   $("correct").elements.ply.addEventListener("input", () => { plyTyped = true; showPly(); });
@@ -196,7 +196,9 @@
     }
     const r = await fetch(`/api/games/${gameId}`);
     if (!r.ok) { $("title").textContent = `No game ${gameId}`; return; }
-    accept(await r.json());
+    const first = await r.json();
+    XQ.serverNow(first.now);
+    accept(first);
     XQ.stream(state.last_event_id, (msg) => {
       if (msg.game === gameId && msg.state) accept(msg.state);
     }, XQ.setStatus);

@@ -21,15 +21,22 @@ const XQ = (() => {
     return (h ? h + ":" + String(m).padStart(2, "0") : String(m)) + ":" + String(sec).padStart(2, "0");
   }
 
-  // The running clock counts down from the last known time while the game is being recorded.
+  // The running clock counts down from the last known time while the game is being recorded: from
+  // when the store got that time (clocks.wall, the server's clock; ``skew`` is how far this browser's
+  // clock is behind it), so every viewer shows the same time whenever the page was opened.
+  let skew = 0;
+  function serverNow(now) { if (typeof now === "number") skew = now * 1000 - Date.now(); }
+  function clockRuns(state, side) {
+    const c = state.clocks || {};
+    return c.running === side && state.state === "recording" && (state.result || "*") === "*";
+  }
   function clockNow(state, side, receivedAt) {
     const c = state.clocks || {};
     const ms = c[side + "_ms"];
     if (ms == null) return null;
-    if (c.running === side && state.state === "recording" && (state.result || "*") === "*") {
-      return ms - (Date.now() - receivedAt);
-    }
-    return ms;
+    if (!clockRuns(state, side)) return ms;
+    const since = c.wall != null ? Date.now() + skew - c.wall * 1000 : Date.now() - receivedAt;
+    return ms - Math.max(0, since);
   }
 
   // --- the arbiter: a name (and the password when the server has one) ----------------------
@@ -247,6 +254,6 @@ const XQ = (() => {
             advice.t != null ? `${Number(advice.t).toFixed(1)} s` : ""].filter(Boolean).join(" · ");
   }
 
-  return {prefs, esc, clock, clockNow, act, toast, beep, unlockSound, stream, setStatus, scriptToggle,
+  return {prefs, esc, clock, clockNow, clockRuns, serverNow, act, toast, beep, unlockSound, stream, setStatus, scriptToggle,
           soundToggle, moveLabel, unsureNote, RESULT, kindName, openAdvice, adviceLine, whoami, askArbiter};
 })();

@@ -13,7 +13,7 @@
   let chosen = new URLSearchParams(location.search);  // ?event=E&round=R, else the live round(s)
 
   function clockHtml(state, side) {
-    const running = (state.clocks || {}).running === side && (state.result || "*") === "*";
+    const running = XQ.clockRuns(state, side);
     const name = state[side] || (side === "red" ? "Red" : "Black");
     return `<div class="clock ${side}${running ? " running" : ""}" data-side="${side}">`
       + `<span class="who" title="${XQ.esc(name)}">${side === "red" ? "红" : "黑"} ${XQ.esc(name)}</span>`
@@ -34,7 +34,8 @@
       if (m.side === "red" || !rows.length || rows[rows.length - 1].black) rows.push({n: XQ.moveLabel(m.ply, state.start_fen)});
       rows[rows.length - 1][m.side] = m;
     }
-    const cell = (m) => m ? `<td class="mv ${m.side}">${XQ.esc(XQBoard.notation(m.chinese, script))}</td>` : "<td></td>";
+    const time = (m) => rounds == null && m.clock_ms != null ? ` <small>${XQ.clock(m.clock_ms)}</small>` : "";
+    const cell = (m) => m ? `<td class="mv ${m.side}">${XQ.esc(XQBoard.notation(m.chinese, script))}${time(m)}</td>` : "<td></td>";
     return `<table class="rounds">${rows.map((r) => `<tr><th>${XQ.esc(r.n.replace(/[.…]$/, ""))}</th>${cell(r.red)}${cell(r.black)}</tr>`).join("")}</table>`;
   }
 
@@ -84,6 +85,8 @@
     return text ? "?" + text : "";
   }
 
+  const roundName = (r) => [r.event, r.round && "round " + r.round].filter(Boolean).join(", ");
+
   function draw() {
     const gameId = Number(chosen.get("game"));
     const one = gameId ? data.games.find((g) => g.id === gameId) : null;
@@ -95,10 +98,20 @@
       document.title = `${one.red || "Red"} – ${one.black || "Black"} · Live boards`;
       return;
     }
-    const shown = data.shown.map((r) => [r.event, r.round && "round " + r.round].filter(Boolean).join(", ")).join(" | ");
+    const shown = data.shown.map(roundName).join(" | ");
     document.title = (shown ? shown + " · " : "") + "Live boards";
+    if (problem) {  // a stale or mistyped link: say so, and offer the round being played
+      tiles.innerHTML = `<p class="empty">${XQ.esc(problem.charAt(0).toUpperCase() + problem.slice(1))}. <a data-nav href="${location.pathname}">The round being played</a></p>`;
+      return;
+    }
+    const tile = (g) => `<article class="tile${(g.result || "*") !== "*" ? " ended" : ""}" id="game-${g.id}" data-plies="${g.moves.length}">${tileHtml(g)}</article>`;
+    // two rounds played at once (two events, or a round renamed mid-game): each under its own heading
+    const groups = data.shown.length > 1
+      ? data.shown.map((r) => ({name: roundName(r), games: data.games.filter((g) => g.event === r.event && g.round === r.round)}))
+      : [{name: "", games: data.games}];
     tiles.innerHTML = data.games.length
-      ? `<div class="grid">${data.games.map((g) => `<article class="tile${(g.result || "*") !== "*" ? " ended" : ""}" id="game-${g.id}" data-plies="${g.moves.length}">${tileHtml(g)}</article>`).join("")}</div>`
+      ? groups.filter((group) => group.games.length).map((group) => (group.name ? `<h2 class="grouphead">${XQ.esc(group.name)}</h2>` : "")
+        + `<div class="grid">${group.games.map(tile).join("")}</div>`).join("")
       : `<p class="empty">No game is being played yet.</p>`;
   }
 
@@ -132,15 +145,25 @@
   window.addEventListener("popstate", () => { chosen = new URLSearchParams(location.search); etag = null; draw(); poll(); });
 
   let polling = false;
+  let problem = null;  // what the server said of a link it has no board or round for
   async function poll() {
     if (polling) return;
     polling = true;
     try {
-      const r = await fetch("/api/public/games" + roundQuery(), {headers: etag ? {"If-None-Match": etag} : {}});
+      const game = chosen.get("game");  // a board opened in full is asked for by itself, whatever its round
+      const query = game ? "?game=" + encodeURIComponent(game) : roundQuery();
+      const r = await fetch("/api/public/games" + query, {headers: etag ? {"If-None-Match": etag} : {}});
       if (r.status === 200) {
         data = await r.json();
+        XQ.serverNow(data.now);
         etag = r.headers.get("ETag");
         receivedAt = Date.now();
+        problem = null;
+        draw();
+      } else if (r.status === 404) {
+        problem = ((await r.json().catch(() => ({}))).error || "Nothing to show here");
+        data = {games: [], rounds: data.rounds, shown: []};
+        etag = null;
         draw();
       } else if (r.status !== 304) {
         throw new Error(`${r.status} ${r.statusText}`);
@@ -167,7 +190,9 @@
     e.preventDefault();
     history.pushState(null, "", link.getAttribute("href"));
     chosen = new URLSearchParams(location.search);
+    etag = null;
     draw();
+    poll();
     window.scrollTo(0, 0);
   });
 
