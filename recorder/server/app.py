@@ -35,7 +35,7 @@ from urllib.parse import parse_qs, quote, unquote, urlsplit
 
 from recorder.events import AlertFrame
 from recorder.server import actions
-from recorder.server.config import ServeConfig
+from recorder.server.config import ServeConfig, is_loopback
 from recorder.server.feed import EventFeed, Message, messages_for, sse_text
 from recorder.server.state import events_after, game_state, last_event_id, public_state, read_game_events
 from recorder.store.db import GameRow, GameStore
@@ -628,6 +628,15 @@ class ConsoleHandler(BaseHTTPRequestHandler):
         self.wfile.flush()
 
     # --- the arbiter's password ------------------------------------------------------------------
+    def _client(self) -> str:
+        """The client's address: behind a proxy on this machine (``proxy = true``), the one the proxy
+        appended to ``X-Forwarded-For`` (a client's own entries come before it and are not trusted)."""
+        address = str(self.client_address[0])
+        forwarded = self.headers.get("X-Forwarded-For", "")
+        if self.server.config.proxy and forwarded and is_loopback(address):
+            return forwarded.split(",")[-1].strip() or address
+        return address
+
     def _basic(self) -> tuple[str, str, str]:
         """(header, user, password) of the request's Basic authorization ("" where absent)."""
         header = self.headers.get("Authorization", "")
@@ -647,7 +656,7 @@ class ConsoleHandler(BaseHTTPRequestHandler):
         """401 unless the request carries the arbiter's password (a client that keeps guessing: 429).
         ``challenge``: a browser reading the arbiter's pages is asked for it (HTTP Basic)."""
         header, _, password = self._basic()
-        client = str(self.client_address[0])
+        client = self._client()
         if self.server.guessing(client):
             raise HttpError(HTTPStatus.TOO_MANY_REQUESTS, f"too many wrong passwords from {client}: wait a minute")
         if self._password_matches():

@@ -4,12 +4,16 @@ The config file is TOML (``$XDG_CONFIG_HOME/xiangqi-recorder/config.toml`` unles
 server reads its ``[serve]`` table::
 
     [serve]
-    password = "a long phrase"   # needed for the arbiter's actions; required off loopback
+    password = "a long phrase"   # the console is the arbiter's; required off loopback
     realm = "xqrec arbiter"      # optional: the name browsers show when asking for it
+    proxy = false                # optional: true behind a TLS proxy on this machine
 
-Viewers (the console, game pages, the broadcast feed) need no password; the arbiter's actions
-(acknowledge, correct, result) do when one is set. Listening on anything but loopback without
-a password is refused: anyone on the hall's network could otherwise change a game's record.
+With a password set the console, its data and the arbiter's actions need it; the spectators' page
+and the broadcast feed never do. Listening on anything but loopback without a password is refused:
+anyone on the hall's network could otherwise change a game's record. Behind a proxy every request
+comes from the proxy's address, so ten wrong passwords from one spectator would lock every arbiter
+out: with ``proxy = true`` the client is the address the proxy appends to ``X-Forwarded-For``
+(taken only from a proxy on loopback).
 """
 
 from __future__ import annotations
@@ -36,11 +40,13 @@ def default_config_path() -> Path:
 
 @dataclass(frozen=True)
 class ServeConfig:
-    """The ``[serve]`` table: ``password`` (empty: none set) and the auth ``realm``."""
+    """The ``[serve]`` table: ``password`` (empty: none set), the auth ``realm`` and whether a
+    ``proxy`` on this machine names the clients."""
 
     password: str = ""
     realm: str = "xqrec arbiter"
     source: str = ""  # the file it was read from, for messages
+    proxy: bool = False
 
 
 def _text(table: dict[str, Any], key: str, default: str) -> str:
@@ -65,9 +71,12 @@ def load_serve_config(path: str | Path | None = None) -> ServeConfig:
     table = data.get("serve", {})
     if not isinstance(table, dict):
         raise ValueError(f"config {target}: serve must be a table")
-    unknown = sorted(set(table) - {"password", "realm"})
+    unknown = sorted(set(table) - {"password", "realm", "proxy"})
     if unknown:
-        raise ValueError(f"config {target}: unknown key serve.{unknown[0]} (known: password, realm)")
+        raise ValueError(f"config {target}: unknown key serve.{unknown[0]} (known: password, realm, proxy)")
+    proxy = table.get("proxy", False)
+    if not isinstance(proxy, bool):
+        raise ValueError(f"config {target}: serve.proxy must be true or false")
     password = _text(table, "password", "")
     if password and len(password.strip()) < MIN_PASSWORD:  # eight spaces are no password
         raise ValueError(f"config {target}: serve.password must have at least {MIN_PASSWORD} characters "
@@ -75,7 +84,7 @@ def load_serve_config(path: str | Path | None = None) -> ServeConfig:
     realm = _text(table, "realm", "xqrec arbiter")
     if not realm or len(realm) > 80 or '"' in realm:
         raise ValueError(f"config {target}: serve.realm must be 1-80 characters without quotes")
-    return ServeConfig(password, realm, str(target))
+    return ServeConfig(password, realm, str(target), proxy)
 
 
 def is_loopback(host: str) -> bool:

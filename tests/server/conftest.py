@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from pathlib import Path
 
 import pytest
@@ -19,7 +19,7 @@ class Running:
         self.url = server.url
 
 
-def _start(tmp_path: Path, config: ServeConfig) -> Iterator[Running]:
+def _start(tmp_path: Path, config: ServeConfig) -> Generator[Running, None, None]:
     db = tmp_path / "store.sqlite3"
     GameStore(db).close()
     server = ConsoleServer(("127.0.0.1", 0), db, config, poll_s=0.1)

@@ -9,6 +9,7 @@ import socket
 import time
 import urllib.error
 import urllib.request
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -555,3 +556,30 @@ def test_the_public_data_answers_a_board_by_itself_and_says_when_a_round_or_boar
     assert get(f"{console.url}/api/public/games?event=Open&round=99")[0] == 404
     assert get(f"{console.url}/api/public/games?event=Open&round=99", {"If-None-Match": "*"})[0] == 404
     assert get(f"{console.url}/api/public/games?event=Open&round=3")[0] == 200
+
+
+def _ack_all_from(url: str, address: str, password: str) -> int:
+    """The status of acknowledging every alert at ``url`` as Li, from ``address`` behind a proxy."""
+    headers = {"Content-Type": "application/json", "X-Forwarded-For": f"6.6.6.6, {address}",
+               "Authorization": "Basic " + base64.b64encode(f"Li:{password}".encode()).decode()}
+    request = urllib.request.Request(url, json.dumps({"all": True}).encode(), headers, method="POST")
+    try:
+        with urllib.request.urlopen(request, timeout=30) as reply:
+            return int(reply.status)
+    except urllib.error.HTTPError as error:
+        return error.code
+
+
+def test_behind_a_proxy_a_guesser_is_told_apart_by_the_address_the_proxy_forwards(tmp_path: Path) -> None:
+    # a tester: behind the TLS proxy the docs recommend every client has the proxy's address, so one
+    # spectator guessing ten times locked every arbiter out for a minute
+    from tests.server.conftest import _start
+
+    server = _start(tmp_path, ServeConfig(password="correct horse battery", proxy=True))
+    running = next(server)
+    try:
+        url = f"{running.url}/api/games/{record(running.db)}/ack"
+        assert [_ack_all_from(url, "203.0.113.7", f"guess {i}") for i in range(11)] == [401] * 10 + [429]
+        assert _ack_all_from(url, "198.51.100.2", "correct horse battery") == 200  # another client: not locked out
+    finally:
+        server.close()
