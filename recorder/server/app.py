@@ -124,6 +124,7 @@ class ConsoleServer(ThreadingHTTPServer):
                 if self._file is not None:
                     log.error("the game store %s was removed while serving: nothing can be shown or recorded "
                               "until it is back (restore it, or a recorder makes a new one there)", self.db_path)
+                    self._generation += 1  # connections open on the deleted file are dropped: each request says so
                 self._file = None
                 return
             log.warning("the game store %s was replaced by another file while serving: reading the new one; "

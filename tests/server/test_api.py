@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import contextlib
+import http.client
 import json
 import socket
 import time
@@ -436,6 +437,11 @@ def test_a_store_removed_or_replaced_while_serving_is_said_and_the_new_one_read(
     listener = threading.Thread(target=lambda: told.append(read_sse(console.url + f"/api/events?since={since}",
                                                                     {}, 1, timeout=10.0)))
     listener.start()
+    host, port = console.server.server_address[:2]
+    kept = http.client.HTTPConnection(str(host), int(port), timeout=10)  # a browser's keep-alive
+    kept.request("GET", "/api/games")
+    first = kept.getresponse()
+    assert first.status == 200 and first.read()
     time.sleep(0.5)
     for suffix in ("", "-wal", "-shm"):
         with contextlib.suppress(FileNotFoundError):
@@ -443,6 +449,9 @@ def test_a_store_removed_or_replaced_while_serving_is_said_and_the_new_one_read(
     time.sleep(2.5)  # the watcher looks every 2 s
     status, body, _ = get(console.url + "/api/games")
     assert status == 503 and b"removed while serving" in body and not console.db.exists()
+    kept.request("GET", "/api/games")  # the connection kept open read the deleted file (a tester)
+    assert kept.getresponse().status == 503
+    kept.close()
     game = record(console.db, board=5, alert=False)  # a recorder makes a new store there
     listener.join(12)
     assert told and told[0] and told[0][0].get("reason") == "the game store was replaced"
