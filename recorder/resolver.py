@@ -79,7 +79,7 @@ class ResolverConfig:
     off_point_moved: float = 0.2  # ... and that moved this far since a clean view (a steady calibration error is no knock)
     off_point_confirm: float = 0.95  # the second look at a piece seen off its point uses these thresholds times this
     off_point_washed: float = 0.4  # ... and a disc partly washed out by glare (its edge half gone) needs this
-    washed_partly: float = 0.35  # the share of a point's square blown out by glare that makes it partly washed
+    washed_partly: float = 0.5  # the share of a point's square blown out by glare past which its disc is half gone
     alert_with_hidden: int = 1  # alert although this many points read "covered" (a stray reading, not a hand)
     edge_hidden_p: float = 0.25  # with a hand over a point, points read this surely "covered" are hidden too
     confirm_alerts: bool = True  # raise a new trouble only when a second look sees it too
