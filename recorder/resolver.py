@@ -711,11 +711,9 @@ class Resolver:
         its old one washed out): that is a move not yet seen clearly, not a piece out of place. Looked
         at again; an illegal move or a move by the wrong side is still raised, and so is a piece
         measured off its point or not seen where the move would take it (a knocked piece: a moved one
-        stands on its new point). Two moves are looked at again so only when both sides have pressed
-        the clock since (a capture under glare and the reply to it: the fresh benchmark's clean-003)."""
+        stands on its new point)."""
         candidate = decision.candidate
-        both_pressed = candidate.kind == "pair" and self.clock is not None and self.clock.two_moves_pressed()
-        if (candidate.kind != "move" and not both_pressed) or decision.bad or not alerts:
+        if candidate.kind != "move" or decision.bad or not alerts:
             return False
         if any(scorer.occupied_p[move.to_square] < 0.5 for move in candidate.moves):
             return False  # no piece seen where it went: a piece knocked away from its point, maybe

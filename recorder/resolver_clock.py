@@ -118,16 +118,6 @@ class ClockBook:
             return 2
         return 1 if side_to_move in sides else 0
 
-    def two_moves_pressed(self) -> bool:
-        """Since the last recorded ply, has the side to move pressed the clock and then the other side?
-        Two moves were made then, each completed, whatever became of the presses since (a board seen
-        wrong meanwhile sets them aside)."""
-        if not self._plies:
-            return False
-        side, since = self._plies[max(self._plies)]
-        first = min((t for t in self._pressed_at.get(opponent(side), []) if t > since), default=None)
-        return first is not None and any(t > first for t in self._pressed_at.get(side, []))
-
     def presses_waiting(self) -> int:
         """How many presses that flipped the clock wait for their moves."""
         return sum(1 for p in self.pending if p.effective)

@@ -676,18 +676,3 @@ def test_a_press_just_after_a_move_read_once_the_camera_was_back_completes_it() 
     events = resolver.press(ClockPress(27.2, "red", 905000, 900000))
     assert [(e.ply, e.red_ms) for e in events if isinstance(e, ClockPressed)] == [(1, 905000)]
     assert resolver.tick(40.0) == []
-
-
-def test_the_clock_book_tells_when_both_sides_have_pressed_since_the_last_ply() -> None:
-    # the fresh benchmark's clean-003: a capture under glare and red's reply, both pressed, were raised
-    # as a board no move explains; two moves, each pressed, that explain it are looked at again
-    from recorder.resolver_clock import ClockBook
-
-    book = ClockBook("red")
-    book.press(ClockPress(1.2, "red", 900000, 900000))
-    book.recorded(1, "red", 1.0)
-    assert not book.two_moves_pressed()
-    book.press(ClockPress(4.0, "black", 900000, 900000))
-    assert not book.two_moves_pressed()  # one move since: black's
-    book.press(ClockPress(7.5, "red", 900000, 900000))
-    assert book.two_moves_pressed()
