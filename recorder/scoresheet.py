@@ -12,6 +12,7 @@ The exports (PGN, PDF, the full text record) live in :mod:`recorder.exports`.
 from __future__ import annotations
 
 import logging
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -176,10 +177,16 @@ def scoresheet_text(game: RecordedGame, *, title: str = "", with_clock: bool = T
     return "\n".join(lines) + "\n"
 
 
+def _padded(text: str, columns: int) -> str:
+    """``text`` padded to ``columns`` terminal columns (a Chinese character takes two)."""
+    width = sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+    return text + " " * max(1, columns - width)
+
+
 def side_by_side(game: RecordedGame, truth_moves: list[str], start_fen: str = START_FEN) -> str:
     """The recorded moves next to the true ones, in Chinese notation, one ply a line, marking differences."""
     position = Position.from_fen(start_fen)
-    lines = [f"{'ply':>4}  {'recorded':<12}{'truth':<12}"]
+    lines = [f"{'ply':>4}  {_padded('recorded', 16)}truth"]
     right = 0
     for index in range(max(len(game.plies), len(truth_moves))):
         got = game.plies[index].chinese if index < len(game.plies) else "-"
@@ -190,6 +197,6 @@ def side_by_side(game: RecordedGame, truth_moves: list[str], start_fen: str = ST
             position = position.play(move)
         same = index < len(game.plies) and index < len(truth_moves) and game.plies[index].iccs == truth_moves[index]
         right += 1 if same else 0
-        lines.append(f"{index + 1:>4}  {got:<12}{want:<12}{'' if same else '  <-- differs'}")
+        lines.append(f"{index + 1:>4}  {_padded(got, 16)}{_padded(want, 16)}{'' if same else '  <-- differs'}".rstrip())
     lines.append(f"{right}/{len(truth_moves)} plies as in the truth")
     return "\n".join(lines) + "\n"

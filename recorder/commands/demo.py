@@ -54,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
     command = ["record", str(video), "--clock-log", str(clock), "--events", str(events_path),
                "--pgn", str(folder / "demo.pgn"), "--scoresheet", str(folder / "demo.scoresheet.txt"),
                "--notation", "chinese", "--db", str(db), "--new-game", "--event", "xqrec demo",
-               "--round", "1", "--board", "1", "--tc", pgn_time_control(truth.get("options", {}).get("time_control", ""))]
+               "--round", str(_next_round(db)), "--board", "1", "--tc", pgn_time_control(truth.get("options", {}).get("time_control", ""))]
     if args.quiet:
         command.append("--quiet")
     print(f"Recording {video} ({len(truth['moves'])} plies, {truth.get('duration_s', 0):.0f} s of video) ...\n")
@@ -64,8 +64,9 @@ def run(args: argparse.Namespace) -> int:
               "make it again with `make demo-video`", file=sys.stderr)
         return status
     game = rebuild(read_events(events_path))
-    print()
-    print(scoresheet_text(game, title="Scoresheet as recorded (Chinese notation, art. 7.5)"))
+    if args.quiet:  # else the recording has just printed it
+        print()
+        print(scoresheet_text(game, title="Scoresheet as recorded (Chinese notation, art. 7.5)"))
     print()
     print("Recorded moves next to the truth:")
     print(side_by_side(game, list(truth["moves"]), truth.get("start_fen") or game.start_fen))
@@ -88,6 +89,20 @@ def _latest_game(db: Path) -> int | str:
     with GameStore(db, create=False) as store:
         games = store.games()
     return max((game.id for game in games), default="GAME")
+
+
+def _next_round(db: Path) -> int:
+    """The round this run files its game in: one after the demo games the store holds (each run is a
+    round of its own, so a second run is not told that board 1 already has a finished game)."""
+    if not db.exists():
+        return 1
+    from recorder.store import GameStore
+
+    try:
+        with GameStore(db, create=False) as store:
+            return 1 + len(store.games(event="xqrec demo", void=None))
+    except Exception:  # a damaged demo store: recording says so itself
+        return 1
 
 
 def _alerts_against_truth(game: RecordedGame, injected: list[dict[str, Any]]) -> str:
