@@ -117,7 +117,9 @@ def _list(args: argparse.Namespace, data: bytes) -> int:
                                                     round_name=args.round, void=True))
         hidden = f" ({voided} void game(s) not listed: --all lists them)" if voided else ""
         if not games:
-            print("no games" + hidden)
+            print(f"no games in {store.path}" + hidden + ("; the demo's games are in out/demo/demo.sqlite3 (--db)"
+                                                          if args.db is None and Path("out/demo/demo.sqlite3").exists()
+                                                          else ""))
             return SOME_NOT_IMPORTED if partly else 0
         print(f"{'id':>4}  {'state':<11} {'event/round/board':<28} {'red':<12} {'black':<12} {'plies':>5}  "
               f"{'result':<7} {'updated':<20} source")
