@@ -194,8 +194,10 @@ def _camera_matrix(offset: tuple[float, float, float], width: int, height: int) 
 
 
 def film(timeline: Timeline, scene: BoardScene, seed: int, fps: float,
-         sink: Callable[[np.ndarray], None]) -> tuple[StillTracker, str]:
-    """Render every frame of ``timeline`` into ``sink``; returns the frame tracker and a digest."""
+         sink: Callable[[np.ndarray], None],
+         progress: Callable[[int, int], None] | None = None) -> tuple[StillTracker, str]:
+    """Render every frame of ``timeline`` into ``sink``; returns the frame tracker and a digest.
+    ``progress`` is told (frames done, frames in all) after each frame."""
     width, height = scene.width, scene.height
     frames = int(math.ceil(timeline.duration * fps))
     rng = np.random.default_rng([seed, 9001])
@@ -249,6 +251,8 @@ def film(timeline: Timeline, scene: BoardScene, seed: int, fps: float,
         digest.update(np.ascontiguousarray(out).data)
         tracker.add(i, state, visible, camera)
         sink(out)
+        if progress is not None:
+            progress(i + 1, frames)
     return tracker, digest.hexdigest()
 
 
@@ -308,12 +312,13 @@ def _open_writer(path: Path, fps: float, width: int, height: int, encoder: str) 
 
 def render_timeline(timeline: Timeline, scene: BoardScene, out: str | Path, *, seed: int, fps: float = 10.0,
                     truth_path: str | Path | None = None, clock_path: str | Path | None = None,
-                    meta: dict[str, Any] | None = None, encoder: str = "auto") -> VideoResult:
+                    meta: dict[str, Any] | None = None, encoder: str = "auto",
+                    progress: Callable[[int, int], None] | None = None) -> VideoResult:
     """Film ``timeline`` in ``scene`` to ``out`` (MP4) and write the truth and clock log beside it."""
     out = Path(out)
     writer = _open_writer(out, fps, scene.width, scene.height, encoder)
     try:
-        tracker, digest = film(timeline, scene, seed, fps, writer.write)
+        tracker, digest = film(timeline, scene, seed, fps, writer.write, progress)
     finally:
         writer.close()
     clock = [ClockEvent(p.t, p.side, p.red_ms, p.black_ms) for p in timeline.presses]
@@ -334,13 +339,14 @@ def render_game(moves: Sequence[str], seed: int, *, out: str | Path, truth_path:
                 clock_path: str | Path | None = None, start_fen: str | None = None, inject: Sequence[str] = (),
                 fps: float = 10.0, width: int = 1280, height: int = 720, split: str = "train",
                 options: ScriptOptions | None = None, scene: BoardScene | None = None,
-                encoder: str = "auto") -> VideoResult:
+                encoder: str = "auto", progress: Callable[[int, int], None] | None = None) -> VideoResult:
     """Render ``moves`` (ICCS, legal from ``start_fen``) as a video with truth and clock log.
 
     Everything is drawn from ``seed``: the look (a :class:`~synth.style.ViewStyle` of ``split``),
     the thinking times, the hands, the faults' placement. ``inject`` takes specs such as
     ``"illegal@5"`` or ``"knock"``; ``scene`` replaces the rendered scene (tests use a plain one);
-    ``encoder`` picks the MP4 writer (``auto``: H.264 through ffmpeg when installed, else OpenCV).
+    ``encoder`` picks the MP4 writer (``auto``: H.264 through ffmpeg when installed, else OpenCV);
+    ``progress`` is told (frames done, frames in all) as it goes.
     """
     if fps <= 0:
         raise ValueError("fps must be positive")
@@ -351,7 +357,7 @@ def render_game(moves: Sequence[str], seed: int, *, out: str | Path, truth_path:
     meta = {"inject": list(inject), "split": split,
             "options": {k: getattr(options, k) for k in options.__dataclass_fields__}}
     return render_timeline(timeline, scene, out, seed=seed, fps=fps, truth_path=truth_path,
-                           clock_path=clock_path, meta=meta, encoder=encoder)
+                           clock_path=clock_path, meta=meta, encoder=encoder, progress=progress)
 
 
 def read_frames(path: str | Path) -> list[np.ndarray]:

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import argparse
 import logging
+import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from synth.game_script import ScriptOptions
@@ -81,6 +83,22 @@ def _options(args: argparse.Namespace) -> ScriptOptions:
                          bumps=args.bumps, light_changes=not args.no_light_changes)
 
 
+def _progress_line(out: Path) -> Callable[[int, int], None]:
+    """A terminal line that says how far the render is, each percent (a render takes minutes)."""
+    started = time.perf_counter()
+    shown = [-1]
+
+    def show(done: int, total: int) -> None:
+        percent = 100 * done // max(1, total)
+        if percent != shown[0]:
+            shown[0] = percent
+            spent = time.perf_counter() - started
+            left = spent * (total - done) / done if done else 0.0
+            print(f"\rrendering {out.name}: {percent:3d} % ({done}/{total} frames, about {left:.0f} s left)  ",
+                  end="", file=sys.stderr, flush=True)
+    return show
+
+
 def run_game(args: argparse.Namespace) -> int:
     """Handler of ``render game``."""
     moves = _moves(args)
@@ -90,7 +108,10 @@ def run_game(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     result = render_game(moves, args.seed, out=out, truth_path=truth, clock_path=clock, start_fen=args.start_fen,
                          inject=args.inject, fps=args.fps, width=args.width, height=args.height, split=args.split,
-                         options=_options(args), encoder=args.encoder)
+                         options=_options(args), encoder=args.encoder,
+                         progress=_progress_line(out) if sys.stderr.isatty() else None)
+    if sys.stderr.isatty():
+        print(file=sys.stderr)  # past the progress line
     kinds = ", ".join(f"{i['kind']}@{i['ply']}" for i in result.truth["injections"]) or "none"
     print(f"{out}: {len(moves)} plies, {result.frames} frames ({result.frames / args.fps:.1f} s), "
           f"{out.stat().st_size / 1e6:.2f} MB, injected: {kinds}; rendered in {time.perf_counter() - started:.1f} s")
