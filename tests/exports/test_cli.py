@@ -250,3 +250,22 @@ def test_a_round_named_as_the_pgn_writes_it_unknown_is_found(tmp_path: Path, cap
     capsys.readouterr()
     assert main(["export", "--round", "?", "?", "--db", str(db)]) == 0
     assert [g.headers["Red"] for g in read_pgn(capsys.readouterr().out)] == ["A"]
+
+
+def test_an_empty_listing_names_the_store_it_read(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    # a new user ran xqrec games after make demo and read "no games" from the default store, with
+    # nothing saying which store that was or that the demo keeps its own
+    from recorder.store import GameStore
+
+    db = tmp_path / "round.sqlite3"
+    GameStore(db).close()
+    assert main(["games", "--db", str(db)]) == 0
+    assert f"no games in {db}" in capsys.readouterr().out
+    monkeypatch.chdir(tmp_path)  # a checkout where make demo has run
+    (tmp_path / "out" / "demo").mkdir(parents=True)
+    GameStore(tmp_path / "out" / "demo" / "demo.sqlite3").close()
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    GameStore(tmp_path / "data" / "xiangqi-recorder" / "recorder.sqlite3").close()
+    assert main(["games"]) == 0
+    assert "the demo's games are in out/demo/demo.sqlite3 (--db)" in capsys.readouterr().out

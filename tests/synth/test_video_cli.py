@@ -45,3 +45,16 @@ def test_render_game_refuses_bad_input(tmp_path: Path) -> None:
         _run(["render", "game", "--moves", "h2e2", "--think", "fast", "--out", str(tmp_path / "x.mp4")])
     with pytest.raises(ValueError, match="--bumps must be 0 or more"):
         _run(["render", "game", "--moves", "h2e2", "--bumps", "-1", "--out", str(tmp_path / "x.mp4")])
+
+
+def test_a_render_on_a_terminal_says_how_far_it_is(capsys: pytest.CaptureFixture[str]) -> None:
+    # a new user's make demo showed nothing for the four minutes of its render
+    from pathlib import Path
+
+    from synth.video_cli import _progress_line
+
+    show = _progress_line(Path("game.mp4"))
+    for done in range(1, 201):
+        show(done, 200)
+    err = capsys.readouterr().err
+    assert err.count("\r") == 101 and "rendering game.mp4: 100 % (200/200 frames" in err  # 0 % to 100 %, each once
