@@ -120,7 +120,6 @@ def test_serve_refuses_random_bytes(tmp_path: Path, capsys: pytest.CaptureFixtur
 def test_a_store_damaged_while_serving_is_answered_503_saying_what_to_do(console: Any) -> None:
     # a tester moved another store over the one being written: its write-ahead log was read into the
     # new file, and every page answered a bare 500 "database disk image is malformed"
-    import os
     import urllib.error
     import urllib.request
 
@@ -135,9 +134,10 @@ def test_a_store_damaged_while_serving_is_answered_503_saying_what_to_do(console
         store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # the pages in the file itself, to be damaged
     size = console.db.stat().st_size
     with open(console.db, "r+b") as file:
-        for offset in range(8192, size, 4096):
-            file.seek(offset + 100)
-            file.write(os.urandom(200))
+        page = int.from_bytes(file.read(18)[16:18], "big")  # the page size, from the file's header
+        for offset in range(page, size, page):  # every page after the first: its b-tree page type made invalid
+            file.seek(offset)
+            file.write(b"\xff" * 8)
     with pytest.raises(urllib.error.HTTPError) as answered:
         urllib.request.urlopen(console.url + "/api/games", timeout=10)
     text = answered.value.read().decode()
