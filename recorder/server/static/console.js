@@ -70,7 +70,7 @@
     const marks = atAlert ? alert.squares.flatMap((s) => s.length === 4 ? [s.slice(0, 2), s.slice(2)] : [s]) : [];
     const board = XQBoard.svg(state.fen, {script: XQ.prefs.script, last: atAlert ? "" : last, marks});
     const caption = atAlert ? "position at the alert"
-      : alert ? `live: ${since > 0 ? since + (since > 1 ? " plies" : " ply") + " since the alert" : "the alert's position differs"}` : "";
+      : alert ? `${state.state === "recording" ? "live" : "the game's last position"}: ${since > 0 ? since + (since > 1 ? " plies" : " ply") + " after the alert" : "the alert's position differs"}` : "";
     const result = state.result && state.result !== "*" ? `<span class="result">${XQ.esc(XQ.RESULT[state.result] || state.result)}</span>` : "";
     const title = [state.event, state.round && "R" + state.round].filter(Boolean).join(" · ");
     return `<header>
