@@ -46,11 +46,11 @@ STATIC = Path(__file__).parent / "static"
 KEEPALIVE_S = 15.0
 MAX_BODY = 64 * 1024
 PAGES = {"/": "console.html", "/index.html": "console.html", "/watch": "watch.html", "/watch/": "watch.html",
-         "/favicon.ico": "favicon.svg", "/favicon.svg": "favicon.svg"}
+         "/favicon.ico": "favicon.svg", "/favicon.svg": "favicon.svg"}  # browsers ask for the icon whatever a page links
 # what anyone may read: the spectators' page and its data, the broadcast feed, the pages' own files.
 # With a password set, everything else (the console, alerts, stills, a game's full exports) is the arbiter's.
 PUBLIC_PAGES = {"/watch", "/watch/", "/favicon.ico", "/favicon.svg"}
-PUBLIC_PREFIXES = ("/static/", "/broadcast/", "/api/public/", "/api/whoami")  # browsers ask for the icon whatever a page links
+PUBLIC_PREFIXES = ("/static/", "/broadcast/", "/api/public/", "/api/whoami")
 NOTATIONS = ("iccs", "wxf", "chinese")
 PAPERS = ("A4", "A5")  # the PDF scoresheet's (recorder.exports.pdf.PAPERS), not imported: fpdf loads on the first PDF
 MAX_ID = 2**63 - 1  # SQLite's largest integer
