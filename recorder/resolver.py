@@ -211,6 +211,12 @@ class Resolver:
         # nothing until a move changes what stands there (a disc knocked off the point still does).
         self._misread: set[int] = set()
         self._unexplained: list[tuple[Observation, Scorer]] = []  # views no continuation fitted, in order
+        # The last whole view since a candidate was accepted that showed one legal move, fitting every
+        # point but not clearly enough to record (glare over its target): the record's board, the view's
+        # scorer and the points something had moved near by then.
+        # A later view showing that move and a reply can be unclear over which move came first, and
+        # this view, of a different moment, is evidence on that (see _decide).
+        self._one_move_view: tuple[str, Scorer, np.ndarray] | None = None
         self._presses: dict[int, ClockPress | None] = {}  # the press that completed each recorded ply
         # The move a one-ply take-back removed (ply, ICCS, its press): the same move made again next
         # is the position put back (by the arbiter or the player), not a new move awaiting a press.
@@ -269,7 +275,14 @@ class Resolver:
             return followed
         decision = self._decide(scorer, with_pairs=False)
         if not self._acceptable(decision, scorer):
+            one_move = decision
             decision = self._decide(scorer, with_pairs=True)
+            if decision.candidate.kind == "pair" and not self._acceptable(decision, scorer):
+                decision = self._with_one_move_view(decision, scorer, observation.t)
+            if (one_move.candidate.kind == "move" and one_move.bad == 0
+                    and not observation.mask.any() and decision.candidate.kind != "pair"):
+                self._one_move_view = (self.game.position.board, scorer, self._touched.copy())
+                log.debug("t=%.2f: kept as the view of one move: %s", observation.t, one_move.candidate.moves[0].iccs)
         t = observation.t
         self.wants_retry = False
         self._move_hidden = False
@@ -780,7 +793,32 @@ class Resolver:
                     found.append(_Candidate("pair", middle.play(reply).board, (move, reply), prior=prior))
         return found
 
-    def _decide(self, scorer: Scorer, with_pairs: bool) -> _Decision:
+    def _with_one_move_view(self, decision: _Decision, scorer: Scorer, t: float) -> _Decision:
+        """The pair ``decision`` (not clear on its own) weighed with the earlier view of one move, when
+        both together name the same pair clearly; else ``decision`` unchanged.
+
+        Glare that washes out one move's target can leave the view after the reply unsure which
+        move came first (a chariot taking on the washed point, or stopping on another washed one);
+        the still view between them, showing the first move alone, tells them apart.
+        """
+        if self._one_move_view is None or self._one_move_view[0] != self.game.position.board:
+            return decision
+        both = self._decide(scorer, with_pairs=True, earlier=self._one_move_view[1:])
+        if both.candidate.board != decision.candidate.board or not self._acceptable(both, scorer):
+            return decision
+        log.info("t=%.2f: %s leads by %.1f with the earlier view of %s alone (%.1f on this view)", t,
+                 " ".join(m.iccs for m in both.candidate.moves), both.gap, both.candidate.moves[0].iccs, decision.gap)
+        return both
+
+    def _decide(self, scorer: Scorer, with_pairs: bool,
+                earlier: tuple[Scorer, np.ndarray] | None = None) -> _Decision:
+        """The candidate that best explains the view ``scorer`` reads, and how clearly.
+
+        With ``earlier``, the scorer of an earlier still view since the record's last move and the
+        points touched by then, each candidate also scores as well as the best of the boards it
+        passed through explains that view (the record's position, its first move, itself): the two
+        views are of different moments.
+        """
         candidates = self._candidates(with_pairs)
         classes = boards_classes([c.board for c in candidates])
         # a piece cannot move where no hand came: a board changing such a point needs more evidence
@@ -789,6 +827,8 @@ class Resolver:
         untouched = ((classes != current[None, :]) & ~self._touched[None, :]).any(axis=1)
         priors = np.array([c.prior for c in candidates]) + self.config.untouched_prior * untouched
         scores = scorer.scores(classes) - priors
+        if earlier is not None:
+            scores = scores + self._passed_through(candidates, classes, earlier)
         order = np.argsort(-scores, kind="stable")
         best = int(order[0])
         best_board = candidates[best].board
@@ -802,11 +842,30 @@ class Resolver:
         ranked = [(float(scores[i]), candidates[i]) for i in order[:5]]
         return _Decision(candidates[best], float(scores[best]), float(scores[best]) - runner, bad, confidence, ranked)
 
+    def _passed_through(self, candidates: list[_Candidate], classes: np.ndarray,
+                        earlier: tuple[Scorer, np.ndarray]) -> np.ndarray:
+        """(N,) how well the best board each candidate passed through explains the ``earlier`` view
+        (a board changing a point nothing had come near by then pays ``untouched_prior``)."""
+        scorer, touched = earlier
+        position = self.game.position
+        current = board_classes(position.board)
+        middles = {m: position.play(m).board for m in position.legal_moves()}
+        first = boards_classes([middles.get(c.moves[0], position.board) if c.kind == "pair" else position.board
+                                for c in candidates])
+
+        def explains(boards: np.ndarray) -> np.ndarray:
+            untouched = ((boards != current[None, :]) & ~touched[None, :]).any(axis=1)
+            return scorer.scores(boards) - self.config.untouched_prior * untouched
+
+        return np.maximum.reduce([np.full(len(candidates), float(scorer.scores(current[None, :])[0])),
+                                  explains(first), explains(classes)])
+
     # --- accepting ------------------------------------------------------------------------
     def _accept(self, decision: _Decision, observation: Observation) -> list[Event]:
         candidate, t = decision.candidate, observation.t
         events: list[Event] = []
         self._unexplained.clear()
+        self._one_move_view = None
         if candidate.kind == "current":
             if self.desynced:
                 events.append(PositionRestored(t, self.game.ply, self.game.position.fen()))

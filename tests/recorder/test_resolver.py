@@ -914,3 +914,40 @@ def test_a_wrong_correction_is_not_undone_by_a_move_the_recorder_invents() -> No
     assert [m.iccs for m in resolver.game.moves] == ["h2d2"]
     resolver.adopt(1, ["h2e2"], 6.0)  # put right: the reply is read as after a correction undone
     assert _recorded(_look(resolver, reply, 7.0)) == ["b9c7"]
+
+
+def _reading(view: Observation, rows: dict[str, dict[str, float]]) -> Observation:
+    """``view`` with the given points read as the given class shares (the rest spread evenly)."""
+    for name, split in rows.items():
+        row = np.full(len(CLASSES), (1.0 - sum(split.values())) / (len(CLASSES) - len(split)))
+        for letter, p in split.items():
+            row[CLASSES.index("empty" if letter == "." else letter)] = p
+        view.probs[parse_square(name)] = row
+    return view
+
+
+def test_the_still_view_of_a_first_move_tells_which_pair_a_later_view_shows() -> None:
+    """Glare over a capture's target leaves its view unclear, and the view after the reply unclear over
+    which move came first (a washed empty point reads like the chariot); the two views together are not."""
+    start = Position.from_fen("3k5/9/5Nr2/9/9/6P2/9/9/9/4K4 b - - 0 1")
+    first = start.play("g7g5")  # the chariot takes the soldier; the horse it could have taken then moves
+    both = first.play("f7d6")
+    first_reads = {"g5": {"P": 0.4, "r": 0.35}, "f7": {"N": 0.5, "r": 0.35}}
+    both_reads = {"g5": {"P": 0.4, "r": 0.35}, "h7": {".": 0.45, "r": 0.35}}
+    near_capture = tuple(parse_square(name) for name in ("g7", "g6", "g5", "f7"))
+
+    def reply_seen(resolver: Resolver) -> list:
+        return [event for i in range(2) for event in resolver.observe(
+            _reading(observe_board(both.board, 4.0 + 0.3 * i, seed=5 + i, touched=None if i == 0 else ()), both_reads))]
+
+    resolver = Resolver(start)
+    resolver.observe(observe_board(start.board, 0.5))
+    for i in range(4):
+        view = observe_board(first.board, 2.0 + 0.3 * i, seed=i, touched=near_capture if i == 0 else ())
+        assert _recorded(resolver.observe(_reading(view, first_reads))) == []  # not clear enough alone
+    events = reply_seen(resolver)
+    assert _recorded(events) == ["g7g5", "f7d6"]
+    assert [e.kind for e in events if isinstance(e, Alert)] == ["two_moves"]
+    unaware = Resolver(start)  # the view after the reply alone does not say which move came first
+    unaware.observe(observe_board(start.board, 0.5))
+    assert _recorded(reply_seen(unaware)) == []
