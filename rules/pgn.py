@@ -402,6 +402,7 @@ def write_pgn(game: PgnGame, notation: str = CHINESE, *, traditional: bool = Fal
               fullwidth: bool = False) -> str:
     """The game as PGN text with moves in ``notation`` (strict writing, one move pair a line).
 
+    ICCS moves are written ``H2-E2``, as PGN files in that format write them (``h2e2`` reads too).
     Tags: ``Game`` first, the Seven Tag Roster (``?`` where unknown, ``Result`` from the
     game), ``FEN`` only for a non-standard start, ``Format`` for the notation, then the
     game's other tags in their order.
@@ -428,6 +429,8 @@ def write_pgn(game: PgnGame, notation: str = CHINESE, *, traditional: bool = Fal
     line = ""
     for index, move in enumerate(game.moves):
         text = format_move(position, move, notation, traditional=traditional, fullwidth=fullwidth)
+        if notation == ICCS:  # the form PGN files of the ICCS format use (WXF's file format draft)
+            text = f"{text[:2].upper()}-{text[2:].upper()}"
         if position.side_to_move == "red" or not line:
             if line:
                 body.append(line)

@@ -225,7 +225,7 @@ def test_comments_are_written_without_stray_spaces() -> None:
     game.add_move(Move.from_iccs("h2e2"), "[%clk 0:15:13] ")
     game.add_move(Move.from_iccs("h9g7"), "  ")
     text = write_pgn(game, "iccs")
-    assert "1. h2e2 {[%clk 0:15:13]}" in text and "{opening note}" in text and "{ " not in text
+    assert "1. H2-E2 {[%clk 0:15:13]}" in text and "{opening note}" in text and "{ " not in text
     assert "h9g7 {" not in text
     assert write_pgn(read_pgn(text)[0], "iccs") == text
 

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from rules.pgn import read_pgn
 from tests.store.crash import FIXTURES, crash_and_resume, full_run, truth_moves
 
 VIDEO = FIXTURES / "game_short.mp4"
@@ -87,7 +88,8 @@ def test_a_recording_stopped_by_the_system_writes_its_pgn_and_stays_open(tmp_pat
         plies = [e for e in events if isinstance(e, MoveRecorded)]
         assert [e.reason for e in events if isinstance(e, RecordingStopped)] == [f"stopped ({signum})"]
     assert plies and pgn.exists() and sheet.exists()
-    assert plies[-1].iccs in pgn.read_text(encoding="utf-8")
+    (written,) = read_pgn(pgn.read_text(encoding="utf-8"))
+    assert [m.iccs for m in written.moves][-1] == plies[-1].iccs
 
 
 def test_a_recording_under_nohup_goes_on_through_a_hangup(tmp_path: Path) -> None:
