@@ -418,3 +418,49 @@ def fuse_discs(probs: np.ndarray, offsets: np.ndarray, ratio: float, *, near: fl
     out *= (1.0 - np.minimum(covered, 1.0))[:, None]
     out[:, -1] = covered
     return out
+
+
+@dataclass(frozen=True)
+class LoosePieces:
+    """Pieces not standing on their points in one still picture (art. 5.9), for a person to put right.
+
+    ``off``: occupied squares whose disc stands ``threshold`` spacings or more off the point, with
+    the distance (the parallax of the piece tops taken off). ``between``: squares read as empty
+    that are the nearest point to a disc no occupied point claims, with the distance: a piece
+    knocked about halfway between points, which the classifier, centred on the points, may read
+    as nothing at all.
+    """
+
+    off: dict[int, float]
+    between: dict[int, float]
+
+
+def loose_pieces(discs: Discs, occupied: np.ndarray, *, threshold: float = 0.35,
+                 reach: float = 0.5, min_discs: int = MIN_DISCS) -> LoosePieces:
+    """The pieces of one picture that stand off their points (see :class:`LoosePieces`).
+
+    Nothing is told from a picture whose circle search found fewer than ``min_discs`` discs, and a
+    disc is told between points only when it lies ``threshold`` or more from its nearest point and
+    no further than ``reach``: a disc further from every point is more often a marking of the board
+    (its river text, a palace line) than a piece.
+    """
+    occupied = np.asarray(occupied, dtype=bool)
+    found = ~np.isnan(discs.offsets[:, 0]) & ~discs.faint
+    if int(found.sum()) < min_discs:
+        return LoosePieces({}, {})
+    off = off_point(discs.offsets, occupied, threshold)
+    field = parallax_field(np.where(occupied[:, None], own_discs(discs.offsets, occupied), np.nan))
+    shift = np.zeros((90, 2)) if field is None else field
+    claimed = own_discs(discs.offsets, occupied)  # NaN where the disc is nearer an occupied point
+    between: dict[int, float] = {}
+    for index in np.flatnonzero(~occupied & found & ~np.isnan(claimed[:, 0])):
+        distance = float(np.hypot(*(claimed[index] - shift[index])))
+        if threshold <= distance <= reach:
+            between[int(index)] = distance
+    # one disc is the nearest disc of several empty points around it: it is told at the nearest one
+    files, ranks = np.arange(90) % 9, np.arange(90) // 9
+    at = {sq: (round(files[sq] + discs.offsets[sq, 0], 2), round(ranks[sq] + discs.offsets[sq, 1], 2)) for sq in between}
+    nearest: dict[tuple[float, float], int] = {}
+    for square in sorted(between, key=between.__getitem__):
+        nearest.setdefault(at[square], square)
+    return LoosePieces(off, {sq: between[sq] for sq in nearest.values()})

@@ -18,7 +18,7 @@ import math
 import sys
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -26,11 +26,12 @@ import numpy as np
 
 from calibration import BoardGeometry, BoardLocator, BoardNotFoundError
 from recorder.glare import washed_out
-from recorder.offpoint import parallax_field, piece_offsets
+from recorder.offpoint import find_discs, loose_pieces, parallax_field, piece_offsets
 from recorder.placement import legal_labels
 from recorder.sources import read_image
 from recorder.vision import (
     COVERED,
+    EMPTY,
     POINT_NAMES,
     PieceClassifier,
     PointProbabilities,
@@ -105,6 +106,8 @@ class BoardReading:
     unseen: tuple[str, ...] = ()
     mirrored: bool = False
     glared: tuple[str, ...] = ()  # points glare washes out (GLARE_WASHED)
+    off_point: dict[str, float] = field(default_factory=dict)  # pieces standing off their points (spacings)
+    between: dict[str, float] = field(default_factory=dict)  # empty points nearest a piece lying between points
 
     @property
     def placement(self) -> str:
@@ -154,6 +157,13 @@ class BoardReading:
         if spacing < GOOD_SPACING_PX:
             out.append(f"the board is small in the picture ({math.floor(spacing * 10) / 10:.1f} px per grid spacing): characters this "
                        f"small are often misread; {GOOD_SPACING_PX} px or more reads reliably")
+        if self.off_point:
+            out.append(f"{len(self.off_point)} piece(s) stand off their points ({_distances(self.off_point)} of a grid "
+                       "spacing): each was read at its nearest point, which may not be where it belongs; set them "
+                       "on their points (art. 5.9)")
+        if self.between:
+            out.append(f"a piece seems to lie between points, read as no piece ({_distances(self.between, 'near ')} "
+                       "of a grid spacing off): the placement may miss it; set it on its point and read again")
         if self.unseen:
             out.append(f"{len(self.unseen)} point(s) are cut off by the picture's edge ({', '.join(self.unseen)}): "
                        "what stands there is not read and the placement shows them empty; frame the whole board")
@@ -211,6 +221,11 @@ def _names(points: Iterable[str], most: int = 12) -> str:
     names = list(points)
     shown = ", ".join(names[:most])
     return shown if len(names) <= most else f"{shown} and {len(names) - most} more"
+
+
+def _distances(points: dict[str, float], prefix: str = "") -> str:
+    """``"c4 0.40, e6 0.41"``: points with how far off they are."""
+    return ", ".join(f"{prefix}{name} {distance:.2f}" for name, distance in points.items())
 
 
 def read_board(image: np.ndarray, classifier: PieceClassifier, geometry: BoardGeometry | None = None) -> BoardReading:
@@ -283,8 +298,16 @@ def _read(image: np.ndarray, classifier: PieceClassifier, geometry: BoardGeometr
     t3 = time.perf_counter()
     labels = legal_labels(probs)
     timings["rules_ms"] = (time.perf_counter() - t3) * 1e3
+    t4 = time.perf_counter()
+    occupied = np.zeros(90, dtype=bool)
+    occupied[_POINT_SQUARES] = [label != EMPTY for label in labels]
+    hidden = {_SQUARE_OF_NAME[name] for name in (*unseen, *probs.covered_points())}
+    loose = loose_pieces(find_discs(rectified, geometry.spacing, geometry.margin, occupied=occupied), occupied)
+    off = {_NAME_OF_SQUARE[sq]: d for sq, d in sorted(loose.off.items()) if sq not in hidden}
+    between = {_NAME_OF_SQUARE[sq]: d for sq, d in sorted(loose.between.items()) if sq not in hidden}
+    timings["discs_ms"] = (time.perf_counter() - t4) * 1e3
     timings["total_ms"] = (time.perf_counter() - t0) * 1e3
-    return BoardReading(probs, labels, geometry, timings, unseen, glared=glared)
+    return BoardReading(probs, labels, geometry, timings, unseen, glared=glared, off_point=off, between=between)
 
 
 def covering(probs: PointProbabilities, names: tuple[str, ...] | list[str]) -> PointProbabilities:
@@ -302,6 +325,7 @@ def covering(probs: PointProbabilities, names: tuple[str, ...] | list[str]) -> P
 # Rows of POINT_NAMES (rank 9 first) as rules squares (rank * 9 + file).
 _POINT_SQUARES = np.array([(9 - row // 9) * 9 + row % 9 for row in range(90)])
 _SQUARE_OF_NAME = {name: int(_POINT_SQUARES[row]) for row, name in enumerate(POINT_NAMES)}
+_NAME_OF_SQUARE = {square: name for name, square in _SQUARE_OF_NAME.items()}
 
 
 def at_piece_tops(rectified: np.ndarray, classifier: PieceClassifier, geometry: BoardGeometry,
@@ -377,6 +401,8 @@ def run(args: argparse.Namespace) -> int:
             "covered": covered,
             "unseen": list(seen.unseen),  # cut off by the picture's edge: written empty in the placement
             "glared": list(seen.glared),  # washed out by glare: a piece there may read wrong
+            "off_point": {name: round(d, 3) for name, d in seen.off_point.items()},  # spacings off its point
+            "between_points": {name: round(d, 3) for name, d in seen.between.items()},  # a disc read as no piece
             "mirrored": seen.mirrored,  # read flipped left to right
             "geometry_of": "the picture flipped left to right" if seen.mirrored else "the picture",
             "doubtful": {name: {"read": read, "p": round(p, 4), "else": other, "p_else": round(q, 4)}

@@ -341,3 +341,25 @@ def test_a_straight_picture_of_few_pieces_is_not_taken_for_a_mirror(classifier: 
     reading = read_board(image, classifier)
     assert not reading.mirrored and "mirror_ms" not in reading.timings
     assert reading.placement == fen.split()[0]
+
+
+def test_a_piece_knocked_off_its_point_is_warned_of(classifier: PieceClassifier) -> None:
+    """A piece 0.4 spacings off its point reads at its point or as nothing: either way a person is told."""
+    from synth.pieces import Placement
+    from synth.scene import Scene
+    from synth.view import place_pieces
+
+    position = Position.from_fen("rnbakab1r/9/1c4nc1/p1p1p3p/6p2/2P6/P3P1P1P/1CN4C1/R8/2BAKABNR b - - 5 3")
+    style = ViewStyle.sample(np.random.default_rng([2, 1]), split="test")
+    scene = Scene(style, 2)
+    placements = place_pieces(position, style, np.random.default_rng([2, 2]))
+    clean = read_board(scene.render_frame(placements, [], 0.0).image, classifier)
+    assert not clean.off_point and not clean.between
+    assert not [w for w in clean.warnings() if "off their points" in w or "between points" in w]
+    for name, offset in (("c4", (0.0, 0.4)), ("e6", (0.3, 0.28))):
+        piece = placements[name]
+        placements[name] = Placement(piece.letter, piece.rotation, offset)
+    knocked = read_board(scene.render_frame(placements, [], 0.0).image, classifier)
+    assert set(knocked.off_point) | set(knocked.between) == {"c4", "e6"}
+    told = " ".join(knocked.warnings())
+    assert "c4 0.4" in told and "art. 5.9" in told and "between points" in told
