@@ -565,23 +565,34 @@ class LiveSource(FrameSource):
     def stop(self) -> None:
         self._stopped.set()
 
-    def check(self, attempts: int = 4) -> None:
-        """Open the source now (with back-off, ``attempts`` tries); ``OSError`` with the reason if it never opens.
+    def check(self, attempts: int = 4, wait_s: float = 0.0, told: Callable[[str], None] | None = None) -> None:
+        """Open the source now (with back-off: ``attempts`` tries, and more until ``wait_s`` seconds
+        have passed); ``OSError`` with the reason if it never opens. ``told`` hears, once, that the
+        source is being waited for.
 
         A camera index that does not exist or a stream that never answers is a setup mistake to
         report at once; a source that opened and then drops is reopened for as long as it takes.
+        A stream still starting (recorders started before the cameras) is waited for with ``wait_s``.
         """
         delay = self.backoff_s
-        for attempt in range(max(1, attempts)):
+        started = self._clock()
+        attempt = 0
+        while True:
             capture = self._open()
+            attempt += 1
             if capture is not None:
                 self._first = capture
                 return
-            if attempt + 1 < attempts:
-                self._sleep(delay)
-                delay = min(self.max_backoff_s, delay * 2)
+            waited = self._clock() - started
+            if (attempt >= max(1, attempts) and waited >= wait_s) or self._stopped.is_set():
+                break
+            if attempt == 1 and wait_s > 0 and told is not None:
+                told(f"waiting for {self.name} to answer (up to {wait_s:g} s)")
+            self._sleep(delay if wait_s <= 0 else min(delay, max(0.1, wait_s - waited)))
+            delay = min(self.max_backoff_s, delay * 2)
         why = why_no_answer(self.target) if self._opener is _open_cv else ""
-        raise OSError(f"cannot open video source {self.name} (no camera or stream answered after {attempts} tries"
+        tried = f"after {attempt} tries" + (f" in {self._clock() - started:.0f} s" if wait_s > 0 else "")
+        raise OSError(f"cannot open video source {self.name} (no camera or stream answered {tried}"
                       f"{'; ' + why if why else ''})")
 
     def _open(self) -> Capture | None:

@@ -80,6 +80,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--fen", help="start position (default: the standard start)")
     parser.add_argument("--notation", choices=("iccs", "chinese", "wxf"), default="iccs",
                         help="move notation in the PGN (default iccs)")
+    parser.add_argument("--wait-for-source", type=float, default=0.0, metavar="SECONDS",
+                        help="keep trying to open a camera or stream this long before giving up (default: "
+                             "four tries, about 4 s: a wrong address is said at once); for recorders started "
+                             "before their cameras")
     parser.add_argument("--fps", type=positive_number,
                         help="frame rate of an image folder (default 10), or to override a file's")
     parser.add_argument("--roi", type=region_argument, metavar="X,Y,W,H",
@@ -487,7 +491,10 @@ def run(args: argparse.Namespace) -> int:
         if clock is not None and args.clock_rate != 1.0:
             raise ValueError("--clock-rate replays a video file faster than real time; a camera or stream "
                              "runs in real time (leave --clock-rate out)")
-        source.check()
+        if args.wait_for_source < 0:
+            raise ValueError("--wait-for-source must be 0 or more seconds")
+        source.check(wait_s=args.wait_for_source,
+                     told=lambda text: print(f"xqrec record: {text}", file=sys.stderr, flush=True))
     stored = open_for_record(args, args.source)
     if clock is not None and stored is not None and stored.resume is not None:
         clock.go_on(stored.resume.events, stored.resume.position.side_to_move)

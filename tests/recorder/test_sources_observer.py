@@ -566,3 +566,23 @@ def test_a_folder_that_grows_while_it_is_read_leaves_the_game_open(tmp_path: Pat
         frames += isinstance(item, Frame)
         assert cv2.imwrite(str(tmp_path / f"g{frames:03d}.png"), picture)  # the camera writes on
     assert frames == 3 and source.ended_early.startswith("3 image(s) were added to the folder")
+
+
+def test_a_stream_still_starting_is_waited_for_when_asked() -> None:
+    now = [0.0]
+    told: list[str] = []
+
+    def sleep(seconds: float) -> None:
+        now[0] += seconds
+
+    answers = [False] * 6 + [True]  # the stream answers after about 10 s of tries
+    late = LiveSource("rtsp://cam/live", opener=lambda target: _FakeCapture(2, opened=answers.pop(0)),
+                      sleep=sleep, clock=lambda: now[0], max_attempts=1)
+    late.check(wait_s=60.0, told=told.append)
+    assert told == ["waiting for rtsp://cam/live to answer (up to 60 s)"] and not answers
+    never = LiveSource("rtsp://cam/live", opener=lambda target: _FakeCapture(0, opened=False),
+                       sleep=sleep, clock=lambda: now[0], max_attempts=1)
+    now[0] = 0.0
+    with pytest.raises(OSError, match=r"answered after \d+ tries in 3\d s"):
+        never.check(wait_s=30.0)
+    assert 30.0 <= now[0] < 31.0
