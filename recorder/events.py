@@ -95,13 +95,17 @@ class PositionRestored(Event):
     """The board is back at the position after ``ply`` (art. 5.8): moves after it are taken back.
 
     ``taken_back`` lists the ICCS of the moves removed from the record (empty when the board
-    only came back to the last confirmed position after a disturbance or an illegal move).
+    only came back to the last confirmed position after a disturbance or an illegal move). ``by``
+    names the arbiter who took them back in the console (at ``at``, wall time); "" when the
+    recorder saw the position restored on the board.
     """
 
     ply: int
     fen: str
     taken_back: tuple[str, ...] = ()
     kind: str = "position_restored"
+    by: str = ""
+    at: str = ""
 
 
 @dataclass(frozen=True)

@@ -1200,7 +1200,7 @@ class Resolver:
             self._unseen_since = min(gone_since, self._unseen_since if self._unseen_since is not None else gone_since)
         self.blind(t)
 
-    def adopt(self, ply: int, moves: Sequence[str], t: float | None = None) -> None:
+    def adopt(self, ply: int, moves: Sequence[str], t: float | None = None, taken_back: bool = False) -> None:
         """The arbiter corrected the record from ply ``ply`` on to ``moves`` (ICCS) at ``t``: judge the
         board against the corrected game from now on. A board that shows the old move is then a
         position nothing explains, and the alert says so, until the board matches again.
@@ -1211,14 +1211,15 @@ class Resolver:
         (``_bridge_gap``: up to ``gap_plies``, with an alert; tester 15 undid a wrong correction with
         the board five plies on, and the rest of the game was lost). From a record the recorder's own
         reading does not back (a correction of what it recorded) no bridge is read: shuffles from a
-        wrong record can reach the board, and would hide the arbiter's mistake behind invented moves."""
+        wrong record can reach the board, and would hide the arbiter's mistake behind invented moves.
+        Nor after the arbiter ``taken_back`` moves: a board still showing them is to be put back (art. 5.8)."""
         own = self._own = self._own_record()  # from now on the record may hold moves this recorder did not read
         while self.game.ply >= ply:
             self.game.pop()
         for iccs in moves:
             self.game.push(iccs)
         record = [m.iccs for m in self.game.moves]
-        backed = record[:len(own)] == own[:len(record)]  # neither says another move than the other
+        backed = record[:len(own)] == own[:len(record)] and not taken_back  # neither says another move than the other
         self._offsets_ref = None
         self._suspect = None
         self._reported_end = None

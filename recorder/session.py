@@ -596,16 +596,17 @@ class RecordingSession:
         return [CalibrationChanged(observation.t, "red side from the pieces", 0.0, geometry.red_side,
                                    geometry.confidence)]
 
-    def adopt_record(self, plies: list[str]) -> list[Event]:
+    def adopt_record(self, plies: list[str], keep_later: bool = True) -> list[Event]:
         """Go on from the record as the arbiter corrected it (``plies``, ICCS, from the store).
 
         The correction was made on the record the console saw; this recorder may have recorded
         more plies meanwhile, which the corrected record then lacks. Those that still follow
-        legally from it are kept, and logged again after the correction so that the store has
+        legally from it are kept (``keep_later``; not after a take-back, which removed them on
+        purpose), and logged again after the correction so that the store has
         them: without them the board stands plies ahead of the record, and what the recorder
         reads next can only be explained by wrong moves.
         """
-        own = list(self.resolver.game.moves)
+        own = list(self.resolver.game.moves) if keep_later else []
         position = self.resolver.game.start
         for iccs in plies:
             position = position.play(Move.from_iccs(iccs))
@@ -615,7 +616,7 @@ class RecordingSession:
                 break
             position = position.play(move)
             kept.append(move)
-        self.resolver.adopt(1, plies + [move.iccs for move in kept], self.last_t)
+        self.resolver.adopt(1, plies + [move.iccs for move in kept], self.last_t, taken_back=not keep_later)
         logged = {(e.ply, e.iccs): e for e in self.log.events if isinstance(e, MoveRecorded)}
         again = [replace(logged[(ply, move.iccs)], t=self.last_t)
                  for ply, move in enumerate(kept, start=len(plies) + 1) if (ply, move.iccs) in logged]

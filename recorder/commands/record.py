@@ -394,12 +394,16 @@ def _take_corrections(session: Any, store: StoreRecording, show: bool) -> None:
     if not fixes:
         return
     plies = [entry.iccs for entry in store.game().plies]
-    session.adopt_record(plies)
+    taken = [fix for fix in fixes if isinstance(fix, PositionRestored)]
+    session.adopt_record(plies, keep_later=not taken)  # plies taken back are not read back in
     first = min(fix.ply for fix in fixes)
-    log.info("ply %d corrected in the console by %s: the record now has %d plies", first, fixes[0].by, len(plies))
+    log.info("ply %d %s in the console by %s: the record now has %d plies", first,
+             "taken back to" if taken else "corrected", fixes[0].by, len(plies))
     if show:
-        print(f"          ply {first} corrected by {fixes[0].by or 'the arbiter'}: {fixes[0].iccs} "
-              f"(was {fixes[0].was}); recording goes on from the corrected game", flush=True)
+        fix = fixes[0]
+        said = (f"plies after {fix.ply} taken back by {fix.by or 'the arbiter'}" if isinstance(fix, PositionRestored)
+                else f"ply {first} corrected by {fix.by or 'the arbiter'}: {fix.iccs} (was {fix.was})")
+        print(f"          {said}; recording goes on from the corrected game", flush=True)
 
 
 @contextlib.contextmanager

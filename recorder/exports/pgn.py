@@ -72,6 +72,13 @@ def restored_comment(event: PositionRestored) -> str:
     return f"arbiter: position after ply {event.ply} restored (art. 5.8){taken}"
 
 
+def taken_back_text(event: PositionRestored) -> str:
+    """What an arbiter's take-back in the console did, as the console lists it."""
+    last = event.ply + len(event.taken_back)
+    plies = f"ply {last}" if len(event.taken_back) == 1 else f"plies {event.ply + 1}-{last}"
+    return f"{plies} taken back ({' '.join(event.taken_back)}): the record goes on from ply {event.ply}"
+
+
 def correction_text(event: MoveCorrected) -> str:
     """What a correction did, in the words every place shows it (the console, PGN, PDF, text): a ply
     set to another move (``was`` names the one recorded before), or a ply added after the last one
@@ -127,7 +134,9 @@ def notes_of(events: Sequence[Event], sheet: bool = False) -> list[tuple[int, st
         if isinstance(event, PositionRestored):
             ply = event.ply
             if event.taken_back:
-                notes.append((event.ply, restored_comment(event)))
+                when = f", {event.at[11:16]} UTC" if len(event.at) >= 16 else ""
+                by = f" (taken back by {event.by}{when})" if sheet and event.by else ""
+                notes.append((event.ply, restored_comment(event) + by))
         elif isinstance(event, Alert):
             notes.append((event.ply, alert_comment(event) + acknowledged.get(index, "")))
         elif isinstance(event, Comment):

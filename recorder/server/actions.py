@@ -13,7 +13,15 @@ import logging
 from datetime import UTC, datetime
 from typing import Any
 
-from recorder.events import Alert, AlertAcknowledged, Event, GameEnded, ResultMarked, corrections
+from recorder.events import (
+    Alert,
+    AlertAcknowledged,
+    Event,
+    GameEnded,
+    PositionRestored,
+    ResultMarked,
+    corrections,
+)
 from recorder.scoresheet import rebuild
 from recorder.server.state import StoredEvent
 from recorder.store.db import GameStore
@@ -144,6 +152,37 @@ def correct(store: GameStore, game_id: int, events: list[StoredEvent], body: dic
         store.append(game_id, event)
     log.info("game %d: ply %d %s %s by %s", game_id, ply, "corrected to" if was else "added:", move.iccs, by)
     return made
+
+
+def take_back(store: GameStore, game_id: int, events: list[StoredEvent], body: dict[str, Any], plies: list[str],
+              start_fen: str, by: str) -> list[Event]:
+    """Take back the plies after ply ``body["ply"]`` (0: every ply): moves recorded that were not
+    played as the game (analysis after the end, a spurious move), or the record put back with the
+    board (art. 5.8). They stay in the log, marked taken back by the arbiter.
+
+    ``body["was"]`` (optional) is the last ply's move as the arbiter's page showed it (ICCS): the
+    take-back is refused when the record has moved on since (a move recorded meanwhile would be
+    taken back unseen).
+    """
+    ply = body.get("ply")
+    if not isinstance(ply, int) or isinstance(ply, bool) or ply < 0:
+        raise MalformedAction(f"ply must be the last ply to keep, a number from 0 to {max(0, len(plies) - 1)}")
+    if ply >= len(plies):
+        raise ActionError(f"the game has {len(plies)} plies: nothing after ply {ply} to take back" if plies
+                          else "the game has no moves to take back")
+    expected = body.get("was")
+    if expected is not None and not isinstance(expected, str):
+        raise MalformedAction(f"was must be the last ply's move as the page showed it (ICCS), not {expected!r}")
+    if expected is not None and expected.strip() != plies[-1]:
+        raise ActionError(f"the record has changed since your page showed it (its last ply is now {plies[-1]}, "
+                          f"ply {len(plies)}): look at it again before taking moves back")
+    position = Position.from_fen(start_fen) if start_fen else Position.start()
+    for iccs in plies[:ply]:
+        position = position.play(Move.from_iccs(iccs))
+    event = PositionRestored(_t(events), ply, position.fen(), tuple(plies[ply:]), by=by, at=_now())
+    store.append(game_id, event)
+    log.info("game %d: plies %d-%d taken back by %s", game_id, ply + 1, len(plies), by)
+    return [event]
 
 
 def _clock_of(events: list[StoredEvent]) -> dict[int, tuple[int | None, int | None]]:

@@ -6,7 +6,7 @@ Routes (GET unless said):
 - ``/api/games`` every game's state (``last_event_id`` to start the event stream from)
 - ``/api/games/{id}`` one game's state; ``/api/games/{id}/frames/{seq}`` an alert's still frame
 - ``/api/events`` the Server-Sent Events stream (``Last-Event-ID`` or ``?since=`` continues)
-- POST ``/api/games/{id}/ack`` | ``/correct`` | ``/result``: the arbiter's actions (password when set)
+- POST ``/api/games/{id}/ack`` | ``/correct`` | ``/takeback`` | ``/result``: the arbiter's actions (password when set)
 - ``/games/{id}/export.pgn`` | ``.pdf`` | ``.txt``: the exports
 - ``/broadcast/live.pgn`` the live rounds' games (``?event=`` one event's); ``/broadcast/round/{event}/{round}.pgn`` one round
 """
@@ -409,7 +409,7 @@ class ConsoleHandler(BaseHTTPRequestHandler):
                 return self._json({"password": bool(self.server.config.password), "name": user or None})
             case ["api", "public", "games"]:
                 return self._public_games(query)
-            case ["api", "games", _, "ack" | "correct" | "result"]:
+            case ["api", "games", _, "ack" | "correct" | "takeback" | "result"]:
                 raise HttpError(HTTPStatus.METHOD_NOT_ALLOWED, f"{path} takes a POST of the arbiter's action")
             case ["broadcast", "live.pgn"]:
                 return self._broadcast(None, None, query)
@@ -699,7 +699,7 @@ class ConsoleHandler(BaseHTTPRequestHandler):
 
     def _post(self, path: str) -> None:
         segments = path.strip("/").split("/")
-        if len(segments) != 4 or segments[:2] != ["api", "games"] or segments[3] not in ("ack", "correct", "result"):
+        if len(segments) != 4 or segments[:2] != ["api", "games"] or segments[3] not in ("ack", "correct", "takeback", "result"):
             raise HttpError(HTTPStatus.NOT_FOUND, f"nothing to post at {path}")
         if self.headers.get("Content-Type", "").split(";")[0].strip() != "application/json":
             raise HttpError(HTTPStatus.UNSUPPORTED_MEDIA_TYPE, "send JSON (Content-Type: application/json)")
@@ -720,6 +720,9 @@ class ConsoleHandler(BaseHTTPRequestHandler):
             elif action == "correct":
                 done = actions.correct(store, game_id, events, body, [m["iccs"] for m in state.get("moves", [])],
                                        state.get("start_fen", ""), by)
+            elif action == "takeback":
+                done = actions.take_back(store, game_id, events, body, [m["iccs"] for m in state.get("moves", [])],
+                                         state.get("start_fen", ""), by)
             else:
                 done = actions.mark_result(store, game_id, events, body, [m["iccs"] for m in state.get("moves", [])],
                                            state.get("start_fen", ""), by)

@@ -38,7 +38,7 @@ from recorder.events import (
     event_from_json,
     event_to_json,
 )
-from recorder.exports.pgn import correction_text
+from recorder.exports.pgn import correction_text, taken_back_text
 from recorder.store.db import GameRow
 from rules import START_FEN, Move, Position, format_move
 from rules.squares import BLACK, RED
@@ -155,6 +155,9 @@ def game_state(game: GameRow, events: list[StoredEvent]) -> dict[str, Any]:
             del moves[event.ply:]
             if ended is not None and ended["ply"] > event.ply:
                 ended = None
+            if event.by:  # taken back in the console (the recorder's own restorations are alerts' business)
+                actions.append({"seq": stored.seq, "type": "PositionRestored", "by": event.by, "at": event.at,
+                                "text": taken_back_text(event)})
         elif isinstance(event, GameEnded):
             item: dict[str, Any] = {"ply": event.ply, "result": event.result, "reason": event.reason,
                                     "article": event.article, "text": event.text,

@@ -27,6 +27,7 @@ from recorder.events import (
     Event,
     MoveCorrected,
     MoveRecorded,
+    PositionRestored,
     RecordingStopped,
 )
 from recorder.scoresheet import RecordedGame, rebuild
@@ -322,8 +323,8 @@ class StoreRecording:
         if isinstance(event, RecordingStopped):
             self.store.end_session(self.session_id)
 
-    def corrections(self) -> list[MoveCorrected]:
-        """Moves the arbiter corrected in the console (another process) since the last call.
+    def corrections(self) -> list[MoveCorrected | PositionRestored]:
+        """Moves the arbiter corrected or took back in the console (another process) since the last call.
 
         The console appends its events to the game this run records; a corrected move changes the
         position the recorder must judge the board against, so the recorder asks between frames.
@@ -331,7 +332,8 @@ class StoreRecording:
         found = self.store.events_after(self.game_id, self._seen)
         if found:
             self._seen = found[-1][0]
-        return [event for seq, event in found if seq not in self._own and isinstance(event, MoveCorrected)]
+        return [event for seq, event in found if seq not in self._own and (
+            isinstance(event, MoveCorrected) or isinstance(event, PositionRestored) and event.by)]
 
     def game(self) -> RecordedGame:
         """The whole game as stored (all runs together)."""

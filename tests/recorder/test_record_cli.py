@@ -524,7 +524,8 @@ def test_a_full_disk_at_the_end_loses_neither_the_scoresheet_nor_the_game(
     status = main(["record", str(VIDEO), "--no-db", "--pgn", "/dev/full", "--scoresheet", str(sheet), "--quiet"])
     out, err = capsys.readouterr()
     assert status == 2 and "cannot write /dev/full: No space left on device" in err and "standard output" in err
-    assert truth["moves"][-1] in out and sheet.read_text(encoding="utf-8").startswith("中国象棋比赛记录表")
+    last = truth["moves"][-1].upper()
+    assert f"{last[:2]}-{last[2:]}" in out and sheet.read_text(encoding="utf-8").startswith("中国象棋比赛记录表")
     # with a store: the scoresheet is shown before the files are written, and the error says where the game is
     db = tmp_path / "games.sqlite3"
     _reading(monkeypatch, truth)

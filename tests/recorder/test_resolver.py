@@ -951,3 +951,19 @@ def test_the_still_view_of_a_first_move_tells_which_pair_a_later_view_shows() ->
     unaware = Resolver(start)  # the view after the reply alone does not say which move came first
     unaware.observe(observe_board(start.board, 0.5))
     assert _recorded(reply_seen(unaware)) == []
+
+
+def test_plies_the_arbiter_took_back_are_not_read_back_from_a_board_still_showing_them() -> None:
+    boards = [Position.start()]
+    for iccs in ("h2e2", "h9g7", "h0g2", "i9h9"):
+        boards.append(boards[-1].play(iccs))
+    resolver = _started()
+    for ply in range(1, 5):
+        _look(resolver, boards[ply].board, 2.0 * ply)
+    resolver.adopt(1, ["h2e2", "h9g7"], 9.0, taken_back=True)
+    events = _look(resolver, boards[4].board, 10.0, touched=())
+    assert _recorded(events) == [] and [e.kind for e in events if isinstance(e, Alert)] == ["unexplained"]
+    events = _look(resolver, boards[2].board, 14.0)  # the arbiter put the board back (art. 5.8)
+    assert any(isinstance(e, PositionRestored) for e in events) and not resolver.desynced
+    assert [m.iccs for m in resolver.game.moves] == ["h2e2", "h9g7"]
+    assert _recorded(_look(resolver, boards[3].board, 16.0)) == ["h0g2"]

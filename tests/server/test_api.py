@@ -15,7 +15,14 @@ from typing import Any
 
 import pytest
 
-from recorder.events import AlertAcknowledged, MoveCorrected, MoveRecorded, RecordingStarted, ResultMarked
+from recorder.events import (
+    AlertAcknowledged,
+    MoveCorrected,
+    MoveRecorded,
+    PositionRestored,
+    RecordingStarted,
+    ResultMarked,
+)
 from recorder.server import ServeConfig, check_bind, is_loopback, load_serve_config
 from recorder.store import GameInfo, GameStore
 from recorder.store.importer import import_pgn
@@ -207,6 +214,32 @@ def test_actions_are_events_naming_the_arbiter(console: Any) -> None:
     corrected = acts[1]
     assert isinstance(corrected, MoveCorrected)
     assert corrected.was == "b7a7" and corrected.iccs == "e6e5" and corrected.chinese == "卒5进1"
+
+
+def test_the_arbiter_takes_back_plies_recorded_after_the_game(console: Any) -> None:
+    """Moves played on in analysis after the end (or a spurious move) are taken back in the console:
+    kept in the log, named in the exports, gone from the record."""
+    game = record(console.db)
+    url = f"{console.url}/api/games/{game}"
+    moves = [m["iccs"] for m in json.loads(get(url)[1])["moves"]]
+    assert len(moves) > 8
+    assert post(url + "/takeback", {"ply": len(moves)}, "Zhang")[0] == 409  # nothing after the last ply
+    assert post(url + "/takeback", {"ply": -1}, "Zhang")[0] == 400
+    assert post(url + "/takeback", {"ply": "8"}, "Zhang")[0] == 400
+    status, reply = post(url + "/takeback", {"ply": 8, "was": "a0a1"}, "Zhang")  # the page showed another record
+    assert status == 409 and "has changed since your page showed it" in reply["error"]
+    status, reply = post(url + "/takeback", {"ply": 8, "was": moves[-1]}, "Zhang")
+    assert status == 200 and [m["iccs"] for m in reply["state"]["moves"]] == moves[:8]
+    (act,) = [a for a in reply["state"]["actions"] if a["type"] == "PositionRestored"]
+    assert act["by"] == "Zhang" and act["text"].startswith(f"plies 9-{len(moves)} taken back ({' '.join(moves[8:])})")
+    with GameStore(console.db) as store:
+        (taken,) = [e for e in store.events(game) if isinstance(e, PositionRestored)]
+    assert taken.ply == 8 and taken.taken_back == tuple(moves[8:]) and taken.by == "Zhang" and taken.at.endswith("Z")
+    status, sheet, _ = get(f"{console.url}/games/{game}/export.txt")
+    assert status == 200 and "taken back by Zhang" in sheet.decode("utf-8")
+    status, pgn, _ = get(f"{console.url}/games/{game}/export.pgn")
+    (written,) = read_pgn(pgn.decode("utf-8"))
+    assert [m.iccs for m in written.moves] == moves[:8]
 
 
 def test_password_guards_the_arbiters_data_and_actions(guarded: Any) -> None:

@@ -131,7 +131,8 @@ def test_console_follows_a_live_game_and_the_arbiter_acknowledges_its_alert(cons
     knocked = _other_boards(console.db)
     with sync_api.sync_playwright() as play:
         browser = play.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        context = browser.new_context(viewport={"width": 1440, "height": 900}, accept_downloads=True)
+        # a browser set to Taiwan's Chinese: traditional characters (the default is simplified, below)
+        context = browser.new_context(viewport={"width": 1440, "height": 900}, accept_downloads=True, locale="zh-TW")
         page = context.new_page()
         errors: list[str] = []
         page.on("pageerror", lambda error: errors.append(str(error)))
@@ -321,9 +322,11 @@ def test_an_open_console_follows_xqrec_edit(console: Any) -> None:
                 store.append(game, event)
             games.append(game)
     with _chromium() as browser:
-        page = browser.new_page()
+        page = browser.new_page(locale="en-GB")
         page.goto(console.url + "/")
         page.wait_for_selector(f"#game-{games[1]}", timeout=5000)
+        # simplified, as the rules and the exports write, for a browser not asking for traditional
+        assert "马八进七" in page.inner_text(f"#game-{games[0]} .moves")
         assert main(["edit", str(games[0]), "--db", str(console.db), "--round", "6", "--board", "3",
                      "--by", "Liu"]) == 0
         page.wait_for_function("id => document.getElementById('game-' + id).closest('.group')"

@@ -104,6 +104,8 @@
     // the ply follows the game until the arbiter types one (a page left open corrected an old ply)
     if (!plyTyped) $("correct").elements.ply.value = String(Math.max(1, state.moves.length));
     showPly();
+    $("takeback").elements.ply.max = String(Math.max(0, state.moves.length - 1));
+    showTakeBack();
     drawSheet();
     drawAlerts();
     drawBoard();
@@ -180,6 +182,28 @@
     const was = seen && seen.ply === ply ? seen.iccs : (shown ? shown.iccs : "");
     const done = await XQ.act(gameId, "correct", {ply, move: f.move.value.trim(), was});
     if (done) { plyTyped = false; accept(done.state); f.move.value = ""; seen = null; XQ.toast(`Ply ${ply} ${adding ? "added" : "corrected"}`); }
+  });
+  // the moves a take-back would remove, beside the box, and asked once more before it is sent
+  function takenBack() {
+    const value = $("takeback").elements.ply.value;
+    const ply = value === "" ? NaN : Number(value);
+    return Number.isInteger(ply) && ply >= 0 && ply < state.moves.length ? state.moves.slice(ply) : [];
+  }
+  function showTakeBack() {
+    const taken = takenBack();
+    const names = taken.map((m) => XQBoard.notation(m.chinese, XQ.prefs.script)).join(" ");
+    $("takeshows").textContent = taken.length ? `removes ${taken.length} ${taken.length > 1 ? "plies" : "ply"}: ${names}` : "";
+  }
+  $("takeback").elements.ply.addEventListener("input", showTakeBack);
+  $("takeback").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const ply = Number(e.target.elements.ply.value);
+    const taken = takenBack();
+    if (!taken.length) { XQ.toast(`Nothing after ply ${ply} to take back`, true); return; }
+    const names = taken.map((m) => `${m.ply}. ${XQBoard.notation(m.chinese, XQ.prefs.script)}`).join(", ");
+    if (!window.confirm(`Take back ${taken.length > 1 ? "plies" : "ply"} ${names}? They stay in the log, marked as taken back by you; the board must show the position after ply ${ply}.`)) return;
+    const done = await XQ.act(gameId, "takeback", {ply, was: state.moves[state.moves.length - 1].iccs});
+    if (done) { accept(done.state); e.target.elements.ply.value = ""; showTakeBack(); XQ.toast(`Taken back to ply ${ply}`); }
   });
   $("resultform").addEventListener("submit", async (e) => {
     e.preventDefault();

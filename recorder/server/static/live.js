@@ -3,8 +3,15 @@
 "use strict";
 
 const XQ = (() => {
+  // Taiwan, Hong Kong and Macau write traditional characters (zh-TW, zh-HK, zh-MO, zh-Hant-*)
+  function traditionalBrowser() {
+    const languages = navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language || ""];
+    const first = languages.find((l) => /^zh\b/i.test(l));
+    return !!first && /^zh-(hant|tw|hk|mo)\b/i.test(first);
+  }
   const prefs = {
-    get script() { return localStorage.getItem("xq.script") || "trad"; },
+    // simplified, as the rules (CXA 2011) and the exports write, unless the browser asks for traditional
+    get script() { return localStorage.getItem("xq.script") || (traditionalBrowser() ? "trad" : "simp"); },
     set script(v) { localStorage.setItem("xq.script", v); },
   };
 
