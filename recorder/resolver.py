@@ -997,9 +997,30 @@ class Resolver:
                         revised = self._decide(scorer, with_pairs=True)
                     if not self._acceptable(revised, scorer) or revised.candidate.kind == "restore":
                         continue
+                if self._only_carries_on(revised, rival, moves[ply - 1]):
+                    log.debug("ply %d as %s explains the board only by moving its piece on: the record stands",
+                              ply, rival.iccs)
+                    continue
                 if revised.score >= decision.score + self.config.revise_margin:
                     found.append(_Revision(revised.score, ply, rival, alternative, revised))
         return found
+
+    def _only_carries_on(self, revised: _Decision, rival: Move, replaced: Move) -> bool:
+        """Does the revised view only move the rival's piece on, to where the recorded move's piece
+        stands now by one move from its recorded point (one the rules forbid, or the record would
+        explain the view)? Then the board says where the piece stands, not which of the two moves
+        was made, and the earlier views chose the recorded one: the record stands and the move is
+        judged from it (an illegal move is raised, not explained away by rewriting an earlier ply;
+        a chariot sent i0h0 under glare, then moved h0i2, was read as i0i1 then i1i2)."""
+        moves = revised.candidate.moves
+        if revised.candidate.kind != "move" or moves[0].from_square != rival.to_square:
+            return False
+        board = list(self.game.position.board)
+        piece = board[replaced.to_square]
+        if piece == ".":  # the recorded piece has left its point since: another story
+            return False
+        board[replaced.to_square], board[moves[0].to_square] = ".", piece
+        return "".join(board) == revised.candidate.board
 
     @contextlib.contextmanager
     def _supposing(self, game: Game, touched: np.ndarray) -> Iterator[None]:

@@ -967,3 +967,27 @@ def test_plies_the_arbiter_took_back_are_not_read_back_from_a_board_still_showin
     assert any(isinstance(e, PositionRestored) for e in events) and not resolver.desynced
     assert [m.iccs for m in resolver.game.moves] == ["h2e2", "h9g7"]
     assert _recorded(_look(resolver, boards[3].board, 16.0)) == ["h0g2"]
+
+
+def test_a_piece_moved_on_illegally_is_raised_not_explained_by_revising_its_earlier_move() -> None:
+    """A chariot sent i0h0 under glare (i0i1 not ruled out), then moved h0i2, a step no chariot makes:
+    i0i1 then i1i2 would explain the board too, by rewriting the record the views chose; the
+    illegal move is raised instead, and the record stands."""
+    start = Position.from_fen("3k5/9/9/9/9/9/9/9/9/4K3R w - - 0 1")
+    resolver = Resolver(start)
+    resolver.observe(observe_board(start.board, 0.5))
+    first = start.play("i0h0")
+    glare = {"h0": {"R": 0.85, ".": 0.05}, "i1": {".": 0.65, "R": 0.25}}
+    events = resolver.observe(_reading(observe_board(first.board, 2.0, touched=tuple(
+        parse_square(n) for n in ("i0", "h0", "i1"))), glare))
+    events += resolver.observe(_reading(observe_board(first.board, 2.3, seed=1, touched=()), glare))
+    (recorded,) = [e for e in events if isinstance(e, MoveRecorded)]
+    assert recorded.iccs == "i0h0" and "i0i1" in recorded.rivals
+    second = first.play("d9d8")
+    _look(resolver, second.board, 4.0, touched=(parse_square("d9"), parse_square("d8")))
+    cells = list(second.board)
+    cells[parse_square("h0")], cells[parse_square("i2")] = ".", "R"
+    events = _look(resolver, "".join(cells), 6.0, touched=tuple(parse_square(n) for n in ("h0", "i1", "i2")))
+    assert [(e.kind, e.squares) for e in events if isinstance(e, IllegalMoveAlert)] == [("illegal_move", ("h0", "i2"))]
+    assert not [e for e in events if isinstance(e, MoveCorrected)]
+    assert [m.iccs for m in resolver.game.moves] == ["i0h0", "d9d8"]
