@@ -327,11 +327,12 @@ def _read_game(header_text: list[tuple[str, str]], movetext: str, encoding: str 
     glyphs: dict[int, list[str]] = {}  # move index -> the annotator's marks on it (!, ?!, $14...), in order
     for kind, value in tokenize(movetext):
         if kind == "comment":
+            # a second comment after the same move is another note: kept apart as the exports write
+            # notes ("; "), not run into the first one's last sentence
             if game.moves:
-                previous = game.move_comments[-1]
-                game.move_comments[-1] = f"{previous} {value}".strip()
+                game.move_comments[-1] = _joined(game.move_comments[-1], value)
             else:
-                game.comment = f"{game.comment} {value}".strip()
+                game.comment = _joined(game.comment, value)
         elif kind == "result":
             game.result = value
             terminated = True
@@ -391,6 +392,11 @@ def read_pgn(source: str | bytes, *, strict: bool = False) -> list[PgnGame]:
 
 def _quote(value: str) -> str:
     return value.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def _joined(first: str, second: str) -> str:
+    """Two comments of one place as one: ``"a; b"`` (either alone when the other is empty)."""
+    return "; ".join(part for part in (first.strip(), second.strip()) if part)
 
 
 def _comment(text: str) -> str:

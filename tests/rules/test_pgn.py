@@ -135,7 +135,7 @@ def test_multi_game_file_with_comments_variations_and_fen() -> None:
     first, second, third = read_pgn(MULTI)
     assert [m.iccs for m in first.moves] == ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "h7h3"]
     assert first.comment == "Opening comment"
-    assert first.move_comments[1] == "[%clk 0:59:50] a black reply a line comment"
+    assert first.move_comments[1] == "[%clk 0:59:50] a black reply; a line comment"
     assert first.result == "1/2-1/2"
     assert first.errors == [] and first.notes == ["game 1: variation left out: '(2... C8.6 3. R1.2)'"]
     assert second.start_position().side_to_move == "black"
@@ -162,7 +162,7 @@ def test_writer_emits_roster_fen_format_and_numbering() -> None:
     assert text.endswith("\n40... 将4进1\n41. 前兵进一\n0-1\n")
     standard = write_pgn(read_pgn(MULTI)[0], "wxf")
     assert "[FEN" not in standard and '[Format "WXF"]' in standard
-    assert "1. C2.5 H8+7 {[%clk 0:59:50] a black reply a line comment}" in standard
+    assert "1. C2.5 H8+7 {[%clk 0:59:50] a black reply; a line comment}" in standard
 
 
 def test_bad_move_stops_the_game_leniently_or_raises_when_strict() -> None:
@@ -289,3 +289,12 @@ def test_a_nested_variation_is_named_as_written() -> None:
     (game,) = read_pgn("1. h2e2 (1. c3c4 (1. b2e2 h9g7) h9g7) h9g7 () 2. h0g2 ) *\n")
     assert [m.iccs for m in game.moves] == ["h2e2", "h9g7", "h0g2"] and game.errors == []
     assert game.notes == ["game 1: variation left out: '(1. c3c4 (1. b2e2 h9g7) h9g7)'"]  # not the empty one
+
+
+def test_two_comments_after_one_move_stay_two_notes() -> None:
+    # a tester's "{a} {b}" came back as "{a b}": the first note's last sentence ran into the second
+    (game,) = read_pgn("{intro} {more} 1. h2e2 {Red opens.} {Black was late} h9g7 {} {x} *")
+    assert game.comment == "intro; more"
+    assert game.move_comments == ["Red opens.; Black was late", "x"]
+    (again,) = read_pgn(write_pgn(game, "iccs"))
+    assert again.move_comments == game.move_comments and again.comment == game.comment
