@@ -271,9 +271,12 @@ class ConsoleHandler(BaseHTTPRequestHandler):
         if "text/html" in self.headers.get("Accept", "") and not path.startswith(("/api/", "/broadcast/")):
             # a page asked for by a browser (a game's link kept after the store changed): a page back
             text = html.escape(str(error))
+            # the console itself needs the password: one turned away is offered the public boards
+            back = ("href=/watch>← Spectators' boards" if error.status == HTTPStatus.UNAUTHORIZED
+                    else "href=/>← Console")
             page = (f"<!doctype html><meta charset=utf-8><title>{error.status.value} · xqrec</title>"
                     f"<link rel=stylesheet href=/static/style.css><body><header class=bar><a class='button back' "
-                    f"href=/>← Console</a><h1>{error.status.value} {html.escape(error.status.phrase)}</h1></header>"
+                    f"{back}</a><h1>{error.status.value} {html.escape(error.status.phrase)}</h1></header>"
                     f"<p style='padding:16px'>{text}</p>")
             self._send(error.status, page.encode("utf-8"), "text/html; charset=utf-8", headers)
             return

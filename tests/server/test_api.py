@@ -248,6 +248,8 @@ def test_password_guards_the_arbiters_data_and_actions(guarded: Any) -> None:
     game = record(guarded.db)
     url = f"{guarded.url}/api/games/{game}"
     assert get(url)[0] == 401
+    status, page, _ = get(f"{guarded.url}/games/{game}", {"Accept": "text/html"})
+    assert status == 401 and b"href=/watch>" in page and b"Console<" not in page  # turned away: the public boards
     signed_in = {"Authorization": "Basic " + base64.b64encode(b"Zhang:correct horse battery").decode()}
     assert get(url, signed_in)[0] == 200
     seq = json.loads(get(url, signed_in)[1])["alerts"][0]["seq"]
