@@ -98,8 +98,8 @@ def rebuild(events: Iterable[Event]) -> RecordedGame:
         elif isinstance(event, PositionRestored):
             game.corrected += game.plies[event.ply:]
             del game.plies[event.ply:]
-            if game.ended is not None and game.ended.ply > event.ply:
-                game.ended = None
+            if game.ended is not None and game.ended.ply > event.ply and not isinstance(game.ended, ResultMarked):
+                game.ended = None  # the position it was judged on is gone (the arbiter's own result stands)
         elif isinstance(event, GameEnded):
             if event.advisory:
                 game.advice.append(event)

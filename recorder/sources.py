@@ -566,8 +566,8 @@ class LiveSource(FrameSource):
         self._stopped.set()
 
     def check(self, attempts: int = 4, wait_s: float = 0.0, told: Callable[[str], None] | None = None) -> None:
-        """Open the source now (with back-off: ``attempts`` tries, and more until ``wait_s`` seconds
-        have passed); ``OSError`` with the reason if it never opens. ``told`` hears, once, that the
+        """Open the source now (with back-off: ``attempts`` tries, or with ``wait_s`` as many as
+        ``wait_s`` seconds allow); ``OSError`` with the reason if it never opens. ``told`` hears, once, that the
         source is being waited for.
 
         A camera index that does not exist or a stream that never answers is a setup mistake to
@@ -584,7 +584,7 @@ class LiveSource(FrameSource):
                 self._first = capture
                 return
             waited = self._clock() - started
-            if (attempt >= max(1, attempts) and waited >= wait_s) or self._stopped.is_set():
+            if (waited >= wait_s if wait_s > 0 else attempt >= max(1, attempts)) or self._stopped.is_set():
                 break
             if attempt == 1 and wait_s > 0 and told is not None:
                 told(f"waiting for {self.name} to answer (up to {wait_s:g} s)")

@@ -82,8 +82,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="move notation in the PGN (default iccs)")
     parser.add_argument("--wait-for-source", type=float, default=0.0, metavar="SECONDS",
                         help="keep trying to open a camera or stream this long before giving up (default: "
-                             "four tries, about 4 s: a wrong address is said at once); for recorders started "
-                             "before their cameras")
+                             "four tries, a few seconds, so that a wrong address is told soon); for recorders "
+                             "started before their cameras")
     parser.add_argument("--fps", type=positive_number,
                         help="frame rate of an image folder (default 10), or to override a file's")
     parser.add_argument("--roi", type=region_argument, metavar="X,Y,W,H",

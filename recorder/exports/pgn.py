@@ -37,7 +37,7 @@ from recorder.exports.times import clock_text, move_times
 from recorder.scoresheet import RecordedGame, clock_left_text, rebuild
 from recorder.store.db import GameInfo
 from recorder.store.import_notes import article_tag
-from rules import START_FEN, Move, PgnGame, write_pgn
+from rules import START_FEN, Move, PgnGame, Position, format_move, write_pgn
 from rules.squares import RED
 
 log = logging.getLogger(__name__)
@@ -68,15 +68,29 @@ def alert_comment(alert: Alert) -> str:
 
 
 def restored_comment(event: PositionRestored) -> str:
+    """A restoration as a comment sentence (read back by :mod:`recorder.store.import_notes`), naming the
+    arbiter who took the moves back in the console."""
     taken = f"; taken back: {' '.join(event.taken_back)}" if event.taken_back else ""
-    return f"arbiter: position after ply {event.ply} restored (art. 5.8){taken}"
+    by = f" (by {event.by})" if event.by and event.taken_back else ""
+    return f"arbiter: position after ply {event.ply} restored (art. 5.8){taken}{by}"
 
 
 def taken_back_text(event: PositionRestored) -> str:
-    """What an arbiter's take-back in the console did, as the console lists it."""
+    """What an arbiter's take-back in the console did, as the console lists it: the plies, each in
+    Chinese notation and ICCS (``plies 9-10 taken back: 炮二平七 (h2c2), 炮2平1 (b7a7)``)."""
     last = event.ply + len(event.taken_back)
     plies = f"ply {last}" if len(event.taken_back) == 1 else f"plies {event.ply + 1}-{last}"
-    return f"{plies} taken back ({' '.join(event.taken_back)}): the record goes on from ply {event.ply}"
+    named = []
+    position: Position | None = Position.from_fen(event.fen)
+    for iccs in event.taken_back:
+        move = Move.from_iccs(iccs)
+        if position is not None and position.is_legal(move):
+            named.append(f"{format_move(position, move)} ({iccs})")
+            position = position.play(move)
+        else:  # a log whose moves do not follow (written by hand): the ICCS alone
+            named.append(iccs)
+            position = None
+    return f"{plies} taken back: {', '.join(named)}; the record goes on from ply {event.ply}"
 
 
 def correction_text(event: MoveCorrected) -> str:
@@ -134,9 +148,7 @@ def notes_of(events: Sequence[Event], sheet: bool = False) -> list[tuple[int, st
         if isinstance(event, PositionRestored):
             ply = event.ply
             if event.taken_back:
-                when = f", {event.at[11:16]} UTC" if len(event.at) >= 16 else ""
-                by = f" (taken back by {event.by}{when})" if sheet and event.by else ""
-                notes.append((event.ply, restored_comment(event) + by))
+                notes.append((event.ply, restored_comment(event) + (_when(event.at) if sheet else "")))
         elif isinstance(event, Alert):
             notes.append((event.ply, alert_comment(event) + acknowledged.get(index, "")))
         elif isinstance(event, Comment):

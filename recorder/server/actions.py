@@ -130,7 +130,7 @@ def correct(store: GameStore, game_id: int, events: list[StoredEvent], body: dic
     expected = body.get("was")
     if expected is not None and not isinstance(expected, str):
         raise MalformedAction(f"was must be the ply's move as the page showed it (ICCS, \"\" for none), not {expected!r}")
-    if expected is not None and expected.strip() != was:  # another arbiter changed the ply meanwhile
+    if expected is not None and not _names(expected, position, was):  # another arbiter changed the ply meanwhile
         now = f"is now {was}" if was else "has no move now"
         shown = expected.strip() or "no move"
         raise ActionError(f"ply {ply} {now}, not {shown} as your page showed: someone changed the record "
@@ -173,7 +173,10 @@ def take_back(store: GameStore, game_id: int, events: list[StoredEvent], body: d
     expected = body.get("was")
     if expected is not None and not isinstance(expected, str):
         raise MalformedAction(f"was must be the last ply's move as the page showed it (ICCS), not {expected!r}")
-    if expected is not None and expected.strip() != plies[-1]:
+    before_last = Position.from_fen(start_fen) if start_fen else Position.start()
+    for iccs in plies[:-1]:
+        before_last = before_last.play(Move.from_iccs(iccs))
+    if expected is not None and not _names(expected, before_last, plies[-1]):
         raise ActionError(f"the record has changed since your page showed it (its last ply is now {plies[-1]}, "
                           f"ply {len(plies)}): look at it again before taking moves back")
     position = Position.from_fen(start_fen) if start_fen else Position.start()
@@ -181,8 +184,27 @@ def take_back(store: GameStore, game_id: int, events: list[StoredEvent], body: d
         position = position.play(Move.from_iccs(iccs))
     event = PositionRestored(_t(events), ply, position.fen(), tuple(plies[ply:]), by=by, at=_now())
     store.append(game_id, event)
+    # a checkmate or stalemate taken back is no longer the game's end (the arbiter's own result stands)
+    result = rebuild([*(stored.event for stored in events), event]).result
+    if result != store.game(game_id).result:
+        store.set_result(game_id, result)
     log.info("game %d: plies %d-%d taken back by %s", game_id, ply + 1, len(plies), by)
     return [event]
+
+
+def _names(text: str, position: Position, iccs: str) -> bool:
+    """Does ``text``, a ply's move as a page or script showed it, name ``iccs`` played from ``position``?
+    ICCS in either case, with or without a dash (``G9-E7``, as the PGN writes it), WXF or Chinese; ""
+    names no move."""
+    text = text.strip()
+    if not text or not iccs:
+        return text == iccs
+    if text.replace("-", "").lower() == iccs:
+        return True
+    try:
+        return parse_move(position, text).iccs == iccs
+    except ValueError:
+        return False
 
 
 def _clock_of(events: list[StoredEvent]) -> dict[int, tuple[int | None, int | None]]:
@@ -195,6 +217,8 @@ def _clock_of(events: list[StoredEvent]) -> dict[int, tuple[int | None, int | No
         event = stored.event
         if isinstance(event, MoveRecorded | ClockPressed) and event.ply is not None:
             found[event.ply] = (event.red_ms, event.black_ms)
+        elif isinstance(event, PositionRestored):  # the taken-back moves' times are not a later move's
+            found = {ply: times for ply, times in found.items() if ply <= event.ply}
     return found
 
 

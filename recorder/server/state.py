@@ -153,8 +153,8 @@ def game_state(game: GameRow, events: list[StoredEvent]) -> dict[str, Any]:
                 moves[event.ply - 1]["clock_ms"] = event.red_ms if event.side == RED else event.black_ms
         elif isinstance(event, PositionRestored):
             del moves[event.ply:]
-            if ended is not None and ended["ply"] > event.ply:
-                ended = None
+            if ended is not None and ended["ply"] > event.ply and not ended["by"]:
+                ended = None  # the position it was judged on is gone (the arbiter's own result stands)
             if event.by:  # taken back in the console (the recorder's own restorations are alerts' business)
                 actions.append({"seq": stored.seq, "type": "PositionRestored", "by": event.by, "at": event.at,
                                 "text": taken_back_text(event)})

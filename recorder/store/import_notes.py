@@ -31,7 +31,7 @@ _ARTICLE_AT_END = re.compile(r"\(art\. (?P<article>[^)]*)\)$")
 _ENDED = re.compile(r"(?P<word>end|advice) \((?P<reason>[^,)]*)(?:, art\. (?P<article>[^)]*))?\): (?P<text>.*)",
                     re.DOTALL)
 _RESTORED = re.compile(r"arbiter: position after ply (?P<ply>\d+) restored \(art\. 5\.8\); taken back: "
-                       r"(?P<moves>[a-i][0-9][a-i][0-9](?: [a-i][0-9][a-i][0-9])*)")
+                       r"(?P<moves>[a-i][0-9][a-i][0-9](?: [a-i][0-9][a-i][0-9])*)(?: \(by (?P<by>[^()]+)\))?")
 _ADDED = re.compile(r"(?P<by>[^;:]+): ply (?P<ply>\d+) added by the (?:recorder|arbiter): "
                     r"(?P<iccs>[a-i][0-9][a-i][0-9]) \((?P<chinese>[^)]*)\)")
 _CORRECTED = re.compile(r"(?P<by>[^;:]+): ply (?P<ply>\d+) corrected to (?P<iccs>[a-i][0-9][a-i][0-9]) "
@@ -64,6 +64,7 @@ class EndedNote:
 class RestoredNote:
     ply: int
     taken_back: tuple[str, ...]
+    by: str = ""  # the arbiter who took them back in the console ("" when the board was seen restored)
 
 
 @dataclass(frozen=True)
@@ -99,7 +100,8 @@ def _format(note: Note) -> str:
         article = f", art. {note.article}" if note.article else ""
         return f"{'advice' if note.advisory else 'end'} ({note.reason}{article}): {note.text}"
     if isinstance(note, RestoredNote):
-        return f"arbiter: position after ply {note.ply} restored (art. 5.8); taken back: {' '.join(note.taken_back)}"
+        by = f" (by {note.by})" if note.by else ""
+        return f"arbiter: position after ply {note.ply} restored (art. 5.8); taken back: {' '.join(note.taken_back)}{by}"
     if not note.was:  # a ply added after the last one (a move the camera missed)
         who = "recorder" if note.by == "recorder" else "arbiter"
         return f"{note.by}: ply {note.ply} added by the {who}: {note.iccs} ({note.chinese})"
@@ -109,7 +111,7 @@ def _format(note: Note) -> str:
 def _read(sentence: str) -> Note:
     note: Note | None = None
     if match := _RESTORED.fullmatch(sentence):
-        note = RestoredNote(int(match["ply"]), tuple(match["moves"].split()))
+        note = RestoredNote(int(match["ply"]), tuple(match["moves"].split()), match["by"] or "")
     elif match := _ENDED.fullmatch(sentence):
         note = EndedNote(match["word"] == "advice", match["reason"], match["article"] or "", match["text"])
     elif match := _CORRECTED.fullmatch(sentence):

@@ -143,7 +143,7 @@ def _note_events(notes: list[Note], t: float, ply: int, after: Position,
             events.append(GameEnded(t, ply, None if note.advisory else result, note.reason, note.article, note.text,
                                     note.advisory))
         elif isinstance(note, RestoredNote):
-            events.append(PositionRestored(t, ply, after.fen(), note.taken_back))
+            events.append(PositionRestored(t, ply, after.fen(), note.taken_back, by=note.by))
         elif recorded is not None:  # the move recorded again, as the arbiter set it: the note's place kept
             events.append(MoveCorrected(t, ply, recorded.iccs, recorded.chinese, recorded.side, recorded.fen_after,
                                         recorded.confidence, None, recorded.red_ms, recorded.black_ms, False,

@@ -231,15 +231,36 @@ def test_the_arbiter_takes_back_plies_recorded_after_the_game(console: Any) -> N
     status, reply = post(url + "/takeback", {"ply": 8, "was": moves[-1]}, "Zhang")
     assert status == 200 and [m["iccs"] for m in reply["state"]["moves"]] == moves[:8]
     (act,) = [a for a in reply["state"]["actions"] if a["type"] == "PositionRestored"]
-    assert act["by"] == "Zhang" and act["text"].startswith(f"plies 9-{len(moves)} taken back ({' '.join(moves[8:])})")
+    assert act["by"] == "Zhang" and act["text"].startswith(f"plies 9-{len(moves)} taken back: ")
+    assert all(f"({iccs})" in act["text"] for iccs in moves[8:])
     with GameStore(console.db) as store:
         (taken,) = [e for e in store.events(game) if isinstance(e, PositionRestored)]
     assert taken.ply == 8 and taken.taken_back == tuple(moves[8:]) and taken.by == "Zhang" and taken.at.endswith("Z")
     status, sheet, _ = get(f"{console.url}/games/{game}/export.txt")
-    assert status == 200 and "taken back by Zhang" in sheet.decode("utf-8")
+    assert status == 200 and f"taken back: {' '.join(moves[8:])} (by Zhang)" in sheet.decode("utf-8")
     status, pgn, _ = get(f"{console.url}/games/{game}/export.pgn")
     (written,) = read_pgn(pgn.decode("utf-8"))
-    assert [m.iccs for m in written.moves] == moves[:8]
+    assert [m.iccs for m in written.moves] == moves[:8] and "(by Zhang)" in pgn.decode("utf-8")
+    # a result marked stands through a take-back, in the console and the exports alike (a tester's
+    # 1-0 stayed on the tile while the exports said *); a move added after it is refused until reopened
+    assert post(url + "/result", {"result": "1-0", "text": "black resigned"}, "Zhang")[0] == 200
+    status, reply = post(url + "/takeback", {"ply": 6, "was": moves[7].upper()[:2] + "-" + moves[7].upper()[2:]}, "Zhang")
+    assert status == 200 and reply["state"]["result"] == "1-0" and reply["state"]["ended"]["result"] == "1-0"
+    status, pgn, _ = get(f"{console.url}/games/{game}/export.pgn")
+    assert '[Result "1-0"]' in pgn.decode("utf-8")
+    # a move added after a take-back gets no time of a move taken back
+    assert post(url + "/result", {"result": "*"}, "Zhang")[0] == 200
+    with GameStore(console.db) as store:
+        times = {e.ply: (e.red_ms, e.black_ms) for e in store.events(game) if isinstance(e, MoveRecorded)}
+    after = Position.start()
+    for iccs in moves[:6]:
+        after = after.play(iccs)
+    other = next(m.iccs for m in after.legal_moves() if m.iccs != moves[6])
+    status, reply = post(url + "/correct", {"ply": 7, "move": other, "was": ""}, "Zhang")
+    assert status == 200 and reply["state"]["moves"][6]["iccs"] == other
+    with GameStore(console.db) as store:
+        (added,) = [e for e in store.events(game) if isinstance(e, MoveCorrected) and e.ply == 7]
+    assert (added.red_ms, added.black_ms) != times[7] and added.red_ms is None
 
 
 def test_password_guards_the_arbiters_data_and_actions(guarded: Any) -> None:

@@ -163,6 +163,8 @@ def test_console_follows_a_live_game_and_the_arbiter_acknowledges_its_alert(cons
             assert recorded == truth("game_short")["moves"]
             moves = page.inner_text(f"#game-{game} .moves")
             assert "炮二平七" in moves and "炮2平1" in moves and "馬八進七" in moves  # Chinese notation (traditional)
+            tile = page.inner_text(f"#game-{game}")
+            assert "紅 李明" in tile and "红" not in tile  # the sides in traditional too
             beeps = int(page.evaluate("Number(document.body.dataset.beeps || 0)"))
             store.append(game, illegal_alert(45.0, 10))
             latencies.append(_wait(page, "id => document.getElementById('game-' + id).classList.contains('alerting')",

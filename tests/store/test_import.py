@@ -246,3 +246,25 @@ def test_a_record_from_elsewhere_gets_the_rules_verdicts_a_recorded_game_has() -
     exported = export_pgn(store.events(game_id), store.game(game_id).info)
     assert exported.count("advice (must_change") == 1
     assert _round_trip_text(exported) == exported  # the file's notes taken as written, not judged again
+
+
+def test_moves_an_arbiter_took_back_come_back_naming_the_arbiter() -> None:
+    from recorder.events import Event, MoveRecorded, PositionRestored, RecordingStarted
+    from recorder.store.db import GameInfo
+
+    position = Position.start()
+    events: list[Event] = [RecordingStarted(0.0, "cam", Position.start().fen(), "")]
+    for ply, iccs in enumerate(["h2e2", "h9g7", "h0g2", "i9h9"], start=1):
+        move = Move.from_iccs(iccs)
+        events.append(MoveRecorded(2.0 * ply, ply, iccs, "", "red" if ply % 2 else "black",
+                                   position.play(move).fen(), 1.0, 2.0 * ply))
+        position = position.play(move)
+    after_two = Position.start().play("h2e2").play("h9g7")
+    events.append(PositionRestored(9.0, 2, after_two.fen(), ("h0g2", "i9h9"), by="Zhang Wei", at="2026-12-04T03:57:00Z"))
+    text = export_pgn(events, GameInfo(event="Open"))
+    assert "taken back: h0g2 i9h9 (by Zhang Wei)" in text
+    store = GameStore(":memory:")
+    (game_id,) = import_pgn(store, text, "r.pgn").ids
+    (restored,) = [e for e in store.events(game_id) if isinstance(e, PositionRestored)]
+    assert (restored.ply, restored.taken_back, restored.by) == (2, ("h0g2", "i9h9"), "Zhang Wei")
+    assert _round_trip_text(text) == text

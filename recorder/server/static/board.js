@@ -12,7 +12,8 @@ const XQBoard = (() => {
            k: "将", a: "士", b: "象", n: "马", r: "车", c: "炮", p: "卒"},
   };
   const RIVER = {trad: ["楚 河", "漢 界"], simp: ["楚 河", "汉 界"]};
-  const TRAD = {"马": "馬", "车": "車", "帅": "帥", "将": "將", "进": "進", "后": "後", "炮": "炮"};
+  // the simplified characters of moves, sides and results that traditional writes otherwise
+  const TRAD = {"马": "馬", "车": "車", "帅": "帥", "将": "將", "进": "進", "后": "後", "炮": "炮", "红": "紅", "胜": "勝"};
 
   // FEN board part -> {"e0": "K", ...}
   function parseFen(fen) {

@@ -21,7 +21,7 @@
   function clockHtml(state, side) {
     const running = XQ.clockRuns(state, side);
     return `<div class="clock ${side}${running ? " running" : ""}" data-side="${side}">`
-      + `<span class="who" title="${XQ.esc(state[side] || "")}">${side === "red" ? "红" : "黑"} ${XQ.esc(state[side] || (side === "red" ? "Red" : "Black"))}</span>`
+      + `<span class="who" title="${XQ.esc(state[side] || "")}">${XQBoard.notation(side === "red" ? "红" : "黑", XQ.prefs.script)} ${XQ.esc(state[side] || (side === "red" ? "Red" : "Black"))}</span>`
       + `<span class="time">${XQ.clock(XQ.clockNow(state, side, received.get(state.id)))}</span></div>`;
   }
 
@@ -49,7 +49,7 @@
       <div class="words">
       <div class="what"><span class="icon">⚖</span> Ruling needed: ${XQ.esc(XQ.kindName(advice.reason))}
         ${advice.article ? `<span class="article">art. ${XQ.esc(advice.article)}</span>` : ""}
-        ${advice.result ? `<span class="sq">suggests ${XQ.esc(XQ.RESULT[advice.result] || advice.result)}</span>` : ""}</div>
+        ${advice.result ? `<span class="sq">suggests ${XQ.esc(XQ.resultText(advice.result))}</span>` : ""}</div>
       <div class="text">${XQ.esc(advice.text)}</div>
       <div class="acts"><button type="button" class="ack" data-game="${state.id}" data-seq="${advice.seq}">Acknowledge</button>
       ${more ? `<span class="more">+${more} more</span>` : ""}
@@ -71,7 +71,7 @@
     const board = XQBoard.svg(state.fen, {script: XQ.prefs.script, last: atAlert ? "" : last, marks});
     const caption = atAlert ? "position at the alert"
       : alert ? `${state.state === "recording" ? "live" : "the game's last position"}: ${since > 0 ? since + (since > 1 ? " plies" : " ply") + " after the alert" : "the alert's position differs"}` : "";
-    const result = state.result && state.result !== "*" ? `<span class="result">${XQ.esc(XQ.RESULT[state.result] || state.result)}</span>` : "";
+    const result = state.result && state.result !== "*" ? `<span class="result">${XQ.esc(XQ.resultText(state.result))}</span>` : "";
     const title = [state.event, state.round && "R" + state.round].filter(Boolean).join(" · ");
     return `<header>
         <span class="boardno" title="${XQ.esc(title)}">${state.board != null ? state.board : "#" + state.id}</span>
@@ -84,7 +84,7 @@
         <div class="side">
           ${clockHtml(state, "black")}
           <ol class="moves">${lastMoves(state, 8)}</ol>
-          <div class="tomove">${state.moves.length} plies · ${(state.result || "*") !== "*" ? "game over" : state.side_to_move === "red" ? "红方走" : "黑方走"}${state.alerts.length && !open.length ? ` · <span class="done">${state.alerts.length} alert${state.alerts.length > 1 ? "s" : ""} ✓</span>` : ""}</div>
+          <div class="tomove">${state.moves.length} plies · ${(state.result || "*") !== "*" ? "game over" : XQBoard.notation(state.side_to_move === "red" ? "红方走" : "黑方走", XQ.prefs.script)}${state.alerts.length && !open.length ? ` · <span class="done">${state.alerts.length} alert${state.alerts.length > 1 ? "s" : ""} ✓</span>` : ""}</div>
           ${clockHtml(state, "red")}
         </div>
       </div>

@@ -24,7 +24,7 @@
       const el = $("clock-" + side);
       const running = XQ.clockRuns(state, side);
       el.className = `clock ${side}${running ? " running" : ""}`;
-      el.innerHTML = `<span class="who" title="${XQ.esc(state[side] || "")}">${side === "red" ? "红" : "黑"} ${XQ.esc(state[side] || side)}</span>`
+      el.innerHTML = `<span class="who" title="${XQ.esc(state[side] || "")}">${XQBoard.notation(side === "red" ? "红" : "黑", XQ.prefs.script)} ${XQ.esc(state[side] || side)}</span>`
         + `<span class="time">${XQ.clock(XQ.clockNow(state, side, receivedAt))}</span>`;
     }
   }
@@ -47,7 +47,7 @@
     $("sheet").tBodies[0].innerHTML = rows.map((r) => `<tr><th>${r.n}</th>${r.red}${r.black || "<td></td>"}</tr>`).join("")
       || `<tr><td colspan="3" class="none">no moves yet</td></tr>`;
     if (state.ended) {
-      $("sheet").tBodies[0].insertAdjacentHTML("beforeend", `<tr class="end"><td colspan="3">${XQ.esc(XQ.RESULT[state.ended.result] || state.ended.result || "")} ${XQ.esc(state.ended.text || "")}${state.ended.by ? " — " + XQ.esc(state.ended.by) : ""}</td></tr>`);
+      $("sheet").tBodies[0].insertAdjacentHTML("beforeend", `<tr class="end"><td colspan="3">${XQ.esc(XQ.resultText(state.ended.result))} ${XQ.esc(state.ended.text || "")}${state.ended.by ? " — " + XQ.esc(state.ended.by) : ""}</td></tr>`);
     }
   }
 
@@ -59,7 +59,7 @@
   function adviceHtml(a) {
     const done = a.acknowledged ? ackedHtml(a)
       : a.open ? `<button type="button" class="ack" data-seq="${a.seq}">Acknowledge</button>`
-        : `<div class="ackd">✓ result marked: ${XQ.esc(XQ.RESULT[state.result] || state.result)}</div>`;
+        : `<div class="ackd">✓ result marked: ${XQ.esc(XQ.resultText(state.result))}</div>`;
     return `<div class="alertitem advice${a.open ? " open" : " done"}">
       <div class="thumb">${XQBoard.svg(a.fen || state.fen, {script: XQ.prefs.script})}</div>
       <div><div class="what">Ruling needed: ${XQ.esc(XQ.kindName(a.reason))} ${a.article ? `<span class="article">art. ${XQ.esc(a.article)}</span>` : ""}</div>
@@ -99,11 +99,14 @@
     document.title = title + " · xqrec";
     $("state").textContent = state.state + (state.void ? `: ${state.void}` : "");  // a void game says why
     $("state").className = "state " + state.state;
-    $("result").textContent = state.result && state.result !== "*" ? (XQ.RESULT[state.result] || state.result) : "";
+    $("result").textContent = state.result && state.result !== "*" ? (XQ.resultText(state.result)) : "";
     $("correct").elements.ply.max = String(state.moves.length + 1);
     // the ply follows the game until the arbiter types one (a page left open corrected an old ply)
     if (!plyTyped) $("correct").elements.ply.value = String(Math.max(1, state.moves.length));
     showPly();
+    const heads = $("sheet").tHead.rows[0].cells;  // 红方 / 黑方 in the script chosen
+    heads[1].textContent = XQBoard.notation("红方", XQ.prefs.script);
+    heads[2].textContent = XQBoard.notation("黑方", XQ.prefs.script);
     $("takeback").elements.ply.max = String(Math.max(0, state.moves.length - 1));
     showTakeBack();
     drawSheet();

@@ -237,6 +237,8 @@ const XQ = (() => {
   }
 
   const RESULT = {"1-0": "红胜 1-0", "0-1": "黑胜 0-1", "1/2-1/2": "和 ½-½"};
+  // a result as the page shows it, in the script chosen
+  function resultText(result) { return XQBoard.notation(RESULT[result] || result || "", prefs.script); }
   const KIND = {
     illegal_move: "Illegal move", wrong_side: "Moved out of turn", board_disturbed: "Board disturbed",
     unexplained: "Board not understood", press_without_move: "Clock pressed without a move",
@@ -257,10 +259,10 @@ const XQ = (() => {
   // the advice for the arbiter still waiting for a ruling (acknowledged or a result marked: done)
   function openAdvice(state) { return (state.advice || []).filter((a) => a.open); }
   function adviceLine(advice) {
-    return [`after ply ${advice.ply}`, advice.result ? `suggests ${RESULT[advice.result] || advice.result}` : "",
+    return [`after ply ${advice.ply}`, advice.result ? `suggests ${resultText(advice.result)}` : "",
             advice.t != null ? `${Number(advice.t).toFixed(1)} s` : ""].filter(Boolean).join(" · ");
   }
 
-  return {prefs, esc, clock, clockNow, clockRuns, serverNow, act, toast, beep, unlockSound, stream, setStatus, scriptToggle,
+  return {prefs, resultText, esc, clock, clockNow, clockRuns, serverNow, act, toast, beep, unlockSound, stream, setStatus, scriptToggle,
           soundToggle, moveLabel, unsureNote, RESULT, kindName, openAdvice, adviceLine, whoami, askArbiter};
 })();

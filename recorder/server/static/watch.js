@@ -16,7 +16,7 @@
     const running = XQ.clockRuns(state, side);
     const name = state[side] || (side === "red" ? "Red" : "Black");
     return `<div class="clock ${side}${running ? " running" : ""}" data-side="${side}">`
-      + `<span class="who" title="${XQ.esc(name)}">${side === "red" ? "红" : "黑"} ${XQ.esc(name)}</span>`
+      + `<span class="who" title="${XQ.esc(name)}">${XQBoard.notation(side === "red" ? "红" : "黑", XQ.prefs.script)} ${XQ.esc(name)}</span>`
       + `<span class="time">${XQ.clock(XQ.clockNow(state, side, receivedAt))}</span></div>`;
   }
 
@@ -42,10 +42,10 @@
   function statusText(state) {
     if ((state.result || "*") !== "*") {
       const why = state.ended && state.ended.text ? ` · ${state.ended.text}` : "";
-      return `<span class="result">${XQ.esc(XQ.RESULT[state.result] || state.result)}</span>${XQ.esc(why)}`;
+      return `<span class="result">${XQ.esc(XQ.resultText(state.result))}</span>${XQ.esc(why)}`;
     }
     if (state.state !== "recording") return XQ.esc(state.moves.length ? "not live" : "not started");
-    return `${state.moves.length} plies · ${state.side_to_move === "red" ? "红方走" : "黑方走"}`;
+    return `${state.moves.length} plies · ${XQBoard.notation(state.side_to_move === "red" ? "红方走" : "黑方走", XQ.prefs.script)}`;
   }
 
   function gameHref(id) {
