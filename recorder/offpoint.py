@@ -435,10 +435,13 @@ class LoosePieces:
     between: dict[int, float]
 
 
-def loose_pieces(discs: Discs, occupied: np.ndarray, *, threshold: float = 0.35,
+def loose_pieces(discs: Discs, occupied: np.ndarray, *, threshold: float = 0.35, edge_threshold: float = 0.45,
                  reach: float = 0.5, min_discs: int = MIN_DISCS) -> LoosePieces:
     """The pieces of one picture that stand off their points (see :class:`LoosePieces`).
 
+    A piece on an edge point (file a or i, rank 0 or 9) must stand ``edge_threshold`` off: there the
+    parallax fit is extrapolated and the board's frame lines draw circles of their own, and pieces
+    set 0.1-0.22 off measured 0.4-0.5 (bench_loose_pieces, a tester's sloppy boards).
     Nothing is told from a picture whose circle search found fewer than ``min_discs`` discs, and a
     disc is told between points only when it lies ``threshold`` or more from its nearest point and
     no further than ``reach``: a disc further from every point is more often a marking of the board
@@ -448,7 +451,10 @@ def loose_pieces(discs: Discs, occupied: np.ndarray, *, threshold: float = 0.35,
     found = ~np.isnan(discs.offsets[:, 0]) & ~discs.faint
     if int(found.sum()) < min_discs:
         return LoosePieces({}, {})
-    off = off_point(discs.offsets, occupied, threshold)
+    files, ranks = np.arange(90) % 9, np.arange(90) // 9
+    edge = (files == 0) | (files == 8) | (ranks == 0) | (ranks == 9)
+    off = {sq: d for sq, d in off_point(discs.offsets, occupied, threshold).items()
+           if d >= (edge_threshold if edge[sq] else threshold)}
     field = parallax_field(np.where(occupied[:, None], own_discs(discs.offsets, occupied), np.nan))
     shift = np.zeros((90, 2)) if field is None else field
     claimed = own_discs(discs.offsets, occupied)  # NaN where the disc is nearer an occupied point
@@ -458,7 +464,6 @@ def loose_pieces(discs: Discs, occupied: np.ndarray, *, threshold: float = 0.35,
         if threshold <= distance <= reach:
             between[int(index)] = distance
     # one disc is the nearest disc of several empty points around it: it is told at the nearest one
-    files, ranks = np.arange(90) % 9, np.arange(90) // 9
     at = {sq: (round(files[sq] + discs.offsets[sq, 0], 2), round(ranks[sq] + discs.offsets[sq, 1], 2)) for sq in between}
     nearest: dict[tuple[float, float], int] = {}
     for square in sorted(between, key=between.__getitem__):
