@@ -71,13 +71,13 @@ def main(argv: list[str] | None = None) -> None:
         knocked = dict(placements)
         knocked[name] = Placement(piece.letter, piece.rotation,
                                   (float(distance * np.cos(angle)), float(distance * np.sin(angle))))
-        sloppy = {}
-        for point, placed in placements.items():
+        sloppy: dict[str, Placement] = {}
+        for point, piece in placements.items():
             turn, off = rng.uniform(0, 2 * np.pi), rng.uniform(0.1, 0.22)
-            sloppy[point] = Placement(placed.letter, placed.rotation, (float(off * np.cos(turn)), float(off * np.sin(turn))))
-        for kind, placed in (("clean", placements), ("sloppy", sloppy), ("knocked", knocked)):
+            sloppy[point] = Placement(piece.letter, piece.rotation, (float(off * np.cos(turn)), float(off * np.sin(turn))))
+        for kind, board in (("clean", placements), ("sloppy", sloppy), ("knocked", knocked)):
             try:
-                reading = read_board(scene.render_frame(placed, [], 0.0).image, classifier)
+                reading = read_board(scene.render_frame(board, [], 0.0).image, classifier)
             except BoardNotFoundError:
                 counts["not located"] += 1
                 continue
