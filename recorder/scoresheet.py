@@ -55,6 +55,7 @@ class RecordedGame:
     start_fen: str = START_FEN
     plies: list[PlyEntry] = field(default_factory=list)
     corrected: list[PlyEntry] = field(default_factory=list)  # taken back by a restoration (art. 5.8)
+    taken_back: list[list[PlyEntry]] = field(default_factory=list)  # the same, one list a restoration
     alerts: list[Alert] = field(default_factory=list)
     presses: list[ClockPressed] = field(default_factory=list)  # every press, in recorded order
     ended: GameEnded | None = None
@@ -97,6 +98,8 @@ def rebuild(events: Iterable[Event]) -> RecordedGame:
                     entry.press = event
         elif isinstance(event, PositionRestored):
             game.corrected += game.plies[event.ply:]
+            if game.plies[event.ply:]:
+                game.taken_back.append(game.plies[event.ply:])
             del game.plies[event.ply:]
             if game.ended is not None and game.ended.ply > event.ply and not isinstance(game.ended, ResultMarked):
                 game.ended = None  # the position it was judged on is gone (the arbiter's own result stands)
@@ -171,9 +174,9 @@ def scoresheet_text(game: RecordedGame, *, title: str = "", with_clock: bool = T
         lines += ["", f"{game.ended.result or ''} {game.ended.text}".strip()]
     if verdicts and game.advice:
         lines += [""] + [f"after ply {advice.ply}: {advice_text(advice)}" for advice in game.advice]
-    if game.corrected:
-        taken = ", ".join(f"{e.ply}.{e.iccs}" for e in game.corrected)
-        lines += ["", f"taken back by the arbiter (art. 5.8): {taken}"]
+    if game.taken_back:  # each restoration's moves, in the order they were taken back
+        taken = "; ".join(", ".join(f"{e.ply}. {e.chinese or e.iccs}" for e in group) for group in game.taken_back)
+        lines += ["", f"taken back (art. 5.8): {taken}"]
     return "\n".join(lines) + "\n"
 
 
