@@ -180,7 +180,9 @@ class Resolver:
         self._last_advisory: str | None = None  # the advice already given (told once while it holds)
         self.observations = 0
         self.wants_retry = False  # the last observation asks for a second look (hidden points, a new trouble)
-        self._move_hidden = False  # the last view's best change touches a point it could not see: presses wait
+        # the last view's best change touches a point it could not see, or is a legal move not yet read
+        # clearly enough to record (glare over its target): presses wait for it
+        self._move_hidden = False
         self._move_hidden_since: float | None = None  # ... such views came since this (its press may be older)
         # Glare blows out points on the last view so that a whole legal move of the side to move could
         # be there unseen (its piece and its target both unreadable): a press then may be that move's,
@@ -274,6 +276,7 @@ class Resolver:
         if followed is not None:
             return followed
         decision = self._decide(scorer, with_pairs=False)
+        unclear_move = False  # this view shows one legal move, fitting every point but not clearly
         if not self._acceptable(decision, scorer):
             one_move = decision
             decision = self._decide(scorer, with_pairs=True)
@@ -281,11 +284,14 @@ class Resolver:
                 decision = self._with_one_move_view(decision, scorer, observation.t)
             if (one_move.candidate.kind == "move" and one_move.bad == 0
                     and not observation.mask.any() and decision.candidate.kind != "pair"):
+                unclear_move = True
                 self._one_move_view = (self.game.position.board, scorer, self._touched.copy())
                 log.debug("t=%.2f: kept as the view of one move: %s", observation.t, one_move.candidate.moves[0].iccs)
         t = observation.t
         self.wants_retry = False
-        self._move_hidden = False
+        self._move_hidden = unclear_move  # a press meanwhile may be that move's: it waits for it
+        if unclear_move and self._move_hidden_since is None:
+            self._move_hidden_since = observation.t_moved if observation.t_moved is not None else t
         masked = int(observation.mask.sum()) > cfg.alert_with_hidden  # a hand may be there
         if self._hidden is None or not np.array_equal(self._hidden, observation.mask):
             self._hidden, self._hidden_since = np.array(observation.mask, dtype=bool), t

@@ -676,3 +676,25 @@ def test_a_press_just_after_a_move_read_once_the_camera_was_back_completes_it() 
     events = resolver.press(ClockPress(27.2, "red", 905000, 900000))
     assert [(e.ply, e.red_ms) for e in events if isinstance(e, ClockPressed)] == [(1, 905000)]
     assert resolver.tick(40.0) == []
+
+
+def test_a_press_waits_for_a_move_seen_but_not_yet_read_clearly() -> None:
+    """A legal move the views show, fitting every point but too unclearly to record (glare over its
+    target), is likely made: the mover's press waits for it instead of being a press without a move
+    (s960000-clean-030: a chariot's move read clearly only 6 s later drew both clock alerts)."""
+    from tests.recorder.test_resolver import _reading
+
+    resolver = Resolver(clock=True)
+    resolver.observe(observe_board(P0.board, 1.0))
+    unclear = {"h2": {".": 0.55, "C": 0.35}, "e2": {"C": 0.5, ".": 0.4}}  # neither end surely read
+    kinds: list[str] = []
+    for i in range(12):  # 5.5 s of still views, the first after the hand
+        view = _reading(observe_board(P1.board, 3.0 + 0.5 * i, seed=i, touched=None if i == 0 else ()), unclear)
+        kinds += _kinds(resolver.observe(replace(view, t_moved=2.0 if i == 0 else None)))
+        if i == 1:
+            resolver.press(ClockPress(3.6, "red", 905000, 900000))
+        kinds += _kinds(resolver.tick(3.0 + 0.5 * i))
+    assert "press_without_move" not in kinds and not [e for e in kinds if e == "move_recorded"]
+    events = resolver.observe(replace(observe_board(P1.board, 10.0, seed=20), t_moved=None))  # read clearly now
+    assert [(e.iccs, e.red_ms) for e in events if isinstance(e, MoveRecorded)] == [("h2e2", 905000)]
+    assert not [k for k in _kinds(events) + _kinds(resolver.tick(30.0)) if k.endswith("_press") or k.startswith("press")]
