@@ -40,7 +40,7 @@ from recorder.events import (
     game_ended,
 )
 from recorder.observer import COVERED_INDEX, Observation
-from recorder.offpoint import off_point, residual_offsets
+from recorder.offpoint import MIN_DISCS, off_point, residual_offsets
 from recorder.resolver_catchup import catch_up
 from recorder.resolver_clock import ClockBook
 from recorder.resolver_diagnose import (
@@ -332,7 +332,7 @@ class Resolver:
             return events
         if acceptable:
             residual = [] if masked else self._residual(decision.candidate.board, scorer, observation)
-            hold = self._residual_hold(decision.candidate, residual, scorer)
+            hold = self._residual_hold(decision.candidate, residual, scorer, observation)
             restored = self._clock_trouble and decision.bad == 0  # every point reads as the record again
             if residual and self.desynced and decision.candidate.kind == "current" and not restored:
                 return events + self._raise_residual(residual, t, hold)  # still disturbed
@@ -485,33 +485,48 @@ class Resolver:
         residual = self._residual(decision.candidate.board, scorer, observation)
         if not residual or tuple((a.kind, a.squares) for a in residual) != self._suspect:
             return None
-        return list(self._raise_residual(residual, observation.t, self._residual_hold(decision.candidate, residual, scorer)))
+        return list(self._raise_residual(residual, observation.t, self._residual_hold(decision.candidate, residual, scorer,
+                                                                                           observation)))
 
-    def _residual_hold(self, candidate: _Candidate, residual: Sequence[Alert], scorer: Scorer) -> float:
+    def _residual_hold(self, candidate: _Candidate, residual: Sequence[Alert], scorer: Scorer,
+                       observation: Observation) -> float:
         """How long what is wrong on an accepted board may stand before it is raised.
 
         Pieces gone where a hand was may be in it (``_hand_hold``) when nothing moved, or when the
         only point wrong after a move is where the move went: a capture whose captor is still
-        held. After a move that shows where the piece went, a piece gone is a knock, raised at once.
+        held. After a move that shows where the piece went, a piece gone is a knock, raised at once,
+        when its disc lies near its point (a knocked piece lies where it was pushed); with no disc
+        near it on a view whose discs were found it is held too: the camera misreads it (soft glare
+        read a black advisor as empty just after the move next to it, s960000-clean-000), or a hand
+        took it, and a later look says which.
         """
         if not residual or candidate.kind not in ("current", "move"):
             return 0.0
         if candidate.kind == "move":
             wrong = {parse_square(name) for alert in residual for name in alert.squares}
-            if not wrong <= {move.to_square for move in candidate.moves}:
+            if not wrong <= {move.to_square for move in candidate.moves} and not self._no_disc_near(wrong, observation):
                 return 0.0
-        return self._hand_hold(scorer)
+        return self._hand_hold(scorer, candidate.board)
 
-    def _hand_hold(self, scorer: Scorer) -> float:
+    @staticmethod
+    def _no_disc_near(squares: set[int], observation: Observation) -> bool:
+        """Did the disc search, working on this view (``MIN_DISCS`` found), find no disc within reach
+        of any of ``squares``?"""
+        offsets = observation.offsets
+        if offsets is None or int((~np.isnan(offsets[:, 0])).sum()) < MIN_DISCS:
+            return False
+        return all(bool(np.isnan(offsets[sq, 0])) for sq in squares)
+
+    def _hand_hold(self, scorer: Scorer, board: str | None = None) -> float:
         """How long to wait before raising the trouble: ``in_hand_s`` when it is only one or two
-        pieces gone from points a hand was just near, else 0.
+        pieces gone from points a hand was just near (from ``board``, the record's by default), else 0.
 
         A player often lifts a piece and holds it, or takes the captured piece off first and holds
         their own, with the hand off the board and still: the board then reads with pieces missing.
         That is the ordinary course of a move, not yet a disturbed board. A piece whose disc is seen
         lying off its point (knocked there) is not in a hand: it is raised at once.
         """
-        found = changes(self.game.position, scorer, self.config.confident_p)
+        found = changes(self.game.position if board is None else Position(board, RED), scorer, self.config.confident_p)
         gone = [sq for sq in found.vacated if sq not in self._seen_off]  # a piece seen lying off its point is in no hand
         in_hand = 0 < len(gone) <= 2 and not found.appeared and all(self._touched[sq] for sq in gone)
         return self.config.in_hand_s if in_hand else 0.0

@@ -991,3 +991,29 @@ def test_a_piece_moved_on_illegally_is_raised_not_explained_by_revising_its_earl
     assert [(e.kind, e.squares) for e in events if isinstance(e, IllegalMoveAlert)] == [("illegal_move", ("h0", "i2"))]
     assert not [e for e in events if isinstance(e, MoveCorrected)]
     assert [m.iccs for m in resolver.game.moves] == ["i0h0", "d9d8"]
+
+
+def test_a_piece_read_gone_after_a_move_with_no_disc_near_it_is_held_not_raised_at_once() -> None:
+    """After a move, a neighbour read as empty with its disc lying nearby is a knock, raised at once;
+    with no disc anywhere near it (soft glare over it, s960000-clean-000) it is held, and a later
+    look that reads it again raises nothing."""
+    board = _moved(Position.start().board, "h2", "e2")
+    f0 = parse_square("f0")
+    near = tuple(parse_square(n) for n in ("h2", "e2", "f0"))
+    offsets = np.full((90, 2), np.nan)
+    for sq, letter in enumerate(board):
+        if letter != "." and sq != f0:
+            offsets[sq] = (0.02, -0.01)  # the disc search worked on this view, and saw none at f0
+    gone = {f0: (".", 0.9)}
+    resolver = _started()
+    first = resolver.observe(replace(observe_board(board, 2.0, misread=gone, touched=near), offsets=offsets))
+    second = resolver.observe(replace(observe_board(board, 2.4, seed=1, misread=gone, touched=()), offsets=offsets))
+    assert _recorded(first) == ["h2e2"] and not [e for e in first + second if isinstance(e, Alert)]
+    later = resolver.observe(replace(observe_board(board, 5.0, seed=2, touched=()), offsets=offsets))
+    assert not [e for e in later if isinstance(e, Alert)]
+    knocked = offsets.copy()
+    knocked[f0] = (0.45, 0.1)  # the advisor's disc lies off its point: knocked, raised at once
+    resolver = _started()
+    events = resolver.observe(replace(observe_board(board, 2.0, misread=gone, touched=near), offsets=knocked))
+    events += resolver.observe(replace(observe_board(board, 2.4, seed=1, misread=gone, touched=()), offsets=knocked))
+    assert [e.kind for e in events if isinstance(e, Alert)] == ["board_disturbed"]
