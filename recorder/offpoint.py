@@ -455,9 +455,9 @@ def loose_pieces(discs: Discs, occupied: np.ndarray, *, threshold: float = 0.35,
     edge = (files == 0) | (files == 8) | (ranks == 0) | (ranks == 9)
     off = {sq: d for sq, d in off_point(discs.offsets, occupied, threshold).items()
            if d >= (edge_threshold if edge[sq] else threshold)}
-    field = parallax_field(np.where(occupied[:, None], own_discs(discs.offsets, occupied), np.nan))
-    shift = np.zeros((90, 2)) if field is None else field
     claimed = own_discs(discs.offsets, occupied)  # NaN where the disc is nearer an occupied point
+    field = parallax_field(np.where(occupied[:, None], claimed, np.nan))
+    shift = np.zeros((90, 2)) if field is None else field
     between: dict[int, float] = {}
     for index in np.flatnonzero(~occupied & found & ~np.isnan(claimed[:, 0])):
         distance = float(np.hypot(*(claimed[index] - shift[index])))

@@ -173,16 +173,13 @@ def take_back(store: GameStore, game_id: int, events: list[StoredEvent], body: d
     expected = body.get("was")
     if expected is not None and not isinstance(expected, str):
         raise MalformedAction(f"was must be the last ply's move as the page showed it (ICCS), not {expected!r}")
-    before_last = Position.from_fen(start_fen) if start_fen else Position.start()
-    for iccs in plies[:-1]:
-        before_last = before_last.play(Move.from_iccs(iccs))
-    if expected is not None and not _names(expected, before_last, plies[-1]):
+    positions = [Position.from_fen(start_fen) if start_fen else Position.start()]  # after each ply, from 0
+    for iccs in plies:
+        positions.append(positions[-1].play(Move.from_iccs(iccs)))
+    if expected is not None and not _names(expected, positions[-2], plies[-1]):
         raise ActionError(f"the record has changed since your page showed it (its last ply is now {plies[-1]}, "
                           f"ply {len(plies)}): look at it again before taking moves back")
-    position = Position.from_fen(start_fen) if start_fen else Position.start()
-    for iccs in plies[:ply]:
-        position = position.play(Move.from_iccs(iccs))
-    event = PositionRestored(_t(events), ply, position.fen(), tuple(plies[ply:]), by=by, at=_now())
+    event = PositionRestored(_t(events), ply, positions[ply].fen(), tuple(plies[ply:]), by=by, at=_now())
     store.append(game_id, event)
     # a checkmate or stalemate taken back is no longer the game's end (the arbiter's own result stands)
     result = rebuild([*(stored.event for stored in events), event]).result
