@@ -132,8 +132,10 @@ def notes_of(events: Sequence[Event], sheet: bool = False) -> list[tuple[int, st
     acknowledgement names its alert by its place in it). A comment is its words as they came (a PGN
     gives them back), or on a ``sheet`` ``comment: WORDS`` (not to pass them off as the recorder's),
     where the arbiter's corrections and notes also say when they were made, and an alert
-    acknowledged without a note says by whom."""
+    acknowledged without a note says by whom. A restoration moves the notes of the plies it took
+    back to the ply it went back to (before its own)."""
     notes = []
+    restored: list[tuple[int, int]] = []  # (place in events, ply gone back to) of each restoration
     ply = 0
     acknowledged = _acknowledged(events) if sheet else {}
     marks = [index for index, event in enumerate(events) if isinstance(event, ResultMarked)]
@@ -147,6 +149,10 @@ def notes_of(events: Sequence[Event], sheet: bool = False) -> list[tuple[int, st
                           + (f": {event.text}" if event.text else "") + _when(event.at)))
         if isinstance(event, PositionRestored):
             ply = event.ply
+            # what was said about the moves taken back stays with the record's history, at the ply
+            # it went back to: a later move played at the same ply number is another move
+            notes = [(min(at, event.ply), said) for at, said in notes]
+            restored.append((index, event.ply))
             if event.taken_back:
                 notes.append((event.ply, restored_comment(event) + (_when(event.at) if sheet else "")))
         elif isinstance(event, Alert):
@@ -158,6 +164,7 @@ def notes_of(events: Sequence[Event], sheet: bool = False) -> list[tuple[int, st
         elif isinstance(event, AlertAcknowledged) and event.note:
             target = events[event.seq - 1] if 0 < event.seq <= len(events) else None
             at = target.ply if isinstance(target, Alert) else ply
+            at = min([at] + [back for where, back in restored if where > event.seq - 1])
             who = event.by if "arbiter" in (event.by or "").lower() else f"arbiter {event.by or ''}".strip()
             notes.append((at, f"{who} on the {event.kind} alert: {event.note}" + (_when(event.at) if sheet else "")))
         elif isinstance(event, DetailsEdited) and sheet:

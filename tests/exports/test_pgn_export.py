@@ -5,11 +5,18 @@ from __future__ import annotations
 
 import pytest
 
-from recorder.events import GameEnded, IllegalMoveAlert, ResultMarked, corrections
+from recorder.events import (
+    GameEnded,
+    IllegalMoveAlert,
+    MoveRecorded,
+    RecordingStarted,
+    ResultMarked,
+    corrections,
+)
 from recorder.exports.pgn import export_pgn, move_times, read_clocks, to_pgn_game
 from recorder.scoresheet import rebuild
 from recorder.store import GameInfo
-from rules import Move, Position, read_pgn, write_pgn
+from rules import START_FEN, Move, Position, format_move, read_pgn, write_pgn
 from tests.exports.game_events import BASE_MS, INCREMENT_MS, game_events
 
 MOVES = ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7", "b0c2", "c6c5", "c3c4", "h7i7", "b2b6"]
@@ -91,3 +98,47 @@ def test_pgn_from_other_programs_in_gbk_and_with_bad_moves() -> None:
     assert game.move_comments[3] == "好棋"
     (bad,) = read_pgn("1. 炮二平五 马8进7 2. 车一进九 *\n")
     assert len(bad.moves) == 2 and bad.errors and "ply 3" in bad.errors[0]
+
+
+def test_notes_of_moves_taken_back_stay_where_the_record_went_back_to() -> None:
+    """Two take-backs, the second further back than the first: nothing said about the moves taken
+    back lands on a move played later at the same ply number."""
+    from recorder.events import AlertAcknowledged, Event, PositionRestored
+    from recorder.exports.text import export_text
+
+    def played(moves: list[str], t: float, first_ply: int, position: Position) -> tuple[list[MoveRecorded], Position]:
+        out = []
+        for ply, iccs in enumerate(moves, first_ply):
+            move = Move.from_iccs(iccs)
+            after = position.play(move)
+            out.append(MoveRecorded(t + ply, ply, iccs, format_move(position, move), "red" if ply % 2 else "black",
+                                    after.fen(), 0.99, t + ply))
+            position = after
+        return out, position
+
+    def after(moves: list[str]) -> Position:
+        position = Position.start()
+        for iccs in moves:
+            position = position.play(Move.from_iccs(iccs))
+        return position
+
+    events: list[Event] = [RecordingStarted(0.0, "cam", START_FEN, "")]
+    first, _ = played(MOVES[:8], 0.0, 1, Position.start())
+    events += first
+    events.append(IllegalMoveAlert(20.0, "illegal_move", ("b0", "b3"), "5.3", "the horse's leg is blocked", 8))
+    events.append(PositionRestored(21.0, 6, after(MOVES[:6]).fen(), tuple(MOVES[6:8]), by="Li"))
+    again, _ = played(["b0c2", "c6c5", "c3c4", "h7i7"], 30.0, 7, after(MOVES[:6]))
+    events += again
+    events.append(PositionRestored(40.0, 4, after(MOVES[:4]).fen(), (*MOVES[4:6], "b0c2", "c6c5", "c3c4", "h7i7"),
+                                   by="Li"))
+    events.append(AlertAcknowledged(41.0, 10, "illegal_move", "Li", "board put right"))  # the alert, event 10
+    later, _ = played(["b0c2", "b9c7", "i0h0", "c6c5", "c3c4", "h7i7", "b2b6"], 50.0, 5, after(MOVES[:4]))
+    events += later
+    game = to_pgn_game(events, INFO)
+    assert all(comment == "" for comment in game.move_comments[4:]), game.move_comments[4:]
+    (gone_back,) = [c for c in game.move_comments[:4] if c]
+    assert gone_back.index("alert illegal_move") < gone_back.index("position after ply 6") \
+        < gone_back.index("position after ply 4") < gone_back.index("board put right")
+    assert game.move_comments.index(gone_back) == 3
+    sheet = export_text(events, INFO)
+    assert sheet.count("position after ply") == 2
