@@ -22,6 +22,8 @@ import math
 import os
 import queue
 import re
+import sys
+import tempfile
 import threading
 import time
 import urllib.parse
@@ -55,6 +57,26 @@ def cut_short(data: np.ndarray) -> str:
     return ""
 
 
+def decode_picture(data: np.ndarray) -> tuple[np.ndarray | None, str]:
+    """A picture's bytes decoded (None when they cannot be), and what the decoder said about damage it
+    read past: libjpeg prints "Corrupt JPEG data: ..." on the terminal naming no file, so its words are
+    taken here instead, for the caller to say which file they are about."""
+    if data[:2].tobytes() != b"\xff\xd8":
+        return cv2.imdecode(data, cv2.IMREAD_COLOR), ""
+    with tempfile.TemporaryFile() as sink:
+        sys.stderr.flush()
+        saved = os.dup(2)
+        try:
+            os.dup2(sink.fileno(), 2)
+            image = cv2.imdecode(data, cv2.IMREAD_COLOR)
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+        sink.seek(0)
+        said = " ".join(sink.read().decode("utf-8", "replace").split())
+    return image, said
+
+
 def read_image(path: str | Path) -> np.ndarray:
     """A picture file as a BGR image; ``ValueError`` saying what is wrong with the file when it
     cannot be read (missing, a folder, empty, a format OpenCV does not decode, a JPEG cut short, not
@@ -70,7 +92,9 @@ def read_image(path: str | Path) -> np.ndarray:
     cut = cut_short(data)
     if cut:  # told here, before the decoder prints its own line about it, or reads it half grey
         raise ValueError(f"{path}: the {cut} file is cut short (a copy or download that did not finish)")
-    image = cv2.imdecode(data, cv2.IMREAD_COLOR)
+    image, said = decode_picture(data)
+    if said and image is not None:  # read past the damage: the reading may be wrong where it was
+        log.warning("%s is damaged (the decoder said: %s): parts of the picture may be wrong", path, said)
     if image is None:
         kind = _UNSUPPORTED.get(path.suffix.lower())
         if kind:
@@ -523,10 +547,11 @@ class ImageFolderSource(FrameSource):
         for index, path in enumerate(self.files):
             data = np.fromfile(str(path), dtype=np.uint8)
             cut = cut_short(data) if data.size else "empty"
-            image = None if cut else cv2.imdecode(data, cv2.IMREAD_COLOR)
-            if image is None:
+            image, said = (None, "") if cut else decode_picture(data)
+            if image is None or said:  # a damaged frame could show pieces gone: the next one is read instead
                 self.skipped += 1
                 why = ("an empty file" if cut == "empty" else f"the {cut} file is cut short" if cut
+                       else f"damaged: the decoder said {said}" if said
                        else "not a picture OpenCV decodes, or damaged")
                 log.warning("skipped unreadable image %s (%s)", path, why)
                 continue

@@ -113,6 +113,28 @@ def test_a_cut_picture_in_a_folder_is_skipped_and_named(tmp_path: Path, caplog: 
     assert f"skipped unreadable image {folder / '001.jpg'} (the JPEG file is cut short)" in caplog.text
 
 
+def test_a_picture_damaged_inside_is_named_with_the_decoders_words(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, capfd: pytest.CaptureFixture[str]) -> None:
+    # libjpeg's own "Corrupt JPEG data: ..." line on the terminal named no file: which frame was it?
+    from recorder.sources import read_image
+
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    data = cv2.imencode(".jpg", np.random.default_rng(1).integers(0, 255, (64, 64, 3), dtype=np.uint8))[1].tobytes()
+    half = len(data) // 2
+    damaged = data[:half] + data[-2:]  # the middle lost, the end marker kept: not cut short
+    for i in range(3):
+        (folder / f"{i:03d}.jpg").write_bytes(damaged if i == 1 else data)
+    with caplog.at_level("WARNING"):
+        frames = [f for f in open_source(str(folder), fps=5.0) if isinstance(f, Frame)]
+        image = read_image(folder / "001.jpg")
+    assert [f.index for f in frames] == [0, 2]  # a frame read past damage could show pieces gone
+    assert f"skipped unreadable image {folder / '001.jpg'} (damaged: the decoder said Corrupt JPEG data" in caplog.text
+    assert image.shape == (64, 64, 3)  # a single picture is read, with the warning
+    assert f"{folder / '001.jpg'} is damaged (the decoder said: Corrupt JPEG data" in caplog.text
+    assert "Corrupt JPEG" not in capfd.readouterr().err
+
+
 def test_a_truncated_video_says_so(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.INFO, logger="recorder.sources")
     fixture = Path(__file__).parents[1] / "fixtures" / "game_short.mp4"
