@@ -36,7 +36,7 @@ from recorder.events import (
 from recorder.exports.times import clock_text, move_times
 from recorder.scoresheet import RecordedGame, clock_left_text, rebuild
 from recorder.store.db import GameInfo
-from recorder.store.import_notes import article_tag
+from recorder.store.import_notes import acknowledger, article_tag
 from rules import START_FEN, Move, PgnGame, Position, format_move, write_pgn
 from rules.squares import RED
 
@@ -165,8 +165,8 @@ def notes_of(events: Sequence[Event], sheet: bool = False) -> list[tuple[int, st
             target = events[event.seq - 1] if 0 < event.seq <= len(events) else None
             at = target.ply if isinstance(target, Alert) else ply
             at = min([at] + [back for where, back in restored if where > event.seq - 1])
-            who = event.by if "arbiter" in (event.by or "").lower() else f"arbiter {event.by or ''}".strip()
-            notes.append((at, f"{who} on the {event.kind} alert: {event.note}" + (_when(event.at) if sheet else "")))
+            notes.append((at, f"{acknowledger(event.by or '')} on the {event.kind} alert: {event.note}"
+                          + (_when(event.at) if sheet else "")))
         elif isinstance(event, DetailsEdited) and sheet:
             notes.append((ply, f"details edited by {event.by}: {'; '.join(event.changes)}{_when(event.at)}"))
         elif isinstance(event, SourceGap) and event.reason == NOT_RECORDING:

@@ -4,8 +4,8 @@ The store's PGN export (``recorder.exports.pgn``) writes each move's comment as 
 and then the game's notes, one sentence each, joined by ``"; "``: an alert (``alert KIND SQUARES
 (art. A): TEXT``), a position the arbiter restored (``arbiter: position after ply N restored (art.
 5.8); taken back: MOVES``), a corrected move (``BY: ply N corrected to ICCS (CHINESE), was ICCS``) or
-an added one (``BY: ply N added by the arbiter: ICCS (CHINESE)``),
-advice and the game's end (``advice|end (REASON, art. A): TEXT``). Read back, each sentence becomes
+an added one (``BY: ply N added by the arbiter: ICCS (CHINESE)``), the arbiter's note on an alert
+(``arbiter NAME on the KIND alert: NOTE``), advice and the game's end (``advice|end (REASON, art. A): TEXT``). Read back, each sentence becomes
 the event it was written from, so the imported game's export writes it again word for word. Any other
 comment text (an annotator's words, a comment written by another program) is kept as a
 :class:`~recorder.events.Comment` with the text as it was, which the export writes back as it came.
@@ -24,7 +24,8 @@ OLD_COMMENT_KIND = "comment"  # the export once wrote another program's comment 
 _CLOCK_MARK = re.compile(r"\[%(?:clk|emt)\s+\d+:\d\d:\d\d(?:\.\d+)?\]")
 # where one sentence of a comment ends and the next begins: "; " before a sentence of the export's kinds
 # (an alert's own text may hold "; ", and so does a restoration's "; taken back:")
-_NEXT = re.compile(r"; (?=(?:alert|equipment) \S|(?:end|advice) \(|arbiter: position after ply \d|[^;:]+: ply \d+ (?:corrected to|added by) )")
+_NEXT = re.compile(r"; (?=(?:alert|equipment) \S|(?:end|advice) \(|arbiter: position after ply \d|[^;:]+: ply \d+ (?:corrected to|added by) "
+                   r"|[^;:]*(?i:arbiter)[^;:]* on the [a-z_]+ alert: )")
 _ALERT = re.compile(r"(?P<word>alert|equipment) (?P<kind>\S+)(?P<squares>(?: [a-i][0-9])*)"
                     r"(?: \(art\. (?P<article>[^)]*)\))?: (?P<text>.*)", re.DOTALL)
 _ARTICLE_AT_END = re.compile(r"\(art\. (?P<article>[^)]*)\)$")
@@ -34,6 +35,7 @@ _RESTORED = re.compile(r"arbiter: position after ply (?P<ply>\d+) restored \(art
                        r"(?P<moves>[a-i][0-9][a-i][0-9](?: [a-i][0-9][a-i][0-9])*)(?: \(by (?P<by>[^()]+)\))?")
 _ADDED = re.compile(r"(?P<by>[^;:]+): ply (?P<ply>\d+) added by the (?:recorder|arbiter): "
                     r"(?P<iccs>[a-i][0-9][a-i][0-9]) \((?P<chinese>[^)]*)\)")
+_ACKNOWLEDGED = re.compile(r"(?P<who>[^;:]*(?i:arbiter)[^;:]*) on the (?P<kind>[a-z_]+) alert: (?P<note>.+)", re.DOTALL)
 _CORRECTED = re.compile(r"(?P<by>[^;:]+): ply (?P<ply>\d+) corrected to (?P<iccs>[a-i][0-9][a-i][0-9]) "
                         r"\((?P<chinese>[^)]*)\), was (?P<was>[a-i][0-9][a-i][0-9])")
 
@@ -45,6 +47,12 @@ class AlertNote:
     article: str
     text: str
     word: str = "alert"  # "equipment" for the camera's and the clock's troubles
+
+
+def acknowledger(by: str) -> str:
+    """Who dealt with an alert, as a note on it names them: ``arbiter NAME`` (``NAME`` alone when it
+    says arbiter already)."""
+    return by if "arbiter" in by.lower() else f"arbiter {by}".strip()
 
 
 def article_tag(article: str, text: str) -> str:
@@ -77,11 +85,20 @@ class CorrectedNote:
 
 
 @dataclass(frozen=True)
+class AcknowledgedNote:
+    """The arbiter's note on the alert of ``kind`` before it (``AlertAcknowledged`` with a note)."""
+
+    by: str
+    kind: str
+    note: str
+
+
+@dataclass(frozen=True)
 class CommentNote:
     text: str
 
 
-Note = AlertNote | EndedNote | RestoredNote | CorrectedNote | CommentNote
+Note = AlertNote | EndedNote | RestoredNote | CorrectedNote | AcknowledgedNote | CommentNote
 
 
 def comment_text(comment: str) -> str:
@@ -102,6 +119,8 @@ def _format(note: Note) -> str:
     if isinstance(note, RestoredNote):
         by = f" (by {note.by})" if note.by else ""
         return f"arbiter: position after ply {note.ply} restored (art. 5.8); taken back: {' '.join(note.taken_back)}{by}"
+    if isinstance(note, AcknowledgedNote):
+        return f"{acknowledger(note.by)} on the {note.kind} alert: {note.note}"
     if not note.was:  # a ply added after the last one (a move the camera missed)
         who = "recorder" if note.by == "recorder" else "arbiter"
         return f"{note.by}: ply {note.ply} added by the {who}: {note.iccs} ({note.chinese})"
@@ -118,6 +137,10 @@ def _read(sentence: str) -> Note:
         note = CorrectedNote(match["by"], int(match["ply"]), match["iccs"], match["chinese"], match["was"])
     elif match := _ADDED.fullmatch(sentence):
         note = CorrectedNote(match["by"], int(match["ply"]), match["iccs"], match["chinese"], "")
+    elif match := _ACKNOWLEDGED.fullmatch(sentence):
+        who = match["who"]
+        note = AcknowledgedNote(who[len("arbiter "):] if who.startswith("arbiter ") else "" if who == "arbiter" else who,
+                                match["kind"], match["note"])
     elif match := _ALERT.fullmatch(sentence):
         cited = _ARTICLE_AT_END.search(match["text"])  # the article, when the text cites it and the tag is left out
         note = AlertNote(match["kind"], tuple(match["squares"].split()),

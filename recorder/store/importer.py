@@ -14,10 +14,12 @@ from __future__ import annotations
 
 import logging
 import re
+from dataclasses import replace
 from typing import NamedTuple
 
 from recorder.events import (
     Alert,
+    AlertAcknowledged,
     Comment,
     Event,
     GameEnded,
@@ -31,6 +33,7 @@ from recorder.events import (
 from recorder.scoresheet import rebuild
 from recorder.store.db import GameInfo, GameRow, GameStore
 from recorder.store.import_notes import (
+    AcknowledgedNote,
     AlertNote,
     CommentNote,
     CorrectedNote,
@@ -40,7 +43,7 @@ from recorder.store.import_notes import (
     plain,
     read_notes,
 )
-from rules import Game, PgnGame, Position, format_move, read_pgn
+from rules import Game, Move, PgnGame, Position, format_move, read_pgn
 
 log = logging.getLogger(__name__)
 
@@ -122,16 +125,52 @@ def fit_clocks(sides: list[str], clocks: list[int | None], spent: list[int | Non
     return fitted
 
 
+def _restored_positions(notes: list[Note], start: Position, line: list[Move]) -> dict[int, Position]:
+    """The position each restoration among ``notes`` went back to, by its place in ``notes``, where
+    the moves say it: those of the record up to the comment (``line``, played from ``start``) and
+    those the later restorations took back.
+
+    A restoration's note stands after the ply it went back to, or, when a later one went further
+    back, with that one's (the export moves it there, off moves played later): read backwards, each
+    restoration gives the line as it stood before it, the record up to its ply and the moves it took
+    back, from which the earlier one's position is played. One whose moves are not known or do not
+    follow is left out (it is kept as a comment).
+    """
+    found: dict[int, Position] = {}
+    known: list[str] | None = [move.iccs for move in line]
+    for index in range(len(notes) - 1, -1, -1):
+        note = notes[index]
+        if not isinstance(note, RestoredNote):
+            continue
+        if known is None or len(known) < note.ply:
+            known = None
+            continue
+        try:
+            position = start
+            for iccs in known[:note.ply]:
+                position = position.play(Move.from_iccs(iccs))
+        except ValueError:
+            known = None
+            continue
+        found[index] = position
+        known = known[:note.ply] + list(note.taken_back)
+    return found
+
+
 def _note_events(notes: list[Note], t: float, ply: int, after: Position,
-                 recorded: MoveRecorded | None, result: str | None, last: bool) -> list[Event]:
+                 recorded: MoveRecorded | None, result: str | None, last: bool,
+                 start: Position | None = None, line: list[Move] | None = None) -> list[Event]:
     """The events of the notes of the comment after ply ``ply`` (0: the game's opening comment);
-    ``last``: it is the comment after the game's last move (only there can the game have ended)."""
+    ``last``: it is the comment after the game's last move (only there can the game have ended).
+    ``start`` and ``line`` (the record's moves up to the comment) place restorations the export moved
+    here from later plies (:func:`_restored_positions`)."""
     events: list[Event] = []
-    for note in notes:
+    restored = _restored_positions(notes, start, line or []) if start is not None else {}
+    for index, note in enumerate(notes):
         if isinstance(note, EndedNote) and not note.advisory and not last:
             note = plain(note)  # "end (resignation): ..." mid-game is an annotator's, not the game's end
-        if isinstance(note, RestoredNote) and note.ply != ply:
-            note = plain(note)  # it can only stand where it was written: after the ply it restored
+        if isinstance(note, RestoredNote) and (note.ply < ply or (note.ply > ply and index not in restored)):
+            note = plain(note)  # it stands after the ply it restored, or where a later one went further back
         if isinstance(note, CorrectedNote) and (recorded is None or (note.ply, note.iccs, note.chinese) != (
                 ply, recorded.iccs, recorded.chinese)):
             note = plain(note)
@@ -142,8 +181,11 @@ def _note_events(notes: list[Note], t: float, ply: int, after: Position,
         elif isinstance(note, EndedNote):
             events.append(GameEnded(t, ply, None if note.advisory else result, note.reason, note.article, note.text,
                                     note.advisory))
+        elif isinstance(note, AcknowledgedNote):  # its alert's place is found once the log is whole
+            events.append(AlertAcknowledged(t, 0, note.kind, note.by, note.note))
         elif isinstance(note, RestoredNote):
-            events.append(PositionRestored(t, ply, after.fen(), note.taken_back, by=note.by))
+            back = restored.get(index, after) if note.ply != ply else after
+            events.append(PositionRestored(t, note.ply, back.fen(), note.taken_back, by=note.by))
         elif recorded is not None:  # the move recorded again, as the arbiter set it: the note's place kept
             events.append(MoveCorrected(t, ply, recorded.iccs, recorded.chinese, recorded.side, recorded.fen_after,
                                         recorded.confidence, None, recorded.red_ms, recorded.black_ms, False,
@@ -158,7 +200,7 @@ def events_from_pgn(game: PgnGame, source: str = "") -> list[Event]:
     ``[%clk]`` gives each move's clock time, with the milliseconds that give back its ``[%emt]``
     (:func:`fit_clocks`).
     """
-    position = game.start_position()
+    position = start = game.start_position()
     result = game.result if game.result in ("1-0", "0-1", "1/2-1/2") else None
     events: list[Event] = [RecordingStarted(0.0, source, position.fen())]
     events += _note_events(read_notes(game.comment), 0.5, 0, position, None, result, not game.moves)
@@ -180,7 +222,7 @@ def events_from_pgn(game: PgnGame, source: str = "") -> list[Event]:
                                 after.fen(), 1.0, None, clocks["red"], clocks["black"])
         events.append(recorded)
         noted = _note_events(read_notes(comments[ply - 1]), ply + 0.5, ply, after, recorded, result,
-                             ply == len(game.moves))
+                             ply == len(game.moves), start, game.moves[:ply])
         told = [event for event in noted if isinstance(event, GameEnded)]
         if told:  # the file's own note of it (an export of a recorded game): taken as written
             advised = told[-1].reason if told[-1].advisory else None
@@ -198,7 +240,32 @@ def events_from_pgn(game: PgnGame, source: str = "") -> list[Event]:
     if result is not None and not ended:  # no note says how it ended: the result, with no sentence
         events.append(GameEnded(end, len(game.moves), result, "recorded", "", "", False))
     events.append(RecordingStopped(end, 0, "imported"))
-    return events
+    return _acknowledging(events)
+
+
+def _acknowledging(events: list[Event]) -> list[Event]:
+    """The log with each arbiter's note read from a comment pointing at its alert (by its place in
+    the log, as the store numbers events): the latest alert of its kind before it not yet dealt
+    with. A note with no such alert is kept as the comment it was."""
+    out: list[Event] = []
+    dealt: set[int] = set()
+    for event in events:
+        if isinstance(event, AlertAcknowledged) and event.seq == 0:
+            kind = event.kind
+            target = next((index for index in range(len(out) - 1, -1, -1) if index not in dealt
+                           and isinstance(alert := out[index], Alert) and alert.kind == kind), None)
+            if target is None:
+                words = plain(AcknowledgedNote(event.by, event.kind, event.note)).text
+                out.append(Comment(event.t, _ply_before(out), words))
+                continue
+            dealt.add(target)
+            event = replace(event, seq=target + 1)
+        out.append(event)
+    return out
+
+
+def _ply_before(events: list[Event]) -> int:
+    return next((e.ply for e in reversed(events) if isinstance(e, MoveRecorded)), 0)
 
 
 # tags the store has columns for, or that the export writes itself (the result, the start, the notation, the id)

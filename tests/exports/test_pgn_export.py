@@ -8,16 +8,14 @@ import pytest
 from recorder.events import (
     GameEnded,
     IllegalMoveAlert,
-    MoveRecorded,
-    RecordingStarted,
     ResultMarked,
     corrections,
 )
 from recorder.exports.pgn import export_pgn, move_times, read_clocks, to_pgn_game
 from recorder.scoresheet import rebuild
 from recorder.store import GameInfo
-from rules import START_FEN, Move, Position, format_move, read_pgn, write_pgn
-from tests.exports.game_events import BASE_MS, INCREMENT_MS, game_events
+from rules import Move, Position, read_pgn, write_pgn
+from tests.exports.game_events import BASE_MS, INCREMENT_MS, game_events, two_take_backs
 
 MOVES = ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7", "b0c2", "c6c5", "c3c4", "h7i7", "b2b6"]
 INFO = GameInfo(event="全国个人赛", site="北京", round="3", date="2026.11.30", board=7, red="许银川", black="吕钦",
@@ -103,37 +101,9 @@ def test_pgn_from_other_programs_in_gbk_and_with_bad_moves() -> None:
 def test_notes_of_moves_taken_back_stay_where_the_record_went_back_to() -> None:
     """Two take-backs, the second further back than the first: nothing said about the moves taken
     back lands on a move played later at the same ply number."""
-    from recorder.events import AlertAcknowledged, Event, PositionRestored
     from recorder.exports.text import export_text
 
-    def played(moves: list[str], t: float, first_ply: int, position: Position) -> tuple[list[MoveRecorded], Position]:
-        out = []
-        for ply, iccs in enumerate(moves, first_ply):
-            move = Move.from_iccs(iccs)
-            after = position.play(move)
-            out.append(MoveRecorded(t + ply, ply, iccs, format_move(position, move), "red" if ply % 2 else "black",
-                                    after.fen(), 0.99, t + ply))
-            position = after
-        return out, position
-
-    def after(moves: list[str]) -> Position:
-        position = Position.start()
-        for iccs in moves:
-            position = position.play(Move.from_iccs(iccs))
-        return position
-
-    events: list[Event] = [RecordingStarted(0.0, "cam", START_FEN, "")]
-    first, _ = played(MOVES[:8], 0.0, 1, Position.start())
-    events += first
-    events.append(IllegalMoveAlert(20.0, "illegal_move", ("b0", "b3"), "5.3", "the horse's leg is blocked", 8))
-    events.append(PositionRestored(21.0, 6, after(MOVES[:6]).fen(), tuple(MOVES[6:8]), by="Li"))
-    again, _ = played(["b0c2", "c6c5", "c3c4", "h7i7"], 30.0, 7, after(MOVES[:6]))
-    events += again
-    events.append(PositionRestored(40.0, 4, after(MOVES[:4]).fen(), (*MOVES[4:6], "b0c2", "c6c5", "c3c4", "h7i7"),
-                                   by="Li"))
-    events.append(AlertAcknowledged(41.0, 10, "illegal_move", "Li", "board put right"))  # the alert, event 10
-    later, _ = played(["b0c2", "b9c7", "i0h0", "c6c5", "c3c4", "h7i7", "b2b6"], 50.0, 5, after(MOVES[:4]))
-    events += later
+    events = two_take_backs(MOVES)
     game = to_pgn_game(events, INFO)
     assert all(comment == "" for comment in game.move_comments[4:]), game.move_comments[4:]
     (gone_back,) = [c for c in game.move_comments[:4] if c]

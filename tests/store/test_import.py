@@ -268,3 +268,26 @@ def test_moves_an_arbiter_took_back_come_back_naming_the_arbiter() -> None:
     (restored,) = [e for e in store.events(game_id) if isinstance(e, PositionRestored)]
     assert (restored.ply, restored.taken_back, restored.by) == (2, ("h0g2", "i9h9"), "Zhang Wei")
     assert _round_trip_text(text) == text
+
+
+def test_take_backs_the_export_moved_back_come_back_as_take_backs() -> None:
+    """The export puts a take-back's note, and notes about the moves it took back, at the ply a later
+    take-back went further back to; read back, they are the same take-backs, not comments."""
+    from recorder.events import Alert, AlertAcknowledged, PositionRestored
+    from recorder.store.db import GameInfo
+    from tests.exports.game_events import two_take_backs
+
+    moves = ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7", "b0c2", "c6c5", "c3c4", "h7i7", "b2b6"]
+    events = two_take_backs(moves)
+    text = export_pgn(events, GameInfo(event="Open"))
+    store = GameStore(":memory:")
+    (game_id,) = import_pgn(store, text, "r.pgn").ids
+    back = [e for e in store.events(game_id) if isinstance(e, PositionRestored)]
+    want = [e for e in events if isinstance(e, PositionRestored)]
+    assert [(e.ply, e.fen, e.taken_back, e.by) for e in back] == [(e.ply, e.fen, e.taken_back, e.by) for e in want]
+    stored = store.events(game_id)
+    (acknowledged,) = [e for e in stored if isinstance(e, AlertAcknowledged)]  # the arbiter's note, not alert text
+    alert = stored[acknowledged.seq - 1]
+    assert isinstance(alert, Alert) and alert.kind == "illegal_move" and alert.text == "the horse's leg is blocked"
+    assert (acknowledged.by, acknowledged.note) == ("Li", "board put right")
+    assert _round_trip_text(text) == text
