@@ -153,6 +153,9 @@ def game_state(game: GameRow, events: list[StoredEvent]) -> dict[str, Any]:
                 moves[event.ply - 1]["clock_ms"] = event.red_ms if event.side == RED else event.black_ms
         elif isinstance(event, PositionRestored):
             del moves[event.ply:]
+            for note in (*alerts, *advice, *comments):  # about moves taken back: at the ply gone back to, as on
+                if note["ply"] is not None and note["ply"] > event.ply:  # the sheets (a later move is another one)
+                    note.update(ply=event.ply, taken_back=True)
             if ended is not None and ended["ply"] > event.ply and not ended["by"]:
                 ended = None  # the position it was judged on is gone (the arbiter's own result stands)
             if event.by:  # taken back in the console (the recorder's own restorations are alerts' business)

@@ -189,3 +189,20 @@ def test_the_broadcast_shows_spectators_how_a_game_ended_but_not_the_arbiters_al
     (ended,) = read_pgn(get(console.url + "/broadcast/round/Open/3.pgn")[1].decode())
     assert ended.headers["Result"] == "0-1" and "perpetual check, red did not change" in ended.move_comments[-1]
     assert "判负" not in " ".join(ended.move_comments)
+
+
+def test_alerts_on_moves_taken_back_stand_at_the_ply_gone_back_to(tmp_path: Path) -> None:
+    """After two take-backs the console shows an alert raised on a taken-back move where the sheets
+    do (at the ply the record went back to), never on the later move that now holds its ply number."""
+    from recorder.server.state import game_state, read_game_events
+    from tests.exports.game_events import two_take_backs
+
+    moves = ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7", "b0c2", "c6c5", "c3c4", "h7i7", "b2b6"]
+    with GameStore(tmp_path / "g.sqlite3") as store:
+        game = store.create_game("cam-1")
+        for event in two_take_backs(moves):
+            store.append(game, event)
+        state = game_state(store.game(game), read_game_events(store.db, game))
+    (alert,) = state["alerts"]
+    assert alert["ply"] == 4 and alert["taken_back"] and alert["acknowledged"]["note"] == "board put right"
+    assert len(state["moves"]) == 11

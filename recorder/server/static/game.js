@@ -82,7 +82,8 @@
       return `<div class="alertitem${a.acknowledged ? " done" : " open"}">
         <div class="thumb">${picture}</div>
         <div><div class="what">${XQ.esc(XQ.kindName(a.kind))} ${a.article ? `<span class="article">art. ${XQ.esc(a.article)}</span>` : ""}</div>
-        <div class="text">${[a.ply ? `after ${XQ.moveLabel(a.ply, state.start_fen)} (ply ${a.ply})` : "before the first move", `${a.t.toFixed(1)} s`, XQ.esc(a.squares.join(" "))].filter(Boolean).join(" · ")}</div>
+        <div class="text">${[(a.ply ? `after ${XQ.moveLabel(a.ply, state.start_fen)} (ply ${a.ply})` : "before the first move")
+          + (a.taken_back ? ", on moves since taken back" : ""), `${a.t.toFixed(1)} s`, XQ.esc(a.squares.join(" "))].filter(Boolean).join(" · ")}</div>
         <div class="text">${XQ.esc(a.text)}</div>${a.back ? `<div class="back">✓ ${XQ.esc(a.back)}</div>` : ""}${ack}</div></div>`;
     }).join("") || `<p class="none">No alerts.</p>`;
     $("actions").innerHTML = state.actions.map((a) => `<li><b>${XQ.esc(a.by)}</b> ${XQ.esc(a.text)} <small>${XQ.esc((a.at || "").replace("T", " ").replace("Z", ""))}</small></li>`).join("")
