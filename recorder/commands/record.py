@@ -435,6 +435,9 @@ def _stopping_signals_as_ctrl_c() -> Iterator[None]:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.no_db and args.quiet and not (args.pgn or args.scoresheet or args.events):
+        raise ValueError("--no-db with --quiet keeps nothing of the game: give --pgn, --scoresheet or --events (or "
+                         "leave out --quiet, and the scoresheet is printed at the end)")
     clock = None
     if args.clock or args.clock_protocol == "keyboard":
         from recorder.clock.live import LiveClock
