@@ -80,7 +80,17 @@ def decode_picture(data: np.ndarray) -> tuple[np.ndarray | None, str]:
 def read_image(path: str | Path) -> np.ndarray:
     """A picture file as a BGR image; ``ValueError`` saying what is wrong with the file when it
     cannot be read (missing, a folder, empty, a format OpenCV does not decode, a JPEG cut short, not
-    a picture). A picture is read whole or not at all: a cut JPEG is not read half grey."""
+    a picture). A picture is read whole or not at all: a cut JPEG is not read half grey. One the
+    decoder read past damage in is read, with a warning naming the file."""
+    image, damage = read_picture(path)
+    if damage:  # read past the damage: the reading may be wrong where it was
+        log.warning("%s is damaged (the decoder said: %s): parts of the picture may be wrong", path, damage)
+    return image
+
+
+def read_picture(path: str | Path) -> tuple[np.ndarray, str]:
+    """:func:`read_image`'s picture and what the decoder said of damage it read past ("" for none),
+    for a caller that says more about it."""
     path = Path(path)
     if not path.exists():
         raise ValueError(f"no such file: {path}")
@@ -93,15 +103,13 @@ def read_image(path: str | Path) -> np.ndarray:
     if cut:  # told here, before the decoder prints its own line about it, or reads it half grey
         raise ValueError(f"{path}: the {cut} file is cut short (a copy or download that did not finish)")
     image, said = decode_picture(data)
-    if said and image is not None:  # read past the damage: the reading may be wrong where it was
-        log.warning("%s is damaged (the decoder said: %s): parts of the picture may be wrong", path, said)
     if image is None:
         kind = _UNSUPPORTED.get(path.suffix.lower())
         if kind:
             raise ValueError(f"{path}: {kind} pictures cannot be read here; save or export the photo as JPEG")
         raise ValueError(f"cannot decode {path} as a picture (not one, or damaged); JPEG, PNG, BMP, TIFF and "
                          "WebP are read")
-    return image
+    return image, said
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,7 @@ from calibration import BoardGeometry, BoardLocator, BoardNotFoundError
 from recorder.glare import washed_out
 from recorder.offpoint import find_discs, loose_pieces, parallax_field, piece_offsets
 from recorder.placement import legal_labels
-from recorder.sources import read_image
+from recorder.sources import read_picture
 from recorder.vision import (
     COVERED,
     EMPTY,
@@ -350,7 +350,10 @@ def at_piece_tops(rectified: np.ndarray, classifier: PieceClassifier, geometry: 
 
 
 def run(args: argparse.Namespace) -> int:
-    image = read_image(args.image)
+    image, damage = read_picture(args.image)
+    if damage:
+        print(f"xqrec read-board: warning: {args.image} is damaged (the decoder said: {damage}): parts of the "
+              "picture may be wrong", file=sys.stderr)
     height, width = image.shape[:2]
     if min(height, width) < MIN_PICTURE_PX:
         print(f"xqrec read-board: {args.image} is {width}x{height} pixels: too small to hold a readable board",
@@ -369,6 +372,10 @@ def run(args: argparse.Namespace) -> int:
     try:
         seen = read_board(image, classifier, geometry)
     except BoardNotFoundError as error:
+        if damage:  # the damage, not the camera, is the likelier cause
+            print(f"xqrec read-board: no board found in {args.image}: {error.reason}. The file is damaged (see "
+                  "above): a whole copy of the picture may read", file=sys.stderr)
+            return 1
         print(f"xqrec read-board: no board found in {args.image}: {error.reason}. A sharper picture with the "
               "whole board in it helps; a camera that gives doubtful pictures can be calibrated once on its "
               "video (xqrec calibrate VIDEO --out calib.json, which tries many frames) and read with "

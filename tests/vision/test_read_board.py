@@ -149,6 +149,19 @@ def test_read_board_refuses_an_image_without_a_board(tmp_path: Path, capsys: pyt
     assert "no board found" in capsys.readouterr().err
 
 
+def test_a_damaged_picture_with_no_board_found_blames_the_damage(tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    # a tester's JPEG with 1.5 kB lost inside was told to try a sharper picture
+    image, _ = render_position(START + " w - - 0 1", 3, split="test")
+    data = cv2.imencode(".jpg", image)[1].tobytes()
+    path = tmp_path / "damaged.jpg"
+    path.write_bytes(data[: len(data) // 3] + data[-2:])  # two thirds lost, the end marker kept
+    assert main(["read-board", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert f"{path} is damaged (the decoder said: Corrupt JPEG data" in err
+    assert "The file is damaged" in err and "sharper picture" not in err
+
+
 def test_a_placement_no_game_can_show_is_named() -> None:
     from recorder.commands.read_board import impossible
 
