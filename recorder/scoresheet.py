@@ -29,7 +29,7 @@ from recorder.events import (
     SourceGap,
 )
 from rules import START_FEN, Move, Position, format_move
-from rules.squares import RED
+from rules.squares import BLACK, RED
 
 log = logging.getLogger(__name__)
 
@@ -147,6 +147,21 @@ def advice_text(advice: GameEnded) -> str:
     return f"arbiter's ruling needed ({advice.reason.replace('_', ' ')}{article}{suggests}): {advice.text}"
 
 
+def move_of(ply: int, start: Position) -> tuple[int, str]:
+    """The round number and the side of the move that made ply ``ply`` (1 = the first move made
+    from ``start``), numbered as the scoresheet numbers them: from ``start``'s move number, black
+    first when black was to move there."""
+    earlier = ply - 1 + (start.side_to_move == BLACK)  # half-moves of the round count before it
+    side = RED if earlier % 2 == 0 else BLACK
+    return start.fullmove + earlier // 2, side
+
+
+def move_label(ply: int, start: Position) -> str:
+    """Ply ``ply``'s place on the sheet: ``5.`` for red's move of round 5, ``5...`` for black's."""
+    number, side = move_of(ply, start)
+    return f"{number}{'.' if side == RED else '...'}"
+
+
 def scoresheet_text(game: RecordedGame, *, title: str = "", with_clock: bool = True, verdicts: bool = True) -> str:
     """The scoresheet in Chinese notation (art. 7.5): round number, red's move, black's move, one round a line.
 
@@ -175,7 +190,9 @@ def scoresheet_text(game: RecordedGame, *, title: str = "", with_clock: bool = T
     if verdicts and game.advice:
         lines += [""] + [f"after ply {advice.ply}: {advice_text(advice)}" for advice in game.advice]
     if game.taken_back:  # each restoration's moves, in the order they were taken back
-        taken = "; ".join(", ".join(f"{e.ply}. {e.chinese or e.iccs}" for e in group) for group in game.taken_back)
+        start = Position.from_fen(game.start_fen)
+        taken = "; ".join(", ".join(f"{move_label(e.ply, start)} {e.chinese or e.iccs}" for e in group)
+                          for group in game.taken_back)
         lines += ["", f"taken back (art. 5.8): {taken}"]
     return "\n".join(lines) + "\n"
 

@@ -25,9 +25,8 @@ from recorder.events import Event, RecordingStarted
 from recorder.exports.diagram import RED_INK, diagram_size, draw_position
 from recorder.exports.fonts import CJK_FONTS, find_cjk_font, find_latin_font
 from recorder.exports.pgn import game_notes
-from recorder.exports.text import move_of
 from recorder.exports.times import clock_text, time_used
-from recorder.scoresheet import RecordedGame, clock_left_text, rebuild
+from recorder.scoresheet import RecordedGame, clock_left_text, move_of, rebuild
 from recorder.store.db import GameInfo
 from rules import Move, Position, format_move
 

@@ -14,19 +14,10 @@ from collections.abc import Sequence
 from recorder.events import Event
 from recorder.exports.pgn import game_notes
 from recorder.exports.times import clock_text, time_used
-from recorder.scoresheet import rebuild, scoresheet_text
+from recorder.scoresheet import move_of, rebuild, scoresheet_text
 from recorder.store.db import GameInfo
 from rules import START_FEN, Position
-from rules.squares import BLACK, RED
-
-
-def move_of(ply: int, start: Position) -> tuple[int, str]:
-    """The round number and the side of the move that made ply ``ply`` (1 = the first move made
-    from ``start``), numbered as the scoresheet numbers them: from ``start``'s move number, black
-    first when black was to move there."""
-    earlier = ply - 1 + (start.side_to_move == BLACK)  # half-moves of the round count before it
-    side = RED if earlier % 2 == 0 else BLACK
-    return start.fullmove + earlier // 2, side
+from rules.squares import RED
 
 
 def round_of(ply: int, start: Position | None = None) -> str:
