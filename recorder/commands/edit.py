@@ -16,6 +16,8 @@ from datetime import UTC, datetime
 
 from recorder.commands.games import add_db_argument, open_existing_store
 from recorder.events import DetailsEdited
+from recorder.exports.times import clock_contradicts
+from recorder.scoresheet import rebuild
 from recorder.store.db import GameInfo, GameRow
 from recorder.store.recording import board_number, game_number, pgn_date, pgn_tc
 from recorder.store.resume import near_names
@@ -110,6 +112,11 @@ def run(args: argparse.Namespace) -> int:
                     log.warning("board %d of that round has game %s already: the round's PGN and the broadcast "
                                 "show both (void the wrong one: xqrec edit GAME --void REASON)", info.board,
                                 ", ".join(str(other.id) for other in others))
+            if info.time_control != game.info.time_control:  # one the clock's readings cannot come from is told
+                contradiction = clock_contradicts(rebuild(store.events(game.id)), info.time_control)
+                if contradiction:
+                    log.warning("%s (--tc is PGN seconds: 900+10 for 15 minutes and 10 seconds a move)",
+                                contradiction)
             store.set_info(game.id, info)
             phrases += changed(game.info, info)
         if args.void is not None:
@@ -128,6 +135,8 @@ def run(args: argparse.Namespace) -> int:
         after = describe(store.game(game.id))
     print(f"was: {before}")
     print(f"now: {after}")
+    if phrases:  # the details the lines above do not show (the time control, the site, the date)
+        print(f"changed: {'; '.join(phrases)}")
     if game.state == "recording" and changes:
         print("note: the game is being recorded: files its recorder writes at the end (--pgn, --scoresheet) "
               "carry the details it was started with; the store and its exports have the new ones")

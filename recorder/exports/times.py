@@ -22,7 +22,8 @@ press of that side that flipped the clock (those the line lost too, :func:`incre
 time left after the last press; without presses, the sum
 of the move times. A clock whose times were changed or that was restarted during the game (its
 ``clock_times_changed`` or ``clock_restarted`` alert) no longer counts from the base time, so the
-time used is not told then.
+time used is not told then, nor when the clock shows more time left than the time control can
+give (:func:`clock_contradicts`: a time control typed wrong).
 """
 
 from __future__ import annotations
@@ -107,12 +108,37 @@ def move_times(game: RecordedGame, time_control: str = "") -> list[int | None]:
     return times
 
 
+OVER_CONTROL_MS = 3000  # a clock may show this much more than the control gives (whole-second reports)
+
+
+def clock_contradicts(game: RecordedGame, time_control: str) -> str | None:
+    """Why the clock's readings cannot come from ``time_control``, or None: a side with more time left
+    after its last press than the base and the increments its presses earned can give (an increment
+    or a base typed wrong: the time used would come out negative)."""
+    control = parse_pgn_time_control(time_control)
+    if control is None or not game.presses or any(alert.kind in CLOCK_SET_AGAIN for alert in game.alerts):
+        return None
+    base, increment = control
+    last = max(game.presses, key=lambda p: p.t)
+    first = "black" if game.start_fen.split()[1:2] == ["b"] else "red"
+    given = increments(sorted(game.presses, key=lambda p: p.t), first)
+    for side in SIDES:
+        most, left = base + increment * given[side], _left(last, side)
+        if left > most + OVER_CONTROL_MS:
+            return (f"the clock showed {side} {_hms(left)} left after {given[side]} increment(s), more than the time "
+                    f"control {time_control} can give ({_hms(most)}): check the time control (the time used is "
+                    "not told from it)")
+    return None
+
+
 def time_used(game: RecordedGame, time_control: str = "") -> dict[str, int | None]:
     """Milliseconds each side has used (``None`` when it cannot be told; see the module docstring)."""
     control = parse_pgn_time_control(time_control)
     used: dict[str, int | None] = {side: None for side in SIDES}
     if game.presses:
         if control is None or any(alert.kind in CLOCK_SET_AGAIN for alert in game.alerts):
+            return used
+        if clock_contradicts(game, time_control):  # a wrong time control: not 0:00:00 from it
             return used
         base, increment = control
         last = max(game.presses, key=lambda p: p.t)

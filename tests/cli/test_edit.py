@@ -118,3 +118,19 @@ def test_an_edit_is_logged_with_who_made_it_and_shown_on_the_sheet(tmp_path: Pat
     assert "details edited by Liu: round 3 -> 4; red Zheng Wei -> Zheng Wei Jr (" in capsys.readouterr().out
     assert main(["export", str(game), "--db", str(db), "--format", "pgn"]) == 0
     assert "edited" not in capsys.readouterr().out  # the PGN's notes are the game's, not the file's history
+
+
+def test_a_time_control_the_clock_contradicts_is_warned_of_and_the_change_is_named(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture) -> None:
+    # a tester typed --tc 15+10 (minutes, as --time-control takes them): accepted in silence, the
+    # sheet's time used became 0:00:00, and the was/now lines did not show the change
+    db = tmp_path / "round.sqlite3"
+    game, _ = _round(db)
+    with caplog.at_level("WARNING"):
+        assert main(["edit", str(game), "--db", str(db), "--tc", "15+10"]) == 0
+    assert "more than the time control 15+10 can give" in caplog.text and "PGN seconds" in caplog.text
+    assert "changed: time control (none) -> 15+10" in capsys.readouterr().out
+    caplog.clear()
+    with caplog.at_level("WARNING"):
+        assert main(["edit", str(game), "--db", str(db), "--tc", "900+10"]) == 0
+    assert "can give" not in caplog.text

@@ -169,3 +169,19 @@ def test_without_presses_the_clock_differences_are_used() -> None:
     assert spent[:5] == [5027, 5310, 3633, 4772, 3553] and spent[6] is None
     assert time_used(game, INFO.time_control)["red"] == sum(s for s, p in zip(spent, game.plies, strict=True)
                                                             if s is not None and p.side == "red")
+
+
+def test_a_time_control_the_clock_contradicts_is_told_and_no_time_used_comes_of_it() -> None:
+    # a tester's --tc 900+5 on a clock running +10: every move gained 5 s, and the sheet said 0:00:00
+    from recorder.exports.times import clock_contradicts, parse_pgn_time_control
+
+    events, clock = _faults_game()
+    game = rebuild(events)
+    base, increment = parse_pgn_time_control(INFO.time_control) or (0, 0)
+    assert clock_contradicts(game, INFO.time_control) is None
+    short = f"{base // 1000}+{increment // 2000}"  # half the increment
+    told = clock_contradicts(game, short)
+    assert told is not None and f"more than the time control {short} can give" in told
+    assert time_used(game, short) == {"red": None, "black": None}
+    assert "Time used" not in export_text(events, GameInfo(time_control=short))
+    assert clock_contradicts(game, f"{base // 1000 + 600}+{increment // 1000}") is None  # more time: not impossible
