@@ -456,7 +456,8 @@ def test_a_recording_that_never_found_the_board_exits_non_zero(tmp_path: Path,
     for _ in range(40):
         writer.write(np.zeros((120, 160, 3), np.uint8))
     writer.release()
-    assert main(["record", str(blank), "--no-db", "--quiet"]) == 1  # a batch script must tell it from a game
+    assert main(["record", str(blank), "--no-db", "--quiet", "--events", str(tmp_path / "e.jsonl")]) == 1  # a batch
+    # script must tell it from a game
     err = capsys.readouterr().err
     assert "no move was recorded: the board was never found in the picture" in err
 
@@ -510,7 +511,7 @@ def test_roi_records_the_one_board_asked_for_in_a_wide_shot(tmp_path: Path, monk
     events = tmp_path / "e.jsonl"
     assert main(["record", str(hall), "--roi", "640,0,640,480", "--no-db", "--quiet", "--events", str(events)]) == 0
     assert rebuild(read_events(events)).moves == truth["moves"]
-    assert main(["record", str(hall), "--roi", "700,0,640,480", "--no-db", "--quiet"]) == 2
+    assert main(["record", str(hall), "--roi", "700,0,640,480", "--no-db", "--quiet", "--events", str(events)]) == 2
     assert "reaches beyond the 1280x480 frames" in capsys.readouterr().err
     with pytest.raises(SystemExit) as refused:  # argparse's usage error
         main(["record", str(hall), "--roi", "0,0,10"])
