@@ -48,6 +48,9 @@ class ClockLog(NamedTuple):
     damaged: list[tuple[float, float]]
 
 
+WARNED_LINES = 5  # malformed lines told one by one; the rest are counted (a wrong file is hundreds)
+
+
 def parse_clock_lines(lines: Iterable[str], source: str = "clock log") -> tuple[list[ClockPress], int]:
     """Presses from JSON lines (sorted by time) and the number of lines skipped as malformed."""
     read, _ = _parse(lines, source)
@@ -67,7 +70,8 @@ def _parse(lines: Iterable[str], source: str) -> tuple[ClockLog, str]:
         try:
             press = _press(line)
         except ValueError as error:
-            log.warning("%s line %d skipped: %s", source, number, error)
+            if skipped < WARNED_LINES:
+                log.warning("%s line %d skipped: %s", source, number, error)
             skipped += 1
             first = first or f"line {number}: {error}"
             if open_since is None:
@@ -81,6 +85,8 @@ def _parse(lines: Iterable[str], source: str) -> tuple[ClockLog, str]:
         presses.append(press)
     if open_since is not None:
         damaged.append((open_since, math.inf))
+    if skipped > WARNED_LINES and presses:  # (with none read, the caller's error says it all)
+        log.warning("%s: %d more lines skipped", source, skipped - WARNED_LINES)
     presses.sort(key=lambda p: p.t)
     return ClockLog(presses, skipped, damaged), first
 

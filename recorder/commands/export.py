@@ -26,7 +26,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="instead of one game: every game of this round (one PGN for broadcasters, with "
                              "moves, clocks and results but no alert, note or comment; one PDF with a "
                              "scoresheet per game; or the text records one after another)")
-    parser.add_argument("--format", choices=("pgn", "pdf", "txt"), default="pgn")
+    parser.add_argument("--format", choices=("pgn", "pdf", "txt"), default="pgn",
+                        help="pgn (default), the printed scoresheet as pdf, or the record as txt")
     parser.add_argument("--notation", choices=("chinese", "wxf", "iccs"), default=None,
                         help="PGN move notation (default iccs; the PDF and text are always Chinese)")
     parser.add_argument("--short", action="store_true", help="PDF: the short notation of art. 7.5 (炮25; no direction sign, so a move "

@@ -140,6 +140,9 @@ class GameStore:
     def __init__(self, path: str | Path | None = None, *, create: bool = True) -> None:
         memory = str(path) == ":memory:"
         self.path = None if memory else Path(path) if path is not None else default_db_path()
+        if self.path is not None and self.path.is_dir():  # SQLite says only "unable to open database file"
+            raise IsADirectoryError(f"{self.path} is a folder: the game store is a file in it (for example "
+                                    f"{self.path / 'games.sqlite3'})")
         if self.path is not None and create:
             if self.path == default_db_path():  # the default store's folder is ours to make
                 self.path.parent.mkdir(parents=True, exist_ok=True)

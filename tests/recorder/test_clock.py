@@ -49,6 +49,14 @@ def test_clock_log_warnings_say_what_is_wrong(caplog: pytest.LogCaptureFixture) 
     assert "line 3 skipped: t must be seconds" in caplog.text and "'soon'" in caplog.text
 
 
+def test_a_wrong_file_given_as_clock_log_is_not_a_page_of_warnings(caplog: pytest.LogCaptureFixture) -> None:
+    # a tester's --clock-log README.md printed 163 warning lines before the one that said what was wrong
+    good = '{"t": 9.0, "event": "press", "side": "red", "red_ms": 1, "black_ms": 2}'
+    presses, skipped = parse_clock_lines([f"line {i}" for i in range(40)] + [good], "notes.md")
+    assert len(presses) == 1 and skipped == 40
+    assert caplog.text.count("skipped: not a JSON object") == 5 and "notes.md: 35 more lines skipped" in caplog.text
+
+
 def test_clock_log_presses_with_impossible_times_are_malformed() -> None:
     good = '{"t": 1.0, "event": "press", "side": "red", "red_ms": 1, "black_ms": 2}'
     bad = ['{"t": -5, "event": "press", "side": "red", "red_ms": 1, "black_ms": 2}',

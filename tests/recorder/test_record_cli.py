@@ -116,6 +116,8 @@ def test_a_store_that_cannot_be_opened_and_a_broken_calibration_are_one_line_err
     junk.write_bytes(b"this is not sqlite" * 100)
     assert main(["games", "--db", str(junk)]) == 2
     assert "game store" in capsys.readouterr().err
+    assert main(["games", "--db", str(tmp_path)]) == 2  # a folder: SQLite only says it cannot open it
+    assert f"{tmp_path} is a folder: the game store is a file in it" in capsys.readouterr().err
     calib = tmp_path / "c.json"
     for text in ('{"image_size": [640, 480], "points": {}, "homography": [[0,0,0],[0,0,0],[0,0,0]]}',
                  '{"image_size": [640, 480], "points": {}, "homography": [[1,0,0],[0,1,0],[0,0,1]]}',  # 1 px grid
