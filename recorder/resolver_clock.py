@@ -235,6 +235,13 @@ class ClockBook:
         for ply in plies:
             self._plies.pop(ply, None)
 
+    def _ply_at(self, t: float, ply: int) -> int:
+        """The record's ply count at ``t``, ``ply`` being the count now: one less than the first ply
+        recorded after ``t``. An alert judged some seconds after its press is about the board as it
+        stood then (a tester's sheet put a press made before ply 6 after ply 6)."""
+        later = [number for number, (_, at) in self._plies.items() if at > t and number <= ply]
+        return min(later) - 1 if later else ply
+
     def _before_moving(self, press: ClockPress) -> bool:
         """Did the opponent move between the presser's previous press and ``press``? Then a press
         that changed nothing was made before the presser's own move, not after it."""
@@ -285,7 +292,7 @@ class ClockBook:
                 unchanged = "" if item.effective else f" ({opponent(p.side)}'s time was running: the clock did not change)"
                 text = (f"{p.side} pressed the clock at {p.t:.1f} s without a move on the board{unchanged} "
                         "(art. 8.1.7; a second time loses the game, art. 4.1.9)")
-                events.append(ClockAlert(t, "press_without_move", (), "8.1.7", text, ply, p.side))
+                events.append(ClockAlert(t, "press_without_move", (), "8.1.7", text, self._ply_at(p.t, ply), p.side))
             else:
                 log.debug("press at %.2f s by %s dropped (effective=%s, trouble=%s)", item.press.t,
                           item.press.side, item.effective, near_trouble)
@@ -315,7 +322,7 @@ class ClockBook:
                 continue
             text = (f"ply {entry.ply} by {entry.side} was made but the clock was not pressed "
                     "(art. 6: press the clock after each move)")
-            events.append(ClockAlert(t, "move_without_press", (), "6", text, ply, entry.side))
+            events.append(ClockAlert(t, "move_without_press", (), "6", text, min(entry.ply, ply), entry.side))
         self.unpressed = still
         return events
 

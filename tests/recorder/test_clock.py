@@ -113,7 +113,19 @@ def test_press_without_a_move_and_the_press_back_are_flagged() -> None:
     resolver.press(ClockPress(6.0, "red", 910000, 905000))
     (move,) = resolver.observe(observe_board(P1.board, 6.2))
     assert isinstance(move, MoveRecorded) and move.red_ms == 910000  # the real move's own press
-    assert _kinds(resolver.tick(12.0)) == ["press_without_move", "press_without_move"]
+    alerts = resolver.tick(12.0)
+    assert _kinds(alerts) == ["press_without_move", "press_without_move"]
+    # judged after the move was recorded, they are about the board before it: the sheet puts them there
+    assert [a.ply for a in alerts if isinstance(a, ClockAlert)] == [0, 0]
+
+
+def test_a_move_without_a_press_is_noted_at_its_own_ply() -> None:
+    resolver = Resolver(clock=True)
+    resolver.observe(observe_board(P1.board, 3.0))  # red moved and did not press
+    resolver.observe(observe_board(P2.board, 6.0))  # black replied, pressed below
+    resolver.press(ClockPress(6.3, "black", 900000, 905000))
+    alerts = [e for e in resolver.tick(20.0) if isinstance(e, ClockAlert)]
+    assert [(a.kind, a.ply) for a in alerts] == [("move_without_press", 1)]
 
 
 def test_a_press_that_changes_nothing_is_flagged_when_it_was_the_pressers_turn() -> None:
