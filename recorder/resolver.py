@@ -196,6 +196,7 @@ class Resolver:
         self._suspect: tuple[tuple[str, tuple[str, ...]], ...] | None = None
         self._suspect_since = 0.0  # when the trouble waiting for its second look was first seen
         self._suspect_hold = 0.0  # and how long it must stand before it is raised
+        self._suspect_alerts: tuple[Alert, ...] = ()  # the trouble itself
         self._raised: tuple[tuple[str, tuple[str, ...]], ...] | None = None  # the trouble raised last, while it stands
         self._raised_seen = ""  # the placement seen when it was raised (or last judged told)
         self._raised_at = 0.0
@@ -544,6 +545,11 @@ class Resolver:
             self._suspect = None
             return []
         key = tuple((a.kind, a.squares) for a in alerts)
+        suspect = self._suspect
+        if suspect is not None and key != suspect and self._sharpens(alerts):
+            log.debug("t=%.2f: %s; the look before read it as %s: taken as seen again", t, alerts[0].text,
+                      self._suspect_alerts[0].kind)
+            alerts, key = [replace(alert, t=t) for alert in self._suspect_alerts], suspect
         if key == self._suspect:
             since, first_hold = self._suspect_since, self._suspect_hold
             lifted = any(sq not in self._seen_off and self._moved_near[sq] for sq in self._suspect_off)
@@ -575,8 +581,24 @@ class Resolver:
                       f" (a hand may hold it: {hold_s:.0f} s)" if hold_s else "")
             self._suspect_off = self._seen_off  # pieces first seen lying off their points: in no hand, then
         self._suspect, self._suspect_since, self._suspect_hold = key, since, hold_s
+        self._suspect_alerts = tuple(alerts)
         self.wants_retry = True
         return []
+
+    def _sharpens(self, alerts: Sequence[Alert]) -> bool:
+        """Is the trouble awaiting its second look a sharper reading of ``alerts``, a board no legal
+        continuation explains that differs from the record at the same points and one more?
+
+        The second look at a wrong board (a move by the side not on turn, left for the arbiter) can
+        misread one more point, often next to where a hand just was; that is the same board seen
+        again, not a new trouble needing a look of its own (inject-025: the wrong side's move stood
+        1.2 s, both looks saw it, one with a third point unclear, and nothing was raised).
+        """
+        if self._suspect is None or len(alerts) != 1 or alerts[0].kind != "unexplained":
+            return False
+        earlier = {name for _, names in self._suspect for name in names}
+        extra = set(alerts[0].squares) - earlier
+        return bool(earlier) and earlier <= set(alerts[0].squares) and len(extra) <= 1
 
     def _catch_up(self, observation: Observation, scorer: Scorer) -> list[Event] | None:
         """Events when this view and the unexplained ones before it are one path of legal moves on.
