@@ -19,6 +19,7 @@ import numpy as np
 
 from calibration.board import FILES
 from calibration.candidates import Hypothesis, candidate_quads, hypotheses_from_quad, outline_quads, realign
+from calibration.discs import disc_lattices
 from calibration.errors import BoardNotFoundError
 from calibration.evidence import line_response, project, spacing_px, to_gray
 from calibration.geometry import RED_SIDES, BoardGeometry, side_of_rank0
@@ -133,6 +134,20 @@ class BoardLocator:
             raise BoardNotFoundError(first.reason, candidates) from None
         log.info("board found on the frame at twice its size (%dx%d)", frame.shape[1], frame.shape[0])
         return _halved(big, frame)
+
+    def from_pieces(self, frame: np.ndarray, max_grids: int = 6) -> list[BoardGeometry]:
+        """Unconfirmed grids through the pieces' centres (:mod:`calibration.discs`), for a caller that
+        can check them against the position it expects: where blur or glare hid the grid lines (the
+        locator refused the board) the pieces still show it. Confidence 0, red's side unknown."""
+        height, width = frame.shape[:2]
+        grids = []
+        for h in disc_lattices(frame):
+            if np.linalg.det(_jacobian(h)) > 0:  # names must not be mirrored: files run left to right
+                h = h @ MIRROR
+            if _plausible(h, frame.shape[:2]):
+                grids.append(BoardGeometry(homography=h / h[2, 2], image_size=(width, height), confidence=0.0,
+                                           red_side=None, lens=self.lens, details={"from_pieces": 1.0}))
+        return grids[:max_grids]
 
     def _locate(self, frame: np.ndarray) -> BoardGeometry:
         started = time.perf_counter()

@@ -384,7 +384,7 @@ class RecordingSession:
         """
         cfg = self.config
         expected = board_classes(self.resolver.game.position.board)
-        for candidate in candidates[:2]:
+        for candidate in self._candidates(image, candidates):
             result: Any = self.classifier.classify(candidate.rectify(image))
             probs = to_square_order(result.probs, result.classes)
             # the turned naming reads the same picture with the squares in reverse order
@@ -399,6 +399,13 @@ class RecordingSession:
                     return replace(geometry, red_side=red_side,
                                    details={**geometry.details, "confirmed_by_pieces": agree})
         return None
+
+    def _candidates(self, image: np.ndarray, refused: list[BoardGeometry]) -> Iterable[BoardGeometry]:
+        """The grids to confirm by the pieces: the locator's two best refused ones, then the grids
+        through the pieces' centres (found only if those fail: a blurred camera's grid lines can be
+        gone while its pieces still show where the board is)."""
+        yield from refused[:2]
+        yield from self.locator.from_pieces(image)
 
     def _found(self, geometry: BoardGeometry, t: float, reason: str, min_shift: float,
                image: np.ndarray) -> list[Event]:

@@ -50,6 +50,9 @@ class _RefusingLocator:
     def locate(self, frame: np.ndarray) -> BoardGeometry:
         raise BoardNotFoundError("lattice fit too weak", self.candidates)
 
+    def from_pieces(self, frame: np.ndarray, max_grids: int = 6) -> list[BoardGeometry]:
+        return []  # nor any grid through the pieces: the candidates given are all there is
+
 
 class _NoClassifier:
     """Never asked: without a grid there is nothing to classify."""
@@ -176,3 +179,21 @@ def test_red_side_is_told_by_the_game_s_position_not_the_start_position() -> Non
     turned = Observation(1.0, 1.0, seen[::-1].copy(), np.zeros(90, bool))
     (changed,) = session._check_orientation(turned) or []
     assert isinstance(changed, CalibrationChanged) and changed.reason == "red side from the pieces"
+
+
+@needs_model
+def test_a_shaken_camera_whose_grid_lines_are_gone_is_placed_by_its_pieces() -> None:
+    """s960000-clean-008: a camera with 5-6 px of motion blur at 640x360, whose grid lines the
+    locator never found (the whole game lost, one board_not_found alert); the start position's
+    pieces place the board, and they confirm it."""
+    from recorder.vision import PieceClassifier
+    from tests.calibration.test_discs import _shaken
+
+    image, points = _shaken(2)
+    session = RecordingSession(PieceClassifier(threads=1))
+    events = session.feed(Frame(image, 0.0, 0))
+    assert [e for e in events if isinstance(e, CalibrationChanged)] and session.geometry is not None
+    assert session.geometry.details.get("confirmed_by_pieces", 0) >= 0.93
+    spacing = float(np.linalg.norm(np.subtract(points["a1"], points["a0"])))
+    got = session.geometry.points()
+    assert max(float(np.linalg.norm(np.subtract(got[name], points[name]))) for name in points) < 0.3 * spacing
