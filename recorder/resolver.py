@@ -934,17 +934,17 @@ class Resolver:
             self._in_sync()
             self.last_trouble = t
         else:
-            if len(candidate.moves) == 2:
-                away = self._unseen_since
+            away = self._unseen_since
+            close = self._close_rivals(decision)
+            events += self._record(candidate.moves, observation.t, observation.t_still, decision.confidence,
+                                   rivals=[close] if close else ())
+            if len(candidate.moves) == 2:  # told after both, at the second: the sheet notes it after the pair
                 said = (f"two moves were made while the board was not watched (the camera was away from {away:.1f} s): "
                         "both recorded, in order; check them with the players" if away is not None
                         else "two moves were made between still views: both recorded, in order")
                 events.append(TwoMovesSeen(t, "two_moves", tuple(square_name(s) for m in candidate.moves
                                                                  for s in (m.from_square, m.to_square)),
                                            "", said, self.game.ply, tuple(m.iccs for m in candidate.moves)))
-            close = self._close_rivals(decision)
-            events += self._record(candidate.moves, observation.t, observation.t_still, decision.confidence,
-                                   rivals=[close] if close else ())
             self._keep_rivals(candidate, close, observation)
             self._in_sync(t)
         return events

@@ -231,7 +231,8 @@ def test_two_moves_between_still_views_are_recorded_as_a_pair() -> None:
     after = Position.start().play("h2e2").play("h9g7")
     events = resolver.observe(observe_board(after.board, 1.0))
     assert _recorded(events) == ["h2e2", "h9g7"]
-    assert any(isinstance(e, TwoMovesSeen) for e in events)
+    (pair,) = [e for e in events if isinstance(e, TwoMovesSeen)]
+    assert pair.ply == 2 and events[-1] is pair  # told after both: the sheet notes it after the pair
     assert all(e.pair for e in events if isinstance(e, MoveRecorded))
 
 
