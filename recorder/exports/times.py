@@ -111,21 +111,26 @@ def move_times(game: RecordedGame, time_control: str = "") -> list[int | None]:
 OVER_CONTROL_MS = 3000  # a clock may show this much more than the control gives (whole-second reports)
 
 
-def clock_contradicts(game: RecordedGame, time_control: str) -> str | None:
-    """Why the clock's readings cannot come from ``time_control``, or None: a side with more time left
-    after its last press than the base and the increments its presses earned can give (an increment
-    or a base typed wrong: the time used would come out negative)."""
-    control = parse_pgn_time_control(time_control)
+def _balance(game: RecordedGame, control: tuple[int, int] | None) -> dict[str, tuple[int, int, int]] | None:
+    """Per side, at the last press: (the time the control has given it, the time its clock shows left,
+    the increments given); None without presses, a time control, or a clock that counts from the base."""
     if control is None or not game.presses or any(alert.kind in CLOCK_SET_AGAIN for alert in game.alerts):
         return None
     base, increment = control
     last = max(game.presses, key=lambda p: p.t)
     first = "black" if game.start_fen.split()[1:2] == ["b"] else "red"
     given = increments(sorted(game.presses, key=lambda p: p.t), first)
-    for side in SIDES:
-        most, left = base + increment * given[side], _left(last, side)
+    return {side: (base + increment * given[side], _left(last, side), given[side]) for side in SIDES}
+
+
+def clock_contradicts(game: RecordedGame, time_control: str) -> str | None:
+    """Why the clock's readings cannot come from ``time_control``, or None: a side with more time left
+    after its last press than the base and the increments its presses earned can give (an increment
+    or a base typed wrong: the time used would come out negative)."""
+    balance = _balance(game, parse_pgn_time_control(time_control))
+    for side, (most, left, given) in (balance or {}).items():
         if left > most + OVER_CONTROL_MS:
-            return (f"the clock showed {side} {_hms(left)} left after {given[side]} increment(s), more than the time "
+            return (f"the clock showed {side} {_hms(left)} left after {given} increment(s), more than the time "
                     f"control {time_control} can give ({_hms(most)}): check the time control (the time used is "
                     "not told from it)")
     return None
@@ -136,17 +141,10 @@ def time_used(game: RecordedGame, time_control: str = "") -> dict[str, int | Non
     control = parse_pgn_time_control(time_control)
     used: dict[str, int | None] = {side: None for side in SIDES}
     if game.presses:
-        if control is None or any(alert.kind in CLOCK_SET_AGAIN for alert in game.alerts):
+        balance = _balance(game, control)
+        if balance is None or clock_contradicts(game, time_control):  # a wrong time control: not 0:00:00 from it
             return used
-        if clock_contradicts(game, time_control):  # a wrong time control: not 0:00:00 from it
-            return used
-        base, increment = control
-        last = max(game.presses, key=lambda p: p.t)
-        first = "black" if game.start_fen.split()[1:2] == ["b"] else "red"
-        given = increments(sorted(game.presses, key=lambda p: p.t), first)
-        for side in SIDES:
-            used[side] = max(0, base + increment * given[side] - _left(last, side))
-        return used
+        return {side: max(0, most - left) for side, (most, left, _) in balance.items()}
     for entry, spent in zip(game.plies, _clock_differences(game, control), strict=True):
         if spent is not None:
             used[entry.side] = (used[entry.side] or 0) + spent
