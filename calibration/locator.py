@@ -144,10 +144,26 @@ class BoardLocator:
         for h in disc_lattices(frame):
             if np.linalg.det(_jacobian(h)) > 0:  # names must not be mirrored: files run left to right
                 h = h @ MIRROR
+            h = self._onto_lines(frame, h)
             if _plausible(h, frame.shape[:2]):
                 grids.append(BoardGeometry(homography=h / h[2, 2], image_size=(width, height), confidence=0.0,
                                            red_side=None, lens=self.lens, details={"from_pieces": 1.0}))
         return grids[:max_grids]
+
+    def _onto_lines(self, frame: np.ndarray, h: np.ndarray) -> np.ndarray:
+        """``h`` (a grid through the pieces' tops) moved onto what grid lines still show, when the
+        refinement moves its points half a spacing or less on average: the tops stand off their points with the
+        camera's tilt, and a fit through them alone can be a fraction of a spacing off at a corner
+        (0.7 at a blurred board's, where three pieces then read wrong). With no lines to go by it
+        stays as it is."""
+        full = _full_response(frame, h, True)
+        strength = score_lattice(full, h, lens=self.lens).strength
+        refined = refine(full, h, strength, lens=self.lens)
+        if not _plausible(refined.h, frame.shape[:2]):
+            return h
+        grid = np.array([[u, v] for u in range(FILES) for v in range(10)], dtype=np.float64)
+        moved = np.linalg.norm(project(refined.h, grid) - project(h, grid), axis=1).mean() / max(spacing_px(h), 1e-9)
+        return refined.h if moved < 0.5 else h  # on average: a corner may move more, a line's shift moves all
 
     def _locate(self, frame: np.ndarray) -> BoardGeometry:
         started = time.perf_counter()
