@@ -148,7 +148,9 @@ class BoardLocator:
             if _plausible(h, frame.shape[:2]):
                 grids.append(BoardGeometry(homography=h / h[2, 2], image_size=(width, height), confidence=0.0,
                                            red_side=None, lens=self.lens, details={"from_pieces": 1.0}))
-        return grids[:max_grids]
+                if len(grids) == max_grids:  # the rest are not refined for nothing
+                    break
+        return grids
 
     def _onto_lines(self, frame: np.ndarray, h: np.ndarray) -> np.ndarray:
         """``h`` (a grid through the pieces' tops) moved onto what grid lines still show, when the
