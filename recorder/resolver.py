@@ -591,8 +591,8 @@ class Resolver:
 
         The second look at a wrong board (a move by the side not on turn, left for the arbiter) can
         misread one more point, often next to where a hand just was; that is the same board seen
-        again, not a new trouble needing a look of its own (inject-025: the wrong side's move stood
-        1.2 s, both looks saw it, one with a third point unclear, and nothing was raised).
+        again, not a new trouble needing a look of its own (a wrong side's move that stood 1.2 s, both
+        looks seeing it, one with a third point unclear, raised nothing).
         """
         if self._suspect is None or len(alerts) != 1 or alerts[0].kind != "unexplained":
             return False
