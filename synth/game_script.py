@@ -110,11 +110,18 @@ def _assign_plies(wanted: list[tuple[str, int | None]], positions: list[Position
             return any(not other.is_capture(m) for m in other.legal_moves())
         return True
 
+    def clashes(kind: str, ply: int) -> bool:
+        # A move left unpressed and, next, a press without a move by the opponent: the mover's
+        # "press back" then completes the unpressed move late (before the opponent moved, no foul)
+        # and the opponent's press changed nothing, so neither case would be the one it names.
+        return ((kind == "no_press" and taken.get(ply + 1) == "press_no_move")
+                or (kind == "press_no_move" and taken.get(ply - 1) == "no_press"))
+
     fixed = [(k, p) for k, p in wanted if p is not None]
     free = [k for k, p in wanted if p is None]
     for kind, ply in fixed:
         assert ply is not None
-        if not fits(kind, ply):
+        if not fits(kind, ply) or clashes(kind, ply):
             raise ValueError(f"cannot inject {kind} at ply {ply} of a {count}-ply game (taken or unfit)")
         taken[ply] = kind
         if kind == "quick_pair":
@@ -122,9 +129,12 @@ def _assign_plies(wanted: list[tuple[str, int | None]], positions: list[Position
     for kind in free:
         # Keep the first two plies plain so every video opens with ordinary moves.
         options = [p for p in range(min(3, count), count + 1) if fits(kind, p)]
-        if not options:
+        if not any(not clashes(kind, p) for p in options):
             raise ValueError(f"no room to inject {kind} in a {count}-ply game")
+        # drawn again on a clash, not from a shorter list: a plan without one stays as it was
         ply = options[rng.randrange(len(options))]
+        while clashes(kind, ply):
+            ply = options[rng.randrange(len(options))]
         taken[ply] = kind
         if kind == "quick_pair":
             taken[ply + 1] = "quick_pair_second"

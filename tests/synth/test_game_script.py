@@ -124,6 +124,16 @@ def test_injection_that_does_not_fit_is_refused() -> None:
         build_timeline(GAME[:6], 1, inject=["knock@3", "illegal@3"])
     with pytest.raises(ValueError, match="move 2"):
         build_timeline(["h2e2", "h2e2"], 1)
+    # the opponent's "press back" would complete the unpressed move: neither case would be what it says
+    with pytest.raises(ValueError, match="cannot inject"):
+        build_timeline(GAME[:8], 1, inject=["no_press@4", "press_no_move@5"])
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_drawn_plies_never_put_a_press_without_a_move_right_after_an_unpressed_move(seed: int) -> None:
+    tl = build_timeline(GAME[:12], seed, inject=["press_no_move", "no_press"])
+    plies = {i.kind: i.ply for i in tl.injections}
+    assert plies["press_no_move"] != plies["no_press"] + 1
 
 
 def _only(tl: Timeline, kind: str) -> dict:
