@@ -224,8 +224,10 @@ class ClockNoted(Event):
     """What the clock tells that needs no arbiter: the clock answered (``clock_connected``, also when
     it comes back after a gap), which side of it is red's (``clock_mapping``, art. 6), the line fell
     quiet for a while (``clock_quiet``), a ply whose press may have been lost while the clock
-    could not be heard (``press_unheard``), and presses by both sides a moment apart with no move
-    (``press_glitch``: a damaged message and the good one after it, not the players')."""
+    could not be heard (``press_unheard``), presses by both sides a moment apart with no move
+    (``press_glitch``: a damaged message and the good one after it, not the players'), and the
+    opponent's press that gave back the time of a press without a move (``press_back``: the clock put
+    right, no foul)."""
 
     kind: str
     text: str

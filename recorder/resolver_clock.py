@@ -14,7 +14,9 @@ without a move when the opponent had moved since the presser's previous press: t
 without pressing, and the presser pressed before moving. Otherwise it is a second press of the
 presser's own move and says nothing. A press that flipped the clock and was then taken by the
 mover's next ply is also a press before moving when the board stood unchanged after it, until
-the move began (``pressed_early``). Presses by both sides within 0.3 s, neither taken by a move,
+the move began (``pressed_early``). The opponent's effective press soon after a press without a move,
+with no move between, gives the time back to the player who pressed wrongly (the clock put right):
+a ``press_back`` note, not a second foul. Presses by both sides within 0.3 s, neither taken by a move,
 are a damaged message on the line and the good report after it (a lever read flipped and back): a
 ``press_glitch`` note, not two presses without a move.
 
@@ -75,6 +77,7 @@ class ClockBook:
         self.unheard: list[tuple[float, float]] = []  # stretches when the clock could not be heard
         self._pressed_at: dict[str, list[float]] = {}  # every press's time, by side
         self._plies: dict[int, tuple[str, float]] = {}  # ply -> (side, time recorded)
+        self._faulted: list[ClockPress] = []  # effective presses alerted as press_without_move
 
     def heard(self, until: float, unheard: list[tuple[float, float]]) -> None:
         """The clock was heard up to ``until``; ``unheard`` are newly known stretches it was not."""
@@ -249,6 +252,17 @@ class ClockBook:
         since = max(earlier, default=float("-inf"))
         return any(side != press.side and since < t < press.t for side, t in self._plies.values())
 
+    def _pressed_back(self, item: _Pending) -> ClockPress | None:
+        """The opponent's press without a move that effective ``item`` gave the time back for, if any:
+        one made at most ``match_window_s`` before it, with no ply recorded between the two."""
+        press = item.press
+        for wronged in reversed(self._faulted):
+            if wronged.side == press.side or not 0.0 < press.t - wronged.t <= self.match_window_s:
+                continue
+            if not any(wronged.t < at <= press.t for _, at in self._plies.values()):
+                return wronged
+        return None
+
     def _line_glitches(self, t: float, desynced: bool) -> list[_Pending]:
         """Waiting presses that are a damaged message and the good one after it: one side's press and the
         other's within ``LINE_GLITCH_S`` (no hand presses back that fast), neither taken by a move, the
@@ -287,12 +301,22 @@ class ClockBook:
                 keep.append(item)
                 continue
             near_trouble = last_trouble is not None and last_trouble >= item.press.t - self.grace_s
-            if (item.effective or self._before_moving(item.press)) and not near_trouble:
+            wronged = self._pressed_back(item) if item.effective and not near_trouble else None
+            if wronged is not None:
+                p = item.press
+                text = (f"{p.side} pressed the clock at {p.t:.1f} s, {p.t - wronged.t:.1f} s after {wronged.side}'s "
+                        f"press without a move, with no move between: the time given back to {wronged.side} "
+                        "(the clock put right, not judged)")
+                log.info("%s", text)
+                events.append(ClockNoted(t, "press_back", text, p.side, self._ply_at(p.t, ply)))
+            elif (item.effective or self._before_moving(item.press)) and not near_trouble:
                 p = item.press
                 unchanged = "" if item.effective else f" ({opponent(p.side)}'s time was running: the clock did not change)"
                 text = (f"{p.side} pressed the clock at {p.t:.1f} s without a move on the board{unchanged} "
                         "(art. 8.1.7; a second time loses the game, art. 4.1.9)")
                 events.append(ClockAlert(t, "press_without_move", (), "8.1.7", text, self._ply_at(p.t, ply), p.side))
+                if item.effective:
+                    self._faulted.append(p)
             else:
                 log.debug("press at %.2f s by %s dropped (effective=%s, trouble=%s)", item.press.t,
                           item.press.side, item.effective, near_trouble)

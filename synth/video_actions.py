@@ -378,8 +378,8 @@ class Choreographer:
         record = self.play(ply, before, move)
         self.injections.append(Injection(
             "press_no_move", ply, mover, [], start, back_t,
-            f"ClockPressed by {mover} with no move on the board (art. 8.1.7); the opponent's press back is also "
-            f"without a move; no move recorded until ply {ply} ({move.iccs})",
+            f"ClockPressed by {mover} with no move on the board (art. 8.1.7); the opponent's press back gives the "
+            f"time back (a press_back note, no foul); no move recorded until ply {ply} ({move.iccs})",
             {"alerts": ["press_without_move"], "t_press": start, "t_press_back": back_t},
             [record.track]))
 

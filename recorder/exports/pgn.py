@@ -176,7 +176,7 @@ def notes_of(events: Sequence[Event], sheet: bool = False) -> list[tuple[int, st
             notes.append((ply, f"recorder: the game went on from another camera or file at {event.t_resumed:.1f} s"))
         elif isinstance(event, SourceGap):
             notes.append((ply, f"camera: no picture from {event.t:.1f} to {event.t_resumed:.1f} s ({event.reason})"))
-        elif isinstance(event, ClockNoted) and event.kind in ("clock_connected", "press_unheard") and event.t > 0:
+        elif isinstance(event, ClockNoted) and event.kind in ("clock_connected", "press_unheard", "press_back") and event.t > 0:
             if event.kind == "clock_connected" and not event.text.startswith("clock back"):
                 continue  # the clock answering at the start is no news (recorder.clock.link words both)
             notes.append((event.ply or ply, f"clock: {event.text}"))

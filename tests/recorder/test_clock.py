@@ -105,7 +105,9 @@ def test_press_before_the_still_board_is_attached_to_the_move() -> None:
     assert resolver.tick(20.0) == []
 
 
-def test_press_without_a_move_and_the_press_back_are_flagged() -> None:
+def test_press_without_a_move_is_flagged_and_the_opponents_press_back_noted() -> None:
+    """Red presses without moving; black presses back, giving red's time back (the clock put right,
+    not black's foul: a tester's sheet warned black that a second time loses the game)."""
     resolver = Resolver(clock=True)
     resolver.press(ClockPress(2.0, "red", 905000, 900000))
     resolver.press(ClockPress(3.0, "black", 905000, 905000))
@@ -113,10 +115,26 @@ def test_press_without_a_move_and_the_press_back_are_flagged() -> None:
     resolver.press(ClockPress(6.0, "red", 910000, 905000))
     (move,) = resolver.observe(observe_board(P1.board, 6.2))
     assert isinstance(move, MoveRecorded) and move.red_ms == 910000  # the real move's own press
-    alerts = resolver.tick(12.0)
-    assert _kinds(alerts) == ["press_without_move", "press_without_move"]
-    # judged after the move was recorded, they are about the board before it: the sheet puts them there
-    assert [a.ply for a in alerts if isinstance(a, ClockAlert)] == [0, 0]
+    events = resolver.tick(12.0)
+    (alert,) = [e for e in events if isinstance(e, ClockAlert)]
+    assert alert.kind == "press_without_move" and alert.side == "red"
+    # judged after the move was recorded, it is about the board before it: the sheet puts it there
+    assert alert.ply == 0
+    (noted,) = [e for e in events if isinstance(e, ClockNoted)]
+    assert noted.kind == "press_back" and noted.side == "black" and "given back to red" in noted.text
+
+
+def test_a_second_press_without_a_move_after_a_move_between_is_judged() -> None:
+    """A press by the other side is a press back only with no move between: after red's move, black's
+    press without a move of its own is black's foul."""
+    resolver = Resolver(clock=True)
+    resolver.press(ClockPress(2.0, "red", 905000, 900000))  # red presses without moving: black's time runs
+    assert [(a.kind, a.side) for a in resolver.tick(7.0) if isinstance(a, ClockAlert)] == [("press_without_move", "red")]
+    resolver.observe(observe_board(P1.board, 8.5))  # red moves and does not press again
+    resolver.press(ClockPress(9.0, "black", 905000, 905000))  # black presses with no move of its own
+    events = resolver.tick(20.0)
+    assert ("press_without_move", "black") in [(a.kind, a.side) for a in events if isinstance(a, ClockAlert)]
+    assert not [e for e in events if isinstance(e, ClockNoted) and e.kind == "press_back"]
 
 
 def test_a_move_without_a_press_is_noted_at_its_own_ply() -> None:
@@ -595,7 +613,7 @@ def test_presses_by_both_sides_a_moment_apart_are_the_line_not_the_players() -> 
     """Tester: one DGT message with its status byte damaged (lever and turn swapped, times right) read
     as red's press and the next good report as black's, 0.1 s apart: two press_without_move alerts,
     one against each player. No hand presses back that fast: a note, nothing judged. A press back a
-    second later is still both players' (test_press_without_a_move_and_the_press_back_are_flagged)."""
+    second later is the clock put right (test_press_without_a_move_is_flagged_and_the_opponents_press_back_noted)."""
     resolver = Resolver(clock=True)
     resolver.press(ClockPress(26.0, "red", 905000, 900000))
     resolver.press(ClockPress(26.1, "black", 905000, 900000))
