@@ -44,7 +44,10 @@
       const why = state.ended && state.ended.text ? ` · ${state.ended.text}` : "";
       return `<span class="result">${XQ.esc(XQ.resultText(state.result))}</span>${XQ.esc(why)}`;
     }
-    if (state.state !== "recording") return XQ.esc(state.moves.length ? "not live" : "not started");
+    // a recording that stopped with no result marked: say so, with how far the game got
+    if (state.state !== "recording") {
+      return XQ.esc(state.moves.length ? `${state.moves.length} plies · recording stopped, no result yet` : "not started");
+    }
     return `${state.moves.length} plies · ${XQBoard.notation(state.side_to_move === "red" ? "红方走" : "黑方走", XQ.prefs.script)}`;
   }
 
