@@ -426,6 +426,9 @@ class RecordingSession:
         self._grid_given = False
         self._locate_reason = ""
         self._use(geometry)
+        # the naming nearest the old grid's holds only if the old naming was right, which no view may
+        # have told (another table's calibration file read where no piece stands): the pieces tell again
+        self._oriented = False
         events: list[Event] = [CalibrationChanged(t, reason, shift, geometry.red_side, geometry.confidence)]
         if not self._looked_for_second:
             self._looked_for_second = True

@@ -92,6 +92,54 @@ def test_clean_game_with_the_bundled_model() -> None:
     assert not session._mirrored  # the characters read as they are: no mirror
 
 
+class _SlowLocator(BoardLocator):
+    """Finds no board for its first ``misses`` tries (a picture whose lines it cannot confirm at once:
+    the session meanwhile reads the board under the grid it was given)."""
+
+    def __init__(self, misses: int) -> None:
+        super().__init__()
+        self.misses = misses
+
+    def locate(self, image: np.ndarray) -> Any:
+        if self.misses > 0:
+            self.misses -= 1
+            raise BoardNotFoundError("no grid in this picture")
+        return super().locate(image)
+
+    def from_pieces(self, image: np.ndarray, max_grids: int = 6) -> Any:
+        return [] if self.misses > 0 else super().from_pieces(image, max_grids)
+
+
+@pytest.mark.skipif(not (FIXTURES / "game_short.mp4").exists() or not _model_present(),
+                    reason="fixture video or bundled model missing")
+def test_another_tables_calibration_is_named_by_the_pieces_once_the_board_is_found() -> None:
+    """A calibration file from another table (its grid half a point off, red on the other side) used
+    while the board cannot be found; once it is, the naming must come from the pieces, not from the
+    old grid's nearest points (a tester's game was recorded turned by 180 degrees, every move wrong)."""
+    import cv2
+
+    from recorder.events import CalibrationChanged
+    from recorder.vision import PieceClassifier
+
+    reader = cv2.VideoCapture(str(FIXTURES / "game_short.mp4"))
+    ok, frame = reader.read()
+    reader.release()
+    assert ok
+    turned = BoardLocator().locate(frame).turned()
+    other_table = replace(turned, homography=turned.homography @ np.array([[1.0, 0.0, 0.5], [0.0, 1.0, 0.5],
+                                                                           [0.0, 0.0, 1.0]]))
+    truth = json.loads((FIXTURES / "game_short.truth.json").read_text(encoding="utf-8"))
+    session = RecordingSession(PieceClassifier(threads=1), geometry=other_table, locator=_SlowLocator(2),
+                               presses=read_clock_log(FIXTURES / "game_short.clock.jsonl"))
+    for item in open_source(str(FIXTURES / "game_short.mp4")):
+        session.feed(item)
+    session.finish()
+    changed = [e for e in session.log.events if isinstance(e, CalibrationChanged)]
+    assert changed[0].reason == "board moved" and changed[0].t > 1.0  # found after views under the given grid
+    assert rebuild(session.log.events).moves == truth["moves"]
+    assert not [e for e in session.log.events if isinstance(e, Alert)]
+
+
 @pytest.mark.skipif(not (FIXTURES / "game_short.mp4").exists() or not _model_present(),
                     reason="fixture video or bundled model missing")
 def test_a_mirrored_camera_is_read_flipped_back() -> None:
