@@ -579,7 +579,7 @@ class LiveSource(FrameSource):
     live = True
 
     def __init__(self, target: str | int, *, opener: Opener = _open_cv, stall_s: float = 3.0,
-                 backoff_s: float = 0.5, max_backoff_s: float = 10.0, max_attempts: int | None = None,
+                 backoff_s: float = 0.5, max_backoff_s: float = 2.0, max_attempts: int | None = None,
                  clock: Callable[[], float] = time.monotonic, sleep: Callable[[float], None] | None = None,
                  lost_after_s: float = 10.0) -> None:
         self.name = public_name(target)  # a stream's password never reaches a message

@@ -65,7 +65,7 @@ def test_a_stream_gone_longer_than_a_blip_is_reported_lost_before_it_returns() -
     def sleep(seconds: float) -> None:
         now[0] += seconds
 
-    plan = [_FakeCapture(3)] + [_FakeCapture(0, opened=False)] * 6 + [_FakeCapture(2)]
+    plan = [_FakeCapture(3)] + [_FakeCapture(0, opened=False)] * 8 + [_FakeCapture(2)]
     source = LiveSource("rtsp://camera", opener=lambda target: plan.pop(0) if plan else _FakeCapture(0, False),
                         sleep=sleep, clock=lambda: now[0], stall_s=0.5, max_attempts=10, lost_after_s=10.0)
     items = []
@@ -74,7 +74,26 @@ def test_a_stream_gone_longer_than_a_blip_is_reported_lost_before_it_returns() -
         if len([i for i in items if isinstance(i, Frame)]) == 5:
             break
     kinds = [type(i).__name__ for i in items]
-    assert kinds == ["Frame"] * 3 + ["Lost", "Gap"] + ["Frame"] * 2  # back-off 0.5+1+2+4+8 s: past 10 s
+    assert kinds == ["Frame"] * 3 + ["Lost", "Gap"] + ["Frame"] * 2  # back-off 0.5+1+2+2+2... s: past 10 s
+
+
+def test_a_stream_back_is_reopened_within_two_seconds() -> None:
+    """The back-off stops doubling at 2 s: a tester's stream came back 12.5 s after it dropped and was
+    reopened 7 s later (tries 10 s apart), while plies were made that the camera then had to guess."""
+    now = [0.0]
+    waits: list[float] = []
+
+    def sleep(seconds: float) -> None:
+        waits.append(seconds)
+        now[0] += seconds
+
+    plan = [_FakeCapture(3)] + [_FakeCapture(0, opened=False)] * 12 + [_FakeCapture(2)]
+    source = LiveSource("rtsp://camera", opener=lambda target: plan.pop(0) if plan else _FakeCapture(0, False),
+                        sleep=sleep, clock=lambda: now[0], stall_s=0.5, max_attempts=20, lost_after_s=10.0)
+    for item in source:
+        if isinstance(item, Gap):
+            break
+    assert max(waits) <= 2.0 and waits[:3] == [0.5, 1.0, 2.0]
 
 
 def test_folder_and_file_sources(tmp_path: Path) -> None:
