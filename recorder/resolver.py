@@ -90,6 +90,10 @@ class ResolverConfig:
     early_press_margin_s: float = 0.3
     catch_up_views: int = 12  # unexplained views read as one path of moves, at most (recorder.resolver_catchup)
     catch_up_margin: float = 8.0  # nats a path must lead any path to another board by: a wrong path records wrong moves
+    # ... after the camera was away, against a board that differs only in piece kinds (a horse and a
+    # cannon the other way round), with no point against the path: recording it, its rival named,
+    # beats stopping until the arbiter comes (the board would never be explained again)
+    bridge_swap_margin: float = 3.0
     gap_plies: int = 6  # plies the board may be on after the camera was away, read from one view (_bridge_gap)
     revise_window: float = 8.0  # a move this close behind a recorded one stays its rival (see _revise)
     revise_plies: int = 8  # how far back a recorded move may be revised by what the board shows later
@@ -660,7 +664,14 @@ class Resolver:
         if cfg.gap_plies < 3:
             return None
         found = catch_up(self.game.position, [scorer] * cfg.gap_plies, [None] * cfg.gap_plies)
-        if (found is None or len(found.moves) < 3 or found.gap < cfg.catch_up_margin or _undoes_itself(found.moves)
+        if found is None:
+            return None
+        # the nearest other board differs only in which piece of a colour stands where (a horse and a
+        # cannon swapped by the path's order): types read less surely than colours, so such a rival is
+        # close on many views; with no point against the path, it is recorded and the rival named
+        swapped = _types_only(found.position.board, found.runner_board) if found.bad == 0 else ()
+        needed = cfg.bridge_swap_margin if swapped else cfg.catch_up_margin
+        if (len(found.moves) < 3 or found.gap < needed or _undoes_itself(found.moves)
                 or not self._fits(found.position, scorer, None, cfg.max_bad_points)):
             return None
         if fewer_bad_than is not None and int(scorer.bad_points(board_classes(found.position.board)).sum()) >= fewer_bad_than:
@@ -685,9 +696,11 @@ class Resolver:
         why = (f"while the board was not watched (the camera or the recorder was away from {gone:.1f} s)" if unseen
                else f"where glare hid them from the camera (from {gone:.1f} s)" if glare
                else f"that could not be recorded while the record was wrong (corrected at {gone:.1f} s)")
+        unsure = (f"; the pieces on {', '.join(square_name(sq) for sq in swapped)} may stand the other way round "
+                  "(their kinds read unclearly)" if swapped and found.gap < cfg.catch_up_margin else "")
         text = (f"{len(moves)} moves were made {why}: {plies} ({' '.join(m.iccs for m in moves)}) are recorded "
-                "from the board as it stood after them, in an order read from that board alone; check them with "
-                "the players (art. 5.8)")
+                f"from the board as it stood after them, in an order read from that board alone{unsure}; check "
+                "them with the players (art. 5.8)")
         return events + [BoardDisturbed(observation.t, "moves_while_away", squares, "5.8", text, self.game.ply,
                                         self.game.position.fen().split(" ")[0])]
 
@@ -1439,6 +1452,17 @@ def _other_routes(start: Position, moves: Sequence[Move], end: Position) -> Iter
                 position = position.play(move)
             if legal and position.board == end.board:
                 yield i, j, path
+
+
+def _types_only(board: str, other: str | None) -> tuple[int, ...]:
+    """The squares where ``other`` holds another piece of the same colour than ``board`` (empty when
+    the two differ anywhere else, or are the same): the boards differ only in piece kinds."""
+    if other is None:
+        return ()
+    differ = tuple(sq for sq, (a, b) in enumerate(zip(board, other, strict=True)) if a != b)
+    same_colours = all(a != "." and b != "." and a.isupper() == b.isupper()
+                       for a, b in ((board[sq], other[sq]) for sq in differ))
+    return differ if same_colours else ()
 
 
 def _undoes_itself(moves: Sequence[Move]) -> bool:

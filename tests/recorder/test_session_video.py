@@ -142,6 +142,36 @@ def test_another_tables_calibration_is_named_by_the_pieces_once_the_board_is_fou
 
 @pytest.mark.skipif(not (FIXTURES / "game_short.mp4").exists() or not _model_present(),
                     reason="fixture video or bundled model missing")
+def test_six_plies_made_while_a_stream_was_down_are_read_and_the_game_goes_on() -> None:
+    """A stream down from 14 to 34 s (a tester's MJPEG camera): the first view after it stands six
+    plies on. The path read from it has a rival with a horse and a cannon the other way round, 5 nats
+    behind; it was refused, the board was never explained again and the rest of the game was lost."""
+    from recorder.events import BoardDisturbed
+    from recorder.sources import Gap, Lost
+    from recorder.vision import PieceClassifier
+
+    truth = json.loads((FIXTURES / "game_short.truth.json").read_text(encoding="utf-8"))
+    session = RecordingSession(PieceClassifier(threads=1))
+    resumed = False
+    for item in open_source(str(FIXTURES / "game_short.mp4")):
+        if isinstance(item, Frame) and 14.0 <= item.t < 33.9:
+            continue
+        if isinstance(item, Frame) and item.t >= 33.9 and not resumed:
+            session.feed(Lost(14.0, "stream closed"))
+            session.feed(Gap(14.0, item.t, "stream closed", 3))
+            resumed = True
+        session.feed(item)
+    session.finish()
+    assert rebuild(session.log.events).moves == truth["moves"]
+    alerts = [e for e in session.log.events if isinstance(e, Alert)]
+    assert [a.kind for a in alerts if a.kind != "camera_lost"] == ["moves_while_away"]
+    (away,) = [a for a in alerts if isinstance(a, BoardDisturbed)]
+    assert "plies 4-9" in away.text and "check them with the players" in away.text
+    assert "the pieces on c2, d4 may stand the other way round" in away.text  # the rival, named
+
+
+@pytest.mark.skipif(not (FIXTURES / "game_short.mp4").exists() or not _model_present(),
+                    reason="fixture video or bundled model missing")
 def test_a_mirrored_camera_is_read_flipped_back() -> None:
     """A webcam's mirror setting: the board and the start look the same, the characters do not;
     read as it is, every move would be recorded on the mirrored files."""
