@@ -34,7 +34,8 @@ def draw_overlay(frame: np.ndarray, geometry: BoardGeometry) -> np.ndarray:
         x, y = geometry.point(0, 0)
         cv2.circle(out, (int(round(x)), int(round(y))), 6 * scale, (0, 0, 255), 2 * scale, cv2.LINE_AA)
     side = geometry.red_side or "undetermined"
-    text = f"confidence {geometry.confidence:.2f}  red side: {side}"
+    by_pieces = "confirmed_by_pieces" in geometry.details  # the lines did not confirm it: its pieces did
+    text = f"{'placed by the pieces' if by_pieces else f'confidence {geometry.confidence:.2f}'}  red side: {side}"
     # white on a dark box: an outline drawn as thicker text does not line up with the text on OpenCV 5
     (width, height), below = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, 0.8 * scale, scale)
     cv2.rectangle(out, (4, 30 * scale - height - 6), (16 + width, 30 * scale + below + 4), (0, 0, 0), -1)

@@ -376,29 +376,13 @@ class RecordingSession:
                               "nothing is recorded until it is", self.resolver.game.ply)
 
     def _confirmed_by_pieces(self, image: np.ndarray, candidates: list[BoardGeometry]) -> BoardGeometry | None:
-        """The first refused grid (either naming) on which the pieces read as the game's position.
-
-        Glare or blur can hide most grid lines while every piece still shows where it stands; a grid
-        one line off, of the wrong spacing or on a part of the board puts pieces where the position
-        has none, so agreement on (nearly) all points confirms the grid and its naming together.
-        """
-        cfg = self.config
-        expected = board_classes(self.resolver.game.position.board)
-        for candidate in self._candidates(image, candidates):
-            result: Any = self.classifier.classify(candidate.rectify(image))
-            probs = to_square_order(result.probs, result.classes)
-            # the turned naming reads the same picture with the squares in reverse order
-            for geometry, named in ((candidate, probs), (candidate.turned(), probs[::-1])):
-                seen, agree, pieces = colour_agreement(named, expected)
-                if seen >= cfg.confirm_min_visible and agree >= cfg.confirm_agreement and pieces >= cfg.confirm_pieces:
-                    log.info("grid refused by the locator (confidence %.2f) confirmed by the pieces: %d points "
-                             "seen, %.0f%% agree, %.0f%% of pieces", geometry.confidence, seen, 100 * agree,
-                             100 * pieces)
-                    self._oriented = True
-                    red_side = geometry.red_side or side_of_rank0(geometry.homography)
-                    return replace(geometry, red_side=red_side,
-                                   details={**geometry.details, "confirmed_by_pieces": agree})
-        return None
+        """The first refused grid (either naming) on which the pieces read as the game's position
+        (see :func:`grid_confirmed_by_pieces`)."""
+        found = grid_confirmed_by_pieces(image, self._candidates(image, candidates), self.classifier,
+                                         self.resolver.game.position.board, self.config)
+        if found is not None:
+            self._oriented = True
+        return found
 
     def _candidates(self, image: np.ndarray, refused: list[BoardGeometry]) -> Iterable[BoardGeometry]:
         """The grids to confirm by the pieces: the locator's two best refused ones, then the grids
@@ -702,3 +686,29 @@ def _position_fit(probs: np.ndarray, expected: np.ndarray) -> float:
 def _apart(square: int, others: frozenset[int]) -> bool:
     """Is ``square`` two points or more (along a file or a rank) from every one of ``others``?"""
     return all(max(abs(square % 9 - other % 9), abs(square // 9 - other // 9)) >= 2 for other in others)
+
+
+def grid_confirmed_by_pieces(image: np.ndarray, candidates: Iterable[BoardGeometry], classifier: Classifier,
+                             board: str, config: SessionConfig | None = None) -> BoardGeometry | None:
+    """The first of ``candidates`` (either naming) on which the pieces read as ``board`` (a position's
+    board string), named so and with red's side set; None when none does.
+
+    Glare or blur can hide most grid lines while every piece still shows where it stands; a grid
+    one line off, of the wrong spacing or on a part of the board puts pieces where the position
+    has none, so agreement on (nearly) all points confirms the grid and its naming together.
+    """
+    cfg = config or SessionConfig()
+    expected = board_classes(board)
+    for candidate in candidates:
+        result: Any = classifier.classify(candidate.rectify(image))
+        probs = to_square_order(result.probs, result.classes)
+        # the turned naming reads the same picture with the squares in reverse order
+        for geometry, named in ((candidate, probs), (candidate.turned(), probs[::-1])):
+            seen, agree, pieces = colour_agreement(named, expected)
+            if seen >= cfg.confirm_min_visible and agree >= cfg.confirm_agreement and pieces >= cfg.confirm_pieces:
+                log.info("grid refused by the locator (confidence %.2f) confirmed by the pieces: %d points "
+                         "seen, %.0f%% agree, %.0f%% of pieces", geometry.confidence, seen, 100 * agree,
+                         100 * pieces)
+                red_side = geometry.red_side or side_of_rank0(geometry.homography)
+                return replace(geometry, red_side=red_side, details={**geometry.details, "confirmed_by_pieces": agree})
+    return None

@@ -31,8 +31,12 @@ from calibration import (
     draw_overlay,
 )
 from calibration.geometry import BoardGeometry
+from recorder.session import grid_confirmed_by_pieces
 from recorder.sources import IMAGE_SUFFIXES, read_image
 from recorder.vision import PieceClassifier, settle_red_side
+from rules import Position
+
+PIECE_FRAMES = 3  # frames whose refused grids are tried against the pieces when no frame gives a board
 
 log = logging.getLogger(__name__)
 
@@ -101,6 +105,19 @@ def _check_outputs(args: argparse.Namespace) -> None:
         raise ValueError(f"--overlay {args.overlay}: name a picture file (.png or .jpg)")
 
 
+def _placed_by_pieces(refused: list[tuple[np.ndarray, str, list[BoardGeometry]]], locator: BoardLocator,
+                      classifier: PieceClassifier) -> tuple[BoardGeometry, np.ndarray, str] | None:
+    """A grid the locator refused, or one through the pieces' centres, on which the pieces stand as
+    in the start position: a blurred or dim camera's lines may not confirm a grid that the pieces
+    set up for a game do (the recorder takes such grids the same way)."""
+    start = Position.start().board
+    for frame, name, candidates in refused:
+        found = grid_confirmed_by_pieces(frame, [*candidates[:2], *locator.from_pieces(frame)], classifier, start)
+        if found is not None:
+            return found, frame, name
+    return None
+
+
 def run(args: argparse.Namespace) -> int:
     _check_outputs(args)
     if args.chessboard:
@@ -111,11 +128,14 @@ def run(args: argparse.Namespace) -> int:
     locator = BoardLocator(red_side=args.red_side, lens=lens, min_confidence=args.min_confidence)
     best: tuple[BoardGeometry, np.ndarray, str] | None = None
     reason = "board not found: no frames could be read"
+    refused: list[tuple[np.ndarray, str, list[BoardGeometry]]] = []  # the first frames' refused grids
     for frame, name in _frames(args.source, max(1, args.frames)):
         try:
             geometry = locator.locate(frame)
         except BoardNotFoundError as error:
             reason = f"board not found: {error.reason}"
+            if len(refused) < PIECE_FRAMES:
+                refused.append((frame, name, list(error.candidates)))
             continue
         problem = geometry.unreadable()
         if problem is not None:  # a grid the recorder and read-board would refuse: try the next frame
@@ -127,6 +147,10 @@ def run(args: argparse.Namespace) -> int:
             best = (geometry, frame, name)
         if best[0].red_side is not None and best[0].confidence >= 0.9:
             break
+    by_pieces = ""
+    if best is None and refused:
+        best = _placed_by_pieces(refused, locator, PieceClassifier(args.model))
+        by_pieces = " by its pieces, which stand as at a game's start (the grid lines alone did not confirm it)"
     if best is None:
         print(f"xqrec calibrate: {reason}", file=sys.stderr)
         return 1
@@ -145,6 +169,7 @@ def run(args: argparse.Namespace) -> int:
     side = geometry.red_side or "undetermined (the pieces did not tell; use --red-side)"
     if args.red_side and geometry.red_side not in (None, args.red_side):
         side += f" (the pieces say so: --red-side {args.red_side} is only used when they cannot tell)"
-    print(f"board found{name}: confidence {geometry.confidence:.2f}, spacing {geometry.spacing_px():.1f} px, "
+    print(f"board found{name}{by_pieces}: " + ("" if by_pieces else f"confidence {geometry.confidence:.2f}, ")
+          + f"spacing {geometry.spacing_px():.1f} px, "
           f"red side {side}; wrote {args.out}" + (f" and the overlay {args.overlay}" if args.overlay else ""))
     return 0

@@ -378,7 +378,8 @@ def run(args: argparse.Namespace) -> int:
             return 1
         print(f"xqrec read-board: no board found in {args.image}: {error.reason}. A sharper picture with the "
               "whole board in it helps; a camera that gives doubtful pictures can be calibrated once on its "
-              "video (xqrec calibrate VIDEO --out calib.json, which tries many frames) and read with "
+              "video (xqrec calibrate VIDEO --out calib.json, which tries many frames and, where the lines do not "
+              "show, places the board by pieces set up for a game) and read with "
               "--calibration calib.json", file=sys.stderr)
         return 1
     if colourless(image):

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import pytest
 
 from recorder.cli import main
 from tests.calibration.drawn import render_drawn, start_pieces
@@ -86,3 +87,34 @@ def test_a_calibration_file_that_contradicts_itself_or_is_from_a_newer_version_i
         out.write_text(json.dumps({**good, **change}))
         with pytest.raises(ValueError, match=said):
             BoardGeometry.load(out)
+
+
+def test_a_board_whose_lines_do_not_confirm_it_is_placed_by_pieces_set_up_for_a_game(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """A tester's defocused camera: the recorder found its board (the pieces stood as at the start),
+    but `calibrate`, which the error message recommends, refused every frame. The pieces now confirm
+    a grid through their centres as they do in the recorder."""
+    from calibration import BoardGeometry, BoardLocator, BoardNotFoundError
+
+    video = Path(__file__).resolve().parents[1] / "fixtures" / "game_short.mp4"
+    located = BoardLocator().locate(_first_frame(video))
+
+    def refuse(self: BoardLocator, image: np.ndarray) -> object:
+        raise BoardNotFoundError("lattice fit too weak (lines washed out)")
+
+    monkeypatch.setattr(BoardLocator, "locate", refuse)
+    out, overlay = tmp_path / "c.json", tmp_path / "o.png"
+    assert main(["calibrate", str(video), "--out", str(out), "--overlay", str(overlay), "--frames", "3"]) == 0
+    assert "by its pieces, which stand as at a game's start" in capsys.readouterr().out
+    placed = BoardGeometry.load(out)
+    assert placed.red_side == located.red_side
+    moved = [np.hypot(*np.subtract(placed.point(f, r), located.point(f, r))) for f in range(9) for r in range(10)]
+    assert max(moved) < 0.2 * float(np.hypot(*np.subtract(located.point(1, 0), located.point(0, 0))))
+
+
+def _first_frame(video: Path) -> np.ndarray:
+    reader = cv2.VideoCapture(str(video))
+    ok, frame = reader.read()
+    reader.release()
+    assert ok
+    return frame
