@@ -576,11 +576,13 @@ def run(args: argparse.Namespace) -> int:
     # a cut game is bad input a script must not take for a whole one, unless it had ended before the cut;
     # a recording with not one move where a game went on (the board never found, presses with no
     # move) is as bad, and a batch script must be able to tell
-    if stopped is not None and not closed and not (ended_early or never_found) and stopped.reason.startswith("stopped"):
+    grew = stopped is not None and stopped.reason == FOLDER_GREW  # no signal: the folder is read to its end
+    if (stopped is not None and not closed and not (ended_early or never_found or grew)
+            and stopped.reason.startswith("stopped")):
         return signal_status(stopped.reason)
     if unwritten:
         return 2
-    return 1 if (ended_early and not closed) or nothing else 0
+    return 1 if ((ended_early or grew) and not closed) or nothing else 0
 
 
 def _write(path: Path, text: str) -> str:

@@ -575,3 +575,33 @@ def test_a_game_resumed_from_a_file_that_starts_earlier_follows_the_recorded_pli
     times = move_times(recorded)
     first_new = stored  # index of the first ply recorded from the backup's file
     assert times[first_new] is None and all(t is not None and t < 10_000 for t in times[first_new + 1:])
+
+
+def test_a_folder_that_grew_while_it_was_read_exits_1_not_as_if_interrupted(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """A tester's camera wrote pictures into the folder being recorded: the run ended with the game
+    left open, as it should, but with status 130, which says Ctrl-C to a script (nothing interrupted it)."""
+    import cv2
+
+    from recorder.sources import Frame, ImageFolderSource
+
+    folder = tmp_path / "camera"
+    folder.mkdir()
+    reader = cv2.VideoCapture(str(VIDEO))
+    for index in range(70):  # ply 1 is made by 4.9 s
+        ok, frame = reader.read()
+        assert ok and cv2.imwrite(str(folder / f"f{index:04d}.jpg"), frame)
+    reader.release()
+    listed = ImageFolderSource.__iter__
+
+    def camera_writes_on(self: ImageFolderSource):  # type: ignore[no-untyped-def]
+        for item in listed(self):
+            if isinstance(item, Frame) and item.index == 0:
+                assert cv2.imwrite(str(folder / "f9999.jpg"), item.image)
+            yield item
+
+    monkeypatch.setattr(ImageFolderSource, "__iter__", camera_writes_on)
+    status = main(["record", str(folder), "--db", str(tmp_path / "games.sqlite3"), "--quiet"])
+    err = capsys.readouterr().err
+    assert "images were added to the folder while it was being read" in err and "no move was recorded" not in err
+    assert status == 1
