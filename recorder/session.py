@@ -378,11 +378,8 @@ class RecordingSession:
     def _confirmed_by_pieces(self, image: np.ndarray, candidates: list[BoardGeometry]) -> BoardGeometry | None:
         """The first refused grid (either naming) on which the pieces read as the game's position
         (see :func:`grid_confirmed_by_pieces`)."""
-        found = grid_confirmed_by_pieces(image, self._candidates(image, candidates), self.classifier,
-                                         self.resolver.game.position.board, self.config)
-        if found is not None:
-            self._oriented = True
-        return found
+        return grid_confirmed_by_pieces(image, self._candidates(image, candidates), self.classifier,
+                                        self.resolver.game.position.board, self.config)
 
     def _candidates(self, image: np.ndarray, refused: list[BoardGeometry]) -> Iterable[BoardGeometry]:
         """The grids to confirm by the pieces: the locator's two best refused ones, then the grids
@@ -401,7 +398,9 @@ class RecordingSession:
             new = np.array(list(geometry.points().values()))
             turned = np.array(list(geometry.turned().points().values()))
             straight, flipped = np.linalg.norm(old - new, axis=1).mean(), np.linalg.norm(old - turned, axis=1).mean()
-            if flipped < straight:  # the board was nudged, not turned: keep the point names it had
+            # the board was nudged, not turned: keep the point names it had (unless the pieces named
+            # the new grid: the old names may be the wrong ones, as a calibration file's can be)
+            if flipped < straight and "confirmed_by_pieces" not in geometry.details:
                 geometry, straight = geometry.turned(), flipped
             shift = float(straight / max(self.geometry.spacing_px(), 1e-9))
             if shift < min_shift:

@@ -140,6 +140,43 @@ def test_another_tables_calibration_is_named_by_the_pieces_once_the_board_is_fou
     assert not [e for e in session.log.events if isinstance(e, Alert)]
 
 
+class _WashedOutLocator(BoardLocator):
+    """Never confirms a grid by its lines; offers ``refused`` as the best grid it fitted."""
+
+    def __init__(self, refused: Any) -> None:
+        super().__init__()
+        self.refused = refused
+
+    def locate(self, image: np.ndarray) -> Any:
+        raise BoardNotFoundError("lattice fit too weak (lines washed out)", [self.refused])
+
+
+@pytest.mark.skipif(not (FIXTURES / "game_short.mp4").exists() or not _model_present(),
+                    reason="fixture video or bundled model missing")
+def test_a_calibration_named_the_wrong_way_round_is_turned_when_the_pieces_confirm_its_grid() -> None:
+    """The grid given is right but named with red on the other side, and the lines never confirm a
+    grid: the pieces confirm the same grid, named right. The old names, nearest, must not win (a
+    reviewer's case: moves recorded turned by 180 degrees, the side never checked again)."""
+    import cv2
+
+    from recorder.vision import PieceClassifier
+
+    reader = cv2.VideoCapture(str(FIXTURES / "game_short.mp4"))
+    ok, frame = reader.read()
+    reader.release()
+    assert ok
+    located = BoardLocator().locate(frame)
+    truth = json.loads((FIXTURES / "game_short.truth.json").read_text(encoding="utf-8"))
+    session = RecordingSession(PieceClassifier(threads=1), geometry=located.turned(),
+                               locator=_WashedOutLocator(replace(located, confidence=0.3)),
+                               presses=read_clock_log(FIXTURES / "game_short.clock.jsonl"))
+    for item in open_source(str(FIXTURES / "game_short.mp4")):
+        session.feed(item)
+    session.finish()
+    assert rebuild(session.log.events).moves == truth["moves"]
+    assert not [e for e in session.log.events if isinstance(e, Alert)]
+
+
 @pytest.mark.skipif(not (FIXTURES / "game_short.mp4").exists() or not _model_present(),
                     reason="fixture video or bundled model missing")
 def test_six_plies_made_while_a_stream_was_down_are_read_and_the_game_goes_on() -> None:
