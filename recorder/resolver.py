@@ -41,7 +41,7 @@ from recorder.events import (
 )
 from recorder.observer import COVERED_INDEX, Observation
 from recorder.offpoint import MIN_DISCS, off_point, residual_offsets
-from recorder.resolver_catchup import catch_up
+from recorder.resolver_catchup import CatchUp, catch_up
 from recorder.resolver_clock import ClockBook
 from recorder.resolver_diagnose import (
     Changes,
@@ -604,6 +604,26 @@ class Resolver:
         extra = set(alerts[0].squares) - earlier
         return bool(earlier) and earlier <= set(alerts[0].squares) and len(extra) <= 1
 
+    def _swap_rival(self, found: CatchUp) -> tuple[int, ...] | None:
+        """Whether ``found`` leads its rivals clearly enough to record: None when not, else the two
+        squares of the one rival let come closer (empty when none was).
+
+        Every rival must be ``catch_up_margin`` behind, except one board that has two pieces of a
+        colour the other way round (a horse and a cannon swapped by the path's order), when no point
+        goes against the path: kinds read less surely than colours, so such a rival is close on many
+        views, and ``bridge_swap_margin`` is enough (the alert names the two pieces).
+        """
+        cfg = self.config
+        swapped: tuple[int, ...] = ()
+        for board, behind in found.rivals:
+            if behind >= cfg.catch_up_margin:
+                break  # nearest first: the rest are further behind
+            pair = _exchanged(found.position.board, board) if found.bad == 0 and not swapped else ()
+            if not pair or behind < cfg.bridge_swap_margin:
+                return None
+            swapped = pair
+        return swapped
+
     def _catch_up(self, observation: Observation, scorer: Scorer) -> list[Event] | None:
         """Events when this view and the unexplained ones before it are one path of legal moves on.
 
@@ -666,12 +686,8 @@ class Resolver:
         found = catch_up(self.game.position, [scorer] * cfg.gap_plies, [None] * cfg.gap_plies)
         if found is None:
             return None
-        # the nearest other board differs only in which piece of a colour stands where (a horse and a
-        # cannon swapped by the path's order): types read less surely than colours, so such a rival is
-        # close on many views; with no point against the path, it is recorded and the rival named
-        swapped = _types_only(found.position.board, found.runner_board) if found.bad == 0 else ()
-        needed = cfg.bridge_swap_margin if swapped else cfg.catch_up_margin
-        if (len(found.moves) < 3 or found.gap < needed or _undoes_itself(found.moves)
+        swapped = self._swap_rival(found)
+        if (swapped is None or len(found.moves) < 3 or _undoes_itself(found.moves)
                 or not self._fits(found.position, scorer, None, cfg.max_bad_points)):
             return None
         if fewer_bad_than is not None and int(scorer.bad_points(board_classes(found.position.board)).sum()) >= fewer_bad_than:
@@ -697,7 +713,7 @@ class Resolver:
                else f"where glare hid them from the camera (from {gone:.1f} s)" if glare
                else f"that could not be recorded while the record was wrong (corrected at {gone:.1f} s)")
         unsure = (f"; the pieces on {', '.join(square_name(sq) for sq in swapped)} may stand the other way round "
-                  "(their kinds read unclearly)" if swapped and found.gap < cfg.catch_up_margin else "")
+                  "(their kinds read unclearly)" if swapped else "")
         text = (f"{len(moves)} moves were made {why}: {plies} ({' '.join(m.iccs for m in moves)}) are recorded "
                 f"from the board as it stood after them, in an order read from that board alone{unsure}; check "
                 "them with the players (art. 5.8)")
@@ -1454,15 +1470,16 @@ def _other_routes(start: Position, moves: Sequence[Move], end: Position) -> Iter
                 yield i, j, path
 
 
-def _types_only(board: str, other: str | None) -> tuple[int, ...]:
-    """The squares where ``other`` holds another piece of the same colour than ``board`` (empty when
-    the two differ anywhere else, or are the same): the boards differ only in piece kinds."""
-    if other is None:
+def _exchanged(board: str, other: str) -> tuple[int, ...]:
+    """The two squares whose pieces, of one colour and of two kinds, stand the other way round in
+    ``other``; empty when the boards differ in any other way."""
+    differ = [sq for sq, (a, b) in enumerate(zip(board, other, strict=True)) if a != b]
+    if len(differ) != 2:
         return ()
-    differ = tuple(sq for sq, (a, b) in enumerate(zip(board, other, strict=True)) if a != b)
-    same_colours = all(a != "." and b != "." and a.isupper() == b.isupper()
-                       for a, b in ((board[sq], other[sq]) for sq in differ))
-    return differ if same_colours else ()
+    a, b = differ
+    if board[a] == "." or board[b] == "." or board[a].isupper() != board[b].isupper():
+        return ()
+    return (a, b) if (other[a], other[b]) == (board[b], board[a]) else ()
 
 
 def _undoes_itself(moves: Sequence[Move]) -> bool:

@@ -34,7 +34,7 @@ class CatchUp:
     score: float
     gap: float  # over the best path that ends on another board (nats)
     bad: int  # points of the latest view that clearly contradict the path's last board
-    runner_board: str | None = None  # where the best path to another board ends (None: there is none)
+    rivals: tuple[tuple[str, float], ...] = ()  # (board, nats behind the path) of the paths to other boards, nearest first
 
     @property
     def moves(self) -> tuple[Move, ...]:
@@ -121,4 +121,4 @@ def catch_up(start: Position, views: Sequence[Scorer], touched: Sequence[np.ndar
     last = views[-1]
     bad = int(last.bad_points(boards_classes([best.position.board])[0]).sum())
     return CatchUp(best.steps, best.positions, best.score, best.score - runner, bad,
-                   states[1].position.board if len(states) > 1 else None)
+                   tuple((state.position.board, best.score - state.score) for state in states[1:]))

@@ -259,3 +259,33 @@ def test_new_trouble_on_a_board_that_matches_nothing_is_raised_at_once() -> None
     assert _alerts(_look(resolver, "".join(cells), 5.0, touched=_sq("a0")))
     cells[parse_square("h2")], cells[parse_square("h7")] = ".", "C"  # a cannon capture with no screen
     assert _alerts(_look(resolver, "".join(cells), 9.0, touched=_sq("h2", "h7")))
+
+
+def test_a_gap_path_is_recorded_against_a_rival_with_two_pieces_exchanged_but_no_other() -> None:
+    """After the camera was away, a path with no point against it is recorded when its nearest rival
+    has two pieces of a colour the other way round and lies 3 nats behind; any other rival, and a
+    second such one, must still lie 8 nats behind (the reviewer: a third board once went unchecked)."""
+    from recorder.resolver import _exchanged
+    from recorder.resolver_catchup import CatchUp
+
+    start = Position.start()
+    board = start.board
+    horse, cannon = board.index("N"), board.index("C")
+    swapped = list(board)
+    swapped[horse], swapped[cannon] = board[cannon], board[horse]
+    swapped_board = "".join(swapped)
+    moved = list(board)
+    moved[horse], moved[horse + 1] = ".", "N"  # another board: a piece elsewhere
+    other_board = "".join(moved)
+    assert _exchanged(board, swapped_board) == tuple(sorted((horse, cannon)))
+    assert _exchanged(board, other_board) == () and _exchanged(board, board) == ()
+
+    def path(rivals: tuple[tuple[str, float], ...], bad: int = 0) -> CatchUp:
+        return CatchUp(((),), (start,), 0.0, rivals[0][1] if rivals else np.inf, bad, rivals)
+
+    resolver = Resolver()
+    assert resolver._swap_rival(path(((swapped_board, 4.0), (other_board, 9.0)))) == tuple(sorted((horse, cannon)))
+    assert resolver._swap_rival(path(((swapped_board, 4.0), (other_board, 5.0)))) is None  # the other is too near
+    assert resolver._swap_rival(path(((swapped_board, 2.0),))) is None  # even a swap needs 3 nats
+    assert resolver._swap_rival(path(((swapped_board, 4.0),), bad=1)) is None  # a point against the path
+    assert resolver._swap_rival(path(((other_board, 9.0),))) == ()  # clear of every rival
