@@ -260,6 +260,7 @@ class ClockBook:
             if wronged.side == press.side or not 0.0 < press.t - wronged.t <= self.match_window_s:
                 continue
             if not any(wronged.t < at <= press.t for _, at in self._plies.values()):
+                self._faulted.remove(wronged)  # one press back gives one press's time back
                 return wronged
         return None
 

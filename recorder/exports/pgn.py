@@ -179,7 +179,8 @@ def notes_of(events: Sequence[Event], sheet: bool = False) -> list[tuple[int, st
         elif isinstance(event, ClockNoted) and event.kind in ("clock_connected", "press_unheard", "press_back") and event.t > 0:
             if event.kind == "clock_connected" and not event.text.startswith("clock back"):
                 continue  # the clock answering at the start is no news (recorder.clock.link words both)
-            notes.append((event.ply or ply, f"clock: {event.text}"))
+            # a press back is told after the ply its press came at (0: before the first move)
+            notes.append((event.ply if event.kind == "press_back" else event.ply or ply, f"clock: {event.text}"))
     return notes
 
 

@@ -115,3 +115,17 @@ def test_notes_of_moves_taken_back_stay_where_the_record_went_back_to() -> None:
     # the moves taken back are numbered as the sheet numbers moves (plies 7-8 are round 4), not by ply
     taken = next(line for line in sheet.splitlines() if line.startswith("taken back (art. 5.8): "))
     assert taken.startswith("taken back (art. 5.8): 4. 马八进七, 4... 卒3进1; 3. 车一平二, 3... 马2进3, 4. ")
+
+
+def test_a_press_back_before_the_first_move_is_told_before_it() -> None:
+    """The clock's note on a press back made before ply 1, judged after it, stays before it, beside
+    the press without a move it answers (a reviewer found it moved after ply 1: ply 0 read as none)."""
+    from recorder.events import ClockAlert, ClockNoted, MoveRecorded, RecordingStarted
+    from recorder.exports.pgn import notes_of
+
+    after_one = Position.start().play(Move.from_iccs("h2e2")).fen()
+    events = [RecordingStarted(0.0, "cam", Position.start().fen()),
+              MoveRecorded(6.2, 1, "h2e2", "炮二平五", "red", after_one, 1.0, 6.0, 910000, 905000),
+              ClockAlert(12.0, "press_without_move", (), "8.1.7", "red pressed the clock at 2.0 s", 0, "red"),
+              ClockNoted(12.0, "press_back", "black pressed the clock at 3.0 s, 1.0 s after red's press", "black", 0)]
+    assert [ply for ply, _ in notes_of(events)] == [0, 0]
