@@ -33,7 +33,7 @@ from calibration import (
 from calibration.geometry import BoardGeometry
 from recorder.session import grid_confirmed_by_pieces
 from recorder.sources import IMAGE_SUFFIXES, read_image
-from recorder.vision import PieceClassifier, settle_red_side
+from recorder.vision import DEFAULT_MODEL, PieceClassifier, settle_red_side
 from rules import Position
 
 PIECE_FRAMES = 3  # frames whose refused grids are tried against the pieces when no frame gives a board
@@ -113,7 +113,7 @@ def _placed_by_pieces(refused: list[tuple[np.ndarray, str, list[BoardGeometry]]]
     start = Position.start().board
     for frame, name, candidates in refused:
         found = grid_confirmed_by_pieces(frame, [*candidates[:2], *locator.from_pieces(frame)], classifier, start)
-        if found is not None:
+        if found is not None and found.unreadable() is None:
             return found, frame, name
     return None
 
@@ -148,7 +148,7 @@ def run(args: argparse.Namespace) -> int:
         if best[0].red_side is not None and best[0].confidence >= 0.9:
             break
     by_pieces = ""
-    if best is None and refused:
+    if best is None and refused and Path(args.model or DEFAULT_MODEL).exists():
         best = _placed_by_pieces(refused, locator, PieceClassifier(args.model))
         by_pieces = " by its pieces, which stand as at a game's start (the grid lines alone did not confirm it)"
     if best is None:
