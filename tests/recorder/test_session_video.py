@@ -76,19 +76,35 @@ def _model_present() -> bool:
     return DEFAULT_MODEL.exists() and DEFAULT_MODEL.with_suffix(".json").exists()
 
 
-@pytest.mark.skipif(not (FIXTURES / "game_short.mp4").exists() or not _model_present(),
-                    reason="fixture video or bundled model missing")
-def test_clean_game_with_the_bundled_model() -> None:
-    from recorder.vision import PieceClassifier
+def _first_frame() -> np.ndarray:
+    """The short fixture's first frame (the start position, no hand)."""
+    import cv2
 
+    reader = cv2.VideoCapture(str(FIXTURES / "game_short.mp4"))
+    ok, frame = reader.read()
+    reader.release()
+    assert ok
+    return frame
+
+
+def _records_the_short_game_cleanly(session: RecordingSession) -> None:
+    """Feed the short fixture to ``session``: every move right, no alert."""
     truth = json.loads((FIXTURES / "game_short.truth.json").read_text(encoding="utf-8"))
-    session = RecordingSession(PieceClassifier(threads=1),
-                               presses=read_clock_log(FIXTURES / "game_short.clock.jsonl"))
     for item in open_source(str(FIXTURES / "game_short.mp4")):
         session.feed(item)
     session.finish()
     assert rebuild(session.log.events).moves == truth["moves"]
     assert not [e for e in session.log.events if isinstance(e, Alert)]
+
+
+@pytest.mark.skipif(not (FIXTURES / "game_short.mp4").exists() or not _model_present(),
+                    reason="fixture video or bundled model missing")
+def test_clean_game_with_the_bundled_model() -> None:
+    from recorder.vision import PieceClassifier
+
+    session = RecordingSession(PieceClassifier(threads=1),
+                               presses=read_clock_log(FIXTURES / "game_short.clock.jsonl"))
+    _records_the_short_game_cleanly(session)
     assert not session._mirrored  # the characters read as they are: no mirror
 
 
@@ -116,28 +132,17 @@ def test_another_tables_calibration_is_named_by_the_pieces_once_the_board_is_fou
     """A calibration file from another table (its grid half a point off, red on the other side) used
     while the board cannot be found; once it is, the naming must come from the pieces, not from the
     old grid's nearest points (a tester's game was recorded turned by 180 degrees, every move wrong)."""
-    import cv2
-
     from recorder.events import CalibrationChanged
     from recorder.vision import PieceClassifier
 
-    reader = cv2.VideoCapture(str(FIXTURES / "game_short.mp4"))
-    ok, frame = reader.read()
-    reader.release()
-    assert ok
-    turned = BoardLocator().locate(frame).turned()
+    turned = BoardLocator().locate(_first_frame()).turned()
     other_table = replace(turned, homography=turned.homography @ np.array([[1.0, 0.0, 0.5], [0.0, 1.0, 0.5],
                                                                            [0.0, 0.0, 1.0]]))
-    truth = json.loads((FIXTURES / "game_short.truth.json").read_text(encoding="utf-8"))
     session = RecordingSession(PieceClassifier(threads=1), geometry=other_table, locator=_SlowLocator(2),
                                presses=read_clock_log(FIXTURES / "game_short.clock.jsonl"))
-    for item in open_source(str(FIXTURES / "game_short.mp4")):
-        session.feed(item)
-    session.finish()
+    _records_the_short_game_cleanly(session)
     changed = [e for e in session.log.events if isinstance(e, CalibrationChanged)]
     assert changed[0].reason == "board moved" and changed[0].t > 1.0  # found after views under the given grid
-    assert rebuild(session.log.events).moves == truth["moves"]
-    assert not [e for e in session.log.events if isinstance(e, Alert)]
 
 
 class _WashedOutLocator(BoardLocator):
@@ -157,24 +162,13 @@ def test_a_calibration_named_the_wrong_way_round_is_turned_when_the_pieces_confi
     """The grid given is right but named with red on the other side, and the lines never confirm a
     grid: the pieces confirm the same grid, named right. The old names, nearest, must not win (a
     reviewer's case: moves recorded turned by 180 degrees, the side never checked again)."""
-    import cv2
-
     from recorder.vision import PieceClassifier
 
-    reader = cv2.VideoCapture(str(FIXTURES / "game_short.mp4"))
-    ok, frame = reader.read()
-    reader.release()
-    assert ok
-    located = BoardLocator().locate(frame)
-    truth = json.loads((FIXTURES / "game_short.truth.json").read_text(encoding="utf-8"))
-    session = RecordingSession(PieceClassifier(threads=1), geometry=located.turned(),
-                               locator=_WashedOutLocator(replace(located, confidence=0.3)),
-                               presses=read_clock_log(FIXTURES / "game_short.clock.jsonl"))
-    for item in open_source(str(FIXTURES / "game_short.mp4")):
-        session.feed(item)
-    session.finish()
-    assert rebuild(session.log.events).moves == truth["moves"]
-    assert not [e for e in session.log.events if isinstance(e, Alert)]
+    located = BoardLocator().locate(_first_frame())
+    _records_the_short_game_cleanly(RecordingSession(
+        PieceClassifier(threads=1), geometry=located.turned(),
+        locator=_WashedOutLocator(replace(located, confidence=0.3)),
+        presses=read_clock_log(FIXTURES / "game_short.clock.jsonl")))
 
 
 @pytest.mark.skipif(not (FIXTURES / "game_short.mp4").exists() or not _model_present(),
