@@ -90,9 +90,10 @@ class ResolverConfig:
     early_press_margin_s: float = 0.3
     catch_up_views: int = 12  # unexplained views read as one path of moves, at most (recorder.resolver_catchup)
     catch_up_margin: float = 8.0  # nats a path must lead any path to another board by: a wrong path records wrong moves
-    # ... after the camera was away, against a board that differs only in piece kinds (a horse and a
-    # cannon the other way round), with no point against the path: recording it, its rival named,
-    # beats stopping until the arbiter comes (the board would never be explained again)
+    # ... for plies read from one view (_bridge_gap: the camera away, glare, a corrected record), against
+    # a board with two pieces of a colour the other way round, with no point against the path:
+    # recording it, the pair named, beats stopping until the arbiter comes (the board would never be
+    # explained again)
     bridge_swap_margin: float = 3.0
     gap_plies: int = 6  # plies the board may be on after the camera was away, read from one view (_bridge_gap)
     revise_window: float = 8.0  # a move this close behind a recorded one stays its rival (see _revise)
