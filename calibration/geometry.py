@@ -35,6 +35,8 @@ ROTATE_180 = np.array([[-1.0, 0.0, FILES - 1.0], [0.0, -1.0, RANKS - 1.0], [0.0,
 MIN_SPACING_PX = 8.0  # median grid spacing in the frame below which a piece cannot be read
 MIN_LOCAL_SPACING_PX = 4.0  # nor anywhere on the grid (the far ranks of a steep view) below this
 OUTSIDE_SPACINGS = 0.5  # a point farther than this (in spacings) outside the frame cannot be read
+# BoardGeometry.details key of a grid the lines did not confirm but the pieces did (the share that agreed)
+CONFIRMED_BY_PIECES = "confirmed_by_pieces"
 EDGE_INSET_SPACINGS = 0.1  # a point nearer the frame's edge than this (or outside) shows too little of its piece
 
 

@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 
 from calibration.board import FILES, RANKS
-from calibration.geometry import BoardGeometry
+from calibration.geometry import CONFIRMED_BY_PIECES, BoardGeometry
 
 
 def draw_overlay(frame: np.ndarray, geometry: BoardGeometry) -> np.ndarray:
@@ -34,7 +34,7 @@ def draw_overlay(frame: np.ndarray, geometry: BoardGeometry) -> np.ndarray:
         x, y = geometry.point(0, 0)
         cv2.circle(out, (int(round(x)), int(round(y))), 6 * scale, (0, 0, 255), 2 * scale, cv2.LINE_AA)
     side = geometry.red_side or "undetermined"
-    by_pieces = "confirmed_by_pieces" in geometry.details  # the lines did not confirm it: its pieces did
+    by_pieces = CONFIRMED_BY_PIECES in geometry.details  # the lines did not confirm it: its pieces did
     text = f"{'placed by the pieces' if by_pieces else f'confidence {geometry.confidence:.2f}'}  red side: {side}"
     # white on a dark box: an outline drawn as thicker text does not line up with the text on OpenCV 5
     (width, height), below = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, 0.8 * scale, scale)

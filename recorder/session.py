@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 
 from calibration import BoardGeometry, BoardLocator, BoardNotFoundError
-from calibration.geometry import side_of_rank0
+from calibration.geometry import CONFIRMED_BY_PIECES, side_of_rank0
 from recorder.clocklog_input import ClockFeed, ClockPress
 from recorder.events import (
     SOURCE_CHANGED,
@@ -400,7 +400,7 @@ class RecordingSession:
             straight, flipped = np.linalg.norm(old - new, axis=1).mean(), np.linalg.norm(old - turned, axis=1).mean()
             # the board was nudged, not turned: keep the point names it had (unless the pieces named
             # the new grid: the old names may be the wrong ones, as a calibration file's can be)
-            if flipped < straight and "confirmed_by_pieces" not in geometry.details:
+            if flipped < straight and CONFIRMED_BY_PIECES not in geometry.details:
                 geometry, straight = geometry.turned(), flipped
             shift = float(straight / max(self.geometry.spacing_px(), 1e-9))
             if shift < min_shift:
@@ -709,5 +709,5 @@ def grid_confirmed_by_pieces(image: np.ndarray, candidates: Iterable[BoardGeomet
                          "seen, %.0f%% agree, %.0f%% of pieces", geometry.confidence, seen, 100 * agree,
                          100 * pieces)
                 red_side = geometry.red_side or side_of_rank0(geometry.homography)
-                return replace(geometry, red_side=red_side, details={**geometry.details, "confirmed_by_pieces": agree})
+                return replace(geometry, red_side=red_side, details={**geometry.details, CONFIRMED_BY_PIECES: agree})
     return None
