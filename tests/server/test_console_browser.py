@@ -180,7 +180,8 @@ def test_console_follows_a_live_game_and_the_arbiter_acknowledges_its_alert(cons
         page.screenshot(path=str(shots / "console-alert.png"))
 
         tile.locator("button.ack").click()  # no password set: the page asks for the arbiter's name alone
-        assert page.is_visible("#signin [name=name]") and not page.is_visible("#signin [name=pw]")
+        page.wait_for_selector("#signin [name=name]", state="visible", timeout=5000)  # the dialog opens
+        assert not page.is_visible("#signin [name=pw]")
         page.fill("#signin [name=name]", "Zhang Wei")
         page.click("#signin button[value=ok]")
         _wait(page, "id => !document.getElementById('game-' + id).classList.contains('alerting')", game)
