@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -152,10 +153,38 @@ def face_for(key: str, char: str, simplified: bool = False) -> str:
     return key
 
 
+# A glyph pack: every glyph the renderer draws, rasterised here (``python -m synth.glyph_pack``), for a
+# machine without the Debian fonts (a GPU box lent for a training run). When set, it replaces the fonts.
+GLYPH_PACK_ENV = "XQ_GLYPH_PACK"
+
+
+def pack_name(key: str, char: str, simplified: bool) -> str:
+    """The name of a glyph in a glyph pack."""
+    return f"{key}-{ord(char):x}-{'s' if simplified else 't'}"
+
+
+@functools.lru_cache(maxsize=2)
+def _glyph_pack(path: str) -> dict[str, np.ndarray]:
+    with np.load(path) as pack:
+        return {name: pack[name] for name in pack.files}
+
+
 @functools.lru_cache(maxsize=512)
 def _glyph_base(key: str, char: str, simplified: bool) -> np.ndarray:
     """``char`` rasterised once at ``BASE_PX`` em size, cropped to its ink, flattened/thickened
-    for the clerical emulation (uint8)."""
+    for the clerical emulation (uint8); taken from the glyph pack named by ``XQ_GLYPH_PACK`` if set."""
+    pack = os.environ.get(GLYPH_PACK_ENV)
+    if pack:
+        glyphs = _glyph_pack(pack)
+        name = pack_name(key, char, simplified)
+        if name not in glyphs:
+            raise FontMissingError(f"the glyph pack {pack} has no {char!r} drawn in {key}")
+        return glyphs[name]
+    return rasterise(key, char, simplified)
+
+
+def rasterise(key: str, char: str, simplified: bool) -> np.ndarray:
+    """``char`` drawn by its installed face at ``BASE_PX`` (see ``_glyph_base``)."""
     key = face_for(key, char, simplified)
     spec = FONTS[key]
     font = _truetype(key, BASE_PX, simplified)

@@ -66,6 +66,21 @@ def to_tensor(crops: np.ndarray) -> torch.Tensor:
     return torch.from_numpy(np.ascontiguousarray(crops)).permute(0, 3, 1, 2).float().div_(255.0)
 
 
+def augment_batch(x: torch.Tensor, y: torch.Tensor, config: FitConfig,
+                  gen: torch.Generator) -> tuple[torch.Tensor, torch.Tensor]:
+    """Cached crops (N, 3, CACHE_PX, CACHE_PX) in [0, 1] and their labels -> augmented runtime crops
+    (N, 3, CROP_PX, CROP_PX) and labels (recolouring swaps a piece's side); drawn on ``gen``'s device."""
+    spacing_px = CACHE_PX / CACHE_CONTEXT
+    if config.glyph > 0:  # no draw otherwise (the seeded stream of the shipped model's training)
+        x = glyph_variety(x, gen, rate=config.glyph, spacing_px=spacing_px)
+    if config.recolour > 0:
+        x, y = recolour_ink(x, y, gen, spacing_px=spacing_px, rate=config.recolour)
+    x = geometric(x, CROP_PX, gen, spacing_px=spacing_px, free_rate=config.free_rotation)
+    x = photometric(x, gen, soft_rate=config.soft_rate, soft_min=config.soft_min,
+                    gain_spread=config.gain_spread, blur_rate=config.blur_rate)
+    return x, y
+
+
 def train(model: PieceNet, crops: np.ndarray, labels: np.ndarray, config: FitConfig,
           progress: bool = True, checkpoint: Path | None = None, every: int = 1000) -> list[float]:
     """Train ``model`` on cached crops (N, CACHE_PX, CACHE_PX, 3) with augmentation; returns the loss curve.
@@ -81,7 +96,6 @@ def train(model: PieceNet, crops: np.ndarray, labels: np.ndarray, config: FitCon
     classes = int(model.head.out_features)
     mix = torch.from_numpy(sampling_prior(labels, classes, config.class_power))
     members = [torch.from_numpy(np.flatnonzero(labels == c)) for c in range(classes)]
-    spacing_px = CACHE_PX / CACHE_CONTEXT
     losses: list[float] = []
     model.train()
     if config.freeze_bn:
@@ -101,15 +115,7 @@ def train(model: PieceNet, crops: np.ndarray, labels: np.ndarray, config: FitCon
             where = drawn == c
             pool = members[c]
             idx[where] = pool[torch.randint(0, len(pool), (int(where.sum()),), generator=gen)]
-        x = to_tensor(crops[idx.numpy()])
-        y = labels_t[idx]
-        if config.glyph > 0:  # no draw otherwise (the seeded stream of the shipped model's training)
-            x = glyph_variety(x, gen, rate=config.glyph, spacing_px=spacing_px)
-        if config.recolour > 0:
-            x, y = recolour_ink(x, y, gen, spacing_px=spacing_px, rate=config.recolour)
-        x = geometric(x, CROP_PX, gen, spacing_px=spacing_px, free_rate=config.free_rotation)
-        x = photometric(x, gen, soft_rate=config.soft_rate, soft_min=config.soft_min,
-                        gain_spread=config.gain_spread, blur_rate=config.blur_rate)
+        x, y = augment_batch(to_tensor(crops[idx.numpy()]), labels_t[idx], config, gen)
         loss = F.cross_entropy(model.logits(x), y, label_smoothing=config.label_smoothing)
         opt.zero_grad()
         loss.backward()
