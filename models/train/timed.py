@@ -69,6 +69,8 @@ def parse_args() -> argparse.Namespace:
     p.add_argument("--workers", type=int, default=max(1, (os.cpu_count() or 2) - 1), help="render processes")
     p.add_argument("--chunk", type=int, default=8, help="boards per render job")
     p.add_argument("--device", default="cuda" if torch.cuda.is_available() else "cpu")
+    p.add_argument("--init", action="append", default=[], metavar="ARCH=PATH",
+                   help="start ARCH from the weights a run saved (OUT/ARCH.pt: prior-corrected, temperature set)")
     p.add_argument("--out", type=Path, default=Path("out/train/timed"))
     return p.parse_args()
 
@@ -197,7 +199,16 @@ def main() -> None:
     log.info("train: %d boards rendered at %.0f s; training starts", store.boards, time.monotonic() - started)
 
     torch.manual_seed(args.fit_seed)
-    models = {arch: PieceNet(arch, len(CLASSES)).to(device) for arch in args.arch}
+    models = {arch: PieceNet(arch, len(CLASSES)) for arch in args.arch}
+    for arch, path in (item.split("=", 1) for item in args.init):
+        model = models[arch]
+        model.load_state_dict(torch.load(path, map_location="cpu"))
+        model.temperature.fill_(1.0)
+        with torch.no_grad():  # back to the scale of the shifted batches it is trained on
+            correction = prior_correction(store.label_array(), len(CLASSES), config.class_power)
+            model.head.bias.sub_(torch.from_numpy(correction).float())
+        log.info("%s starts from %s", arch, path)
+    models = {arch: model.to(device) for arch, model in models.items()}
     for model in models.values():
         model.to(memory_format=torch.channels_last)  # type: ignore[call-overload]  # (torch's stubs lack it)
     optimisers = {arch: torch.optim.AdamW(m.parameters(), lr=args.lr, weight_decay=config.weight_decay)

@@ -47,7 +47,8 @@ def test_a_view_drawn_from_the_pack_without_fonts_equals_one_drawn_from_the_font
 def test_a_glyph_the_pack_lacks_is_a_clear_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                 fresh_caches: None) -> None:
     pack = tmp_path / "glyphs.npz"
-    np.savez_compressed(pack, **{fonts.pack_name("ukai", "帥", False): np.ones((4, 4), np.uint8)})
+    glyphs = {fonts.pack_name("ukai", "帥", False): np.ones((4, 4), np.uint8)}
+    np.savez_compressed(pack, **glyphs)  # type: ignore[arg-type]
     monkeypatch.setenv(fonts.GLYPH_PACK_ENV, str(pack))
     assert fonts.glyph_mask("ukai", "帥", 40).shape == (40, 40)
     with pytest.raises(fonts.FontMissingError, match="glyph pack"):
