@@ -3,7 +3,8 @@
 Iterating a source yields :class:`Frame` (image, time, index) and, for live sources, :class:`Lost`
 when the stream has stalled or dropped and not come back for ``lost_after_s`` (10 s), and
 :class:`Gap` once it was reopened. Files give video time (frame index / fps);
-live sources give seconds since the source was opened. A live source reads in a background
+live sources give seconds since the source was opened, and a followed folder (a camera still writing
+into it) the time each picture was written. A live source reads in a background
 thread into a one-frame slot (a slow consumer gets the newest frame, never a backlog); a read
 that fails or returns nothing for ``stall_s`` seconds closes the capture and reopens it with
 back-off (``backoff_s`` doubling up to ``max_backoff_s``), and the gap is reported so the
@@ -573,6 +574,108 @@ class ImageFolderSource(FrameSource):
             log.info("%s: %s", self.name, self.ended_early)  # record raises it as an alert
 
 
+class FollowedFolderSource(FrameSource):
+    """A folder a camera is still writing pictures into (``record --follow``).
+
+    Its images are read in name order, each once its file has stopped growing, and timed by when the
+    camera wrote it (the file's modification time, in seconds after the folder's first image:
+    ``origin``), so the same folder read again gives the same times and a recording goes on from
+    where it stopped. It runs until stopped, like a camera: when no new picture comes for
+    ``stall_s`` the camera is taken as gone, reported :class:`Lost` once it has been gone
+    ``lost_after_s``, and a :class:`Gap` follows when pictures come again.
+    """
+
+    live = True
+
+    def __init__(self, folder: str | Path, *, poll_s: float = 0.2, stall_s: float = 3.0, lost_after_s: float = 10.0,
+                 settle_s: float = 1.0, clock: Callable[[], float] = time.time,
+                 sleep: Callable[[float], None] | None = None) -> None:
+        self.name = str(folder)
+        self.folder = Path(folder)
+        if not self.folder.is_dir():
+            raise ValueError(f"{folder} is not a folder: --follow reads a folder a camera writes pictures into")
+        self.poll_s, self.stall_s, self.lost_after_s, self.settle_s = poll_s, stall_s, lost_after_s, settle_s
+        self._clock = clock
+        self._stopped = threading.Event()
+        self._sleep = sleep if sleep is not None else self._stopped.wait
+        self.skipped = 0
+        first = self._listed()
+        # the folder's time 0: its first picture, or now for a folder the camera has not written to yet
+        self.origin = first[0].stat().st_mtime if first else clock()
+
+    def stop(self) -> None:
+        self._stopped.set()
+
+    def now(self) -> float:
+        """The folder's time now (seconds after ``origin``): where a live clock's times must start."""
+        return self._clock() - self.origin
+
+    def _listed(self) -> list[Path]:
+        return sorted(p for p in self.folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+
+    def _ready(self, seen: set[str], looked: dict[str, tuple[int, float]]) -> list[tuple[Path, float]]:
+        """The pictures not read yet that the camera has finished writing, in name order: a file that
+        has kept its size and time since the last look, or that was written ``settle_s`` ago."""
+        ready = []
+        for path in self._listed():
+            if path.name in seen:
+                continue
+            try:
+                stat = path.stat()
+            except OSError:  # gone again (a camera that writes a temporary name and renames it)
+                continue
+            now = (stat.st_size, stat.st_mtime)
+            if stat.st_size > 0 and (looked.get(path.name) == now or self._clock() - stat.st_mtime >= self.settle_s):
+                ready.append((path, stat.st_mtime))
+            else:
+                looked[path.name] = now
+        return ready
+
+    def __iter__(self) -> Iterator[SourceItem]:
+        seen: set[str] = set()
+        looked: dict[str, tuple[int, float]] = {}
+        index = 0
+        last = 0.0  # the last frame's time
+        came = self._clock()  # when the last picture (or the start) was seen
+        gone: Lost | None = None
+        told = False
+        while not self._stopped.is_set():
+            taken = 0
+            for path, written in self._ready(seen, looked):
+                data = np.fromfile(str(path), dtype=np.uint8)
+                cut = cut_short(data) if data.size else "empty"
+                if cut and self._clock() - written < self.settle_s:
+                    continue  # still being written after all: looked at again
+                taken += 1
+                seen.add(path.name)
+                looked.pop(path.name, None)
+                image, said = (None, "") if cut else decode_picture(data)
+                if image is None or said:
+                    self.skipped += 1
+                    log.warning("skipped unreadable image %s (%s)", path,
+                                f"the {cut} file is cut short" if cut else f"damaged: the decoder said {said}" if said
+                                else "not a picture OpenCV decodes, or damaged")
+                    continue
+                t = max(written - self.origin, last + 1e-3 if index else 0.0)  # a late file goes after the rest
+                if gone is not None:
+                    yield Gap(gone.t, t, gone.reason, 0)
+                    gone, told = None, False
+                last, came = t, self._clock()
+                yield Frame(image, t, index)
+                index += 1
+            if self._stopped.is_set():
+                break
+            waited = self._clock() - came
+            if index and gone is None and waited >= self.stall_s:
+                gone = Lost(last, f"no new picture in the folder for {self.stall_s:.0f} s")
+                log.warning("%s: %s", self.name, gone.reason)
+            if gone is not None and not told and waited >= self.lost_after_s:
+                told = True
+                yield gone
+            if not taken:
+                self._sleep(self.poll_s)
+
+
 class LiveSource(FrameSource):
     """A camera or stream, read in a background thread, reopened with back-off when it stalls or drops."""
 
@@ -773,8 +876,16 @@ class LiveSource(FrameSource):
         return None, told
 
 
-def open_source(spec: str, *, fps: float | None = None, opener: Opener = _open_cv, **live: Any) -> FrameSource:
-    """The source ``spec`` names: a camera index (digits), a stream URL (``scheme://``), a folder or a video file."""
+def open_source(spec: str, *, fps: float | None = None, opener: Opener = _open_cv, follow: bool = False,
+                **live: Any) -> FrameSource:
+    """The source ``spec`` names: a camera index (digits), a stream URL (``scheme://``), a folder or a video file;
+    with ``follow``, a folder a camera is still writing into."""
+    if follow:
+        if not Path(spec).is_dir():
+            raise ValueError(f"--follow reads a folder a camera writes pictures into; {spec!r} is not a folder")
+        if fps is not None:
+            raise ValueError("--fps does not apply with --follow: each picture is timed by when it was written")
+        return FollowedFolderSource(spec)
     if spec.isdigit():
         return LiveSource(int(spec), opener=opener, **live)
     if "://" in spec:

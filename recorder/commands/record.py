@@ -87,6 +87,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                              "started before their cameras")
     parser.add_argument("--fps", type=positive_number,
                         help="frame rate of an image folder (default 10), or to override a file's")
+    parser.add_argument("--follow", action="store_true",
+                        help="the source is a folder a camera is still writing pictures into: read each new "
+                             "picture as it is written, timed by when it was written, until stopped (Ctrl-C); "
+                             "a camera that stops writing is alerted as lost")
     parser.add_argument("--roi", type=region_argument, metavar="X,Y,W,H",
                         help="read only this part of each frame (pixels: left, top, width, height), e.g. the "
                              "one board to record in a wide shot of several; a --calibration is then of that part")
@@ -204,7 +208,7 @@ def record_source(source_spec: str, classifier: Any, *, source: FrameSource | No
     from calibration import BoardGeometry
     from recorder.clocklog_input import load_clock_log
     from recorder.session import RecordingSession, SessionConfig
-    from recorder.sources import Frame, ImageFolderSource, LiveSource, open_source
+    from recorder.sources import FollowedFolderSource, Frame, ImageFolderSource, LiveSource, open_source
     from recorder.stills import StillSaver
     from rules import Position
 
@@ -275,6 +279,8 @@ def record_source(source_spec: str, classifier: Any, *, source: FrameSource | No
         if clock is not None:  # a live clock (serial link or keyboard): its feed is a ClockFeed
             moved_on = isinstance(source, LiveSource) or (store is not None and store.moved)  # times go on
             resumed = started_at if moved_on else 0.0
+            if isinstance(source, FollowedFolderSource):  # the pictures' times: when the camera wrote them
+                resumed = source.now()
             session.clock = clock.start(origin=time.monotonic() - resumed / clock.rate)
             if store is not None and store.resume is not None and moved_on:  # no recorder listened meanwhile
                 session.resolver.clock_heard(-math.inf, [(store.resume.t, resumed)])
@@ -467,7 +473,7 @@ def run(args: argparse.Namespace) -> int:
     # Everything that can fail at once is checked before a game is opened in the store: the source
     # opens, the output files can be written (a game recorded to the end must not be lost to a typo).
     from recorder.clocklog_input import load_clock_log
-    from recorder.sources import LiveSource, open_source, public_name
+    from recorder.sources import FollowedFolderSource, LiveSource, open_source, public_name
 
     distinct_files({"--pgn": args.pgn, "--scoresheet": args.scoresheet, "--events": args.events},
                    {"the source": Path(args.source), "--clock-log": args.clock_log, "--calibration": args.calibration,
@@ -482,7 +488,7 @@ def run(args: argparse.Namespace) -> int:
 
         geometry = BoardGeometry.load(args.calibration)  # a broken file is reported before anything starts
     classifier = _classifier(args)
-    source = open_source(args.source, fps=args.fps)
+    source = open_source(args.source, fps=args.fps, follow=args.follow)
     frame_size = getattr(source, "frame_size", None)  # None: not known before the first frame
     if args.roi is not None and frame_size is not None:
         x, y, w, h = args.roi
@@ -495,6 +501,9 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"{args.calibration} was made for {made} frames but {public_name(args.source)} gives "
                          f"{given}: calibrate on a frame of this video (xqrec calibrate), or leave --calibration "
                          "out and the recorder finds the board itself")
+    if isinstance(source, FollowedFolderSource) and clock is not None and args.clock_rate != 1.0:
+        raise ValueError("--clock-rate replays a video file faster than real time; a camera writing into a folder "
+                         "runs in real time (leave --clock-rate out)")
     if isinstance(source, LiveSource):
         if clock is not None and args.clock_rate != 1.0:
             raise ValueError("--clock-rate replays a video file faster than real time; a camera or stream "

@@ -107,5 +107,5 @@ def use_oracle_in_record(oracle: OracleClassifier, setattr_: Callable[[Any, str,
 
     real_open = recorder.sources.open_source
     setattr_(recorder.sources, "open_source",
-             lambda spec, fps=None: FrameTrackingSource(real_open(spec, fps=fps), oracle))
+             lambda spec, fps=None, **how: FrameTrackingSource(real_open(spec, fps=fps, **how), oracle))
     setattr_(record_command, "_classifier", lambda args: oracle)

@@ -279,8 +279,8 @@ def _stopped_at_its_end(monkeypatch: pytest.MonkeyPatch) -> None:
     inner_open = recorder.sources.open_source
 
     class StoppedAtItsEnd:
-        def __init__(self, spec: str, fps: float | None = None) -> None:
-            self.inner = inner_open(spec, fps=fps)
+        def __init__(self, spec: str, fps: float | None = None, follow: bool = False) -> None:
+            self.inner = inner_open(spec, fps=fps, follow=follow)
             self.frame_count, self.ended_early = self.inner.frame_count, ""
 
         def __iter__(self):  # type: ignore[no-untyped-def]
