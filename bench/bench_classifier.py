@@ -16,6 +16,8 @@ flat-drawing renderer (``bench.flat_boards``), a look the model was never traine
 ``--robustness N`` also reads the first N test boards again under changes the renderer never makes
 (colour casts of other lamps, defocus and motion blur, JPEG, sharpening, washed-out colour, a dark
 room, sensor noise), applied to each cached crop, as a guide to footage from other cameras.
+``--stills N`` reads the still views of the first N videos the recorder benchmark rendered (their
+frames, size and light, through each video's true camera): the classifier where the recorder uses it.
 """
 
 from __future__ import annotations
@@ -291,6 +293,62 @@ def flat(clf: PieceClassifier, views: int) -> None:
     print("  per point by image size: " + ", ".join(f"{k} {r / t:.2%}" for k, (r, t) in sorted(by_size.items())))
 
 
+def video_stills(clf: PieceClassifier, folder: Path, videos: int) -> None:
+    """Each point of the still views in the recorder benchmark's videos (``folder``), read through the
+    video's true camera: the classifier where the recorder uses it (the frames the game is read from,
+    their size, light and glare), apart from calibration and the rules."""
+    import json
+
+    from calibration import BoardGeometry
+    from calibration.lens import RadialDistortion
+
+    truths = sorted(folder.glob("*.truth.json"))[:videos]
+    if not truths:
+        print(f"video stills: no videos in {folder} (python -m bench.bench_recorder --render-only makes them)")
+        return
+    points = right = boards = right_boards = 0
+    confusions: Counter[tuple[str, str]] = Counter()
+    by_video: list[tuple[float, str]] = []
+    sizes: Counter[str] = Counter()
+    for truth_path in truths:
+        truth = json.loads(truth_path.read_text(encoding="utf-8"))
+        video = truth_path.with_name(truth_path.name.replace(".truth.json", ".mp4"))
+        camera, size = truth["scene"]["camera"], (int(truth["width"]), int(truth["height"]))
+        h = np.array(camera["homography"], dtype=np.float64)
+        barrel = float(camera.get("barrel", 0.0))
+        geometry = BoardGeometry(homography=h / h[2, 2], image_size=size, confidence=1.0, red_side="bottom",
+                                 lens=RadialDistortion(k=barrel, image_size=size) if barrel else None)
+        wanted = {(s["from_frame"] + s["to_frame"]) // 2: s["board"] for s in truth["stills"]}
+        capture = cv2.VideoCapture(str(video))
+        seen = wrong_here = 0
+        for index in range(max(wanted) + 1):
+            ok, image = capture.read()
+            if not ok:
+                break
+            if index not in wanted:
+                continue
+            labels = ["empty" if c == "." else c for c in placement_points(wanted[index])]  # POINT_NAMES order
+            result = clf.classify(geometry.rectify(image))
+            read = [result.classes[k] for k in result.probs.argmax(axis=1)]
+            misses = [(t, r) for t, r in zip(labels, read, strict=True) if t != r]
+            confusions.update(misses)
+            points += 90
+            right += 90 - len(misses)
+            boards += 1
+            right_boards += not misses
+            seen += 90
+            wrong_here += len(misses)
+        capture.release()
+        sizes[f"{size[0]}x{size[1]}"] += 1
+        by_video.append((wrong_here / max(seen, 1), truth_path.name.replace(".truth.json", "")))
+    print(f"video stills ({len(truths)} videos of {folder}, {', '.join(f'{k}: {v}' for k, v in sizes.items())}; "
+          f"the middle frame of each still view, through the true camera): per point {right / max(points, 1):.3%}, "
+          f"whole boards {right_boards}/{boards}")
+    print("  confusions (truth->read: count): " + ", ".join(f"{t}->{r}: {n}" for (t, r), n in confusions.most_common(10)))
+    worst = sorted(by_video, reverse=True)[:5]
+    print("  worst videos (share of points misread): " + ", ".join(f"{name} {share:.2%}" for share, name in worst))
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--boards", type=int, default=500)
@@ -298,6 +356,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--views", type=int, default=20, help="1280x960 views for read-board end to end")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--model", type=Path, default=None)
+    parser.add_argument("--stills", type=int, default=0, metavar="N",
+                        help="also read the still views of the first N recorder-benchmark videos (out/bench/videos)")
     parser.add_argument("--robustness", type=int, default=0, metavar="N",
                         help="also read N test boards under camera changes the renderer never makes")
     parser.add_argument("--flat", type=int, default=100, metavar="N",
@@ -305,13 +365,16 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args([] if argv is None else argv)
     clf = PieceClassifier(args.model, threads=2)
     print(f"model {clf.model_path} ({clf.metadata.get('architecture')}, sha256 {clf.sha256[:12]})")
-    accuracy(clf, args.boards, args.seed, args.workers)
+    if args.boards:
+        accuracy(clf, args.boards, args.seed, args.workers)
     if args.robustness:
         robustness(clf, args.boards, args.seed, args.workers, args.robustness)
     if args.views:
         end_to_end(clf, args.views)
     if args.flat:
         flat(clf, args.flat)
+    if args.stills:
+        video_stills(clf, OUT / "videos", args.stills)
 
 
 if __name__ == "__main__":
