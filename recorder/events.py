@@ -39,6 +39,7 @@ class RecordingStarted(Event):
     start_fen: str
     model_sha256: str | None = None
     version: int = EVENT_LOG_VERSION
+    source_origin: float | None = None  # a followed folder's time 0 (epoch s): a later run times its pictures alike
 
 
 @dataclass(frozen=True)

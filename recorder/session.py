@@ -111,7 +111,8 @@ class RecordingSession:
                  presses: Iterable[ClockPress] | None = None, events: EventLog | None = None,
                  config: SessionConfig | None = None, source_name: str = "",
                  on_event: Callable[[Event], None] | None = None, stills: StillSaver | None = None,
-                 started_at: float = 0.0, presses_lost: Iterable[tuple[float, float]] = ()) -> None:
+                 started_at: float = 0.0, presses_lost: Iterable[tuple[float, float]] = (),
+                 source_origin: float | None = None) -> None:
         self.config = config or SessionConfig()
         self.stills = stills
         self.classifier = classifier
@@ -152,7 +153,8 @@ class RecordingSession:
         self.timings: dict[str, float] = {"motion_ms": 0.0, "classify_ms": 0.0, "resolve_ms": 0.0, "locate_ms": 0.0,
                                          "offpoint_ms": 0.0}
         model = getattr(classifier, "sha256", None)
-        self._emit([RecordingStarted(started_at, source_name, self.start.fen(), model if isinstance(model, str) else None)])
+        self._emit([RecordingStarted(started_at, source_name, self.start.fen(), model if isinstance(model, str) else None,
+                                     source_origin=source_origin)])
         if geometry is not None:
             self._use(geometry)
 
@@ -196,7 +198,7 @@ class RecordingSession:
         """Process one frame (or a report of a lost or returned source) and return the events it caused."""
         if isinstance(item, Lost):
             self.resolver.lost_sight(item.t, gone_since=item.t)
-            text = (f"the camera gave no picture from {item.t:.1f} s ({item.reason}); reopening it. Moves made "
+            text = (f"the camera gave no picture from {item.t:.1f} s ({item.reason}); {item.action}. Moves made "
                     "meanwhile are read from the board once the picture returns; clock presses go on being logged")
             return self._emit([Alert(item.t, "camera_lost", (), "", text, self.resolver.game.ply)])
         if isinstance(item, Gap):

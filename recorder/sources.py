@@ -129,6 +129,7 @@ class Lost:
 
     t: float
     reason: str
+    action: str = "reopening it"  # what the source does meanwhile
 
 
 @dataclass(frozen=True)
@@ -577,63 +578,106 @@ class ImageFolderSource(FrameSource):
 class FollowedFolderSource(FrameSource):
     """A folder a camera is still writing pictures into (``record --follow``).
 
-    Its images are read in name order, each once its file has stopped growing, and timed by when the
-    camera wrote it (the file's modification time, in seconds after the folder's first image:
-    ``origin``), so the same folder read again gives the same times and a recording goes on from
-    where it stopped. It runs until stopped, like a camera: when no new picture comes for
-    ``stall_s`` the camera is taken as gone, reported :class:`Lost` once it has been gone
-    ``lost_after_s``, and a :class:`Gap` follows when pictures come again.
+    Each picture is read once the camera has finished writing it (a JPEG or PNG that is whole, any
+    other file once it has kept its size for a look or was written ``settle_s`` ago), in the order
+    the camera wrote them (modification time, then name), and timed by when it was written: seconds
+    after ``origin``, the epoch time of the folder's first picture. A recording taken up again gives
+    the source the game's ``origin`` (kept in its ``RecordingStarted`` event), so its times line up
+    and the pictures already recorded are skipped. A camera that keeps rewriting one file
+    (``latest.jpg``) gives a picture each time it is rewritten. It runs until stopped, like a camera:
+    when no new picture comes for ``stall_s`` the camera is taken as gone, reported :class:`Lost` once
+    it has been gone ``lost_after_s``, and a :class:`Gap` follows when pictures come again.
     """
 
     live = True
+    RECENT = 8  # pictures already read that are looked at again for a rewrite (a camera's fixed names)
 
-    def __init__(self, folder: str | Path, *, poll_s: float = 0.2, stall_s: float = 3.0, lost_after_s: float = 10.0,
+    def __init__(self, folder: str | Path, *, poll_s: float = 0.1, stall_s: float = 3.0, lost_after_s: float = 10.0,
                  settle_s: float = 1.0, clock: Callable[[], float] = time.time,
                  sleep: Callable[[float], None] | None = None) -> None:
         self.name = str(folder)
         self.folder = Path(folder)
-        if not self.folder.is_dir():
-            raise ValueError(f"{folder} is not a folder: --follow reads a folder a camera writes pictures into")
+        if self.folder.exists() and not self.folder.is_dir():
+            raise ValueError(f"{folder} is a file: --follow reads a folder a camera writes pictures into")
+        if not self.folder.exists() and not self.folder.parent.is_dir():
+            raise ValueError(f"{folder}: no such folder, and no folder {self.folder.parent} to make it in")
         self.poll_s, self.stall_s, self.lost_after_s, self.settle_s = poll_s, stall_s, lost_after_s, settle_s
         self._clock = clock
         self._stopped = threading.Event()
         self._sleep = sleep if sleep is not None else self._stopped.wait
         self.skipped = 0
-        first = self._listed()
-        # the folder's time 0: its first picture, or now for a folder the camera has not written to yet
-        self.origin = first[0].stat().st_mtime if first else clock()
+        self.origin: float | None = None  # the folder's time 0 (epoch seconds): set by the first picture
+        self._read: dict[str, tuple[int, float]] = {}  # name -> (size, mtime) of the version read or skipped
+        self._recent: list[str] = []  # the names read last, newest last
+        self._looked: dict[str, tuple[tuple[int, float], float]] = {}  # a version not whole yet, when first seen
+        self._first()
 
     def stop(self) -> None:
         self._stopped.set()
 
     def now(self) -> float:
         """The folder's time now (seconds after ``origin``): where a live clock's times must start."""
-        return self._clock() - self.origin
+        return self._clock() - self.origin if self.origin is not None else 0.0
 
-    def _listed(self) -> list[Path]:
-        return sorted(p for p in self.folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+    def _names(self) -> list[str]:
+        try:
+            return [e.name for e in os.scandir(self.folder) if Path(e.name).suffix.lower() in IMAGE_SUFFIXES]
+        except FileNotFoundError:
+            return []
 
-    def _ready(self, seen: set[str], looked: dict[str, tuple[int, float]]) -> list[tuple[Path, float]]:
-        """The pictures not read yet that the camera has finished writing, in name order: a file that
-        has kept its size and time since the last look, or that was written ``settle_s`` ago."""
-        ready = []
-        for path in self._listed():
-            if path.name in seen:
+    def _first(self) -> bool:
+        """Set ``origin`` from the earliest picture in the folder, if there is one yet."""
+        if self.origin is None:
+            times = [t for t in (self._written(name) for name in self._names()) if t is not None]
+            if times:
+                self.origin = min(times)
+        return self.origin is not None
+
+    def _written(self, name: str) -> float | None:
+        try:
+            return (self.folder / name).stat().st_mtime
+        except OSError:  # gone again (a camera that writes a temporary name and renames it)
+            return None
+
+    def wait_for_first(self, wait_s: float = 0.0, told: Callable[[str], None] | None = None) -> None:
+        """Wait for the camera's first picture (the folder itself may not exist yet), ``wait_s`` seconds
+        at most (0: until stopped); raises ``ValueError`` when none came in time."""
+        if self._first():
+            return
+        if told is not None:
+            missing = "" if self.folder.is_dir() else " (it does not exist yet)"
+            told(f"waiting for the camera's first picture in {self.name}{missing}; Ctrl-C stops")
+        since = self._clock()
+        while not self._first():
+            if self._stopped.is_set():
+                return
+            if wait_s > 0 and self._clock() - since >= wait_s:
+                raise ValueError(f"no picture was written into {self.name} in {wait_s:g} s (--wait-for-source)")
+            self._sleep(self.poll_s)
+
+    def _candidates(self) -> list[tuple[float, str, tuple[int, float]]]:
+        """(written, name, version) of pictures not read in this version yet, in the order written: new
+        names, and the last pictures read when they were rewritten."""
+        recent = set(self._recent)
+        found = []
+        for name in self._names():
+            if name in self._read and name not in recent:
                 continue
             try:
-                stat = path.stat()
-            except OSError:  # gone again (a camera that writes a temporary name and renames it)
+                stat = (self.folder / name).stat()
+            except OSError:
                 continue
-            now = (stat.st_size, stat.st_mtime)
-            if stat.st_size > 0 and (looked.get(path.name) == now or self._clock() - stat.st_mtime >= self.settle_s):
-                ready.append((path, stat.st_mtime))
-            else:
-                looked[path.name] = now
-        return ready
+            version = (stat.st_size, stat.st_mtime)
+            if stat.st_size > 0 and self._read.get(name) != version:
+                found.append((stat.st_mtime, name, version))
+        return sorted(found)
+
+    def _take(self, name: str, version: tuple[int, float]) -> None:
+        self._read[name] = version
+        self._looked.pop(name, None)
+        self._recent = [n for n in self._recent if n != name][-(self.RECENT - 1):] + [name]
 
     def __iter__(self) -> Iterator[SourceItem]:
-        seen: set[str] = set()
-        looked: dict[str, tuple[int, float]] = {}
         index = 0
         last = 0.0  # the last frame's time
         came = self._clock()  # when the last picture (or the start) was seen
@@ -641,25 +685,39 @@ class FollowedFolderSource(FrameSource):
         told = False
         while not self._stopped.is_set():
             taken = 0
-            for path, written in self._ready(seen, looked):
-                data = np.fromfile(str(path), dtype=np.uint8)
+            for written, name, version in self._candidates():
+                path = self.folder / name
+                try:
+                    data = np.fromfile(str(path), dtype=np.uint8)
+                except OSError:  # gone, renamed or not a file after all
+                    self._looked.pop(name, None)
+                    continue
                 cut = cut_short(data) if data.size else "empty"
-                if cut and self._clock() - written < self.settle_s:
-                    continue  # still being written after all: looked at again
+                judged = data[:2].tobytes() == b"\xff\xd8" or data[:8].tobytes() == b"\x89PNG\r\n\x1a\n"
+                # how long this machine has seen the file so (not its time stamp: a share's clock may differ)
+                seen_version, seen_at = self._looked.get(name, (None, self._clock()))
+                settled = self._clock() - seen_at >= self.settle_s
+                if not settled and (cut or (not judged and seen_version != version)):
+                    self._looked[name] = (version, seen_at)  # still being written: looked at again
+                    continue
+                self._take(name, version)
                 taken += 1
-                seen.add(path.name)
-                looked.pop(path.name, None)
                 image, said = (None, "") if cut else decode_picture(data)
                 if image is None or said:
                     self.skipped += 1
                     log.warning("skipped unreadable image %s (%s)", path,
-                                f"the {cut} file is cut short" if cut else f"damaged: the decoder said {said}" if said
+                                f"the {cut} file is still cut short {self.settle_s:g} s after it was seen" if cut
+                                else f"damaged: the decoder said {said}" if said
                                 else "not a picture OpenCV decodes, or damaged")
                     continue
+                if self.origin is None:
+                    self.origin = written
                 t = max(written - self.origin, last + 1e-3 if index else 0.0)  # a late file goes after the rest
                 if gone is not None:
                     yield Gap(gone.t, t, gone.reason, 0)
                     gone, told = None, False
+                elif index and t - last > self.stall_s:  # a hole in pictures written while nobody read them
+                    yield Gap(last, t, "no picture written in between", 0)
                 last, came = t, self._clock()
                 yield Frame(image, t, index)
                 index += 1
@@ -667,8 +725,8 @@ class FollowedFolderSource(FrameSource):
                 break
             waited = self._clock() - came
             if index and gone is None and waited >= self.stall_s:
-                gone = Lost(last, f"no new picture in the folder for {self.stall_s:.0f} s")
-                log.warning("%s: %s", self.name, gone.reason)
+                gone = Lost(last, "no new picture written into the folder since then", "waiting for the camera")
+                log.warning("%s: no new picture for %.0f s", self.name, waited)
             if gone is not None and not told and waited >= self.lost_after_s:
                 told = True
                 yield gone
@@ -881,8 +939,8 @@ def open_source(spec: str, *, fps: float | None = None, opener: Opener = _open_c
     """The source ``spec`` names: a camera index (digits), a stream URL (``scheme://``), a folder or a video file;
     with ``follow``, a folder a camera is still writing into."""
     if follow:
-        if not Path(spec).is_dir():
-            raise ValueError(f"--follow reads a folder a camera writes pictures into; {spec!r} is not a folder")
+        if spec.isdigit() or "://" in spec:
+            raise ValueError(f"--follow reads a folder a camera writes pictures into, not a camera or stream ({spec!r})")
         if fps is not None:
             raise ValueError("--fps does not apply with --follow: each picture is timed by when it was written")
         return FollowedFolderSource(spec)

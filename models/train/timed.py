@@ -8,10 +8,13 @@ schedule over the time budget rather than a step count, and the same batches (on
 one augmentation) train every architecture named, so the nets are compared on equal terms.
 
 At the end each net's output bias gets the prior correction of all boards rendered, its
-temperature is fitted on the dev split, and it is exported to ``OUT/<arch>.onnx`` with its
-metadata, evaluated with onnxruntime, and saved as ``OUT/<arch>.pt`` (corrected, temperature set)
-every minute along the way too. Data seeds are fixed, but which boards a step sees depends on how
-fast they render, so a run is repeatable only in its data and settings, not step for step.
+temperature is fitted on the dev split, and it is saved as ``OUT/<arch>.pt`` (corrected,
+temperature set: what ``--init`` takes), exported to ``OUT/<arch>.onnx`` with its metadata and
+evaluated with onnxruntime. Along the way the raw weights go to ``OUT/<arch>.partial.pt`` every
+minute (not corrected: a look at a run, not an ``--init``). Data and sampling seeds are fixed, but
+which boards are trained on (all of ``--max-boards`` only if they render within the budget), in
+which order, and how many steps fit in the budget depend on the machine's speed, and cuDNN is not
+deterministic: a run is repeatable in its settings, not step for step.
 """
 
 from __future__ import annotations
@@ -201,6 +204,8 @@ def main() -> None:
     torch.manual_seed(args.fit_seed)
     models = {arch: PieceNet(arch, len(CLASSES)) for arch in args.arch}
     for arch, path in (item.split("=", 1) for item in args.init):
+        if arch not in models:
+            raise SystemExit(f"--init {arch}=...: {arch} is not among the nets trained (--arch {' '.join(args.arch)})")
         model = models[arch]
         model.load_state_dict(torch.load(path, map_location="cpu"))
         model.temperature.fill_(1.0)
@@ -264,7 +269,7 @@ def main() -> None:
         torch.save(final.state_dict(), args.out / f"{arch}.pt")
         (args.out / f"{arch}.partial.pt").unlink(missing_ok=True)
     for arch, (final, temperature, figures) in finals.items():
-        curve = [float(v) for v in torch.stack(losses[arch]).view(-1).cpu()]
+        curve = [float(v) for v in torch.stack(losses[arch]).view(-1).cpu()] if losses[arch] else [float("nan")]
         extra = {
             "training": {**asdict(config), "steps": step, "arch": arch, "data_seed": args.seed, "faces": args.faces,
                          "train_boards": store.boards, "dev_boards": len(dev[1]), "train_s": round(train_s),

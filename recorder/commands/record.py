@@ -33,6 +33,7 @@ from recorder.events import (
     MoveCorrected,
     MoveRecorded,
     PositionRestored,
+    RecordingStarted,
     RecordingStopped,
     SourceGap,
 )
@@ -256,13 +257,14 @@ def record_source(source_spec: str, classifier: Any, *, source: FrameSource | No
         folder = store.store.path.parent  # named by the store too: two stores in one folder (one a round) share it
         stills = StillSaver(folder / "stills" / store.store.path.stem / f"game-{store.game_id}", folder)
     config = SessionConfig(roi=roi)
-    if isinstance(source, LiveSource):  # its frames come later than the clock's presses: a camera's delay
+    if isinstance(source, (LiveSource, FollowedFolderSource)):  # frames come later than presses: a camera's delay
         config = replace(config, resolver=replace(config.resolver, early_press_margin_s=LIVE_EARLY_PRESS_MARGIN_S))
     with EventLog(events_path) as events:
         session = RecordingSession(classifier, geometry=geometry, start=start,
                                    presses=presses if clock is None else [],
                                    events=events, source_name=source_key(source_spec), on_event=on_event,
-                                   stills=stills, config=config, started_at=started_at, presses_lost=damaged)
+                                   stills=stills, config=config, started_at=started_at, presses_lost=damaged,
+                                   source_origin=getattr(source, "origin", None))
         if unreadable and logged:  # the arbiter must see that the log, not a player, may have lost presses
             ply = store.resume.ply if store is not None and store.resume is not None else 0
             alert = ClockAlert(started_at, "clock_log_damaged", (), "", f"{unreadable} line(s) of the clock log "
@@ -280,10 +282,13 @@ def record_source(source_spec: str, classifier: Any, *, source: FrameSource | No
             moved_on = isinstance(source, LiveSource) or (store is not None and store.moved)  # times go on
             resumed = started_at if moved_on else 0.0
             if isinstance(source, FollowedFolderSource):  # the pictures' times: when the camera wrote them
-                resumed = source.now()
+                resumed = source.now() + (started_at if store is not None and store.moved else 0.0)
             session.clock = clock.start(origin=time.monotonic() - resumed / clock.rate)
             if store is not None and store.resume is not None and moved_on:  # no recorder listened meanwhile
                 session.resolver.clock_heard(-math.inf, [(store.resume.t, resumed)])
+            elif isinstance(source, FollowedFolderSource):  # pictures written before this run: presses unheard
+                since = store.resume.t if store is not None and store.resume is not None else 0.0
+                session.resolver.clock_heard(-math.inf, [(since, resumed)])
         try:
             items = clock.pace(source) if clock is not None else source
             next_look = 0.0
@@ -512,7 +517,18 @@ def run(args: argparse.Namespace) -> int:
             raise ValueError("--wait-for-source must be 0 or more seconds")
         source.check(wait_s=args.wait_for_source,
                      told=lambda text: print(f"xqrec record: {text}", file=sys.stderr, flush=True))
+    if isinstance(source, FollowedFolderSource):
+        if args.wait_for_source < 0:
+            raise ValueError("--wait-for-source must be 0 or more seconds")
+        source.wait_for_first(args.wait_for_source,
+                              told=lambda text: print(f"xqrec record: {text}", file=sys.stderr, flush=True))
     stored = open_for_record(args, args.source)
+    if isinstance(source, FollowedFolderSource) and stored is not None and stored.resume is not None:
+        # the game's own time 0: its pictures keep their times, and those recorded are skipped
+        origins = [e.source_origin for e in stored.resume.events
+                   if isinstance(e, RecordingStarted) and e.source_origin is not None]
+        if origins and not stored.moved:
+            source.origin = origins[0]
     if clock is not None and stored is not None and stored.resume is not None:
         clock.go_on(stored.resume.events, stored.resume.position.side_to_move)
     if (stored is not None and stored.resume is not None and clock is None and not args.clock_log

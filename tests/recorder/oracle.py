@@ -75,26 +75,19 @@ class OracleClassifier:
         return OracleResult(probs / probs.sum(axis=1, keepdims=True), _VISION_CLASSES)
 
 
-class FrameTrackingSource:
-    """A real frame source that tells the stand-in classifier which frame is being read."""
+def tracking_frames(source: Any, oracle: OracleClassifier) -> Any:
+    """``source`` itself, made to tell the stand-in classifier which frame is read (its kind kept: the
+    recorder treats a camera, a file and a followed folder differently)."""
+    base = type(source)
 
-    def __init__(self, inner: Any, oracle: OracleClassifier) -> None:
-        self.inner, self.oracle, self.frame_count = inner, oracle, inner.frame_count
-        self.duration = getattr(inner, "duration", None)
-        self.frame_size = getattr(inner, "frame_size", None)
-
-    def __iter__(self) -> Iterator[Any]:
-        for item in self.inner:
+    def tracked(self: Any) -> Iterator[Any]:
+        for item in base.__iter__(self):
             if isinstance(item, Frame):
-                self.oracle.frame = item.index
+                oracle.frame = item.index
             yield item
 
-    def stop(self) -> None:
-        self.inner.stop()
-
-    @property
-    def ended_early(self) -> str:
-        return str(getattr(self.inner, "ended_early", ""))
+    source.__class__ = type(f"Tracked{base.__name__}", (base,), {"__iter__": tracked})
+    return source
 
 
 def use_oracle_in_record(oracle: OracleClassifier, setattr_: Callable[[Any, str, Any], None]) -> None:
@@ -107,5 +100,5 @@ def use_oracle_in_record(oracle: OracleClassifier, setattr_: Callable[[Any, str,
 
     real_open = recorder.sources.open_source
     setattr_(recorder.sources, "open_source",
-             lambda spec, fps=None, **how: FrameTrackingSource(real_open(spec, fps=fps, **how), oracle))
+             lambda spec, fps=None, **how: tracking_frames(real_open(spec, fps=fps, **how), oracle))
     setattr_(record_command, "_classifier", lambda args: oracle)

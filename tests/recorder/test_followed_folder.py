@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import os
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -12,7 +14,7 @@ import numpy as np
 import pytest
 
 from recorder.cli import main
-from recorder.events import Alert
+from recorder.events import Alert, RecordingStarted
 from recorder.scoresheet import rebuild
 from recorder.sources import FollowedFolderSource, Frame, Gap, Lost, SourceItem, open_source
 from tests.recorder.oracle import OracleClassifier, use_oracle_in_record
@@ -89,9 +91,59 @@ def test_a_damaged_picture_is_skipped_once_the_camera_is_done_with_it(tmp_path: 
     assert [int(f.image.mean()) for f in frames] == [10, 30, 40] and source.skipped == 1
 
 
+def test_pictures_go_in_the_order_written_and_a_rewritten_file_is_a_new_picture(tmp_path: Path) -> None:
+    """Names without leading zeros (cam_10 sorts before cam_2) and a camera that keeps rewriting
+    latest.jpg (a tester's probe got one frame, then 'no new picture')."""
+    start = 3_000_000.0
+    plan = [(start + i * 0.1, f"cam_{i}.jpg", _picture(10 + i)) for i in range(12)]
+    plan += [(start + 2.0 + i * 0.3, "latest.jpg", _picture(100 + 10 * i)) for i in range(4)]
+    camera = Camera(tmp_path, plan, now=start + 1.15)  # the first 12 are there at the start
+    source = FollowedFolderSource(tmp_path, clock=lambda: camera.now, sleep=camera.sleep)
+    frames = [i for i in _read(source, frames=16) if isinstance(i, Frame)]
+    assert [int(f.image.mean()) for f in frames] == [*range(10, 22), 100, 110, 120, 130]
+    assert [round(f.t, 1) for f in frames[10:]] == [1.0, 1.1, 2.0, 2.3, 2.6, 2.9]
+
+
+def test_a_write_that_stalls_is_read_when_it_is_finished(tmp_path: Path) -> None:
+    start = 4_000_000.0
+    whole = _picture(90)
+    plan = [(start, "a.jpg", _picture(10)), (start + 0.1, "b.jpg", whole[:200]), (start + 1.6, "b.jpg", whole)]
+    camera = Camera(tmp_path, plan, now=start)
+    source = FollowedFolderSource(tmp_path, clock=lambda: camera.now, sleep=camera.sleep)
+    frames = [i for i in _read(source, frames=2) if isinstance(i, Frame)]
+    assert [int(f.image.mean()) for f in frames] == [10, 90] and source.skipped == 1  # told once, then read
+
+
+def test_the_first_picture_is_waited_for_and_sets_the_folders_time(tmp_path: Path) -> None:
+    folder = tmp_path / "camera"  # made by the camera when it starts
+    start = 5_000_000.0
+    clock = [start]
+    said: list[str] = []
+
+    def sleep(seconds: float) -> None:
+        clock[0] += seconds
+        if clock[0] >= start + 5.0 and not folder.exists():
+            folder.mkdir()
+            (folder / "x.jpg").write_bytes(_picture(50))
+            os.utime(folder / "x.jpg", (start + 4.0, start + 4.0))
+
+    source = FollowedFolderSource(folder, clock=lambda: clock[0], sleep=sleep)
+    assert source.origin is None and source.now() == 0.0
+    source.wait_for_first(told=said.append)
+    assert source.origin == start + 4.0 and "does not exist yet" in said[0]
+    empty = FollowedFolderSource(tmp_path / "never", clock=lambda: clock[0], sleep=lambda s: clock.__setitem__(0, clock[0] + s))
+    with pytest.raises(ValueError, match="no picture was written into .* in 2 s"):
+        empty.wait_for_first(2.0)
+
+
 def test_follow_is_for_folders_and_times_its_pictures_itself(tmp_path: Path) -> None:
-    with pytest.raises(ValueError, match="not a folder"):
+    (tmp_path / "game.mp4").write_bytes(b"x")
+    with pytest.raises(ValueError, match="is a file"):
         open_source(str(tmp_path / "game.mp4"), follow=True)
+    with pytest.raises(ValueError, match="not a camera or stream"):
+        open_source("0", follow=True)
+    with pytest.raises(ValueError, match="no such folder"):
+        open_source(str(tmp_path / "a" / "b"), follow=True)
     with pytest.raises(ValueError, match="--fps does not apply with --follow"):
         open_source(str(tmp_path), fps=10.0, follow=True)
     assert isinstance(open_source(str(tmp_path), follow=True), FollowedFolderSource)
@@ -117,7 +169,7 @@ def _stopped_when_read(monkeypatch: pytest.MonkeyPatch) -> None:
     real = FollowedFolderSource.__iter__
 
     def until_read(self: FollowedFolderSource) -> Iterator[SourceItem]:
-        pictures = len(self._listed())
+        pictures = len(self._names())
         for item in real(self):
             yield item
             if isinstance(item, Frame) and item.index == pictures - 1:
@@ -137,9 +189,16 @@ def test_a_stopped_recording_of_a_followed_folder_goes_on_with_the_same_command(
     use_oracle_in_record(OracleClassifier(truth), monkeypatch.setattr)
     _stopped_when_read(monkeypatch)
     folder, db = tmp_path / "camera", tmp_path / "games.sqlite3"
-    folder.mkdir()
-    origin = 1_700_000_000.0
-    _camera_frames(folder, range(0, 200), origin)  # 20 s: plies 1-5 are made by 19.3 s
+    origin = time.time() - 3600.0
+    written = tmp_path / "written"
+    written.mkdir()
+    _camera_frames(written, range(0, 200), origin)  # 20 s: plies 1-5 are made by 19.3 s
+
+    def camera_starts() -> None:  # after the recorder: it waits (a tester's first run timed from its own start)
+        time.sleep(0.5)
+        written.rename(folder)
+
+    threading.Thread(target=camera_starts).start()
     command = ["record", str(folder), "--follow", "--db", str(db), "--quiet"]
     assert main(command) == 130  # stopped by hand: the game is open
     (game,) = GameStore(db).games()
@@ -153,4 +212,7 @@ def test_a_stopped_recording_of_a_followed_folder_goes_on_with_the_same_command(
     moves = [e for e in events if type(e).__name__ == "MoveRecorded"]
     lags = [m.t - p["t_complete"] for m, p in zip(moves, truth["plies"], strict=True)]  # on the camera's times
     assert all(0 <= lag <= 0.5 for lag in lags), lags
-    assert "images were added" not in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "images were added" not in err and "waiting for the camera's first picture" in err
+    started = [e for e in events if isinstance(e, RecordingStarted)]
+    assert [e.source_origin for e in started] == pytest.approx([origin, origin], abs=0.01)  # one time 0
