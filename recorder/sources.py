@@ -668,7 +668,7 @@ class FollowedFolderSource(FrameSource):
             except OSError:
                 continue
             version = (stat.st_size, stat.st_mtime)
-            if stat.st_size > 0 and self._read.get(name) != version:
+            if self._read.get(name) != version:  # an empty file too: a camera about to write, or one that failed
                 found.append((stat.st_mtime, name, version))
         return sorted(found)
 
@@ -706,7 +706,8 @@ class FollowedFolderSource(FrameSource):
                 if image is None or said:
                     self.skipped += 1
                     log.warning("skipped unreadable image %s (%s)", path,
-                                f"the {cut} file is still cut short {self.settle_s:g} s after it was seen" if cut
+                                f"still empty {self.settle_s:g} s after it was seen" if cut == "empty"
+                                else f"the {cut} file is still cut short {self.settle_s:g} s after it was seen" if cut
                                 else f"damaged: the decoder said {said}" if said
                                 else "not a picture OpenCV decodes, or damaged")
                     continue

@@ -114,6 +114,17 @@ def test_a_write_that_stalls_is_read_when_it_is_finished(tmp_path: Path) -> None
     assert [int(f.image.mean()) for f in frames] == [10, 90] and source.skipped == 1  # told once, then read
 
 
+def test_a_file_left_empty_is_told_once_the_camera_is_done_with_it(tmp_path: Path,
+                                                                  caplog: pytest.LogCaptureFixture) -> None:
+    start = 6_000_000.0
+    plan = [(start, "a.jpg", _picture(10)), (start + 0.1, "b.jpg", b""), (start + 2.0, "c.jpg", _picture(30))]
+    camera = Camera(tmp_path, plan, now=start)
+    source = FollowedFolderSource(tmp_path, clock=lambda: camera.now, sleep=camera.sleep)
+    frames = [i for i in _read(source, frames=2) if isinstance(i, Frame)]
+    assert [int(f.image.mean()) for f in frames] == [10, 30] and source.skipped == 1
+    assert "b.jpg (still empty 1 s after it was seen)" in caplog.text
+
+
 def test_the_first_picture_is_waited_for_and_sets_the_folders_time(tmp_path: Path) -> None:
     folder = tmp_path / "camera"  # made by the camera when it starts
     start = 5_000_000.0
