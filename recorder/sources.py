@@ -47,13 +47,17 @@ IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
 _UNSUPPORTED = {".heic": "HEIC", ".heif": "HEIF"}
 
 
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+JPEG_START = b"\xff\xd8"
+
+
 def cut_short(data: np.ndarray) -> str:
     """"PNG" or "JPEG" when the picture's bytes stop before the format's end marker, else "": the
     decoder would fill the rest grey (a board with pieces gone) after a line of its own on the terminal."""
     head, tail = data[:8].tobytes(), data[-64:].tobytes()
-    if head == b"\x89PNG\r\n\x1a\n" and b"IEND" not in tail[-16:]:
+    if head == PNG_SIGNATURE and b"IEND" not in tail[-16:]:
         return "PNG"
-    if head[:2] == b"\xff\xd8" and b"\xff\xd9" not in tail:
+    if head[:2] == JPEG_START and b"\xff\xd9" not in tail:
         return "JPEG"
     return ""
 
@@ -62,7 +66,7 @@ def decode_picture(data: np.ndarray) -> tuple[np.ndarray | None, str]:
     """A picture's bytes decoded (None when they cannot be), and what the decoder said about damage it
     read past: libjpeg prints "Corrupt JPEG data: ..." on the terminal naming no file, so its words are
     taken here instead, for the caller to say which file they are about."""
-    if data[:2].tobytes() != b"\xff\xd8":
+    if data[:2].tobytes() != JPEG_START:
         return cv2.imdecode(data, cv2.IMREAD_COLOR), ""
     with tempfile.TemporaryFile() as sink:
         sys.stderr.flush()
@@ -693,7 +697,7 @@ class FollowedFolderSource(FrameSource):
                     self._looked.pop(name, None)
                     continue
                 cut = cut_short(data) if data.size else "empty"
-                judged = data[:2].tobytes() == b"\xff\xd8" or data[:8].tobytes() == b"\x89PNG\r\n\x1a\n"
+                judged = data[:2].tobytes() == JPEG_START or data[:8].tobytes() == PNG_SIGNATURE  # cut_short can tell
                 # how long this machine has seen the file so (not its time stamp: a share's clock may differ)
                 seen_version, seen_at = self._looked.get(name, (None, self._clock()))
                 settled = self._clock() - seen_at >= self.settle_s
