@@ -400,6 +400,26 @@ LIVE_EARLY_PRESS_MARGIN_S = 1.5
 CORRECTIONS_EVERY_S = 1.0  # how often a recording into the store looks for the console's corrections
 
 
+def _folder_timing_differs(stored: StoreRecording, source: object, *, followed: bool) -> str:
+    """Why a folder's game cannot go on in this run, or "": a folder read as it stands times its
+    pictures by their order, a followed one by when they were written. A game recorded one way
+    and resumed the other would skip the wrong pictures and mix two time scales in one record."""
+    from recorder.sources import ImageFolderSource
+
+    if stored.resume is None or not (followed or isinstance(source, ImageFolderSource)):
+        return ""
+    was_followed = any(isinstance(e, RecordingStarted) and e.source_origin is not None for e in stored.resume.events)
+    if was_followed == followed:
+        return ""
+    game = stored.game_id
+    if followed:
+        return (f"game {game} was recorded from this folder read as it stood (pictures timed by their order), and "
+                "--follow times them by when they were written: the two runs' times would not line up. Leave out "
+                f"--follow to go on with game {game}, or give --new-game to record a new one")
+    return (f"game {game} was recorded from this folder with --follow (pictures timed by when they were written): "
+            f"give --follow again to go on with game {game}, or --new-game to record a new one")
+
+
 def _take_corrections(session: Any, store: StoreRecording, show: bool) -> None:
     """Judge the board against the game as the arbiter corrected it in the console."""
     fixes = store.corrections()
@@ -523,6 +543,10 @@ def run(args: argparse.Namespace) -> int:
         source.wait_for_first(args.wait_for_source,
                               told=lambda text: print(f"xqrec record: {text}", file=sys.stderr, flush=True))
     stored = open_for_record(args, args.source)
+    if stored is not None and stored.resume is not None and not stored.moved:
+        refused = _folder_timing_differs(stored, source, followed=isinstance(source, FollowedFolderSource))
+        if refused:
+            raise ValueError(refused)
     if isinstance(source, FollowedFolderSource) and stored is not None and stored.resume is not None:
         # the game's own time 0: its pictures keep their times, and those recorded are skipped
         origins = [e.source_origin for e in stored.resume.events

@@ -16,7 +16,15 @@ import pytest
 from recorder.cli import main
 from recorder.events import Alert, RecordingStarted
 from recorder.scoresheet import rebuild
-from recorder.sources import FollowedFolderSource, Frame, Gap, Lost, SourceItem, open_source
+from recorder.sources import (
+    FollowedFolderSource,
+    Frame,
+    Gap,
+    ImageFolderSource,
+    Lost,
+    SourceItem,
+    open_source,
+)
 from tests.recorder.oracle import OracleClassifier, use_oracle_in_record
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -227,3 +235,37 @@ def test_a_stopped_recording_of_a_followed_folder_goes_on_with_the_same_command(
     assert "images were added" not in err and "waiting for the camera's first picture" in err
     started = [e for e in events if isinstance(e, RecordingStarted)]
     assert [e.source_origin for e in started] == pytest.approx([origin, origin], abs=0.01)  # one time 0
+    # read as it stands, the folder's pictures would be timed by their order: refused, the game untouched
+    assert main(["record", str(folder), "--db", str(db), "--quiet", "--fps", "10"]) == 2
+    assert "give --follow again to go on with game" in capsys.readouterr().err
+    assert GameStore(db).events(game.id) == events
+
+
+@pytest.mark.skipif(not VIDEO.exists(), reason="fixture video missing")
+def test_a_folder_recorded_as_it_stood_is_not_followed_on_another_time_scale(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """A reviewer recorded a folder as it stood, then with --follow: the second run went on with the
+    same game, its pictures timed by when they were written rather than by their order."""
+    from recorder.store.db import GameStore
+
+    truth = json.loads((FIXTURES / "game_short.truth.json").read_text(encoding="utf-8"))
+    use_oracle_in_record(OracleClassifier(truth), monkeypatch.setattr)
+    folder, db = tmp_path / "camera", tmp_path / "games.sqlite3"
+    folder.mkdir()
+    _camera_frames(folder, range(0, 80), time.time() - 3600.0)
+    real = ImageFolderSource.__iter__
+
+    def stopped_at_frame_60(self: ImageFolderSource) -> Iterator[SourceItem]:
+        for item in real(self):
+            if isinstance(item, Frame) and item.index == 60:
+                raise KeyboardInterrupt
+            yield item
+
+    monkeypatch.setattr(ImageFolderSource, "__iter__", stopped_at_frame_60)
+    assert main(["record", str(folder), "--db", str(db), "--quiet", "--fps", "10"]) == 130  # the game is open
+    (game,) = GameStore(db).games()
+    kept = GameStore(db).events(game.id)
+    assert main(["record", str(folder), "--follow", "--db", str(db), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert f"Leave out --follow to go on with game {game.id}, or give --new-game" in err
+    assert GameStore(db).events(game.id) == kept and len(GameStore(db).games()) == 1
