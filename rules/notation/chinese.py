@@ -19,7 +19,7 @@ import logging
 import re
 import unicodedata
 
-from rules.errors import InvalidMoveError
+from rules.errors import AmbiguousMoveError, InvalidMoveError
 from rules.move import Move
 from rules.notation.common import BACKWARD, FORWARD, SIDEWAYS, Description, Spec, describe, resolve
 from rules.position import Position
@@ -78,6 +78,10 @@ _PATTERNS = (
     (re.compile(rf"([fmr1-5])({_PIECE})([1-9]){_MOVE}"), ("place", "kind", "file", "direction", "number")),
     # 炮25 / 马2 3 (short form, art. 7.5): piece, file, number
     (re.compile(rf"({_PIECE})([1-9])([1-9])"), ("kind", "file", "number")),
+    # 后车6 / 2兵6 (short form of tandem pieces): place, piece, number
+    (re.compile(rf"([fmr1-5])({_PIECE})([1-9])"), ("place", "kind", "number")),
+    # 前76 (short form, soldiers on two files): place, file, number
+    (re.compile(r"([fmr])([1-9])([1-9])"), ("place", "file", "number")),
 )
 
 
@@ -93,13 +97,20 @@ def format_chinese(position: Position, move: Move, *, traditional: bool = False,
 
     ``traditional`` writes 帥將馬車進後; ``fullwidth`` writes black's digits full-width
     (``马８进７``), as printed scoresheets do. ``short`` writes the short form of art. 7.5:
-    digits for both sides and no direction (``炮25``, ``马87``, ``后车6``).
+    digits for both sides and no direction (``炮25``, ``马87``, ``后车6``), except where that
+    would name more than one legal move (the rules' own ``车12``, 平 or 进): there the full
+    form is written, so a record in the short form still reads back to one game.
     """
     found = describe(position, move)
     side = found.side
     name = _NAMES[side, traditional][found.kind]
     if short:
-        return _short_form(found, name, fullwidth, traditional)
+        text = _short_form(found, name, fullwidth, traditional)
+        try:
+            if resolve(position, parse_spec(text), text) == move:
+                return text
+        except AmbiguousMoveError:
+            pass  # written in full below
     tail = _DIRECTIONS[traditional][found.direction] + _number(found.number, side, fullwidth)
     if found.order is None:
         return name + _number(found.file, side, fullwidth) + tail

@@ -29,6 +29,8 @@ def _check_every_legal_move(position: Position) -> None:
             if notation == "chinese":
                 old_style = format_move(position, move, notation, traditional=True, fullwidth=True)
                 assert parse_move(position, old_style) == move, (old_style, position.fen())
+                short = format_move(position, move, notation, short=True)  # full where short names two moves
+                assert parse_move(position, short, notation) == move, (short, position.fen())
 
 
 def _check_game(moves: list[str]) -> int:
