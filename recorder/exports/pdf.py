@@ -224,7 +224,16 @@ class _Sheet:
                     red = black = _Cell("")
                 self.text_cell(x, top, number_w, row_h, number, points=7.5, align="C", border=1, fill=shade)
                 for offset, cell in ((number_w, red), (number_w + move_w, black)):
-                    self.text_cell(x + offset, top, move_w, row_h, " " + cell.text, points=10, border=1, fill=shade)
+                    points = 10.0
+                    if cell.clock:  # a move written in full on a small page gives way to its clock time
+                        self.font(5.5)
+                        room = move_w - self.pdf.get_string_width(cell.clock) - 2.0 * s
+                        self.font(points)
+                        wide = self.pdf.get_string_width(" " + cell.text)
+                        if wide > room > 0:
+                            points = max(7.0, points * room / wide)
+                    self.text_cell(x + offset, top, move_w, row_h, " " + cell.text, points=points, border=1,
+                                   fill=shade)
                     if cell.clock:
                         self.text_cell(x + offset, top + row_h * 0.45, move_w - 0.8 * s, row_h * 0.55,
                                        cell.clock, points=5.5, align="R", color=(110, 110, 110))
