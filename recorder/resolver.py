@@ -1243,7 +1243,7 @@ class Resolver:
             unseen = self._unseen_since is not None
             swapped = self.clock.swapped_at
             for ply, _, _, side, _ in reversed(records):  # newest first: see ClockBook.take_press
-                presses[ply] = self.clock.recorded(ply, side, t, since, judged=not unseen)
+                presses[ply] = self.clock.recorded(ply, side, t, since, judged=not unseen, made=t_still)
             if swapped is None and self.clock.swapped_at is not None:
                 sides_alert.append(self.clock.sides_swapped_alert(records[0][0]))
         self._presses.update(presses)

@@ -77,6 +77,7 @@ class ClockBook:
         self.unheard: list[tuple[float, float]] = []  # stretches when the clock could not be heard
         self._pressed_at: dict[str, list[float]] = {}  # every press's time, by side
         self._plies: dict[int, tuple[str, float]] = {}  # ply -> (side, time recorded)
+        self._made: dict[int, float] = {}  # ply -> when the board first stood still with it (made by then)
         self._faulted: list[ClockPress] = []  # effective presses alerted as press_without_move
 
     def heard(self, until: float, unheard: list[tuple[float, float]]) -> None:
@@ -148,12 +149,14 @@ class ClockBook:
         return self.pending.pop((flipped or eligible)[-1]).press
 
     def recorded(self, ply: int, side: str, t: float, since: float | None = None,
-                 judged: bool = True) -> ClockPress | None:
+                 judged: bool = True, made: float | None = None) -> ClockPress | None:
         """A ply was recorded at ``t`` (made after ``since``, when known to be earlier than the usual
-        window: see ``take_press``); returns the press that completed it, or notes it as unpressed
-        unless not ``judged`` (a move made while the camera was away: when it was made is not known)."""
+        window: see ``take_press``; made by ``made``, the still view that showed it, when given);
+        returns the press that completed it, or notes it as unpressed unless not ``judged`` (a move
+        made while the camera was away: when it was made is not known)."""
         first = not self._plies
         self._plies[ply] = (side, t)
+        self._made[ply] = t if made is None else min(made, t)
         if first and self._sides_look_swapped(side, t, since):
             self._swap_sides(t, started_wrong=False)
         press = self.take_press(side, t, since)
@@ -237,12 +240,13 @@ class ClockBook:
         self.unpressed = [u for u in self.unpressed if u.ply not in plies]
         for ply in plies:
             self._plies.pop(ply, None)
+            self._made.pop(ply, None)
 
     def _ply_at(self, t: float, ply: int) -> int:
         """The record's ply count at ``t``, ``ply`` being the count now: one less than the first ply
-        recorded after ``t``. An alert judged some seconds after its press is about the board as it
+        made after ``t`` (its still view). An alert judged some seconds after its press is about the board as it
         stood then (a tester's sheet put a press made before ply 6 after ply 6)."""
-        later = [number for number, (_, at) in self._plies.items() if at > t and number <= ply]
+        later = [number for number, at in self._made.items() if at > t and number <= ply]
         return min(later) - 1 if later else ply
 
     def _before_moving(self, press: ClockPress) -> bool:
@@ -250,16 +254,16 @@ class ClockBook:
         that changed nothing was made before the presser's own move, not after it."""
         earlier = [t for t in self._pressed_at.get(press.side, []) if t < press.t]
         since = max(earlier, default=float("-inf"))
-        return any(side != press.side and since < t < press.t for side, t in self._plies.values())
+        return any(side != press.side and since < self._made[ply] < press.t for ply, (side, _) in self._plies.items())
 
     def _pressed_back(self, item: _Pending) -> ClockPress | None:
         """The opponent's press without a move that effective ``item`` gave the time back for, if any:
-        one made at most ``match_window_s`` before it, with no ply recorded between the two."""
+        one made at most ``match_window_s`` before it, with no ply made between the two."""
         press = item.press
         for wronged in reversed(self._faulted):
             if wronged.side == press.side or not 0.0 < press.t - wronged.t <= self.match_window_s:
                 continue
-            if not any(wronged.t < at <= press.t for _, at in self._plies.values()):
+            if not any(wronged.t < at <= press.t for at in self._made.values()):
                 self._faulted.remove(wronged)  # one press back gives one press's time back
                 return wronged
         return None

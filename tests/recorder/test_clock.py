@@ -137,6 +137,21 @@ def test_a_second_press_without_a_move_after_a_move_between_is_judged() -> None:
     assert not [e for e in events if isinstance(e, ClockNoted) and e.kind == "press_back"]
 
 
+def test_a_move_made_before_a_press_but_recorded_after_it_still_stands_between() -> None:
+    """Whether a move stands between two presses is when it was made (its still view), not when the
+    record took it: red's move seen still at 8.5 s and recorded at 9.6 s (a second look) came before
+    black's press at 9.0 s, which is then black's own press without a move, not a press back."""
+    resolver = Resolver(clock=True)
+    resolver.press(ClockPress(2.0, "red", 905000, 900000))  # red presses without moving: black's time runs
+    assert [(a.kind, a.side) for a in resolver.tick(7.0) if isinstance(a, ClockAlert)] == [("press_without_move", "red")]
+    resolver.press(ClockPress(9.0, "black", 905000, 905000))
+    (move,) = resolver.observe(replace(observe_board(P1.board, 9.6), t_still=8.5))
+    assert isinstance(move, MoveRecorded) and move.t == 9.6
+    events = resolver.tick(20.0)
+    assert ("press_without_move", "black", 1) in [(a.kind, a.side, a.ply) for a in events if isinstance(a, ClockAlert)]
+    assert not [e for e in events if isinstance(e, ClockNoted) and e.kind == "press_back"]
+
+
 def test_a_move_without_a_press_is_noted_at_its_own_ply() -> None:
     resolver = Resolver(clock=True)
     resolver.observe(observe_board(P1.board, 3.0))  # red moved and did not press
