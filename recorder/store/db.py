@@ -373,6 +373,10 @@ class GameStore:
         self.db.execute("UPDATE games SET status = 'closed', result = COALESCE(?, result), updated = ? WHERE id = ?",
                         (result, _now(), game_id))
 
+    def reopen_game(self, game_id: int) -> None:
+        """Open a game closed with no result again (its file ended; the next file goes on with it)."""
+        self.db.execute("UPDATE games SET status = 'open', updated = ? WHERE id = ?", (_now(), game_id))
+
     # --- sessions: one per run of the recorder -------------------------------------------
     def begin_session(self, game_id: int, resumed_at_ply: int | None = None) -> int:
         cursor = self.db.execute(

@@ -182,10 +182,10 @@ def _interrupted_game(store: GameStore, game_id: int) -> GameRow:
         raise ValueError(f"there is no game {game_id} in {store.path or 'the store'} (xqrec games lists them)") from None
     if game.void:
         raise ValueError(f"game {game_id} is void ({game.void}): take that back first (xqrec edit {game_id} --unvoid)")
-    if game.state == "closed":
-        raise ValueError(f"game {game_id} is finished (result {game.result or '*'}): it cannot be gone on with; "
-                         "record a new game (--new-game)")
-    return game
+    if game.state == "closed" and game.result not in ("", "*"):
+        raise ValueError(f"game {game_id} is finished (result {game.result}): it cannot be gone on with; "
+                         "record a new game (--new-game), or reopen it in the console (result *) if play went on")
+    return game  # closed with no result: its file ended, and the camera's next file goes on with it
 
 
 def _board_name(info: GameInfo) -> str:
@@ -198,9 +198,11 @@ def _warn_of_earlier_games(others: list[GameRow], game_id: int) -> None:
     a wrong ``--board`` is not, and the round's PGN will carry both)."""
     for game in others:
         if game.state == "closed":
+            goes_on = (f"; if this source goes on with it, e.g. the camera's next file, give --resume {game.id}"
+                       if game.result in ("", "*") else "")
             log.warning("%s already has a finished game (game %d from %s, result %s): game %d is recorded as "
-                        "another game of that board (a replayed game; otherwise check --board and --round)",
-                        _board_name(game.info), game.id, game.source, game.result or "*", game_id)
+                        "another game of that board (a replayed game; otherwise check --board and --round%s)",
+                        _board_name(game.info), game.id, game.source, game.result or "*", game_id, goes_on)
         else:
             log.warning("%s has an interrupted game (game %d from %s): game %d is a new game (to go on with "
                         "game %d, record from its source, or give --resume %d)", _board_name(game.info), game.id,
@@ -277,6 +279,10 @@ class StoreRecording:
             raise ValueError(f"{_board_name(busy[-1].info)} is being recorded now: game {busy[-1].id} from "
                              f"{busy[-1].source} (stop that recorder first, or give the right --board)")
         if found is not None:
+            if found.state == "closed":
+                log.warning("game %d was closed when its source ended, with no result: it is opened again and "
+                            "goes on from %s", found.id, source)
+                store.reopen_game(found.id)
             point = resume_point(store, found.id)
             log.info("resuming game %d after ply %d (stored up to t=%.1f s)", found.id, point.ply, point.t)
             recording = cls(store, found.id, point)

@@ -294,6 +294,35 @@ def _stopped_at_its_end(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.mark.skipif(not VIDEO.exists(), reason="fixture video missing")
+def test_a_game_filmed_in_two_files_goes_on_from_the_second(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """A camera that writes its film in segments: the first file's end closed the game with no result,
+    and a tester's --resume of it was refused ("finished"), leaving only a new game from the start
+    position that matched nothing. A game closed with no result is opened again by --resume."""
+    from recorder.events import MoveRecorded
+    from recorder.store.db import GameStore
+
+    truth = json.loads((FIXTURES / "game_short.truth.json").read_text(encoding="utf-8"))
+    cut = 205  # in the still view after ply 5
+    first_video, second_video = tmp_path / "part0.mp4", tmp_path / "part1.mp4"
+    _video_part(range(0, cut), first_video)
+    _video_part(range(cut, truth["frames"]), second_video)
+    db = tmp_path / "games.sqlite3"
+    _reading(monkeypatch, truth)
+    assert main(["record", str(first_video), "--db", str(db), "--board", "3", "--quiet"]) == 0
+    (game,) = GameStore(db).games()
+    assert game.state == "closed" and game.result == "*" and game.plies == 5
+    later = {**truth, "stills": [{**s, "from_frame": s["from_frame"] - cut, "to_frame": s["to_frame"] - cut}
+                                 for s in truth["stills"] if s["to_frame"] >= cut]}
+    _reading(monkeypatch, later)
+    assert main(["record", str(second_video), "--db", str(db), "--resume", str(game.id), "--quiet"]) == 0
+    assert f"game {game.id} was closed when its source ended, with no result: it is opened again" in caplog.text
+    (game,) = GameStore(db).games()
+    assert [e.iccs for e in GameStore(db).events(game.id) if isinstance(e, MoveRecorded)] == truth["moves"]
+    assert game.state == "closed" and game.plies == len(truth["moves"])
+
+
+@pytest.mark.skipif(not VIDEO.exists(), reason="fixture video missing")
 def test_a_game_resumed_from_another_camera_keeps_its_moves_and_its_clock_log_times(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # The camera of a game was replaced after ply 5: the first file and its clock log hold plies 1-5,

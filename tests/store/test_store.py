@@ -172,8 +172,10 @@ def test_an_interrupted_game_goes_on_from_another_source_by_its_number(tmp_path:
     gap, frame = resume_session(_Primed(), again, [Frame(None, 0.5, 0)], seekable=True)  # type: ignore[arg-type]
     assert isinstance(gap, Gap) and gap.t == again.resume.t and gap.reason == "the game went on from another source"
     assert isinstance(frame, Frame) and frame.t > gap.t_resumed > again.resume.t
-    again.sink(RecordingStopped(90.0, 900))
-    with pytest.raises(ValueError, match=f"game {run.game_id} is finished"):
+    again.sink(RecordingStopped(90.0, 900))  # its file ended: closed with no result, it may go on from the next
+    assert store.game(run.game_id).state == "closed"
+    store.close_game(run.game_id, "1-0")  # with a result it is finished
+    with pytest.raises(ValueError, match=f"game {run.game_id} is finished \\(result 1-0\\)"):
         StoreRecording.open(store, "/dev/video2", game_id=run.game_id)
     with pytest.raises(ValueError, match="there is no game 99"):
         StoreRecording.open(store, "/dev/video2", game_id=99)
