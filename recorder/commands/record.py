@@ -39,7 +39,7 @@ from recorder.events import (
 )
 from recorder.exports import export_pgn, export_text
 from recorder.exports.times import clock_contradicts, time_control_disagrees
-from recorder.scoresheet import rebuild
+from recorder.scoresheet import clock_left_text, rebuild
 from recorder.store.recording import (
     add_store_arguments,
     info_from_args,
@@ -134,7 +134,7 @@ def status_line(event: Event) -> str | None:
     if isinstance(event, MoveRecorded):
         clock = ""
         if event.red_ms is not None and event.black_ms is not None:
-            clock = f"  clock {event.red_ms / 1000:.0f}s/{event.black_ms / 1000:.0f}s"
+            clock = f"  clock red {clock_left_text(event.red_ms)} black {clock_left_text(event.black_ms)}"
         pair = " (pair)" if event.pair else ""
         unsure = f"  ? not ruled out: {' '.join(event.rivals)}" if event.rivals else ""
         return (f"{event.t:8.1f}s  ply {event.ply:>3}  {event.chinese}  {event.iccs}  "
@@ -555,6 +555,10 @@ def run(args: argparse.Namespace) -> int:
             source.origin = origins[0]
     if clock is not None and stored is not None and stored.resume is not None:
         clock.go_on(stored.resume.events, stored.resume.position.side_to_move)
+    elif clock is not None and not info_from_args(args).time_control:  # a clock on a link does not say its setting
+        print("xqrec record: warning: the game's time control is not known (a clock on a link does not say its "
+              "setting): the PGN gets no TimeControl and the scoresheet no time used. Give --tc (PGN seconds, "
+              "e.g. 5400+30), or set it later with xqrec edit GAME --tc", file=sys.stderr)
     if (stored is not None and stored.resume is not None and clock is None and not args.clock_log
             and any(isinstance(e, ClockPressed) for e in stored.resume.events)):
         print(f"xqrec record: warning: game {stored.game_id} was recorded with its clock's presses and this run "

@@ -67,6 +67,8 @@ def test_record_with_a_dgt_clock_on_a_pty(tmp_path: Path, monkeypatch: pytest.Mo
     events_path, pgn = tmp_path / "g.events.jsonl", tmp_path / "g.pgn"
     status = _record_against(sim, script, ["--events", str(events_path), "--pgn", str(pgn)])
     assert status == 0
+    # the clock does not say its setting, and no --tc was given: told at the start (a tester's PGN had none)
+    assert "the game's time control is not known" in capsys.readouterr().err
     events = list(read_events(events_path))
     game = rebuild(events)
     assert game.moves == truth["moves"]
