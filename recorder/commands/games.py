@@ -124,7 +124,7 @@ def _list(args: argparse.Namespace, data: bytes) -> int:
         print(f"{'id':>4}  {'state':<11} {'event/round/board':<28} {'red':<12} {'black':<12} {'plies':>5}  "
               f"{'result':<7} {'updated':<20} source")
         for game in games:
-            where = "/".join(part for part in (game.info.event, game.info.round,
+            where = "/".join(part for part in (game.info.event, f"round {game.info.round}" if game.info.round else "",
                                                "" if game.info.board is None else f"board {game.info.board}") if part)
             print(f"{game.id:>4}  {game.state:<11} {_fit(where, 28)} {_fit(game.info.red, 12)} "
                   f"{_fit(game.info.black, 12)} {game.plies:>5}  {game.result:<7} {game.updated:<20} {game.source}"

@@ -186,7 +186,8 @@ def notes_of(events: Sequence[Event], sheet: bool = False) -> list[tuple[int, st
 
 def game_notes(events: Sequence[Event], game: RecordedGame, sheet: bool = False) -> list[tuple[int, str]]:
     """(ply, sentence) of every alert, restoration, correction and comment (:func:`notes_of`), then
-    the advice and the game's end (on a ``sheet``, the result an arbiter marked says who and when)."""
+    the advice and the game's end (on a ``sheet``, the result an arbiter marked says who and when,
+    and the notes go by ply, those of one ply in the order they were raised)."""
     acknowledged = _acknowledged(events) if sheet else {}
     place = {id(event): index for index, event in enumerate(events)}
     notes = notes_of(events, sheet) + [(advice.ply, ended_comment(advice)
@@ -199,6 +200,8 @@ def game_notes(events: Sequence[Event], game: RecordedGame, sheet: bool = False)
             when = f", {ended.at[11:16]} UTC" if len(ended.at) >= 16 else ""
             marked = f" (marked by {ended.by}{when})"
         notes.append((ended.ply, ended_comment(ended) + marked))
+    if sheet:  # in the order of the moves (a clock's notes told late went after later moves' alerts)
+        notes.sort(key=lambda note: note[0])
     return notes
 
 

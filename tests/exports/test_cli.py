@@ -38,7 +38,7 @@ def test_games_lists_states(db: Path, capsys: pytest.CaptureFixture[str]) -> Non
     assert main(["games", "--db", str(db)]) == 0
     out = capsys.readouterr().out.splitlines()
     assert "closed" in out[1] and "许银川" in out[1] and " 9 " in out[1] and "1-0" in out[1]
-    assert "recording" in out[2] and "Open/2/board 2" in out[2]
+    assert "recording" in out[2] and "Open/round 2/board 2" in out[2]
     assert main(["games", "--db", str(db), "--open"]) == 0
     assert len(capsys.readouterr().out.splitlines()) == 2
 

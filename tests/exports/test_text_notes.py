@@ -141,3 +141,21 @@ def test_a_sheet_says_who_acknowledged_an_alert_without_a_note() -> None:
     assert "the soldier on e3 stands off its point (acknowledged by Zhang, 18:05 UTC)" in text
     assert f"{PERPETUAL} (acknowledged by Liu, 18:06 UTC)" in text
     assert "acknowledged" not in export_pgn(events)  # the PGN's notes read back as they were written
+
+
+def test_sheet_notes_go_in_the_order_of_the_moves() -> None:
+    """Notes of a clock outage are told once the clock is back, after later moves' alerts: a tester's
+    sheet went "after 2. / after 3... / after 2... / after 3."; the sheet lists them by move."""
+    from recorder.events import ClockNoted
+
+    events = _events()
+    stop = events.pop()
+    late = [ClockNoted(stop.t - 0.5, "press_unheard", f"the press of ply {ply} may not have been heard", "red", ply)
+            for ply in (3, 1)]
+    events += [*late, stop]
+    text = export_text(events, GameInfo())
+    notes = text.split("Alerts, corrections and verdicts:\n")[1].splitlines()
+    plies = [ply for ply, _ in game_notes(events, rebuild(events), sheet=True)]
+    assert plies == sorted(plies) and len(notes) == len(plies)
+    assert notes.index("  after 1. (red): clock: the press of ply 1 may not have been heard") < notes.index(
+        "  after 2. (red): clock: the press of ply 3 may not have been heard")
