@@ -119,6 +119,7 @@ class PressTracker:
         self._last_report: tuple[float, bool] | None = None  # (host time, running) of the last report
         self._reconnected = False
         self._lost_messages = 0
+        self._held: tuple[ClockPress, str] | None = None  # a press whose own times jumped, and its physical side
 
     def reset_link(self) -> None:
         """Forget the lever and turn (after a reconnect) so the first new report is not taken as a press."""
@@ -245,22 +246,32 @@ class PressTracker:
             self.glitches += 1
             log.info("clock: lever down on %s but that side's time runs; report ignored", reading.lever_down)
             return items
+        items += self._release_held(reading)
         if reading.running and reading.turn is not None:
             items += self._confirm(reading.turn, t)
         pressed: str | None = None
+        press: ClockPress | None = None
         if reading.lever_down is not None:
             if self._lever is not None and reading.lever_down != self._lever:
                 pressed = reading.lever_down
-                items.append(self._press(reading.lever_down, *self._times_at_press(reading), t))
+                press = self._press(reading.lever_down, *self._times_at_press(reading), t)
             self._lever = reading.lever_down
         elif reading.running and reading.turn is not None and self._turn not in (None, reading.turn):
             assert self._turn is not None
             self.inferred += 1
             pressed = self._turn
             log.info("clock: %s runs without a press seen; press by %s inferred", reading.turn, self._turn)
-            items.append(self._press(self._turn, *self._times_at_press(reading), self._pressed_at(reading, t)))
-        items += self._check_times(reading.left_ms, reading.right_ms, t, pressed,
-                                   reading.turn if reading.running else None)
+            press = self._press(self._turn, *self._times_at_press(reading), self._pressed_at(reading, t))
+        checked = self._check_times(reading.left_ms, reading.right_ms, t, pressed,
+                                    reading.turn if reading.running else None)
+        if press is not None and pressed is not None and self._suspect is not None and pressed in self._suspect[0]:
+            # the presser's own time jumped beyond its increment: a damaged report, or the clock set by
+            # hand at the press. The next report tells which (``_release_held``): a scoresheet must not
+            # carry a misread time (a tester's +23 s on a 10 s increment, read right a second later)
+            self._held = (press, pressed)
+        elif press is not None:
+            items.append(press)
+        items += checked
         if reading.running and reading.turn is not None:
             self._turn = reading.turn
         for side in SIDES:
@@ -270,6 +281,23 @@ class PressTracker:
                 items += self.flag(side, t)
         self.last = reading
         return items
+
+    def _release_held(self, reading: ClockReading) -> list[Item]:
+        """The press held for its jumped time, given out with the report after it: the presser's time
+        as this report shows it when its clock stands still since the press (so the time it had once
+        pressed), else as first reported."""
+        if self._held is None:
+            return []
+        (press, side), self._held = self._held, None
+        standing = not reading.running or reading.turn != side
+        if standing and (reading.lever_down is None or reading.lever_down == side):
+            ms = reading.ms(side)
+            said = press.red_ms if press.side == RED else press.black_ms
+            if abs(ms - said) > TIME_TOLERANCE_MS:
+                log.info("clock: %s's press at %.1f s reported %s, the report after it %s: the latter taken",
+                         press.side, press.t, clock_text(said), clock_text(ms))
+                press = replace(press, red_ms=ms) if press.side == RED else replace(press, black_ms=ms)
+        return [press]
 
     def _times_at_press(self, reading: ClockReading) -> tuple[int, int]:
         """(left, right) ms at the press a report shows: the presser's as reported (its increment in),
@@ -298,6 +326,9 @@ class PressTracker:
     def press(self, side: str, left_ms: int, right_ms: int, t: float) -> list[Item]:
         """An explicit press of button ``side`` reported by the clock (times after the press)."""
         items: list[Item] = []
+        if self._held is not None:  # (a lever protocol's press: not expected here) given out as it came
+            items.append(self._held[0])
+            self._held = None
         if self._turn is None or self._turn == side:
             items += self._confirm(side, t)  # the first press is by the side that was running
             self._turn = other(side)

@@ -244,3 +244,23 @@ def test_a_press_seen_in_a_late_report_carries_the_times_at_the_press() -> None:
     (inferred,) = tracker.reading(ClockReading(903_700, 904_000, True, LEFT), 8.0)  # no lever: inferred
     assert isinstance(inferred, ClockPress)
     assert (inferred.side, inferred.red_ms, inferred.black_ms) == ("black", 905_000, 904_000)
+
+
+def test_a_press_whose_own_time_jumped_waits_for_the_next_report_to_say_its_time() -> None:
+    """A tester's noisy DGT line read red's press as 15:40 (a 29 s gain on a 10 s increment); the next
+    report, red's clock standing, said 15:17 and the scoresheet kept 15:40. The press now waits one
+    report, and takes the presser's time from it while the presser's clock stands."""
+    tracker = PressTracker()
+    left, right = _game_of_presses(tracker)  # 10 s a press; red to run
+    assert tracker.reading(_dgt(left - 1_000, right, LEFT), 5.0) == []
+    assert tracker.reading(_dgt(left + 29_000, right, RIGHT), 5.5) == []  # red's press, misread: held
+    (press,) = tracker.reading(_dgt(left + 8_000, right - 1_000, RIGHT), 6.5)
+    assert press == ClockPress(5.5, "red", left + 8_000, right) and tracker.times_changed == 0
+    # a time really set by hand at a press: the press goes out as reported, and the change is told
+    tracker = PressTracker()
+    left, right = _game_of_presses(tracker)
+    tracker.reading(_dgt(left - 1_000, right, LEFT), 5.0)
+    assert tracker.reading(_dgt(left + 119_000, right, RIGHT), 5.5) == []
+    press, notice = tracker.reading(_dgt(left + 119_000, right - 1_000, RIGHT), 6.5)
+    assert press == ClockPress(5.5, "red", left + 119_000, right)
+    assert isinstance(notice, ClockNotice) and notice.kind == TIMES_CHANGED
