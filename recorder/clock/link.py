@@ -263,7 +263,9 @@ class SerialClockLink:
                         port.write(self.protocol.poll())
                         polled = now
                     elif now - polled >= self.answer_s:
-                        self._lost(f"silent for {self._span(now - last)}")
+                        self._lost(f"silent for {self._span(now - last)}" if not self._bytes_unread else
+                                   f"no readable message for {self._span(now - last)}: {self._bytes_unread} bytes "
+                                   "came damaged (a noisy line: check the cable, its plugs and what runs beside it)")
                         return heard_any
         except (serial.SerialException, OSError) as error:
             self._lost(f"serial error: {error}")

@@ -120,3 +120,29 @@ def test_a_silent_line_read_as_text_names_the_dgt_protocol() -> None:
     own protocol), and 'no answer' alone sent the staff to check the cable."""
     notice = _never_heard("text", FakePort([], fail=False))
     assert "no answer: check the cable" in notice.text and "--clock-protocol dgt" in notice.text
+
+
+class _NoisyPort(FakePort):
+    """A clock that answered, then whose every byte comes damaged."""
+
+    def read(self, size: int) -> bytes:
+        if self.pending:
+            return super().read(size)
+        time.sleep(0.01)
+        return b"\xff\x13"
+
+
+def test_a_line_whose_bytes_come_damaged_is_told_as_noise_not_as_silence() -> None:
+    """Tester: a clock on a very noisy line was alerted 'lost (silent for 9.1 s)' while its bytes kept
+    coming, and was back at once: the staff would look for a pulled cable."""
+    setup = bytes((dgt.SEND_UPDATE_NICE, dgt.SEND_CLOCK))
+    port = _NoisyPort([(setup, _time(600, 600, LEFT))], fail=False)
+    link = SerialClockLink("fake", make_protocol("dgt"), silence_s=0.1, answer_s=0.1, backoff_s=(5.0, 5.0),
+                           opener=lambda name, **options: port).start()
+    deadline = time.monotonic() + 3
+    while not any(isinstance(i, ClockNotice) and i.kind == DISCONNECTED for i in list(link.items.queue)) \
+            and time.monotonic() < deadline:
+        time.sleep(0.01)
+    link.stop()
+    (lost,) = [i for i in list(link.items.queue) if isinstance(i, ClockNotice) and i.kind == DISCONNECTED]
+    assert "no readable message for" in lost.text and "bytes came damaged" in lost.text
