@@ -662,5 +662,10 @@ def _nothing_recorded(events: list[Event]) -> str:
         return ""
     if not any(isinstance(e, CalibrationChanged) for e in events):
         return "the board was never found in the picture"
+    unexplained = sum(1 for e in events if isinstance(e, Alert) and e.kind == "unexplained")
+    if unexplained:  # a tester's second file of a game, recorded as a new game from the start position
+        return (f"the board never matched the game's position ({unexplained} views explained by no move): a film "
+                "that goes on with a game recorded from an earlier file is recorded with --resume GAME, and a game "
+                "from a set-up position with --fen")
     presses = sum(1 for e in events if isinstance(e, ClockPressed))
     return f"the clock was pressed {presses} times with no move read from the board" if presses > 1 else ""

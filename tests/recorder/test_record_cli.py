@@ -295,7 +295,8 @@ def _stopped_at_its_end(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.mark.skipif(not VIDEO.exists(), reason="fixture video missing")
 def test_a_game_filmed_in_two_files_goes_on_from_the_second(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,
+        capsys: pytest.CaptureFixture[str]) -> None:
     """A camera that writes its film in segments: the first file's end closed the game with no result,
     and a tester's --resume of it was refused ("finished"), leaving only a new game from the start
     position that matched nothing. A game closed with no result is opened again by --resume."""
@@ -315,9 +316,13 @@ def test_a_game_filmed_in_two_files_goes_on_from_the_second(
     later = {**truth, "stills": [{**s, "from_frame": s["from_frame"] - cut, "to_frame": s["to_frame"] - cut}
                                  for s in truth["stills"] if s["to_frame"] >= cut]}
     _reading(monkeypatch, later)
+    # recorded as a new game, from the start position: no move, and the way on is named (the status says so)
+    assert main(["record", str(second_video), "--db", str(db), "--board", "3", "--quiet"]) == 1
+    assert f"if this source goes on with it, e.g. the camera's next file, give --resume {game.id}" in caplog.text
+    assert "no move was recorded: the board never matched the game's position" in capsys.readouterr().err
     assert main(["record", str(second_video), "--db", str(db), "--resume", str(game.id), "--quiet"]) == 0
     assert f"game {game.id} was closed when its source ended, with no result: it is opened again" in caplog.text
-    (game,) = GameStore(db).games()
+    game = GameStore(db).game(game.id)
     assert [e.iccs for e in GameStore(db).events(game.id) if isinstance(e, MoveRecorded)] == truth["moves"]
     assert game.state == "closed" and game.plies == len(truth["moves"])
 
