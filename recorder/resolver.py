@@ -243,6 +243,7 @@ class Resolver:
         # already have been made then, so its press is not judged against that view (one point
         # seen as recorded is enough: the piece still stood there, or its target still held what it did).
         self._board_seen_at: float | None = None
+        self._board_first_seen_at = 0.0  # the first of the views since that saw the board as recorded
         self._moving_since: float | None = None
         self._board_seen_blind: frozenset[int] = frozenset()
         self._hidden: np.ndarray | None = None  # the points hidden on the last views, the same since...
@@ -347,6 +348,8 @@ class Resolver:
             if masked:  # not judged whole: touches keep counting
                 return events + self._confirm(residual, t)
             if not residual and not observation.mask.any():  # a whole view, as recorded (but for glare)
+                if self._board_seen_at is None:
+                    self._board_first_seen_at = t
                 self._board_seen_at, self._moving_since = t, None
                 self._board_seen_blind = frozenset(() if observation.unreadable is None
                                                    else np.flatnonzero(observation.unreadable).tolist())
@@ -1261,7 +1264,9 @@ class Resolver:
                 and self._moving_since is not None  # two moves in one view: the first was not seen still
                 and not {records[0][1].from_square, records[0][1].to_square} <= self._board_seen_blind):
             ply = records[0][0]
-            early = self.clock.pressed_early(presses.get(ply), ply, t, (self._board_seen_at, self._moving_since),
+            # from the first view that saw the board as recorded: a press made while it stood so is
+            # early even when a later view saw it unchanged again (a hand on its way in, not yet over it)
+            early = self.clock.pressed_early(presses.get(ply), ply, t, (self._board_first_seen_at, self._moving_since),
                                              self.last_trouble)
             events += [early] if early is not None else []
         self._board_seen_at = self._moving_since = None  # the board shows the move now: seen afresh

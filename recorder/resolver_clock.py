@@ -216,8 +216,9 @@ class ClockBook:
     def pressed_early(self, press: ClockPress | None, ply: int, t: float, still: tuple[float, float],
                       last_trouble: float | None) -> ClockAlert | None:
         """An alert when ``press``, taken by ``ply`` recorded at ``t``, was made while the board still
-        stood as before the move: ``still`` is (when the board was last seen as recorded, when motion
-        over it first began after that). Presses around board trouble are the arbiter's corrections."""
+        stood as before the move: ``still`` is (when the board was first seen as recorded, when motion
+        over it first began after it was last seen so). Presses around board trouble are the arbiter's
+        corrections."""
         seen, moving = still
         if press is None or not seen < press.t < moving - self.early_margin_s:
             return None

@@ -213,6 +213,21 @@ def test_a_press_made_before_the_move_began_is_flagged_though_it_flipped_the_clo
     assert resolver.tick(20.0) == []  # the press is not alerted a second time, nor the move as unpressed
 
 
+def test_a_press_is_early_though_a_later_view_saw_the_board_unchanged_again() -> None:
+    """Black presses, and a view after the press still sees the board as red left it (the hand on its
+    way in, not yet over the board): the press came before the move all the more. It was judged by
+    that last view only and went unflagged (two games of a fresh benchmark set)."""
+    resolver = Resolver(clock=True)
+    resolver.observe(replace(observe_board(P1.board, 3.0), t_moved=2.0))
+    resolver.press(ClockPress(3.3, "red", 905000, 900000))
+    resolver.press(ClockPress(4.5, "black", 905000, 898800))  # black pressed; the board is as red left it
+    assert resolver.observe(observe_board(P1.board, 5.2, touched=())) == []  # unchanged after the press
+    events = resolver.observe(replace(observe_board(P2.board, 6.5), t_moved=5.6))
+    assert [e.iccs for e in events if isinstance(e, MoveRecorded)] == ["h9g7"]
+    (early,) = [e for e in events if isinstance(e, ClockAlert)]
+    assert early.kind == "press_without_move" and early.side == "black" and "until 5.6 s" in early.text
+
+
 def test_a_press_after_the_hand_came_in_is_the_moves_own() -> None:
     resolver = Resolver(clock=True)
     resolver.observe(replace(observe_board(P1.board, 3.0), t_moved=2.0))
