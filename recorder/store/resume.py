@@ -193,9 +193,23 @@ def _board_name(info: GameInfo) -> str:
     return f"board {info.board}" + (f" ({where})" if where else "")
 
 
+def _board_taken(game: GameRow) -> str:
+    """Why a new game is not started on a board that has one in the same round: the broadcast and the
+    round's PGN would carry two games of that board (an organiser's tester), and the usual cause is a
+    --round or --board left from the last round. A replayed game is asked for with --new-game."""
+    if game.state == "closed" and game.result not in ("", "*"):
+        what, way_on = f"a finished game (game {game.id}, result {game.result})", ""
+    else:
+        state = "a game closed when its file ended" if game.state == "closed" else "an interrupted game"
+        what = f"{state} (game {game.id}, from {game.source})"
+        way_on = f"; to go on with it from this source, give --resume {game.id}"
+    return (f"{_board_name(game.info)} already has {what}: check --event, --round and --board (left from the "
+            f"last round?){way_on}; a second game on this board (a replayed game) is recorded with --new-game")
+
+
 def _warn_of_earlier_games(others: list[GameRow], game_id: int) -> None:
-    """Say so when a new game starts on a board that has games already (a replayed game is legitimate,
-    a wrong ``--board`` is not, and the round's PGN will carry both)."""
+    """Say so when a new game is asked for (``--new-game``) on a board that has games already (a
+    replayed game is legitimate, a wrong ``--board`` is not, and the round's PGN will carry both)."""
     for game in others:
         if game.state == "closed":
             goes_on = (f"; if this source goes on with it, e.g. the camera's next file, give --resume {game.id}"
@@ -278,6 +292,8 @@ class StoreRecording:
         if busy:  # one board, one game at a time: a second camera on it would publish two games
             raise ValueError(f"{_board_name(busy[-1].info)} is being recorded now: game {busy[-1].id} from "
                              f"{busy[-1].source} (stop that recorder first, or give the right --board)")
+        if found is None and resume and others:  # a second game of a board in one round, unasked for
+            raise ValueError(_board_taken(others[-1]))
         if found is not None:
             if found.state == "closed":
                 log.warning("game %d was closed when its source ended, with no result: it is opened again and "

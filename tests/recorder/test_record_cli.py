@@ -316,9 +316,11 @@ def test_a_game_filmed_in_two_files_goes_on_from_the_second(
     later = {**truth, "stills": [{**s, "from_frame": s["from_frame"] - cut, "to_frame": s["to_frame"] - cut}
                                  for s in truth["stills"] if s["to_frame"] >= cut]}
     _reading(monkeypatch, later)
-    # recorded as a new game, from the start position: no move, and the way on is named (the status says so)
-    assert main(["record", str(second_video), "--db", str(db), "--board", "3", "--quiet"]) == 1
-    assert f"if this source goes on with it, e.g. the camera's next file, give --resume {game.id}" in caplog.text
+    # on the same board, a new game is refused with the way on named
+    assert main(["record", str(second_video), "--db", str(db), "--board", "3", "--quiet"]) == 2
+    assert f"to go on with it from this source, give --resume {game.id}" in capsys.readouterr().err
+    # with no board, a new game from the start position: no move, and the way on is named (status 1)
+    assert main(["record", str(second_video), "--db", str(db), "--quiet"]) == 1
     assert "no move was recorded: the board never matched the game's position" in capsys.readouterr().err
     assert main(["record", str(second_video), "--db", str(db), "--resume", str(game.id), "--quiet"]) == 0
     assert f"game {game.id} was closed when its source ended, with no result: it is opened again" in caplog.text

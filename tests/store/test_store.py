@@ -301,10 +301,17 @@ def test_one_board_is_recorded_once_at_a_time(tmp_path: Path, caplog: pytest.Log
     for other in (GameInfo(event="Open", round="2", board=4), GameInfo(event="Open", round="3", board=3),
                   GameInfo(event="Blitz", round="2", board=3)):
         StoreRecording.open(store, "rtsp://table-4", other).sink(RecordingStopped(1.0, 10))
-    # a finished game on the board: a replayed game may start, with a warning
+    # a finished game on the board: refused (a round or board left from the last round would put two
+    # games of the board in the round's broadcast); a replayed game is asked for, and warned of
     first.sink(RecordingStopped(60.0, 600))
+    with pytest.raises(ValueError, match=r"board 3 \(round 2, Open\) already has a game closed when its file "
+                       rf"ended \(game {first.game_id}, .*give --resume {first.game_id}; .* --new-game"):
+        StoreRecording.open(store, "rtsp://table-4", board3)
+    store.close_game(first.game_id, "1-0")
+    with pytest.raises(ValueError, match=rf"already has a finished game \(game {first.game_id}, result 1-0\): check"):
+        StoreRecording.open(store, "rtsp://table-4", board3)
     with caplog.at_level("WARNING"):
-        replay = StoreRecording.open(store, "rtsp://table-4", board3)
+        replay = StoreRecording.open(store, "rtsp://table-4", board3, resume=False)
     assert replay.game_id != first.game_id and len(store.games_on_board(board3)) == 2
     assert f"board 3 (round 2, Open) already has a finished game (game {first.game_id}" in caplog.text
 
