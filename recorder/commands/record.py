@@ -555,7 +555,8 @@ def run(args: argparse.Namespace) -> int:
             source.origin = origins[0]
     if clock is not None and stored is not None and stored.resume is not None:
         clock.go_on(stored.resume.events, stored.resume.position.side_to_move)
-    elif clock is not None and not info_from_args(args).time_control:  # a clock on a link does not say its setting
+    elif clock is not None and not (stored.store.game(stored.game_id).info if stored is not None
+                                    else info_from_args(args)).time_control:  # a clock on a link does not say it
         print("xqrec record: warning: the game's time control is not known (a clock on a link does not say its "
               "setting): the PGN gets no TimeControl and the scoresheet no time used. Give --tc (PGN seconds, "
               "e.g. 5400+30), or set it later with xqrec edit GAME --tc", file=sys.stderr)

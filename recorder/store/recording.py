@@ -14,6 +14,7 @@ import datetime
 import logging
 import re
 from collections.abc import Iterable
+from dataclasses import replace
 from itertools import chain
 from pathlib import Path
 from typing import Any, TypeVar, cast
@@ -139,8 +140,17 @@ def open_for_record(args: argparse.Namespace, source: str) -> StoreRecording | N
         log.warning("%s not taken with --resume: game %d keeps the details it was recorded with (to correct "
                     "them: xqrec edit %d %s ...)", "/".join(named), game_id, game_id, named[0])
     store = GameStore(getattr(args, "db", None))
-    recording = StoreRecording.open(store, source_key(source), info_from_args(args), resume=not args.new_game,
-                                    game_id=game_id)
+    info = info_from_args(args)
+    recording = StoreRecording.open(store, source_key(source), info, resume=not args.new_game, game_id=game_id)
+    if recording.resume is None and not info.time_control and info.event:
+        # an organiser gives --tc once, not on every board's recorder: the event's other games tell it
+        known = {game.info.time_control for game in store.games(event=info.event)
+                 if game.id != recording.game_id and game.info.time_control}
+        if len(known) == 1:
+            time_control = known.pop()
+            store.set_info(recording.game_id, replace(info, time_control=time_control))
+            log.warning("time control %s taken from the other games of %s (--tc sets another)", time_control,
+                        info.event)
     if recording.resume is not None and not args.quiet:
         point = recording.resume
         print(f"resuming game {recording.game_id} after ply {point.ply} (stored up to {point.t:.1f} s); "

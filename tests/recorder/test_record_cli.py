@@ -641,3 +641,22 @@ def test_a_folder_that_grew_while_it_was_read_exits_1_not_as_if_interrupted(
     err = capsys.readouterr().err
     assert "images were added to the folder while it was being read" in err and "no move was recorded" not in err
     assert status == 1
+
+
+@pytest.mark.skipif(not VIDEO.exists(), reason="fixture video missing")
+def test_a_boards_time_control_comes_from_the_events_other_games(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """An organiser's tester: every board's recorder needed --tc, or its PGN had no TimeControl and its
+    sheet no time used. The event's other games tell it when they agree."""
+    from recorder.store.db import GameStore
+
+    truth = json.loads((FIXTURES / "game_short.truth.json").read_text(encoding="utf-8"))
+    db = tmp_path / "games.sqlite3"
+    _reading(monkeypatch, truth)
+    base = ["record", str(VIDEO), "--db", str(db), "--quiet", "--event", "City Open", "--round", "3"]
+    assert main([*base, "--board", "1", "--tc", "900+10"]) == 0
+    assert main([*base, "--board", "2"]) == 0
+    assert "time control 900+10 taken from the other games of City Open" in caplog.text
+    assert [game.info.time_control for game in GameStore(db).games()] == ["900+10", "900+10"]
+    assert main([*base[:-4], "--event", "Blitz", "--board", "1"]) == 0  # another event: not guessed
+    assert GameStore(db).games()[-1].info.time_control == ""
