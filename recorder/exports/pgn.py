@@ -240,6 +240,9 @@ def to_pgn_game(events: Sequence[Event], info: GameInfo | None = None,
     pgn = PgnGame(headers=headers_for(info, game.result, extra))
     if game.start_fen != START_FEN:
         pgn.headers["FEN"] = game.start_fen
+    termination = termination_of(game)
+    if termination:  # a broadcast shows how the game ended, not only its result (an organiser's tester)
+        pgn.headers["Termination"] = termination
     pgn.comment = NOTE_SEPARATOR.join(opening)
     times = move_times(game, info.time_control if info else "")
     for entry, spent, extra_notes in zip(game.plies, times, notes, strict=True):
@@ -252,6 +255,31 @@ def to_pgn_game(events: Sequence[Event], info: GameInfo | None = None,
         pgn.add_move(Move.from_iccs(entry.iccs), " ".join(parts + ([comment] if comment else [])))
     pgn.result = game.result
     return pgn
+
+
+_TIME_ARTICLES = ("21.3", "4.1.6")  # the flag fell; the moves not made in time
+_INFRACTION_ARTICLES = ("4.1.8", "4.1.9", "4.1.10", "4.1.13", "23.", "25.", "26.")  # fouls and forbidden repetitions
+_ABANDONED_ARTICLES = ("4.1.7",)  # did not come in time
+
+
+def termination_of(game: RecordedGame) -> str:
+    """PGN's Termination tag for a game that ended (``""`` when it has not, or how is not known):
+    ``normal`` for a mate, stalemate, resignation or agreed or ruled draw, ``time forfeit``,
+    ``rules infraction`` (fouls, forbidden repetitions), ``abandoned`` (a player who did not come),
+    as the ending event or the arbiter's marked article says; nothing for a result marked without one."""
+    ended = game.ended
+    if ended is None or not ended.result:
+        return ""
+    if ended.reason in ("checkmate", "stalemate"):
+        return "normal"
+    article = ended.article.strip()
+    if article.startswith(_TIME_ARTICLES):
+        return "time forfeit"
+    if article.startswith(_ABANDONED_ARTICLES):
+        return "abandoned"
+    if article.startswith(_INFRACTION_ARTICLES):
+        return "rules infraction"
+    return "normal" if article.startswith(("4.1.1", "4.1.2", "4.1.12", "4.2")) else ""
 
 
 def _attach(notes: list[list[str]], opening: list[str], ply: int, text: str) -> None:

@@ -129,3 +129,21 @@ def test_a_press_back_before_the_first_move_is_told_before_it() -> None:
               ClockAlert(12.0, "press_without_move", (), "8.1.7", "red pressed the clock at 2.0 s", 0, "red"),
               ClockNoted(12.0, "press_back", "black pressed the clock at 3.0 s, 1.0 s after red's press", "black", 0)]
     assert [ply for ply, _ in notes_of(events)] == [0, 0]
+
+
+def test_termination_says_how_the_game_ended_when_that_is_known() -> None:
+    """A broadcaster's tester: the feed's PGN gave the result but not how the game ended."""
+    from recorder.events import ResultMarked
+
+    def tag(ended: GameEnded | None) -> str | None:
+        events = game_events(["h2e2", "h9g7"])
+        stop = events.pop()
+        events += [ended, stop] if ended is not None else [stop]
+        return read_pgn(export_pgn(events))[0].headers.get("Termination")
+
+    assert tag(None) is None  # still going
+    assert tag(GameEnded(30.0, 2, "1-0", "checkmate", "4.1.1", "将死", False)) == "normal"
+    marked = [("21.3", "time forfeit"), ("4.1.12", "normal"), ("4.1.9", "rules infraction"),
+              ("25.1", "rules infraction"), ("4.1.7", "abandoned"), ("", None)]
+    for article, expected in marked:
+        assert tag(ResultMarked(30.0, 2, "0-1", "arbiter", article, "", False, by="A")) == expected, article
