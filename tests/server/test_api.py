@@ -179,8 +179,11 @@ def test_a_result_the_rules_decided_cannot_be_changed_or_reopened(console: Any) 
     assert status == 200
     assert "stalemated (art. 4.1.2)" in post(url + "/result", {"result": "*"}, "Zhang")[1]["error"]
     # the arbiter's reason lets another result stand: a draw agreed, the moves after it analysis
-    status, reply = post(url + "/result", {"result": "1/2-1/2", "text": "draw agreed at ply 0 (art. 4.2.1)"}, "Zhang")
+    status, reply = post(url + "/result", {"result": "1/2-1/2", "text": "draw agreed at ply 0",
+                                          "article": "4.2.1"}, "Zhang")
     assert status == 200 and reply["state"]["result"] == "1/2-1/2"
+    # the article chosen ("how") is the broadcast's Termination
+    assert b'[Termination "normal"]' in get(f"{console.url}/broadcast/round/Open/1.pgn")[1]
 
 
 def test_actions_are_events_naming_the_arbiter(console: Any) -> None:

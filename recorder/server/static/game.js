@@ -212,7 +212,7 @@
   $("resultform").addEventListener("submit", async (e) => {
     e.preventDefault();
     const f = e.target.elements;
-    const done = await XQ.act(gameId, "result", {result: f.result.value, text: f.text.value.trim()});
+    const done = await XQ.act(gameId, "result", {result: f.result.value, article: f.article.value, text: f.text.value.trim()});
     if (done) { accept(done.state); XQ.toast("Result marked"); }
   });
 
