@@ -31,8 +31,9 @@ class LiveClockFeed(ClockFeed):
 
     def __init__(self, items: queue.Queue[Item], origin: float, rate: float = 1.0,
                  settle_s: float = 0.5, last_heard: Callable[[], float | None] | None = None,
-                 gone: Callable[[], bool] | None = None) -> None:
+                 gone: Callable[[], bool] | None = None, flush: Callable[[], None] | None = None) -> None:
         super().__init__([])
+        self._flush = flush  # queues what the link still holds back (a press waiting for its next report)
         if rate <= 0:
             raise ValueError(f"clock rate {rate} must be positive")
         self.source = items
@@ -114,6 +115,8 @@ class LiveClockFeed(ClockFeed):
     def remaining(self) -> list[ClockPress]:
         """Every press not handed out, after waiting ``settle_s`` for ones still on the line."""
         time.sleep(self.settle_s)
+        if self._flush is not None:
+            self._flush()
         self._drain()
         rest, self._presses = self._presses, []
         return rest

@@ -208,6 +208,13 @@ class SerialClockLink:
             self._put(ClockNotice(self.clock(), DISCONNECTED, f"no clock on {self.port_name} ({why}); "
                                   "recording from the board alone until it answers"))
 
+    def release_held(self) -> None:
+        """Queue a press the protocol holds for its next report (its time jumped): the recording ends."""
+        tracker = getattr(self.protocol, "tracker", None)
+        if tracker is not None:
+            for press in tracker.release_held():
+                self._put(press)
+
     def _times(self) -> tuple[int, int] | None:
         """(red, black) ms of the clock's last report on this connection, when the protocol keeps one."""
         tracker = getattr(self.protocol, "tracker", None)

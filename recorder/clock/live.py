@@ -140,7 +140,8 @@ class LiveClock:
             assert self.link is not None
             self.link.start()
             link = self.link
-            self._feed = LiveClockFeed(link.items, origin, self.rate, last_heard=lambda: link.last_heard)
+            self._feed = LiveClockFeed(link.items, origin, self.rate, last_heard=lambda: link.last_heard,
+                                       flush=link.release_held)
         return self._feed
 
     def events_until(self, t: float, ply: int = 0) -> list[Event]:

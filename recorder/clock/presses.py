@@ -120,9 +120,18 @@ class PressTracker:
         self._reconnected = False
         self._lost_messages = 0
         self._held: tuple[ClockPress, str] | None = None  # a press whose own times jumped, and its physical side
+        self._let_go: list[ClockPress] = []  # a held press given up on (the link reset): out with the next items
+
+    def release_held(self) -> list[ClockPress]:
+        """The press held for its jumped time, as first reported (no report came to tell its time: the
+        link was reset, or the recording ends), and any given up on before."""
+        out, self._let_go = self._let_go, []
+        held, self._held = self._held, None
+        return out + ([held[0]] if held is not None else [])
 
     def reset_link(self) -> None:
         """Forget the lever and turn (after a reconnect) so the first new report is not taken as a press."""
+        self._let_go = self.release_held()  # a report after a reconnect may be a minute on: it says nothing of it
         self._lever = None
         self._turn = None
         self.last = None
@@ -186,6 +195,7 @@ class PressTracker:
     def forget_times(self) -> None:
         """Trust the next report's times as they come (the clock was set for the game, or restarted
         with its own notice)."""
+        self._let_go = self.release_held()
         self._trusted = self._previous = None
         self._suspect = None
 
@@ -246,6 +256,8 @@ class PressTracker:
             self.glitches += 1
             log.info("clock: lever down on %s but that side's time runs; report ignored", reading.lever_down)
             return items
+        items += self._let_go
+        self._let_go = []
         items += self._release_held(reading)
         if reading.running and reading.turn is not None:
             items += self._confirm(reading.turn, t)
@@ -325,10 +337,7 @@ class PressTracker:
 
     def press(self, side: str, left_ms: int, right_ms: int, t: float) -> list[Item]:
         """An explicit press of button ``side`` reported by the clock (times after the press)."""
-        items: list[Item] = []
-        if self._held is not None:  # (a lever protocol's press: not expected here) given out as it came
-            items.append(self._held[0])
-            self._held = None
+        items: list[Item] = list(self.release_held())  # (a lever protocol's: not expected here) as it came
         if self._turn is None or self._turn == side:
             items += self._confirm(side, t)  # the first press is by the side that was running
             self._turn = other(side)

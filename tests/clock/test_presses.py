@@ -264,3 +264,21 @@ def test_a_press_whose_own_time_jumped_waits_for_the_next_report_to_say_its_time
     press, notice = tracker.reading(_dgt(left + 119_000, right - 1_000, RIGHT), 6.5)
     assert press == ClockPress(5.5, "red", left + 119_000, right)
     assert isinstance(notice, ClockNotice) and notice.kind == TIMES_CHANGED
+
+
+def test_a_held_press_is_given_out_as_reported_when_no_report_can_say_its_time() -> None:
+    """A reviewer: after the line dropped, the first report a minute on gave the held press its time;
+    and a recording that ended before the next report lost the press."""
+    tracker = PressTracker()
+    left, right = _game_of_presses(tracker)
+    tracker.reading(_dgt(left - 1_000, right, LEFT), 5.0)
+    assert tracker.reading(_dgt(left + 29_000, right, RIGHT), 5.5) == []  # held
+    tracker.reset_link()
+    items = tracker.reading(_dgt(left - 13_000, right - 25_000, RIGHT), 65.0)
+    assert ClockPress(5.5, "red", left + 29_000, right) in items
+    tracker = PressTracker()
+    left, right = _game_of_presses(tracker)
+    tracker.reading(_dgt(left - 1_000, right, LEFT), 5.0)
+    tracker.reading(_dgt(left + 29_000, right, RIGHT), 5.5)
+    assert tracker.release_held() == [ClockPress(5.5, "red", left + 29_000, right)]  # the recording ends
+    assert tracker.release_held() == []
