@@ -546,6 +546,7 @@ def run(args: argparse.Namespace) -> int:
     if stored is not None and stored.resume is not None and not stored.moved:
         refused = _folder_timing_differs(stored, source, followed=isinstance(source, FollowedFolderSource))
         if refused:
+            stored.abandon()
             raise ValueError(refused)
     if isinstance(source, FollowedFolderSource) and stored is not None and stored.resume is not None:
         # the game's own time 0: its pictures keep their times, and those recorded are skipped

@@ -269,6 +269,7 @@ class StoreRecording:
     session_id: int = 0
     stored: int = field(default=0)
     moved: bool = False  # the game goes on from another source than it was recorded from
+    reopened: bool = False  # it was closed with no result and is opened again to go on
     offset: float | None = None  # where this run's times start (``start_run``)
     _own: set[int] = field(default_factory=set)  # numbers of the events this run appended
     _seen: int = 0  # events up to this number have been looked at by ``corrections``
@@ -292,7 +293,9 @@ class StoreRecording:
         if busy:  # one board, one game at a time: a second camera on it would publish two games
             raise ValueError(f"{_board_name(busy[-1].info)} is being recorded now: game {busy[-1].id} from "
                              f"{busy[-1].source} (stop that recorder first, or give the right --board)")
-        if found is None and resume and others:  # a second game of a board in one round, unasked for
+        if found is None and resume and others and (info or GameInfo()).round:
+            # a second game of a board in one named round, unasked for (without a round, a club's board 1
+            # of each evening is a game of its own)
             raise ValueError(_board_taken(others[-1]))
         if found is not None:
             if found.state == "closed":
@@ -301,7 +304,7 @@ class StoreRecording:
                 store.reopen_game(found.id)
             point = resume_point(store, found.id)
             log.info("resuming game %d after ply %d (stored up to t=%.1f s)", found.id, point.ply, point.t)
-            recording = cls(store, found.id, point)
+            recording = cls(store, found.id, point, reopened=found.state == "closed")
             if found.source != source and _public_source(found.source) != source:
                 log.warning("game %d goes on from %s (it was recorded from %s)", found.id, source, found.source)
                 store.set_source(found.id, source)
@@ -318,6 +321,14 @@ class StoreRecording:
         recording.session_id = store.begin_session(recording.game_id, recording.resume.ply if recording.resume else None)
         recording._seen = store.last_seq(recording.game_id)  # what is stored so far is in the resume point
         return recording
+
+    def abandon(self) -> None:
+        """This run will not record after all (refused once its game was found): its session ends, and a
+        game it opened again is closed again, as it was."""
+        self.store.end_session(self.session_id)
+        if self.reopened:
+            self.store.close_game(self.game_id)
+            self.reopened = False
 
     def start_run(self, *, seekable: bool, live: bool) -> float:
         """Where this run's times start, fixed once as the source is about to be read: 0 for a new

@@ -269,3 +269,9 @@ def test_a_folder_recorded_as_it_stood_is_not_followed_on_another_time_scale(
     err = capsys.readouterr().err
     assert f"Leave out --follow to go on with game {game.id}, or give --new-game" in err
     assert GameStore(db).events(game.id) == kept and len(GameStore(db).games()) == 1
+    # read to its end, the game is closed with no result: a refused --resume leaves it closed (reviewer)
+    monkeypatch.setattr(ImageFolderSource, "__iter__", real)
+    assert main(["record", str(folder), "--db", str(db), "--quiet", "--fps", "10"]) == 0
+    assert GameStore(db).game(game.id).state == "closed"
+    assert main(["record", str(folder), "--follow", "--resume", str(game.id), "--db", str(db), "--quiet"]) == 2
+    assert GameStore(db).game(game.id).state == "closed"

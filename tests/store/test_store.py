@@ -313,6 +313,11 @@ def test_one_board_is_recorded_once_at_a_time(tmp_path: Path, caplog: pytest.Log
     with caplog.at_level("WARNING"):
         replay = StoreRecording.open(store, "rtsp://table-4", board3, resume=False)
     assert replay.game_id != first.game_id and len(store.games_on_board(board3)) == 2
+    # with no round named, board 1 of each evening is a game of its own (a reviewer's club)
+    club = GameInfo(board=1)
+    monday = StoreRecording.open(store, "/v/mon.mp4", club)
+    store.close_game(monday.game_id, "1-0")
+    assert StoreRecording.open(store, "/v/tue.mp4", club).game_id != monday.game_id
     assert f"board 3 (round 2, Open) already has a finished game (game {first.game_id}" in caplog.text
 
 
