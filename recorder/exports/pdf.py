@@ -226,8 +226,9 @@ class _Sheet:
                 for offset, cell in ((number_w, red), (number_w + move_w, black)):
                     points = 10.0
                     if cell.clock:  # a move written in full on a small page gives way to its clock time
-                        self.font(5.5)
-                        room = move_w - self.pdf.get_string_width(cell.clock) - 2.0 * s
+                        self.font(5.5)  # the clock's cell is 0.8 narrower; each cell keeps a margin inside
+                        room = (move_w - 0.8 * s - self.pdf.get_string_width(cell.clock) - 2 * self.pdf.c_margin
+                                - 0.8 * s)
                         self.font(points)
                         wide = self.pdf.get_string_width(" " + cell.text)
                         if wide > room > 0:

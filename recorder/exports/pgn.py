@@ -257,9 +257,17 @@ def to_pgn_game(events: Sequence[Event], info: GameInfo | None = None,
     return pgn
 
 
-_TIME_ARTICLES = ("21.3", "4.1.6")  # the flag fell; the moves not made in time
-_INFRACTION_ARTICLES = ("4.1.8", "4.1.9", "4.1.10", "4.1.13", "23.", "25.", "26.")  # fouls and forbidden repetitions
+_TIME_ARTICLES = ("21", "4.1.6")  # the flag fell; the moves not made in time
+# self-check, perpetual check, a forbidden repetition not changed, fouls, refusing the rules; the 棋例
+_INFRACTION_ARTICLES = ("4.1.3", "4.1.4", "4.1.5", "4.1.8", "4.1.9", "4.1.10", "4.1.11", "4.1.13", "8", "23", "24",
+                        "25", "26")
 _ABANDONED_ARTICLES = ("4.1.7",)  # did not come in time
+_NORMAL_ARTICLES = ("4.1.1", "4.1.2", "4.1.12", "4.2")  # mated, stalemated, resigned, drawn
+
+
+def _under(article: str, heads: tuple[str, ...]) -> bool:
+    """Is ``article`` one of ``heads`` or a clause of one (4.1.10 is not under 4.1.1)?"""
+    return any(article == head or article.startswith(head + ".") for head in heads)
 
 
 def termination_of(game: RecordedGame) -> str:
@@ -272,14 +280,14 @@ def termination_of(game: RecordedGame) -> str:
         return ""
     if ended.reason in ("checkmate", "stalemate"):
         return "normal"
-    article = ended.article.strip()
-    if article.startswith(_TIME_ARTICLES):
+    article = ended.article.strip().removeprefix("art.").strip()
+    if _under(article, _TIME_ARTICLES):
         return "time forfeit"
-    if article.startswith(_ABANDONED_ARTICLES):
+    if _under(article, _ABANDONED_ARTICLES):
         return "abandoned"
-    if article.startswith(_INFRACTION_ARTICLES):
+    if _under(article, _INFRACTION_ARTICLES):
         return "rules infraction"
-    return "normal" if article.startswith(("4.1.1", "4.1.2", "4.1.12", "4.2")) else ""
+    return "normal" if _under(article, _NORMAL_ARTICLES) else ""
 
 
 def _attach(notes: list[list[str]], opening: list[str], ply: int, text: str) -> None:

@@ -144,6 +144,7 @@ def test_termination_says_how_the_game_ended_when_that_is_known() -> None:
     assert tag(None) is None  # still going
     assert tag(GameEnded(30.0, 2, "1-0", "checkmate", "4.1.1", "将死", False)) == "normal"
     marked = [("21.3", "time forfeit"), ("4.1.12", "normal"), ("4.1.9", "rules infraction"),
-              ("25.1", "rules infraction"), ("4.1.7", "abandoned"), ("", None)]
+              ("25.1", "rules infraction"), ("4.1.7", "abandoned"), ("", None), ("4.1.11", "rules infraction"),
+              ("4.1.5", "rules infraction"), ("23", "rules infraction"), ("4.2.1", "normal"), ("9.9", None)]
     for article, expected in marked:
         assert tag(ResultMarked(30.0, 2, "0-1", "arbiter", article, "", False, by="A")) == expected, article
