@@ -120,6 +120,13 @@ class LiveClock:
             tracker.go_on(red_side, side_to_move)
         self.sides_from_log = red_side is not None
 
+    def know_increment(self, increment_ms: int) -> None:
+        """The time control's increment, learnt after the link was made (the game's stored time
+        control): what a press may add to the presser's time."""
+        tracker = getattr(self.link.protocol, "tracker", None) if self.link is not None else None
+        if isinstance(tracker, PressTracker) and tracker.increment_ms is None:
+            tracker.increment_ms = increment_ms
+
     def board_side_to_move(self, side: str) -> None:
         """The side to move on the board now. Until the clock's sides are known, the side first seen
         running is taken for this one: a clock plugged in mid-game (black's time running) is not mapped

@@ -554,6 +554,13 @@ def run(args: argparse.Namespace) -> int:
                    if isinstance(e, RecordingStarted) and e.source_origin is not None]
         if origins and not stored.moved:
             source.origin = origins[0]
+    if clock is not None and args.time_control is None and stored is not None:
+        # a time control the game has from the store (its event's, or the game resumed) checks the presses too
+        from recorder.exports.times import parse_pgn_time_control
+
+        known = parse_pgn_time_control(stored.store.game(stored.game_id).info.time_control)
+        if known is not None:
+            clock.know_increment(known[1])
     if clock is not None and stored is not None and stored.resume is not None:
         clock.go_on(stored.resume.events, stored.resume.position.side_to_move)
     elif clock is not None and not (stored.store.game(stored.game_id).info if stored is not None

@@ -282,3 +282,16 @@ def test_a_held_press_is_given_out_as_reported_when_no_report_can_say_its_time()
     tracker.reading(_dgt(left + 29_000, right, RIGHT), 5.5)
     assert tracker.release_held() == [ClockPress(5.5, "red", left + 29_000, right)]  # the recording ends
     assert tracker.release_held() == []
+
+
+def test_a_live_clock_learns_the_increment_of_the_games_stored_time_control() -> None:
+    """A reviewer: a game's time control taken from its event did not tell the link what a press may add."""
+    from recorder.clock.live import LiveClock
+
+    clock = LiveClock("/dev/ttyUSB-not-opened-until-start", "dgt")
+    assert clock.link is not None and clock.link.protocol.tracker.increment_ms is None
+    clock.know_increment(30_000)
+    assert clock.link.protocol.tracker.increment_ms == 30_000
+    given = LiveClock("/dev/ttyUSB-not-opened-until-start", "dgt", time_control="90+10")
+    given.know_increment(30_000)  # --time-control said it already
+    assert given.link is not None and given.link.protocol.tracker.increment_ms == 10_000
