@@ -310,14 +310,14 @@ def test_a_game_filmed_in_two_files_goes_on_from_the_second(
     _video_part(range(cut, truth["frames"]), second_video)
     db = tmp_path / "games.sqlite3"
     _reading(monkeypatch, truth)
-    assert main(["record", str(first_video), "--db", str(db), "--board", "3", "--quiet"]) == 0
+    assert main(["record", str(first_video), "--db", str(db), "--round", "1", "--board", "3", "--quiet"]) == 0
     (game,) = GameStore(db).games()
     assert game.state == "closed" and game.result == "*" and game.plies == 5
     later = {**truth, "stills": [{**s, "from_frame": s["from_frame"] - cut, "to_frame": s["to_frame"] - cut}
                                  for s in truth["stills"] if s["to_frame"] >= cut]}
     _reading(monkeypatch, later)
     # on the same board, a new game is refused with the way on named
-    assert main(["record", str(second_video), "--db", str(db), "--board", "3", "--quiet"]) == 2
+    assert main(["record", str(second_video), "--db", str(db), "--round", "1", "--board", "3", "--quiet"]) == 2
     assert f"to go on with it from this source, give --resume {game.id}" in capsys.readouterr().err
     # with no board, a new game from the start position: no move, and the way on is named (status 1)
     assert main(["record", str(second_video), "--db", str(db), "--quiet"]) == 1
