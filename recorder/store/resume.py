@@ -182,10 +182,15 @@ def _interrupted_game(store: GameStore, game_id: int) -> GameRow:
         raise ValueError(f"there is no game {game_id} in {store.path or 'the store'} (xqrec games lists them)") from None
     if game.void:
         raise ValueError(f"game {game_id} is void ({game.void}): take that back first (xqrec edit {game_id} --unvoid)")
-    if game.state == "closed" and game.result not in ("", "*"):
+    if game.state == "closed" and not _no_result(game):
         raise ValueError(f"game {game_id} is finished (result {game.result}): it cannot be gone on with; "
                          "record a new game (--new-game), or reopen it in the console (result *) if play went on")
     return game  # closed with no result: its file ended, and the camera's next file goes on with it
+
+
+def _no_result(game: GameRow) -> bool:
+    """Has the game no result (``*``)? Closed so, its file ended and the next may go on with it."""
+    return game.result in ("", "*")
 
 
 def _board_name(info: GameInfo) -> str:
@@ -197,7 +202,7 @@ def _board_taken(game: GameRow) -> str:
     """Why a new game is not started on a board that has one in the same round: the broadcast and the
     round's PGN would carry two games of that board (an organiser's tester), and the usual cause is a
     --round or --board left from the last round. A replayed game is asked for with --new-game."""
-    if game.state == "closed" and game.result not in ("", "*"):
+    if game.state == "closed" and not _no_result(game):
         what, way_on = f"a finished game (game {game.id}, result {game.result})", ""
     else:
         state = "a game closed when its file ended" if game.state == "closed" else "an interrupted game"
@@ -213,7 +218,7 @@ def _warn_of_earlier_games(others: list[GameRow], game_id: int) -> None:
     for game in others:
         if game.state == "closed":
             goes_on = (f"; if this source goes on with it, e.g. the camera's next file, give --resume {game.id}"
-                       if game.result in ("", "*") else "")
+                       if _no_result(game) else "")
             log.warning("%s already has a finished game (game %d from %s, result %s): game %d is recorded as "
                         "another game of that board (a replayed game; otherwise check --board and --round%s)",
                         _board_name(game.info), game.id, game.source, game.result or "*", game_id, goes_on)
