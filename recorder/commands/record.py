@@ -554,17 +554,17 @@ def run(args: argparse.Namespace) -> int:
                    if isinstance(e, RecordingStarted) and e.source_origin is not None]
         if origins and not stored.moved:
             source.origin = origins[0]
+    time_control = (stored.store.game(stored.game_id).info if stored is not None else info_from_args(args)).time_control
     if clock is not None and args.time_control is None and stored is not None:
         # a time control the game has from the store (its event's, or the game resumed) checks the presses too
         from recorder.exports.times import parse_pgn_time_control
 
-        known = parse_pgn_time_control(stored.store.game(stored.game_id).info.time_control)
+        known = parse_pgn_time_control(time_control)
         if known is not None:
             clock.know_increment(known[1])
     if clock is not None and stored is not None and stored.resume is not None:
         clock.go_on(stored.resume.events, stored.resume.position.side_to_move)
-    elif clock is not None and not (stored.store.game(stored.game_id).info if stored is not None
-                                    else info_from_args(args)).time_control:  # a clock on a link does not say it
+    elif clock is not None and not time_control:  # a clock on a link does not say its setting
         print("xqrec record: warning: the game's time control is not known (a clock on a link does not say its "
               "setting): the PGN gets no TimeControl and the scoresheet no time used. Give --tc (PGN seconds, "
               "e.g. 5400+30), or set it later with xqrec edit GAME --tc", file=sys.stderr)
