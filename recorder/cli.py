@@ -46,6 +46,9 @@ def build_parser() -> argparse.ArgumentParser:
                 continue
             raise
         module.register(subparsers)
+    for command in subparsers.choices.values():  # after the command too (``xqrec record FILE -v``)
+        command.add_argument("-v", "--verbose", action="store_true", default=argparse.SUPPRESS,
+                             help="log debug messages")
     return parser
 
 
