@@ -162,6 +162,15 @@ def move_label(ply: int, start: Position) -> str:
     return f"{number}{'.' if side == RED else '...'}"
 
 
+def round_of(ply: int, start: Position | None = None) -> str:
+    """Where a ply count points: from the start position ply 3 -> ``after 2. (red)``, ply 4 ->
+    ``after 2... (black)``."""
+    if ply <= 0:
+        return "before the first move"
+    number, side = move_of(ply, start or Position.start())
+    return f"after {number}{'.' if side == RED else '...'} ({side})"
+
+
 def scoresheet_text(game: RecordedGame, *, title: str = "", with_clock: bool = True, verdicts: bool = True) -> str:
     """The scoresheet in Chinese notation (art. 7.5): round number, red's move, black's move, one round a line.
 
@@ -188,7 +197,8 @@ def scoresheet_text(game: RecordedGame, *, title: str = "", with_clock: bool = T
     if verdicts and game.ended is not None:
         lines += ["", f"{game.ended.result or ''} {game.ended.text}".strip()]
     if verdicts and game.advice:
-        lines += [""] + [f"after ply {advice.ply}: {advice_text(advice)}" for advice in game.advice]
+        start = Position.from_fen(game.start_fen)
+        lines += [""] + [f"{round_of(advice.ply, start)}: {advice_text(advice)}" for advice in game.advice]
     if game.taken_back:  # each restoration's moves, in the order they were taken back
         start = Position.from_fen(game.start_fen)
         taken = "; ".join(", ".join(f"{move_label(e.ply, start)} {e.chinese or e.iccs}" for e in group)

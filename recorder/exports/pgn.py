@@ -34,7 +34,7 @@ from recorder.events import (
     SourceGap,
 )
 from recorder.exports.times import clock_text, move_times
-from recorder.scoresheet import RecordedGame, clock_left_text, rebuild
+from recorder.scoresheet import RecordedGame, clock_left_text, move_of, rebuild
 from recorder.store.db import GameInfo
 from recorder.store.import_notes import acknowledger, article_tag
 from rules import START_FEN, Move, PgnGame, Position, format_move, write_pgn
@@ -67,19 +67,38 @@ def alert_comment(alert: Alert) -> str:
     return f"{word} {alert.kind}{where}{article_tag(alert.article, alert.text)}: {alert.text}"
 
 
-def restored_comment(event: PositionRestored) -> str:
+def ply_name(ply: int, start: Position | None = None) -> str:
+    """How a note names ply ``ply``: ``ply 12`` in a PGN comment (what
+    :mod:`recorder.store.import_notes` reads back), ``move 6 (black)`` where people read it, numbered
+    as the scoresheet numbers moves from the game's ``start``."""
+    if start is None:
+        return f"ply {ply}"
+    number, side = move_of(ply, start)
+    return f"move {number} ({side})"
+
+
+def _after(ply: int, start: Position | None) -> str:
+    return "at the start" if start is not None and ply <= 0 else f"after {ply_name(ply, start)}"
+
+
+def restored_comment(event: PositionRestored, start: Position | None = None) -> str:
     """A restoration as a comment sentence (read back by :mod:`recorder.store.import_notes`), naming the
-    arbiter who took the moves back in the console."""
+    arbiter who took the moves back in the console; with ``start``, worded for a sheet (``ply_name``)."""
     taken = f"; taken back: {' '.join(event.taken_back)}" if event.taken_back else ""
     by = f" (by {event.by})" if event.by and event.taken_back else ""
-    return f"arbiter: position after ply {event.ply} restored (art. 5.8){taken}{by}"
+    return f"arbiter: position {_after(event.ply, start)} restored (art. 5.8){taken}{by}"
 
 
-def taken_back_text(event: PositionRestored) -> str:
+def taken_back_text(event: PositionRestored, start: Position | None = None) -> str:
     """What an arbiter's take-back in the console did, as the console lists it: the plies, each in
-    Chinese notation and ICCS (``plies 9-10 taken back: 炮二平七 (h2c2), 炮2平1 (b7a7)``)."""
+    Chinese notation and ICCS (``plies 9-10 taken back: 炮二平七 (h2c2), 炮2平1 (b7a7)``; with
+    ``start``, ``move 5 (red) to move 5 (black) taken back: ...``)."""
     last = event.ply + len(event.taken_back)
-    plies = f"ply {last}" if len(event.taken_back) == 1 else f"plies {event.ply + 1}-{last}"
+    if start is not None:
+        plies = (ply_name(last, start) if len(event.taken_back) == 1
+                 else f"{ply_name(event.ply + 1, start)} to {ply_name(last, start)}")
+    else:
+        plies = f"ply {last}" if len(event.taken_back) == 1 else f"plies {event.ply + 1}-{last}"
     named = []
     position: Position | None = Position.from_fen(event.fen)
     for iccs in event.taken_back:
@@ -90,22 +109,26 @@ def taken_back_text(event: PositionRestored) -> str:
         else:  # a log whose moves do not follow (written by hand): the ICCS alone
             named.append(iccs)
             position = None
-    return f"{plies} taken back: {', '.join(named)}; the record goes on from ply {event.ply}"
+    goes_on = (f"from ply {event.ply}" if start is None
+               else "from the start" if event.ply <= 0 else f"after {ply_name(event.ply, start)}")
+    return f"{plies} taken back: {', '.join(named)}; the record goes on {goes_on}"
 
 
-def correction_text(event: MoveCorrected) -> str:
+def correction_text(event: MoveCorrected, start: Position | None = None) -> str:
     """What a correction did, in the words every place shows it (the console, PGN, PDF, text): a ply
     set to another move (``was`` names the one recorded before), or a ply added after the last one
-    (a move the camera missed: ``was`` is empty)."""
+    (a move the camera missed: ``was`` is empty). With ``start``, the move is named as the sheet
+    numbers it (``ply_name``)."""
+    name = ply_name(event.ply, start)
     if not event.was:
         who = "recorder" if event.by == "recorder" else "arbiter"
-        return f"ply {event.ply} added by the {who}: {event.iccs} ({event.chinese})"
-    return f"ply {event.ply} corrected to {event.iccs} ({event.chinese}), was {event.was}"
+        return f"{name} added by the {who}: {event.iccs} ({event.chinese})"
+    return f"{name} corrected to {event.iccs} ({event.chinese}), was {event.was}"
 
 
-def corrected_comment(event: MoveCorrected) -> str:
+def corrected_comment(event: MoveCorrected, start: Position | None = None) -> str:
     """A corrected or added move as a comment sentence: who did it, and what was recorded before."""
-    return f"{event.by or 'arbiter'}: {correction_text(event)}"
+    return f"{event.by or 'arbiter'}: {correction_text(event, start)}"
 
 
 def _when(at: str) -> str:
@@ -125,7 +148,7 @@ def _acknowledged(events: Sequence[Event]) -> dict[int, str]:
     return said
 
 
-def notes_of(events: Sequence[Event], sheet: bool = False) -> list[tuple[int, str]]:
+def notes_of(events: Sequence[Event], sheet: bool = False, start: Position | None = None) -> list[tuple[int, str]]:
     """(ply, sentence) of every alert (and the arbiter's note when acknowledging it), restoration,
     corrected move, camera gap, clock reconnection, press the clock could not be heard for and
     imported comment, in recorded order. ``events`` is a game's whole log as stored (an
@@ -133,7 +156,11 @@ def notes_of(events: Sequence[Event], sheet: bool = False) -> list[tuple[int, st
     gives them back), or on a ``sheet`` ``comment: WORDS`` (not to pass them off as the recorder's),
     where the arbiter's corrections and notes also say when they were made, and an alert
     acknowledged without a note says by whom. A restoration moves the notes of the plies it took
-    back to the ply it went back to (before its own)."""
+    back to the ply it went back to (before its own). On a ``sheet`` the moves are named as the
+    sheet numbers them from the game's ``start`` (the standard one unless given), not by ply."""
+    if sheet and start is None:
+        start = Position.start()
+    named_from = start if sheet else None
     notes = []
     restored: list[tuple[int, int]] = []  # (place in events, ply gone back to) of each restoration
     ply = 0
@@ -154,13 +181,13 @@ def notes_of(events: Sequence[Event], sheet: bool = False) -> list[tuple[int, st
             notes = [(min(at, event.ply), said) for at, said in notes]
             restored.append((index, event.ply))
             if event.taken_back:
-                notes.append((event.ply, restored_comment(event) + (_when(event.at) if sheet else "")))
+                notes.append((event.ply, restored_comment(event, named_from) + (_when(event.at) if sheet else "")))
         elif isinstance(event, Alert):
             notes.append((event.ply, alert_comment(event) + acknowledged.get(index, "")))
         elif isinstance(event, Comment):
             notes.append((event.ply, f"comment: {event.text}" if sheet else event.text))
         elif isinstance(event, MoveCorrected) and event.was != event.iccs:
-            notes.append((event.ply, corrected_comment(event) + (_when(event.at) if sheet else "")))
+            notes.append((event.ply, corrected_comment(event, named_from) + (_when(event.at) if sheet else "")))
         elif isinstance(event, AlertAcknowledged) and event.note:
             target = events[event.seq - 1] if 0 < event.seq <= len(events) else None
             at = target.ply if isinstance(target, Alert) else ply
@@ -190,7 +217,7 @@ def game_notes(events: Sequence[Event], game: RecordedGame, sheet: bool = False)
     and the notes go by ply, those of one ply in the order they were raised)."""
     acknowledged = _acknowledged(events) if sheet else {}
     place = {id(event): index for index, event in enumerate(events)}
-    notes = notes_of(events, sheet) + [(advice.ply, ended_comment(advice)
+    notes = notes_of(events, sheet, Position.from_fen(game.start_fen)) + [(advice.ply, ended_comment(advice)
                                         + acknowledged.get(place.get(id(advice), -1), ""))
                                        for advice in game.advice]
     if game.ended is not None and game.ended.text:

@@ -14,19 +14,9 @@ from collections.abc import Sequence
 from recorder.events import Event
 from recorder.exports.pgn import game_notes
 from recorder.exports.times import clock_text, time_used
-from recorder.scoresheet import move_of, rebuild, scoresheet_text
+from recorder.scoresheet import rebuild, round_of, scoresheet_text
 from recorder.store.db import GameInfo
 from rules import START_FEN, Position
-from rules.squares import RED
-
-
-def round_of(ply: int, start: Position | None = None) -> str:
-    """Where a ply count points: from the start position ply 3 -> ``after 2. (red)``, ply 4 ->
-    ``after 2... (black)``."""
-    if ply <= 0:
-        return "before the first move"
-    number, side = move_of(ply, start or Position.start())
-    return f"after {number}{'.' if side == RED else '...'} ({side})"
 
 
 def export_text(events: Sequence[Event], info: GameInfo | None = None, title: str = "") -> str:

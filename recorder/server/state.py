@@ -40,7 +40,7 @@ from recorder.events import (
 )
 from recorder.exports.pgn import correction_text, taken_back_text
 from recorder.store.db import GameRow
-from rules import START_FEN, Move, Position, format_move
+from rules import START_FEN, InvalidFenError, Move, Position, format_move
 from rules.squares import BLACK, RED
 
 log = logging.getLogger(__name__)
@@ -140,7 +140,7 @@ def game_state(game: GameRow, events: list[StoredEvent]) -> dict[str, Any]:
             if isinstance(event, MoveCorrected) and event.was != event.iccs:  # not a later ply carried over
                 entry.update(corrected_by=event.by, was=event.was, added=not event.was)
                 actions.append({"seq": stored.seq, "type": "MoveCorrected", "by": event.by, "at": event.at,
-                                "text": correction_text(event)})
+                                "text": correction_text(event, _numbering(start))})
             moves.append(entry)
             if event.red_ms is not None and event.black_ms is not None:
                 clocks.update(red_ms=event.red_ms, black_ms=event.black_ms, t=event.t, wall=stored.wall)
@@ -160,7 +160,7 @@ def game_state(game: GameRow, events: list[StoredEvent]) -> dict[str, Any]:
                 ended = None  # the position it was judged on is gone (the arbiter's own result stands)
             if event.by:  # taken back in the console (the recorder's own restorations are alerts' business)
                 actions.append({"seq": stored.seq, "type": "PositionRestored", "by": event.by, "at": event.at,
-                                "text": taken_back_text(event)})
+                                "text": taken_back_text(event, _numbering(start))})
         elif isinstance(event, GameEnded):
             item: dict[str, Any] = {"ply": event.ply, "result": event.result, "reason": event.reason,
                                     "article": event.article, "text": event.text,
@@ -260,3 +260,12 @@ def public_state(state: dict[str, Any]) -> dict[str, Any]:
     ended = state["ended"]
     data["ended"] = None if ended is None else {name: ended[name] for name in ("ply", "result", "reason", "text")}
     return data
+
+
+def _numbering(start_fen: str) -> Position | None:
+    """The start the console numbers moves from as the scoresheet does (None, naming plies, when a
+    log's start cannot be read)."""
+    try:
+        return Position.from_fen(start_fen)
+    except InvalidFenError:
+        return None

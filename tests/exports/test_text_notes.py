@@ -27,14 +27,17 @@ def test_text_export_has_the_advice_and_every_note_of_the_pgn() -> None:
     text = export_text(events, GameInfo(event="Open", round="2", board=1))
     assert PERPETUAL in text and "after 5... (black): advice (perpetual_check, art. 25.1)" in text
     for _, note in game_notes(events, rebuild(events)):
-        assert note in text and note in export_pgn(events)
+        assert note in export_pgn(events)
+    for _, note in game_notes(events, rebuild(events), sheet=True):  # moves named as the sheet numbers them
+        assert note in text
+    assert "after move 4 (red) restored" in text and "after ply 7 restored" in export_pgn(events)
     assert text.count(PERPETUAL) == 1  # in the notes only, not again under the moves
 
 
 def test_scoresheet_text_shows_the_advice_and_the_end() -> None:
     events = _events()
     sheet = scoresheet_text(rebuild(events))
-    assert f"after ply 10: arbiter's ruling needed (perpetual check, art. 25.1, suggests 0-1): {PERPETUAL}" in sheet
+    assert f"after 5... (black): arbiter's ruling needed (perpetual check, art. 25.1, suggests 0-1): {PERPETUAL}" in sheet
     assert PERPETUAL not in scoresheet_text(rebuild(events), verdicts=False)
 
 
@@ -56,7 +59,8 @@ def test_a_move_added_after_the_last_is_worded_as_added_everywhere() -> None:
     events, added, stop = _added_after_the_last(1, "2026-01-01T00:00:00Z")
     events += [added, stop]
     sentence = f"Zhang: ply 11 added by the arbiter: {added.iccs} ({added.chinese})"
-    assert sentence in export_text(events) and sentence in export_pgn(events)
+    assert sentence in export_pgn(events)  # read back by the import
+    assert sentence.replace("ply 11", "move 6 (red)") in export_text(events)
     assert ", was" not in export_text(events)
 
 
@@ -119,7 +123,7 @@ def test_a_sheet_says_when_the_arbiter_corrected_a_move_and_who_marked_the_resul
     # the results marked and reopened before the one that stands: the sheet keeps their history
     assert "arbiter Liu: result 0-1 marked: red lost on time (18:31 UTC)" in text
     assert "arbiter Wu: result reopened (*): the flag was a clock fault (18:35 UTC)" in text
-    assert f"Zhang: ply 11 added by the arbiter: {added.iccs} ({added.chinese}) (18:23 UTC)" in text
+    assert f"Zhang: move 6 (red) added by the arbiter: {added.iccs} ({added.chinese}) (18:23 UTC)" in text
     assert "end (arbiter): black resigned (marked by Liu, 18:40 UTC)" in text
     pgn = export_pgn(events)
     assert "18:23" not in pgn and "marked by" not in pgn  # the PGN reads back as it was written

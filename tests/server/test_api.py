@@ -234,7 +234,8 @@ def test_the_arbiter_takes_back_plies_recorded_after_the_game(console: Any) -> N
     status, reply = post(url + "/takeback", {"ply": 8, "was": moves[-1]}, "Zhang")
     assert status == 200 and [m["iccs"] for m in reply["state"]["moves"]] == moves[:8]
     (act,) = [a for a in reply["state"]["actions"] if a["type"] == "PositionRestored"]
-    assert act["by"] == "Zhang" and act["text"].startswith(f"plies 9-{len(moves)} taken back: ")
+    assert act["by"] == "Zhang" and act["text"].startswith("move 5 (red) to move ")
+    assert act["text"].endswith("the record goes on after move 4 (black)")  # numbered as on the sheet
     assert all(f"({iccs})" in act["text"] for iccs in moves[8:])
     with GameStore(console.db) as store:
         (taken,) = [e for e in store.events(game) if isinstance(e, PositionRestored)]

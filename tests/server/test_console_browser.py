@@ -209,7 +209,7 @@ def test_console_follows_a_live_game_and_the_arbiter_acknowledges_its_alert(cons
         page.fill("#correct [name=move]", "卒5进1")  # the arbiter saw 卒5进1 played, not 炮2平1
         page.click("#correct button")
         page.wait_for_selector("#sheet td.mv.corrected:has-text('卒5進1')", timeout=2000)
-        assert "Zhang Wei ply 10 corrected to e6e5 (卒5进1), was b7a7" in page.inner_text("#actions")
+        assert "Zhang Wei move 5 (black) corrected to e6e5 (卒5进1), was b7a7" in page.inner_text("#actions")
         page.click("#resultform button")  # no result chosen yet: nothing is marked by a stray click
         page.wait_for_timeout(300)
         assert "result" not in page.inner_text("#actions") and page.inner_text("#result") == ""

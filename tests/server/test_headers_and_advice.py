@@ -136,12 +136,13 @@ def test_a_move_the_camera_missed_is_added_and_worded_so(console: Any) -> None:
     added = reply["state"]["moves"][-1]
     assert added["iccs"] == move.iccs and added["added"] and added["corrected_by"] == "Zhang"
     text = reply["state"]["actions"][-1]["text"]
-    assert text == f"ply {plies + 1} added by the arbiter: {move.iccs} ({added['chinese']})"
+    named = f"move {plies // 2 + 1} ({'red' if plies % 2 == 0 else 'black'})"  # as the sheet numbers it
+    assert text == f"{named} added by the arbiter: {move.iccs} ({added['chinese']})"
     status, body, _ = get(f"{url.replace('/api', '')}/export.pgn")
     assert status == 200 and f"Zhang: ply {plies + 1} added by the arbiter: {move.iccs}" in body.decode()
     assert "was }" not in body.decode() and ", was " not in body.decode()
     status, body, _ = get(f"{url.replace('/api', '')}/export.txt")
-    assert f"ply {plies + 1} added by the arbiter" in body.decode()
+    assert f"{named} added by the arbiter" in body.decode()
     assert post(url + "/correct", {"ply": plies + 3, "move": move.iccs}, "Zhang")[0] == 409  # no gap
 
 
