@@ -38,7 +38,7 @@ from recorder.events import (
     SourceGap,
 )
 from recorder.exports import export_pgn, export_text
-from recorder.exports.times import clock_contradicts, time_control_disagrees
+from recorder.exports.times import clock_contradicts
 from recorder.scoresheet import clock_left_text, rebuild
 from recorder.store.recording import (
     add_store_arguments,
@@ -585,10 +585,7 @@ def run(args: argparse.Namespace) -> int:
     # the site is --site or PGN's unknown "?", never the source (a stream's password, a local path)
     pgn_text = export_pgn(events, info, args.notation, headers)
     sheet = export_text(events, info)
-    first_press = next((e for e in events if isinstance(e, ClockPressed) and e.effective), None)
-    wrong_tc = ((first_press is not None and first_press.ply == 1  # a game from its first move
-                 and time_control_disagrees(info.time_control, first_press, first_press.side))
-                or clock_contradicts(rebuild(events), info.time_control))
+    wrong_tc = clock_contradicts(rebuild(events), info.time_control)
     if wrong_tc:  # a mistyped --tc is told, not left to show in the broadcast as a 75-minute first move
         print(f"xqrec record: warning: {wrong_tc}", file=sys.stderr)
     if not args.quiet:  # shown before the files are written: a full disk must not take it too

@@ -124,9 +124,16 @@ def _balance(game: RecordedGame, control: tuple[int, int] | None) -> dict[str, t
 
 
 def clock_contradicts(game: RecordedGame, time_control: str) -> str | None:
-    """Why the clock's readings cannot come from ``time_control``, or None: a side with more time left
-    after its last press than the base and the increments its presses earned can give (an increment
-    or a base typed wrong: the time used would come out negative)."""
+    """Why the clock's readings cannot come from ``time_control``, or None: the first move's press, in
+    a game recorded from its first move, says so (``time_control_disagrees``: a 15-minute clock under
+    a 90-minute control reads as 75 minutes used on move one), or a side has more time left after its
+    last press than the base and the increments its presses earned can give (an increment or a base
+    typed wrong: the time used would come out negative)."""
+    first = min((press for press in game.presses if press.effective), key=lambda press: press.t, default=None)
+    if first is not None and first.ply == 1:
+        disagrees = time_control_disagrees(time_control, first, first.side)
+        if disagrees:
+            return disagrees
     balance = _balance(game, parse_pgn_time_control(time_control))
     for side, (most, left, given) in (balance or {}).items():
         if left > most + OVER_CONTROL_MS:

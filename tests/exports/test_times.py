@@ -185,3 +185,16 @@ def test_a_time_control_the_clock_contradicts_is_told_and_no_time_used_comes_of_
     assert time_used(game, short) == {"red": None, "black": None}
     assert "Time used" not in export_text(events, GameInfo(time_control=short))
     assert clock_contradicts(game, f"{base // 1000 + 600}+{increment // 1000}") is None  # more time: not impossible
+
+
+def test_a_far_longer_time_control_gives_no_time_used() -> None:
+    # a player tester: a 15-minute game that took an event's 5400+30 had "Time used red 1:21:27" on
+    # its sheet (75 minutes put on move one); the first press says the control cannot be the clock's
+    from recorder.exports.times import clock_contradicts
+
+    events, _ = _faults_game()
+    game = rebuild(events)
+    told = clock_contradicts(game, "5400+30")
+    assert told is not None and "after the first move" in told
+    assert time_used(game, "5400+30") == {"red": None, "black": None}
+    assert "Time used" not in export_text(events, GameInfo(time_control="5400+30"))
