@@ -286,8 +286,9 @@ def to_pgn_game(events: Sequence[Event], info: GameInfo | None = None,
 
 _TIME_ARTICLES = ("21", "4.1.6")  # the flag fell; the moves not made in time
 # self-check, perpetual check, a forbidden repetition not changed, fouls, refusing the rules; the 棋例
-_INFRACTION_ARTICLES = ("4.1.3", "4.1.4", "4.1.5", "4.1.8", "4.1.9", "4.1.10", "4.1.11", "4.1.13", "8", "23", "24",
-                        "25", "26")
+_INFRACTION_ARTICLES = ("3.4", "4.1.3", "4.1.4", "4.1.5", "4.1.8", "4.1.9", "4.1.10", "4.1.11", "4.1.13", "8", "23",
+                        "24", "25", "26")
+_REPETITION_ARTICLES = ("23", "24", "25", "26")  # 棋例: a side that must change and does not loses; else a draw
 _ABANDONED_ARTICLES = ("4.1.7",)  # did not come in time
 _NORMAL_ARTICLES = ("4.1.1", "4.1.2", "4.1.12", "4.2")  # mated, stalemated, resigned, drawn
 
@@ -300,8 +301,10 @@ def _under(article: str, heads: tuple[str, ...]) -> bool:
 def termination_of(game: RecordedGame) -> str:
     """PGN's Termination tag for a game that ended (``""`` when it has not, or how is not known):
     ``normal`` for a mate, stalemate, resignation or agreed or ruled draw, ``time forfeit``,
-    ``rules infraction`` (fouls, forbidden repetitions), ``abandoned`` (a player who did not come),
-    as the ending event or the arbiter's marked article says; nothing for a result marked without one."""
+    ``rules infraction`` (fouls, 自杀, forbidden repetitions), ``abandoned`` (a player who did not come),
+    as the ending event or the arbiter's marked article says; nothing for a result marked without one.
+    A draw under the repetition articles (25.2, 26.9.4: neither side must change) is ``normal``: no
+    one broke a rule."""
     ended = game.ended
     if ended is None or not ended.result:
         return ""
@@ -312,6 +315,8 @@ def termination_of(game: RecordedGame) -> str:
         return "time forfeit"
     if _under(article, _ABANDONED_ARTICLES):
         return "abandoned"
+    if ended.result == "1/2-1/2" and _under(article, _REPETITION_ARTICLES):
+        return "normal"
     if _under(article, _INFRACTION_ARTICLES):
         return "rules infraction"
     return "normal" if _under(article, _NORMAL_ARTICLES) else ""

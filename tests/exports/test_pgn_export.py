@@ -148,3 +148,9 @@ def test_termination_says_how_the_game_ended_when_that_is_known() -> None:
               ("4.1.5", "rules infraction"), ("23", "rules infraction"), ("4.2.1", "normal"), ("9.9", None)]
     for article, expected in marked:
         assert tag(ResultMarked(30.0, 2, "0-1", "arbiter", article, "", False, by="A")) == expected, article
+    # an arbiter tester: a draw the repetition rules give (neither side must change) broke no rule;
+    # 自杀 (art. 3.4: generals facing, a general left to be taken) is one
+    drawn = [("25.2", "normal"), ("26.9.4", "normal"), ("23.5.2.1", "normal"), ("4.2.3", "normal")]
+    for article, expected in drawn:
+        assert tag(ResultMarked(30.0, 2, "1/2-1/2", "arbiter", article, "", False, by="A")) == expected, article
+    assert tag(ResultMarked(30.0, 2, "0-1", "arbiter", "3.4", "", False, by="A")) == "rules infraction"
