@@ -258,6 +258,10 @@ def other_side_there(piece: str, square: int, scorer: Scorer, confident_p: float
     return scorer.shows_side(square, side_of(piece) != RED, confident_p)
 
 
+# moves that leave a general to be taken: 自杀 (art. 3.4), which loses the game once made (4.1.3)
+SELF_KILL = frozenset({"flying_general", "self_check", "ignores_check"})
+
+
 def move_alert(position: Position, src: int, dst: int, piece: str, t: float, ply: int) -> IllegalMoveAlert | None:
     """The alert for a physical move ``src``-``dst`` of ``piece`` that is not legal in ``position``
     (``None`` when it is legal)."""
@@ -276,4 +280,7 @@ def move_alert(position: Position, src: int, dst: int, piece: str, t: float, ply
         return IllegalMoveAlert(t, "wrong_side", squares, violation.article, text, ply, piece,
                                 also.code if also is not None else "wrong_side", iccs)
     text = f"illegal move of the {name} {iccs}: {violation.text} (art. {violation.article})"
+    if violation.code in SELF_KILL:
+        text += ("; this is 自杀 (art. 3.4): made and let go, it loses the game in any event (art. 4.1.3), "
+                 "not only as an illegal move (art. 4.1.8, 8.1.8)")
     return IllegalMoveAlert(t, "illegal_move", squares, violation.article, text, ply, piece, violation.code, iccs)

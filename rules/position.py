@@ -463,7 +463,8 @@ class Position:
         if file_of(own_g) == file_of(enemy_g):
             low, high = min(own_g, enemy_g), max(own_g, enemy_g)
             if all(after[sq] == EMPTY for sq in range(low + FILES, high, FILES)):
-                return Violation("flying_general", "the generals would face each other on an open file", "2.2")
+                # forbidden by 2.2, and 自杀 by 3.4, which is what decides the game (4.1.3)
+                return Violation("flying_general", "the generals would face each other on an open file", "3.4")
         if _general_attacked(after, own_g, self._side):
             by = _checkers_text(after, own_g, opponent(self._side))
             if self.in_check():

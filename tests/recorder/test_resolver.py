@@ -142,6 +142,19 @@ def test_blocked_horse_leg() -> None:
     assert "leg" in alert.text and alert.article == "2.2"
 
 
+@pytest.mark.parametrize("fen, src, dst, code", [
+    ("3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1", "e0", "d0", "flying_general"),
+    ("3k5/9/9/9/9/9/9/9/3r5/4K4 w - - 0 1", "e0", "d0", "self_check"),
+])
+def test_a_move_that_lets_the_general_be_taken_is_told_as_losing(fen: str, src: str, dst: str, code: str) -> None:
+    # an arbiter tester: 自杀 (art. 3.4) loses once let go (4.1.3), where another illegal move may be
+    # a foul only (8.1.8); the alert read like a blocked horse leg
+    position = Position.from_fen(fen)
+    (alert,) = _look(Resolver(position), _moved(position.board, src, dst), 1.0)
+    assert isinstance(alert, IllegalMoveAlert) and alert.violation == code and alert.article == "3.4"
+    assert "自杀" in alert.text and "4.1.3" in alert.text
+
+
 def test_wrong_side_move() -> None:
     resolver = Resolver()
     seen = _moved(Position.start().board, "h7", "e7")
