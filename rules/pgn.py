@@ -391,7 +391,26 @@ def read_pgn(source: str | bytes, *, strict: bool = False) -> list[PgnGame]:
 
 
 def _quote(value: str) -> str:
+    """A tag value as written: escaped, on one line (a name typed with a line break would end the tag)."""
+    value = "".join(" " if ord(ch) < 32 or ord(ch) == 127 else ch for ch in value)
     return value.replace("\\", "\\\\").replace('"', '\\"')
+
+
+EXPORT_WIDTH = 79  # PGN's export format keeps lines this short (255 at most), breaking at spaces
+
+
+def _wrapped(line: str, width: int = EXPORT_WIDTH) -> list[str]:
+    """``line`` broken at spaces into lines of at most ``width`` characters where its words allow
+    (a comment's line breaks read back as the spaces they replace)."""
+    lines: list[str] = []
+    current = ""
+    for word in line.split(" "):
+        if current and len(current) + 1 + len(word) > width:
+            lines.append(current)
+            current = word
+        else:
+            current = f"{current} {word}" if current else word
+    return [*lines, current]
 
 
 def _joined(first: str, second: str) -> str:
@@ -406,11 +425,12 @@ def _comment(text: str) -> str:
 
 def write_pgn(game: PgnGame, notation: str = CHINESE, *, traditional: bool = False,
               fullwidth: bool = False) -> str:
-    """The game as PGN text with moves in ``notation`` (strict writing, one move pair a line).
+    """The game as PGN text with moves in ``notation`` (strict writing, one move pair a line, lines
+    of at most 79 characters where the words allow).
 
     ICCS moves are written ``H2-E2``, as PGN files in that format write them (``h2e2`` reads too).
     Tags: ``Game`` first, the Seven Tag Roster (``?`` where unknown, ``Result`` from the
-    game), ``FEN`` only for a non-standard start, ``Format`` for the notation, then the
+    game), ``SetUp`` and ``FEN`` only for a non-standard start, ``Format`` for the notation, then the
     game's other tags in their order.
     """
     if notation not in NOTATIONS:
@@ -421,10 +441,11 @@ def write_pgn(game: PgnGame, notation: str = CHINESE, *, traditional: bool = Fal
         tags[name] = game.headers.get(name, "?")
     tags["Result"] = game.result
     if position.board != Position.start().board or position.side_to_move != "red":
+        tags["SetUp"] = "1"  # PGN's companion of FEN: the game starts from a set-up position
         tags["FEN"] = position.fen()
     tags["Format"] = FORMAT_NAMES[notation]
     for name, value in game.headers.items():
-        if name not in tags and name != "FEN":
+        if name not in tags and name not in ("FEN", "SetUp"):
             tags[name] = value
     lines = [f'[{name} "{_quote(value)}"]' for name, value in tags.items()]
     lines.append("")
@@ -452,5 +473,5 @@ def write_pgn(game: PgnGame, notation: str = CHINESE, *, traditional: bool = Fal
     if line:
         body.append(line)
     body.append(game.result)
-    return "\n".join(lines + body) + "\n"
+    return "\n".join(lines + [part for line in body for part in _wrapped(line)]) + "\n"
 

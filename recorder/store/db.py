@@ -76,6 +76,14 @@ class GameInfo:
     clock: str = ""
     tags: tuple[tuple[str, str], ...] = ()  # an imported game's other PGN tags (ECCO, Opening...), in order
 
+    def __post_init__(self) -> None:
+        # each detail on one line, as a sheet's box, a PGN tag and the console's list show it: a name
+        # typed or imported with a line break or a tab is read with a space there
+        for name in ("event", "site", "round", "date", "red", "black", "time_control", "camera", "clock"):
+            value = getattr(self, name)
+            if isinstance(value, str) and (not value.isprintable() or value != value.strip()):
+                object.__setattr__(self, name, " ".join(value.split()))
+
 
 @dataclass
 class GameRow:

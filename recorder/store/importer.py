@@ -273,6 +273,19 @@ KNOWN_TAGS = frozenset({"Event", "Site", "Round", "Date", "Board", "Red", "Black
                         "FEN", "SetUp", "Format", "GameId"})
 
 
+_DAY = re.compile(r"(\d{4})\s*[-./年]\s*(\d{1,2}|\?\?)\s*[-./月]\s*(\d{1,2}|\?\?)")
+
+
+def pgn_day(text: str) -> str:
+    """An imported Date tag as PGN writes a date (YYYY.MM.DD, ``??`` where unknown) when it starts with
+    one in any common form (``2009-11-29 13:0``, ``2009/11/29``, ``2009年11月29日``); else as it came."""
+    found = _DAY.match(text.strip())
+    if found is None:
+        return f"{text.strip()}.??.??" if re.fullmatch(r"\d{4}", text.strip()) else text
+    year, month, day = found.groups()
+    return f"{year}.{month.zfill(2)}.{day.zfill(2)}"
+
+
 def info_from_headers(headers: dict[str, str]) -> GameInfo:
     """The store's game details from PGN tags (``?`` and empty tags are left empty); every other tag
     (ECCO, Opening, RedTeam...) is kept as it came."""
@@ -283,7 +296,7 @@ def info_from_headers(headers: dict[str, str]) -> GameInfo:
     board = tag("Board")
     others = tuple((name, value) for name, value in headers.items()
                    if (name not in KNOWN_TAGS or (name == "Board" and not board.isdigit())) and value.strip())
-    return GameInfo(event=tag("Event"), site=tag("Site"), round=tag("Round"), date=tag("Date"),
+    return GameInfo(event=tag("Event"), site=tag("Site"), round=tag("Round"), date=pgn_day(tag("Date")),
                     board=int(board) if board.isdigit() else None, red=tag("Red"), black=tag("Black"),
                     time_control=tag("TimeControl"), tags=others)
 

@@ -147,7 +147,7 @@ def test_multi_game_file_with_comments_variations_and_fen() -> None:
 def test_writer_emits_roster_fen_format_and_numbering() -> None:
     game = read_pgn(MULTI)[1]
     text = write_pgn(game, "chinese")
-    assert text.splitlines()[:10] == [
+    assert text.splitlines()[:11] == [
         '[Game "Chinese Chess"]',
         '[Event "?"]',
         '[Site "?"]',
@@ -156,12 +156,13 @@ def test_writer_emits_roster_fen_format_and_numbering() -> None:
         '[Red "C"]',
         '[Black "D"]',
         '[Result "0-1"]',
+        '[SetUp "1"]',
         '[FEN "3k5/9/4P4/4P4/4P4/9/9/9/9/5K3 b - - 0 40"]',
         '[Format "Chinese"]',
     ]
     assert text.endswith("\n40... 将4进1\n41. 前兵进一\n0-1\n")
     standard = write_pgn(read_pgn(MULTI)[0], "wxf")
-    assert "[FEN" not in standard and '[Format "WXF"]' in standard
+    assert "[FEN" not in standard and "[SetUp" not in standard and '[Format "WXF"]' in standard
     assert "1. C2.5 H8+7 {[%clk 0:59:50] a black reply; a line comment}" in standard
 
 
@@ -298,3 +299,17 @@ def test_two_comments_after_one_move_stay_two_notes() -> None:
     assert game.move_comments == ["Red opens.; Black was late", "x"]
     (again,) = read_pgn(write_pgn(game, "iccs"))
     assert again.move_comments == game.move_comments and again.comment == game.comment
+
+
+def test_written_lines_keep_to_the_export_width_and_read_back_the_same() -> None:
+    # a player tester: an arbiter's notes made comment lines of 427 characters (PGN: 79, at most 255)
+    game = read_pgn(MULTI)[0]
+    long_note = "alert illegal_move b0 b3 (art. 2.2): the horse's leg is blocked; " * 6
+    game.move_comments[2] = long_note.strip()
+    game.headers["Red"] = "Line1\nLine2"  # a name typed with a line break would end the tag
+    text = write_pgn(game, "chinese")
+    assert max(len(line) for line in text.splitlines()) <= 79
+    assert '[Red "Line1 Line2"]' in text
+    (back,) = read_pgn(text)[:1]
+    assert back.move_comments[2] == game.move_comments[2] and back.headers["Red"] == "Line1 Line2"
+    assert [m.iccs for m in back.moves] == [m.iccs for m in game.moves]

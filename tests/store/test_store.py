@@ -400,3 +400,11 @@ def test_a_new_game_is_warned_of_a_mistyped_round_event_or_board(tmp_path: Path,
         "round '03' is new to 'City Open 2026', which has round '3': its games are a round of their own (check --round)",
         "the event 'city open  2026' is new to this store, which has 'City Open 2026': its games are a tournament "
         "of their own (check --event)"]
+
+
+def test_details_typed_with_a_line_break_are_kept_on_one_line() -> None:
+    # a player tester: `edit --red $'Line1\nLine2'` broke the PGN's tag and the sheet's name box
+    from recorder.store.db import GameInfo
+
+    info = GameInfo(red="Line1\nLine2", black=" 王天一\t", event="Spring  Open")
+    assert (info.red, info.black, info.event) == ("Line1 Line2", "王天一", "Spring  Open")
