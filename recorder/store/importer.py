@@ -364,7 +364,14 @@ def import_pgn(store: GameStore, data: str | bytes, source: str = "") -> Importe
             result.duplicates.append(f"game {number} is already stored as game {stored} "
                                      "(same tags, moves and comments)")
             continue
-        game_id = store.create_game(source or "imported PGN", info_from_headers(game.headers))
+        info = info_from_headers(game.headers)
+        others = store.games_on_board(info) if info.round else []
+        if others:  # stored still (a replayed game is legitimate), but never in silence
+            result.problems.append(
+                f"game {number} is board {info.board} of round {info.round}, where game(s) "
+                f"{', '.join(str(other.id) for other in others)} stand already: the round's PGN and the broadcast "
+                "show both (void the wrong one: xqrec edit GAME --void REASON)")
+        game_id = store.create_game(source or "imported PGN", info)
         for event in events_from_pgn(game, source):
             store.append(game_id, event)
         store.close_game(game_id, game.result)

@@ -315,3 +315,14 @@ def test_an_imported_date_is_stored_as_pgn_writes_dates(tag: str, stored: str) -
     store = GameStore(":memory:")
     (game_id,) = import_pgn(store, f'[Date "{tag}"]\n\n1. h2e2 h9g7 *\n', "d.pgn").ids
     assert store.game(game_id).info.date == stored
+
+
+def test_a_game_imported_onto_a_board_of_its_round_already_taken_is_told() -> None:
+    # a player tester: record refuses a second game on a board of a round; the import said nothing
+    store = GameStore(":memory:")
+    tags = '[Event "Open"]\n[Round "2"]\n[Board "1"]\n[Red "{red}"]\n\n1. h2e2 h9g7 *\n'
+    first = import_pgn(store, tags.format(red="A"), "a.pgn")
+    assert first.ids and not first.problems
+    second = import_pgn(store, tags.format(red="B"), "b.pgn")
+    (problem,) = second.problems
+    assert second.ids and "board 1 of round 2" in problem and f"game(s) {first.ids[0]} " in problem
