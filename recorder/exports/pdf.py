@@ -38,6 +38,7 @@ FONT = "cjk"
 LATIN_FONT = "latin"  # the fallback for letters the CJK font lacks (names in any Latin script)
 BLOCKS = 3  # blocks of numbered rounds across the page
 NOTE_POINTS, NOTE_LINE = 6.5, 3.0  # the notes' type size (points) and line height (mm at A4)
+NOTE_SIZES = (9.0, 8.0, 7.0, NOTE_POINTS)  # tried in turn: the largest at which every note fits the box
 MAX_NOTE = 600  # characters of one note on the sheet (an imported essay of a comment is cut; the PGN keeps it)
 
 
@@ -245,16 +246,19 @@ class _Sheet:
         return self.inner - len(self._diagrams(game)) * (diagram_size(spacing)[0] + 4 * self.s)
 
     def footer(self, y: float, game: RecordedGame, info: GameInfo, spacing: float, notes: Sequence[str],
-               not_over: str = "") -> float:
-        """Time used, the notes' box (``notes``: the lines that fit it, from ``note_lines``), the start
-        position when it is not the usual one, the final position."""
+               not_over: str = "", spare: float = 0.0, note_points: float = NOTE_POINTS) -> float:
+        """Time used, the notes' box (``notes``: the lines that fit it, from ``note_lines``; ``spare``
+        mm taller than the diagrams), the start position when it is not the usual one, the final position."""
         s, pdf = self.s, self.pdf
         diagram_w, diagram_h = diagram_size(spacing)
         box_w = self.box_width(game, spacing)
-        box_h = diagram_h
+        box_h = diagram_h + spare
         x = self.margin
         used = time_used(game, info.time_control)
-        self.text_cell(x, y, box_w, 6 * s, " 用时 Time used", points=8, border=1, fill=(225, 225, 225))
+        clocked = any(entry.clock_ms is not None for entry in game.plies)  # the grey figures beside the moves
+        self.fitted_cell(x, y, box_w, 6 * s, " 用时 Time used" + ("    着法旁小字为走后钟面余时 grey figures by the moves: "
+                                                               "time left on the mover's clock" if clocked else ""),
+                         points=8, smallest=6, border=1, fill=(225, 225, 225))
         red = clock_text(used["red"]) if used["red"] is not None else "—"
         black = clock_text(used["black"]) if used["black"] is not None else "—"
         self.text_cell(x, y + 6 * s, box_w / 2, 7 * s, f" 红方 {red}", points=10, border=1, color=RED_INK)
@@ -264,9 +268,10 @@ class _Sheet:
                          smallest=6, border=1, fill=(225, 225, 225))
         pdf.set_line_width(0.25 * s)
         pdf.rect(x, top + 6 * s, box_w, box_h - 21 * s)
+        line_h = NOTE_LINE * s * note_points / NOTE_POINTS
         for index, line in enumerate(notes):
-            self.text_cell(x + 1 * s, top + 7 * s + index * NOTE_LINE * s, box_w - 2 * s, NOTE_LINE * s, line,
-                           points=NOTE_POINTS, color=(150, 0, 0) if line.startswith("…") else (0, 0, 0))
+            self.text_cell(x + 1 * s, top + 7 * s + index * line_h, box_w - 2 * s, line_h, line,
+                           points=note_points, color=(150, 0, 0) if line.startswith("…") else (0, 0, 0))
         if not notes:
             self.text_cell(x + 1 * s, top + 7 * s, box_w - 2 * s, 4 * s, "无 none", points=7, color=(110, 110, 110))
         dx = x + box_w + 4 * s
@@ -277,26 +282,32 @@ class _Sheet:
         return y + max(box_h, diagram_h + 3 * s)
 
     def note_lines(self, game: RecordedGame, events: Sequence[Event], width: float,
-                   box_h: float) -> tuple[list[str], list[str]]:
-        """The notes as lines of ``width``: those that fit the footer's box of height ``box_h`` and
-        the rest, for continuation pages (a signed sheet leaves out no foul: the box says how many
-        follow, and where)."""
+                   box_h: float) -> tuple[list[str], list[str], float]:
+        """The notes as lines of ``width``: those that fit the footer's box of height ``box_h``, the
+        rest, for continuation pages (a signed sheet leaves out no foul: the box says how many
+        follow, and where), and their type size: the largest of ``NOTE_SIZES`` at which they all fit
+        (``NOTE_POINTS`` when none does; on A5 that is 4.6 points, hard to read in print)."""
         s = self.s
         start = Position.from_fen(game.start_fen)
-        self.font(NOTE_POINTS)
-        lines: list[str] = []
+        notes = []
         for ply, text in game_notes(events, game, sheet=True):
             number, side = move_of(ply, start) if ply > 0 else (0, "")
             where = "开局前" if ply <= 0 else f"第{number}回合{'红' if side == 'red' else '黑'}后"
             if len(text) > MAX_NOTE:  # an imported game's essay of a comment: the PGN keeps it whole
                 text = text[:MAX_NOTE].rstrip() + "…"
-            wrapped = self.pdf.multi_cell(width, NOTE_LINE * s, f"{where}: {text}", dry_run=True, output="LINES")
-            lines += [str(line) for line in wrapped] if isinstance(wrapped, list) else []
-        room = max(1, int((box_h - 23 * s) // (NOTE_LINE * s)))
-        if len(lines) <= room:
-            return lines, []
+            notes.append(f"{where}: {text}")
+        for points in NOTE_SIZES:
+            self.font(points)
+            line_h = NOTE_LINE * s * points / NOTE_POINTS
+            lines: list[str] = []
+            for note in notes:
+                wrapped = self.pdf.multi_cell(width, line_h, note, dry_run=True, output="LINES")
+                lines += [str(line) for line in wrapped] if isinstance(wrapped, list) else []
+            room = max(1, int((box_h - 23 * s) // line_h))
+            if len(lines) <= room:
+                return lines, [], points
         shown, rest = lines[:room - 1], lines[room - 1:]
-        return shown + [f"… {len(rest)} more line(s) of notes on the next page (续 / continued)"], rest
+        return shown + [f"… {len(rest)} more line(s) of notes on the next page (续 / continued)"], rest, NOTE_POINTS
 
     def continued_notes(self, y: float, lines: Sequence[str], bottom: float) -> float:
         """Notes that did not fit the footer's box, from ``y`` down to ``bottom``; returns where they end."""
@@ -391,7 +402,8 @@ def _draw(sheet: _Sheet, events: Sequence[Event], info: GameInfo, short: bool, n
     diagram_w, diagram_h = diagram_size(spacing)
     bottom = sheet.height - sheet.margin
     per_page = max(1, int((bottom - sheet.margin - title_h - gap - 7 * s - 16 * s) // (NOTE_LINE * s)))
-    shown: list[str] = []  # the notes' lines the footer's box holds
+    shown: list[str] = []  # the notes' lines the footer's box holds, and their type size
+    note_points = NOTE_POINTS
     continued: list[list[str]] = []  # the rest, a page of lines each
 
     def page_footer(number: int) -> None:
@@ -399,17 +411,27 @@ def _draw(sheet: _Sheet, events: Sequence[Event], info: GameInfo, short: bool, n
                         f"{_provenance(events)}    第 {number + 1} / {len(pages) + len(continued)} 页", points=6,
                         align="R", color=(120, 120, 120))
 
+    # A finished game's last page keeps the rows its moves fill and a spare one; the rows it does not
+    # need go to the notes, which then stay on the sheet the players sign (an A5 sheet of 13 rounds put
+    # two lines of notes and the signatures alone on a second page). A game not over keeps its rows.
+    last_rows, last_lines = pages[-1]
+    needed = -(-len(last_rows) // BLOCKS) + 1
+    spare = 0.0
+    if not not_over and needed < last_lines:
+        spare = (last_lines - needed) * row_h
+        pages[-1] = (last_rows, needed)
     for number, (page, lines) in enumerate(pages):
         sheet.pdf.add_page()
         if number == 0:  # the notes the footer's box cannot hold, measured once a page exists to measure on
-            shown, more = sheet.note_lines(game, events, sheet.box_width(game, spacing) - 2 * s, diagram_h)
+            shown, more, note_points = sheet.note_lines(game, events, sheet.box_width(game, spacing) - 2 * s,
+                                                        diagram_h + spare)
             continued = [more[i:i + per_page] for i in range(0, len(more), per_page)]
         y = sheet.title(sheet.margin, number, not_over)
         y = sheet.header(y, info, game.result) + gap if number == 0 else y + gap
         if page or number == 0:  # a last page after full ones may hold only the footer and signatures
             y = sheet.moves(y, page, lines, row_h) + gap
         if number == len(pages) - 1:
-            y = sheet.footer(y, game, info, spacing, shown, not_over) + gap
+            y = sheet.footer(y, game, info, spacing, shown, not_over, spare, note_points) + gap
             if not continued:
                 sheet.signatures(y)
         page_footer(number)
