@@ -131,6 +131,8 @@ class RecordingSession:
         self._next_locate = -np.inf
         self._locate_wait = self.config.locate_every_s
         self._first_not_found: float | None = None  # when the board was first looked for and not found
+        # a frame was read on a grid (located, or the calibration given): the board was watched
+        self.board_watched = False
         self._blind_alerted: float | None = None
         self._not_found_reason = ""
         self._drift_quiet_until = -np.inf  # drift checks wait until then (the last one was fooled)
@@ -225,6 +227,7 @@ class RecordingSession:
             if self.observer is None:  # not found: presses while the board is not watched are not judged
                 self.resolver.blind(t)
         if self.observer is not None:
+            self.board_watched = True
             started = time.perf_counter()
             before = self.timings["classify_ms"]
             observation = self.observer.feed(image, t)

@@ -320,9 +320,11 @@ def record_source(source_spec: str, classifier: Any, *, source: FrameSource | No
                 # not the game's end: it stays open for the rest (the next file: --resume GAME), and the
                 # clock log's later presses wait for that run
                 reason, complete = (FOLDER_GREW if isinstance(source, ImageFolderSource) else ENDED_EARLY), False
-            elif not any(isinstance(e, CalibrationChanged) for e in events.events):
+            elif session.frames and not session.board_watched:
                 # nothing was seen, so nothing is known of the game: it is not closed as a record of
-                # no moves, but left for a run that can see the board (another camera or file)
+                # no moves, but left for a run that can see the board (another camera or file). A run on a
+                # given calibration watches the board from its first frame (a tester's game of 30 moves
+                # was left open "with no move": no board found event came, none being looked for)
                 reason, complete = NEVER_FOUND, False
             elif logged and clock is None and not isinstance(source, LiveSource):
                 # the presses as fed (a resumed run's log moved on with its frames), not as logged
@@ -628,7 +630,7 @@ def run(args: argparse.Namespace) -> int:
         written = [str(path) for path in (args.pgn, args.scoresheet, args.events) if path is not None]
         where = f"in {', '.join(written)}" if written else "only in the scoresheet above (no store, no file asked for)"
         print(f"xqrec record: {ENDED_EARLY} (a cut or damaged file?); the moves read are {where}", file=sys.stderr)
-    nothing = _nothing_recorded(events)
+    nothing = _nothing_recorded(events, never_found)
     if nothing:
         print(f"xqrec record: no move was recorded: {nothing}; see the alerts above or in the log",
               file=sys.stderr)
@@ -662,11 +664,12 @@ def signal_status(reason: str) -> int:
     return 128 + int(signal.SIGINT)
 
 
-def _nothing_recorded(events: list[Event]) -> str:
-    """Why a game went on but not one move was recorded ("" when moves were, or nothing happened)."""
+def _nothing_recorded(events: list[Event], never_found: bool) -> str:
+    """Why a game went on but not one move was recorded ("" when moves were, or nothing happened);
+    ``never_found``: the run never found the board (with a calibration given, it is never looked for)."""
     if any(isinstance(e, MoveRecorded) for e in events):
         return ""
-    if not any(isinstance(e, CalibrationChanged) for e in events):
+    if never_found:
         return "the board was never found in the picture"
     unexplained = sum(1 for e in events if isinstance(e, Alert) and e.kind == "unexplained")
     if unexplained:  # a tester's second file of a game, recorded as a new game from the start position

@@ -660,3 +660,30 @@ def test_a_boards_time_control_comes_from_the_events_other_games(
     assert [game.info.time_control for game in GameStore(db).games()] == ["900+10", "900+10"]
     assert main([*base[:-4], "--event", "Blitz", "--board", "1"]) == 0  # another event: not guessed
     assert GameStore(db).games()[-1].info.time_control == ""
+
+
+@pytest.mark.skipif(not VIDEO.exists(), reason="fixture video missing")
+def test_a_game_recorded_on_a_given_calibration_is_closed_at_the_end_of_its_file(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    # a tester: every run given --calibration ended "game 1 is left open, with no move" after
+    # recording all its moves (no "board found" came, the board being given, not looked for)
+    import cv2
+
+    from recorder.store import GameStore
+
+    capture = cv2.VideoCapture(str(VIDEO))
+    ok, frame = capture.read()
+    capture.release()
+    assert ok
+    cv2.imwrite(str(tmp_path / "first.png"), frame)
+    calib, db = tmp_path / "c.json", tmp_path / "g.sqlite3"
+    assert main(["calibrate", str(tmp_path / "first.png"), "--out", str(calib)]) == 0
+    truth = json.loads((FIXTURES / "game_short.truth.json").read_text(encoding="utf-8"))
+    use_oracle_in_record(OracleClassifier(truth), monkeypatch.setattr)
+    capsys.readouterr()
+    assert main(["record", str(VIDEO), "--clock-log", str(FIXTURES / "game_short.clock.jsonl"), "--db", str(db),
+                 "--calibration", str(calib), "--quiet"]) == 0
+    assert "with no move" not in capsys.readouterr().err
+    with GameStore(db) as store:
+        (game,) = store.games()
+        assert game.status == "closed" and game.plies == len(truth["moves"])
