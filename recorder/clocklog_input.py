@@ -79,6 +79,10 @@ def _parse(lines: Iterable[str], source: str) -> tuple[ClockLog, str]:
             continue
         if press is None:
             continue
+        if presses and press == presses[-1]:  # a line written twice (a copy, a logger's retry): one press
+            log.warning("%s line %d repeats the press before it (%s at %.3f s): read once", source, number,
+                        press.side, press.t)
+            continue
         if open_since is not None:
             damaged.append((open_since, press.t))
             open_since = None

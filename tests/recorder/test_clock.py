@@ -766,3 +766,14 @@ def test_a_press_waits_for_a_move_seen_but_not_yet_read_clearly() -> None:
     events = resolver.observe(replace(observe_board(P1.board, 10.0, seed=20), t_moved=None))  # read clearly now
     assert [(e.iccs, e.red_ms) for e in events if isinstance(e, MoveRecorded)] == [("h2e2", 905000)]
     assert not [k for k in _kinds(events) + _kinds(resolver.tick(30.0)) if k.endswith("_press") or k.startswith("press")]
+
+
+def test_a_clock_log_line_written_twice_is_one_press(caplog: pytest.LogCaptureFixture) -> None:
+    # a tester copied a press line: read twice, it was a press without a move, a foul against red
+    from recorder.clocklog_input import parse_clock_lines
+
+    line = '{"t": 5.348, "event": "press", "side": "red", "red_ms": 904652, "black_ms": 900000}'
+    later = '{"t": 9.1, "event": "press", "side": "black", "red_ms": 904652, "black_ms": 896250}'
+    with caplog.at_level("WARNING"):
+        presses, skipped = parse_clock_lines([line, line, later])
+    assert len(presses) == 2 and skipped == 0 and "repeats the press before it" in caplog.text
