@@ -230,11 +230,13 @@ STREAM_TIMEOUT_MS = 5000  # a stream that accepts the connection but sends nothi
 def _open_cv(target: str | int) -> Capture:
     """OpenCV's capture of ``target``. A stream URL is opened with FFmpeg's open and read timeouts
     (``STREAM_TIMEOUT_MS``), so a frozen stream's read returns a failure rather than blocking for
-    good; a backend that does not take them (another build's) opens it without."""
+    good; a build without FFmpeg opens it with its own backend. A stream FFmpeg could not open is
+    not tried again without the timeouts: another backend waits on a silent server for half a minute
+    a try (a tester's listener that never answered held the recorder 147 s, deaf to Ctrl-C)."""
     if isinstance(target, str) and "://" in target:
         capture = cv2.VideoCapture(target, cv2.CAP_FFMPEG, [cv2.CAP_PROP_OPEN_TIMEOUT_MSEC, STREAM_TIMEOUT_MS,
                                                              cv2.CAP_PROP_READ_TIMEOUT_MSEC, STREAM_TIMEOUT_MS])
-        if capture.isOpened():
+        if capture.isOpened() or cv2.videoio_registry.hasBackend(cv2.CAP_FFMPEG):
             return capture
         capture.release()
     return cv2.VideoCapture(target)

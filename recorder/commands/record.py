@@ -84,7 +84,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="move notation in the PGN (default iccs)")
     parser.add_argument("--wait-for-source", type=float, default=0.0, metavar="SECONDS",
                         help="keep trying to open a camera or stream this long before giving up (default: "
-                             "four tries, a few seconds, so that a wrong address is told soon); for recorders "
+                             "four tries, so that a wrong address is told soon: a few seconds, half a minute for a "
+                             "server that accepts and never answers); for recorders "
                              "started before their cameras")
     parser.add_argument("--fps", type=positive_number,
                         help="frame rate of an image folder (default 10), or to override a file's")
@@ -537,8 +538,13 @@ def run(args: argparse.Namespace) -> int:
                              "runs in real time (leave --clock-rate out)")
         if args.wait_for_source < 0:
             raise ValueError("--wait-for-source must be 0 or more seconds")
-        source.check(wait_s=args.wait_for_source,
-                     told=lambda text: print(f"xqrec record: {text}", file=sys.stderr, flush=True))
+        try:
+            source.check(wait_s=args.wait_for_source,
+                         told=lambda text: print(f"xqrec record: {text}", file=sys.stderr, flush=True))
+        except KeyboardInterrupt:
+            print(f"xqrec record: stopped while waiting for {source.name} to answer; nothing was recorded",
+                  file=sys.stderr)
+            raise
     if isinstance(source, FollowedFolderSource):
         if args.wait_for_source < 0:
             raise ValueError("--wait-for-source must be 0 or more seconds")

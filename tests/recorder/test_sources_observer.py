@@ -627,3 +627,39 @@ def test_a_stream_still_starting_is_waited_for_when_asked() -> None:
     with pytest.raises(OSError, match=r"answered after \d+ tries in 3\d s"):
         never.check(wait_s=30.0)
     assert 30.0 <= now[0] < 31.0
+
+
+def test_a_stream_that_accepts_and_never_answers_is_given_up_on_within_its_timeout() -> None:
+    # a tester's listener that accepted and never replied held the recorder 147 s: each of four tries
+    # fell back, after FFmpeg's 5 s timeout, to a backend without one (30 s more)
+    import socket
+
+    from recorder.sources import STREAM_TIMEOUT_MS, _open_cv
+
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(4)
+    accepted: list[socket.socket] = []
+    stop = threading.Event()
+
+    def accept() -> None:
+        server.settimeout(0.2)
+        while not stop.is_set():
+            try:
+                accepted.append(server.accept()[0])
+            except OSError:
+                continue
+
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    try:
+        started = time.monotonic()
+        capture = _open_cv(f"http://127.0.0.1:{server.getsockname()[1]}/x.mjpg")
+        assert not capture.isOpened()
+        assert time.monotonic() - started < STREAM_TIMEOUT_MS / 1000 * 2  # one timeout, not a second try without
+    finally:
+        stop.set()
+        thread.join()
+        for connection in accepted:
+            connection.close()
+        server.close()
