@@ -169,13 +169,13 @@ ALERT_KINDS = frozenset({
     "press_without_move", "move_without_press", "flag_fallen", "clock_disconnected", "no_clock",
     "clock_times_changed", "clock_restarted", "clock_log_damaged", "clock_log_mismatch",
     "camera_lost", "board_not_found", "board_covered", "second_board", "glare", "source_ended_early",
-    "recorder_lost", "clock_sides_swapped",
+    "recorder_lost", "clock_sides_swapped", "record_damaged",
 })
 # those about the equipment (camera, clock, video), not about what a player did: the exports say so,
 # so a scoresheet's notes do not read a camera outage as a foul
 EQUIPMENT_KINDS = frozenset({"camera_lost", "board_not_found", "board_covered", "second_board", "glare",
                              "source_ended_early", "clock_disconnected", "no_clock", "clock_log_damaged",
-                             "clock_log_mismatch", "recorder_lost", "clock_sides_swapped"})
+                             "clock_log_mismatch", "recorder_lost", "clock_sides_swapped", "record_damaged"})
 
 
 @dataclass(frozen=True)

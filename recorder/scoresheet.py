@@ -28,7 +28,7 @@ from recorder.events import (
     ResultMarked,
     SourceGap,
 )
-from rules import START_FEN, Move, Position, format_move
+from rules import START_FEN, Move, Position, RulesError, format_move
 from rules.squares import BLACK, RED
 
 log = logging.getLogger(__name__)
@@ -74,6 +74,26 @@ class RecordedGame:
         return self.ended.result if self.ended is not None and self.ended.result else "*"
 
 
+def _fill_lost_ply(game: RecordedGame, event: MoveRecorded) -> None:
+    """Put back the one ply missing before ``event`` (its record lost: a damaged store row) when one
+    legal move alone leads, with ``event``'s move, to the position ``event`` recorded after it."""
+    try:
+        position = Position.from_fen(game.start_fen)
+        for entry in game.plies:
+            position = position.play(entry.iccs)
+        found = [move for move in position.legal_moves()
+                 if (after := position.play(move)).is_legal(Move.from_iccs(event.iccs))
+                 and after.play(event.iccs).fen().split()[:2] == event.fen_after.split()[:2]]
+    except (RulesError, ValueError):
+        return
+    if len(found) == 1:
+        move = found[0]
+        log.warning("event log: ply %d is missing; %s put back, the one move that leads to ply %d's position",
+                    event.ply - 1, move.iccs, event.ply)
+        game.plies.append(PlyEntry(event.ply - 1, move.iccs, format_move(position, move), position.side_to_move,
+                                   event.t, 0.0))
+
+
 def rebuild(events: Iterable[Event]) -> RecordedGame:
     """Replay an event log into the game it records (later events override earlier ones)."""
     game = RecordedGame()
@@ -84,6 +104,8 @@ def rebuild(events: Iterable[Event]) -> RecordedGame:
             del game.plies[event.ply - 1:]
             if game.ended is not None and game.ended.ply >= event.ply and not isinstance(game.ended, ResultMarked):
                 game.ended = None  # the position it was judged on is gone (the arbiter's own result stands)
+            if len(game.plies) == event.ply - 2:
+                _fill_lost_ply(game, event)
             if len(game.plies) != event.ply - 1:
                 log.warning("event log: ply %d recorded after only %d plies", event.ply, len(game.plies))
             clock = _mover_ms(event.side, event.red_ms, event.black_ms)

@@ -26,6 +26,7 @@ from recorder.events import (
     Alert,
     Event,
     GameEnded,
+    MoveRecorded,
     RecordingStarted,
     RecordingStopped,
     event_from_json,
@@ -325,14 +326,25 @@ class GameStore:
         return found
 
     def events(self, game_id: int) -> list[Event]:
-        """The game's event log in the order it was recorded."""
+        """The game's event log in the order it was recorded.
+
+        An event that cannot be read (a damaged disk, a hand-edited row) is read as a
+        ``record_damaged`` alert in its place, so the rest of the game stays readable, exportable and
+        resumable, and every sheet says the record was damaged there (one bad row made a tester's 30
+        moves unreachable); its place is kept, as acknowledgements name alerts by it."""
         rows = self.db.execute("SELECT seq, data FROM events WHERE game_id = ? ORDER BY seq", (game_id,))
-        found = []
+        found: list[Event] = []
         for row in rows:
             try:
                 found.append(event_from_json(json.loads(row["data"])))
-            except ValueError as error:
-                raise ValueError(f"game {game_id}, event {row['seq']}: {error}") from None
+            except (ValueError, TypeError, KeyError, AttributeError) as error:
+                log.warning("game %d, event %d cannot be read (%s): kept as a damaged-record alert", game_id,
+                            row["seq"], error)
+                t = found[-1].t if found else 0.0
+                ply = next((event.ply for event in reversed(found) if isinstance(event, MoveRecorded)), 0)
+                found.append(Alert(t, "record_damaged", (), "", f"event {row['seq']} of the stored record could "
+                                   f"not be read ({str(error)[:80]}): what it said is lost; check the moves "
+                                   "around it against the players' memory or the video", ply))
         return found
 
     def time_base(self, game_id: int) -> float | None:

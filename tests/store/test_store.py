@@ -408,3 +408,28 @@ def test_details_typed_with_a_line_break_are_kept_on_one_line() -> None:
 
     info = GameInfo(red="Line1\nLine2", black=" 王天一\t", event="Spring  Open")
     assert (info.red, info.black, info.event) == ("Line1 Line2", "王天一", "Spring  Open")
+
+
+def test_a_damaged_row_leaves_the_rest_of_the_game_readable_and_its_move_put_back(tmp_path: Path) -> None:
+    # a tester set one stored event to '{garbage': show, export and --resume all failed, the game's 30
+    # moves unreachable
+    from recorder.events import Alert, MoveRecorded
+    from recorder.exports.pgn import export_pgn
+    from recorder.scoresheet import rebuild
+    from tests.exports.game_events import game_events
+
+    moves = ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7"]
+    db = tmp_path / "g.sqlite3"
+    with GameStore(db) as store:
+        game_id = store.create_game("table.mp4")
+        for event in game_events(moves):
+            store.append(game_id, event)
+        seq = next(seq for seq, event in store.events_after(game_id, 0)
+                   if isinstance(event, MoveRecorded) and event.ply == 3)
+        store.db.execute("UPDATE events SET data = '{garbage' WHERE game_id = ? AND seq = ?", (game_id, seq))
+        store.db.commit()
+        events = store.events(game_id)
+    damaged = [e for e in events if isinstance(e, Alert) and e.kind == "record_damaged"]
+    assert len(damaged) == 1 and f"event {seq}" in damaged[0].text
+    assert rebuild(events).moves == moves  # the lost ply is the one move that leads on to ply 4's position
+    assert "record_damaged" in export_pgn(events)
