@@ -15,6 +15,7 @@ import os
 import socket
 import sqlite3
 import time
+import urllib.parse
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -32,7 +33,7 @@ from recorder.events import (
     event_from_json,
     event_to_json,
 )
-from recorder.store.migrations import check_store, migrate
+from recorder.store.migrations import LATEST, check_store, migrate, schema_version
 
 log = logging.getLogger(__name__)
 
@@ -137,6 +138,25 @@ def _alive(pid: int, host: str) -> bool:
     return True
 
 
+def _on_read_only_media(path: Path) -> bool:
+    """Is the store's folder on a file system mounted read-only (a write-protected card, a CD, an
+    archive mount)? SQLite cannot even read a store there the usual way: it needs its lock files."""
+    try:
+        return bool(os.statvfs(path.parent).f_flag & os.ST_RDONLY)
+    except (OSError, AttributeError):  # no statvfs (Windows): opened as usual
+        return False
+
+
+def _open_unchanging(path: Path) -> sqlite3.Connection:
+    """A store on read-only media, opened as a file nothing changes (SQLite's ``immutable``). A write-ahead
+    log left beside it (a recorder stopped before it was folded in) cannot be read so: told."""
+    if path.with_name(path.name + "-wal").exists() and path.with_name(path.name + "-wal").stat().st_size:
+        log.warning("%s has a write-ahead log beside it that read-only media keep from being read: the latest "
+                    "events may be missing (copy the store and its -wal file somewhere writable)", path)
+    uri = "file:" + urllib.parse.quote(str(path.resolve())) + "?immutable=1"
+    return sqlite3.connect(uri, uri=True, isolation_level=None)
+
+
 class GameStore:
     """The SQLite game store; ``GameStore(path)`` creates and migrates the file on first use.
 
@@ -160,10 +180,26 @@ class GameStore:
                                         "create it first (or is the drive not mounted?)")
         elif self.path is not None and not self.path.exists():  # connecting would make an empty file
             raise FileNotFoundError(f"no game store at {self.path}")
-        self.db = sqlite3.connect(":memory:" if self.path is None else self.path, isolation_level=None,
-                                  timeout=10.0)
+        self.read_only = False  # opened from read-only media: read as it is, nothing can be written
+        if self.path is not None and not create and _on_read_only_media(self.path):
+            self.db = _open_unchanging(self.path)
+            self.read_only = True
+        else:
+            self.db = sqlite3.connect(":memory:" if self.path is None else self.path, isolation_level=None,
+                                      timeout=10.0)
         self.db.row_factory = sqlite3.Row
         self._writing = False  # inside ``locked``
+        if self.read_only:
+            try:
+                if not check_store(self.db, self.path):
+                    raise FileNotFoundError(f"no game store at {self.path} (an empty database)")
+                if schema_version(self.db) != LATEST:
+                    raise ValueError(f"the game store {self.path} is on read-only media and needs upgrading to this "
+                                     "program's version: copy it somewhere writable first")
+            except BaseException:
+                self.db.close()
+                raise
+            return
         try:
             if not check_store(self.db, self.path) and not create:  # before the journal mode is written
                 raise FileNotFoundError(f"no game store at {self.path} (an empty database: record or "

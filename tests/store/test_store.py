@@ -433,3 +433,21 @@ def test_a_damaged_row_leaves_the_rest_of_the_game_readable_and_its_move_put_bac
     assert len(damaged) == 1 and f"event {seq}" in damaged[0].text
     assert rebuild(events).moves == moves  # the lost ply is the one move that leads on to ply 4's position
     assert "record_damaged" in export_pgn(events)
+
+
+def test_a_store_on_read_only_media_is_read_and_not_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a tester's store on a read-only mount: games, show and export all failed "unable to open database file"
+    import recorder.store.db as db_module
+    from tests.exports.game_events import game_events
+
+    db = tmp_path / "g.sqlite3"
+    with GameStore(db) as store:
+        game_id = store.create_game("table.mp4")
+        for event in game_events(["h2e2", "h9g7"]):
+            store.append(game_id, event)
+    monkeypatch.setattr(db_module, "_on_read_only_media", lambda path: True)
+    with GameStore(db, create=False) as store:
+        assert store.read_only and [game.id for game in store.games()] == [game_id]
+        assert len(store.events(game_id)) > 2
+        with pytest.raises(sqlite3.OperationalError, match="readonly"):
+            store.create_game("another.mp4")
