@@ -17,6 +17,7 @@ import re
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any, TypeVar
 
 from recorder.clocklog_input import ClockPress
@@ -230,9 +231,16 @@ def _warn_of_earlier_games(others: list[GameRow], game_id: int) -> None:
 
 def _warn_of_same_source(stored: list[GameRow], source: str, game_id: int) -> None:
     """Say so when the source has an interrupted game on another board, round or event: a run after
-    Ctrl-C with a mistyped ``--round`` or ``--board`` is not taken for a new game in silence (tester)."""
+    Ctrl-C with a mistyped ``--round`` or ``--board`` is not taken for a new game in silence (tester);
+    and when a file recorded whole before is recorded again (the same command run twice)."""
     for game in stored:
-        if game.state == "interrupted" and game.id != game_id and _public_source(game.source) == _public_source(source):
+        if game.id == game_id or _public_source(game.source) != _public_source(source):
+            continue
+        if game.state == "closed" and Path(source).is_file():  # a camera or stream films game after game
+            log.warning("this file was recorded before as game %d (closed, %d plies, result %s): game %d records it "
+                        "again (void the one not wanted: xqrec edit GAME --void REASON)", game.id, game.plies,
+                        game.result or "*", game_id)
+        if game.state == "interrupted":
             log.warning("game %d, recorded from this same source (%s), is interrupted: game %d is a new game, as "
                         "--event/--round/--board name another board (to go on with game %d instead, give --resume %d)",
                         game.id, _board_name(game.info) if game.info.board is not None else "no board", game_id,

@@ -687,3 +687,18 @@ def test_a_game_recorded_on_a_given_calibration_is_closed_at_the_end_of_its_file
     with GameStore(db) as store:
         (game,) = store.games()
         assert game.status == "closed" and game.plies == len(truth["moves"])
+
+
+@pytest.mark.skipif(not VIDEO.exists(), reason="fixture video missing")
+def test_a_file_recorded_again_is_told_to_have_been_recorded(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    # a tester ran the same command twice on a finished file: a second game, in silence
+    truth = json.loads((FIXTURES / "game_short.truth.json").read_text(encoding="utf-8"))
+    use_oracle_in_record(OracleClassifier(truth), monkeypatch.setattr)
+    argv = ["record", str(VIDEO), "--clock-log", str(FIXTURES / "game_short.clock.jsonl"),
+            "--db", str(tmp_path / "g.sqlite3"), "--quiet"]
+    assert main(argv) == 0
+    caplog.clear()
+    with caplog.at_level("WARNING"):
+        assert main(argv) == 0
+    assert "this file was recorded before as game 1" in caplog.text and "game 2 records it again" in caplog.text
