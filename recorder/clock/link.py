@@ -120,6 +120,9 @@ class SerialClockLink:
         self._missing_said = False
         self._bytes_unread = 0
         self._open_error = ""  # why the port last failed to open
+        # the first valid message while not connected, and its items, waiting for a second one within
+        # silence_s + answer_s (a stopped clock answers the poll that silence brings)
+        self._first_heard: tuple[float, list[Item]] | None = None
 
     # --- control -----------------------------------------------------------------------
     @property
@@ -237,6 +240,7 @@ class SerialClockLink:
     def _session(self, port: Any) -> bool:
         """Talk to an open port until it fails or falls silent; returns whether the clock answered."""
         self.protocol.reset()
+        self._first_heard = None
         opened = self.clock()
         heard_any = False
         self._bytes_unread = 0  # bytes that arrived and made no message since the port was opened
@@ -253,7 +257,18 @@ class SerialClockLink:
                     items = self.protocol.feed(data, now)
                     heard = self.protocol.heard > before
                     self._bytes_unread = 0 if heard else self._bytes_unread + len(data)
+                    if heard and not self.connected and self.protocol.heard - before < 2:
+                        # one message alone is no clock: the line has no checksum, and noise makes a
+                        # valid-looking message now and then (a tester's random bytes were taken for
+                        # a clock after 131 s). Its items wait for a second message soon after: a running
+                        # clock reports each second, a stopped one answers the poll silence brings.
+                        if self._first_heard is None or now - self._first_heard[0] > self.silence_s + self.answer_s:
+                            self._first_heard = (now, list(items))
+                            polled = None
+                            continue
+                        items = self._first_heard[1] + items
                     if heard:
+                        self._first_heard = None
                         if not self.connected:
                             self._came_back(now)
                         elif talking and self._last_heard is not None and now - self._last_heard > self.quiet_s:

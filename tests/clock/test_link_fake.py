@@ -136,7 +136,7 @@ def test_a_line_whose_bytes_come_damaged_is_told_as_noise_not_as_silence() -> No
     """Tester: a clock on a very noisy line was alerted 'lost (silent for 9.1 s)' while its bytes kept
     coming, and was back at once: the staff would look for a pulled cable."""
     setup = bytes((dgt.SEND_UPDATE_NICE, dgt.SEND_CLOCK))
-    port = _NoisyPort([(setup, _time(600, 600, LEFT))], fail=False)
+    port = _NoisyPort([(setup, _time(600, 600, LEFT) + _time(600, 599, LEFT))], fail=False)  # two: a clock
     link = SerialClockLink("fake", make_protocol("dgt"), silence_s=0.1, answer_s=0.1, backoff_s=(5.0, 5.0),
                            opener=lambda name, **options: port).start()
     deadline = time.monotonic() + 3
@@ -146,3 +146,27 @@ def test_a_line_whose_bytes_come_damaged_is_told_as_noise_not_as_silence() -> No
     link.stop()
     (lost,) = [i for i in list(link.items.queue) if isinstance(i, ClockNotice) and i.kind == DISCONNECTED]
     assert "no readable message for" in lost.text and "bytes came damaged" in lost.text
+
+
+class _NoisePort(FakePort):
+    """A line of noise only, in which one valid-looking clock message turns up by chance."""
+
+    def __init__(self) -> None:
+        super().__init__([], fail=False)
+        self.chance = _time(600, 600, LEFT)
+
+    def read(self, size: int) -> bytes:
+        time.sleep(0.01)
+        chance, self.chance = self.chance, b""
+        return b"\xff\x13" + chance
+
+
+def test_one_message_in_noise_is_not_taken_for_a_clock() -> None:
+    # a tester's line of random bytes gave 'clock connected' after 131 s (a chance message), then 23
+    # press_unheard notes; a clock answers again within seconds, noise does not
+    link = SerialClockLink("fake", make_protocol("dgt"), silence_s=0.1, answer_s=0.1, backoff_s=(5.0, 5.0),
+                           opener=lambda name, **options: _NoisePort()).start()
+    time.sleep(0.8)
+    link.stop()
+    kinds = [i.kind for i in list(link.items.queue) if isinstance(i, ClockNotice)]
+    assert CONNECTED not in kinds and not link.connections
