@@ -9,6 +9,7 @@ at which the recorder knew it; :func:`event_to_json` adds the class name as ``"t
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import logging
@@ -390,10 +391,19 @@ class EventLog:
             self._out = self.path.open("a", encoding="utf-8")
 
     def append(self, event: Event) -> None:
+        """Keep ``event``, and write it to the file. A file that can no longer be written (a full disk)
+        is given up with a warning, not the recording: the events are kept, and the store has them."""
         self.events.append(event)
         if self._out is not None:
-            self._out.write(json.dumps(event_to_json(event), ensure_ascii=False) + "\n")
-            self._out.flush()
+            try:
+                self._out.write(json.dumps(event_to_json(event), ensure_ascii=False) + "\n")
+                self._out.flush()
+            except OSError as error:
+                log.warning("the event log %s cannot be written (%s): it stops at %d event(s); the recording "
+                            "goes on", self.path, error.strerror or error, len(self.events) - 1)
+                with contextlib.suppress(OSError):
+                    self._out.close()
+                self._out = None
 
     def extend(self, events: Iterable[Event]) -> None:
         for event in events:

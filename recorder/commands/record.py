@@ -343,7 +343,7 @@ def record_source(source_spec: str, classifier: Any, *, source: FrameSource | No
                 events.append(clock_event)
                 on_event(clock_event)
         session.finish(reason, complete=complete)
-        return store.store.events(store.game_id) if store is not None else list(events.events)
+        return store.events() if store is not None else list(events.events)
 
 
 ENDED_EARLY = "stopped: the video ended early"
@@ -608,6 +608,18 @@ def run(args: argparse.Namespace) -> int:
         print(f"xqrec record: cannot write {'; '.join(unwritten)}; {kept}", file=sys.stderr)
         if stored is None and not args.events:
             print(pgn_text, end="")
+    if stored is not None and stored.backlog:  # the store refused them to the end (a full disk)
+        written = [str(path) for path in (args.pgn, args.scoresheet)  # an event log on a full disk stopped too
+                   if path is not None and not any(item.startswith(f"{path}:") for item in unwritten)]
+        plies = sum(1 for e in stored.backlog if isinstance(e, MoveRecorded))
+        where = (f"they are in {', '.join(written)}" if written else "the game's PGN follows on standard output")
+        print(f"xqrec record: the game store {stored.store.path} could not be written ({stored.store_error}): the "
+              f"last {len(stored.backlog)} event(s) of this run, {plies} recorded move(s) among them, are not in "
+              f"game {stored.game_id}; {where}. Free some space: the same command (or --resume "
+              f"{stored.game_id}) goes on from what the store holds", file=sys.stderr)
+        if not written:
+            print(pgn_text, end="")
+        return 2
     stopped = next((e for e in reversed(events) if isinstance(e, RecordingStopped)), None)
     ended_early = stopped is not None and stopped.reason == ENDED_EARLY
     never_found = stopped is not None and stopped.reason == NEVER_FOUND

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 import re
+import sqlite3
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
@@ -286,6 +287,10 @@ class StoreRecording:
     offset: float | None = None  # where this run's times start (``start_run``)
     _own: set[int] = field(default_factory=set)  # numbers of the events this run appended
     _seen: int = 0  # events up to this number have been looked at by ``corrections``
+    # events the store would not take (a full disk, a store locked too long), in order, written as soon
+    # as it takes them again: the recording goes on meanwhile (see ``sink``)
+    backlog: list[Event] = field(default_factory=list)
+    store_error: str = ""  # why the store last refused an event ("" once the backlog is written)
 
     @classmethod
     def open(cls, store: GameStore, source: str, info: GameInfo | None = None,
@@ -358,16 +363,40 @@ class StoreRecording:
     def sink(self, event: Event) -> None:
         """Commit one event; a stop at the end of the source closes the game (in the same transaction),
         and so does any stop of a game whose result is known (the rules decided it, or the arbiter
-        marked it): it is over, not waiting for its recorder to go on."""
-        result = None
-        if isinstance(event, RecordingStopped):
-            known = rebuild([*self.store.events(self.game_id), event]).result
-            if event.reason == "end of source" or known != "*":
-                result = known
-        self._own.add(self.store.append(self.game_id, event, close_with=result))
-        self.stored += 1
-        if isinstance(event, RecordingStopped):
-            self.store.end_session(self.session_id)
+        marked it): it is over, not waiting for its recorder to go on.
+
+        A store that will not take it (a full disk, a store another program holds locked) does not
+        stop the recording: the event waits in ``backlog``, with the ones after it, and they are
+        written in order as soon as the store takes them again (a tester's full disk had stopped a
+        recording at ply 9 of 30 for good, and its PGN and scoresheet were never written)."""
+        self.backlog.append(event)
+        try:
+            while self.backlog:
+                waiting = self.backlog[0]
+                result = None
+                if isinstance(waiting, RecordingStopped):
+                    known = rebuild([*self.store.events(self.game_id), waiting]).result
+                    if waiting.reason == "end of source" or known != "*":
+                        result = known
+                self._own.add(self.store.append(self.game_id, waiting, close_with=result))
+                self.backlog.pop(0)
+                self.stored += 1
+                if isinstance(waiting, RecordingStopped):
+                    self.store.end_session(self.session_id)
+        except sqlite3.OperationalError as error:
+            if not self.store_error:
+                log.warning("the game store %s cannot be written (%s): recording goes on, and what is recorded "
+                            "meanwhile is written to it as soon as it can be (free some space)", self.store.path,
+                            error)
+            self.store_error = str(error)
+            return
+        if self.store_error:
+            log.warning("the game store %s is written again: nothing recorded meanwhile was lost", self.store.path)
+            self.store_error = ""
+
+    def events(self) -> list[Event]:
+        """The game's whole log: what the store holds and what still waits to be written to it."""
+        return [*self.store.events(self.game_id), *self.backlog]
 
     def corrections(self) -> list[MoveCorrected | PositionRestored]:
         """Moves the arbiter corrected or took back in the console (another process) since the last call.

@@ -451,3 +451,32 @@ def test_a_store_on_read_only_media_is_read_and_not_written(tmp_path: Path, monk
         assert len(store.events(game_id)) > 2
         with pytest.raises(sqlite3.OperationalError, match="readonly"):
             store.create_game("another.mp4")
+
+
+def test_a_store_that_refuses_events_for_a_while_loses_none(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a tester's full disk stopped a recording at ply 9 of 30 for good; the events now wait and are
+    # written, in order, once the store takes them again
+    from recorder.store.resume import StoreRecording
+    from tests.exports.game_events import game_events
+
+    events = game_events(["h2e2", "h9g7", "h0g2", "i9h9"])
+    with GameStore(tmp_path / "g.sqlite3") as store:
+        recording = StoreRecording.open(store, "table.mp4")
+        real_append = store.append
+        full = [True]
+
+        def append(game_id: int, event: object, **options: object) -> int:
+            if full[0]:
+                raise sqlite3.OperationalError("database or disk is full")
+            return real_append(game_id, event, **options)  # type: ignore[arg-type]
+
+        monkeypatch.setattr(store, "append", append)
+        for event in events[:4]:
+            recording.sink(event)
+        assert len(recording.backlog) == 4 and recording.store_error == "database or disk is full"
+        assert recording.events() == events[:4]  # what the exports are made from holds them all
+        full[0] = False
+        for event in events[4:]:
+            recording.sink(event)
+        assert not recording.backlog and not recording.store_error
+        assert store.events(recording.game_id) == events
