@@ -105,6 +105,8 @@ class PressTracker:
         self.rate = rate  # clock seconds per host second (an emulator run faster than real time)
         self.increment_ms = increment_ms  # the time control's increment when known
         self._gains: list[int] = []  # what each press seen added to the presser's time (ms)
+        self._last_pressed: str | None = None  # the physical side of the last press
+        self._over_gain: int | None = None  # the last press's rise beyond the increment (see _increment_told)
         self._lever: str | None = None
         self._turn: str | None = None
         self._flags: set[str] = set()
@@ -235,6 +237,9 @@ class PressTracker:
         if not jumps or (prior is not None and not self._jumps(prior, times, t, None, turn)):
             return []
         self.times_changed += 1
+        increment = self._increment_told(jumps, t)
+        if increment is not None:
+            return [increment]
         said = "; ".join(f"{self.map.colour(side)}'s from {clock_text(before)} to {clock_text(now)}"
                          for side, before, now in jumps)
         text = (f"the clock's times changed with no press or running time to explain it ({said}): the clock "
@@ -242,7 +247,31 @@ class PressTracker:
         log.info("clock: %s", text)  # told as a clock_times_changed alert
         return [ClockNotice(t, TIMES_CHANGED, text, self.map.colour(jumps[0][0]) if len(jumps) == 1 else "")]
 
+    def _increment_told(self, jumps: list[tuple[str, int, int]], t: float) -> ClockNotice | None:
+        """The notice, once, that the clock's increment is not the time control's: a rise of the last
+        presser's time alone, as large as the rise before it (a tester's clock set to +10 s under a
+        given 15+5 raised 23 'times changed' alerts, one a press). From then on the clock's own
+        increment is what a press may add. None when the jump is not such a rise."""
+        if len(jumps) != 1 or self.increment_ms is None:
+            return None
+        side, before, now = jumps[0]
+        gain = now - before
+        if side != self._last_pressed or gain <= 0:
+            self._over_gain = None
+            return None
+        earlier, self._over_gain = self._over_gain, gain
+        if earlier is None or abs(gain - earlier) > TIME_TOLERANCE_MS:
+            return None
+        given, self.increment_ms = self.increment_ms, round(max(gain, earlier) / 1000) * 1000
+        self._over_gain = None
+        text = (f"the clock adds {self.increment_ms // 1000} s at each press, not the {given // 1000} s of the time "
+                "control given: check the clock's setting against the event's (and --time-control); its own "
+                "increment is taken from here")
+        log.info("clock: %s", text)  # told as a clock_times_changed alert
+        return ClockNotice(t, TIMES_CHANGED, text, "")
+
     def _press(self, side: str, left_ms: int, right_ms: int, t: float) -> ClockPress:
+        self._last_pressed = side
         self.presses += 1
         red_ms, black_ms = (left_ms, right_ms) if self.map.red == LEFT else (right_ms, left_ms)
         return ClockPress(t, self.map.colour(side), red_ms, black_ms)

@@ -295,3 +295,21 @@ def test_a_live_clock_learns_the_increment_of_the_games_stored_time_control() ->
     given = LiveClock("/dev/ttyUSB-not-opened-until-start", "dgt", time_control="90+10")
     given.know_increment(30_000)  # --time-control said it already
     assert given.link is not None and given.link.protocol.tracker.increment_ms == 10_000
+
+
+def test_a_clock_adding_more_than_the_time_control_says_is_told_once_and_its_increment_taken() -> None:
+    # a tester's clock ran 15+10 under --time-control 15+5: 23 'times changed' alerts, one a press
+    tracker = PressTracker(increment_ms=5_000)
+    left, right, turn, t = 300_000, 300_000, LEFT, 0.0
+    notices: list[ClockNotice] = []
+    tracker.reading(_dgt(left, right, turn), t)
+    for _ in range(12):
+        for _ in range(2):  # the side running uses two seconds, reported each second
+            t += 1.0
+            left, right = (left - 1_000, right) if turn == LEFT else (left, right - 1_000)
+            notices += _changed(tracker.reading(_dgt(left, right, turn), t))
+        left, right = (left + 10_000, right) if turn == LEFT else (left, right + 10_000)
+        turn, t = other(turn), t + 0.5
+        notices += _changed(tracker.reading(_dgt(left, right, turn), t))
+    assert len(notices) == 2 and "adds 10 s at each press, not the 5 s" in notices[1].text
+    assert tracker.increment_ms == 10_000
