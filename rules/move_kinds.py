@@ -784,8 +784,28 @@ def _idle_notes(before: Position, after: Position, move: Move, described: set[in
         where = square_name(target_move.to_square)
         if target.upper() == moved.upper():
             notes.append(f"offers to exchange (兑) the {piece_name(moved)} for the {piece_name(target)} on {where}")
-        else:
+        elif _has_protector(view.play(target_move), target_move.to_square):  # 24.7: a piece with a root
             notes.append(f"follows (跟) the {piece_name(target)} on {where}, {_why_not_taken(view, target_move)}")
-    if any(m.to_square == move.to_square for m in after.legal_moves()):
+        else:
+            notes.append(f"attacks the {piece_name(target)} on {where} but cannot win it: "
+                         f"{_why_not_taken(view, target_move)}")
+    if _offered(after, move.to_square):
         notes.append(f"offers (献) the {piece_name(moved)} on {square_name(move.to_square)}")
     return notes
+
+
+def _offered(after: Position, point: int) -> bool:
+    """Is the piece just moved to ``point`` offered (献, 24.5): can the side to move take it without
+    being mated at once or losing material in the exchanges on that point? A piece that can only be
+    taken at a loss (the taker retaken by something worth less) is not offered."""
+    for capture in after.legal_moves():
+        if capture.to_square != point:
+            continue
+        taken = after.play(capture)
+        if mate_in_one(taken):
+            continue
+        captured, lost = [after.board[point]], list[str]()
+        _defend(taken, point, captured, lost, depth=8)
+        if _value(lost) <= _value(captured):
+            return True
+    return False

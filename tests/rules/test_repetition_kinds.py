@@ -369,8 +369,9 @@ def test_a_root_taking_at_a_loss_is_idle_26_5(fen: str, kind: MoveKind) -> None:
     classified = classify_move(Position.from_fen(fen), Move.from_iccs("a4a3"))
     assert classified.kind is kind
     if kind is MoveKind.IDLE:  # the arbiter is told why
-        assert classified.notes == ("follows (跟) the black cannon on g3, taking it would leave the red chariot "
-                                    "on a1 to be taken, 得不偿失 (26.5)",)
+        # not 跟 (24.7 follows a piece with a root; the cannon has none)
+        assert classified.notes == ("attacks the black cannon on g3 but cannot win it: taking it would leave the "
+                                    "red chariot on a1 to be taken, 得不偿失 (26.5)",)
 
 
 def test_a_pinned_piece_taking_at_a_loss_does_not_chase_26_5() -> None:
@@ -379,3 +380,13 @@ def test_a_pinned_piece_taking_at_a_loss_does_not_chase_26_5() -> None:
     position = Position.from_fen("3k5/9/2r6/9/9/9/4c4/2NA5/9/2R2K3 w - - 0 1")
     (chase,) = classify_move(position, Move.from_iccs("d2e1")).chases
     assert chase.check == Move.from_iccs("c0d0")
+
+
+def test_a_piece_that_can_be_taken_only_at_a_loss_is_not_offered_24_5() -> None:
+    # an arbiter tester: the advisor put between the chariot and its general was noted 献, though the
+    # chariot taking it is retaken by the general (a chariot for an advisor: 24.5 says no offer)
+    blocked = classify_move(Position.from_fen("R3ka3/4a4/2c6/9/9/9/9/9/9/5K3 b - - 0 1"), Move.from_iccs("e8d9"))
+    assert not any("献" in note for note in blocked.notes)
+    # a horse put where the chariot takes it for free is offered
+    free = classify_move(Position.from_fen("3k5/9/9/9/9/9/9/R8/9/4K1n2 b - - 0 1"), Move.from_iccs("g0h2"))
+    assert any("offers (献) the black horse on h2" in note for note in free.notes), free.notes
