@@ -22,6 +22,7 @@ from recorder.events import (
     ClockPressed,
     Event,
     GameEnded,
+    IllegalMoveAlert,
     MoveRecorded,
     PositionRestored,
     RecordingStarted,
@@ -29,7 +30,7 @@ from recorder.events import (
     SourceGap,
 )
 from rules import START_FEN, Move, Position, RulesError, format_move
-from rules.squares import BLACK, RED
+from rules.squares import BLACK, RED, side_of
 
 log = logging.getLogger(__name__)
 
@@ -72,6 +73,25 @@ class RecordedGame:
     @property
     def result(self) -> str:
         return self.ended.result if self.ended is not None and self.ended.result else "*"
+
+
+# alerts of what art. 8.1 counts as fouls: a move against the rules of play (8.1.8; a move out of
+# turn breaks 2.1), and a press without a move (8.1.7). The arbiter rules on each (8.2)
+FOUL_KINDS = {"illegal_move": "illegal move", "wrong_side": "move out of turn", "press_without_move": "press without a move"}
+
+
+def foul_alerts(game: RecordedGame) -> dict[str, dict[str, int]]:
+    """Per side (red, black), how many alerts of each foul kind (``FOUL_KINDS``) the game raised:
+    what the arbiter counts for art. 4.1.8 (two illegal moves lose in most events)."""
+    counts: dict[str, dict[str, int]] = {RED: {}, BLACK: {}}
+    for alert in game.alerts:
+        if alert.kind not in FOUL_KINDS:
+            continue
+        side = (side_of(alert.piece) if isinstance(alert, IllegalMoveAlert) and alert.piece
+                else getattr(alert, "side", ""))
+        if side in counts:
+            counts[side][alert.kind] = counts[side].get(alert.kind, 0) + 1
+    return counts
 
 
 def _fill_lost_ply(game: RecordedGame, event: MoveRecorded) -> None:

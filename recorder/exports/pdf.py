@@ -26,7 +26,7 @@ from recorder.exports.diagram import RED_INK, diagram_size, draw_position
 from recorder.exports.fonts import CJK_FONTS, find_cjk_font, find_latin_font
 from recorder.exports.pgn import game_notes
 from recorder.exports.times import clock_text, time_used
-from recorder.scoresheet import RecordedGame, clock_left_text, move_of, rebuild
+from recorder.scoresheet import RecordedGame, clock_left_text, foul_alerts, move_of, rebuild
 from recorder.store.db import GameInfo
 from rules import Move, Position, format_move
 
@@ -170,7 +170,7 @@ class _Sheet:
             self.text_cell(self.margin, y + 9 * s, self.inner, 5 * s, sub, points=9, align="C", color=(80, 80, 80))
         return y + 16 * s
 
-    def header(self, y: float, info: GameInfo, result: str) -> float:
+    def header(self, y: float, info: GameInfo, game: RecordedGame) -> float:
         s, pdf = self.s, self.pdf
         h = 7 * s
         board = "" if info.board is None else str(info.board)
@@ -195,8 +195,16 @@ class _Sheet:
                 x += w
         y += len(rows) * h
         self.text_cell(self.margin, y, 26 * s, h, "结果 Result", points=7.5, border=1, fill=(238, 238, 238))
-        self.text_cell(self.margin + 26 * s, y, self.inner - 26 * s, h,
-                       " " + RESULT_WORDS.get(result, result), points=11, border=1)
+        result = game.result
+        how = game.ended.text if game.ended is not None and game.ended.result and not game.ended.advisory else ""
+        fouls_w = self.inner / 4 + unit / 2
+        self.fitted_cell(self.margin + 26 * s, y, self.inner - 26 * s - fouls_w, h,
+                         " " + RESULT_WORDS.get(result, result) + (f"   {how}" if how else ""), points=11, smallest=7,
+                         border=1)
+        counts = foul_alerts(game)
+        said = "  ".join(f"{'红' if side == 'red' else '黑'} {sum(kinds.values())}" for side, kinds in counts.items())
+        self.fitted_cell(self.margin + self.inner - fouls_w, y, fouls_w, h, f" 犯规提示 Foul alerts: {said}",
+                         points=8, smallest=6, border=1)
         return y + h
 
     def moves(self, y: float, rows: Sequence[tuple[int, _Cell, _Cell]], per_block: int, row_h: float) -> float:
@@ -427,7 +435,7 @@ def _draw(sheet: _Sheet, events: Sequence[Event], info: GameInfo, short: bool, n
                                                         diagram_h + spare)
             continued = [more[i:i + per_page] for i in range(0, len(more), per_page)]
         y = sheet.title(sheet.margin, number, not_over)
-        y = sheet.header(y, info, game.result) + gap if number == 0 else y + gap
+        y = sheet.header(y, info, game) + gap if number == 0 else y + gap
         if page or number == 0:  # a last page after full ones may hold only the footer and signatures
             y = sheet.moves(y, page, lines, row_h) + gap
         if number == len(pages) - 1:

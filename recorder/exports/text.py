@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from recorder.events import Event
 from recorder.exports.pgn import game_notes
 from recorder.exports.times import clock_text, time_used
-from recorder.scoresheet import rebuild, round_of, scoresheet_text
+from recorder.scoresheet import FOUL_KINDS, foul_alerts, rebuild, round_of, scoresheet_text
 from recorder.store.db import GameInfo
 from rules import START_FEN, Position
 
@@ -26,7 +26,8 @@ def export_text(events: Sequence[Event], info: GameInfo | None = None, title: st
     lines = [title or "中国象棋比赛记录表 / Xiangqi scoresheet"]
     pairs = [("Event", info.event), ("Site", info.site), ("Date", info.date), ("Round", info.round),
              ("Board", "" if info.board is None else str(info.board)), ("Red", info.red),
-             ("Black", info.black), ("Time control", info.time_control), ("Result", game.result)]
+             ("Black", info.black), ("Time control", info.time_control), ("Result", game.result + (f" ({game.ended.text})" if game.ended is not None and game.ended.result
+                                          and not game.ended.advisory and game.ended.text else ""))]
     if game.start_fen.split()[:2] != START_FEN.split()[:2]:  # set up: the record replays from here only
         pairs.append(("Start (FEN)", game.start_fen))
     lines += [f"{name + ':':<14}{value}" for name, value in pairs if value]
@@ -34,6 +35,12 @@ def export_text(events: Sequence[Event], info: GameInfo | None = None, title: st
     if any(value is not None for value in used.values()):
         lines.append("Time used:    " + ", ".join(f"{side} {clock_text(ms)}" for side, ms in used.items()
                                                   if ms is not None))
+    fouls = foul_alerts(game)
+    if any(fouls.values()):  # what the arbiter counts for art. 4.1.8, each alert theirs to rule on (8.2)
+        lines.append("Foul alerts:  " + "; ".join(
+            f"{side} {sum(kinds.values())}" + (" (" + ", ".join(f"{FOUL_KINDS[kind]} {count}" for kind, count in
+                                                               kinds.items()) + ")" if kinds else "")
+            for side, kinds in fouls.items()))
     lines.append("")
     body = scoresheet_text(game, verdicts=False)  # the end and the advice are among the notes
     notes = game_notes(events, game, sheet=True)

@@ -163,3 +163,24 @@ def test_sheet_notes_go_in_the_order_of_the_moves() -> None:
     assert plies == sorted(plies) and len(notes) == len(plies)
     assert notes.index("  after 1. (red): clock: the press of ply 1 may not have been heard") < notes.index(
         "  after 2. (red): clock: the press of ply 3 may not have been heard")
+
+
+def test_the_sheets_count_each_side_s_foul_alerts_and_say_how_the_game_ended() -> None:
+    # a player tester: nothing totalled the fouls (two illegal moves lose under art. 4.1.8), and how
+    # the game ended was only the last note line
+    from recorder.events import ClockAlert, IllegalMoveAlert, ResultMarked
+    from recorder.scoresheet import foul_alerts
+
+    events = game_events(MOVES)
+    stop = events.pop()
+    events += [IllegalMoveAlert(20.0, "illegal_move", ("b0", "b3"), "2.2", "the horse's leg is blocked", 2, "N",
+                                "leg_blocked", "b0b3"),
+               IllegalMoveAlert(30.0, "wrong_side", ("h7", "h0"), "2.1", "out of turn", 3, "c", "wrong_side", "h7h0"),
+               ClockAlert(40.0, "press_without_move", (), "8.1.7", "pressed", 4, "red"),
+               ResultMarked(stop.t - 1, len(MOVES), "0-1", "arbiter", "4.1.12", "红方认输 resigned", False, by="Li"),
+               stop]
+    assert foul_alerts(rebuild(events)) == {"red": {"illegal_move": 1, "press_without_move": 1},
+                                            "black": {"wrong_side": 1}}
+    text = export_text(events)
+    assert ("Foul alerts:  red 2 (illegal move 1, press without a move 1); black 1 (move out of turn 1)" in text)
+    assert "Result:       0-1 (红方认输 resigned)" in text
