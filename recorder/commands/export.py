@@ -13,7 +13,7 @@ from pathlib import Path
 
 from recorder.commands.games import add_db_argument, open_existing_store
 from recorder.exports.pgn import export_pgn
-from recorder.exports.round_pgn import round_games, round_pgn
+from recorder.exports.round_pgn import event_games, event_pgn, round_games, round_pgn
 from recorder.exports.text import export_text
 
 ROUND_TEXT_SEPARATOR = "\n" + "=" * 72 + "\n\n"  # between the games of a round's text records
@@ -26,6 +26,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="instead of one game: every game of this round (one PGN for broadcasters, with "
                              "moves, clocks and results but no alert, note or comment; one PDF with a "
                              "scoresheet per game; or the text records one after another)")
+    parser.add_argument("--event", metavar="EVENT",
+                        help="instead of one game: every game of this tournament, round by round and by board "
+                             "in each (as --round gives one round)")
     parser.add_argument("--format", choices=("pgn", "pdf", "txt"), default="pgn",
                         help="pgn (default), the printed scoresheet as pdf, or the record as txt")
     parser.add_argument("--notation", choices=("chinese", "wxf", "iccs"), default=None,
@@ -39,10 +42,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.game is None and args.round is None:
-        raise ValueError("name a GAME or --round EVENT ROUND")
-    if args.game is not None and args.round is not None:
-        raise ValueError("name a GAME or --round EVENT ROUND, not both")
+    named = sum(choice is not None for choice in (args.game, args.round, args.event))
+    if named != 1:
+        raise ValueError("name a GAME, --round EVENT ROUND or --event EVENT" + (", only one" if named else ""))
     return _export(args)
 
 
@@ -52,12 +54,16 @@ def _export(args: argparse.Namespace) -> int:
     with open_existing_store(args.db) as store:
         if args.out is not None and store.path is not None:
             _not_the_store(args.out, store.path)
-        if args.round is not None:
+        if args.round is not None or args.event is not None:
             # "?" is how a PGN writes an unknown event or round (the round PGN says so): the store keeps it empty
-            event, round_name = ("" if name.strip() == "?" else name for name in args.round)
+            if args.round is not None:
+                event, round_name = (_stored_name(name) for name in args.round)
+            else:
+                event, round_name = _stored_name(args.event), None
             if args.format == "pgn":
-                return _emit(round_pgn(store, event, round_name, args.notation or "iccs"), args.out)
-            rows = round_games(store, event, round_name)
+                return _emit(round_pgn(store, event, round_name, args.notation or "iccs") if round_name is not None
+                             else event_pgn(store, event, args.notation or "iccs"), args.out)
+            rows = round_games(store, event, round_name) if round_name is not None else event_games(store, event)
             games = [(store.events(g.id), g.info) for g in rows]
             if args.format == "pdf":
                 if args.out is None:
@@ -91,6 +97,11 @@ def _export(args: argparse.Namespace) -> int:
         if args.format == "txt":
             return _emit(export_text(events, row.info), args.out)
         return _emit(export_pgn(events, row.info, args.notation or "iccs", {"GameId": str(row.id)}), args.out)
+
+
+def _stored_name(name: str) -> str:
+    """An event or round as the store keeps it: PGN's unknown "?" is stored empty."""
+    return "" if name.strip() == "?" else name
 
 
 def _emit(text: str, out: Path | None) -> int:

@@ -1,6 +1,9 @@
-"""A whole round as one multi-game PGN, for broadcasters: every stored game of the round, board order."""
+"""A whole round (or a whole event) as one multi-game PGN, for broadcasters and the organiser's archive:
+every stored game of the round in board order, or of the event round by round."""
 
 from __future__ import annotations
+
+import re
 
 from recorder.exports.pgn import export_pgn
 from recorder.store.db import GameRow, GameStore
@@ -28,4 +31,30 @@ def round_pgn(store: GameStore, event: str, round_name: str, notation: str = "ic
     """
     games = round_games(store, event, round_name)
     texts = [export_pgn(store.events(g.id), g.info, notation, {"GameId": str(g.id)}, public=True) for g in games]
+    return "\n".join(texts)
+
+
+def _round_order(name: str) -> list[tuple[int, int | str]]:
+    """A round's name as rounds are ordered: numbers as numbers ("2" before "10"), words as words."""
+    return [(0, int(part)) if part.isdigit() else (1, part) for part in re.findall(r"\d+|\D+", name)]
+
+
+def event_games(store: GameStore, event: str) -> list[GameRow]:
+    """Every stored game of tournament ``event``, round by round (in round order) and by board in
+    each (``ValueError`` naming the tournaments held when there is none)."""
+    games = store.games(event=event)
+    if not games:
+        held = sorted({g.info.event for g in store.games() if g.info.event})
+        named = "; ".join(repr(name) for name in held[:12]) + (f" and {len(held) - 12} more" if len(held) > 12 else "")
+        raise ValueError(f"no games stored for the event {event!r}" +
+                         (f" (the store holds {named})" if held else " (the store holds no named event)"))
+    games.sort(key=lambda g: (_round_order(g.info.round), g.info.board if g.info.board is not None else 0, g.id))
+    return games
+
+
+def event_pgn(store: GameStore, event: str, notation: str = "iccs") -> str:
+    """Every game of tournament ``event`` as one PGN text, round by round: as :func:`round_pgn`, for the
+    public (moves, clocks, how each game ended)."""
+    texts = [export_pgn(store.events(g.id), g.info, notation, {"GameId": str(g.id)}, public=True)
+             for g in event_games(store, event)]
     return "\n".join(texts)

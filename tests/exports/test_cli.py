@@ -269,3 +269,23 @@ def test_an_empty_listing_names_the_store_it_read(tmp_path: Path, capsys: pytest
     GameStore(tmp_path / "data" / "xiangqi-recorder" / "recorder.sqlite3").close()
     assert main(["games"]) == 0
     assert "the demo's games are in out/demo/demo.sqlite3 (--db)" in capsys.readouterr().out
+
+
+def test_a_whole_event_is_exported_round_by_round(db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # a player tester: an organiser had to export each round and join the files
+    with GameStore(db) as store:
+        for round_name, board in (("10", 1), ("1", 3)):  # rounds ordered as numbers, not as text
+            game = store.create_game(f"cam-{round_name}", GameInfo(event="Open", round=round_name, board=board))
+            for event in game_events(MOVES[:4], result="1/2-1/2"):
+                store.append(game, event)
+            store.close_game(game)
+    assert main(["export", "--event", "Open", "--db", str(db)]) == 0
+    games = read_pgn(capsys.readouterr().out)
+    assert [(g.headers["Round"], g.headers["Board"]) for g in games] == [("1", "3"), ("2", "1"), ("2", "2"),
+                                                                       ("10", "1")]
+    assert main(["export", "--event", "Closed", "--db", str(db)]) == 2
+    assert "(the store holds 'Open')" in capsys.readouterr().err
+    assert main(["export", "1", "--event", "Open", "--db", str(db)]) == 2
+    out = tmp_path / "event.txt"
+    assert main(["export", "--event", "Open", "--format", "txt", "--out", str(out), "--db", str(db)]) == 0
+    assert out.read_text(encoding="utf-8").count("中国象棋比赛记录表") == 4
