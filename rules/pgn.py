@@ -246,7 +246,33 @@ _RESULT_WORDS = {"1-0": "1-0", "0-1": "0-1", "1/2-1/2": "1/2-1/2", "½-½": "1/2
 _NAG_GLYPHS = {"1": "!", "2": "?", "3": "!!", "4": "??", "5": "!?", "6": "?!"}  # the PGN standard's first six
 
 
+# the short form of art. 7.5 as the rulebook prints it, spaced: "马2 3" (马23); a piece and its file
+# alone is no move, so a lone figure after it is its other half
+_HALF_SHORT = re.compile(r"[前中后一二三四五1-5]?[车車俥马馬傌炮砲包相象仕士帅帥将將兵卒][1-9１-９一二三四五六七八九]")
+_LONE_FIGURE = re.compile(r"[1-9１-９一二三四五六七八九]")
+
+
 def tokenize(movetext: str) -> Iterator[tuple[str, str]]:
+    """(kind, value) tokens of movetext (see :func:`_tokens`), a spaced short-form move ("马2 3", as
+    art. 7.5's example prints it) read as one."""
+    held: tuple[str, str] | None = None
+    for token in _tokens(movetext):
+        if held is not None:
+            if token[0] == "move" and _LONE_FIGURE.fullmatch(token[1]):
+                yield "move", held[1] + token[1]
+                held = None
+                continue
+            yield held
+            held = None
+        if token[0] == "move" and _HALF_SHORT.fullmatch(token[1]):
+            held = token
+            continue
+        yield token
+    if held is not None:
+        yield held
+
+
+def _tokens(movetext: str) -> Iterator[tuple[str, str]]:
     """(kind, value) tokens of movetext: ``move``, ``comment``, ``result``, ``skipped`` or ``unclosed``.
 
     Move numbers are dropped; NAGs (``$1``, as their glyph ``!`` where it has one) and glyphs (``!?``)

@@ -313,3 +313,10 @@ def test_written_lines_keep_to_the_export_width_and_read_back_the_same() -> None
     (back,) = read_pgn(text)[:1]
     assert back.move_comments[2] == game.move_comments[2] and back.headers["Red"] == "Line1 Line2"
     assert [m.iccs for m in back.moves] == [m.iccs for m in game.moves]
+
+
+def test_the_short_form_as_the_rulebook_prints_it_spaced_reads() -> None:
+    # an arbiter tester: art. 7.5's example sheet writes "马2 3" and "炮8 4"; the reader split them
+    (game,) = read_pgn('[Game "Chinese Chess"]\n\n1. 炮25 马87 2. 马2 3 车98 3. 车一平二 炮8 4 *\n')
+    assert [m.iccs for m in game.moves] == ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "h7h3"]
+    assert not game.errors
