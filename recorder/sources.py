@@ -255,7 +255,7 @@ def why_unreadable(path: Path) -> str:
         return ": the file is empty (0 bytes)"
     if head[4:8] == b"ftyp":  # an MP4/MOV: its index (the moov box) must be somewhere in it
         with path.open("rb") as file:
-            position, boxes = 0, list[bytes]()
+            position, boxes, first_inside = 0, list[bytes](), b""
             while position + 8 <= size and len(boxes) < 64:
                 file.seek(position)
                 header = file.read(16)
@@ -263,6 +263,9 @@ def why_unreadable(path: Path) -> str:
                 if length == 1 and len(header) >= 16:
                     length = int.from_bytes(header[8:16], "big")
                 boxes.append(kind)
+                if kind == b"moov":  # the kind of the first box inside it: an index starts with known ones
+                    file.seek(position + 8)
+                    first_inside = file.read(8)[4:8]
                 if length < 8:
                     break
                 position += length
@@ -270,6 +273,9 @@ def why_unreadable(path: Path) -> str:
             return (": an MP4 without its index (no moov box): the recording was stopped before the file was "
                     "finished (a camera or phone that lost power, a copy cut short); a repair tool such as "
                     "untrunc, given a good file from the same camera, may rebuild it")
+        if first_inside not in (b"mvhd", b"trak", b"udta", b"iods", b"meta", b"mvex", b"prfl", b"cmov"):
+            return (": an MP4 whose index (moov box) is damaged, so its frames cannot be found; a repair tool "
+                    "such as untrunc, given a good file from the same camera, may rebuild it")
         return ""
     if head and all(32 <= byte < 127 or byte in (9, 10, 13) for byte in head[:512]):
         return ": it holds text, not video"

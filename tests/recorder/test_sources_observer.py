@@ -593,6 +593,12 @@ def test_a_source_that_will_not_open_says_why(tmp_path: Path) -> None:
     assert why_unreadable(tmp_path / "notes.mp4") == ": it holds text, not video"
     assert "without its index (no moov box)" in why_unreadable(tmp_path / "cut.mp4")
     assert why_unreadable(FIXTURES / "game_short.mp4") == ""
+    # a tester's file with its index zeroed inside was told only "cannot open video file"
+    data = bytearray((FIXTURES / "game_short.mp4").read_bytes())
+    index = data.find(b"moov")
+    data[index + 4:index + 200] = bytes(196)
+    (tmp_path / "damaged.mp4").write_bytes(bytes(data))
+    assert "index (moov box) is damaged" in why_unreadable(tmp_path / "damaged.mp4")
 
 
 def test_a_folder_that_grows_while_it_is_read_leaves_the_game_open(tmp_path: Path) -> None:
