@@ -102,10 +102,12 @@ class KeyboardClock:
             colour = _WORDS.get(word)
             if colour is None:
                 self.ignored += 1
-                log.warning("keyboard clock: %r is not red, black or an empty line", line.strip())
+                typed = line.strip()
+                shown = repr(typed if len(typed) <= 40 else typed[:40] + "…")  # a pasted screenful is cut
+                log.warning("keyboard clock: %s is not red, black or an empty line", shown)
                 # the typist's slip, not a player's: a press meant then is lost, and a move just made
                 # that shows no press gets a note (press_unheard), not a foul (as a clock log's bad line)
-                self.items.put(ClockNotice(now, QUIET, f"keyboard clock: {line.strip()!r} is not red, black or "
+                self.items.put(ClockNotice(now, QUIET, f"keyboard clock: {shown} is not red, black or "
                                            "an empty line: a press typed then is lost", "", since=now - TYPO_SPAN_S))
                 return None
             side = self.sides.physical(colour)
