@@ -375,6 +375,28 @@ def event_from_json(data: dict[str, Any]) -> Event:
         raise ValueError(f"{name} event is missing a field: {error}") from None
 
 
+def event_from_stored(data: str) -> Event:
+    """An event from the JSON text a store or log keeps; ``ValueError`` saying why when it cannot be
+    read (a damaged row, a newer program's event)."""
+    try:
+        parsed = json.loads(data)
+        if not isinstance(parsed, dict):
+            raise ValueError("not a JSON object")
+        return event_from_json(parsed)
+    except (ValueError, TypeError, KeyError, AttributeError) as error:
+        raise ValueError(str(error) or type(error).__name__) from None
+
+
+def damaged_record(seq: int, why: str, before: Sequence[Event]) -> Alert:
+    """What stands in the log for stored event ``seq`` that cannot be read (``why``): a
+    ``record_damaged`` alert at the time and ply of the events ``before`` it, so the rest of the game
+    stays readable and every sheet says the record was damaged there."""
+    t = before[-1].t if before else 0.0
+    ply = next((event.ply for event in reversed(before) if isinstance(event, MoveRecorded)), 0)
+    return Alert(t, "record_damaged", (), "", f"event {seq} of the stored record could not be read ({why[:80]}): "
+                 "what it said is lost; check the moves around it against the players' memory or the video", ply)
+
+
 class EventLog:
     """An append-only JSON-lines event log; also keeps the events in memory (``events``).
 

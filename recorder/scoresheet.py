@@ -12,6 +12,7 @@ The exports (PGN, PDF, the full text record) live in :mod:`recorder.exports`.
 from __future__ import annotations
 
 import logging
+import re
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -89,6 +90,9 @@ def foul_alerts(game: RecordedGame) -> dict[str, dict[str, int]]:
             continue
         side = (side_of(alert.piece) if isinstance(alert, IllegalMoveAlert) and alert.piece
                 else getattr(alert, "side", ""))
+        if not side:  # an alert read back from a PGN comment keeps its words only; they name the offender first
+            named = re.search(r"\b(red|black)\b", alert.text)
+            side = named.group(1) if named else ""
         if side in counts:
             counts[side][alert.kind] = counts[side].get(alert.kind, 0) + 1
     return counts

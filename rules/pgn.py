@@ -431,7 +431,8 @@ def _wrapped(line: str, width: int = EXPORT_WIDTH) -> list[str]:
     lines: list[str] = []
     current = ""
     for word in line.split(" "):
-        if current and len(current) + 1 + len(word) > width:
+        # a line opening with "%" is an escape line to PGN readers: never start one so
+        if current and len(current) + 1 + len(word) > width and not word.startswith("%"):
             lines.append(current)
             current = word
         else:

@@ -321,11 +321,12 @@ def record_source(source_spec: str, classifier: Any, *, source: FrameSource | No
                 # not the game's end: it stays open for the rest (the next file: --resume GAME), and the
                 # clock log's later presses wait for that run
                 reason, complete = (FOLDER_GREW if isinstance(source, ImageFolderSource) else ENDED_EARLY), False
-            elif session.frames and not session.board_watched:
+            elif not session.board_watched and not _board_seen_before(store):
                 # nothing was seen, so nothing is known of the game: it is not closed as a record of
                 # no moves, but left for a run that can see the board (another camera or file). A run on a
                 # given calibration watches the board from its first frame (a tester's game of 30 moves
-                # was left open "with no move": no board found event came, none being looked for)
+                # was left open "with no move": no board found event came, none being looked for); a run
+                # with no frame left to read goes by what the earlier runs saw
                 reason, complete = NEVER_FOUND, False
             elif logged and clock is None and not isinstance(source, LiveSource):
                 # the presses as fed (a resumed run's log moved on with its frames), not as logged
@@ -344,6 +345,12 @@ def record_source(source_spec: str, classifier: Any, *, source: FrameSource | No
                 on_event(clock_event)
         session.finish(reason, complete=complete)
         return store.events() if store is not None else list(events.events)
+
+
+def _board_seen_before(store: StoreRecording | None) -> bool:
+    """Did the earlier runs of a resumed game see its board (a grid found, or a move recorded)?"""
+    return store is not None and store.resume is not None and any(
+        isinstance(event, (CalibrationChanged, MoveRecorded)) for event in store.resume.events)
 
 
 ENDED_EARLY = "stopped: the video ended early"

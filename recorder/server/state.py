@@ -11,7 +11,6 @@ the game has a result), the result.
 
 from __future__ import annotations
 
-import json
 import logging
 import sqlite3
 from dataclasses import dataclass
@@ -35,7 +34,8 @@ from recorder.events import (
     RecordingStopped,
     ResultMarked,
     SourceGap,
-    event_from_json,
+    damaged_record,
+    event_from_stored,
     event_to_json,
 )
 from recorder.exports.pgn import correction_text, taken_back_text
@@ -57,27 +57,34 @@ class StoredEvent:
     wall: float | None = None  # when the store got it (Unix seconds): a running clock counts from there
 
 
-def _stored(row: sqlite3.Row | tuple[Any, ...]) -> StoredEvent | None:
+def _stored(row: sqlite3.Row | tuple[Any, ...], before: list[Event] | None = None) -> StoredEvent:
+    """One stored row; a row that cannot be read (damaged, or a newer recorder's event) stands as a
+    ``record_damaged`` alert, dated by the game's events ``before`` it where known, as the exports read it."""
     try:
-        event = event_from_json(json.loads(row[3]))
-    except ValueError as error:  # a newer recorder's event: skip it, keep serving
-        log.warning("event %s of game %s unreadable: %s", row[0], row[1], error)
-        return None
+        event = event_from_stored(row[3])
+    except ValueError as error:
+        log.warning("event %s of game %s unreadable: %s", row[2], row[1], error)
+        event = damaged_record(int(row[2]), str(error), before or [])
     wall = float(row[4]) if len(row) > 4 and row[4] is not None else None
     return StoredEvent(int(row[0]), int(row[1]), int(row[2]), event, wall)
 
 
 def read_game_events(db: sqlite3.Connection, game_id: int) -> list[StoredEvent]:
-    """The game's events in order, with their store numbers (rows the program cannot read are skipped)."""
+    """The game's events in order, with their store numbers."""
     rows = db.execute("SELECT rowid, game_id, seq, data, wall FROM events WHERE game_id = ? ORDER BY seq", (game_id,))
-    return [s for s in (_stored(r) for r in rows) if s is not None]
+    found: list[StoredEvent] = []
+    events: list[Event] = []  # the same events, the context of a row that cannot be read
+    for row in rows:
+        found.append(_stored(row, events))
+        events.append(found[-1].event)
+    return found
 
 
 def events_after(db: sqlite3.Connection, after_id: int, limit: int = 5000) -> list[StoredEvent]:
     """Events of every game stored after row ``after_id``, oldest first (at most ``limit``)."""
     rows = db.execute("SELECT rowid, game_id, seq, data, wall FROM events WHERE rowid > ? ORDER BY rowid LIMIT ?",
                       (after_id, limit))
-    return [s for s in (_stored(r) for r in rows) if s is not None]
+    return [_stored(row) for row in rows]
 
 
 def last_event_id(db: sqlite3.Connection) -> int:

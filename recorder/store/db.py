@@ -27,10 +27,10 @@ from recorder.events import (
     Alert,
     Event,
     GameEnded,
-    MoveRecorded,
     RecordingStarted,
     RecordingStopped,
-    event_from_json,
+    damaged_record,
+    event_from_stored,
     event_to_json,
 )
 from recorder.store.migrations import LATEST, check_store, migrate, schema_version
@@ -80,11 +80,14 @@ class GameInfo:
 
     def __post_init__(self) -> None:
         # each detail on one line, as a sheet's box, a PGN tag and the console's list show it: a name
-        # typed or imported with a line break or a tab is read with a space there
+        # typed or imported with a line break or a tab is read with a space there. Nothing else is
+        # changed: events and rounds are found by their names as stored (a reviewer: a stored "Open "
+        # read back as "Open" found no games of its own event)
         for name in ("event", "site", "round", "date", "red", "black", "time_control", "camera", "clock"):
             value = getattr(self, name)
-            if isinstance(value, str) and (not value.isprintable() or value != value.strip()):
-                object.__setattr__(self, name, " ".join(value.split()))
+            if isinstance(value, str) and any(ord(ch) < 32 or ord(ch) == 127 for ch in value):
+                object.__setattr__(self, name, "".join(" " if ord(ch) < 32 or ord(ch) == 127 else ch
+                                                       for ch in value))
 
 
 @dataclass
@@ -365,22 +368,24 @@ class GameStore:
         """The game's event log in the order it was recorded.
 
         An event that cannot be read (a damaged disk, a hand-edited row) is read as a
-        ``record_damaged`` alert in its place, so the rest of the game stays readable, exportable and
-        resumable, and every sheet says the record was damaged there (one bad row made a tester's 30
-        moves unreachable); its place is kept, as acknowledgements name alerts by it."""
-        rows = self.db.execute("SELECT seq, data FROM events WHERE game_id = ? ORDER BY seq", (game_id,))
-        found: list[Event] = []
+        ``record_damaged`` alert in its place (:func:`~recorder.events.damaged_record`), so the rest of
+        the game stays readable, exportable and resumable (one bad row made a tester's 30 moves
+        unreachable); its place is kept, as acknowledgements name alerts by it."""
+        return [event for _, event in self._read(game_id, 0)]
+
+    def _read(self, game_id: int, after: int) -> list[tuple[int, Event]]:
+        rows = self.db.execute("SELECT seq, data FROM events WHERE game_id = ? AND seq > ? ORDER BY seq",
+                               (game_id, after))
+        found: list[tuple[int, Event]] = []
         for row in rows:
+            seq = int(row["seq"])
             try:
-                found.append(event_from_json(json.loads(row["data"])))
-            except (ValueError, TypeError, KeyError, AttributeError) as error:
-                log.warning("game %d, event %d cannot be read (%s): kept as a damaged-record alert", game_id,
-                            row["seq"], error)
-                t = found[-1].t if found else 0.0
-                ply = next((event.ply for event in reversed(found) if isinstance(event, MoveRecorded)), 0)
-                found.append(Alert(t, "record_damaged", (), "", f"event {row['seq']} of the stored record could "
-                                   f"not be read ({str(error)[:80]}): what it said is lost; check the moves "
-                                   "around it against the players' memory or the video", ply))
+                event = event_from_stored(row["data"])
+            except ValueError as error:
+                log.warning("game %d, event %d cannot be read (%s): kept as a damaged-record alert", game_id, seq,
+                            error)
+                event = damaged_record(seq, str(error), [event for _, event in found])
+            found.append((seq, event))
         return found
 
     def time_base(self, game_id: int) -> float | None:
@@ -398,9 +403,9 @@ class GameStore:
         return int(row[0])
 
     def events_after(self, game_id: int, seq: int) -> list[tuple[int, Event]]:
-        """(number, event) of the game's events numbered above ``seq``, in order (what others appended since)."""
-        rows = self.db.execute("SELECT seq, data FROM events WHERE game_id = ? AND seq > ? ORDER BY seq", (game_id, seq))
-        return [(int(row["seq"]), event_from_json(json.loads(row["data"]))) for row in rows]
+        """(number, event) of the game's events numbered above ``seq``, in order (what others appended
+        since; a row that cannot be read as in :meth:`events`)."""
+        return self._read(game_id, seq)
 
     def set_result(self, game_id: int, result: str) -> None:
         self.db.execute("UPDATE games SET result = ?, updated = ? WHERE id = ?", (result, _now(), game_id))
@@ -450,6 +455,7 @@ class GameStore:
                (SELECT COUNT(*) FROM sessions s WHERE s.game_id = g.id) AS session_count,
                (SELECT CAST(json_extract(e.data, '$.ply') AS INTEGER) FROM events e
                  WHERE e.game_id = g.id AND e.type IN ('MoveRecorded', 'MoveCorrected', 'PositionRestored')
+                       AND CASE WHEN json_valid(e.data) THEN json_type(e.data, '$.ply') END = 'integer'
                  ORDER BY e.seq DESC LIMIT 1) AS plies
         FROM games g LEFT JOIN boards b ON b.id = g.board_id LEFT JOIN rounds r ON r.id = b.round_id
              LEFT JOIN tournaments t ON t.id = r.tournament_id

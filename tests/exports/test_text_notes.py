@@ -173,14 +173,23 @@ def test_the_sheets_count_each_side_s_foul_alerts_and_say_how_the_game_ended() -
 
     events = game_events(MOVES)
     stop = events.pop()
-    events += [IllegalMoveAlert(20.0, "illegal_move", ("b0", "b3"), "2.2", "the horse's leg is blocked", 2, "N",
-                                "leg_blocked", "b0b3"),
-               IllegalMoveAlert(30.0, "wrong_side", ("h7", "h0"), "2.1", "out of turn", 3, "c", "wrong_side", "h7h0"),
-               ClockAlert(40.0, "press_without_move", (), "8.1.7", "pressed", 4, "red"),
+    events += [IllegalMoveAlert(20.0, "illegal_move", ("b0", "b3"), "2.2", "illegal move of the red horse b0b3: "
+                                "the horse's leg is blocked (art. 2.2)", 2, "N", "leg_blocked", "b0b3"),
+               IllegalMoveAlert(30.0, "wrong_side", ("h7", "h0"), "2.1", "black moved the black cannon h7h0 but it "
+                                "is red's turn (art. 2.1)", 3, "c", "wrong_side", "h7h0"),
+               ClockAlert(40.0, "press_without_move", (), "8.1.7", "red pressed the clock at 40.0 s without a move "
+                          "(art. 8.1.7)", 4, "red"),
                ResultMarked(stop.t - 1, len(MOVES), "0-1", "arbiter", "4.1.12", "红方认输 resigned", False, by="Li"),
                stop]
     assert foul_alerts(rebuild(events)) == {"red": {"illegal_move": 1, "press_without_move": 1},
                                             "black": {"wrong_side": 1}}
     text = export_text(events)
     assert ("Foul alerts:  red 2 (illegal move 1, press without a move 1); black 1 (move out of turn 1)" in text)
+    # a reviewer: a game read back from its PGN keeps its alerts' words only, and counted no foul
+    from recorder.store import GameStore
+    from recorder.store.importer import import_pgn
+
+    store = GameStore(":memory:")
+    (game_id,) = import_pgn(store, export_pgn(events), "g.pgn").ids
+    assert foul_alerts(rebuild(store.events(game_id))) == foul_alerts(rebuild(events))
     assert "Result:       0-1 (红方认输 resigned)" in text

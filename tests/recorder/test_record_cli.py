@@ -702,3 +702,24 @@ def test_a_file_recorded_again_is_told_to_have_been_recorded(
     with caplog.at_level("WARNING"):
         assert main(argv) == 0
     assert "this file was recorded before as game 1" in caplog.text and "game 2 records it again" in caplog.text
+
+
+def test_a_game_whose_board_was_never_found_stays_open_when_its_file_is_run_again(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # a reviewer: the second run of a folder with no board read no frame (it goes on where the first
+    # stopped) and closed the game as one of no moves
+    import cv2
+
+    from recorder.store import GameStore
+
+    folder = tmp_path / "blank"
+    folder.mkdir()
+    for index in range(12):
+        cv2.imwrite(str(folder / f"{index:03d}.png"), np.full((240, 320, 3), 128, np.uint8))
+    db = tmp_path / "g.sqlite3"
+    for _ in range(2):
+        assert main(["record", str(folder), "--db", str(db), "--quiet", "--events", str(tmp_path / "e.jsonl")]) == 1
+        assert "the board was never found" in capsys.readouterr().err
+    with GameStore(db) as store:
+        (game,) = store.games()
+        assert game.status == "open" and game.plies == 0

@@ -406,8 +406,8 @@ def test_details_typed_with_a_line_break_are_kept_on_one_line() -> None:
     # a player tester: `edit --red $'Line1\nLine2'` broke the PGN's tag and the sheet's name box
     from recorder.store.db import GameInfo
 
-    info = GameInfo(red="Line1\nLine2", black=" 王天一\t", event="Spring  Open")
-    assert (info.red, info.black, info.event) == ("Line1 Line2", "王天一", "Spring  Open")
+    info = GameInfo(red="Line1\nLine2", black=" 王天一\t", event="Spring  Open ")
+    assert (info.red, info.black, info.event) == ("Line1 Line2", " 王天一 ", "Spring  Open ")
 
 
 def test_a_damaged_row_leaves_the_rest_of_the_game_readable_and_its_move_put_back(tmp_path: Path) -> None:
@@ -433,6 +433,19 @@ def test_a_damaged_row_leaves_the_rest_of_the_game_readable_and_its_move_put_bac
     assert len(damaged) == 1 and f"event {seq}" in damaged[0].text
     assert rebuild(events).moves == moves  # the lost ply is the one move that leads on to ply 4's position
     assert "record_damaged" in export_pgn(events)
+    # a reviewer: the latest move's row damaged made the store's list (its ply count is read from that
+    # row) and the console fail; and rows read as 'others appended since' were not guarded
+    from recorder.server.state import read_game_events
+
+    with GameStore(db) as store:
+        last = max(seq for seq, event in store.events_after(game_id, 0) if isinstance(event, MoveRecorded))
+        store.db.execute("UPDATE events SET data = '[1, 2]' WHERE game_id = ? AND seq = ?", (game_id, last))
+        store.db.commit()
+        (row,) = store.games()
+        assert row.plies == len(moves) - 1
+        assert isinstance(store.events_after(game_id, last - 1)[0][1], Alert)
+        stored = read_game_events(store.db, game_id)
+    assert sum(isinstance(s.event, Alert) and s.event.kind == "record_damaged" for s in stored) == 2
 
 
 def test_a_store_on_read_only_media_is_read_and_not_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
