@@ -273,6 +273,9 @@ def near_names(stored: list[GameRow], info: GameInfo) -> list[str]:
     return warnings
 
 
+STORE_RETRY_S = 2.0  # a store that refused an event is tried again after this long (host seconds)
+
+
 @dataclass
 class StoreRecording:
     """One run of the recorder writing to the store: the game, the session row, the event sink."""
@@ -291,6 +294,7 @@ class StoreRecording:
     # as it takes them again: the recording goes on meanwhile (see ``sink``)
     backlog: list[Event] = field(default_factory=list)
     store_error: str = ""  # why the store last refused an event ("" once the backlog is written)
+    _retry_at: float = 0.0  # the store is tried again from this (time.monotonic) on
 
     @classmethod
     def open(cls, store: GameStore, source: str, info: GameInfo | None = None,
@@ -370,6 +374,8 @@ class StoreRecording:
         written in order as soon as the store takes them again (a tester's full disk had stopped a
         recording at ply 9 of 30 for good, and its PGN and scoresheet were never written)."""
         self.backlog.append(event)
+        if self.store_error and time.monotonic() < self._retry_at and not isinstance(event, RecordingStopped):
+            return  # tried a moment ago: a store locked by another program makes each try wait its timeout
         try:
             while self.backlog:
                 waiting = self.backlog[0]
@@ -389,6 +395,7 @@ class StoreRecording:
                             "meanwhile is written to it as soon as it can be (free some space)", self.store.path,
                             error)
             self.store_error = str(error)
+            self._retry_at = time.monotonic() + STORE_RETRY_S
             return
         if self.store_error:
             log.warning("the game store %s is written again: nothing recorded meanwhile was lost", self.store.path)
