@@ -418,5 +418,5 @@ class StoreRecording:
             isinstance(event, MoveCorrected) or isinstance(event, PositionRestored) and event.by)]
 
     def game(self) -> RecordedGame:
-        """The whole game as stored (all runs together)."""
-        return rebuild(self.store.events(self.game_id))
+        """The whole game as stored (all runs together), with what still waits to be written."""
+        return rebuild(self.events())
