@@ -179,7 +179,7 @@ class Resolver:
         # whether the trouble standing now may: an illegal move or a board no move explains may be
         # put right with the clock pressed back (art. 5.8.3); a knocked or missing piece is not
         self._clock_trouble = False
-        self.clock = (ClockBook(self.game.position.side_to_move, self.config.clock_grace_s,
+        self.clock = (ClockBook(self.game.position.side_to_move, self.config.clock_grace_s, start=self.game.start,
                                 early_margin_s=self.config.early_press_margin_s) if clock else None)
         self._reported_end: tuple[str, int] | None = None
         self._last_advisory: str | None = None  # the advice already given (told once while it holds)
@@ -712,7 +712,7 @@ class Resolver:
         self._unexplained.clear()
         self._suspect = None
         squares = tuple(square_name(sq) for m in moves for sq in (m.from_square, m.to_square))
-        plies = f"plies {first_ply}-{first_ply + len(moves) - 1}"
+        plies = f"{self.game.start.move_name(first_ply)} to {self.game.start.move_name(first_ply + len(moves) - 1)}"
         why = (f"while the board was not watched (the camera or the recorder was away from {gone:.1f} s)" if unseen
                else f"where glare hid them from the camera (from {gone:.1f} s)" if glare
                else f"that could not be recorded while the record was wrong (corrected at {gone:.1f} s)")

@@ -35,6 +35,7 @@ from dataclasses import dataclass, replace
 
 from recorder.clocklog_input import ClockPress
 from recorder.events import ClockAlert, ClockNoted, ClockPressed, Event
+from rules import Position
 from rules.squares import opponent
 
 log = logging.getLogger(__name__)
@@ -61,8 +62,10 @@ class ClockBook:
     """Bookkeeping of presses and plies; the resolver owns one when a clock is connected."""
 
     def __init__(self, running: str, grace_s: float = 4.0, match_window_s: float = 8.0,
-                 early_margin_s: float = 0.3, press_before_s: float = 3.0) -> None:
+                 early_margin_s: float = 0.3, press_before_s: float = 3.0, start: Position | None = None) -> None:
         self.running = running
+        # the game's start, which the alerts name moves from as the scoresheet numbers them
+        self.start = start if start is not None else Position.start().with_side_to_move(running)
         self.grace_s = grace_s
         self.match_window_s = match_window_s
         self.early_margin_s = early_margin_s  # how much sooner than the first motion a press must be to be early
@@ -207,7 +210,7 @@ class ClockBook:
         """The arbiter's alert for sides found the wrong way round at ply ``ply``."""
         assert self.swapped_at is not None
         text = (f"the clock's first press came from the side taken for the player who had not just moved (at "
-                f"{self.swapped_at:.1f} s, ply {ply}): the clock was started with the second mover's time running, "
+                f"{self.swapped_at:.1f} s, after {self.start.move_name(ply)}): the clock was started with the second mover's time running, "
                 "or its sides were set the other way round. Its presses are now read the other way round (the "
                 "player who pressed is the one who moved) and no press before is judged; check the clock's times, "
                 "which may need setting right")
@@ -346,11 +349,11 @@ class ClockBook:
                 continue
             gap = self._unheard_around(entry)
             if gap is not None:
-                text = (f"ply {entry.ply} by {entry.side}: no clock press heard; the clock could not be heard "
+                text = (f"{self.start.move_name(entry.ply)}: no clock press heard; the clock could not be heard "
                         f"from {gap[0]:.1f} to {gap[1]:.1f} s, so a press may have been lost on the line")
                 events.append(ClockNoted(t, "press_unheard", text, entry.side, entry.ply))
                 continue
-            text = (f"ply {entry.ply} by {entry.side} was made but the clock was not pressed "
+            text = (f"{self.start.move_name(entry.ply)} was made but the clock was not pressed "
                     "(art. 6: press the clock after each move)")
             events.append(ClockAlert(t, "move_without_press", (), "6", text, min(entry.ply, ply), entry.side))
         self.unpressed = still

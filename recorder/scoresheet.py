@@ -193,18 +193,9 @@ def advice_text(advice: GameEnded) -> str:
     return f"arbiter's ruling needed ({advice.reason.replace('_', ' ')}{article}{suggests}): {advice.text}"
 
 
-def move_of(ply: int, start: Position) -> tuple[int, str]:
-    """The round number and the side of the move that made ply ``ply`` (1 = the first move made
-    from ``start``), numbered as the scoresheet numbers them: from ``start``'s move number, black
-    first when black was to move there."""
-    earlier = ply - 1 + (start.side_to_move == BLACK)  # half-moves of the round count before it
-    side = RED if earlier % 2 == 0 else BLACK
-    return start.fullmove + earlier // 2, side
-
-
 def move_label(ply: int, start: Position) -> str:
     """Ply ``ply``'s place on the sheet: ``5.`` for red's move of round 5, ``5...`` for black's."""
-    number, side = move_of(ply, start)
+    number, side = start.numbered(ply)
     return f"{number}{'.' if side == RED else '...'}"
 
 
@@ -213,7 +204,7 @@ def round_of(ply: int, start: Position | None = None) -> str:
     ``after 2... (black)``."""
     if ply <= 0:
         return "before the first move"
-    number, side = move_of(ply, start or Position.start())
+    number, side = (start or Position.start()).numbered(ply)
     return f"after {number}{'.' if side == RED else '...'} ({side})"
 
 

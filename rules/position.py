@@ -313,6 +313,17 @@ class Position:
     def fullmove(self) -> int:
         return self._fullmove
 
+    def numbered(self, ply: int) -> tuple[int, str]:
+        """The round number and side of the ``ply``-th move made from this position (1 = the first),
+        as a scoresheet numbers them: from this position's move number, black first when black is to move."""
+        earlier = ply - 1 + (self._side == BLACK)  # half-moves of the round that come before it
+        return self._fullmove + earlier // 2, RED if earlier % 2 == 0 else BLACK
+
+    def move_name(self, ply: int) -> str:
+        """How people name the ``ply``-th move made from here: ``move 6 (black)``."""
+        number, side = self.numbered(ply)
+        return f"move {number} ({side})"
+
     def piece_at(self, sq: int | str) -> str | None:
         """The FEN letter on a square (number or ICCS name), or ``None`` if it is empty."""
         piece = self._board[_square(sq)]

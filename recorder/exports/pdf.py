@@ -26,7 +26,7 @@ from recorder.exports.diagram import RED_INK, diagram_size, draw_position
 from recorder.exports.fonts import CJK_FONTS, find_cjk_font, find_latin_font
 from recorder.exports.pgn import game_notes
 from recorder.exports.times import clock_text, time_used
-from recorder.scoresheet import RecordedGame, clock_left_text, foul_alerts, move_of, rebuild
+from recorder.scoresheet import RecordedGame, clock_left_text, foul_alerts, rebuild
 from recorder.store.db import GameInfo
 from rules import Move, Position, format_move
 
@@ -299,7 +299,7 @@ class _Sheet:
         start = Position.from_fen(game.start_fen)
         notes = []
         for ply, text in game_notes(events, game, sheet=True):
-            number, side = move_of(ply, start) if ply > 0 else (0, "")
+            number, side = start.numbered(ply) if ply > 0 else (0, "")
             where = "开局前" if ply <= 0 else f"第{number}回合{'红' if side == 'red' else '黑'}后"
             if len(text) > MAX_NOTE:  # an imported game's essay of a comment: the PGN keeps it whole
                 text = text[:MAX_NOTE].rstrip() + "…"

@@ -34,7 +34,7 @@ from recorder.events import (
     SourceGap,
 )
 from recorder.exports.times import clock_text, move_times
-from recorder.scoresheet import RecordedGame, clock_left_text, move_of, rebuild
+from recorder.scoresheet import RecordedGame, clock_left_text, rebuild
 from recorder.store.db import GameInfo
 from recorder.store.import_notes import acknowledger, article_tag
 from rules import START_FEN, Move, PgnGame, Position, format_move, write_pgn
@@ -71,10 +71,7 @@ def ply_name(ply: int, start: Position | None = None) -> str:
     """How a note names ply ``ply``: ``ply 12`` in a PGN comment (what
     :mod:`recorder.store.import_notes` reads back), ``move 6 (black)`` where people read it, numbered
     as the scoresheet numbers moves from the game's ``start``."""
-    if start is None:
-        return f"ply {ply}"
-    number, side = move_of(ply, start)
-    return f"move {number} ({side})"
+    return f"ply {ply}" if start is None else start.move_name(ply)
 
 
 def _after(ply: int, start: Position | None) -> str:

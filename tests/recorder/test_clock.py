@@ -542,7 +542,7 @@ def test_three_moves_made_while_the_camera_was_away_are_read_from_the_board_afte
     assert [m.rivals for m in moves] == [(moves[2].iccs,), (), (moves[0].iccs,)]
     assert resolver.game.position.board == after.board
     (alert,) = [e for e in events if isinstance(e, Alert)]
-    assert alert.kind == "moves_while_away" and "plies 1-3" in alert.text and "5.0 s" in alert.text
+    assert alert.kind == "moves_while_away" and "move 1 (red) to move 2 (red)" in alert.text and "5.0 s" in alert.text
     assert [e for e in resolver.tick(30.0) if isinstance(e, Alert)] == []  # the presses made meanwhile matched
     assert moves[0].red_ms == 905000 and moves[1].black_ms == 903000
 

@@ -197,7 +197,7 @@ def test_six_plies_made_while_a_stream_was_down_are_read_and_the_game_goes_on() 
     alerts = [e for e in session.log.events if isinstance(e, Alert)]
     assert [a.kind for a in alerts if a.kind != "camera_lost"] == ["moves_while_away"]
     (away,) = [a for a in alerts if isinstance(a, BoardDisturbed)]
-    assert "plies 4-9" in away.text and "check them with the players" in away.text
+    assert "move 2 (black) to move 5 (red)" in away.text and "check them with the players" in away.text
     assert "the pieces on c2, d4 may stand the other way round" in away.text  # the rival, named
 
 
@@ -454,7 +454,7 @@ def test_a_board_covered_where_the_grid_cannot_be_confirmed_is_read_when_it_show
     # the five plies made meanwhile are read from the board once it shows (each side's in an order
     # the recorder could not see, and says so); the game goes on from the right position
     (away,) = [e for e in events if isinstance(e, BoardDisturbed) and e.kind == "moves_while_away"]
-    assert "plies 4-8" in away.text
+    assert "move 2 (black) to move 4 (black)" in away.text
     moves = rebuild(events).moves
     assert moves[:3] == truth["moves"][:3] and moves[8:] == truth["moves"][8:]
     assert sorted(moves[3:8]) == sorted(truth["moves"][3:8])

@@ -222,3 +222,10 @@ def test_line_1957_a_check_whose_interposition_is_mated_chases_the_chariot(games
     assert (chase.target_piece, chase.check, chase.checks) == ("R", Move.from_iccs("h3e3"), 2)
     verdict = game.repetition(76)
     assert verdict is not None and (verdict.code, verdict.must_change) == ("must_change", "black")
+
+
+def test_moves_are_numbered_as_a_scoresheet_numbers_them() -> None:
+    # one home for the sheet's numbering: the alerts, the notes and the sheets all use it
+    assert [Position.start().move_name(ply) for ply in (1, 2, 3)] == ["move 1 (red)", "move 1 (black)", "move 2 (red)"]
+    black_first = Position.from_fen("3k5/9/9/9/9/9/9/9/9/4K4 b - - 0 5")
+    assert [black_first.numbered(ply) for ply in (1, 2)] == [(5, "black"), (6, "red")]
