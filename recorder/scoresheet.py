@@ -204,8 +204,8 @@ def round_of(ply: int, start: Position | None = None) -> str:
     ``after 2... (black)``."""
     if ply <= 0:
         return "before the first move"
-    number, side = (start or Position.start()).numbered(ply)
-    return f"after {number}{'.' if side == RED else '...'} ({side})"
+    start = start or Position.start()
+    return f"after {move_label(ply, start)} ({start.numbered(ply)[1]})"
 
 
 def scoresheet_text(game: RecordedGame, *, title: str = "", with_clock: bool = True, verdicts: bool = True) -> str:
