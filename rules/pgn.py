@@ -416,10 +416,17 @@ def read_pgn(source: str | bytes, *, strict: bool = False) -> list[PgnGame]:
     return games
 
 
+def one_line(value: str) -> str:
+    """``value`` with each control character (a line break, a tab) read as a space: a tag's value,
+    a player's name in a sheet's box, keeps to one line."""
+    if not any(ord(ch) < 32 or ord(ch) == 127 for ch in value):
+        return value
+    return "".join(" " if ord(ch) < 32 or ord(ch) == 127 else ch for ch in value)
+
+
 def _quote(value: str) -> str:
     """A tag value as written: escaped, on one line (a name typed with a line break would end the tag)."""
-    value = "".join(" " if ord(ch) < 32 or ord(ch) == 127 else ch for ch in value)
-    return value.replace("\\", "\\\\").replace('"', '\\"')
+    return one_line(value).replace("\\", "\\\\").replace('"', '\\"')
 
 
 EXPORT_WIDTH = 79  # PGN's export format keeps lines this short (255 at most), breaking at spaces

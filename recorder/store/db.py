@@ -34,6 +34,7 @@ from recorder.events import (
     event_to_json,
 )
 from recorder.store.migrations import LATEST, check_store, migrate, schema_version
+from rules.pgn import one_line
 
 log = logging.getLogger(__name__)
 
@@ -85,9 +86,8 @@ class GameInfo:
         # read back as "Open" found no games of its own event)
         for name in ("event", "site", "round", "date", "red", "black", "time_control", "camera", "clock"):
             value = getattr(self, name)
-            if isinstance(value, str) and any(ord(ch) < 32 or ord(ch) == 127 for ch in value):
-                object.__setattr__(self, name, "".join(" " if ord(ch) < 32 or ord(ch) == 127 else ch
-                                                       for ch in value))
+            if isinstance(value, str):
+                object.__setattr__(self, name, one_line(value))
 
 
 @dataclass
@@ -153,7 +153,8 @@ def _on_read_only_media(path: Path) -> bool:
 def _open_unchanging(path: Path) -> sqlite3.Connection:
     """A store on read-only media, opened as a file nothing changes (SQLite's ``immutable``). A write-ahead
     log left beside it (a recorder stopped before it was folded in) cannot be read so: told."""
-    if path.with_name(path.name + "-wal").exists() and path.with_name(path.name + "-wal").stat().st_size:
+    wal = path.with_name(path.name + "-wal")
+    if wal.exists() and wal.stat().st_size:
         log.warning("%s has a write-ahead log beside it that read-only media keep from being read: the latest "
                     "events may be missing (copy the store and its -wal file somewhere writable)", path)
     uri = "file:" + urllib.parse.quote(str(path.resolve())) + "?immutable=1"
