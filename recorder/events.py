@@ -257,13 +257,16 @@ class Comment(Event):
 @dataclass(frozen=True)
 class AlertAcknowledged(Event):
     """The arbiter saw the alert stored as event ``seq`` of this game and dealt with it; ``by`` names
-    who, ``at`` the wall-clock time (UTC, ISO 8601); ``t`` is the game's latest source time."""
+    who, ``at`` the wall-clock time (UTC, ISO 8601); ``t`` is the game's latest source time.
+    ``no_foul``: the arbiter ruled that no foul was committed (the camera misread, or the move was
+    legal after all), so the alert does not count among the side's fouls (art. 4.1.8)."""
 
     seq: int
     kind: str
     by: str
     note: str = ""
     at: str = ""
+    no_foul: bool = False
 
 
 @dataclass(frozen=True)

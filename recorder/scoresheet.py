@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from recorder.events import (
     SOURCE_CHANGED,
     Alert,
+    AlertAcknowledged,
     ClockPressed,
     Event,
     GameEnded,
@@ -59,6 +60,7 @@ class RecordedGame:
     corrected: list[PlyEntry] = field(default_factory=list)  # taken back by a restoration (art. 5.8)
     taken_back: list[list[PlyEntry]] = field(default_factory=list)  # the same, one list a restoration
     alerts: list[Alert] = field(default_factory=list)
+    no_foul: list[Alert] = field(default_factory=list)  # the foul alerts the arbiter ruled no foul
     presses: list[ClockPressed] = field(default_factory=list)  # every press, in recorded order
     ended: GameEnded | None = None
     advice: list[GameEnded] = field(default_factory=list)
@@ -83,10 +85,11 @@ FOUL_KINDS = {"illegal_move": "illegal move", "wrong_side": "move out of turn", 
 
 def foul_alerts(game: RecordedGame) -> dict[str, dict[str, int]]:
     """Per side (red, black), how many alerts of each foul kind (``FOUL_KINDS``) the game raised:
-    what the arbiter counts for art. 4.1.8 (two illegal moves lose in most events)."""
+    what the arbiter counts for art. 4.1.8 (two illegal moves lose in most events). An alert the
+    arbiter ruled no foul is not counted."""
     counts: dict[str, dict[str, int]] = {RED: {}, BLACK: {}}
     for alert in game.alerts:
-        if alert.kind not in FOUL_KINDS:
+        if alert.kind not in FOUL_KINDS or any(alert is cleared for cleared in game.no_foul):
             continue
         side = (side_of(alert.piece) if isinstance(alert, IllegalMoveAlert) and alert.piece
                 else getattr(alert, "side", ""))
@@ -121,7 +124,9 @@ def _fill_lost_ply(game: RecordedGame, event: MoveRecorded) -> None:
 def rebuild(events: Iterable[Event]) -> RecordedGame:
     """Replay an event log into the game it records (later events override earlier ones)."""
     game = RecordedGame()
+    seen: list[Event] = []  # the log so far: an acknowledgement names its alert by its place in it
     for event in events:
+        seen.append(event)
         if isinstance(event, RecordingStarted):
             game.start_fen, game.source = event.start_fen, event.source
         elif isinstance(event, MoveRecorded):
@@ -156,6 +161,9 @@ def rebuild(events: Iterable[Event]) -> RecordedGame:
                 game.ended = event
         elif isinstance(event, Alert):
             game.alerts.append(event)
+        elif isinstance(event, AlertAcknowledged) and event.no_foul and 0 < event.seq < len(seen) \
+                and isinstance(target := seen[event.seq - 1], Alert) and target.kind == event.kind:
+            game.no_foul.append(target)
         elif isinstance(event, SourceGap) and event.reason == SOURCE_CHANGED:
             game.source_changes.append((event.t, event.t_resumed))
     return game

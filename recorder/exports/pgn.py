@@ -36,7 +36,7 @@ from recorder.events import (
 from recorder.exports.times import clock_text, move_times
 from recorder.scoresheet import RecordedGame, clock_left_text, rebuild
 from recorder.store.db import GameInfo
-from recorder.store.import_notes import acknowledger, article_tag
+from recorder.store.import_notes import AcknowledgedNote, acknowledged_text, article_tag
 from rules import START_FEN, Move, PgnGame, Position, format_move, write_pgn
 from rules.squares import RED
 
@@ -139,7 +139,7 @@ def _acknowledged(events: Sequence[Event]) -> dict[int, str]:
     by its place in ``events`` (0-based): a signed sheet shows every alert dealt with, and who did it."""
     said: dict[int, str] = {}
     for event in events:
-        if isinstance(event, AlertAcknowledged) and not event.note and 0 < event.seq <= len(events):
+        if isinstance(event, AlertAcknowledged) and not event.note and not event.no_foul and 0 < event.seq <= len(events):
             when = f", {event.at[11:16]} UTC" if len(event.at) >= 16 else ""
             said.setdefault(event.seq - 1, f" (acknowledged by {event.by or 'the arbiter'}{when})")
     return said
@@ -185,11 +185,11 @@ def notes_of(events: Sequence[Event], sheet: bool = False, start: Position | Non
             notes.append((event.ply, f"comment: {event.text}" if sheet else event.text))
         elif isinstance(event, MoveCorrected) and event.was != event.iccs:
             notes.append((event.ply, corrected_comment(event, named_from) + (_when(event.at) if sheet else "")))
-        elif isinstance(event, AlertAcknowledged) and event.note:
+        elif isinstance(event, AlertAcknowledged) and (event.note or event.no_foul):
             target = events[event.seq - 1] if 0 < event.seq <= len(events) else None
             at = target.ply if isinstance(target, Alert) else ply
             at = min([at] + [back for where, back in restored if where > event.seq - 1])
-            notes.append((at, f"{acknowledger(event.by or '')} on the {event.kind} alert: {event.note}"
+            notes.append((at, acknowledged_text(AcknowledgedNote(event.by or "", event.kind, event.note, event.no_foul))
                           + (_when(event.at) if sheet else "")))
         elif isinstance(event, DetailsEdited) and sheet:
             notes.append((ply, f"details edited by {event.by}: {'; '.join(event.changes)}{_when(event.at)}"))

@@ -22,7 +22,7 @@ from recorder.events import (
     ResultMarked,
     corrections,
 )
-from recorder.scoresheet import rebuild
+from recorder.scoresheet import FOUL_KINDS, rebuild
 from recorder.server.state import StoredEvent
 from recorder.store.db import GameStore
 from rules import RED, Move, Position, parse_move
@@ -63,8 +63,12 @@ def acknowledge(store: GameStore, game_id: int, events: list[StoredEvent], body:
                 by: str) -> list[Event]:
     """Acknowledge the alert numbered ``body["seq"]`` (every open alert with ``"all": true``); the
     advice for the arbiter (an advisory ``GameEnded``, such as a perpetual-check verdict) is
-    acknowledged the same way, its ``reason`` as the kind."""
+    acknowledged the same way, its ``reason`` as the kind. ``"no_foul": true`` (one alert of a foul
+    kind) rules that no foul was committed: the alert is then not counted among the side's fouls."""
     note = _text(body.get("note"), "note")
+    no_foul = body.get("no_foul", False)
+    if not isinstance(no_foul, bool):
+        raise MalformedAction(f"no_foul must be true or false, not {no_foul!r}")
     alerts: dict[int, Alert | GameEnded] = {
         s.seq: s.event for s in events
         if isinstance(s.event, Alert) or (isinstance(s.event, GameEnded) and s.event.advisory)}
@@ -72,6 +76,8 @@ def acknowledge(store: GameStore, game_id: int, events: list[StoredEvent], body:
     every = body.get("all", False)
     if not isinstance(every, bool):
         raise MalformedAction(f"all must be true or false, not {every!r}")
+    if every and no_foul:
+        raise MalformedAction("rule one alert at a time no foul (name it by its seq), not all at once")
     if every:
         targets = [seq for seq in alerts if seq not in done]
     else:
@@ -85,11 +91,15 @@ def acknowledge(store: GameStore, game_id: int, events: list[StoredEvent], body:
         if seq in done:
             raise ActionError(f"alert {seq} of game {game_id} is already acknowledged")
         targets = [seq]
+        target = alerts[seq]
+        if no_foul and not (isinstance(target, Alert) and target.kind in FOUL_KINDS):
+            what = f"a {target.kind} alert" if isinstance(target, Alert) else "advice"
+            raise ActionError(f"alert {seq} of game {game_id} is {what}, not a foul: acknowledge it instead")
     appended: list[Event] = []
     for seq in targets:
         target = alerts[seq]
         kind = target.kind if isinstance(target, Alert) else target.reason or "advice"
-        event = AlertAcknowledged(_t(events), seq, kind, by, note, _now())
+        event = AlertAcknowledged(_t(events), seq, kind, by, note, _now(), no_foul)
         store.append(game_id, event)
         appended.append(event)
     log.info("game %d: %d alert(s) acknowledged by %s", game_id, len(appended), by)

@@ -39,6 +39,7 @@ from recorder.events import (
     event_to_json,
 )
 from recorder.exports.pgn import correction_text, taken_back_text
+from recorder.scoresheet import FOUL_KINDS
 from recorder.store.db import GameRow
 from rules import START_FEN, InvalidFenError, Move, Position, format_move
 from rules.squares import BLACK, RED
@@ -104,7 +105,8 @@ def _alert(stored: StoredEvent, fen: str, frame_url: str | None) -> dict[str, An
     alert = stored.event
     assert isinstance(alert, Alert)
     data = event_to_json(alert)
-    data.update(seq=stored.seq, id=stored.id, fen=fen, frame=frame_url, acknowledged=None)
+    data.update(seq=stored.seq, id=stored.id, fen=fen, frame=frame_url, acknowledged=None,
+                foul=alert.kind in FOUL_KINDS)  # the arbiter may rule it no foul
     if isinstance(alert, BoardDisturbed) and alert.fen_seen:
         data["fen_seen"] = alert.fen_seen
     return data
@@ -211,10 +213,12 @@ def game_state(game: GameRow, events: list[StoredEvent]) -> dict[str, Any]:
         elif isinstance(event, AlertAcknowledged):
             target = by_seq.get(event.seq)
             if target is not None:
-                target["acknowledged"] = {"by": event.by, "at": event.at, "note": event.note, "seq": stored.seq}
+                target["acknowledged"] = {"by": event.by, "at": event.at, "note": event.note, "seq": stored.seq,
+                                          "no_foul": event.no_foul}
             what = "advice" if target is not None and "reason" in target else "alert"
             actions.append({"seq": stored.seq, "type": "AlertAcknowledged", "by": event.by, "at": event.at,
-                            "text": f"{what} #{event.seq} ({event.kind}) acknowledged"
+                            "text": f"{what} #{event.seq} ({event.kind}) "
+                                    + ("ruled no foul" if event.no_foul else "acknowledged")
                                     + (f": {event.note}" if event.note else "")})
     fen = moves[-1]["fen"] if moves else start
     if clocks["running"] is None and clocks["red_ms"] is not None:

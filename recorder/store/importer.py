@@ -182,7 +182,7 @@ def _note_events(notes: list[Note], t: float, ply: int, after: Position,
             events.append(GameEnded(t, ply, None if note.advisory else result, note.reason, note.article, note.text,
                                     note.advisory))
         elif isinstance(note, AcknowledgedNote):  # its alert's place is found once the log is whole
-            events.append(AlertAcknowledged(t, 0, note.kind, note.by, note.note))
+            events.append(AlertAcknowledged(t, 0, note.kind, note.by, note.note, no_foul=note.no_foul))
         elif isinstance(note, RestoredNote):
             back = restored.get(index, after) if note.ply != ply else after
             events.append(PositionRestored(t, note.ply, back.fen(), note.taken_back, by=note.by))
@@ -255,7 +255,7 @@ def _acknowledging(events: list[Event]) -> list[Event]:
             target = next((index for index in range(len(out) - 1, -1, -1) if index not in dealt
                            and isinstance(alert := out[index], Alert) and alert.kind == kind), None)
             if target is None:
-                words = plain(AcknowledgedNote(event.by, event.kind, event.note)).text
+                words = plain(AcknowledgedNote(event.by, event.kind, event.note, event.no_foul)).text
                 out.append(Comment(event.t, _ply_before(out), words))
                 continue
             dealt.add(target)

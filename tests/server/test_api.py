@@ -652,3 +652,51 @@ def test_behind_a_proxy_a_guesser_is_told_apart_by_the_address_the_proxy_forward
         assert _ack_all_from(url, "198.51.100.2", "correct horse battery") == 200  # another client: not locked out
     finally:
         server.close()
+
+
+def test_an_alert_ruled_no_foul_is_not_counted_and_the_ruling_travels_in_the_pgn(console: Any) -> None:
+    """The camera's false alert, or a move the arbiter finds legal after all, must not count towards
+    the two fouls that lose (art. 4.1.8): the arbiter rules it no foul, and every sheet counts so."""
+    from recorder.scoresheet import foul_alerts, rebuild
+
+    game = record(console.db)
+    url = f"{console.url}/api/games/{game}"
+    alert = json.loads(get(url)[1])["alerts"][0]
+    assert alert["kind"] == "illegal_move" and alert["foul"] is True
+    status, reply = post(url + "/ack", {"all": True, "no_foul": True}, "Zhang")
+    assert status == 400 and "one alert at a time" in reply["error"]
+    status, reply = post(url + "/ack", {"seq": alert["seq"], "no_foul": "yes"}, "Zhang")
+    assert status == 400 and "no_foul must be true or false" in reply["error"]
+    status, reply = post(url + "/ack", {"seq": alert["seq"], "no_foul": True, "note": "the camera misread"}, "Zhang")
+    assert status == 200
+    ruled = reply["state"]["alerts"][0]["acknowledged"]
+    assert ruled["no_foul"] is True and ruled["by"] == "Zhang"
+    assert reply["state"]["actions"][-1]["text"].endswith("(illegal_move) ruled no foul: the camera misread")
+    text = get(f"{console.url}/games/{game}/export.txt")[1].decode()
+    assert "Foul alerts:" not in text
+    assert "arbiter Zhang ruled the illegal_move alert no foul: the camera misread" in text
+    pgn = get(f"{console.url}/games/{game}/export.pgn")[1].decode()
+    with GameStore(console.db) as store:
+        counted = foul_alerts(rebuild(store.events(game)))
+    other = GameStore(":memory:")  # another arbiter's store, reading the exported game
+    (copy,) = import_pgn(other, pgn, "copy.pgn").ids
+    again = other.events(copy)
+    assert counted == {"red": {}, "black": {}}
+    assert foul_alerts(rebuild(again)) == counted  # read back from the PGN: still ruled no foul
+    assert [e.no_foul for e in again if isinstance(e, AlertAcknowledged)] == [True]
+
+
+def test_only_a_foul_can_be_ruled_no_foul() -> None:
+    from recorder.events import BoardDisturbed
+    from recorder.server.actions import ActionError, acknowledge
+    from recorder.server.state import StoredEvent
+
+    store = GameStore(":memory:")
+    game = store.create_game("g.mp4", GameInfo())
+    knocked = BoardDisturbed(3.0, "board_disturbed", ("c3",), "", "a piece was knocked", 0)
+    store.append(game, knocked)
+    events = [StoredEvent(1, game, 1, knocked)]
+    with pytest.raises(ActionError, match="board_disturbed alert, not a foul"):
+        acknowledge(store, game, events, {"seq": 1, "no_foul": True}, "Zhang")
+    (done,) = acknowledge(store, game, events, {"seq": 1}, "Zhang")
+    assert isinstance(done, AlertAcknowledged) and done.no_foul is False

@@ -179,7 +179,9 @@ def test_console_follows_a_live_game_and_the_arbiter_acknowledges_its_alert(cons
         page.wait_for_timeout(300)
         page.screenshot(path=str(shots / "console-alert.png"))
 
-        tile.locator("button.ack").click()  # no password set: the page asks for the arbiter's name alone
+        # the camera misread the horse (the arbiter saw it): ruled no foul, not counted under art. 4.1.8
+        assert page.locator(f"#game-{knocked} button.nofoul").count() == 0  # a knocked piece is no foul
+        tile.locator("button.nofoul").click()  # no password set: the page asks for the arbiter's name alone
         page.wait_for_selector("#signin [name=name]", state="visible", timeout=5000)  # the dialog opens
         assert not page.is_visible("#signin [name=pw]")
         page.fill("#signin [name=name]", "Zhang Wei")
@@ -187,7 +189,7 @@ def test_console_follows_a_live_game_and_the_arbiter_acknowledges_its_alert(cons
         _wait(page, "id => !document.getElementById('game-' + id).classList.contains('alerting')", game)
         with GameStore(console.db) as store:
             acked = [e for e in store.events(game) if isinstance(e, AlertAcknowledged)]
-        assert [(e.by, e.kind) for e in acked] == [("Zhang Wei", "illegal_move")]
+        assert [(e.by, e.kind, e.no_foul) for e in acked] == [("Zhang Wei", "illegal_move", True)]
         assert "1 open alert" in page.inner_text("#summary")
         page.click(f"#game-{knocked} button.ack")  # the name is remembered: no second question
         _wait(page, "id => !document.getElementById('game-' + id).classList.contains('alerting')", knocked)
@@ -197,7 +199,7 @@ def test_console_follows_a_live_game_and_the_arbiter_acknowledges_its_alert(cons
 
         page.click(f"#game-{game} a.players")
         page.wait_for_selector("#sheet td.mv", timeout=5000)
-        assert "acknowledged by Zhang Wei" in page.inner_text("#alertlist")
+        assert "ruled no foul by Zhang Wei" in page.inner_text("#alertlist")
         page.click("button[data-step=prev]")
         assert page.inner_text("#at").startswith("5. ") and "(ply 9)" in page.inner_text("#at")  # red's 5th move
         page.click("#script")  # simplified characters

@@ -37,6 +37,7 @@
       <div class="text">${XQ.esc(alert.text)}</div>
       ${alert.back ? `<div class="back">✓ ${XQ.esc(alert.back)}</div>` : ""}
       <div class="acts"><button type="button" class="ack" data-game="${state.id}" data-seq="${alert.seq}">Acknowledge</button>
+      ${alert.foul ? `<button type="button" class="nofoul" data-game="${state.id}" data-seq="${alert.seq}" title="no foul was committed (the camera misread, or the move was legal): not counted among the side's fouls">No foul</button>` : ""}
       ${more ? `<span class="more">+${more} more</span>` : ""}
       <a href="/games/${state.id}#alerts">details</a></div>
       </div>
@@ -221,11 +222,12 @@
   });
 
   tiles.addEventListener("click", async (e) => {
-    const button = e.target.closest("button.ack");
+    const button = e.target.closest("button.ack, button.nofoul");
     if (!button) return;
     button.disabled = true;
-    const done = await XQ.act(button.dataset.game, "ack", {seq: Number(button.dataset.seq)});
-    if (done) { accept(done.state); XQ.toast(button.closest(".advice") ? "Advice acknowledged" : "Alert acknowledged"); }
+    const noFoul = button.classList.contains("nofoul");
+    const done = await XQ.act(button.dataset.game, "ack", noFoul ? {seq: Number(button.dataset.seq), no_foul: true} : {seq: Number(button.dataset.seq)});
+    if (done) { accept(done.state); XQ.toast(noFoul ? "Ruled no foul" : button.closest(".advice") ? "Advice acknowledged" : "Alert acknowledged"); }
     else button.disabled = false;
   });
 

@@ -52,7 +52,7 @@
   }
 
   function ackedHtml(a) {
-    return `<div class="ackd">✓ acknowledged by ${[XQ.esc(a.acknowledged.by), XQ.esc((a.acknowledged.at || "").replace("T", " ").replace("Z", " UTC"))].filter(Boolean).join(" ")}${a.acknowledged.note ? ": " + XQ.esc(a.acknowledged.note) : ""}</div>`;
+    return `<div class="ackd">✓ ${a.acknowledged.no_foul ? "ruled no foul" : "acknowledged"} by ${[XQ.esc(a.acknowledged.by), XQ.esc((a.acknowledged.at || "").replace("T", " ").replace("Z", " UTC"))].filter(Boolean).join(" ")}${a.acknowledged.note ? ": " + XQ.esc(a.acknowledged.note) : ""}</div>`;
   }
 
   // advice for the arbiter (an advisory game end: perpetual check...): listed with the alerts, as one
@@ -78,7 +78,8 @@
         : XQBoard.svg(a.fen_seen || a.fen, {script: XQ.prefs.script, marks: squares});
       const ack = a.acknowledged
         ? ackedHtml(a)
-        : `<button type="button" class="ack" data-seq="${a.seq}">Acknowledge</button>`;
+        : `<button type="button" class="ack" data-seq="${a.seq}">Acknowledge</button>`
+          + (a.foul ? ` <button type="button" class="nofoul" data-seq="${a.seq}" title="no foul was committed (the camera misread, or the move was legal): not counted among the side's fouls">No foul</button>` : "");
       return `<div class="alertitem${a.acknowledged ? " done" : " open"}">
         <div class="thumb">${picture}</div>
         <div><div class="what">${XQ.esc(XQ.kindName(a.kind))} ${a.article ? `<span class="article">art. ${XQ.esc(a.article)}</span>` : ""}</div>
@@ -149,11 +150,12 @@
     drawBoard();
   });
   $("alertlist").addEventListener("click", async (e) => {
-    const b = e.target.closest("button.ack");
+    const b = e.target.closest("button.ack, button.nofoul");
     if (!b) return;
     b.disabled = true;
-    const done = await XQ.act(gameId, "ack", {seq: Number(b.dataset.seq)});
-    if (done) { accept(done.state); XQ.toast(b.closest(".advice") ? "Advice acknowledged" : "Alert acknowledged"); }
+    const noFoul = b.classList.contains("nofoul");
+    const done = await XQ.act(gameId, "ack", noFoul ? {seq: Number(b.dataset.seq), no_foul: true} : {seq: Number(b.dataset.seq)});
+    if (done) { accept(done.state); XQ.toast(noFoul ? "Ruled no foul" : b.closest(".advice") ? "Advice acknowledged" : "Alert acknowledged"); }
     else b.disabled = false;
   });
   // the ply's move as the page showed it when the arbiter began the correction: a live update or
