@@ -391,7 +391,7 @@ class Resolver:
             log.debug("t=%.2f: observation inconclusive (gap %.1f, %d bad points); %s", t, decision.gap,
                       decision.bad, "looking again" if self.wants_retry else "waiting")
         # an illegal move is raised at once; pieces only gone may still be in the player's hand
-        hold = self._hand_hold(scorer) if alerts and not illegal else 0.0
+        hold = max(self._hand_hold(scorer), self._colour_hold(decision, scorer)) if alerts and not illegal else 0.0
         confirmed: list[Event] = list(self._confirm(alerts, t, hold))
         return confirmed
 
@@ -539,6 +539,27 @@ class Resolver:
         gone = [sq for sq in found.vacated if sq not in self._seen_off]  # a piece seen lying off its point is in no hand
         in_hand = 0 < len(gone) <= 2 and not found.appeared and all(self._touched[sq] for sq in gone)
         return self.config.in_hand_s if in_hand else 0.0
+
+    def _colour_hold(self, decision: _Decision, scorer: Scorer) -> float:
+        """How long to wait before raising the trouble: ``in_hand_s`` when the best reading of the
+        view differs from the board it shows only by pieces read in the other side's colour, else 0.
+
+        Pieces do not change colour, and no legal move explains the change, so several such points at
+        once are the light changing (a lamp dimming or a shadow turning a faded red ink dark), which
+        passes; a board put wrong leaves a point vacated or filled too. Fresh bench clean-043: a red
+        chariot, soldier and horse read black for 2.5 s as the light dimmed, an "unexplained" alert.
+        """
+        boards = [decision.candidate.board] + [candidate.board for _, candidate in decision.ranked[:3]]
+        for board in dict.fromkeys(boards):  # the reading taken, and those nearest it (a capture
+            # whose taker reads the taken side's colour is refused as a capture)
+            found = changes(Position(board, RED), scorer, self.config.confident_p)
+            flipped = [sq for sq in found.appeared if board[sq] != "." and found.seen[sq] != board[sq]
+                       and found.seen[sq].lower() == board[sq].lower()]
+            if flipped and not found.vacated and len(flipped) == len(found.appeared):
+                log.debug("%s read in the other side's colour only: waiting for the light",
+                          ", ".join(map(square_name, flipped)))
+                return self.config.in_hand_s
+        return 0.0
 
     def _confirm(self, alerts: Sequence[Alert], t: float, hold_s: float = 0.0) -> list[Alert]:
         """Alerts to raise now: a new trouble is raised once a second look (``wants_retry``) sees it

@@ -1031,3 +1031,26 @@ def test_a_piece_read_gone_after_a_move_with_no_disc_near_it_is_held_not_raised_
     events = resolver.observe(replace(observe_board(board, 2.0, misread=gone, touched=near), offsets=knocked))
     events += resolver.observe(replace(observe_board(board, 2.4, seed=1, misread=gone, touched=()), offsets=knocked))
     assert [e.kind for e in events if isinstance(e, Alert)] == ["board_disturbed"]
+
+
+def test_pieces_read_in_the_other_sides_colour_only_are_waited_on_as_the_light_changing() -> None:
+    # fresh bench clean-043: the light dimmed as a red chariot took a black one, and the taker, a red
+    # soldier and a red horse read black for 2.5 s: "unexplained". No legal move turns a piece
+    # black, and a board put wrong also vacates or fills a point: the light is waited for
+    start = Position.start()
+    taken = start.play("h2h9")  # the cannon takes the horse over its screen
+    dim = {parse_square(sq): (letter, 0.97) for sq, letter in (("h9", "c"), ("c3", "p"), ("b0", "n"))}
+    resolver = Resolver()
+    assert not resolver.observe(observe_board(start.board, 0.5))
+    events: list[object] = []
+    for t in (1.0, 1.3, 2.0, 3.0):
+        events += resolver.observe(observe_board(taken.board, t, misread=dim))
+    events += resolver.observe(observe_board(taken.board, 3.5))  # the light is back
+    assert _recorded(events) == ["h2h9"] and not [e for e in events if isinstance(e, Alert)]
+    # the colours read wrong for longer than a hand holds a piece: the arbiter is told
+    resolver = Resolver()
+    resolver.observe(observe_board(start.board, 0.5))
+    alerts: list[object] = []
+    for t in (1.0, 1.3, 3.0, 5.5, 6.5):
+        alerts += resolver.observe(observe_board(taken.board, t, misread=dim))
+    assert [a.kind for a in alerts if isinstance(a, Alert)] == ["unexplained"]
