@@ -421,11 +421,12 @@ def _draw(sheet: _Sheet, events: Sequence[Event], info: GameInfo, short: bool, n
 
     # A finished game's last page keeps the rows its moves fill and a spare one; the rows it does not
     # need go to the notes, which then stay on the sheet the players sign (an A5 sheet of 13 rounds put
-    # two lines of notes and the signatures alone on a second page). A game not over keeps its rows.
+    # two lines of notes and the signatures alone on a second page). A game not over keeps its rows,
+    # and so does one closed without a result (``*``: its last moves and result are written by hand).
     last_rows, last_lines = pages[-1]
     needed = -(-len(last_rows) // BLOCKS) + 1
     spare = 0.0
-    if not not_over and needed < last_lines:
+    if not not_over and game.result != "*" and needed < last_lines:
         spare = (last_lines - needed) * row_h
         pages[-1] = (last_rows, needed)
     for number, (page, lines) in enumerate(pages):

@@ -164,3 +164,25 @@ def test_a_sheet_of_a_game_not_over_is_marked_provisional_on_every_page(tmp_path
     pdf.write_bytes(scoresheet_pdf(game_events(moves[:4], seed=1, faults=False, result=None), INFO))
     text = subprocess.run(["pdftotext", "-raw", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
     assert "PROVISIONAL" not in text and "Final position" in text
+
+
+def test_a_finished_game_gives_its_spare_rows_to_the_notes_and_one_closed_without_a_result_keeps_them(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # a player tester: a game closed with "*" (the recording ended before the game) lost the rows its
+    # last moves are written in by hand
+    from recorder.exports import pdf
+
+    drawn: list[int] = []
+    real = pdf._Sheet.moves
+
+    def moves(sheet: object, y: float, rows: object, per_block: int, row_h: float) -> float:
+        drawn.append(per_block)
+        return real(sheet, y, rows, per_block, row_h)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pdf._Sheet, "moves", moves)
+    opening = ["h2e2", "h9g7", "h0g2", "i9h9"]
+    scoresheet_pdf(game_events(opening, seed=1, faults=False, result="1-0"), INFO)
+    scoresheet_pdf(game_events(opening, seed=1, faults=False, result=None), INFO)
+    finished, unfinished = drawn
+    assert finished == 2  # the rows (of each of the three columns) the two rounds fill, and a spare one
+    assert unfinished > 20  # the page's rows, to write the rest of the game in
