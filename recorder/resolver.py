@@ -38,6 +38,7 @@ from recorder.events import (
     TwoMovesSeen,
     corrections,
     game_ended,
+    recording_time,
 )
 from recorder.observer import COVERED_INDEX, Observation
 from recorder.offpoint import MIN_DISCS, off_point, residual_offsets
@@ -723,7 +724,8 @@ class Resolver:
         glare = gone is None and self._glare_since is not None
         if glare and (self.clock is None or self.clock.presses_waiting() < len(moves) - 1):
             return None  # moves hidden by glare need the clock's word for each but the last (its press may come)
-        gone = (self._glare_since if glare else observation.t) if gone is None else gone
+        if gone is None:
+            gone = self._glare_since if glare and self._glare_since is not None else observation.t
         log.info("t=%.2f: %d plies made while the board was not watched, was under glare or the record was wrong "
                  "read from the board: %s", observation.t, len(moves), " ".join(m.iccs for m in moves))
         first_ply = self.game.ply + 1
@@ -734,9 +736,9 @@ class Resolver:
         self._suspect = None
         squares = tuple(square_name(sq) for m in moves for sq in (m.from_square, m.to_square))
         plies = f"{self.game.start.move_name(first_ply)} to {self.game.start.move_name(first_ply + len(moves) - 1)}"
-        why = (f"while the board was not watched (the camera or the recorder was away from {gone:.1f} s)" if unseen
-               else f"where glare hid them from the camera (from {gone:.1f} s)" if glare
-               else f"that could not be recorded while the record was wrong (corrected at {gone:.1f} s)")
+        why = (f"while the board was not watched (the camera or the recorder was away from {recording_time(gone)} into the recording)" if unseen
+               else f"where glare hid them from the camera (from {recording_time(gone)} into the recording)" if glare
+               else f"that could not be recorded while the record was wrong (corrected at {recording_time(gone)} into the recording)")
         unsure = (f"; the pieces on {', '.join(square_name(sq) for sq in swapped)} may stand the other way round "
                   "(their kinds read unclearly)" if swapped else "")
         text = (f"{len(moves)} moves were made {why}: {plies} ({' '.join(m.iccs for m in moves)}) are recorded "
@@ -993,7 +995,7 @@ class Resolver:
             events += self._record(candidate.moves, observation.t, observation.t_still, decision.confidence,
                                    rivals=[close] if close else ())
             if len(candidate.moves) == 2:  # told after both, at the second: the sheet notes it after the pair
-                said = (f"two moves were made while the board was not watched (the camera was away from {away:.1f} s): "
+                said = (f"two moves were made while the board was not watched (the camera was away from {recording_time(away)} into the recording): "
                         "both recorded, in order; check them with the players" if away is not None
                         else "two moves were made between still views: both recorded, in order")
                 events.append(TwoMovesSeen(t, "two_moves", tuple(square_name(s) for m in candidate.moves

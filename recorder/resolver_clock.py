@@ -34,7 +34,7 @@ import math
 from dataclasses import dataclass, replace
 
 from recorder.clocklog_input import ClockPress
-from recorder.events import ClockAlert, ClockNoted, ClockPressed, Event
+from recorder.events import ClockAlert, ClockNoted, ClockPressed, Event, recording_time
 from rules import Position
 from rules.squares import opponent
 
@@ -210,7 +210,7 @@ class ClockBook:
         """The arbiter's alert for sides found the wrong way round at ply ``ply``."""
         assert self.swapped_at is not None
         text = (f"the clock's first press came from the side taken for the player who had not just moved (at "
-                f"{self.swapped_at:.1f} s, after {self.start.move_name(ply)}): the clock was started with the second mover's time running, "
+                f"{recording_time(self.swapped_at)} into the recording, after {self.start.move_name(ply)}): the clock was started with the second mover's time running, "
                 "or its sides were set the other way round. Its presses are now read the other way round (the "
                 "player who pressed is the one who moved) and no press before is judged; check the clock's times, "
                 "which may need setting right")
@@ -227,8 +227,8 @@ class ClockBook:
             return None
         if last_trouble is not None and last_trouble >= press.t - self.grace_s:
             return None
-        text = (f"{press.side} pressed the clock at {press.t:.1f} s before moving: the board stood unchanged "
-                f"until {moving:.1f} s (art. 8.1.7; a second time loses the game, art. 4.1.9)")
+        text = (f"{press.side} pressed the clock at {recording_time(press.t)} into the recording before moving: the "
+                f"board stood unchanged until {recording_time(moving)} (art. 8.1.7; a second time loses the game, art. 4.1.9)")
         return ClockAlert(t, "press_without_move", (), "8.1.7", text, ply, press.side)
 
     def excuse_pending(self, until: float) -> None:
@@ -297,7 +297,7 @@ class ClockBook:
         glitches = self._line_glitches(t, desynced)
         if glitches:
             first, second = min(p.press.t for p in glitches), max(p.press.t for p in glitches)
-            text = (f"the clock's line reported presses by both sides within {second - first:.1f} s at {first:.1f} s "
+            text = (f"the clock's line reported presses by both sides within {second - first:.1f} s at {recording_time(first)} "
                     "with no move: one damaged message and the next good one, not presses (nothing judged)")
             log.info("%s", text)
             events.append(ClockNoted(t, "press_glitch", text, "", ply))
@@ -313,7 +313,7 @@ class ClockBook:
             wronged = self._pressed_back(item) if item.effective and not near_trouble else None
             if wronged is not None:
                 p = item.press
-                text = (f"{p.side} pressed the clock at {p.t:.1f} s, {p.t - wronged.t:.1f} s after {wronged.side}'s "
+                text = (f"{p.side} pressed the clock at {recording_time(p.t)} into the recording, {p.t - wronged.t:.1f} s after {wronged.side}'s "
                         f"press without a move, with no move between: the time given back to {wronged.side} "
                         "(the clock put right, not judged)")
                 log.info("%s", text)
@@ -321,7 +321,7 @@ class ClockBook:
             elif (item.effective or self._before_moving(item.press)) and not near_trouble:
                 p = item.press
                 unchanged = "" if item.effective else f" ({opponent(p.side)}'s time was running: the clock did not change)"
-                text = (f"{p.side} pressed the clock at {p.t:.1f} s without a move on the board{unchanged} "
+                text = (f"{p.side} pressed the clock at {recording_time(p.t)} into the recording without a move on the board{unchanged} "
                         "(art. 8.1.7; a second time loses the game, art. 4.1.9)")
                 events.append(ClockAlert(t, "press_without_move", (), "8.1.7", text, self._ply_at(p.t, ply), p.side))
                 if item.effective:
@@ -350,7 +350,7 @@ class ClockBook:
             gap = self._unheard_around(entry)
             if gap is not None:
                 text = (f"{self.start.move_name(entry.ply)}: no clock press heard; the clock could not be heard "
-                        f"from {gap[0]:.1f} to {gap[1]:.1f} s, so a press may have been lost on the line")
+                        f"from {recording_time(gap[0])} to {recording_time(gap[1])} of the recording, so a press may have been lost on the line")
                 events.append(ClockNoted(t, "press_unheard", text, entry.side, entry.ply))
                 continue
             text = (f"{self.start.move_name(entry.ply)} was made but the clock was not pressed "

@@ -35,6 +35,7 @@ from recorder.events import (
     RecordingStarted,
     RecordingStopped,
     SourceGap,
+    recording_time,
 )
 from recorder.glare import washed_out
 from recorder.motion import MotionConfig, MotionDetector
@@ -200,7 +201,7 @@ class RecordingSession:
         """Process one frame (or a report of a lost or returned source) and return the events it caused."""
         if isinstance(item, Lost):
             self.resolver.lost_sight(item.t, gone_since=item.t)
-            text = (f"the camera gave no picture from {item.t:.1f} s ({item.reason}); {item.action}. Moves made "
+            text = (f"the camera gave no picture from {recording_time(item.t)} into the recording ({item.reason}); {item.action}. Moves made "
                     "meanwhile are read from the board once the picture returns; clock presses go on being logged")
             return self._emit([Alert(item.t, "camera_lost", (), "", text, self.resolver.game.ply)])
         if isinstance(item, Gap):

@@ -32,6 +32,7 @@ from recorder.events import (
     PositionRestored,
     ResultMarked,
     SourceGap,
+    recording_time,
 )
 from recorder.exports.times import clock_text, move_times
 from recorder.scoresheet import RecordedGame, clock_left_text, rebuild
@@ -194,12 +195,12 @@ def notes_of(events: Sequence[Event], sheet: bool = False, start: Position | Non
         elif isinstance(event, DetailsEdited) and sheet:
             notes.append((ply, f"details edited by {event.by}: {'; '.join(event.changes)}{_when(event.at)}"))
         elif isinstance(event, SourceGap) and event.reason == NOT_RECORDING:
-            notes.append((ply, f"recorder: not running from {event.t:.1f} to {event.t_resumed:.1f} s (moves made "
+            notes.append((ply, f"recorder: not running from {recording_time(event.t)} to {recording_time(event.t_resumed)} of the recording (moves made "
                                "meanwhile were read from the board after it)"))
         elif isinstance(event, SourceGap) and event.reason == SOURCE_CHANGED:
-            notes.append((ply, f"recorder: the game went on from another camera or file at {event.t_resumed:.1f} s"))
+            notes.append((ply, f"recorder: the game went on from another camera or file at {recording_time(event.t_resumed)}"))
         elif isinstance(event, SourceGap):
-            notes.append((ply, f"camera: no picture from {event.t:.1f} to {event.t_resumed:.1f} s ({event.reason})"))
+            notes.append((ply, f"camera: no picture from {recording_time(event.t)} to {recording_time(event.t_resumed)} of the recording ({event.reason})"))
         elif isinstance(event, ClockNoted) and event.kind in ("clock_connected", "press_unheard", "press_back") and event.t > 0:
             if event.kind == "clock_connected" and not event.text.startswith("clock back"):
                 continue  # the clock answering at the start is no news (recorder.clock.link words both)

@@ -32,6 +32,7 @@ from recorder.events import (
     damaged_record,
     event_from_stored,
     event_to_json,
+    recording_time,
 )
 from recorder.store.migrations import LATEST, check_store, migrate, schema_version
 from rules.pgn import one_line
@@ -356,7 +357,7 @@ class GameStore:
                 self.db.execute("UPDATE sessions SET stopped = ? WHERE id = ?", (now, row["id"]))
                 self._insert(game_id, RecordingStopped(t, 0, "the recorder's process ended without closing the game"))
                 text = (f"the recorder of this game (process {row['pid']}) ended without closing it, after "
-                        f"{t:.1f} s of its source (found at {now[11:19]} UTC): nothing records the game now; go on with "
+                        f"{recording_time(t)} of its source (found at {now[11:19]} UTC): nothing records the game now; go on with "
                         f"`xqrec record SOURCE --resume {game_id}`")
                 # at the ply the game had reached: its sheets place the note after the moves recorded
                 self._insert(game_id, Alert(t, "recorder_lost", (), "", text, self.game(game_id).plies))

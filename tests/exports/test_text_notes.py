@@ -84,7 +84,7 @@ def test_equipment_trouble_is_told_apart_from_fouls_and_the_arbiters_notes_are_k
     events.append(stop)
     notes = [text for _, text in game_notes(events, rebuild(events))]
     assert "equipment camera_lost: the camera gave no picture from 40.0 s" in notes
-    assert "camera: no picture from 40.0 to 55.5 s (no frame for 3.0 s)" in notes
+    assert "camera: no picture from 0:00:40.0 to 0:00:55.5 of the recording (no frame for 3.0 s)" in notes
     assert any(n.startswith("alert move_without_press (art. 6)") for n in notes)  # a player's matter stays an alert
     assert "arbiter Zhang Wei on the move_without_press alert: press made during the camera gap; checked" in notes
     assert "Arbiter Liu on the camera_lost alert: cable" in notes  # not "arbiter Arbiter Liu" (tester 15)

@@ -156,3 +156,11 @@ def test_every_alert_kind_raised_in_the_code_is_in_alert_kinds() -> None:
                                  path.read_text(encoding="utf-8")))
     raised |= {kind for kind, _ in _ALERTS.values()}
     assert len(raised) > 15 and raised <= ALERT_KINDS and EQUIPMENT_KINDS <= ALERT_KINDS
+
+
+def test_times_of_the_recording_read_as_a_video_player_shows_them() -> None:
+    from recorder.events import recording_time
+
+    assert recording_time(104.04) == "0:01:44.0"
+    assert recording_time(10523.46) == "2:55:23.5"  # a three-hour game: not "10523.5 s"
+    assert recording_time(59.96) == "0:01:00.0" and recording_time(-0.2) == "0:00:00.0"

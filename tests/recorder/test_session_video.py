@@ -344,7 +344,7 @@ def test_a_press_before_the_first_move_is_flagged_when_the_board_was_found_at_on
             oracle.frame = item.index
         session.feed(item)
     alerts = [e for e in session.log.events if isinstance(e, Alert) and e.kind == "press_without_move"]
-    assert len(alerts) == 1 and alerts[0].ply == 1 and "1.0 s before moving" in alerts[0].text
+    assert len(alerts) == 1 and alerts[0].ply == 1 and "at 0:00:01.0 into the recording before moving" in alerts[0].text
 
 
 @pytest.mark.skipif(not (FIXTURES / "game_short.mp4").exists(), reason="fixture video missing")
