@@ -151,14 +151,6 @@ class GameEnded(Event):
     judged: tuple[str, ...] = ()
 
 
-def recording_time(t: float) -> str:
-    """A time of the recording (its source's seconds) as an alert or note says it, ``0:01:44.0``: hours,
-    minutes, seconds and tenths, as a video player shows where it stands, and readable in a game of
-    three hours, where ``10523.4 s`` is not."""
-    seconds, tenth = divmod(int(round(max(t, 0.0) * 10)), 10)
-    return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}.{tenth}"
-
-
 def game_ended(t: float, game: Game, outcome: Outcome) -> GameEnded:
     """The event of the rules' ``outcome`` for ``game`` as it stands, a repetition verdict with the
     moves it judged: the recorder's as it watches, an imported record's as it is read."""

@@ -38,7 +38,6 @@ from recorder.events import (
     TwoMovesSeen,
     corrections,
     game_ended,
-    recording_time,
 )
 from recorder.observer import COVERED_INDEX, Observation
 from recorder.offpoint import MIN_DISCS, off_point, residual_offsets
@@ -55,6 +54,7 @@ from recorder.resolver_diagnose import (
     placement_seen,
 )
 from recorder.resolver_scoring import Scorer, board_classes, boards_classes
+from recorder.sources import recording_time
 from rules import Game, IllegalMoveError, Move, Position, RulesError, format_move
 from rules.squares import BLACK, RED, parse_square, piece_name, square_name
 
@@ -557,14 +557,17 @@ class Resolver:
         """How long to wait before raising the trouble: ``in_hand_s`` when the best reading of the
         view differs from the board it shows only by pieces read in the other side's colour, else 0.
 
-        Pieces do not change colour, and no legal move explains the change, so several such points at
-        once are the light changing (a lamp dimming or a shadow turning a faded red ink dark), which
-        passes; a board put wrong leaves a point vacated or filled too. Fresh bench clean-043: a red
+        Pieces do not change colour, and no legal move explains the change, so such points just after a
+        move are the light changing (a lamp dimming or a shadow turning a faded red ink dark), which
+        passes. Judged against the boards moves lead to only: against the board standing, they are a
+        red and a black piece of one kind set up in each other's places, raised at once. Fresh bench clean-043: a red
         chariot, soldier and horse read black for 2.5 s as the light dimmed, an "unexplained" alert.
         """
-        boards = [decision.candidate.board] + [candidate.board for _, candidate in decision.ranked[:3]]
-        for board in dict.fromkeys(boards):  # the reading taken, and those nearest it (a capture
-            # whose taker reads the taken side's colour is refused as a capture)
+        candidates = [decision.candidate] + [candidate for _, candidate in decision.ranked[:3]]
+        # the reading taken and those nearest it (a capture whose taker reads the taken side's colour
+        # is refused as a capture), moves only: against the board as it stands, colours read the other
+        # way round are a board set up with a red and a black piece of one kind swapped (art. 1.3)
+        for board in dict.fromkeys(c.board for c in candidates if c.kind != "current"):
             found = changes(Position(board, RED), scorer, self.config.confident_p)
             flipped = [sq for sq in found.appeared if board[sq] != "." and found.seen[sq] != board[sq]
                        and found.seen[sq].lower() == board[sq].lower()]

@@ -51,6 +51,14 @@ PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 JPEG_START = b"\xff\xd8"
 
 
+def recording_time(t: float) -> str:
+    """A time of the recording (its source's seconds) as an alert or note says it, ``0:01:44.0``: hours,
+    minutes, seconds and tenths, as a video player shows where it stands, and readable in a game of
+    three hours, where ``10523.4 s`` is not."""
+    seconds, tenth = divmod(int(round(max(t, 0.0) * 10)), 10)
+    return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}.{tenth}"
+
+
 def cut_short(data: np.ndarray) -> str:
     """"PNG" or "JPEG" when the picture's bytes stop before the format's end marker, else "": the
     decoder would fill the rest grey (a board with pieces gone) after a line of its own on the terminal."""
@@ -510,7 +518,7 @@ class VideoFileSource(FrameSource):
 
     def _ended_early(self, frames: int, reached: float, length: float) -> None:
         self.ended_early = (f"the video ended after {frames} of its {self.frame_count} frames "
-                            f"({reached:.1f} of {length:.1f} s): the file is truncated or damaged, and the "
+                            f"({recording_time(reached)} of {recording_time(length)}): the file is truncated or damaged, and the "
                             "record stops where it ends")
         log.info("%s: %s", self.name, self.ended_early)  # record raises it as an alert
 

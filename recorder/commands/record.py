@@ -40,6 +40,7 @@ from recorder.events import (
 from recorder.exports import export_pgn, export_text
 from recorder.exports.times import clock_contradicts
 from recorder.scoresheet import clock_left_text, rebuild
+from recorder.sources import recording_time
 from recorder.store.recording import (
     add_store_arguments,
     info_from_args,
@@ -373,7 +374,7 @@ def clock_log_mismatch(presses: Sequence[ClockPress], end_t: float, path: Path |
         return None
     return ClockAlert(end_t, "clock_log_mismatch", (), "",
                       f"{len(late)} press(es) of the clock log {path} come after the video ends (the last at "
-                      f"{late[-1].t:.1f} s, the video ends at {end_t:.1f} s): is it this game's log? The move "
+                      f"{recording_time(late[-1].t)}, the video ends at {recording_time(end_t)}): is it this game's log? The move "
                       f"times recorded from it may be wrong", ply, "")
 
 

@@ -32,10 +32,10 @@ from recorder.events import (
     PositionRestored,
     ResultMarked,
     SourceGap,
-    recording_time,
 )
 from recorder.exports.times import clock_text, move_times
 from recorder.scoresheet import RecordedGame, clock_left_text, rebuild
+from recorder.sources import recording_time
 from recorder.store.db import GameInfo
 from recorder.store.import_notes import AcknowledgedNote, acknowledged_text, article_tag
 from rules import START_FEN, Move, PgnGame, Position, format_move, write_pgn
@@ -155,22 +155,30 @@ def notes_of(events: Sequence[Event], sheet: bool = False, start: Position | Non
     where the arbiter's corrections and notes also say when they were made, and an alert
     acknowledged without a note says by whom. A restoration moves the notes of the plies it took
     back to the ply it went back to (before its own). On a ``sheet`` the moves are named as the
-    sheet numbers them from the game's ``start`` (the standard one unless given), not by ply."""
+    sheet numbers them from the game's ``start`` (the standard one unless given), not by ply. An
+    arbiter's note on an alert, or ruling it no foul, comes straight after the alert: the import
+    gives it to the latest alert of its kind before it (two presses without a move at one ply)."""
     if sheet and start is None:
         start = Position.start()
     named_from = start if sheet else None
-    notes = []
+    notes: list[tuple[int, str]] = []
+    order: list[tuple[int, int]] = []  # each note's place: the event it tells of, or the alert a note is on
     restored: list[tuple[int, int]] = []  # (place in events, ply gone back to) of each restoration
     ply = 0
     acknowledged = _acknowledged(events) if sheet else {}
     marks = [index for index, event in enumerate(events) if isinstance(event, ResultMarked)]
+
+    def add(note: tuple[int, str], on: int | None = None) -> None:  # a note on the event being read
+        notes.append(note)
+        order.append((index, 0) if on is None else (on, 1))
+
     for index, event in enumerate(events):
         if isinstance(event, MoveRecorded):
             ply = event.ply
         if sheet and isinstance(event, ResultMarked) and (event.result is None or index != marks[-1]):
             # the results marked and reopened before the one that stands (which the game's end gives)
             said = f"result {event.result} marked" if event.result else "result reopened (*)"
-            notes.append((event.ply, f"arbiter {event.by or ''}".strip() + f": {said}"
+            add((event.ply, f"arbiter {event.by or ''}".strip() + f": {said}"
                           + (f": {event.text}" if event.text else "") + _when(event.at)))
         if isinstance(event, PositionRestored):
             ply = event.ply
@@ -179,34 +187,34 @@ def notes_of(events: Sequence[Event], sheet: bool = False, start: Position | Non
             notes = [(min(at, event.ply), said) for at, said in notes]
             restored.append((index, event.ply))
             if event.taken_back:
-                notes.append((event.ply, restored_comment(event, named_from) + (_when(event.at) if sheet else "")))
+                add((event.ply, restored_comment(event, named_from) + (_when(event.at) if sheet else "")))
         elif isinstance(event, Alert):
-            notes.append((event.ply, alert_comment(event) + acknowledged.get(index, "")))
+            add((event.ply, alert_comment(event) + acknowledged.get(index, "")))
         elif isinstance(event, Comment):
-            notes.append((event.ply, f"comment: {event.text}" if sheet else event.text))
+            add((event.ply, f"comment: {event.text}" if sheet else event.text))
         elif isinstance(event, MoveCorrected) and event.was != event.iccs:
-            notes.append((event.ply, corrected_comment(event, named_from) + (_when(event.at) if sheet else "")))
+            add((event.ply, corrected_comment(event, named_from) + (_when(event.at) if sheet else "")))
         elif isinstance(event, AlertAcknowledged) and (event.note or event.no_foul):
             target = events[event.seq - 1] if 0 < event.seq <= len(events) else None
             at = target.ply if isinstance(target, Alert) else ply
             at = min([at] + [back for where, back in restored if where > event.seq - 1])
-            notes.append((at, acknowledged_text(AcknowledgedNote(event.by or "", event.kind, event.note, event.no_foul))
-                          + (_when(event.at) if sheet else "")))
+            add((at, acknowledged_text(AcknowledgedNote(event.by or "", event.kind, event.note, event.no_foul))
+                 + (_when(event.at) if sheet else "")), event.seq - 1 if isinstance(target, Alert) else None)
         elif isinstance(event, DetailsEdited) and sheet:
-            notes.append((ply, f"details edited by {event.by}: {'; '.join(event.changes)}{_when(event.at)}"))
+            add((ply, f"details edited by {event.by}: {'; '.join(event.changes)}{_when(event.at)}"))
         elif isinstance(event, SourceGap) and event.reason == NOT_RECORDING:
-            notes.append((ply, f"recorder: not running from {recording_time(event.t)} to {recording_time(event.t_resumed)} of the recording (moves made "
+            add((ply, f"recorder: not running from {recording_time(event.t)} to {recording_time(event.t_resumed)} of the recording (moves made "
                                "meanwhile were read from the board after it)"))
         elif isinstance(event, SourceGap) and event.reason == SOURCE_CHANGED:
-            notes.append((ply, f"recorder: the game went on from another camera or file at {recording_time(event.t_resumed)}"))
+            add((ply, f"recorder: the game went on from another camera or file at {recording_time(event.t_resumed)}"))
         elif isinstance(event, SourceGap):
-            notes.append((ply, f"camera: no picture from {recording_time(event.t)} to {recording_time(event.t_resumed)} of the recording ({event.reason})"))
+            add((ply, f"camera: no picture from {recording_time(event.t)} to {recording_time(event.t_resumed)} of the recording ({event.reason})"))
         elif isinstance(event, ClockNoted) and event.kind in ("clock_connected", "press_unheard", "press_back") and event.t > 0:
             if event.kind == "clock_connected" and not event.text.startswith("clock back"):
                 continue  # the clock answering at the start is no news (recorder.clock.link words both)
             # a press back is told after the ply its press came at (0: before the first move)
-            notes.append((event.ply if event.kind == "press_back" else event.ply or ply, f"clock: {event.text}"))
-    return notes
+            add((event.ply if event.kind == "press_back" else event.ply or ply, f"clock: {event.text}"))
+    return [notes[i] for i in sorted(range(len(notes)), key=lambda i: order[i])]
 
 
 def game_notes(events: Sequence[Event], game: RecordedGame, sheet: bool = False) -> list[tuple[int, str]]:

@@ -73,6 +73,7 @@ def acknowledge(store: GameStore, game_id: int, events: list[StoredEvent], body:
         s.seq: s.event for s in events
         if isinstance(s.event, Alert) or (isinstance(s.event, GameEnded) and s.event.advisory)}
     done = {s.event.seq for s in events if isinstance(s.event, AlertAcknowledged)}
+    ruled = {s.event.seq for s in events if isinstance(s.event, AlertAcknowledged) and s.event.no_foul}
     every = body.get("all", False)
     if not isinstance(every, bool):
         raise MalformedAction(f"all must be true or false, not {every!r}")
@@ -88,7 +89,9 @@ def acknowledge(store: GameStore, game_id: int, events: list[StoredEvent], body:
             raise MalformedAction(f"seq must be the number of an alert, not {seq!r}")
         if seq not in alerts:
             raise ActionError(f"game {game_id} has no alert or advice numbered {seq!r}")
-        if seq in done:
+        if seq in ruled:
+            raise ActionError(f"alert {seq} of game {game_id} is already ruled no foul")
+        if seq in done and not no_foul:  # acknowledged, and the arbiter may still rule it no foul
             raise ActionError(f"alert {seq} of game {game_id} is already acknowledged")
         targets = [seq]
         target = alerts[seq]

@@ -37,10 +37,10 @@ from recorder.events import (
     damaged_record,
     event_from_stored,
     event_to_json,
-    recording_time,
 )
 from recorder.exports.pgn import correction_text, taken_back_text
 from recorder.scoresheet import FOUL_KINDS
+from recorder.sources import recording_time
 from recorder.store.db import GameRow
 from rules import START_FEN, InvalidFenError, Move, Position, format_move
 from rules.squares import BLACK, RED
@@ -197,7 +197,7 @@ def game_state(game: GameRow, events: list[StoredEvent]) -> dict[str, Any]:
             by_seq[stored.seq] = item
         elif isinstance(event, SourceGap | ClockNoted):
             # the equipment came back: the alert that said it was gone says so too (still to be acknowledged)
-            kinds, back = (("camera_lost",), f"the picture came back at {recording_time(event.t_resumed)}") \
+            kinds, back = (("camera_lost",), f"the picture came back at {recording_time(event.t_resumed)} into the recording") \
                 if isinstance(event, SourceGap) else (("clock_disconnected", "no_clock"), event.text)
             if isinstance(event, SourceGap) or event.kind == "clock_connected":
                 gone = next((a for a in reversed(alerts) if a["kind"] in kinds and "back" not in a), None)

@@ -53,7 +53,9 @@ class AlertNote:
 
 def acknowledger(by: str) -> str:
     """Who dealt with an alert, as a note on it names them: ``arbiter NAME`` (``NAME`` alone when it
-    says arbiter already)."""
+    says arbiter already). A ``:`` or ``;`` in the name (typed at the console) becomes ``,``: they end
+    the note's parts, and the note would be read back as words of the alert's, its ruling lost."""
+    by = by.replace(":", ",").replace(";", ",")
     return by if "arbiter" in by.lower() else f"arbiter {by}".strip()
 
 

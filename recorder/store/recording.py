@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, TypeVar, cast
 
 from recorder.clock.model import DEFAULT_TIME_CONTROL, parse_time_control
-from recorder.sources import public_name
+from recorder.sources import public_name, recording_time
 from recorder.store.db import GameInfo, GameStore
 from recorder.store.resume import StoreRecording, continue_times, prime_resolver, resume_gap, skip_seen
 
@@ -153,7 +153,7 @@ def open_for_record(args: argparse.Namespace, source: str) -> StoreRecording | N
                         info.event)
     if recording.resume is not None and not args.quiet:
         point = recording.resume
-        print(f"resuming game {recording.game_id} after ply {point.ply} (stored up to {point.t:.1f} s); "
+        print(f"resuming game {recording.game_id} after ply {point.ply} (stored up to {recording_time(point.t)} of its source); "
               f"the board must show {point.position.fen()}", flush=True)
     return recording
 

@@ -1081,3 +1081,16 @@ def test_pieces_read_in_the_other_sides_colour_only_are_waited_on_as_the_light_c
     for t in (1.0, 1.3, 3.0, 5.5, 6.5):
         alerts += resolver.observe(observe_board(taken.board, t, misread=dim))
     assert [a.kind for a in alerts if isinstance(a, Alert)] == ["unexplained"]
+
+
+def test_a_red_and_a_black_piece_of_one_kind_swapped_at_set_up_are_raised_at_once() -> None:
+    # a reviewer: the wait for the light (colours read the other way round) also held this, for 5 s,
+    # and a move made meanwhile was recorded with no alert at all
+    cells = list(Position.start().board)
+    b0, b9 = parse_square("b0"), parse_square("b9")
+    cells[b0], cells[b9] = "n", "N"
+    swapped = "".join(cells)
+    resolver = Resolver()
+    alerts = [e for t in (0.5, 0.8) for e in resolver.observe(observe_board(swapped, t, touched=()))
+              if isinstance(e, Alert)]
+    assert [a.kind for a in alerts] == ["unexplained"] and {"b0", "b9"} <= set(alerts[0].squares)

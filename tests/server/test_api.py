@@ -700,3 +700,35 @@ def test_only_a_foul_can_be_ruled_no_foul() -> None:
         acknowledge(store, game, events, {"seq": 1, "no_foul": True}, "Zhang")
     (done,) = acknowledge(store, game, events, {"seq": 1}, "Zhang")
     assert isinstance(done, AlertAcknowledged) and done.no_foul is False
+
+
+def test_a_no_foul_ruling_stays_with_its_alert_through_the_pgn() -> None:
+    """A reviewer: both sides pressed without a move at one ply, red's was ruled no foul, and read
+    back from the PGN the ruling went to black's (the later alert of the kind). An arbiter's name
+    with a colon lost the ruling in the alert's words. An alert acknowledged first may still be
+    ruled no foul once the video is checked."""
+    from recorder.events import ClockAlert
+    from recorder.exports.pgn import export_pgn
+    from recorder.scoresheet import foul_alerts, rebuild
+    from recorder.server.actions import ActionError, acknowledge
+    from recorder.server.state import StoredEvent
+
+    store = GameStore(":memory:")
+    game = store.create_game("g.mp4", GameInfo(time_control="900+10"))
+    events = list(recorder_events("game_short"))
+    t = events[-1].t
+    events += [ClockAlert(t + 1, "press_without_move", (), "8.1.7", "red pressed the clock without a move", 12, "red"),
+               ClockAlert(t + 2, "press_without_move", (), "8.1.7", "black pressed the clock without a move", 12, "black")]
+    for event in events:
+        store.append(game, event)
+    stored = lambda: [StoredEvent(0, game, seq, e) for seq, e in enumerate(store.events(game), 1)]  # noqa: E731
+    red_seq = len(events) - 1
+    acknowledge(store, game, stored(), {"seq": red_seq}, "Li: chief")  # the beep cleared first
+    acknowledge(store, game, stored(), {"seq": red_seq, "no_foul": True}, "Li: chief")  # the video checked
+    with pytest.raises(ActionError, match="already ruled no foul"):
+        acknowledge(store, game, stored(), {"seq": red_seq, "no_foul": True}, "Wang")
+    counted = foul_alerts(rebuild(store.events(game)))
+    assert counted == {"red": {}, "black": {"press_without_move": 1}}
+    other = GameStore(":memory:")
+    (copy,) = import_pgn(other, export_pgn(store.events(game), store.game(game).info), "copy.pgn").ids
+    assert foul_alerts(rebuild(other.events(copy))) == counted

@@ -76,15 +76,15 @@
       const squares = a.squares.flatMap((s) => s.length === 4 ? [s.slice(0, 2), s.slice(2)] : [s]);
       const picture = a.frame ? `<img class="still" src="${XQ.esc(a.frame)}" alt="camera still">`
         : XQBoard.svg(a.fen_seen || a.fen, {script: XQ.prefs.script, marks: squares});
-      const ack = a.acknowledged
-        ? ackedHtml(a)
-        : `<button type="button" class="ack" data-seq="${a.seq}">Acknowledge</button>`
-          + (a.foul ? ` <button type="button" class="nofoul" data-seq="${a.seq}" title="no foul was committed (the camera misread, or the move was legal): not counted among the side's fouls">No foul</button>` : "");
+      // a foul alert acknowledged may still be ruled no foul (the video checked after the beep was cleared)
+      const ack = (a.acknowledged ? ackedHtml(a) : `<button type="button" class="ack" data-seq="${a.seq}">Acknowledge</button>`)
+        + (a.foul && !(a.acknowledged && a.acknowledged.no_foul)
+          ? ` <button type="button" class="nofoul" data-seq="${a.seq}" title="no foul was committed (the camera misread, or the move was legal): not counted among the side's fouls">No foul</button>` : "");
       return `<div class="alertitem${a.acknowledged ? " done" : " open"}">
         <div class="thumb">${picture}</div>
         <div><div class="what">${XQ.esc(XQ.kindName(a.kind))} ${a.article ? `<span class="article">art. ${XQ.esc(a.article)}</span>` : ""}</div>
         <div class="text">${[(a.ply ? `after ${XQ.moveLabel(a.ply, state.start_fen)} (ply ${a.ply})` : "before the first move")
-          + (a.taken_back ? ", on moves since taken back" : ""), `${a.t.toFixed(1)} s`, XQ.esc(a.squares.join(" "))].filter(Boolean).join(" · ")}</div>
+          + (a.taken_back ? ", on moves since taken back" : ""), `at ${XQ.recTime(a.t)}`, XQ.esc(a.squares.join(" "))].filter(Boolean).join(" · ")}</div>
         <div class="text">${XQ.esc(a.text)}</div>${a.back ? `<div class="back">✓ ${XQ.esc(a.back)}</div>` : ""}${ack}</div></div>`;
     }).join("") || `<p class="none">No alerts.</p>`;
     $("actions").innerHTML = state.actions.map((a) => `<li><b>${XQ.esc(a.by)}</b> ${XQ.esc(a.text)} <small>${XQ.esc((a.at || "").replace("T", " ").replace("Z", ""))}</small></li>`).join("")

@@ -258,11 +258,17 @@ const XQ = (() => {
   function kindName(kind) { return KIND[kind] || String(kind || "alert").replace(/_/g, " "); }
   // the advice for the arbiter still waiting for a ruling (acknowledged or a result marked: done)
   function openAdvice(state) { return (state.advice || []).filter((a) => a.open); }
+  // a time of the recording as the recorder's texts give it (recorder.sources.recording_time): 0:01:44.0
+  function recTime(t) {
+    const tenths = Math.round(Math.max(Number(t) || 0, 0) * 10);
+    const s = Math.floor(tenths / 10);
+    return `${Math.floor(s / 3600)}:${String(Math.floor(s / 60) % 60).padStart(2, "0")}:${String(s % 60).padStart(2, "0")}.${tenths % 10}`;
+  }
   function adviceLine(advice) {
     return [`after ply ${advice.ply}`, advice.result ? `suggests ${resultText(advice.result)}` : "",
-            advice.t != null ? `${Number(advice.t).toFixed(1)} s` : ""].filter(Boolean).join(" · ");
+            advice.t != null ? `at ${recTime(advice.t)} into the recording` : ""].filter(Boolean).join(" · ");
   }
 
   return {prefs, resultText, esc, clock, clockNow, clockRuns, serverNow, act, toast, beep, unlockSound, stream, setStatus, scriptToggle,
-          soundToggle, moveLabel, unsureNote, RESULT, kindName, openAdvice, adviceLine, whoami, askArbiter};
+          soundToggle, moveLabel, unsureNote, RESULT, kindName, openAdvice, adviceLine, recTime, whoami, askArbiter};
 })();
