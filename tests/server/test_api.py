@@ -136,7 +136,7 @@ def test_an_equipment_alert_says_when_the_camera_or_clock_came_back(console: Any
         store.append(game, ClockNoted(30.0, "clock_connected", "clock back on /dev/ttyUSB0 after a 18.0 s gap"))
     alerts = json.loads(get(console.url + f"/api/games/{game}")[1])["alerts"]
     assert [(a["kind"], a.get("back")) for a in alerts] == [
-        ("camera_lost", "the picture came back at 0:00:24.5"),
+        ("camera_lost", "the picture came back at 0:00:24.5 into the recording"),
         ("clock_disconnected", "clock back on /dev/ttyUSB0 after a 18.0 s gap")]
     assert all(a["acknowledged"] is None for a in alerts)  # the arbiter still sees them
 
