@@ -33,6 +33,8 @@ def run(args: argparse.Namespace) -> int:
     config = load_serve_config(args.config)
     check_bind(args.host, config)
     db = args.db or default_db_path()
+    if not args.db:  # the default store's folder is ours to make, as a recorder makes it (a fresh machine)
+        Path(db).parent.mkdir(parents=True, exist_ok=True)
     if not Path(db).parent.is_dir():
         raise ValueError(f"no folder {Path(db).parent} for the game store {Path(db).name}: create it first "
                          "(or is the drive not mounted?)")

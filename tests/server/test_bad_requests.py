@@ -142,3 +142,17 @@ def test_a_store_damaged_while_serving_is_answered_503_saying_what_to_do(console
         urllib.request.urlopen(console.url + "/api/games", timeout=10)
     text = answered.value.read().decode()
     assert answered.value.code == 503 and "is damaged" in text and "-wal" in text
+
+
+def test_serve_makes_the_default_stores_folder_on_a_fresh_machine(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    # a new-user tester: plain `xqrec serve` before any recording said to create the application's
+    # data folder by hand (a recorder makes it); a --db in a folder that is not there is still refused
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "fresh"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    monkeypatch.setattr(ConsoleServer, "serve_forever", lambda self, poll_interval=0.5: None)
+    assert main(["serve", "--port", "0"]) == 0
+    captured = capsys.readouterr()
+    assert "arbiter console on" in captured.out and "it is made now" in captured.err
+    assert main(["serve", "--port", "0", "--db", str(tmp_path / "typo" / "games.sqlite3")]) == 2
+    assert "create it first" in capsys.readouterr().err
