@@ -254,19 +254,24 @@ class Comment(Event):
 
 
 # --- the arbiter's actions (from the live console) and the alert's camera still -------------------
+NO_FOUL, FOUL = "no_foul", "foul"  # AlertAcknowledged.ruling
+
+
 @dataclass(frozen=True)
 class AlertAcknowledged(Event):
     """The arbiter saw the alert stored as event ``seq`` of this game and dealt with it; ``by`` names
     who, ``at`` the wall-clock time (UTC, ISO 8601); ``t`` is the game's latest source time.
-    ``no_foul``: the arbiter ruled that no foul was committed (the camera misread, or the move was
-    legal after all), so the alert does not count among the side's fouls (art. 4.1.8)."""
+    ``ruling`` on a foul alert: ``no_foul`` (``NO_FOUL``), the arbiter ruled that no foul was
+    committed (the camera misread, or the move was legal after all), so the alert does not count
+    among the side's fouls (art. 4.1.8); ``foul`` (``FOUL``), a no-foul ruling withdrawn (a mis-tap,
+    or the video seen again): it counts again. The latest ruling stands; "" for none."""
 
     seq: int
     kind: str
     by: str
     note: str = ""
     at: str = ""
-    no_foul: bool = False
+    ruling: str = ""
 
 
 @dataclass(frozen=True)

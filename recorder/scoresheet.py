@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from recorder.events import (
+    NO_FOUL,
     SOURCE_CHANGED,
     Alert,
     AlertAcknowledged,
@@ -125,6 +126,7 @@ def rebuild(events: Iterable[Event]) -> RecordedGame:
     """Replay an event log into the game it records (later events override earlier ones)."""
     game = RecordedGame()
     seen: list[Event] = []  # the log so far: an acknowledgement names its alert by its place in it
+    rulings: dict[int, tuple[Alert, str]] = {}  # the arbiter's latest ruling on each foul alert, by its place
     for event in events:
         seen.append(event)
         if isinstance(event, RecordingStarted):
@@ -161,11 +163,12 @@ def rebuild(events: Iterable[Event]) -> RecordedGame:
                 game.ended = event
         elif isinstance(event, Alert):
             game.alerts.append(event)
-        elif isinstance(event, AlertAcknowledged) and event.no_foul and 0 < event.seq < len(seen) \
+        elif isinstance(event, AlertAcknowledged) and event.ruling and 0 < event.seq < len(seen) \
                 and isinstance(target := seen[event.seq - 1], Alert) and target.kind == event.kind:
-            game.no_foul.append(target)
+            rulings[event.seq] = (target, event.ruling)
         elif isinstance(event, SourceGap) and event.reason == SOURCE_CHANGED:
             game.source_changes.append((event.t, event.t_resumed))
+    game.no_foul = [alert for alert, ruling in rulings.values() if ruling == NO_FOUL]
     return game
 
 

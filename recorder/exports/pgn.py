@@ -140,7 +140,7 @@ def _acknowledged(events: Sequence[Event]) -> dict[int, str]:
     by its place in ``events`` (0-based): a signed sheet shows every alert dealt with, and who did it."""
     said: dict[int, str] = {}
     for event in events:
-        if isinstance(event, AlertAcknowledged) and not event.note and not event.no_foul and 0 < event.seq <= len(events):
+        if isinstance(event, AlertAcknowledged) and not event.note and not event.ruling and 0 < event.seq <= len(events):
             when = f", {event.at[11:16]} UTC" if len(event.at) >= 16 else ""
             said.setdefault(event.seq - 1, f" (acknowledged by {event.by or 'the arbiter'}{when})")
     return said
@@ -194,11 +194,11 @@ def notes_of(events: Sequence[Event], sheet: bool = False, start: Position | Non
             add((event.ply, f"comment: {event.text}" if sheet else event.text))
         elif isinstance(event, MoveCorrected) and event.was != event.iccs:
             add((event.ply, corrected_comment(event, named_from) + (_when(event.at) if sheet else "")))
-        elif isinstance(event, AlertAcknowledged) and (event.note or event.no_foul):
+        elif isinstance(event, AlertAcknowledged) and (event.note or event.ruling):
             target = events[event.seq - 1] if 0 < event.seq <= len(events) else None
             at = target.ply if isinstance(target, Alert) else ply
             at = min([at] + [back for where, back in restored if where > event.seq - 1])
-            add((at, acknowledged_text(AcknowledgedNote(event.by or "", event.kind, event.note, event.no_foul))
+            add((at, acknowledged_text(AcknowledgedNote(event.by or "", event.kind, event.note, event.ruling))
                  + (_when(event.at) if sheet else "")), event.seq - 1 if isinstance(target, Alert) else None)
         elif isinstance(event, DetailsEdited) and sheet:
             add((ply, f"details edited by {event.by}: {'; '.join(event.changes)}{_when(event.at)}"))

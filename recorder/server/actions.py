@@ -14,6 +14,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 from recorder.events import (
+    FOUL,
+    NO_FOUL,
     Alert,
     AlertAcknowledged,
     Event,
@@ -63,22 +65,23 @@ def acknowledge(store: GameStore, game_id: int, events: list[StoredEvent], body:
                 by: str) -> list[Event]:
     """Acknowledge the alert numbered ``body["seq"]`` (every open alert with ``"all": true``); the
     advice for the arbiter (an advisory ``GameEnded``, such as a perpetual-check verdict) is
-    acknowledged the same way, its ``reason`` as the kind. ``"no_foul": true`` (one alert of a foul
-    kind) rules that no foul was committed: the alert is then not counted among the side's fouls."""
+    acknowledged the same way, its ``reason`` as the kind. ``"ruling": "no_foul"`` (one alert of a
+    foul kind, acknowledged or not) rules that no foul was committed: the alert is then not counted
+    among the side's fouls; ``"ruling": "foul"`` withdraws that ruling (a mis-tap), and it counts again."""
     note = _text(body.get("note"), "note")
-    no_foul = body.get("no_foul", False)
-    if not isinstance(no_foul, bool):
-        raise MalformedAction(f"no_foul must be true or false, not {no_foul!r}")
+    ruling = body.get("ruling", "")
+    if ruling not in ("", NO_FOUL, FOUL):
+        raise MalformedAction(f'ruling must be "{NO_FOUL}" or "{FOUL}", not {ruling!r}')
     alerts: dict[int, Alert | GameEnded] = {
         s.seq: s.event for s in events
         if isinstance(s.event, Alert) or (isinstance(s.event, GameEnded) and s.event.advisory)}
     done = {s.event.seq for s in events if isinstance(s.event, AlertAcknowledged)}
-    ruled = {s.event.seq for s in events if isinstance(s.event, AlertAcknowledged) and s.event.no_foul}
+    ruled = {s.event.seq: s.event.ruling for s in events if isinstance(s.event, AlertAcknowledged) and s.event.ruling}
     every = body.get("all", False)
     if not isinstance(every, bool):
         raise MalformedAction(f"all must be true or false, not {every!r}")
-    if every and no_foul:
-        raise MalformedAction("rule one alert at a time no foul (name it by its seq), not all at once")
+    if every and ruling:
+        raise MalformedAction("rule on one alert at a time (name it by its seq), not all at once")
     if every:
         targets = [seq for seq in alerts if seq not in done]
     else:
@@ -89,20 +92,24 @@ def acknowledge(store: GameStore, game_id: int, events: list[StoredEvent], body:
             raise MalformedAction(f"seq must be the number of an alert, not {seq!r}")
         if seq not in alerts:
             raise ActionError(f"game {game_id} has no alert or advice numbered {seq!r}")
-        if seq in ruled:
+        now = ruled.get(seq, "")
+        if ruling == NO_FOUL and now == NO_FOUL:
             raise ActionError(f"alert {seq} of game {game_id} is already ruled no foul")
-        if seq in done and not no_foul:  # acknowledged, and the arbiter may still rule it no foul
+        if ruling == FOUL and now != NO_FOUL:
+            raise ActionError(f"alert {seq} of game {game_id} counts as a foul already: only a no-foul ruling "
+                              "can be withdrawn")
+        if seq in done and not ruling:  # acknowledged, and the arbiter may still rule on it
             raise ActionError(f"alert {seq} of game {game_id} is already acknowledged")
         targets = [seq]
         target = alerts[seq]
-        if no_foul and not (isinstance(target, Alert) and target.kind in FOUL_KINDS):
+        if ruling and not (isinstance(target, Alert) and target.kind in FOUL_KINDS):
             what = f"a {target.kind} alert" if isinstance(target, Alert) else "advice"
             raise ActionError(f"alert {seq} of game {game_id} is {what}, not a foul: acknowledge it instead")
     appended: list[Event] = []
     for seq in targets:
         target = alerts[seq]
         kind = target.kind if isinstance(target, Alert) else target.reason or "advice"
-        event = AlertAcknowledged(_t(events), seq, kind, by, note, _now(), no_foul)
+        event = AlertAcknowledged(_t(events), seq, kind, by, note, _now(), ruling)
         store.append(game_id, event)
         appended.append(event)
     log.info("game %d: %d alert(s) acknowledged by %s", game_id, len(appended), by)

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from recorder.events import (
+    FOUL,
+    NO_FOUL,
     Alert,
     AlertAcknowledged,
     AlertFrame,
@@ -215,11 +217,12 @@ def game_state(game: GameRow, events: list[StoredEvent]) -> dict[str, Any]:
             target = by_seq.get(event.seq)
             if target is not None:
                 target["acknowledged"] = {"by": event.by, "at": event.at, "note": event.note, "seq": stored.seq,
-                                          "no_foul": event.no_foul}
+                                          "ruling": event.ruling}
             what = "advice" if target is not None and "reason" in target else "alert"
             actions.append({"seq": stored.seq, "type": "AlertAcknowledged", "by": event.by, "at": event.at,
                             "text": f"{what} #{event.seq} ({event.kind}) "
-                                    + ("ruled no foul" if event.no_foul else "acknowledged")
+                                    + {NO_FOUL: "ruled no foul", FOUL: "ruled a foul after all"}.get(event.ruling,
+                                                                                                   "acknowledged")
                                     + (f": {event.note}" if event.note else "")})
     fen = moves[-1]["fen"] if moves else start
     if clocks["running"] is None and clocks["red_ms"] is not None:

@@ -5,7 +5,8 @@ and then the game's notes, one sentence each, joined by ``"; "``: an alert (``al
 (art. A): TEXT``), a position the arbiter restored (``arbiter: position after ply N restored (art.
 5.8); taken back: MOVES``), a corrected move (``BY: ply N corrected to ICCS (CHINESE), was ICCS``) or
 an added one (``BY: ply N added by the arbiter: ICCS (CHINESE)``), the arbiter's note on an alert
-(``arbiter NAME on the KIND alert: NOTE``, or ``arbiter NAME ruled the KIND alert no foul[: NOTE]``), advice and the game's end (``advice|end (REASON, art. A): TEXT``). Read back, each sentence becomes
+(``arbiter NAME on the KIND alert: NOTE``, or ``arbiter NAME ruled the KIND alert no foul[: NOTE]``
+and ``... a foul after all``), advice and the game's end (``advice|end (REASON, art. A): TEXT``). Read back, each sentence becomes
 the event it was written from, so the imported game's export writes it again word for word. Any other
 comment text (an annotator's words, a comment written by another program) is kept as a
 :class:`~recorder.events.Comment` with the text as it was, which the export writes back as it came.
@@ -18,14 +19,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from recorder.events import ALERT_KINDS, EQUIPMENT_KINDS
+from recorder.events import ALERT_KINDS, EQUIPMENT_KINDS, FOUL, NO_FOUL
 
 OLD_COMMENT_KIND = "comment"  # the export once wrote another program's comment as ``alert comment: TEXT``
 _CLOCK_MARK = re.compile(r"\[%(?:clk|emt)\s+\d+:\d\d:\d\d(?:\.\d+)?\]")
 # where one sentence of a comment ends and the next begins: "; " before a sentence of the export's kinds
 # (an alert's own text may hold "; ", and so does a restoration's "; taken back:")
 _NEXT = re.compile(r"; (?=(?:alert|equipment) \S|(?:end|advice) \(|arbiter: position after ply \d|[^;:]+: ply \d+ (?:corrected to|added by) "
-                   r"|[^;:]*(?i:arbiter)[^;:]* (?:on the [a-z_]+ alert: |ruled the [a-z_]+ alert no foul))")
+                   r"|[^;:]*(?i:arbiter)[^;:]* (?:on the [a-z_]+ alert: |ruled the [a-z_]+ alert (?:no foul|a foul after all)))")
 _ALERT = re.compile(r"(?P<word>alert|equipment) (?P<kind>\S+)(?P<squares>(?: [a-i][0-9])*)"
                     r"(?: \(art\. (?P<article>[^)]*)\))?: (?P<text>.*)", re.DOTALL)
 _ARTICLE_AT_END = re.compile(r"\(art\. (?P<article>[^)]*)\)$")
@@ -36,8 +37,9 @@ _RESTORED = re.compile(r"arbiter: position after ply (?P<ply>\d+) restored \(art
 _ADDED = re.compile(r"(?P<by>[^;:]+): ply (?P<ply>\d+) added by the (?:recorder|arbiter): "
                     r"(?P<iccs>[a-i][0-9][a-i][0-9]) \((?P<chinese>[^)]*)\)")
 _ACKNOWLEDGED = re.compile(r"(?P<who>[^;:]*(?i:arbiter)[^;:]*) on the (?P<kind>[a-z_]+) alert: (?P<note>.+)", re.DOTALL)
-_NO_FOUL = re.compile(r"(?P<who>[^;:]*(?i:arbiter)[^;:]*) ruled the (?P<kind>[a-z_]+) alert no foul(?:: (?P<note>.+))?",
-                      re.DOTALL)
+_RULED = re.compile(r"(?P<who>[^;:]*(?i:arbiter)[^;:]*) ruled the (?P<kind>[a-z_]+) alert (?P<ruling>no foul|a foul after all)"
+                    r"(?:: (?P<note>.+))?", re.DOTALL)
+_RULING_WORDS = {NO_FOUL: "no foul", FOUL: "a foul after all"}
 _CORRECTED = re.compile(r"(?P<by>[^;:]+): ply (?P<ply>\d+) corrected to (?P<iccs>[a-i][0-9][a-i][0-9]) "
                         r"\((?P<chinese>[^)]*)\), was (?P<was>[a-i][0-9][a-i][0-9])")
 
@@ -91,18 +93,19 @@ class CorrectedNote:
 @dataclass(frozen=True)
 class AcknowledgedNote:
     """The arbiter's note on the alert of ``kind`` before it (``AlertAcknowledged`` with a note, or
-    ruling the alert no foul)."""
+    a ruling on the alert: ``AlertAcknowledged.ruling``)."""
 
     by: str
     kind: str
     note: str
-    no_foul: bool = False
+    ruling: str = ""
 
 
 def acknowledged_text(note: AcknowledgedNote) -> str:
-    """The sentence a sheet or PGN writes for an arbiter's note on an alert, or ruling it no foul."""
-    if note.no_foul:
-        return f"{acknowledger(note.by)} ruled the {note.kind} alert no foul" + (f": {note.note}" if note.note else "")
+    """The sentence a sheet or PGN writes for an arbiter's note on an alert, or ruling on it."""
+    if note.ruling:
+        return (f"{acknowledger(note.by)} ruled the {note.kind} alert {_RULING_WORDS[note.ruling]}"
+                + (f": {note.note}" if note.note else ""))
     return f"{acknowledger(note.by)} on the {note.kind} alert: {note.note}"
 
 
@@ -150,10 +153,12 @@ def _read(sentence: str) -> Note:
         note = CorrectedNote(match["by"], int(match["ply"]), match["iccs"], match["chinese"], match["was"])
     elif match := _ADDED.fullmatch(sentence):
         note = CorrectedNote(match["by"], int(match["ply"]), match["iccs"], match["chinese"], "")
-    elif match := _NO_FOUL.fullmatch(sentence) or _ACKNOWLEDGED.fullmatch(sentence):
+    elif match := _RULED.fullmatch(sentence) or _ACKNOWLEDGED.fullmatch(sentence):
         who = match["who"]
+        ruling = next((code for code, words in _RULING_WORDS.items() if words == match["ruling"]), "") \
+            if match.re is _RULED else ""
         note = AcknowledgedNote(who[len("arbiter "):] if who.startswith("arbiter ") else "" if who == "arbiter" else who,
-                                match["kind"], match["note"] or "", match.re is _NO_FOUL)
+                                match["kind"], match["note"] or "", ruling)
     elif match := _ALERT.fullmatch(sentence):
         cited = _ARTICLE_AT_END.search(match["text"])  # the article, when the text cites it and the tag is left out
         note = AlertNote(match["kind"], tuple(match["squares"].split()),

@@ -182,7 +182,7 @@ def _note_events(notes: list[Note], t: float, ply: int, after: Position,
             events.append(GameEnded(t, ply, None if note.advisory else result, note.reason, note.article, note.text,
                                     note.advisory))
         elif isinstance(note, AcknowledgedNote):  # its alert's place is found once the log is whole
-            events.append(AlertAcknowledged(t, 0, note.kind, note.by, note.note, no_foul=note.no_foul))
+            events.append(AlertAcknowledged(t, 0, note.kind, note.by, note.note, ruling=note.ruling))
         elif isinstance(note, RestoredNote):
             back = restored.get(index, after) if note.ply != ply else after
             events.append(PositionRestored(t, note.ply, back.fen(), note.taken_back, by=note.by))
@@ -245,17 +245,24 @@ def events_from_pgn(game: PgnGame, source: str = "") -> list[Event]:
 
 def _acknowledging(events: list[Event]) -> list[Event]:
     """The log with each arbiter's note read from a comment pointing at its alert (by its place in
-    the log, as the store numbers events): the latest alert of its kind before it not yet dealt
-    with. A note with no such alert is kept as the comment it was."""
+    the log, as the store numbers events): the alert of its kind it follows, with only other notes on
+    that alert between (the export writes them so: an alert acknowledged, then ruled no foul), else the
+    latest alert of its kind before it not yet dealt with (an older export put them after the ply's
+    other notes). A note with no such alert is kept as the comment it was."""
     out: list[Event] = []
     dealt: set[int] = set()
     for event in events:
         if isinstance(event, AlertAcknowledged) and event.seq == 0:
             kind = event.kind
-            target = next((index for index in range(len(out) - 1, -1, -1) if index not in dealt
-                           and isinstance(alert := out[index], Alert) and alert.kind == kind), None)
+            before = len(out) - 1
+            while before >= 0 and isinstance(out[before], AlertAcknowledged):
+                before -= 1
+            follows = before >= 0 and isinstance(alert := out[before], Alert) and alert.kind == kind
+            target = before if follows else next(
+                (index for index in range(len(out) - 1, -1, -1) if index not in dealt
+                 and isinstance(alert := out[index], Alert) and alert.kind == kind), None)
             if target is None:
-                words = plain(AcknowledgedNote(event.by, event.kind, event.note, event.no_foul)).text
+                words = plain(AcknowledgedNote(event.by, event.kind, event.note, event.ruling)).text
                 out.append(Comment(event.t, _ply_before(out), words))
                 continue
             dealt.add(target)

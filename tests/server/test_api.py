@@ -663,14 +663,16 @@ def test_an_alert_ruled_no_foul_is_not_counted_and_the_ruling_travels_in_the_pgn
     url = f"{console.url}/api/games/{game}"
     alert = json.loads(get(url)[1])["alerts"][0]
     assert alert["kind"] == "illegal_move" and alert["foul"] is True
-    status, reply = post(url + "/ack", {"all": True, "no_foul": True}, "Zhang")
+    status, reply = post(url + "/ack", {"all": True, "ruling": "no_foul"}, "Zhang")
     assert status == 400 and "one alert at a time" in reply["error"]
-    status, reply = post(url + "/ack", {"seq": alert["seq"], "no_foul": "yes"}, "Zhang")
-    assert status == 400 and "no_foul must be true or false" in reply["error"]
-    status, reply = post(url + "/ack", {"seq": alert["seq"], "no_foul": True, "note": "the camera misread"}, "Zhang")
+    status, reply = post(url + "/ack", {"seq": alert["seq"], "ruling": True}, "Zhang")
+    assert status == 400 and 'ruling must be "no_foul" or "foul"' in reply["error"]
+    status, reply = post(url + "/ack", {"seq": alert["seq"], "ruling": "foul"}, "Zhang")
+    assert status == 409 and "counts as a foul already" in reply["error"]
+    status, reply = post(url + "/ack", {"seq": alert["seq"], "ruling": "no_foul", "note": "the camera misread"}, "Zhang")
     assert status == 200
     ruled = reply["state"]["alerts"][0]["acknowledged"]
-    assert ruled["no_foul"] is True and ruled["by"] == "Zhang"
+    assert ruled["ruling"] == "no_foul" and ruled["by"] == "Zhang"
     assert reply["state"]["actions"][-1]["text"].endswith("(illegal_move) ruled no foul: the camera misread")
     text = get(f"{console.url}/games/{game}/export.txt")[1].decode()
     assert "Foul alerts:" not in text
@@ -683,7 +685,19 @@ def test_an_alert_ruled_no_foul_is_not_counted_and_the_ruling_travels_in_the_pgn
     again = other.events(copy)
     assert counted == {"red": {}, "black": {}}
     assert foul_alerts(rebuild(again)) == counted  # read back from the PGN: still ruled no foul
-    assert [e.no_foul for e in again if isinstance(e, AlertAcknowledged)] == [True]
+    assert [e.ruling for e in again if isinstance(e, AlertAcknowledged)] == ["no_foul"]
+    # a mis-tap is withdrawn, logged, and the foul counts again, here and read back from the PGN
+    status, reply = post(url + "/ack", {"seq": alert["seq"], "ruling": "foul", "note": "wrong button"}, "Zhang")
+    assert status == 200 and reply["state"]["alerts"][0]["acknowledged"]["ruling"] == "foul"
+    assert reply["state"]["actions"][-1]["text"].endswith("(illegal_move) ruled a foul after all: wrong button")
+    with GameStore(console.db) as store:
+        counted = foul_alerts(rebuild(store.events(game)))
+    assert counted == {"red": {"illegal_move": 1}, "black": {}}
+    pgn = get(f"{console.url}/games/{game}/export.pgn")[1].decode()
+    assert "arbiter Zhang ruled the illegal_move alert a foul after all: wrong button" in " ".join(pgn.split())
+    other = GameStore(":memory:")
+    (copy,) = import_pgn(other, pgn, "copy.pgn").ids
+    assert foul_alerts(rebuild(other.events(copy))) == counted
 
 
 def test_only_a_foul_can_be_ruled_no_foul() -> None:
@@ -697,9 +711,9 @@ def test_only_a_foul_can_be_ruled_no_foul() -> None:
     store.append(game, knocked)
     events = [StoredEvent(1, game, 1, knocked)]
     with pytest.raises(ActionError, match="board_disturbed alert, not a foul"):
-        acknowledge(store, game, events, {"seq": 1, "no_foul": True}, "Zhang")
+        acknowledge(store, game, events, {"seq": 1, "ruling": "no_foul"}, "Zhang")
     (done,) = acknowledge(store, game, events, {"seq": 1}, "Zhang")
-    assert isinstance(done, AlertAcknowledged) and done.no_foul is False
+    assert isinstance(done, AlertAcknowledged) and done.ruling == ""
 
 
 def test_a_no_foul_ruling_stays_with_its_alert_through_the_pgn() -> None:
@@ -724,9 +738,9 @@ def test_a_no_foul_ruling_stays_with_its_alert_through_the_pgn() -> None:
     stored = lambda: [StoredEvent(0, game, seq, e) for seq, e in enumerate(store.events(game), 1)]  # noqa: E731
     red_seq = len(events) - 1
     acknowledge(store, game, stored(), {"seq": red_seq}, "Li: chief")  # the beep cleared first
-    acknowledge(store, game, stored(), {"seq": red_seq, "no_foul": True}, "Li: chief")  # the video checked
+    acknowledge(store, game, stored(), {"seq": red_seq, "ruling": "no_foul"}, "Li: chief")  # the video checked
     with pytest.raises(ActionError, match="already ruled no foul"):
-        acknowledge(store, game, stored(), {"seq": red_seq, "no_foul": True}, "Wang")
+        acknowledge(store, game, stored(), {"seq": red_seq, "ruling": "no_foul"}, "Wang")
     counted = foul_alerts(rebuild(store.events(game)))
     assert counted == {"red": {}, "black": {"press_without_move": 1}}
     other = GameStore(":memory:")

@@ -181,6 +181,13 @@ def test_console_follows_a_live_game_and_the_arbiter_acknowledges_its_alert(cons
 
         # the camera misread the horse (the arbiter saw it): ruled no foul, not counted under art. 4.1.8
         assert page.locator(f"#game-{knocked} button.nofoul").count() == 0  # a knocked piece is no foul
+        asked: list[str] = []
+
+        def confirm(dialog: Any) -> None:  # the ruling is asked once more
+            asked.append(dialog.message)
+            dialog.accept()
+
+        page.once("dialog", confirm)
         tile.locator("button.nofoul").click()  # no password set: the page asks for the arbiter's name alone
         page.wait_for_selector("#signin [name=name]", state="visible", timeout=5000)  # the dialog opens
         assert not page.is_visible("#signin [name=pw]")
@@ -189,7 +196,7 @@ def test_console_follows_a_live_game_and_the_arbiter_acknowledges_its_alert(cons
         _wait(page, "id => !document.getElementById('game-' + id).classList.contains('alerting')", game)
         with GameStore(console.db) as store:
             acked = [e for e in store.events(game) if isinstance(e, AlertAcknowledged)]
-        assert [(e.by, e.kind, e.no_foul) for e in acked] == [("Zhang Wei", "illegal_move", True)]
+        assert [(e.by, e.kind, e.ruling) for e in acked] == [("Zhang Wei", "illegal_move", "no_foul")]
         assert "1 open alert" in page.inner_text("#summary")
         page.click(f"#game-{knocked} button.ack")  # the name is remembered: no second question
         _wait(page, "id => !document.getElementById('game-' + id).classList.contains('alerting')", knocked)
@@ -199,6 +206,11 @@ def test_console_follows_a_live_game_and_the_arbiter_acknowledges_its_alert(cons
 
         page.click(f"#game-{game} a.players")
         page.wait_for_selector("#sheet td.mv", timeout=5000)
+        assert asked and "art. 4.1.8" in asked[0]
+        assert "ruled no foul by Zhang Wei" in page.inner_text("#alertlist")
+        page.once("dialog", lambda dialog: dialog.dismiss())  # a second thought: nothing is done
+        page.click("#alertlist button.nofoul[data-ruling=foul]")
+        page.wait_for_timeout(300)
         assert "ruled no foul by Zhang Wei" in page.inner_text("#alertlist")
         page.click("button[data-step=prev]")
         assert page.inner_text("#at").startswith("5. ") and "(ply 9)" in page.inner_text("#at")  # red's 5th move

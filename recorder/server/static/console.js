@@ -224,9 +224,11 @@
   tiles.addEventListener("click", async (e) => {
     const button = e.target.closest("button.ack, button.nofoul");
     if (!button) return;
-    button.disabled = true;
     const noFoul = button.classList.contains("nofoul");
-    const done = await XQ.act(button.dataset.game, "ack", noFoul ? {seq: Number(button.dataset.seq), no_foul: true} : {seq: Number(button.dataset.seq)});
+    // a ruling changes the foul count the players sign (two fouls lose, art. 4.1.8): asked once more
+    if (noFoul && !window.confirm(XQ.NO_FOUL_ASK)) return;
+    button.disabled = true;
+    const done = await XQ.act(button.dataset.game, "ack", noFoul ? {seq: Number(button.dataset.seq), ruling: "no_foul"} : {seq: Number(button.dataset.seq)});
     if (done) { accept(done.state); XQ.toast(noFoul ? "Ruled no foul" : button.closest(".advice") ? "Advice acknowledged" : "Alert acknowledged"); }
     else button.disabled = false;
   });

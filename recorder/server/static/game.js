@@ -52,7 +52,8 @@
   }
 
   function ackedHtml(a) {
-    return `<div class="ackd">✓ ${a.acknowledged.no_foul ? "ruled no foul" : "acknowledged"} by ${[XQ.esc(a.acknowledged.by), XQ.esc((a.acknowledged.at || "").replace("T", " ").replace("Z", " UTC"))].filter(Boolean).join(" ")}${a.acknowledged.note ? ": " + XQ.esc(a.acknowledged.note) : ""}</div>`;
+    const said = {no_foul: "ruled no foul", foul: "ruled a foul after all"}[a.acknowledged.ruling] || "acknowledged";
+    return `<div class="ackd">✓ ${said} by ${[XQ.esc(a.acknowledged.by), XQ.esc((a.acknowledged.at || "").replace("T", " ").replace("Z", " UTC"))].filter(Boolean).join(" ")}${a.acknowledged.note ? ": " + XQ.esc(a.acknowledged.note) : ""}</div>`;
   }
 
   // advice for the arbiter (an advisory game end: perpetual check...): listed with the alerts, as one
@@ -78,13 +79,14 @@
         : XQBoard.svg(a.fen_seen || a.fen, {script: XQ.prefs.script, marks: squares});
       // a foul alert acknowledged may still be ruled no foul (the video checked after the beep was cleared)
       const ack = (a.acknowledged ? ackedHtml(a) : `<button type="button" class="ack" data-seq="${a.seq}">Acknowledge</button>`)
-        + (a.foul && !(a.acknowledged && a.acknowledged.no_foul)
-          ? ` <button type="button" class="nofoul" data-seq="${a.seq}" title="no foul was committed (the camera misread, or the move was legal): not counted among the side's fouls">No foul</button>` : "");
+        + (!a.foul ? "" : a.acknowledged && a.acknowledged.ruling === "no_foul"
+          ? ` <button type="button" class="nofoul" data-ruling="foul" data-seq="${a.seq}" title="withdraw the no-foul ruling: the alert counts among the side's fouls again">Count as foul</button>`
+          : ` <button type="button" class="nofoul" data-ruling="no_foul" data-seq="${a.seq}" title="no foul was committed (the camera misread, or the move was legal): not counted among the side's fouls">No foul</button>`);
       return `<div class="alertitem${a.acknowledged ? " done" : " open"}">
         <div class="thumb">${picture}</div>
         <div><div class="what">${XQ.esc(XQ.kindName(a.kind))} ${a.article ? `<span class="article">art. ${XQ.esc(a.article)}</span>` : ""}</div>
         <div class="text">${[(a.ply ? `after ${XQ.moveLabel(a.ply, state.start_fen)} (ply ${a.ply})` : "before the first move")
-          + (a.taken_back ? ", on moves since taken back" : ""), `at ${XQ.recTime(a.t)}`, XQ.esc(a.squares.join(" "))].filter(Boolean).join(" · ")}</div>
+          + (a.taken_back ? ", on moves since taken back" : ""), `raised at ${XQ.recTime(a.t)}`, XQ.esc(a.squares.join(" "))].filter(Boolean).join(" · ")}</div>
         <div class="text">${XQ.esc(a.text)}</div>${a.back ? `<div class="back">✓ ${XQ.esc(a.back)}</div>` : ""}${ack}</div></div>`;
     }).join("") || `<p class="none">No alerts.</p>`;
     $("actions").innerHTML = state.actions.map((a) => `<li><b>${XQ.esc(a.by)}</b> ${XQ.esc(a.text)} <small>${XQ.esc((a.at || "").replace("T", " ").replace("Z", ""))}</small></li>`).join("")
@@ -152,10 +154,15 @@
   $("alertlist").addEventListener("click", async (e) => {
     const b = e.target.closest("button.ack, button.nofoul");
     if (!b) return;
+    const ruling = b.dataset.ruling || "";
+    // a ruling changes the foul count the players sign (two fouls lose, art. 4.1.8): asked once more
+    if (ruling && !window.confirm(ruling === "no_foul" ? XQ.NO_FOUL_ASK : XQ.FOUL_ASK)) return;
     b.disabled = true;
-    const noFoul = b.classList.contains("nofoul");
-    const done = await XQ.act(gameId, "ack", noFoul ? {seq: Number(b.dataset.seq), no_foul: true} : {seq: Number(b.dataset.seq)});
-    if (done) { accept(done.state); XQ.toast(noFoul ? "Ruled no foul" : b.closest(".advice") ? "Advice acknowledged" : "Alert acknowledged"); }
+    const done = await XQ.act(gameId, "ack", ruling ? {seq: Number(b.dataset.seq), ruling} : {seq: Number(b.dataset.seq)});
+    if (done) {
+      accept(done.state);
+      XQ.toast(ruling === "no_foul" ? "Ruled no foul" : ruling ? "Counted as a foul again" : b.closest(".advice") ? "Advice acknowledged" : "Alert acknowledged");
+    }
     else b.disabled = false;
   });
   // the ply's move as the page showed it when the arbiter began the correction: a live update or

@@ -258,6 +258,9 @@ const XQ = (() => {
   function kindName(kind) { return KIND[kind] || String(kind || "alert").replace(/_/g, " "); }
   // the advice for the arbiter still waiting for a ruling (acknowledged or a result marked: done)
   function openAdvice(state) { return (state.advice || []).filter((a) => a.open); }
+  const NO_FOUL_ASK = "Rule that no foul was committed? The alert will not count among the side's fouls on the "
+    + "sheet (art. 4.1.8). The ruling is logged with your name; it can be withdrawn on the game page.";
+  const FOUL_ASK = "Withdraw the no-foul ruling? The alert will count among the side's fouls again.";
   // a time of the recording as the recorder's texts give it (recorder.sources.recording_time): 0:01:44.0
   function recTime(t) {
     const tenths = Math.round(Math.max(Number(t) || 0, 0) * 10);
@@ -270,5 +273,5 @@ const XQ = (() => {
   }
 
   return {prefs, resultText, esc, clock, clockNow, clockRuns, serverNow, act, toast, beep, unlockSound, stream, setStatus, scriptToggle,
-          soundToggle, moveLabel, unsureNote, RESULT, kindName, openAdvice, adviceLine, recTime, whoami, askArbiter};
+          soundToggle, moveLabel, unsureNote, RESULT, kindName, openAdvice, adviceLine, recTime, NO_FOUL_ASK, FOUL_ASK, whoami, askArbiter};
 })();
