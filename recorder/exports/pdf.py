@@ -203,6 +203,8 @@ class _Sheet:
                          border=1)
         counts = foul_alerts(game)
         said = "  ".join(f"{'红' if side == 'red' else '黑'} {sum(kinds.values())}" for side, kinds in counts.items())
+        if game.no_foul:  # the alerts the count leaves out, and why (the notes say whose ruling)
+            said += f" (+{len(game.no_foul)} 不计 ruled out)"
         self.fitted_cell(self.margin + self.inner - fouls_w, y, fouls_w, h, f" 犯规提示 Foul alerts: {said}",
                          points=8, smallest=6, border=1)
         return y + h
@@ -422,18 +424,29 @@ def _draw(sheet: _Sheet, events: Sequence[Event], info: GameInfo, short: bool, n
     # A finished game's last page keeps the rows its moves fill and a spare one; the rows it does not
     # need go to the notes, which then stay on the sheet the players sign (an A5 sheet of 13 rounds put
     # two lines of notes and the signatures alone on a second page). A game not over keeps its rows,
-    # and so does one closed without a result (``*``: its last moves and result are written by hand).
+    # and so does one closed without a result (``*``: its last moves and result are written by hand)
+    # unless its notes would then run onto another page (a tester's 20 plies with four rulings).
     last_rows, last_lines = pages[-1]
     needed = -(-len(last_rows) // BLOCKS) + 1
     spare = 0.0
-    if not not_over and game.result != "*" and needed < last_lines:
+    unfinished = game.result == "*"
+
+    def give_rows() -> None:
+        nonlocal spare
         spare = (last_lines - needed) * row_h
         pages[-1] = (last_rows, needed)
+
+    if not not_over and not unfinished and needed < last_lines:
+        give_rows()
     for number, (page, lines) in enumerate(pages):
         sheet.pdf.add_page()
         if number == 0:  # the notes the footer's box cannot hold, measured once a page exists to measure on
-            shown, more, note_points = sheet.note_lines(game, events, sheet.box_width(game, spacing) - 2 * s,
-                                                        diagram_h + spare)
+            width = sheet.box_width(game, spacing) - 2 * s
+            shown, more, note_points = sheet.note_lines(game, events, width, diagram_h + spare)
+            if more and not not_over and unfinished and needed < last_lines:
+                give_rows()
+                shown, more, note_points = sheet.note_lines(game, events, width, diagram_h + spare)
+                lines = pages[0][1]
             continued = [more[i:i + per_page] for i in range(0, len(more), per_page)]
         y = sheet.title(sheet.margin, number, not_over)
         y = sheet.header(y, info, game) + gap if number == 0 else y + gap

@@ -167,7 +167,7 @@ def test_a_sheet_of_a_game_not_over_is_marked_provisional_on_every_page(tmp_path
 
 
 def test_a_finished_game_gives_its_spare_rows_to_the_notes_and_one_closed_without_a_result_keeps_them(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     # a player tester: a game closed with "*" (the recording ended before the game) lost the rows its
     # last moves are written in by hand
     from recorder.exports import pdf
@@ -186,3 +186,14 @@ def test_a_finished_game_gives_its_spare_rows_to_the_notes_and_one_closed_withou
     finished, unfinished = drawn
     assert finished == 2  # the rows (of each of the three columns) the two rounds fill, and a spare one
     assert unfinished > 20  # the page's rows, to write the rest of the game in
+    # unless the notes would then go onto a second page (a tester: four rulings on 20 plies)
+    from recorder.events import Comment
+
+    events = game_events(opening, seed=1, faults=False, result=None)
+    stop = events.pop()
+    events += [Comment(stop.t - 1, 4, f"note {i}: " + "the arbiter looked at the clock and the board again " * 3)
+               for i in range(12)] + [stop]
+    drawn.clear()
+    (tmp_path / "g.pdf").write_bytes(scoresheet_pdf(events, INFO))
+    info = subprocess.run(["pdfinfo", str(tmp_path / "g.pdf")], capture_output=True, text=True).stdout
+    assert drawn == [2] and info.split("Pages:")[1].split()[0] == "1"

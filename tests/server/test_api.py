@@ -675,7 +675,7 @@ def test_an_alert_ruled_no_foul_is_not_counted_and_the_ruling_travels_in_the_pgn
     assert ruled["ruling"] == "no_foul" and ruled["by"] == "Zhang"
     assert reply["state"]["actions"][-1]["text"].endswith("(illegal_move) ruled no foul: the camera misread")
     text = get(f"{console.url}/games/{game}/export.txt")[1].decode()
-    assert "Foul alerts:" not in text
+    assert "Foul alerts:  red 0; black 0; 1 more ruled no foul by the arbiter" in text  # not left out unsaid
     assert "arbiter Zhang ruled the illegal_move alert no foul: the camera misread" in text
     pgn = get(f"{console.url}/games/{game}/export.pgn")[1].decode()
     with GameStore(console.db) as store:
