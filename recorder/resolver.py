@@ -509,25 +509,13 @@ class Resolver:
         near it on a view whose discs were found it is held too: the camera misreads it (soft glare
         read a black advisor as empty just after the move next to it, s960000-clean-000), or a hand
         took it, and a later look says which.
-
-        Discs seen off their points only where glare washes out half the point or more are held
-        too: a disc whose rim is washed out is measured by its side wall or shadow on one view and by
-        its top on the next (fresh bench clean-005: an elephant half under glare read 0.02 and 0.44
-        spacings off its point on views a few seconds apart, and a rook set down beside it raised a
-        false knock). A knocked piece stays knocked, and is raised once the hold is over.
         """
         if not residual or candidate.kind not in ("current", "move"):
             return 0.0
-        wrong = {parse_square(name) for alert in residual for name in alert.squares}
-        washed = observation.washed
-        if washed is not None and wrong <= self._seen_off and all(washed[sq] >= self.config.washed_partly
-                                                                   for sq in wrong):
-            log.debug("t=%.2f: %s off its point on a disc half washed out by glare; looking again before raising",
-                      observation.t, ", ".join(square_name(sq) for sq in sorted(wrong)))
-            return self.config.in_hand_s
-        if (candidate.kind == "move" and not wrong <= {move.to_square for move in candidate.moves}
-                and not self._no_disc_near(wrong, observation)):
-            return 0.0
+        if candidate.kind == "move":
+            wrong = {parse_square(name) for alert in residual for name in alert.squares}
+            if not wrong <= {move.to_square for move in candidate.moves} and not self._no_disc_near(wrong, observation):
+                return 0.0
         return self._hand_hold(scorer, candidate.board)
 
     @staticmethod

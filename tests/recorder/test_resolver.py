@@ -374,36 +374,9 @@ def test_a_disc_half_washed_out_by_glare_needs_a_larger_shift_to_be_off_its_poin
     shifted[b2] = (0.0, 0.0)
     shifted[g3] = (0.45, 0.0)  # a knock of the usual size is raised under the same glare
     glare[g3] = washed
-    looks = (3.0, 3.4) if not washed else (3.0, 3.4, 5.0, 8.5)  # under glare, once it has stood a while
-    per_look = [[e.squares for e in resolver.observe(replace(observe_board(after.board, t, touched=(g3,)), offsets=shifted,
-                                                          washed=glare)) if isinstance(e, BoardDisturbed)] for t in looks]
-    if washed:  # held while a later view may read the disc on its point after all, then raised
-        assert per_look == [[]] * (len(looks) - 1) + [[("g3",)]]
-    else:
-        assert [("g3",)] in per_look
-
-
-def test_a_disc_half_washed_out_read_off_its_point_on_one_view_only_is_not_raised() -> None:
-    # fresh bench s980000 clean-005: an elephant's disc half under glare was measured by its top on
-    # most views and by its side wall (0.44 spacings off) on others; a rook set down beside it made
-    # that a knock. The next still view read it on its point again
-    resolver = Resolver()
-    for t in (0.5, 0.9):
-        resolver.observe(replace(observe_board(Position.start().board, t), offsets=_on_points(Position.start().board)))
-    after = Position.start().play("h2e2")
-    g3 = parse_square("g3")
-    glare = np.zeros(90)
-    glare[g3] = 0.57
-    wall = _on_points(after.board)
-    wall[g3] = (0.1, -0.44)
-    touched = (parse_square("h2"), parse_square("e2"), g3)
-    events = [e for t in (2.0, 2.3) for e in resolver.observe(replace(observe_board(after.board, t, touched=touched),
-                                                                       offsets=wall, washed=glare))]
-    assert _recorded(events) == ["h2e2"] and not [e for e in events if isinstance(e, Alert)]
-    then = after.play("h9g7")
-    events = resolver.observe(replace(observe_board(then.board, 6.0, touched=(parse_square("h9"), parse_square("g7"))),
-                                      offsets=_on_points(then.board), washed=glare))
-    assert _recorded(events) == ["h9g7"] and not [e for e in events if isinstance(e, Alert)]
+    events = [e for t in (3.0, 3.4) for e in resolver.observe(replace(observe_board(after.board, t, touched=(g3,)),
+                                                                       offsets=shifted, washed=glare))]
+    assert ("g3",) in [e.squares for e in events if isinstance(e, BoardDisturbed)]
 
 
 def _on_points(board: str) -> np.ndarray:
