@@ -126,6 +126,14 @@ def find_discs(rectified: np.ndarray, spacing: float, margin: float, *, reach: f
             out[sq] = (dx[sq, best], dy[sq, best])
     _look_closer(out, gray, faint_circles, spacing, px, py, field)
     if occupied is not None:
+        # an occupied point measured only by a circle further from where its top should be than a
+        # knocked piece lies is not measured by it: the piece's own outline went unfound, and the
+        # circle is a palace line's or a neighbour's (fresh bench s990000 clean-015 and clean-030: an
+        # advisor and a soldier read 0.79 and 0.77 off their points, on views where the search found
+        # no circle on them). Its own patch is searched as for a point with no disc
+        astray = np.asarray(occupied, dtype=bool) & ~faint & (
+            np.hypot(out[:, 0] - field[:, 0], out[:, 1] - field[:, 1]) > _KNOCK_REACH)  # NaN compares False
+        out[astray] = np.nan
         _search_patches(out, faint, gray, every[chosen], np.asarray(occupied, dtype=bool), spacing, px, py, field)
     return Discs(out, faint)
 
