@@ -545,11 +545,12 @@ class Resolver:
         """How long to wait before raising the trouble: ``in_hand_s`` when the best reading of the
         view differs from the board it shows only by pieces read in the other side's colour, else 0.
 
-        Pieces do not change colour, and no legal move explains the change, so such points just after a
-        move are the light changing (a lamp dimming or a shadow turning a faded red ink dark), which
-        passes. Judged against the boards moves lead to only: against the board standing, they are a
-        red and a black piece of one kind set up in each other's places, raised at once. Fresh bench clean-043: a red
-        chariot, soldier and horse read black for 2.5 s as the light dimmed, an "unexplained" alert.
+        Pieces do not change colour, and no legal move explains the change, so such points just after
+        a move are the light changing (a lamp dimming or a shadow turning a faded red ink dark), which
+        passes (fresh bench clean-043: a red chariot, soldier and horse read black for 2.5 s as the
+        light dimmed, an "unexplained" alert). Judged against the boards moves lead to only: against
+        the board standing, they are a red and a black piece of one kind set up in each other's
+        places, raised at once.
         """
         candidates = [decision.candidate] + [candidate for _, candidate in decision.ranked[:3]]
         # the reading taken and those nearest it (a capture whose taker reads the taken side's colour
