@@ -125,10 +125,9 @@ def _fill_lost_ply(game: RecordedGame, event: MoveRecorded) -> None:
 def rebuild(events: Iterable[Event]) -> RecordedGame:
     """Replay an event log into the game it records (later events override earlier ones)."""
     game = RecordedGame()
-    seen: list[Event] = []  # the log so far: an acknowledgement names its alert by its place in it
+    placed: dict[int, Alert] = {}  # alerts by their place in the log, as an acknowledgement names them
     rulings: dict[int, tuple[Alert, str]] = {}  # the arbiter's latest ruling on each foul alert, by its place
-    for event in events:
-        seen.append(event)
+    for place, event in enumerate(events, 1):
         if isinstance(event, RecordingStarted):
             game.start_fen, game.source = event.start_fen, event.source
         elif isinstance(event, MoveRecorded):
@@ -163,8 +162,9 @@ def rebuild(events: Iterable[Event]) -> RecordedGame:
                 game.ended = event
         elif isinstance(event, Alert):
             game.alerts.append(event)
-        elif isinstance(event, AlertAcknowledged) and event.ruling and 0 < event.seq < len(seen) \
-                and isinstance(target := seen[event.seq - 1], Alert) and target.kind == event.kind:
+            placed[place] = event
+        elif isinstance(event, AlertAcknowledged) and event.ruling and event.seq < place \
+                and (target := placed.get(event.seq)) is not None and target.kind == event.kind:
             rulings[event.seq] = (target, event.ruling)
         elif isinstance(event, SourceGap) and event.reason == SOURCE_CHANGED:
             game.source_changes.append((event.t, event.t_resumed))
