@@ -172,6 +172,37 @@ ALERT_KINDS = frozenset({
     "camera_lost", "board_not_found", "board_covered", "second_board", "glare", "source_ended_early",
     "recorder_lost", "clock_sides_swapped", "record_damaged",
 })
+# What each alert kind, and each reason the rules give for an arbiter's ruling or a game's end, is
+# called where people read it: the console's tiles (each alert and piece of advice carries its title
+# to the pages) and the notes of the text and PDF sheets. The codes stay in the log and the PGN,
+# which the import reads back.
+KIND_TITLES: dict[str, str] = {
+    "illegal_move": "Illegal move", "wrong_side": "Moved out of turn", "board_disturbed": "Board disturbed",
+    "unexplained": "Board not understood", "two_moves": "Two moves at once",
+    "moves_while_away": "Moves made while the board was not watched",
+    "press_without_move": "Clock pressed without a move", "move_without_press": "Move without clock press",
+    "flag_fallen": "Flag fallen", "clock_disconnected": "Clock disconnected", "no_clock": "No clock answers",
+    "clock_times_changed": "Clock times changed", "clock_restarted": "Clock restarted",
+    "clock_log_damaged": "Clock log damaged", "clock_log_mismatch": "Clock log not this game's",
+    "camera_lost": "Camera lost", "board_not_found": "Board not found", "board_covered": "Board hidden",
+    "second_board": "Second board in view", "glare": "Glare hides points", "source_ended_early": "Video ended early",
+    "recorder_lost": "Recorder stopped", "clock_sides_swapped": "Clock started on the wrong side",
+    "record_damaged": "Record damaged",
+    # the rules' advice for the arbiter, and the games' ends
+    "perpetual_check": "Perpetual check", "must_change": "Must change moves",
+    "forbidden_not_changed": "Did not change: loses", "draw_both_forbidden": "Repetition, both forbidden",
+    "draw_both_allowed": "Repetition, both allowed", "no_attacking_pieces": "No attacking pieces left",
+    "natural_limit": "Natural move limit", "checkmate": "Checkmate", "stalemate": "Stalemate",
+    "arbiter": "Result marked by the arbiter",
+}
+
+
+def kind_title(kind: str) -> str:
+    """What an alert kind or a ruling's reason is called on the pages and the sheets (its code in
+    words when it has no title: a kind written by a later version, or read from someone's PGN)."""
+    return KIND_TITLES.get(kind) or (kind.replace("_", " ").capitalize() if kind else "Alert")
+
+
 # those about the equipment (camera, clock, video), not about what a player did: the exports say so,
 # so a scoresheet's notes do not read a camera outage as a foul
 EQUIPMENT_KINDS = frozenset({"camera_lost", "board_not_found", "board_covered", "second_board", "glare",

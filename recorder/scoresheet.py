@@ -81,7 +81,7 @@ class RecordedGame:
 
 # alerts of what art. 8.1 counts as fouls: a move against the rules of play (8.1.8; a move out of
 # turn breaks 2.1), and a press without a move (8.1.7). The arbiter rules on each (8.2)
-FOUL_KINDS = {"illegal_move": "illegal move", "wrong_side": "move out of turn", "press_without_move": "press without a move"}
+FOUL_KINDS = frozenset({"illegal_move", "wrong_side", "press_without_move"})
 
 
 def foul_alerts(game: RecordedGame) -> dict[str, dict[str, int]]:

@@ -32,6 +32,7 @@ from recorder.events import (
     PositionRestored,
     ResultMarked,
     SourceGap,
+    kind_title,
 )
 from recorder.exports.times import clock_text, move_times
 from recorder.scoresheet import RecordedGame, clock_left_text, rebuild
@@ -53,10 +54,21 @@ def _article(article: str) -> str:
     return f", art. {article}" if article else ""
 
 
-def ended_comment(event: GameEnded) -> str:
-    """A game-end verdict or advice as a comment sentence (the article left out when it has none)."""
+def _cited(article: str, text: str) -> str:
+    """`` (art. A)`` to end a sheet's sentence whose ``text`` does not cite article ``A`` already."""
+    if not article or re.search(rf"art\. {re.escape(article)}(?![.\d]*\d)", text):
+        return ""
+    return f" (art. {article})"
+
+
+def ended_comment(event: GameEnded, sheet: bool = False) -> str:
+    """A game-end verdict or advice as a comment sentence (the article left out when it has none);
+    on a ``sheet``, the reason in words (``Advice, perpetual check: ...``), not its code."""
     word = "advice" if event.advisory else "end"
-    return f"{word} ({event.reason}{_article(event.article)}): {event.text}"
+    if not sheet:
+        return f"{word} ({event.reason}{_article(event.article)}): {event.text}"
+    named = "" if event.reason in ("", "arbiter") else f", {kind_title(event.reason).lower()}"
+    return f"{word.capitalize()}{named}: {event.text}{_cited(event.article, event.text)}"
 
 
 def alert_comment(alert: Alert) -> str:
@@ -66,6 +78,19 @@ def alert_comment(alert: Alert) -> str:
     where = " " + " ".join(alert.squares) if alert.squares else ""
     word = "equipment" if alert.kind in EQUIPMENT_KINDS else "alert"
     return f"{word} {alert.kind}{where}{article_tag(alert.article, alert.text)}: {alert.text}"
+
+
+def alert_sentence(alert: Alert) -> str:
+    """One alert as a sheet's note says it: its kind in words, the squares unless its text names
+    them, the text, and the article unless the text cites it (``Clock pressed without a move: ...``);
+    the equipment's troubles are marked so, so no one reads a camera outage as a foul."""
+    squares = [square for square in alert.squares if square not in alert.text]
+    where = f" ({' '.join(alert.squares)})" if squares else ""
+    equipment = " (equipment)" if alert.kind in EQUIPMENT_KINDS else ""
+    title, text = kind_title(alert.kind), alert.text
+    if text.lower().startswith(title.lower() + " ") and not where + equipment:  # "Illegal move of the red horse ..."
+        return f"{text[:1].upper()}{text[1:]}{_cited(alert.article, text)}"
+    return f"{title}{equipment}{where}: {text}{_cited(alert.article, text)}"
 
 
 def ply_name(ply: int, start: Position | None = None) -> str:
@@ -189,7 +214,7 @@ def notes_of(events: Sequence[Event], sheet: bool = False, start: Position | Non
             if event.taken_back:
                 add((event.ply, restored_comment(event, named_from) + (_when(event.at) if sheet else "")))
         elif isinstance(event, Alert):
-            add((event.ply, alert_comment(event) + acknowledged.get(index, "")))
+            add((event.ply, (alert_sentence(event) if sheet else alert_comment(event)) + acknowledged.get(index, "")))
         elif isinstance(event, Comment):
             add((event.ply, f"comment: {event.text}" if sheet else event.text))
         elif isinstance(event, MoveCorrected) and event.was != event.iccs:
@@ -198,7 +223,7 @@ def notes_of(events: Sequence[Event], sheet: bool = False, start: Position | Non
             target = events[event.seq - 1] if 0 < event.seq <= len(events) else None
             at = target.ply if isinstance(target, Alert) else ply
             at = min([at] + [back for where, back in restored if where > event.seq - 1])
-            add((at, acknowledged_text(AcknowledgedNote(event.by or "", event.kind, event.note, event.ruling))
+            add((at, acknowledged_text(AcknowledgedNote(event.by or "", event.kind, event.note, event.ruling), sheet)
                  + (_when(event.at) if sheet else "")), event.seq - 1 if isinstance(target, Alert) else None)
         elif isinstance(event, DetailsEdited) and sheet:
             add((ply, f"details edited by {event.by}: {'; '.join(event.changes)}{_when(event.at)}"))
@@ -223,7 +248,7 @@ def game_notes(events: Sequence[Event], game: RecordedGame, sheet: bool = False)
     and the notes go by ply, those of one ply in the order they were raised)."""
     acknowledged = _acknowledged(events) if sheet else {}
     place = {id(event): index for index, event in enumerate(events)}
-    notes = notes_of(events, sheet, Position.from_fen(game.start_fen)) + [(advice.ply, ended_comment(advice)
+    notes = notes_of(events, sheet, Position.from_fen(game.start_fen)) + [(advice.ply, ended_comment(advice, sheet)
                                         + acknowledged.get(place.get(id(advice), -1), ""))
                                        for advice in game.advice]
     if game.ended is not None and game.ended.text:
@@ -232,7 +257,7 @@ def game_notes(events: Sequence[Event], game: RecordedGame, sheet: bool = False)
         if sheet and isinstance(ended, ResultMarked) and ended.by:
             when = f", {ended.at[11:16]} UTC" if len(ended.at) >= 16 else ""
             marked = f" (marked by {ended.by}{when})"
-        notes.append((ended.ply, ended_comment(ended) + marked))
+        notes.append((ended.ply, ended_comment(ended, sheet) + marked))
     if sheet:  # in the order of the moves (a clock's notes told late went after later moves' alerts)
         notes.sort(key=lambda note: note[0])
     return notes

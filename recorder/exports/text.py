@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from recorder.events import Event
+from recorder.events import Event, kind_title
 from recorder.exports.pgn import game_notes
 from recorder.exports.times import clock_text, time_used
-from recorder.scoresheet import FOUL_KINDS, foul_alerts, rebuild, round_of, scoresheet_text
+from recorder.scoresheet import foul_alerts, rebuild, round_of, scoresheet_text
 from recorder.store.db import GameInfo
 from rules import START_FEN, Position
 
@@ -38,7 +38,7 @@ def export_text(events: Sequence[Event], info: GameInfo | None = None, title: st
     fouls = foul_alerts(game)
     if any(fouls.values()) or game.no_foul:  # what the arbiter counts for art. 4.1.8, each alert theirs to rule on (8.2)
         lines.append("Foul alerts:  " + "; ".join(
-            f"{side} {sum(kinds.values())}" + (" (" + ", ".join(f"{FOUL_KINDS[kind]} {count}" for kind, count in
+            f"{side} {sum(kinds.values())}" + (" (" + ", ".join(f"{kind_title(kind).lower()} {count}" for kind, count in
                                                                kinds.items()) + ")" if kinds else "")
             for side, kinds in fouls.items())
             + (f"; {len(game.no_foul)} more ruled no foul by the arbiter" if game.no_foul else ""))

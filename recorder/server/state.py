@@ -39,6 +39,7 @@ from recorder.events import (
     damaged_record,
     event_from_stored,
     event_to_json,
+    kind_title,
 )
 from recorder.exports.pgn import correction_text, taken_back_text
 from recorder.scoresheet import FOUL_KINDS
@@ -108,7 +109,7 @@ def _alert(stored: StoredEvent, fen: str, frame_url: str | None) -> dict[str, An
     alert = stored.event
     assert isinstance(alert, Alert)
     data = event_to_json(alert)
-    data.update(seq=stored.seq, id=stored.id, fen=fen, frame=frame_url, acknowledged=None,
+    data.update(seq=stored.seq, id=stored.id, fen=fen, frame=frame_url, acknowledged=None, title=kind_title(alert.kind),
                 foul=alert.kind in FOUL_KINDS)  # the arbiter may rule it no foul
     if isinstance(alert, BoardDisturbed) and alert.fen_seen:
         data["fen_seen"] = alert.fen_seen
@@ -175,7 +176,7 @@ def game_state(game: GameRow, events: list[StoredEvent]) -> dict[str, Any]:
                                 "text": taken_back_text(event, _numbering(start))})
         elif isinstance(event, GameEnded):
             item: dict[str, Any] = {"ply": event.ply, "result": event.result, "reason": event.reason,
-                                    "article": event.article, "text": event.text,
+                                    "title": kind_title(event.reason), "article": event.article, "text": event.text,
                                     "by": event.by if isinstance(event, ResultMarked) else ""}
             if event.advisory:  # the arbiter's ruling is called for: acknowledged like an alert
                 item.update(seq=stored.seq, id=stored.id, t=event.t, acknowledged=None,
@@ -220,7 +221,7 @@ def game_state(game: GameRow, events: list[StoredEvent]) -> dict[str, Any]:
                                           "ruling": event.ruling}
             what = "advice" if target is not None and "reason" in target else "alert"
             actions.append({"seq": stored.seq, "type": "AlertAcknowledged", "by": event.by, "at": event.at,
-                            "text": f"{what} #{event.seq} ({event.kind}) "
+                            "text": f"{what} #{event.seq} ({kind_title(event.kind)}) "
                                     + {NO_FOUL: "ruled no foul", FOUL: "ruled a foul after all"}.get(event.ruling,
                                                                                                    "acknowledged")
                                     + (f": {event.note}" if event.note else "")})

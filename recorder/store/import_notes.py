@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from recorder.events import ALERT_KINDS, EQUIPMENT_KINDS, FOUL, NO_FOUL
+from recorder.events import ALERT_KINDS, EQUIPMENT_KINDS, FOUL, NO_FOUL, kind_title
 
 OLD_COMMENT_KIND = "comment"  # the export once wrote another program's comment as ``alert comment: TEXT``
 _CLOCK_MARK = re.compile(r"\[%(?:clk|emt)\s+\d+:\d\d:\d\d(?:\.\d+)?\]")
@@ -101,12 +101,14 @@ class AcknowledgedNote:
     ruling: str = ""
 
 
-def acknowledged_text(note: AcknowledgedNote) -> str:
-    """The sentence a sheet or PGN writes for an arbiter's note on an alert, or ruling on it."""
+def acknowledged_text(note: AcknowledgedNote, sheet: bool = False) -> str:
+    """The sentence a PGN writes for an arbiter's note on an alert, or ruling on it; on a ``sheet``
+    the alert is named in words (``the illegal move alert``), not by its code."""
+    kind = kind_title(note.kind).lower() if sheet else note.kind
     if note.ruling:
-        return (f"{acknowledger(note.by)} ruled the {note.kind} alert {_RULING_WORDS[note.ruling]}"
+        return (f"{acknowledger(note.by)} ruled the {kind} alert {_RULING_WORDS[note.ruling]}"
                 + (f": {note.note}" if note.note else ""))
-    return f"{acknowledger(note.by)} on the {note.kind} alert: {note.note}"
+    return f"{acknowledger(note.by)} on the {kind} alert: {note.note}"
 
 
 @dataclass(frozen=True)

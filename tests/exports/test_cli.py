@@ -46,7 +46,7 @@ def test_games_lists_states(db: Path, capsys: pytest.CaptureFixture[str]) -> Non
 def test_show_prints_record_with_alerts(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["show", "1", "--db", str(db)]) == 0
     out = capsys.readouterr().out
-    assert "炮二平五" in out and "alert illegal_move" in out and "taken back: c6c5" in out
+    assert "炮二平五" in out and "Illegal move (b0 b3): the horse's leg is blocked (art. 5.3)" in out and "taken back: c6c5" in out
     assert "Time used:" in out and "Red:          许银川" in out
     assert main(["show", "9", "--db", str(db)]) == 2  # no such game: a message, no traceback
 

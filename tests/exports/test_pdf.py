@@ -56,7 +56,7 @@ def test_pdf_holds_every_move_and_renders(tmp_path: Path, paper: str, short: boo
     for move in written:
         assert move in words, move
     for expected in ("中国象棋比赛记录表", "红方签名", "黑方签名", "裁判签名", "王天一", "郑惟桐", "5400+30",
-                     "犯规、警告与记录说明", "illegal_move"):
+                     "犯规、警告与记录说明", "Illegal move"):
         assert expected in text
     size = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True).stdout
     assert ("595.28 x 841.89" if paper == "A4" else "419.53 x 595.28") in size
@@ -106,7 +106,8 @@ def test_notes_the_footer_cannot_hold_go_on_a_continuation_page_signed_after_the
     events = list(game_events(moves[:30], faults=False))
     for ply in range(1, 31):
         events.append(Alert(float(ply) * 5 + 1, "board_disturbed", ("e7",), "5.9",
-                            f"note number {ply:02d}: the black elephant on e7 lies 0.45 spacings off its point", ply))
+                            f"note number {ply:02d}: the black elephant on e7 lies 0.45 spacings off its point: the board must "
+                            "be put right (art. 5.9)", ply))
     pdf = tmp_path / "sheet.pdf"
     pdf.write_bytes(scoresheet_pdf(events, INFO, paper=paper))
     pages = subprocess.run(["pdftotext", "-raw", str(pdf), "-"], capture_output=True, text=True,

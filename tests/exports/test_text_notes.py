@@ -25,7 +25,8 @@ def _events() -> list[Event]:
 def test_text_export_has_the_advice_and_every_note_of_the_pgn() -> None:
     events = _events()
     text = export_text(events, GameInfo(event="Open", round="2", board=1))
-    assert PERPETUAL in text and "after 5... (black): advice (perpetual_check, art. 25.1)" in text
+    assert PERPETUAL in text and "after 5... (black): Advice, perpetual check: 红方单方面长将，判负 (art. 25.1)" in text
+    assert "perpetual_check" not in text  # a sheet names the reason in words, the PGN by its code
     for _, note in game_notes(events, rebuild(events)):
         assert note in " ".join(export_pgn(events).split())  # the PGN wraps its lines at 79
     for _, note in game_notes(events, rebuild(events), sheet=True):  # moves named as the sheet numbers them
@@ -92,7 +93,12 @@ def test_equipment_trouble_is_told_apart_from_fouls_and_the_arbiters_notes_are_k
     assert "clock: ply 10 by black: no clock press heard" in notes
     assert not any("clock connected on" in n for n in notes)  # the clock answering at the start is no news
     text = export_text(events, GameInfo())
-    assert all(n in text for n in notes)
+    assert all(n in text for _, n in game_notes(events, rebuild(events), sheet=True))
+    # the sheet says it in words, and tells the equipment's troubles from the players' matters
+    assert "Camera lost (equipment): the camera gave no picture from 40.0 s" in text
+    assert "Move without clock press: ply 10 by black was made but the clock was not pressed (art. 6)" in text
+    assert "arbiter Zhang Wei on the move without clock press alert: press made during the camera gap" in text
+    assert "camera_lost" not in text and "move_without_press" not in text
 
 
 def test_notes_name_the_round_as_the_scoresheet_numbers_it_for_a_game_begun_from_a_position() -> None:
@@ -124,7 +130,7 @@ def test_a_sheet_says_when_the_arbiter_corrected_a_move_and_who_marked_the_resul
     assert "arbiter Liu: result 0-1 marked: red lost on time (18:31 UTC)" in text
     assert "arbiter Wu: result reopened (*): the flag was a clock fault (18:35 UTC)" in text
     assert f"Zhang: move 6 (red) added by the arbiter: {added.iccs} ({added.chinese}) (18:23 UTC)" in text
-    assert "end (arbiter): black resigned (marked by Liu, 18:40 UTC)" in text
+    assert "End: black resigned (marked by Liu, 18:40 UTC)" in text
     pgn = export_pgn(events)
     assert "18:23" not in pgn and "marked by" not in pgn  # the PGN reads back as it was written
 
@@ -184,7 +190,8 @@ def test_the_sheets_count_each_side_s_foul_alerts_and_say_how_the_game_ended() -
     assert foul_alerts(rebuild(events)) == {"red": {"illegal_move": 1, "press_without_move": 1},
                                             "black": {"wrong_side": 1}}
     text = export_text(events)
-    assert ("Foul alerts:  red 2 (illegal move 1, press without a move 1); black 1 (move out of turn 1)" in text)
+    assert ("Foul alerts:  red 2 (illegal move 1, clock pressed without a move 1); black 1 (moved out of turn 1)" in text)
+    assert "Illegal move of the red horse b0b3: the horse's leg is blocked (art. 2.2)" in text  # not "Illegal move: illegal move"
     # a reviewer: a game read back from its PGN keeps its alerts' words only, and counted no foul
     from recorder.store import GameStore
     from recorder.store.importer import import_pgn

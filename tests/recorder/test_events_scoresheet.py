@@ -158,6 +158,26 @@ def test_every_alert_kind_raised_in_the_code_is_in_alert_kinds() -> None:
     assert len(raised) > 15 and raised <= ALERT_KINDS and EQUIPMENT_KINDS <= ALERT_KINDS
 
 
+def test_every_alert_kind_and_every_reason_the_rules_give_has_words_for_people() -> None:
+    """The console and the sheets name alerts and advice by KIND_TITLES, one home for the words: a
+    kind left out would show as its code."""
+    import re
+    from pathlib import Path
+
+    from recorder.events import ALERT_KINDS, KIND_TITLES, kind_title
+
+    rules = Path(__file__).resolve().parents[2] / "rules"
+    reasons = set()
+    for path in rules.rglob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        reasons |= set(re.findall(r"return \"([a-z_]+)\", ", text))  # a repetition verdict's code
+        reasons |= set(re.findall(r"Outcome\([^()]*?, [^()]*?, \"([a-z_]+)\"", text))
+    assert {"perpetual_check", "must_change", "natural_limit", "checkmate"} <= reasons
+    assert ALERT_KINDS | reasons <= set(KIND_TITLES)
+    assert kind_title("press_without_move") == "Clock pressed without a move"
+    assert kind_title("kind_from_a_later_version") == "Kind from a later version" and kind_title("") == "Alert"
+
+
 def test_times_of_the_recording_read_as_a_video_player_shows_them() -> None:
     from recorder.sources import recording_time
 

@@ -673,10 +673,10 @@ def test_an_alert_ruled_no_foul_is_not_counted_and_the_ruling_travels_in_the_pgn
     assert status == 200
     ruled = reply["state"]["alerts"][0]["acknowledged"]
     assert ruled["ruling"] == "no_foul" and ruled["by"] == "Zhang"
-    assert reply["state"]["actions"][-1]["text"].endswith("(illegal_move) ruled no foul: the camera misread")
+    assert reply["state"]["actions"][-1]["text"].endswith("(Illegal move) ruled no foul: the camera misread")
     text = get(f"{console.url}/games/{game}/export.txt")[1].decode()
     assert "Foul alerts:  red 0; black 0; 1 more ruled no foul by the arbiter" in text  # not left out unsaid
-    assert "arbiter Zhang ruled the illegal_move alert no foul: the camera misread" in text
+    assert "arbiter Zhang ruled the illegal move alert no foul: the camera misread" in text
     pgn = get(f"{console.url}/games/{game}/export.pgn")[1].decode()
     with GameStore(console.db) as store:
         counted = foul_alerts(rebuild(store.events(game)))
@@ -689,7 +689,8 @@ def test_an_alert_ruled_no_foul_is_not_counted_and_the_ruling_travels_in_the_pgn
     # a mis-tap is withdrawn, logged, and the foul counts again, here and read back from the PGN
     status, reply = post(url + "/ack", {"seq": alert["seq"], "ruling": "foul", "note": "wrong button"}, "Zhang")
     assert status == 200 and reply["state"]["alerts"][0]["acknowledged"]["ruling"] == "foul"
-    assert reply["state"]["actions"][-1]["text"].endswith("(illegal_move) ruled a foul after all: wrong button")
+    assert reply["state"]["alerts"][0]["title"] == "Illegal move"  # what the console calls it
+    assert reply["state"]["actions"][-1]["text"].endswith("(Illegal move) ruled a foul after all: wrong button")
     with GameStore(console.db) as store:
         counted = foul_alerts(rebuild(store.events(game)))
     assert counted == {"red": {"illegal_move": 1}, "black": {}}

@@ -107,7 +107,7 @@ def test_advice_for_the_arbiter_is_open_until_acknowledged(console: Any) -> None
     assert status == 200
     (advice,) = reply["state"]["advice"]
     assert not advice["open"] and advice["acknowledged"]["by"] == "Zhang" and reply["state"]["open_advice"] == 0
-    assert reply["state"]["actions"][-1]["text"] == f"advice #{seq} (perpetual_check) acknowledged: red must change"
+    assert reply["state"]["actions"][-1]["text"] == f"advice #{seq} (Perpetual check) acknowledged: red must change"
     assert post(url + "/ack", {"seq": seq}, "Zhang")[0] == 409
 
 

@@ -39,3 +39,18 @@ def test_console_clock_truncates_like_the_exports() -> None:
     shown = json.loads(run.stdout)
     assert shown[0] == "15:04" and shown[4] == "1:00:00"  # 904 973 ms: 0:15:04 in the PDF too
     assert [_seconds(text) for text in shown] == [_seconds(clock_left_text(ms)) for ms in values]
+
+
+KIND_NAMES = RUN.replace("map((ms) => XQ.clock(ms))", "map((item) => XQ.kindName(item))")
+
+
+@pytest.mark.skipif(NODE is None, reason="node is not installed")
+def test_the_pages_name_alerts_by_the_title_the_server_sends() -> None:
+    """The words live in ``recorder.events.KIND_TITLES`` (the sheets print them too); the page keeps
+    no copy, and spells out a code it gets no title for."""
+    items = [{"kind": "illegal_move", "title": "Illegal move"}, {"reason": "perpetual_check", "title": "Perpetual check"},
+             {"kind": "kind_from_a_later_version"}, {}]
+    run = subprocess.run([str(NODE), "-e", KIND_NAMES, str(LIVE_JS), json.dumps(items)], capture_output=True,
+                         text=True, timeout=60, check=True)
+    assert json.loads(run.stdout) == ["Illegal move", "Perpetual check", "Kind from a later version", "Alert"]
+    assert "Clock pressed without a move" not in LIVE_JS.read_text(encoding="utf-8")

@@ -31,7 +31,7 @@
       : "";
     return `<section class="alertbox${alert.frame ? " has-still" : ""}" data-seq="${alert.seq}">
       <div class="words">
-      <div class="what"><span class="icon">⚠</span> ${XQ.esc(XQ.kindName(alert.kind))}
+      <div class="what"><span class="icon">⚠</span> ${XQ.esc(XQ.kindName(alert))}
         ${alert.article ? `<span class="article">art. ${XQ.esc(alert.article)}</span>` : ""}
         ${alert.squares.length ? `<span class="sq">${XQ.esc(alert.squares.join(" "))}</span>` : ""}</div>
       <div class="text">${XQ.esc(alert.text)}</div>
@@ -48,7 +48,7 @@
   function adviceHtml(state, advice, more) {
     return `<section class="alertbox advice" data-seq="${advice.seq}">
       <div class="words">
-      <div class="what"><span class="icon">⚖</span> Ruling needed: ${XQ.esc(XQ.kindName(advice.reason))}
+      <div class="what"><span class="icon">⚖</span> Ruling needed: ${XQ.esc(XQ.kindName(advice))}
         ${advice.article ? `<span class="article">art. ${XQ.esc(advice.article)}</span>` : ""}
         ${advice.result ? `<span class="sq">suggests ${XQ.esc(XQ.resultText(advice.result))}</span>` : ""}</div>
       <div class="text">${XQ.esc(advice.text)}</div>

@@ -63,7 +63,7 @@
         : `<div class="ackd">✓ result marked: ${XQ.esc(XQ.resultText(state.result))}</div>`;
     return `<div class="alertitem advice${a.open ? " open" : " done"}">
       <div class="thumb">${XQBoard.svg(a.fen || state.fen, {script: XQ.prefs.script})}</div>
-      <div><div class="what">Ruling needed: ${XQ.esc(XQ.kindName(a.reason))} ${a.article ? `<span class="article">art. ${XQ.esc(a.article)}</span>` : ""}</div>
+      <div><div class="what">Ruling needed: ${XQ.esc(XQ.kindName(a))} ${a.article ? `<span class="article">art. ${XQ.esc(a.article)}</span>` : ""}</div>
       <div class="text">${XQ.esc(XQ.adviceLine(a))}</div>
       <div class="text">${XQ.esc(a.text)}</div>${(a.judged || []).length
         ? `<details class="judged"><summary>the moves judged</summary><ul>${a.judged.map((line) => `<li>${XQ.esc(line)}</li>`).join("")}</ul></details>`
@@ -84,7 +84,7 @@
           : ` <button type="button" class="nofoul" data-ruling="no_foul" data-seq="${a.seq}" title="no foul was committed (the camera misread, or the move was legal): not counted among the side's fouls">No foul</button>`);
       return `<div class="alertitem${a.acknowledged ? " done" : " open"}">
         <div class="thumb">${picture}</div>
-        <div><div class="what">${XQ.esc(XQ.kindName(a.kind))} ${a.article ? `<span class="article">art. ${XQ.esc(a.article)}</span>` : ""}</div>
+        <div><div class="what">${XQ.esc(XQ.kindName(a))} ${a.article ? `<span class="article">art. ${XQ.esc(a.article)}</span>` : ""}</div>
         <div class="text">${[(a.ply ? `after ${XQ.moveLabel(a.ply, state.start_fen)} (ply ${a.ply})` : "before the first move")
           + (a.taken_back ? ", on moves since taken back" : ""), `raised at ${XQ.recTime(a.t)}`, XQ.esc(a.squares.join(" "))].filter(Boolean).join(" · ")}</div>
         <div class="text">${XQ.esc(a.text)}</div>${a.back ? `<div class="back">✓ ${XQ.esc(a.back)}</div>` : ""}${ack}</div></div>`;

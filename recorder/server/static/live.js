@@ -239,23 +239,12 @@ const XQ = (() => {
   const RESULT = {"1-0": "红胜 1-0", "0-1": "黑胜 0-1", "1/2-1/2": "和 ½-½"};
   // a result as the page shows it, in the script chosen
   function resultText(result) { return XQBoard.notation(RESULT[result] || result || "", prefs.script); }
-  const KIND = {
-    illegal_move: "Illegal move", wrong_side: "Moved out of turn", board_disturbed: "Board disturbed",
-    unexplained: "Board not understood", press_without_move: "Clock pressed without a move",
-    move_without_press: "Move without clock press", two_moves: "Two moves at once",
-    position_restored: "Position restored", glare: "Glare hides points", board_not_found: "Board not found", board_covered: "Board hidden", second_board: "Second board in view",
-    camera_lost: "Camera lost", recorder_lost: "Recorder stopped", moves_while_away: "Moves made while the board was not watched", source_ended_early: "Video ended early", clock_log_damaged: "Clock log damaged",
-    clock_disconnected: "Clock disconnected", no_clock: "No clock answers", flag_fallen: "Flag fallen",
-    clock_times_changed: "Clock times changed", clock_restarted: "Clock restarted",
-    clock_sides_swapped: "Clock started on the wrong side", clock_log_mismatch: "Clock log not this game's",
-    // the advice for the arbiter (an advisory game end: the ruling is the arbiter's)
-    perpetual_check: "Perpetual check",
-    must_change: "Must change moves", forbidden_not_changed: "Did not change: loses",
-    draw_both_forbidden: "Repetition, both forbidden",
-    no_attacking_pieces: "No attacking pieces left", natural_limit: "Natural move limit",
-    draw_both_allowed: "Repetition, both allowed",
-  };
-  function kindName(kind) { return KIND[kind] || String(kind || "alert").replace(/_/g, " "); }
+  // what an alert or a piece of advice is called: its title comes with it from the server
+  // (recorder.events.KIND_TITLES, the one home for these words: the sheets print them too)
+  function kindName(item) {
+    const code = String((item && (item.kind || item.reason)) || "alert").replace(/_/g, " ");
+    return (item && item.title) || code.charAt(0).toUpperCase() + code.slice(1);
+  }
   // the advice for the arbiter still waiting for a ruling (acknowledged or a result marked: done)
   function openAdvice(state) { return (state.advice || []).filter((a) => a.open); }
   const NO_FOUL_ASK = "Rule that no foul was committed? The alert will not count among the side's fouls on the "
