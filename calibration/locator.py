@@ -44,10 +44,14 @@ class _Fit:
     relabelled: bool = False  # a shifted or transposed naming of the refined lattice won
 
 
-def _full_response(gray: np.ndarray, h: np.ndarray, dark: bool) -> np.ndarray:
-    """Line evidence at full resolution around the lattice, with a kernel scaled to its spacing."""
+SOFT_KERNEL = 4.0  # spacings per kernel of the second look at a soft picture (the first: 6)
+
+
+def _full_response(gray: np.ndarray, h: np.ndarray, dark: bool, per_kernel: float = 6.0) -> np.ndarray:
+    """Line evidence at full resolution around the lattice, with a kernel of ``1 / per_kernel``
+    spacing (a wider one sees lines that defocus has run into their neighbours)."""
     spacing = spacing_px(h)
-    kernel = int(np.clip(spacing / 6, 5, 21)) | 1
+    kernel = int(np.clip(spacing / per_kernel, 5, 21 if per_kernel >= 6 else 31)) | 1
     corners = project(h, np.array([[-1.5, -1.5], [9.5, -1.5], [9.5, 10.5], [-1.5, 10.5]]))
     height, width = gray.shape[:2]
     x0, y0 = np.clip(np.floor(corners.min(axis=0)).astype(int), 0, [width, height])
@@ -207,6 +211,10 @@ class BoardLocator:
                 best = fit
             elif best is None:
                 reason = why or "no lattice fitted"
+        if best is not None and best.confidence < self.min_confidence:
+            soft = self._soft_look(gray, best, work)
+            if soft is not None and soft.confidence > best.confidence:
+                best = soft
         self.timings["fit_ms"] = 1000 * (time.perf_counter() - started)
         if best is None:
             raise BoardNotFoundError(reason)
@@ -334,6 +342,26 @@ class BoardLocator:
                     best = other
         return best
 
+    def _soft_look(self, gray: np.ndarray, weak: _Fit, frame: np.ndarray) -> _Fit | None:
+        """The weak fit refined and judged again against line evidence of a wider kernel.
+
+        In a picture a little out of focus (a soft webcam, a phone focused on the pieces) the grid's
+        outermost lines run into the board's frame beside them, and the palace's short lines into the
+        pieces' edges: the thin-line kernel, a sixth of a spacing, no longer sees them, too few of the
+        visible lines are found and a grid lying right on the others is refused. A kernel of a
+        quarter spacing sees such bands whole. Only a fit already refused gets this second look, so
+        a sharp picture's grid is found as before.
+        """
+        full = _full_response(gray, weak.h, True, SOFT_KERNEL)
+        strength = score_lattice(full, weak.h, lens=self.lens).strength
+        refined = refine(full, weak.h, strength, lens=weak.lens,
+                         fit_radial=self.fit_distortion and self.lens is None)
+        if not _plausible(refined.h, gray.shape[:2]):
+            return None
+        fit = self._assess(full, refined.h, refined.lens, refined.rms, frame)
+        log.debug("soft look at a weak fit: confidence %.2f -> %.2f", weak.confidence, fit.confidence)
+        return fit
+
     def _assess(self, response: np.ndarray, h: np.ndarray, lens: Lens | None, rms: float,
                 frame: np.ndarray) -> _Fit:
         """Score ``h`` and its one-line-shifted neighbours; keep the best labelling."""
@@ -369,8 +397,14 @@ def _halved(big: BoardGeometry, frame: np.ndarray) -> BoardGeometry:
                    details={**big.details, "upscaled": 2.0})
 
 
+MIN_CELL_ASPECT = 0.6  # the narrowest a grid cell may look, across over along (a camera tilted ~50 degrees)
+
+
 def _plausible(h: np.ndarray, shape: tuple[int, ...]) -> bool:
-    """A homography that could be a camera's view of the board: finite, in front, convex, sane scale."""
+    """A homography that could be a camera's view of the board: finite, in front, convex, sane scale,
+    its cells not squashed to half their width (a lattice of every other line one way and every
+    line the other fits a blurred board's lines well: a board's cells are about square, and a
+    camera that looks down on it sees them so)."""
     if not np.all(np.isfinite(h)):
         return False
     corners = np.array([[-1.0, -1.0, 1.0], [9.0, -1.0, 1.0], [9.0, 10.0, 1.0], [-1.0, 10.0, 1.0]])
@@ -383,6 +417,9 @@ def _plausible(h: np.ndarray, shape: tuple[int, ...]) -> bool:
     if not (np.all(cross > 0) or np.all(cross < 0)):
         return False
     spacing = spacing_px(h)
+    across, along = np.linalg.norm(_jacobian(h), axis=0)
+    if min(across, along) < MIN_CELL_ASPECT * max(across, along):
+        return False
     return bool(5.0 <= spacing <= max(shape) / 4)
 
 
