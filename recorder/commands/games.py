@@ -10,6 +10,7 @@ import unicodedata
 from pathlib import Path
 
 from recorder.store import GameStore, default_db_path
+from recorder.store.db import GameRow
 from recorder.store.importer import NOT_IMPORTED, import_pgn
 from rules.pgn import PgnError, decode_pgn
 
@@ -121,17 +122,36 @@ def _list(args: argparse.Namespace, data: bytes) -> int:
                                                           if args.db is None and Path("out/demo/demo.sqlite3").exists()
                                                           else ""))
             return SOME_NOT_IMPORTED if partly else 0
-        print(f"{'id':>4}  {'state':<11} {'event/round/board':<28} {'red':<12} {'black':<12} {'plies':>5}  "
-              f"{'result':<7} {'updated':<20} source")
-        for game in games:
-            where = "/".join(part for part in (game.info.event, f"round {game.info.round}" if game.info.round else "",
-                                               "" if game.info.board is None else f"board {game.info.board}") if part)
-            print(f"{game.id:>4}  {game.state:<11} {_fit(where, 28)} {_fit(game.info.red, 12)} "
-                  f"{_fit(game.info.black, 12)} {game.plies:>5}  {game.result:<7} {game.updated:<20} {game.source}"
-                  + (f"  (void: {game.void})" if game.void else ""))
+        if args.round:  # one round's games as its pairings are read: by board
+            games.sort(key=lambda game: (game.info.event, game.info.board is None, game.info.board or 0, game.id))
+        for line in _table(games):
+            print(line)
         if hidden:
             print(hidden.strip(" ()"))
     return SOME_NOT_IMPORTED if partly else 0
+
+
+def _table(games: list[GameRow]) -> list[str]:
+    """The games as lines of a table, each column as wide as what it holds: the round and the board
+    are never cut (an organiser picks a game by them); an event's or a player's name longer than
+    its cap is, with an ellipsis."""
+    columns = [("id", ">", None), ("state", "<", None), ("event", "<", 24), ("round", "<", None),
+               ("board", ">", None), ("red", "<", 16), ("black", "<", 16), ("plies", ">", None),
+               ("result", "<", None), ("updated", "<", None)]
+    rows = [[str(game.id), game.state, game.info.event, game.info.round,
+             "" if game.info.board is None else str(game.info.board), game.info.red, game.info.black,
+             str(game.plies), game.result, game.updated] for game in games]
+    widths = [max([_columns(name)] + [min(_columns(row[i]), cap or 10_000) for row in rows])
+              for i, (name, _, cap) in enumerate(columns)]
+
+    def line(cells: list[str]) -> str:
+        return "  ".join(_fit(cell, width) if align == "<" else " " * max(width - _columns(cell), 0) + cell
+                         for cell, width, (_, align, _) in zip(cells, widths, columns, strict=True))
+
+    lines = [line([name for name, _, _ in columns]) + "  source"]
+    for game, row in zip(games, rows, strict=True):
+        lines.append(line(row) + f"  {game.source}" + (f"  (void: {game.void})" if game.void else ""))
+    return lines
 
 
 def _fit(text: str, width: int) -> str:

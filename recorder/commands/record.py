@@ -11,6 +11,7 @@ import contextlib
 import logging
 import math
 import os
+import shlex
 import signal
 import sys
 import threading
@@ -48,7 +49,7 @@ from recorder.store.recording import (
     resume_session,
     source_key,
 )
-from recorder.store.resume import StoreRecording, presses_after
+from recorder.store.resume import StoreRecording, presses_after, store_remedy
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -348,6 +349,17 @@ def record_source(source_spec: str, classifier: Any, *, source: FrameSource | No
         return store.events() if store is not None else list(events.events)
 
 
+def _repair_hint(source: str, game_id: int) -> str:
+    """How to copy out what a damaged video still holds, and go on with the game from the copy (a
+    tester's file with a broken index stopped at 44 of 425 frames, every one of which FFmpeg could
+    still decode)."""
+    path = Path(source)
+    repaired = shlex.quote(str(path.with_name(f"{path.stem}-repaired.mp4")))
+    return (f"`ffmpeg -err_detect ignore_err -i {shlex.quote(str(path))} -c:v libx264 {repaired}` copies every "
+            f"frame that can be decoded, and `xqrec record {repaired} --resume {game_id}` goes on with the game "
+            "from the copy (the plies stored are followed, not recorded twice)")
+
+
 def _board_seen_before(store: StoreRecording | None) -> bool:
     """Did the earlier runs of a resumed game see its board (a grid found, or a move recorded)?"""
     return store is not None and store.resume is not None and any(
@@ -623,7 +635,7 @@ def run(args: argparse.Namespace) -> int:
         where = (f"they are in {', '.join(written)}" if written else "the game's PGN follows on standard output")
         print(f"xqrec record: the game store {stored.store.path} could not be written ({stored.store_error}): the "
               f"last {len(stored.backlog)} event(s) of this run, {plies} recorded move(s) among them, are not in "
-              f"game {stored.game_id}; {where}. Free some space: the same command (or --resume "
+              f"game {stored.game_id}; {where}. {store_remedy(stored.store_error).capitalize()}: the same command (or --resume "
               f"{stored.game_id}) goes on from what the store holds", file=sys.stderr)
         if not written:
             print(pgn_text, end="")
@@ -648,7 +660,8 @@ def run(args: argparse.Namespace) -> int:
         elif ended_early:  # the same file again would stop at the same place
             print(f"xqrec record: {stopped.reason} (a cut or damaged file?); the moves read are stored and game "
                   f"{stored.game_id} is left open: record the rest from another file or camera with "
-                  f"--resume {stored.game_id}", file=sys.stderr)
+                  f"--resume {stored.game_id}. A file damaged rather than cut may still hold the rest: "
+                  f"{_repair_hint(args.source, stored.game_id)}", file=sys.stderr)
         else:
             print(f"xqrec record: {stopped.reason}; game {stored.game_id} is left open: the same command goes on "
                   f"with it (from another camera or file: --resume {stored.game_id})", file=sys.stderr)

@@ -142,6 +142,20 @@ def _alive(pid: int, host: str) -> bool:
     return True
 
 
+def _write_ahead(db: sqlite3.Connection) -> None:
+    """Put the store in WAL mode (kept in the file: readers never wait for the recorder's writes).
+    SQLite answers "database is locked" at once, without waiting, when another connection is
+    making the same change: recorders started together on a new store each ask."""
+    for attempt in range(50):
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) or attempt == 49:
+                raise
+            time.sleep(0.1)
+
+
 def _on_read_only_media(path: Path) -> bool:
     """Is the store's folder on a file system mounted read-only (a write-protected card, a CD, an
     archive mount)? SQLite cannot even read a store there the usual way: it needs its lock files."""
@@ -210,7 +224,7 @@ class GameStore:
                 raise FileNotFoundError(f"no game store at {self.path} (an empty database: record or "
                                         "games --import make one)")
             if self.path is not None:
-                self.db.execute("PRAGMA journal_mode=WAL")
+                _write_ahead(self.db)
             self.db.execute("PRAGMA synchronous=FULL")
             self.db.execute("PRAGMA foreign_keys=ON")
             migrate(self.db, self.path)
@@ -269,18 +283,13 @@ class GameStore:
         """A new open game for ``source`` (the camera, stream or file recorded); returns its id."""
         info = info or GameInfo()
         now = _now()
-        self.db.execute("BEGIN IMMEDIATE")
-        try:
+        with self.locked():  # joins the caller's: a recorder checks the board is free in the same one
             board = self._board_id(info)
             cursor = self.db.execute(
                 "INSERT INTO games (board_id, source, site, date, red, black, time_control, camera, clock, tags,"
                 " created, updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (board, source, info.site, info.date, info.red, info.black, info.time_control, info.camera,
                  info.clock, json.dumps(dict(info.tags), ensure_ascii=False), now, now))
-        except BaseException:
-            self.db.execute("ROLLBACK")
-            raise
-        self.db.execute("COMMIT")
         game_id = int(cursor.lastrowid or 0)
         log.debug("game %d created for %s", game_id, source)
         return game_id

@@ -12,6 +12,7 @@ written to it (:class:`NotAGameStoreError`).
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import re
 import sqlite3
@@ -123,12 +124,19 @@ def check_store(connection: sqlite3.Connection, path: Path | None) -> bool:
     naming the file, before a schema, a journal mode or a backup is written to it. A file that
     is not SQLite at all raises SQLite's own ``DatabaseError``.
     """
-    tables = _tables(connection)
+    snapshot = not connection.in_transaction  # tables and version read together: another recorder
+    if snapshot:                                # started with this one may be making the store meanwhile
+        connection.execute("BEGIN")
     try:
-        version = schema_version(connection) if "schema_version" in tables else 0
-    except (sqlite3.OperationalError, ValueError, TypeError):  # a schema_version table of another program
-        version = 0
-        tables.add("schema_version (another program's)")
+        tables = _tables(connection)
+        try:
+            version = schema_version(connection) if "schema_version" in tables else 0
+        except (sqlite3.OperationalError, ValueError, TypeError):  # a schema_version table of another program
+            version = 0
+            tables.add("schema_version (another program's)")
+    finally:
+        if snapshot:
+            connection.execute("COMMIT")
     others = tables - {"schema_version"}
     if not others and version == 0:
         return False
@@ -174,21 +182,30 @@ def migrate(connection: sqlite3.Connection, path: Path | None) -> list[int]:
     current = schema_version(connection)
     if current > LATEST:
         raise ValueError(f"the game store has schema version {current}, newer than this program's {LATEST}")
-    due = [(number, sql) for number, sql in MIGRATIONS if number > current]
-    if not due:
-        return []
-    if current > 0 and path is not None:
-        saved = backup(connection, path.with_name(f"{path.name}.v{current}.bak"))
-        log.warning("game store %s migrated from version %d; backup at %s", path, current, saved)
-    for number, sql in due:
-        statements = [part.strip() for part in sql.split(";") if part.strip()]
+    applied: list[int] = []
+    found = current  # the version this process found: its data is backed up, not a newer one's
+    while current < LATEST:
+        # the version read again under the write lock: recorders started together on a new store
+        # each found it empty, and the second ran the first migration again ("table already exists")
         connection.execute("BEGIN IMMEDIATE")
         try:
-            for statement in statements:
-                connection.execute(statement)
-            connection.execute("INSERT INTO schema_version (version) VALUES (?)", (number,))
+            current = schema_version(connection)
+            due = [(number, sql) for number, sql in MIGRATIONS if number > current]
+            if due and 0 < current == found and path is not None and not applied:
+                # read through a connection of its own: this one's write lock would make the copy wait on itself
+                with contextlib.closing(sqlite3.connect(path, timeout=10.0)) as reader:
+                    saved = backup(reader, path.with_name(f"{path.name}.v{current}.bak"))
+                log.warning("game store %s migrated from version %d; backup at %s", path, current, saved)
+            if due:
+                number, sql = due[0]
+                for statement in (part.strip() for part in sql.split(";")):
+                    if statement:
+                        connection.execute(statement)
+                connection.execute("INSERT INTO schema_version (version) VALUES (?)", (number,))
+                applied.append(number)
+                current = number
         except BaseException:
             connection.execute("ROLLBACK")
             raise
         connection.execute("COMMIT")
-    return [number for number, _ in due]
+    return applied

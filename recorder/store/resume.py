@@ -276,6 +276,19 @@ def near_names(stored: list[GameRow], info: GameInfo) -> list[str]:
 STORE_RETRY_S = 2.0  # a store that refused an event is tried again after this long (host seconds)
 
 
+def store_remedy(error: str) -> str:
+    """What to do about the game store refusing a write with SQLite's ``error``: a tester's store
+    locked by a database browser was told to free disk space."""
+    said = error.lower()
+    if "locked" in said or "busy" in said:
+        return "close the program that holds it open (a database browser, a backup or sync tool)"
+    if "readonly" in said or "read-only" in said:
+        return "make the store's file and folder writable"
+    if "full" in said:
+        return "free some space"
+    return "check the disk it is on"
+
+
 @dataclass
 class StoreRecording:
     """One run of the recorder writing to the store: the game, the session row, the event sink."""
@@ -301,48 +314,51 @@ class StoreRecording:
              resume: bool = True, game_id: int | None = None) -> StoreRecording:
         """The open game for ``source`` (and board) taken up again, or a new game; with ``game_id``
         that interrupted game, whatever its source was (the game then goes on from ``source``)."""
-        if game_id is not None:
-            found: GameRow | None = _interrupted_game(store, game_id)
-            assert found is not None
-            info = found.info
-        else:
-            found = store.find_open(source, info, key=_public_source) if resume else None
-        if found is not None and found.state == "recording":
-            raise ValueError(f"game {found.id} for {source} is being recorded by another running recorder "
-                             "(stop it first, or use --new-game)")
-        others = [game for game in store.games_on_board(info or GameInfo()) if found is None or game.id != found.id]
-        busy = [game for game in others if game.state == "recording"]
-        if busy:  # one board, one game at a time: a second camera on it would publish two games
-            raise ValueError(f"{_board_name(busy[-1].info)} is being recorded now: game {busy[-1].id} from "
-                             f"{busy[-1].source} (stop that recorder first, or give the right --board)")
-        if found is None and resume and others and (info or GameInfo()).round:
-            # a second game of a board in one named round, unasked for (without a round, a club's board 1
-            # of each evening is a game of its own)
-            raise ValueError(_board_taken(others[-1]))
-        if found is not None:
-            if found.state == "closed":
-                log.warning("game %d was closed when its source ended, with no result: it is opened again and "
-                            "goes on from %s", found.id, source)
-                store.reopen_game(found.id)
-            point = resume_point(store, found.id)
-            log.info("resuming game %d after ply %d (stored up to t=%.1f s)", found.id, point.ply, point.t)
-            recording = cls(store, found.id, point, reopened=found.state == "closed")
-            if found.source != source and _public_source(found.source) != source:
-                log.warning("game %d goes on from %s (it was recorded from %s)", found.id, source, found.source)
-                store.set_source(found.id, source)
-                recording.moved = True
-        else:
-            stored = store.games()
-            near = near_names(stored, info or GameInfo())
-            recording = cls(store, store.create_game(source, info))
-            for text in near:
-                log.warning("%s", text)
-            _warn_of_earlier_games(others, recording.game_id)
-            if resume:
-                _warn_of_same_source(stored, source, recording.game_id)
-        recording.session_id = store.begin_session(recording.game_id, recording.resume.ply if recording.resume else None)
-        recording._seen = store.last_seq(recording.game_id)  # what is stored so far is in the resume point
-        return recording
+        # one write transaction from the look at the board to the session row: two recorders started
+        # together for one board each found it free, and both published a game on it
+        with store.locked():
+            if game_id is not None:
+                found: GameRow | None = _interrupted_game(store, game_id)
+                assert found is not None
+                info = found.info
+            else:
+                found = store.find_open(source, info, key=_public_source) if resume else None
+            if found is not None and found.state == "recording":
+                raise ValueError(f"game {found.id} for {source} is being recorded by another running recorder "
+                                 "(stop it first, or use --new-game)")
+            others = [game for game in store.games_on_board(info or GameInfo()) if found is None or game.id != found.id]
+            busy = [game for game in others if game.state == "recording"]
+            if busy:  # one board, one game at a time: a second camera on it would publish two games
+                raise ValueError(f"{_board_name(busy[-1].info)} is being recorded now: game {busy[-1].id} from "
+                                 f"{busy[-1].source} (stop that recorder first, or give the right --board)")
+            if found is None and resume and others and (info or GameInfo()).round:
+                # a second game of a board in one named round, unasked for (without a round, a club's board 1
+                # of each evening is a game of its own)
+                raise ValueError(_board_taken(others[-1]))
+            if found is not None:
+                if found.state == "closed":
+                    log.warning("game %d was closed when its source ended, with no result: it is opened again and "
+                                "goes on from %s", found.id, source)
+                    store.reopen_game(found.id)
+                point = resume_point(store, found.id)
+                log.info("resuming game %d after ply %d (stored up to t=%.1f s)", found.id, point.ply, point.t)
+                recording = cls(store, found.id, point, reopened=found.state == "closed")
+                if found.source != source and _public_source(found.source) != source:
+                    log.warning("game %d goes on from %s (it was recorded from %s)", found.id, source, found.source)
+                    store.set_source(found.id, source)
+                    recording.moved = True
+            else:
+                stored = store.games()
+                near = near_names(stored, info or GameInfo())
+                recording = cls(store, store.create_game(source, info))
+                for text in near:
+                    log.warning("%s", text)
+                _warn_of_earlier_games(others, recording.game_id)
+                if resume:
+                    _warn_of_same_source(stored, source, recording.game_id)
+            recording.session_id = store.begin_session(recording.game_id, recording.resume.ply if recording.resume else None)
+            recording._seen = store.last_seq(recording.game_id)  # what is stored so far is in the resume point
+            return recording
 
     def abandon(self) -> None:
         """This run will not record after all (refused once its game was found): its session ends, and a
@@ -392,8 +408,8 @@ class StoreRecording:
         except sqlite3.OperationalError as error:
             if not self.store_error:
                 log.warning("the game store %s cannot be written (%s): recording goes on, and what is recorded "
-                            "meanwhile is written to it as soon as it can be (free some space)", self.store.path,
-                            error)
+                            "meanwhile is written to it as soon as it can be (%s)", self.store.path, error,
+                            store_remedy(str(error)))
             self.store_error = str(error)
             self._retry_at = time.monotonic() + STORE_RETRY_S
             return

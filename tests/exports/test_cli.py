@@ -38,9 +38,22 @@ def test_games_lists_states(db: Path, capsys: pytest.CaptureFixture[str]) -> Non
     assert main(["games", "--db", str(db)]) == 0
     out = capsys.readouterr().out.splitlines()
     assert "closed" in out[1] and "许银川" in out[1] and " 9 " in out[1] and "1-0" in out[1]
-    assert "recording" in out[2] and "Open/round 2/board 2" in out[2]
+    assert "recording" in out[2] and out[2].split()[2:5] == ["Open", "2", "2"]  # event, round, board
     assert main(["games", "--db", str(db), "--open"]) == 0
     assert len(capsys.readouterr().out.splitlines()) == 2
+
+
+def test_games_of_a_round_are_listed_by_board_and_never_cut(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # an organiser's tester: "Spring Open 2027/round 3/bo…", and game 3 was board 4, game 4 board 3
+    path = tmp_path / "round.sqlite3"
+    with GameStore(path) as store:
+        for board, red in ((4, "Lü Qin"), (3, "Xu Yinchuan"), (1, "A player whose name runs on and on")):
+            store.create_game(f"b{board}.mp4", GameInfo(event="Spring Open 2027", round="3", board=board, red=red))
+    assert main(["games", "--db", str(path), "--event", "Spring Open 2027", "--round", "3"]) == 0
+    header, *rows = capsys.readouterr().out.splitlines()
+    assert header.split()[:6] == ["id", "state", "event", "round", "board", "red"]
+    assert [row.split("Spring Open 2027")[1].split()[:2] for row in rows] == [["3", "1"], ["3", "3"], ["3", "4"]]
+    assert "A player whose …" in rows[0]
 
 
 def test_show_prints_record_with_alerts(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -110,7 +123,7 @@ def test_long_names_are_cut_visibly(tmp_path: Path, capsys: pytest.CaptureFixtur
                                           black="Li"))
     assert main(["games", "--db", str(path)]) == 0
     row = capsys.readouterr().out.splitlines()[1]
-    assert "Alexandrovi…" in row and "Northern Provinces Open Cha…" in row and " Li " in row
+    assert "Alexandrovich-S…" in row and "Northern Provinces Open…" in row and " Li " in row
 
 
 @pytest.mark.parametrize("option, value, message", [

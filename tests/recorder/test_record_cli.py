@@ -460,6 +460,9 @@ def test_a_game_whose_video_was_cut_short_stays_open_to_go_on_with(
     err = capsys.readouterr().err
     assert "the video ended early (a cut or damaged file?)" in err
     assert "game 1 is left open: record the rest from another file or camera with --resume 1" in err
+    # a file damaged rather than cut (a broken index) may still decode whole: the way to copy it out
+    assert f"ffmpeg -err_detect ignore_err -i {cut} -c:v libx264 {tmp_path / 'cut-repaired.mp4'}" in err
+    assert f"xqrec record {tmp_path / 'cut-repaired.mp4'} --resume 1" in err
     (game,) = GameStore(db).games()
     assert game.state == "interrupted" and game.plies > 0
     events = GameStore(db).events(game.id)

@@ -493,3 +493,13 @@ def test_a_store_that_refuses_events_for_a_while_loses_none(tmp_path: Path, monk
             recording.sink(event)
         assert not recording.backlog and not recording.store_error
         assert store.events(recording.game_id) == events
+
+
+def test_a_store_that_refuses_a_write_is_put_right_as_its_error_says() -> None:
+    # a tester's store, locked by a database browser, was told to free disk space
+    from recorder.store.resume import store_remedy
+
+    assert "close the program that holds it open" in store_remedy("database is locked")
+    assert store_remedy("database or disk is full") == "free some space"
+    assert "writable" in store_remedy("attempt to write a readonly database")
+    assert store_remedy("disk I/O error") == "check the disk it is on"
