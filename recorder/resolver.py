@@ -75,6 +75,9 @@ class ResolverConfig:
     restore_prior: float = 3.0  # nats against going back to an earlier position
     untouched_prior: float = 15.0  # nats against a board that changes a point nothing came near
     restore_plies: int = 10  # how far back a restoration may go (art. 5.8.2: five rounds)
+    # the start position seen after more plies than this is the pieces set up again for a new game
+    # (a game over: a resignation, a draw agreed), not the arbiter taking the whole game back
+    restart_after_plies: int = 4
     off_point: float = 0.3  # a piece that moved this many spacings off its point is off it (art. 5.9)
     off_point_new: float = 0.45  # the same for a piece seen for the first time there (no earlier view)
     off_point_moved: float = 0.2  # ... and that moved this far since a clean view (a steady calibration error is no knock)
@@ -255,6 +258,9 @@ class Resolver:
         self._other_source = False
         self._following: list[int] | None = None
         self._followed_press: str | None = None  # the side whose press of the last followed ply may still come
+        # when the pieces were seen set up again for a new game (``_set_up_again``): the record stands
+        # as it was, and the next game's moves and presses are not added to it
+        self.set_up_again_at: float | None = None
 
     # --- observations ------------------------------------------------------------------
     def observe(self, observation: Observation) -> list[Event]:
@@ -283,6 +289,9 @@ class Resolver:
         followed = self._follow_earlier_source(scorer, observation)
         if followed is not None:
             return followed
+        restarted = self._set_up_again(scorer, observation)
+        if restarted is not None:
+            return restarted
         decision = self._decide(scorer, with_pairs=False)
         unclear_move = False  # this view shows one legal move, fitting every point but not clearly
         if not self._acceptable(decision, scorer):
@@ -534,8 +543,12 @@ class Resolver:
         A player often lifts a piece and holds it, or takes the captured piece off first and holds
         their own, with the hand off the board and still: the board then reads with pieces missing.
         That is the ordinary course of a move, not yet a disturbed board. A piece whose disc is seen
-        lying off its point (knocked there) is not in a hand: it is raised at once.
+        lying off its point (knocked there) is not in a hand: it is raised at once, as is one missing
+        from the board as set up with nothing having moved over it yet (a tester's missing soldier
+        was raised only after the first move, the 5 s having run into it, and as a disturbance).
         """
+        if not self._moved_yet:
+            return 0.0
         found = changes(self.game.position if board is None else Position(board, RED), scorer, self.config.confident_p)
         gone = [sq for sq in found.vacated if sq not in self._seen_off]  # a piece seen lying off its point is in no hand
         in_hand = 0 < len(gone) <= 2 and not found.appeared and all(self._touched[sq] for sq in gone)
@@ -883,6 +896,8 @@ class Resolver:
         positions = game.positions
         seen = {position.board}
         for ply in range(game.ply - 1, max(-1, game.ply - cfg.restore_plies - 1), -1):
+            if ply == 0 and game.ply > cfg.restart_after_plies:
+                break  # the start position then is a new game set up (``_set_up_again``)
             board = positions[ply].board
             if board not in seen:
                 seen.add(board)
@@ -962,6 +977,41 @@ class Resolver:
 
         return np.maximum.reduce([np.full(len(candidates), float(scorer.scores(current[None, :])[0])),
                                   explains(first), explains(classes)])
+
+    def _set_up_again(self, scorer: Scorer, observation: Observation) -> list[Event] | None:
+        """Events when this view shows the pieces set up for a new game, else ``None``.
+
+        After a game ends by resignation or a draw agreed (which the camera cannot see), the players
+        set the pieces up again, and a recorder left running saw each board of the next game as one
+        no continuation explained (an alert every few seconds) and took the record back when the
+        next game passed through one of its positions. The start position (the standard one, or
+        the game's own) seen whole and clearly after more than ``restart_after_plies`` plies is
+        told once; the record stands, and views from then on are not judged against it until the
+        board shows its last position again (the arbiter's corrections are taken as ever).
+        """
+        if self.set_up_again_at is not None:
+            classes = boards_classes([self.game.position.board])
+            if not observation.mask.any() and not scorer.bad_points(classes[0]).any():
+                log.info("t=%.2f: the board shows the record's last position again: judged as before", observation.t)
+                self.set_up_again_at = None
+                return None
+            return []
+        if self.game.ply <= self.config.restart_after_plies or observation.mask.any():
+            return None
+        starts = list(dict.fromkeys([Position.start().board, self.game.positions[0].board]))
+        classes = boards_classes([*starts, self.game.position.board])
+        scores = scorer.scores(classes)
+        best = int(np.argmax(scores[:-1]))
+        if scorer.bad_points(classes[best]).any() or scores[best] - scores[-1] < 2 * self.config.margin:
+            return None
+        self.set_up_again_at = t = observation.t
+        plies = self.game.ply
+        text = (f"the pieces stand at the start position after {plies} plies: taken as set up for a new game. "
+                f"This game's record stands at {plies} plies; the next game's moves are not added to it "
+                "(record it as a new game). If the arbiter restored the start position instead (art. 5.8), "
+                "take the moves back in the console")
+        log.warning("t=%.2f: %s", t, text)
+        return [Alert(t, "set_up_again", (), "", text, plies)]
 
     # --- accepting ------------------------------------------------------------------------
     def _accept(self, decision: _Decision, observation: Observation) -> list[Event]:
@@ -1339,6 +1389,7 @@ class Resolver:
         reading does not back (a correction of what it recorded) no bridge is read: shuffles from a
         wrong record can reach the board, and would hide the arbiter's mistake behind invented moves.
         Nor after the arbiter ``taken_back`` moves: a board still showing them is to be put back (art. 5.8)."""
+        self.set_up_again_at = None  # the arbiter has judged the board: what it shows is weighed again
         own = self._own = self._own_record()  # from now on the record may hold moves this recorder did not read
         while self.game.ply >= ply:
             self.game.pop()
@@ -1419,6 +1470,9 @@ class Resolver:
                 self._followed_press = None
             return []
         self._followed_press = None
+        if self.set_up_again_at is not None and press.t >= self.set_up_again_at:
+            log.debug("press at %.2f s by %s: after the pieces were set up again, not this game's", press.t, press.side)
+            return []
         swapped = self.clock.swapped_at
         event: ClockPressed = self.clock.press(press)
         if event.ply is not None:  # the press completed a ply already recorded: its times, for corrections
@@ -1435,7 +1489,7 @@ class Resolver:
 
     def tick(self, t: float) -> list[Event]:
         """Let time pass to ``t``: clock presses and moves left unmatched become alerts."""
-        if self.clock is None or (not self.clock.pending and not self.clock.unpressed):
+        if self.clock is None or (not self.clock.pending and not self.clock.unpressed) or self.set_up_again_at is not None:
             return []
         # presses made while the camera was away wait, as while the board is wrong or shows a move it
         # cannot see whole yet (a point under something left on the board), for the moves it then shows

@@ -239,6 +239,48 @@ def test_restoring_an_earlier_position_takes_moves_back() -> None:
                                                     11.0))) == ["b0c2"]
 
 
+OPENING = ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7"]
+
+
+def _played(moves: list[str], clock: bool = False) -> tuple[Resolver, Position]:
+    resolver = Resolver(clock=clock)
+    position = Position.start()
+    for i, move in enumerate(moves):
+        position = position.play(move)
+        assert _recorded(resolver.observe(observe_board(position.board, 1.0 + i))) == [move]
+        if clock:
+            resolver.press(ClockPress(1.3 + i, "red" if i % 2 == 0 else "black", 900_000, 900_000))
+    return resolver, position
+
+
+def test_the_pieces_set_up_again_after_a_game_leave_its_record_alone() -> None:
+    # a tester's two games in one video: the second game's boards raised an alert every few seconds
+    # and, passing through a recorded position, took the first game's last plies back
+    resolver, last = _played(OPENING, clock=True)
+    assert not [e for e in resolver.tick(19.0) if isinstance(e, Alert)]
+    (told,) = resolver.observe(observe_board(Position.start().board, 20.0))
+    assert isinstance(told, Alert) and told.kind == "set_up_again" and told.ply == 6
+    assert "record stands at 6 plies" in told.text
+    assert resolver.game.ply == 6
+    new_game = Position.start()
+    for i, move in enumerate(OPENING[:4]):  # the next game, even through this game's positions
+        new_game = new_game.play(move)
+        assert resolver.observe(observe_board(new_game.board, 21.0 + i)) == []
+        assert resolver.press(ClockPress(21.3 + i, "red" if i % 2 == 0 else "black", 900_000, 900_000)) == []
+    assert resolver.tick(40.0) == []  # the next game's presses are no presses without a move of this one
+    assert resolver.game.ply == 6 and [m.iccs for m in resolver.game.moves] == OPENING
+    # the board put back as the record ends (it was the arbiter's look at the start): judged again
+    assert resolver.observe(observe_board(last.board, 50.0)) == []
+    assert _recorded(resolver.observe(observe_board(last.play("h0h6").board, 51.0))) == ["h0h6"]
+
+
+def test_the_start_position_a_few_plies_in_is_the_arbiter_restoring_it() -> None:
+    resolver, _ = _played(OPENING[:4])  # art. 5.8: an illegal first move found two rounds later
+    (restored,) = resolver.observe(observe_board(Position.start().board, 20.0))
+    assert isinstance(restored, PositionRestored) and restored.ply == 0
+    assert restored.taken_back == tuple(OPENING[:4])
+
+
 def test_two_moves_between_still_views_are_recorded_as_a_pair() -> None:
     resolver = Resolver()
     after = Position.start().play("h2e2").play("h9g7")
@@ -1067,3 +1109,18 @@ def test_a_red_and_a_black_piece_of_one_kind_swapped_at_set_up_are_raised_at_onc
     alerts = [e for t in (0.5, 0.8) for e in resolver.observe(observe_board(swapped, t, touched=()))
               if isinstance(e, Alert)]
     assert [a.kind for a in alerts] == ["unexplained"] and {"b0", "b9"} <= set(alerts[0].squares)
+
+
+def test_a_piece_missing_from_the_board_as_set_up_is_raised_before_anything_moves() -> None:
+    # a tester's game set up without red's g3 soldier: raised only after the first move (the wait for a
+    # piece held in a hand had run into it), and then as a disturbance of the game (art. 5.9)
+    start = Position.start().board
+    cells = list(start)
+    cells[parse_square("g3")] = "."
+    missing = "".join(cells)
+    resolver = Resolver()
+    every = tuple(range(90))
+    events = resolver.observe(observe_board(missing, 0.5, touched=every))
+    events += resolver.observe(observe_board(missing, 0.9, touched=()))  # the second look, nothing moving
+    (alert,) = [e for e in events if isinstance(e, Alert)]
+    assert alert.squares == ("g3",) and alert.article == "1.3" and "as set up" in alert.text
