@@ -7,6 +7,7 @@
   const tiles = document.getElementById("tiles");
   const focus = document.getElementById("focus");
   const picker = document.getElementById("roundpick");
+  const heading = document.querySelector("header.bar h1");
   let data = {games: [], rounds: [], shown: []};
   let receivedAt = Date.now();
   let etag = null;
@@ -103,6 +104,9 @@
     }
     const shown = data.shown.map(roundName).join(" | ");
     document.title = (shown ? shown + " · " : "") + "Live boards";
+    // the heading names the round on the screen too (an organiser's tester: a hall screen said only
+    // "Live boards", the round hidden in the window's title)
+    heading.textContent = "象棋 Live boards" + (shown ? " · " + shown : "");
     if (problem) {  // a stale or mistyped link: say so, and offer the round being played
       tiles.innerHTML = `<p class="empty">${XQ.esc(problem.charAt(0).toUpperCase() + problem.slice(1))}. <a data-nav href="${location.pathname}">The round being played</a></p>`;
       return;
