@@ -115,7 +115,11 @@ def decode_pgn(data: bytes) -> tuple[str, str]:
     if data.startswith(codecs.BOM_UTF8):
         return data[len(codecs.BOM_UTF8):].decode("utf-8", errors="replace"), "utf-8-sig"
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        return data.decode("utf-16"), "utf-16"
+        try:
+            return data.decode("utf-16"), "utf-16"
+        except UnicodeDecodeError as error:  # two bytes of a binary file that happen to be a BOM
+            raise PgnError(f"cannot decode the PGN bytes: they begin as UTF-16 text but are not "
+                           f"({error.reason} {_where(data, error.start)}): is it a PGN file?") from None
     failures: list[tuple[str, UnicodeDecodeError]] = []
     try:
         return data.decode("utf-8"), "utf-8"

@@ -98,6 +98,13 @@ def test_traditional_text_in_gbk_is_not_mistaken_for_big5() -> None:
     assert text == TRADITIONAL and encoding in ("gbk", "gb18030")
 
 
+def test_a_binary_file_that_begins_like_utf16_is_refused_as_no_pgn() -> None:
+    # a tester's import of a binary file printed Python's "'utf-16-le' codec can't decode byte 0x65"
+    data = b"\xff\xfe" + bytes(range(200)) + b"\x00\xd8e"  # a lone surrogate: no UTF-16 text
+    with pytest.raises(PgnError, match="begin as UTF-16 text but are not.*is it a PGN file"):
+        decode_pgn(data)
+
+
 def test_undecodable_bytes_say_where_they_are_and_which_codecs_failed() -> None:
     with pytest.raises(PgnError, match=r"at line 2, column 3 \(bytes ff ff 0a\): no text in utf-8, gbk, gb18030, cp950"):
         read_pgn(b'[Game "Chinese Chess"]\n1.\xff\xff\n')
