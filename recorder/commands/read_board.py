@@ -376,6 +376,11 @@ def run(args: argparse.Namespace) -> int:
             print(f"xqrec read-board: no board found in {args.image}: {error.reason}. The file is damaged (see "
                   "above): a whole copy of the picture may read", file=sys.stderr)
             return 1
+        brightest = float(np.percentile(image, 99.5))
+        if brightest < DARK:  # the likelier cause than blur (a tester's picture at 1 % brightness)
+            print(f"xqrec read-board: no board found in {args.image}: the picture is too dark (its brightest parts "
+                  f"at {brightest:.0f} of 255): give it more light or a longer exposure", file=sys.stderr)
+            return 1
         print(f"xqrec read-board: no board found in {args.image}: {error.reason}. A sharper picture with the "
               "whole board in it helps; a camera that gives doubtful pictures can be calibrated once on its "
               "video (xqrec calibrate VIDEO --out calib.json, which tries many frames and, where the lines do not "

@@ -342,6 +342,11 @@ def test_a_tiny_or_dark_picture_is_refused_for_what_it_is(tmp_path: Path, capsys
     cv2.imwrite(str(dark), (_start_view() * 0.05).astype(np.uint8))
     assert main(["read-board", str(dark)]) == 1
     assert "too dark to see colours" in capsys.readouterr().err
+    # darker still, no grid line shows: the picture's darkness is named, not blur (a tester's 1 %)
+    darker = tmp_path / "darker.png"
+    cv2.imwrite(str(darker), (_start_view() * 0.01).astype(np.uint8))
+    assert main(["read-board", str(darker)]) == 1
+    assert "no board found in" in (err := capsys.readouterr().err) and "the picture is too dark" in err
 
 
 def test_a_straight_picture_of_few_pieces_is_not_taken_for_a_mirror(classifier: PieceClassifier) -> None:
