@@ -1004,6 +1004,8 @@ class Resolver:
         best = int(np.argmax(scores[:-1]))
         if scorer.bad_points(classes[best]).any() or scores[best] - scores[-1] < 2 * self.config.margin:
             return None
+        if self._within_two_moves(starts[best]):  # pieces moved out and back (a draw by repetition)
+            return None
         self.set_up_again_at = t = observation.t
         plies = self.game.ply
         text = (f"the pieces stand at the start position after {plies} plies: taken as set up for a new game. "
@@ -1012,6 +1014,15 @@ class Resolver:
                 "take the moves back in the console")
         log.warning("t=%.2f: %s", t, text)
         return [Alert(t, "set_up_again", (), "", text, plies)]
+
+    def _within_two_moves(self, board: str) -> bool:
+        """Do one or two legal moves from the record's position lead to ``board``?"""
+        position = self.game.position
+        for move in position.legal_moves():
+            after = position.play(move)
+            if after.board == board or any(after.play(reply).board == board for reply in after.legal_moves()):
+                return True
+        return False
 
     # --- accepting ------------------------------------------------------------------------
     def _accept(self, decision: _Decision, observation: Observation) -> list[Event]:

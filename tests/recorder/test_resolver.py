@@ -274,6 +274,14 @@ def test_the_pieces_set_up_again_after_a_game_leave_its_record_alone() -> None:
     assert _recorded(resolver.observe(observe_board(last.play("h0h6").board, 51.0))) == ["h0h6"]
 
 
+def test_horses_moved_out_and_back_to_the_start_position_are_moves_not_a_new_game() -> None:
+    shuffle = ["b0c2", "b9c7", "c2b0", "c7b9"] * 2  # the start position again at ply 8, by moves
+    resolver, _ = _played(shuffle[:7])
+    events = resolver.observe(observe_board(Position.start().board, 20.0))
+    assert _recorded(events) == ["c7b9"] and not [e for e in events if isinstance(e, Alert)]
+    assert resolver.set_up_again_at is None
+
+
 def test_the_start_position_a_few_plies_in_is_the_arbiter_restoring_it() -> None:
     resolver, _ = _played(OPENING[:4])  # art. 5.8: an illegal first move found two rounds later
     (restored,) = resolver.observe(observe_board(Position.start().board, 20.0))
