@@ -397,14 +397,8 @@ def _halved(big: BoardGeometry, frame: np.ndarray) -> BoardGeometry:
                    details={**big.details, "upscaled": 2.0})
 
 
-MIN_CELL_ASPECT = 0.6  # the narrowest a grid cell may look, across over along (a camera tilted ~50 degrees)
-
-
 def _plausible(h: np.ndarray, shape: tuple[int, ...]) -> bool:
-    """A homography that could be a camera's view of the board: finite, in front, convex, sane scale,
-    its cells not squashed to half their width (a lattice of every other line one way and every
-    line the other fits a blurred board's lines well: a board's cells are about square, and a
-    camera that looks down on it sees them so)."""
+    """A homography that could be a camera's view of the board: finite, in front, convex, sane scale."""
     if not np.all(np.isfinite(h)):
         return False
     corners = np.array([[-1.0, -1.0, 1.0], [9.0, -1.0, 1.0], [9.0, 10.0, 1.0], [-1.0, 10.0, 1.0]])
@@ -417,9 +411,6 @@ def _plausible(h: np.ndarray, shape: tuple[int, ...]) -> bool:
     if not (np.all(cross > 0) or np.all(cross < 0)):
         return False
     spacing = spacing_px(h)
-    across, along = np.linalg.norm(_jacobian(h), axis=0)
-    if min(across, along) < MIN_CELL_ASPECT * max(across, along):
-        return False
     return bool(5.0 <= spacing <= max(shape) / 4)
 
 

@@ -547,7 +547,7 @@ class Resolver:
         from the board as set up with nothing having moved over it yet (a tester's missing soldier
         was raised only after the first move, the 5 s having run into it, and as a disturbance).
         """
-        if not self._moved_yet:
+        if not self._moved_yet and self.game.ply == 0:  # the board as set up (a resumed game may be mid-move)
             return 0.0
         found = changes(self.game.position if board is None else Position(board, RED), scorer, self.config.confident_p)
         gone = [sq for sq in found.vacated if sq not in self._seen_off]  # a piece seen lying off its point is in no hand
@@ -995,6 +995,7 @@ class Resolver:
                 log.info("t=%.2f: the board shows the record's last position again: judged as before", observation.t)
                 self.set_up_again_at = None
                 return None
+            self.wants_retry = False  # nothing to look at again: the views are not this game's
             return []
         if self.game.ply <= self.config.restart_after_plies or observation.mask.any():
             return None
@@ -1007,6 +1008,7 @@ class Resolver:
         if self._within_two_moves(starts[best]):  # pieces moved out and back (a draw by repetition)
             return None
         self.set_up_again_at = t = observation.t
+        self.wants_retry = False
         plies = self.game.ply
         text = (f"the pieces stand at the start position after {plies} plies: taken as set up for a new game. "
                 f"This game's record stands at {plies} plies; the next game's moves are not added to it "

@@ -84,7 +84,7 @@ def alert_sentence(alert: Alert) -> str:
     """One alert as a sheet's note says it: its kind in words, the squares unless its text names
     them, the text, and the article unless the text cites it (``Clock pressed without a move: ...``);
     the equipment's troubles are marked so, so no one reads a camera outage as a foul."""
-    squares = [square for square in alert.squares if square not in alert.text]
+    squares = [square for square in alert.squares if not re.search(rf"(?<![a-z]){square}(?!\d)", alert.text)]
     where = f" ({' '.join(alert.squares)})" if squares else ""
     equipment = " (equipment)" if alert.kind in EQUIPMENT_KINDS else ""
     title, text = kind_title(alert.kind), alert.text

@@ -25,6 +25,7 @@ from recorder.clocklog_input import ClockPress
 from recorder.events import (
     NOT_RECORDING,
     SOURCE_CHANGED,
+    Alert,
     ClockPressed,
     Event,
     MoveCorrected,
@@ -85,6 +86,14 @@ def prime_resolver(resolver: Any, point: ResumePoint) -> None:
     """
     for entry in point.game.plies:
         resolver.game.push(Move.from_iccs(entry.iccs))
+    # the pieces were set up for a new game and nothing put the record right since: still not judged
+    # against it (a recorder restarted then took the next game's boards for this one's again)
+    for event in reversed(point.events):
+        if isinstance(event, MoveRecorded | MoveCorrected | PositionRestored):
+            break
+        if isinstance(event, Alert) and event.kind == "set_up_again":
+            resolver.set_up_again_at = event.t
+            break
     book = getattr(resolver, "clock", None)
     if book is None:
         return

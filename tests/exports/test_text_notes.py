@@ -200,3 +200,15 @@ def test_the_sheets_count_each_side_s_foul_alerts_and_say_how_the_game_ended() -
     (game_id,) = import_pgn(store, export_pgn(events), "g.pgn").ids
     assert foul_alerts(rebuild(store.events(game_id))) == foul_alerts(rebuild(events))
     assert "Result:       0-1 (红方认输 resigned)" in text
+
+
+def test_a_sheet_names_an_alert_s_squares_unless_its_words_do() -> None:
+    from recorder.events import Alert
+    from recorder.exports.pgn import alert_sentence
+
+    named = Alert(1.0, "board_disturbed", ("c2", "c3"), "5.9", "the red horse c2c3 lies off its point", 3)
+    assert alert_sentence(named) == "Board disturbed: the red horse c2c3 lies off its point (art. 5.9)"
+    unnamed = Alert(1.0, "two_moves", ("a0", "a1"), "", "two moves were made between still views", 3)
+    assert alert_sentence(unnamed) == "Two moves at once (a0 a1): two moves were made between still views"
+    later = Alert(1.0, "board_disturbed", ("e2",), "", "note e25: something else", 3)  # not e2
+    assert alert_sentence(later).startswith("Board disturbed (e2): ")

@@ -268,6 +268,7 @@ def test_the_pieces_set_up_again_after_a_game_leave_its_record_alone() -> None:
         assert resolver.observe(observe_board(new_game.board, 21.0 + i)) == []
         assert resolver.press(ClockPress(21.3 + i, "red" if i % 2 == 0 else "black", 900_000, 900_000)) == []
     assert resolver.tick(40.0) == []  # the next game's presses are no presses without a move of this one
+    assert not resolver.wants_retry  # the observer is not asked to look again at views not this game's
     assert resolver.game.ply == 6 and [m.iccs for m in resolver.game.moves] == OPENING
     # the board put back as the record ends (it was the arbiter's look at the start): judged again
     assert resolver.observe(observe_board(last.board, 50.0)) == []

@@ -137,3 +137,19 @@ class _Session:
     def __init__(self) -> None:
         self.resolver = Resolver(Position.start())
         self.start = Position.start()
+
+
+def test_a_game_whose_pieces_were_set_up_again_stays_so_when_the_recorder_restarts() -> None:
+    # a reviewer: the freeze was not stored, so a restarted recorder judged the next game's boards
+    # against this one's record again
+    store = GameStore(":memory:")
+    game = store.create_game("cam")
+    events = game_events(MOVES)[:-1]
+    for event in events:
+        store.append(game, event)
+    store.append(game, Alert(90.0, "set_up_again", (), "", "the pieces stand at the start position", 6))
+    resolver = Resolver(Position.start())
+    prime_resolver(resolver, resume_point(store, game))
+    assert resolver.set_up_again_at == 90.0
+    assert resolver.observe(observe_board(Position.start().play(MOVES[0]).board, 100.0)) == []
+    assert resolver.game.ply == 6
