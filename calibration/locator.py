@@ -213,7 +213,10 @@ class BoardLocator:
                 reason = why or "no lattice fitted"
         if best is not None and best.confidence < self.min_confidence:
             soft = self._soft_look(gray, best, work)
-            if soft is not None and soft.confidence > best.confidence:
+            # only a look that finds the board replaces the fit: a refused one is what the recorder
+            # confirms by the pieces, and the wide kernel's grid sits less exactly (a knock measured
+            # on it, 0.50 spacings on the thin kernel's, went unraised: bench inject-048)
+            if soft is not None and soft.confidence >= self.min_confidence:
                 best = soft
         self.timings["fit_ms"] = 1000 * (time.perf_counter() - started)
         if best is None:
