@@ -60,6 +60,8 @@ from rules.squares import BLACK, RED, parse_square, piece_name, square_name
 
 log = logging.getLogger(__name__)
 
+START_BOARD = Position.start().board  # the standard start: made once, the set-up check looks at it on every view
+
 
 @dataclass(frozen=True)
 class ResolverConfig:
@@ -380,7 +382,7 @@ class Resolver:
                 return bridged
         alerts = diagnose(self.game.position, scorer, t=t, ply=self.game.ply, confident_p=cfg.confident_p,
                           margin=cfg.margin, max_bad=cfg.max_bad_points,
-                          from_standard_start=self.game.start.board == Position.start().board,
+                          from_standard_start=self.game.start.board == START_BOARD,
                           touched=self._touched, as_set_up=self.game.ply == 0 and not self._moved_yet)
         if self._glare_may_hide and self.clock is not None and self.clock.moves_pressed(self.game.position.side_to_move):
             # the side to move pressed, and glare may hide its move: the other side's move seen is its reply
@@ -999,7 +1001,7 @@ class Resolver:
             return []
         if self.game.ply <= self.config.restart_after_plies or observation.mask.any():
             return None
-        starts = list(dict.fromkeys([Position.start().board, self.game.positions[0].board]))
+        starts = list(dict.fromkeys([START_BOARD, self.game.positions[0].board]))
         classes = boards_classes([*starts, self.game.position.board])
         scores = scorer.scores(classes)
         best = int(np.argmax(scores[:-1]))
@@ -1293,7 +1295,7 @@ class Resolver:
                 parts.append(f"{what} on {square_name(sq)} reads as {'empty' if seen == '.' else 'a ' + piece_name(seen)}")
         rule, put_right = "5.9", "the board must be put right (art. 5.9)"
         if swapped & set(squares):  # pieces set up in each other's places: art. 1.3 is the standard start
-            standard = self.game.positions[0].board == Position.start().board
+            standard = self.game.positions[0].board == START_BOARD
             rule = "1.3" if standard else ""
             put_right = ("the board must be set up as the start position (art. 1.3)" if standard
                          else "the board must be set up as the position the game starts from")
