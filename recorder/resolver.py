@@ -404,8 +404,12 @@ class Resolver:
                       decision.bad, "looking again" if self.wants_retry else "waiting")
         # an illegal move is raised at once; pieces only gone may still be in the player's hand
         hold = max(self._hand_hold(scorer), self._colour_hold(decision, scorer)) if alerts and not illegal else 0.0
-        confirmed: list[Event] = list(self._confirm(alerts, t, hold))
-        return confirmed
+        confirmed = self._confirm(alerts, t, hold)
+        if self.game.ply == 0 and any(alert.article == "1.3" for alert in confirmed):
+            # the set-up fault stands on its points: the same points reading so after the first moves
+            # are the board as set up still, told already (not a piece knocked during the game, art. 5.9)
+            self._standing = frozenset(parse_square(name) for alert in confirmed for name in alert.squares)
+        return list(confirmed)
 
     def _note_glare(self, observation: Observation) -> None:
         """Note whether this view's glare could hide a whole move of the side to move (see ``__init__``)."""

@@ -213,7 +213,7 @@ def diagnose(position: Position, scorer: Scorer, *, t: float, ply: int, confiden
         text = (f"before the first move the board as set up differs from {given} on {len(names)} point(s) "
                 f"({', '.join(names)}): check the set-up (art. 1.3) and "
                 + ("that the game starts there (record --fen for another position)" if from_standard_start
-                   else "that position") + "; moves are not recorded until the board matches it")
+                   else "that position"))
         return [BoardDisturbed(t, "unexplained", names, "1.3", text, ply, placement_read(position, scorer))]
     physical = best_physical_move(position, scorer, touched)
     if physical is not None:

@@ -1133,3 +1133,10 @@ def test_a_piece_missing_from_the_board_as_set_up_is_raised_before_anything_move
     events += resolver.observe(observe_board(missing, 0.9, touched=()))  # the second look, nothing moving
     (alert,) = [e for e in events if isinstance(e, Alert)]
     assert alert.squares == ("g3",) and alert.article == "1.3" and "as set up" in alert.text
+    # the game starts anyway: its moves are recorded, and the same missing piece is not raised a second
+    # time as a piece knocked during the game (art. 5.9; a tester's sheet carried both)
+    opened = _moved(missing, "h2", "e2")
+    events = resolver.observe(observe_board(opened, 5.0, touched=(parse_square("h2"), parse_square("e2"))))
+    for t in (5.3, 5.6, 9.0, 11.0):
+        events += resolver.observe(observe_board(opened, t, touched=()))
+    assert _recorded(events) == ["h2e2"] and not [e for e in events if isinstance(e, Alert)]
