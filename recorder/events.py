@@ -25,6 +25,14 @@ log = logging.getLogger(__name__)
 EVENT_LOG_VERSION = 1
 
 
+def recording_time(t: float) -> str:
+    """A time of the recording (its source's seconds) as an alert or note says it, ``0:01:44.0``: hours,
+    minutes, seconds and tenths, as a video player shows where it stands, and readable in a game of
+    three hours, where ``10523.4 s`` is not."""
+    seconds, tenth = divmod(int(round(max(t, 0.0) * 10)), 10)
+    return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}.{tenth}"
+
+
 @dataclass(frozen=True)
 class Event:
     """Base of every event: ``t`` is the video (or stream) time in seconds."""

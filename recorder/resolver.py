@@ -38,6 +38,7 @@ from recorder.events import (
     TwoMovesSeen,
     corrections,
     game_ended,
+    recording_time,
 )
 from recorder.observer import COVERED_INDEX, Observation
 from recorder.offpoint import MIN_DISCS, off_point, residual_offsets
@@ -54,7 +55,6 @@ from recorder.resolver_diagnose import (
     placement_seen,
 )
 from recorder.resolver_scoring import Scorer, board_classes, boards_classes
-from recorder.sources import recording_time
 from rules import Game, IllegalMoveError, Move, Position, RulesError, format_move
 from rules.squares import BLACK, RED, parse_square, piece_name, square_name
 

@@ -34,8 +34,7 @@ import math
 from dataclasses import dataclass, replace
 
 from recorder.clocklog_input import ClockPress
-from recorder.events import ClockAlert, ClockNoted, ClockPressed, Event
-from recorder.sources import recording_time
+from recorder.events import ClockAlert, ClockNoted, ClockPressed, Event, recording_time
 from rules import Position
 from rules.squares import opponent
 

@@ -35,6 +35,7 @@ from recorder.events import (
     RecordingStarted,
     RecordingStopped,
     SourceGap,
+    recording_time,
 )
 from recorder.glare import washed_out
 from recorder.motion import MotionConfig, MotionDetector
@@ -42,7 +43,7 @@ from recorder.observer import Classifier, Observation, Observer, ObserverConfig,
 from recorder.offpoint import ParallaxMemory, find_discs, fuse_discs
 from recorder.resolver import Resolver, ResolverConfig
 from recorder.resolver_scoring import Scorer, board_classes, colour_agreement
-from recorder.sources import Gap, Lost, SourceItem, recording_time
+from recorder.sources import Gap, Lost, SourceItem
 from recorder.stills import StillSaver
 from rules import Move, Position
 from rules.squares import square_name

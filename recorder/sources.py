@@ -36,6 +36,8 @@ from typing import Any, Protocol
 import cv2
 import numpy as np
 
+from recorder.events import recording_time
+
 log = logging.getLogger(__name__)
 
 # FFmpeg's own messages about a damaged file ("Invalid NAL unit size", "partial file") reach the
@@ -51,12 +53,6 @@ PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 JPEG_START = b"\xff\xd8"
 
 
-def recording_time(t: float) -> str:
-    """A time of the recording (its source's seconds) as an alert or note says it, ``0:01:44.0``: hours,
-    minutes, seconds and tenths, as a video player shows where it stands, and readable in a game of
-    three hours, where ``10523.4 s`` is not."""
-    seconds, tenth = divmod(int(round(max(t, 0.0) * 10)), 10)
-    return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}.{tenth}"
 
 
 def cut_short(data: np.ndarray) -> str:

@@ -37,11 +37,11 @@ from recorder.events import (
     RecordingStarted,
     RecordingStopped,
     SourceGap,
+    recording_time,
 )
 from recorder.exports import export_pgn, export_text
 from recorder.exports.times import clock_contradicts
 from recorder.scoresheet import clock_left_text, rebuild
-from recorder.sources import recording_time
 from recorder.store.recording import (
     add_store_arguments,
     info_from_args,

@@ -33,10 +33,10 @@ from recorder.events import (
     ResultMarked,
     SourceGap,
     kind_title,
+    recording_time,
 )
 from recorder.exports.times import clock_text, move_times
 from recorder.scoresheet import RecordedGame, clock_left_text, rebuild
-from recorder.sources import recording_time
 from recorder.store.db import GameInfo
 from recorder.store.import_notes import AcknowledgedNote, acknowledged_text, article_tag
 from rules import START_FEN, Move, PgnGame, Position, format_move, write_pgn

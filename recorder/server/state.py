@@ -40,10 +40,10 @@ from recorder.events import (
     event_from_stored,
     event_to_json,
     kind_title,
+    recording_time,
 )
 from recorder.exports.pgn import correction_text, taken_back_text
 from recorder.scoresheet import FOUL_KINDS
-from recorder.sources import recording_time
 from recorder.store.db import GameRow
 from rules import START_FEN, InvalidFenError, Move, Position, format_move
 from rules.squares import BLACK, RED

@@ -32,8 +32,8 @@ from recorder.events import (
     damaged_record,
     event_from_stored,
     event_to_json,
+    recording_time,
 )
-from recorder.sources import recording_time
 from recorder.store.migrations import LATEST, check_store, migrate, schema_version
 from rules.pgn import one_line
 

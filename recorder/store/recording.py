@@ -20,7 +20,8 @@ from pathlib import Path
 from typing import Any, TypeVar, cast
 
 from recorder.clock.model import DEFAULT_TIME_CONTROL, parse_time_control
-from recorder.sources import public_name, recording_time
+from recorder.events import recording_time
+from recorder.sources import public_name
 from recorder.store.db import GameInfo, GameStore
 from recorder.store.resume import StoreRecording, continue_times, prime_resolver, resume_gap, skip_seen
 

@@ -179,7 +179,7 @@ def test_every_alert_kind_and_every_reason_the_rules_give_has_words_for_people()
 
 
 def test_times_of_the_recording_read_as_a_video_player_shows_them() -> None:
-    from recorder.sources import recording_time
+    from recorder.events import recording_time
 
     assert recording_time(104.04) == "0:01:44.0"
     assert recording_time(10523.46) == "2:55:23.5"  # a three-hour game: not "10523.5 s"
