@@ -20,45 +20,17 @@ from recorder.clock.feed import LiveClockFeed, paced
 from recorder.clock.keyboard import KeyboardClock
 from recorder.clock.link import SerialClockLink, port_problem
 from recorder.clock.model import (
-    CONNECTED,
     DEFAULT_TIME_CONTROL,
-    DISCONNECTED,
-    FLAG_FALLEN,
     MAPPING,
-    NO_CLOCK,
-    QUIET,
-    RESTARTED,
-    TIMES_CHANGED,
-    ClockNotice,
+    notice_event,
     parse_time_control,
 )
 from recorder.clock.presses import PressTracker, found_swapped_text, mapped_red_side
 from recorder.clock.protocols import make_protocol
-from recorder.events import ClockAlert, ClockNoted, Event
+from recorder.events import ClockNoted, Event
 from rules import RED
 
 log = logging.getLogger(__name__)
-
-# notice kind -> (alert kind, rule article): what the arbiter must hear
-_ALERTS = {
-    FLAG_FALLEN: ("flag_fallen", "21.3"),
-    DISCONNECTED: ("clock_disconnected", "21.4"),
-    NO_CLOCK: ("no_clock", "21.4"),
-    TIMES_CHANGED: ("clock_times_changed", "21.4"),
-    RESTARTED: ("clock_restarted", "21.4"),
-}
-# notice kind -> event kind: what is only logged (the clock answered; which side of it is red's; the
-# line fell quiet: the plies whose press it may have lost get their own note from the resolver)
-_NOTED = {CONNECTED: "clock_connected", MAPPING: "clock_mapping", QUIET: "clock_quiet"}
-
-
-def notice_event(notice: ClockNotice, ply: int = 0) -> Event:
-    """The event-log form of a notice (its ``t`` already in recording time): an alert, or a
-    :class:`ClockNoted` for the notices that call for no arbiter."""
-    if notice.kind in _NOTED:
-        return ClockNoted(notice.t, _NOTED[notice.kind], notice.text, notice.side, ply)
-    kind, article = _ALERTS.get(notice.kind, (notice.kind, ""))
-    return ClockAlert(notice.t, kind, (), article, notice.text, ply, notice.side)
 
 
 class LiveClock:

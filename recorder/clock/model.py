@@ -15,6 +15,7 @@ import logging
 import re
 from dataclasses import dataclass
 
+from recorder.events import ClockAlert, ClockNoted, Event
 from rules import BLACK, RED
 
 log = logging.getLogger(__name__)
@@ -32,6 +33,30 @@ MAPPING = "clock_mapping"
 QUIET = "clock_quiet"
 TIMES_CHANGED = "clock_times_changed"
 RESTARTED = "clock_restarted"
+LOG_DAMAGED = "clock_log_damaged"  # a logged press whose times the presses around it contradict
+
+
+# notice kind -> (alert kind, rule article): what the arbiter must hear
+_ALERTS = {
+    FLAG_FALLEN: ("flag_fallen", "21.3"),
+    DISCONNECTED: ("clock_disconnected", "21.4"),
+    NO_CLOCK: ("no_clock", "21.4"),
+    TIMES_CHANGED: ("clock_times_changed", "21.4"),
+    LOG_DAMAGED: ("clock_log_damaged", ""),
+    RESTARTED: ("clock_restarted", "21.4"),
+}
+# notice kind -> event kind: what is only logged (the clock answered; which side of it is red's; the
+# line fell quiet: the plies whose press it may have lost get their own note from the resolver)
+_NOTED = {CONNECTED: "clock_connected", MAPPING: "clock_mapping", QUIET: "clock_quiet"}
+
+
+def notice_event(notice: ClockNotice, ply: int = 0) -> Event:
+    """The event-log form of a notice (its ``t`` already in recording time): an alert, or a
+    :class:`ClockNoted` for the notices that call for no arbiter."""
+    if notice.kind in _NOTED:
+        return ClockNoted(notice.t, _NOTED[notice.kind], notice.text, notice.side, ply)
+    kind, article = _ALERTS.get(notice.kind, (notice.kind, ""))
+    return ClockAlert(notice.t, kind, (), article, notice.text, ply, notice.side)
 
 
 def other(side: str) -> str:

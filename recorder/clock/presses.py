@@ -20,12 +20,15 @@ from __future__ import annotations
 import logging
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from recorder.clock.model import (
     FLAG_FALLEN,
     LEFT,
+    LOG_DAMAGED,
     MAPPING,
+    RIGHT,
     SIDES,
     TIMES_CHANGED,
     ClockNotice,
@@ -34,7 +37,8 @@ from recorder.clock.model import (
     other,
 )
 from recorder.clocklog_input import ClockPress
-from rules import RED
+from recorder.events import recording_time
+from rules import BLACK, RED
 
 log = logging.getLogger(__name__)
 
@@ -381,6 +385,71 @@ class PressTracker:
         self._flags.add(side)
         colour = self.map.colour(side)
         return [ClockNotice(t, FLAG_FALLEN, f"{colour}'s time is used up (art. 21.3)", colour)]
+
+
+def log_time_faults(presses: Sequence[ClockPress], unheard: Sequence[tuple[float, float]] = (),
+                    increment_ms: int | None = None) -> list[ClockNotice]:
+    """The presses of a clock log whose times no clock can show, as notices at their times.
+
+    The serial link's checks (``PressTracker``), applied to a log's presses in turn: between two
+    presses only the side that pressed second ran, and a press adds at most an increment (or art.
+    6.2's next period). A press out of line with the one before is judged by the press after it:
+    back in line with the times before, it was a line written wrong (``clock_log_damaged``: its
+    move's clock time is not to be trusted); in line with it, the clock's times were changed then
+    (``clock_times_changed``: reset or set by hand). A tester's log with 0:00 left for red on one
+    press and 15:12 on the next was taken without a word. ``unheard``: the stretches of time in which
+    lines of the log could not be read (``ClockLog.damaged``): presses there are lost, not missing."""
+    tracker = PressTracker(LEFT, confirm=False, increment_ms=increment_ms)
+    notices: list[ClockNotice] = []
+    if not presses:
+        return notices
+    base = _logged_times(presses[0])
+    suspect: tuple[ClockPress, list[tuple[str, int, int]], _Times] | None = None
+    for press in presses[1:]:
+        times = _logged_times(press)
+        pressed = LEFT if press.side == RED else RIGHT
+        if any(since < press.t and until > base.at for since, until in unheard):
+            base = replace(base, unheard_s=press.t - base.at)  # each few seconds may have held a press
+        if suspect is not None:
+            odd, jumps, before = suspect
+            suspect = None
+            # (the odd press's own increment, wherever its line went wrong, is allowed as a press unheard)
+            if not tracker._jumps(replace(before, lost_messages=1), times.times, press.t, pressed, times.turn):
+                notices.append(ClockNotice(odd.t, LOG_DAMAGED, _written_wrong_text(odd, before, times), odd.side))
+                base = times
+                continue
+            notices.append(ClockNotice(odd.t, TIMES_CHANGED, _changed_text(jumps), ""))
+            base = _logged_times(odd)
+        jumps = tracker._jumps(base, times.times, press.t, pressed, times.turn)
+        if jumps:
+            suspect = (press, jumps, base)
+            continue
+        tracker._gains.append(max(0, times.times[SIDES.index(pressed)] - base.times[SIDES.index(pressed)]))
+        base = times
+    if suspect is not None:  # the last press: nothing after it tells which
+        notices.append(ClockNotice(suspect[0].t, TIMES_CHANGED, _changed_text(suspect[1]), ""))
+    return notices
+
+
+def _logged_times(press: ClockPress) -> _Times:
+    """A logged press's times as the tracker holds them (red on the left), the other side running."""
+    return _Times((press.red_ms, press.black_ms), press.t, RIGHT if press.side == RED else LEFT)
+
+
+def _changed_text(jumps: list[tuple[str, int, int]]) -> str:
+    said = "; ".join(f"{RED if side == LEFT else BLACK}'s from {clock_text(before)} to {clock_text(now)}"
+                     for side, before, now in jumps)
+    return (f"the clock log's times changed with no press or running time to explain it ({said}): the clock "
+            "was reset or its times set by hand (art. 21.4: only the arbiter adjusts the clock)")
+
+
+def _written_wrong_text(press: ClockPress, before: _Times, after: _Times) -> str:
+    def shown(times: tuple[int, int]) -> str:
+        return f"red {clock_text(times[0])}, black {clock_text(times[1])}"
+
+    return (f"the clock log's press by {press.side} at {recording_time(press.t)} shows times no clock can "
+            f"({shown((press.red_ms, press.black_ms))}; the presses before and after it show {shown(before.times)} "
+            f"and {shown(after.times)}): the line was written wrong, and its move's clock time is not to be trusted")
 
 
 def _period_like(gain_ms: int, ran_ms: float) -> bool:

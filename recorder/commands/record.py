@@ -21,7 +21,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from recorder.clock.model import DEFAULT_TIME_CONTROL, time_control_argument
+from recorder.clock.model import DEFAULT_TIME_CONTROL, notice_event, time_control_argument
+from recorder.clock.presses import log_time_faults
 from recorder.events import (
     Alert,
     CalibrationChanged,
@@ -243,6 +244,9 @@ def record_source(source_spec: str, classifier: Any, *, source: FrameSource | No
         damaged = [(since + offset, until + offset) for since, until in damaged]
     else:
         presses = presses_after(logged, store.resume if store else None)
+    # the log's presses whose times no clock can show: told at their times, as a live clock's would be
+    time_faults = [alert for notice in (log_time_faults(presses or [], damaged) if clock is None else [])
+                   if isinstance(alert := notice_event(notice), Alert)]
     geometry = BoardGeometry.load(calibration) if calibration else None
     start = Position.from_fen(fen) if fen else None
     progress = Progress(source.frame_count, sys.stderr, show and sys.stderr.isatty())
@@ -300,8 +304,9 @@ def record_source(source_spec: str, classifier: Any, *, source: FrameSource | No
                 # on (the clock back after a gap, before the plies whose presses it lost) comes before them
                 if clock is not None:
                     clock.board_side_to_move(session.resolver.game.position.side_to_move)
-                for clock_event in (clock.events_until(getattr(item, "t", session.last_t), session.resolver.game.ply)
-                                    if clock is not None else []):
+                until = getattr(item, "t", session.last_t)
+                for clock_event in (clock.events_until(until, session.resolver.game.ply) if clock is not None
+                                    else _due(time_faults, until, session.resolver.game.ply)):
                     events.append(clock_event)
                     on_event(clock_event)
                 session.feed(item)
@@ -315,6 +320,9 @@ def record_source(source_spec: str, classifier: Any, *, source: FrameSource | No
                 if isinstance(item, Frame):
                     progress.update(item.index + 1)
             reason, complete = "end of source", True
+            for fault in _due(time_faults, session.last_t, session.resolver.game.ply):  # the last presses' faults
+                events.append(fault)
+                on_event(fault)
             cut = source.ended_early
             if cut:  # kept with the game: a record that stops early must say why
                 ended = Alert(session.last_t, "source_ended_early", (), "", cut, session.resolver.game.ply)
@@ -347,6 +355,13 @@ def record_source(source_spec: str, classifier: Any, *, source: FrameSource | No
                 on_event(clock_event)
         session.finish(reason, complete=complete)
         return store.events() if store is not None else list(events.events)
+
+
+def _due(pending: list[Alert], t: float, ply: int) -> list[Alert]:
+    """The events of ``pending`` up to time ``t`` (taken out of it), told at ply ``ply``."""
+    due = [replace(event, ply=ply) for event in pending if event.t <= t]
+    del pending[:len(due)]
+    return due
 
 
 def _repair_hint(source: str, game_id: int) -> str:

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from recorder.clock.link import port_problem
-from recorder.clock.live import LiveClock, notice_event
-from recorder.clock.model import DISCONNECTED, FLAG_FALLEN, ClockNotice
+from recorder.clock.live import LiveClock
+from recorder.clock.model import DISCONNECTED, FLAG_FALLEN, ClockNotice, notice_event
 from recorder.events import ClockAlert, ClockNoted, event_from_json, event_to_json
 
 

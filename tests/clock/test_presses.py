@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+from pathlib import Path
+
 import pytest
 
 from recorder.clock.model import (
     FLAG_FALLEN,
     LEFT,
+    LOG_DAMAGED,
     MAPPING,
     RIGHT,
     TIMES_CHANGED,
@@ -14,8 +18,8 @@ from recorder.clock.model import (
     ClockReading,
     other,
 )
-from recorder.clock.presses import PressTracker, mapped_red_side, mapping_text
-from recorder.clocklog_input import ClockPress
+from recorder.clock.presses import PressTracker, log_time_faults, mapped_red_side, mapping_text
+from recorder.clocklog_input import ClockPress, load_clock_log
 
 
 def _dgt(left: int, right: int, turn: str, *, running: bool = True, flag_right: bool = False) -> ClockReading:
@@ -313,3 +317,32 @@ def test_a_clock_adding_more_than_the_time_control_says_is_told_once_and_its_inc
         notices += _changed(tracker.reading(_dgt(left, right, turn), t))
     assert len(notices) == 2 and "adds 10 s at each press, not the 5 s" in notices[1].text
     assert tracker.increment_ms == 10_000
+
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+
+
+@pytest.mark.parametrize("name", ["game_short", "game_faults"])
+def test_the_clock_logs_of_whole_games_show_no_time_fault(name: str) -> None:
+    # game_faults holds a press without a move and a move without a press: no fault of the times
+    presses = load_clock_log(FIXTURES / f"{name}.clock.jsonl").presses
+    assert len(presses) >= 8 and log_time_faults(presses) == []
+
+
+def test_a_logged_press_with_times_no_clock_can_show_is_a_line_written_wrong() -> None:
+    # a tester's log: red had 0:00 left at one press and 15:12 again at the next, taken without a word
+    presses = load_clock_log(FIXTURES / "game_short.clock.jsonl").presses
+    broken = [*presses[:4], replace(presses[4], red_ms=1), *presses[5:]]
+    (fault,) = log_time_faults(broken)
+    assert (fault.kind, fault.t, fault.side) == (LOG_DAMAGED, presses[4].t, presses[4].side)
+    assert "red 0:00" in fault.text and "not to be trusted" in fault.text
+
+
+def test_logged_times_set_anew_by_hand_are_told_once_where_they_changed() -> None:
+    presses = load_clock_log(FIXTURES / "game_short.clock.jsonl").presses
+    reset = [*presses[:5], *(replace(press, red_ms=press.red_ms + 437_000) for press in presses[5:])]
+    (fault,) = log_time_faults(reset)
+    assert (fault.kind, fault.t) == (TIMES_CHANGED, presses[5].t) and "set by hand" in fault.text
+    # the same change at the last press: nothing after it tells a written-wrong line from a reset
+    last = [*presses[:-1], replace(presses[-1], black_ms=presses[-1].black_ms + 437_000)]
+    assert [fault.kind for fault in log_time_faults(last)] == [TIMES_CHANGED]

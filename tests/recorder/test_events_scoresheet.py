@@ -146,7 +146,7 @@ def test_every_alert_kind_raised_in_the_code_is_in_alert_kinds() -> None:
     import re
     from pathlib import Path
 
-    from recorder.clock.live import _ALERTS
+    from recorder.clock.model import _ALERTS
     from recorder.events import ALERT_KINDS, EQUIPMENT_KINDS
 
     root = Path(__file__).resolve().parents[2] / "recorder"

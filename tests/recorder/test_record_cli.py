@@ -10,7 +10,7 @@ import pytest
 
 import recorder.sources
 from recorder.cli import main
-from recorder.events import Alert, SourceGap, read_events
+from recorder.events import Alert, ClockAlert, MoveRecorded, SourceGap, read_events
 from recorder.scoresheet import rebuild, side_by_side
 from rules import read_pgn
 from tests.recorder.oracle import OracleClassifier, use_oracle_in_record
@@ -410,6 +410,27 @@ def test_a_damaged_clock_log_is_told_once_when_the_same_file_is_recorded_on(
     (game,) = GameStore(db).games()
     kinds = [e.kind for e in GameStore(db).events(game.id) if isinstance(e, Alert)]
     assert kinds.count("clock_log_damaged") == 1
+
+
+@pytest.mark.skipif(not VIDEO.exists(), reason="fixture video missing")
+def test_a_clock_log_line_with_times_no_clock_can_show_is_told_at_its_move(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a tester's log gave red 0:00 left at one press and 15:17 at the next: taken without a word
+    truth = json.loads((FIXTURES / "game_short.truth.json").read_text(encoding="utf-8"))
+    presses = [json.loads(line) for line in
+               (FIXTURES / "game_short.clock.jsonl").read_text(encoding="utf-8").splitlines() if line.strip()]
+    presses[4]["red_ms"] = 1  # ply 5's press
+    log = tmp_path / "clock.jsonl"
+    log.write_text("".join(json.dumps(p) + "\n" for p in presses), encoding="utf-8")
+    _reading(monkeypatch, truth)
+    assert main(["record", str(VIDEO), "--no-db", "--quiet", "--clock-log", str(log),
+                 "--events", str(tmp_path / "events.jsonl")]) == 0
+    logged = read_events(tmp_path / "events.jsonl")
+    assert [e.iccs for e in logged if isinstance(e, MoveRecorded)] == truth["moves"]
+    (told,) = [e for e in logged if isinstance(e, Alert)]
+    assert isinstance(told, ClockAlert)
+    assert (told.kind, told.t, told.ply, told.side) == ("clock_log_damaged", presses[4]["t"], 5, "red")
+    assert "red 0:00" in told.text and "not to be trusted" in told.text
 
 
 @pytest.mark.skipif(not VIDEO.exists(), reason="fixture video missing")
