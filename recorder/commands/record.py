@@ -609,8 +609,9 @@ def run(args: argparse.Namespace) -> int:
         clock.go_on(stored.resume.events, stored.resume.position.side_to_move)
     elif clock is not None and not time_control:  # a clock on a link does not say its setting
         print("xqrec record: warning: the game's time control is not known (a clock on a link does not say its "
-              "setting): the PGN gets no TimeControl and the scoresheet no time used. Give --tc (PGN seconds, "
-              "e.g. 5400+30), or set it later with xqrec edit GAME --tc", file=sys.stderr)
+              "setting): it is read from the clock's presses once they show it, else the PGN gets no TimeControl "
+              "and the scoresheet no time used. Give --tc (PGN seconds, e.g. 5400+30), or set it later with xqrec "
+              "edit GAME --tc", file=sys.stderr)
     if (stored is not None and stored.resume is not None and clock is None and not args.clock_log
             and any(isinstance(e, ClockPressed) for e in stored.resume.events)):
         print(f"xqrec record: warning: game {stored.game_id} was recorded with its clock's presses and this run "

@@ -25,7 +25,7 @@ from recorder.events import Event, RecordingStarted
 from recorder.exports.diagram import RED_INK, diagram_size, draw_position
 from recorder.exports.fonts import CJK_FONTS, find_cjk_font, find_latin_font
 from recorder.exports.pgn import game_notes
-from recorder.exports.times import clock_text, time_used
+from recorder.exports.times import clock_text, time_control_of, time_used
 from recorder.scoresheet import RecordedGame, clock_left_text, foul_alerts, rebuild
 from recorder.store.db import GameInfo
 from rules import Move, Position, format_move
@@ -174,10 +174,11 @@ class _Sheet:
         s, pdf = self.s, self.pdf
         h = 7 * s
         board = "" if info.board is None else str(info.board)
+        control, read = time_control_of(game, info.time_control)
         rows = [
             [("比赛名称 Event", info.event, 3), ("地点 Site", info.site, 1)],
             [("轮次 Round", info.round, 1), ("台次 Board", board, 1), ("日期 Date", info.date, 1),
-             ("用时 Time control", info.time_control, 1)],
+             ("用时 Time control", f"{control} (from the clock)" if read else control, 1)],
             [("红方 Red", info.red, 2), ("黑方 Black", info.black, 2)],
         ]
         unit = self.inner / 4
@@ -264,7 +265,7 @@ class _Sheet:
         box_w = self.box_width(game, spacing)
         box_h = diagram_h + spare
         x = self.margin
-        used = time_used(game, info.time_control)
+        used = time_used(game, time_control_of(game, info.time_control)[0])
         clocked = any(entry.clock_ms is not None for entry in game.plies)  # the grey figures beside the moves
         self.fitted_cell(x, y, box_w, 6 * s, " 用时 Time used" + ("    着法旁小字为走后钟面余时 grey figures by the moves: "
                                                                "time left on the mover's clock" if clocked else ""),

@@ -11,6 +11,7 @@ game written and read again gives the same moves, tags, comments and clock times
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import re
 from collections.abc import Sequence
@@ -35,7 +36,7 @@ from recorder.events import (
     kind_title,
     recording_time,
 )
-from recorder.exports.times import clock_text, move_times
+from recorder.exports.times import clock_text, move_times, time_control_of
 from recorder.scoresheet import RecordedGame, clock_left_text, rebuild
 from recorder.store.db import GameInfo
 from recorder.store.import_notes import AcknowledgedNote, acknowledged_text, article_tag
@@ -291,6 +292,9 @@ def to_pgn_game(events: Sequence[Event], info: GameInfo | None = None,
     """The recorded game as a ``rules.PgnGame`` with clock comments, and the alert, correction and
     advice comments unless it is for the ``public`` (a broadcast: clocks and the game's end only)."""
     game = rebuild(events)
+    control, read = time_control_of(game, info.time_control if info else "")
+    if read:  # the clock's own setting, as its presses show it (no --tc given)
+        info = dataclasses.replace(info or GameInfo(), time_control=control)
     notes: list[list[str]] = [[] for _ in game.plies]
     opening: list[str] = []
     for ply, text in public_notes(game) if public else game_notes(events, game):
@@ -302,7 +306,7 @@ def to_pgn_game(events: Sequence[Event], info: GameInfo | None = None,
     if termination:  # a broadcast shows how the game ended, not only its result (an organiser's tester)
         pgn.headers["Termination"] = termination
     pgn.comment = NOTE_SEPARATOR.join(opening)
-    times = move_times(game, info.time_control if info else "")
+    times = move_times(game, control)
     for entry, spent, extra_notes in zip(game.plies, times, notes, strict=True):
         parts = []
         if entry.clock_ms is not None:

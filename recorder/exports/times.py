@@ -109,6 +109,51 @@ def move_times(game: RecordedGame, time_control: str = "") -> list[int | None]:
 
 
 OVER_CONTROL_MS = 3000  # a clock may show this much more than the control gives (whole-second reports)
+SETTING_TOLERANCE_MS = 1_500  # a clock's setting read from its times: whole seconds, and a report late
+SETTING_PRESSES = 4  # presses, after the first, that must agree on the increment
+
+
+def clock_time_control(game: RecordedGame) -> str:
+    """The time control the clock was set to, read from its presses (PGN seconds, ``"900+10"``), or
+    "" when they cannot tell it.
+
+    The first move's press shows the second mover's time untouched: the base, whole minutes. Each
+    later press of the other side shows its time less what ran since the press before, plus the
+    increment: every one of the first few must give the same increment. A game not recorded from
+    its first press, a clock set again during it, or presses lost between are not read.
+    """
+    effective = sorted((p for p in game.presses if p.effective), key=lambda p: p.t)
+    if (len(effective) < SETTING_PRESSES + 1 or not game.plies or game.plies[0].press is not effective[0]
+            or any(alert.kind in CLOCK_SET_AGAIN for alert in game.alerts)):
+        return ""
+    mover = game.plies[0].side
+    base = _left(effective[0], opponent(mover))
+    minutes = round(base / 60_000)
+    if minutes < 1 or abs(base - minutes * 60_000) > SETTING_TOLERANCE_MS:
+        return ""
+    base = minutes * 60_000
+    gains = []
+    for before, after in zip(effective, effective[1:SETTING_PRESSES + 1], strict=False):
+        if after.side != opponent(before.side) or any(before.t <= gone < after.t for gone, _ in game.source_changes):
+            return ""  # a press lost between, or timed on two sources
+        if abs(_left(after, before.side) - _left(before, before.side)) > SETTING_TOLERANCE_MS:
+            return ""  # the stopped side's time moved: not a clock running as set
+        gains.append(_left(after, after.side) - _left(before, after.side) + round((after.t - before.t) * 1000))
+    increment = round(sorted(gains)[len(gains) // 2] / 1000) * 1000
+    if increment < 0 or any(abs(gain - increment) > SETTING_TOLERANCE_MS for gain in gains):
+        return ""
+    if _left(effective[0], mover) > base + increment + SETTING_TOLERANCE_MS:
+        return ""  # the first mover had more than the base could give: not set as read
+    return f"{base // 1000}+{increment // 1000}"
+
+
+def time_control_of(game: RecordedGame, given: str) -> tuple[str, bool]:
+    """The game's time control: ``given`` (the event's, or --tc) when set, else the one its clock was
+    set to (``clock_time_control``); and whether it was read from the clock."""
+    if given:
+        return given, False
+    read = clock_time_control(game)
+    return read, bool(read)
 
 
 def _balance(game: RecordedGame, control: tuple[int, int] | None) -> dict[str, tuple[int, int, int]] | None:

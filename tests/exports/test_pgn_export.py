@@ -47,10 +47,11 @@ def test_clock_comments_are_the_recorded_times() -> None:
     spent = move_times(game, INFO.time_control)
     assert spent[0] == BASE_MS - game.plies[0].clock_ms + INCREMENT_MS  # type: ignore[operator]
     assert [m.emt_ms for m in marks] == [round(s / 1000) * 1000 for s in spent if s is not None]
-    no_control = read_clocks(read_pgn(export_pgn(events, GameInfo()))[0])
-    assert no_control[0].emt_ms is None  # without the base time the first move's time is unknown
-    assert [m.emt_ms for m in no_control[1:]] == [m.emt_ms for m in marks[1:]]  # the others are between presses
-    assert all(m.clk_ms is not None for m in no_control)
+    # with no time control given, the clock's own setting is read from its presses (the base from the
+    # first press, the increment from those after it): the same times, the first move's included
+    no_control = read_pgn(export_pgn(events, GameInfo()))[0]
+    assert no_control.headers["TimeControl"] == INFO.time_control
+    assert read_clocks(no_control) == marks
 
 
 def test_alerts_and_corrections_are_comments_at_their_move() -> None:

@@ -5,6 +5,8 @@ clock shows; the PGN, the text record and the PDF all say the same."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from recorder.events import (
@@ -20,7 +22,14 @@ from recorder.events import (
 from recorder.exports import pdf as pdf_module
 from recorder.exports.pgn import export_pgn, read_clocks
 from recorder.exports.text import export_text
-from recorder.exports.times import clock_text, move_times, time_control_disagrees, time_used
+from recorder.exports.times import (
+    clock_text,
+    clock_time_control,
+    move_times,
+    time_control_disagrees,
+    time_control_of,
+    time_used,
+)
 from recorder.scoresheet import rebuild
 from recorder.store import GameInfo
 from rules import START_FEN, Move, Position, format_move, read_pgn
@@ -198,3 +207,31 @@ def test_a_far_longer_time_control_gives_no_time_used() -> None:
     assert told is not None and "after the first move" in told
     assert time_used(game, "5400+30") == {"red": None, "black": None}
     assert "Time used" not in export_text(events, GameInfo(time_control="5400+30"))
+
+
+def test_without_a_time_control_given_the_clocks_own_setting_is_read_from_its_presses() -> None:
+    # a finding left open: with no --tc the PGN had no TimeControl, the PDF's box was empty and no time
+    # used was told, while the clock's presses showed 15 minutes and 10 s a move all along
+    events, clock = _faults_game()
+    game = rebuild(events)
+    assert clock_time_control(game) == "900+10"
+    assert time_control_of(game, "") == ("900+10", True) and time_control_of(game, "5400") == ("5400", False)
+    text = export_text(events, GameInfo())
+    assert "Time control: 900+10 (read from the clock)" in text
+    assert f"Time used:    red {clock_text(clock.ran['red'])}, black {clock_text(clock.ran['black'])}" in text
+    read = read_pgn(export_pgn(events, GameInfo()))[0]
+    assert read.headers["TimeControl"] == "900+10" and read_clocks(read)[0].emt_ms == 5000  # the first move too
+
+
+def test_a_clock_setting_is_not_read_where_the_presses_cannot_tell_it() -> None:
+    events, _ = _faults_game()
+    lost = [e for e in events if not (isinstance(e, ClockPressed) and e.ply == 3)]  # a press lost early
+    t = max(e.t for e in events) + 1
+    reset = ClockAlert(t, "clock_times_changed", (), "21.4", "the clock's times changed with no press", len(MOVES), "")
+    odd_base = [replace(e, black_ms=e.black_ms + 3_500) if isinstance(e, ClockPressed) else e for e in events]
+    # red gained 4 s more at one press (no one increment), or black's stopped time moved
+    uneven = [replace(e, red_ms=e.red_ms + 4_000) if isinstance(e, ClockPressed) and e.ply == 3 else e for e in events]
+    moved = [replace(e, red_ms=e.red_ms - 4_000) if isinstance(e, ClockPressed) and e.ply == 2 else e for e in events]
+    for case in (lost, events + [reset], odd_base, uneven, moved):
+        assert clock_time_control(rebuild(case)) == ""
+    assert "Time control" not in export_text(lost, GameInfo())
