@@ -170,11 +170,13 @@ def test_plain_file_for_tandem_piece_ambiguous_raises() -> None:
 
 
 def test_real_scoresheet_elephant_without_place() -> None:
-    # From CCPD game 1: two black elephants on file 3; the record writes 象３退５ for 前象退５.
+    # From CCPD game 1: two black elephants on file 3; the record writes 象３退５, and so do we: two
+    # elephants (or advisors) on one file part by direction, so scoresheets give the file, not 前/后
     position = Position.from_fen("2baka3/9/1n7/4p3R/2b3p2/9/4r1P1P/4B3N/9/3AKAB2 b - - 0 24")
     move = Move.from_iccs("c5e7")
-    assert format_chinese(position, move, traditional=True, fullwidth=True) == "前象退５"
+    assert format_chinese(position, move, traditional=True, fullwidth=True) == "象３退５"
     assert parse_chinese(position, "象３退５") == move
+    assert parse_chinese(position, "前象退５") == move  # the place is still read
 
 
 # Errors carry the input and the FEN.
@@ -215,3 +217,18 @@ def test_wxf_middle_soldier_must_repeat_its_file() -> None:
 )
 def test_detect_notation(text: str, notation: str) -> None:
     assert detect_notation(text) == notation
+
+
+def test_advisors_and_elephants_on_one_file_are_written_by_their_file() -> None:
+    # a reviewer: 后仕进五 and 前相退五 where scoresheets (and WXF's A6+5, E7-5) give the file: the
+    # direction alone tells which of the two moves, so no place is written; both forms are read
+    advisors = Position.from_fen("3k5/9/9/9/9/9/9/3A5/9/3AK4 w")
+    assert [format_move(advisors, Move.from_iccs(m)) for m in ("d0e1", "d2e1")] == ["仕六进五", "仕六退五"]
+    assert format_move(advisors, Move.from_iccs("d0e1"), "wxf") == "A6+5"
+    assert parse_move(advisors, "后仕进五") == parse_move(advisors, "仕六进五") == Move.from_iccs("d0e1")
+    elephants = Position.from_fen("3k5/9/9/9/9/2B6/9/9/9/2B1K4 w")
+    assert format_move(elephants, Move.from_iccs("c4e2")) == "相七退五"
+    assert format_move(elephants, Move.from_iccs("c0a2")) == "相七进九"
+    # other pieces keep their place even when the direction would tell them apart
+    chariots = Position.from_fen("3k5/9/9/9/9/R8/9/9/9/R3K4 w")
+    assert format_move(chariots, Move.from_iccs("a0b0")).startswith("后车")
