@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from recorder.events import (
@@ -102,24 +102,45 @@ def foul_alerts(game: RecordedGame) -> dict[str, dict[str, int]]:
     return counts
 
 
-def _fill_lost_ply(game: RecordedGame, event: MoveRecorded) -> None:
-    """Put back the one ply missing before ``event`` (its record lost: a damaged store row) when one
-    legal move alone leads, with ``event``'s move, to the position ``event`` recorded after it."""
+LOST_PLIES_FILLED = 2  # plies lost in a row (damaged store rows) that are put back when one way alone fits
+
+
+def _fill_lost_plies(game: RecordedGame, event: MoveRecorded) -> None:
+    """Put back the plies missing before ``event`` (their record lost: damaged store rows), up to
+    ``LOST_PLIES_FILLED`` of them, when one sequence of legal moves alone leads, with ``event``'s
+    move, to the position ``event`` recorded after it. Two rows lost in a row numbered the later
+    moves two plies early on a tester's sheet (black's moves as red's, a PGN no reader replays)."""
+    missing = event.ply - 1 - len(game.plies)
+    if not 1 <= missing <= LOST_PLIES_FILLED:
+        return
     try:
         position = Position.from_fen(game.start_fen)
         for entry in game.plies:
             position = position.play(entry.iccs)
-        found = [move for move in position.legal_moves()
-                 if (after := position.play(move)).is_legal(Move.from_iccs(event.iccs))
-                 and after.play(event.iccs).fen().split()[:2] == event.fen_after.split()[:2]]
+        target = event.fen_after.split()[:2]
+        found = list(_routes(position, missing, Move.from_iccs(event.iccs), target))
     except (RulesError, ValueError):
         return
-    if len(found) == 1:
-        move = found[0]
-        log.warning("event log: ply %d is missing; %s put back, the one move that leads to ply %d's position",
-                    event.ply - 1, move.iccs, event.ply)
-        game.plies.append(PlyEntry(event.ply - 1, move.iccs, format_move(position, move), position.side_to_move,
-                                   event.t, 0.0))
+    if len(found) != 1:
+        return
+    for move in found[0]:
+        log.warning("event log: ply %d is missing; %s put back, the one way to ply %d's position",
+                    len(game.plies) + 1, move.iccs, event.ply)
+        game.plies.append(PlyEntry(len(game.plies) + 1, move.iccs, format_move(position, move),
+                                   position.side_to_move, event.t, 0.0))
+        position = position.play(move)
+
+
+def _routes(position: Position, depth: int, last: Move, target: list[str]) -> Iterator[tuple[Move, ...]]:
+    """The sequences of ``depth`` legal moves from ``position`` after which ``last`` is legal and
+    leads to the placement and side to move ``target``."""
+    for move in position.legal_moves():
+        after = position.play(move)
+        if depth == 1:
+            if after.is_legal(last) and after.play(last).fen().split()[:2] == target:
+                yield (move,)
+        else:
+            yield from ((move, *rest) for rest in _routes(after, depth - 1, last, target))
 
 
 def rebuild(events: Iterable[Event]) -> RecordedGame:
@@ -134,8 +155,7 @@ def rebuild(events: Iterable[Event]) -> RecordedGame:
             del game.plies[event.ply - 1:]
             if game.ended is not None and game.ended.ply >= event.ply and not isinstance(game.ended, ResultMarked):
                 game.ended = None  # the position it was judged on is gone (the arbiter's own result stands)
-            if len(game.plies) == event.ply - 2:
-                _fill_lost_ply(game, event)
+            _fill_lost_plies(game, event)
             if len(game.plies) != event.ply - 1:
                 log.warning("event log: ply %d recorded after only %d plies", event.ply, len(game.plies))
             clock = _mover_ms(event.side, event.red_ms, event.black_ms)

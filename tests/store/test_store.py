@@ -448,6 +448,34 @@ def test_a_damaged_row_leaves_the_rest_of_the_game_readable_and_its_move_put_bac
     assert sum(isinstance(s.event, Alert) and s.event.kind == "record_damaged" for s in stored) == 2
 
 
+def test_two_damaged_move_rows_in_a_row_are_put_back_where_one_way_alone_fits(tmp_path: Path) -> None:
+    # a tester damaged two move rows in a row: the export numbered the later moves two plies early
+    # (black's as red's) and its PGN replayed into an illegal move
+    from recorder.events import MoveRecorded
+    from recorder.exports.pgn import export_pgn
+    from recorder.scoresheet import rebuild
+    from rules import read_pgn
+    from tests.exports.game_events import game_events
+
+    moves = ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7", "c3c4", "g6g5"]
+    db = tmp_path / "g.sqlite3"
+    with GameStore(db) as store:
+        game_id = store.create_game("table.mp4")
+        for event in game_events(moves):
+            store.append(game_id, event)
+        lost = [seq for seq, event in store.events_after(game_id, 0)
+                if isinstance(event, MoveRecorded) and event.ply in (4, 5)]
+        for seq in lost:
+            store.db.execute("UPDATE events SET data = '{garbage' WHERE game_id = ? AND seq = ?", (game_id, seq))
+        store.db.commit()
+        events = store.events(game_id)
+    game = rebuild(events)
+    assert game.moves == moves and [entry.ply for entry in game.plies] == list(range(1, len(moves) + 1))
+    assert [move.iccs for move in read_pgn(export_pgn(events))[0].moves] == moves
+    # three lost in a row are not searched for: the record keeps what it read
+    assert len(rebuild([e for e in events if not (isinstance(e, MoveRecorded) and e.ply == 6)]).moves) < len(moves)
+
+
 def test_a_store_on_read_only_media_is_read_and_not_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # a tester's store on a read-only mount: games, show and export all failed "unable to open database file"
     import recorder.store.db as db_module
