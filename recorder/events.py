@@ -191,7 +191,7 @@ KIND_TITLES: dict[str, str] = {
     "press_without_move": "Clock pressed without a move", "move_without_press": "Move without clock press",
     "flag_fallen": "Flag fallen", "clock_disconnected": "Clock disconnected", "no_clock": "No clock answers",
     "clock_times_changed": "Clock times changed", "clock_restarted": "Clock restarted",
-    "clock_log_damaged": "Clock log damaged", "clock_log_mismatch": "Clock log not this game's",
+    "clock_log_damaged": "Clock log damaged", "clock_log_mismatch": "Clock not this game's",
     "camera_lost": "Camera lost", "board_not_found": "Board not found", "board_covered": "Board hidden",
     "second_board": "Second board in view", "glare": "Glare hides points", "source_ended_early": "Video ended early",
     "recorder_lost": "Recorder stopped", "clock_sides_swapped": "Clock started on the wrong side",

@@ -1362,9 +1362,8 @@ class Resolver:
             ply = records[0][0]
             # from the first view that saw the board as recorded: a press made while it stood so is
             # early even when a later view saw it unchanged again (a hand on its way in, not yet over it)
-            early = self.clock.pressed_early(presses.get(ply), ply, t, (self._board_first_seen_at, self._moving_since),
-                                             self.last_trouble)
-            events += [early] if early is not None else []
+            events += self.clock.pressed_early(presses.get(ply), ply, t, (self._board_first_seen_at,
+                                                                          self._moving_since), self.last_trouble)
         self._board_seen_at = self._moving_since = None  # the board shows the move now: seen afresh
         events += self._game_end(t)
         return events

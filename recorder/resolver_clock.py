@@ -40,6 +40,8 @@ from rules.squares import opponent
 
 log = logging.getLogger(__name__)
 
+MISMATCH_FAULTS = 4  # press faults within MISMATCH_PLIES plies: the presses are not of this board's game
+MISMATCH_PLIES = 10  # (a second press without a move already loses the game, art. 4.1.9)
 LINE_GLITCH_S = 0.3  # presses by both sides closer than this are the line's doing: no hand presses back so fast
 EARLY_PLIES = 3  # with no press heard by then, the plies' missing presses are judged (the clock is not used)
 
@@ -82,6 +84,8 @@ class ClockBook:
         self._plies: dict[int, tuple[str, float]] = {}  # ply -> (side, time recorded)
         self._made: dict[int, float] = {}  # ply -> when the board first stood still with it (made by then)
         self._faulted: list[ClockPress] = []  # effective presses alerted as press_without_move
+        self._fault_plies: list[int] = []  # the plies of every press fault told
+        self.untrusted = False  # the presses were found not to follow this board: no longer judged
 
     def heard(self, until: float, unheard: list[tuple[float, float]]) -> None:
         """The clock was heard up to ``until``; ``unheard`` are newly known stretches it was not."""
@@ -216,20 +220,42 @@ class ClockBook:
                 "which may need setting right")
         return ClockAlert(self.swapped_at, "clock_sides_swapped", (), "", text, ply, "")
 
+    def _judged(self, faults: list[ClockAlert], t: float, ply: int) -> list[ClockAlert]:
+        """The press faults to tell: as they come, until ``MISMATCH_FAULTS`` of them fall within
+        ``MISMATCH_PLIES`` plies. No player errs so often (the second press without a move loses the
+        game), but presses of another game do: a clock log of another game (or the clock of the next
+        board on the link) gave a tester's sheet 23 faults in 30 plies. Then one ``clock_log_mismatch``
+        is told, and the presses are not judged from there."""
+        if self.untrusted:
+            for fault in faults:
+                log.info("t=%.2f: %s (not told: the clock's presses do not follow this board)", t, fault.text)
+            return []
+        self._fault_plies += [fault.ply for fault in faults]
+        recent = [at for at in self._fault_plies if at > ply - MISMATCH_PLIES]
+        if len(recent) < MISMATCH_FAULTS:
+            return faults
+        self.untrusted = True
+        text = (f"the clock's presses do not follow the moves on the board: {len(recent)} presses without a move or "
+                f"moves without a press within {MISMATCH_PLIES} plies. Is the clock log (or the clock on the link) "
+                "this game's? Its presses are no longer judged, the faults told before this may be its own, and the "
+                "moves' clock times may not be this game's")
+        log.warning("t=%.2f: %s", t, text)
+        return [*faults, ClockAlert(t, "clock_log_mismatch", (), "", text, ply, "")]
+
     def pressed_early(self, press: ClockPress | None, ply: int, t: float, still: tuple[float, float],
-                      last_trouble: float | None) -> ClockAlert | None:
+                      last_trouble: float | None) -> list[ClockAlert]:
         """An alert when ``press``, taken by ``ply`` recorded at ``t``, was made while the board still
         stood as before the move: ``still`` is (when the board was first seen as recorded, when motion
         over it first began after it was last seen so). Presses around board trouble are the arbiter's
         corrections."""
         seen, moving = still
         if press is None or not seen < press.t < moving - self.early_margin_s:
-            return None
+            return []
         if last_trouble is not None and last_trouble >= press.t - self.grace_s:
-            return None
+            return []
         text = (f"{press.side} pressed the clock at {recording_time(press.t)} into the recording before moving: the "
                 f"board stood unchanged until {recording_time(moving)} (art. 8.1.7; a second time loses the game, art. 4.1.9)")
-        return ClockAlert(t, "press_without_move", (), "8.1.7", text, ply, press.side)
+        return self._judged([ClockAlert(t, "press_without_move", (), "8.1.7", text, ply, press.side)], t, ply)
 
     def excuse_pending(self, until: float) -> None:
         """Drop the waiting presses made up to ``until``: corrections around board trouble, not faults."""
@@ -293,6 +319,7 @@ class ClockBook:
         arbiter's corrections, not clock faults.
         """
         events: list[Event] = []
+        faults: list[ClockAlert] = []
         keep: list[_Pending] = []
         glitches = self._line_glitches(t, desynced)
         if glitches:
@@ -323,7 +350,7 @@ class ClockBook:
                 unchanged = "" if item.effective else f" ({opponent(p.side)}'s time was running: the clock did not change)"
                 text = (f"{p.side} pressed the clock at {recording_time(p.t)} into the recording without a move on the board{unchanged} "
                         "(art. 8.1.7; a second time loses the game, art. 4.1.9)")
-                events.append(ClockAlert(t, "press_without_move", (), "8.1.7", text, self._ply_at(p.t, ply), p.side))
+                faults.append(ClockAlert(t, "press_without_move", (), "8.1.7", text, self._ply_at(p.t, ply), p.side))
                 if item.effective:
                     self._faulted.append(p)
             else:
@@ -355,9 +382,9 @@ class ClockBook:
                 continue
             text = (f"{self.start.move_name(entry.ply)} was made but the clock was not pressed "
                     "(art. 6: press the clock after each move)")
-            events.append(ClockAlert(t, "move_without_press", (), "6", text, min(entry.ply, ply), entry.side))
+            faults.append(ClockAlert(t, "move_without_press", (), "6", text, min(entry.ply, ply), entry.side))
         self.unpressed = still
-        return events
+        return events + self._judged(faults, t, ply)
 
 
 def _other_way_round(press: ClockPress) -> ClockPress:

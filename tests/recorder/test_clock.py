@@ -777,3 +777,23 @@ def test_a_clock_log_line_written_twice_is_one_press(caplog: pytest.LogCaptureFi
     with caplog.at_level("WARNING"):
         presses, skipped = parse_clock_lines([line, line, later])
     assert len(presses) == 2 and skipped == 0 and "repeats the press before it" in caplog.text
+
+
+def test_presses_that_do_not_follow_the_board_are_told_once_and_judged_no_more() -> None:
+    from recorder.resolver_clock import MISMATCH_FAULTS, MISMATCH_PLIES, ClockBook
+
+    book = ClockBook("red")
+    sides = ["red", "black"] * 20
+    told: list[str] = []
+    for ply in range(1, 41):  # a player who forgets the clock every tenth ply: each forgotten press told
+        book.recorded(ply, sides[ply - 1], ply * 5.0)
+        if ply % MISMATCH_PLIES:
+            book.press(ClockPress(ply * 5.0 + 0.3, sides[ply - 1], 900_000, 900_000))
+        told += [e.kind for e in book.expire(ply * 5.0 + 4.9, None, False, ply) if isinstance(e, ClockAlert)]
+    assert told == ["move_without_press"] * 4
+    book = ClockBook("red")  # another game's log: no press comes with a move
+    told = []
+    for ply in range(1, 11):
+        book.recorded(ply, sides[ply - 1], ply * 5.0)
+        told += [e.kind for e in book.expire(ply * 5.0 + 4.9, None, False, ply) if isinstance(e, ClockAlert)]
+    assert told == ["move_without_press"] * MISMATCH_FAULTS + ["clock_log_mismatch"] and book.untrusted
