@@ -1,5 +1,6 @@
-"""``xqrec edit GAME``: the arbiter corrects a stored game's details (a mistyped round, board or name)
-or voids it (a test recording, a game filed on the wrong board, an abandoned run).
+"""``xqrec edit GAME``: the arbiter corrects a stored game's details (a mistyped round, board or name),
+marks its result (a resignation, a draw agreed: ``--result 1-0 --reason "black resigned"``), or voids
+it (a test recording, a game filed on the wrong board, an abandoned run).
 
 The moves and events are never touched: a voided game is kept whole and can be taken back
 (``--unvoid``), but is no longer listed, shown in the console or published in the round's PGN and
@@ -18,7 +19,7 @@ from recorder.commands.games import add_db_argument, open_existing_store
 from recorder.events import DetailsEdited
 from recorder.exports.times import clock_contradicts
 from recorder.scoresheet import rebuild
-from recorder.store.db import GameInfo, GameRow
+from recorder.store.db import GameInfo, GameRow, GameStore
 from recorder.store.recording import board_number, game_number, pgn_date, pgn_tc
 from recorder.store.resume import near_names
 
@@ -39,6 +40,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--red", help="red player")
     parser.add_argument("--black", help="black player")
     parser.add_argument("--tc", type=pgn_tc, help='time control, PGN form seconds[+increment], e.g. "5400+30"')
+    parser.add_argument("--result", choices=("1-0", "0-1", "1/2-1/2", "*"),
+                        help="mark the result as the arbiter (a resignation, a draw agreed, a loss on time; "
+                             "* opens the game again), as the console's result button does")
+    parser.add_argument("--reason", metavar="TEXT", help="how the game ended, with --result (e.g. \"black resigned\")")
+    parser.add_argument("--article", metavar="ART", help="the rule the result follows, with --result (e.g. 4.1.12)")
     parser.add_argument("--by", metavar="NAME",
                         help="who makes the change, as the game's log records it (default: the login name)")
     voiding = parser.add_mutually_exclusive_group()
@@ -74,6 +80,21 @@ def describe(game: GameRow) -> str:
     return f"game {game.id} ({where or 'no event, round or board'}; {players}; {game.plies} plies; {game.state}{void})"
 
 
+def _mark_result(store: GameStore, game_id: int, result: str, reason: str, article: str, by: str) -> str:
+    """Mark the game's result as the console's result button does (the same checks: a record ending
+    in mate or stalemate has its result by the rules unless a reason says otherwise); what changed."""
+    from recorder.server.actions import mark_result
+    from recorder.server.state import read_game_events
+
+    with store.locked():  # read and written in one transaction, as the console's actions are
+        events = read_game_events(store.db, game_id)
+        game = rebuild([stored.event for stored in events])
+        mark_result(store, game_id, events, {"result": result, "text": reason, "article": article},
+                    game.moves, game.start_fen, by)
+    said = f" ({reason})" if reason else ""
+    return f"result marked {result}{said} by {by}" if result != "*" else f"result taken back, game open again{said}"
+
+
 def _login() -> str:
     try:
         return getpass.getuser()
@@ -83,9 +104,11 @@ def _login() -> str:
 
 def run(args: argparse.Namespace) -> int:
     changes = {field: getattr(args, option) for option, field in _FIELDS if getattr(args, option) is not None}
-    if not changes and args.void is None and not args.unvoid:
+    if args.result is None and (args.reason is not None or args.article is not None):
+        raise ValueError("--reason and --article go with --result")
+    if not changes and args.void is None and not args.unvoid and args.result is None:
         raise ValueError("nothing to change: give --event, --round, --board, --red, --black, --site, --date, "
-                         "--tc, --void REASON or --unvoid")
+                         "--tc, --result, --void REASON or --unvoid")
     if args.void is not None and not args.void.strip():
         raise ValueError("--void needs a reason (a test recording, wrong board, ...): it is kept with the game")
     with open_existing_store(args.db) as store:
@@ -128,6 +151,11 @@ def run(args: argparse.Namespace) -> int:
                 raise ValueError(f"game {game.id} is not void")
             store.set_void(game.id, "")
             phrases.append(f"void taken back (was: {game.void})")
+        if args.result is not None:
+            if game.void or args.void is not None:
+                raise ValueError(f"game {game.id} is void: take that back first (--unvoid), then mark its result")
+            result_phrase = _mark_result(store, game.id, args.result, args.reason or "", args.article or "",
+                                         args.by or _login())
         if phrases:  # the log keeps who changed what; the live pages learn of it from the event
             latest = max((event.t for event in store.events(game.id)), default=0.0)
             store.append(game.id, DetailsEdited(latest, tuple(phrases), args.by or _login(),
@@ -135,6 +163,8 @@ def run(args: argparse.Namespace) -> int:
         after = describe(store.game(game.id))
     print(f"was: {before}")
     print(f"now: {after}")
+    if args.result is not None:
+        phrases.append(result_phrase)
     if phrases:  # the details the lines above do not show (the time control, the site, the date)
         print(f"changed: {'; '.join(phrases)}")
     if game.state == "recording" and changes:

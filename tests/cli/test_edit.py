@@ -134,3 +134,30 @@ def test_a_time_control_the_clock_contradicts_is_warned_of_and_the_change_is_nam
     with caplog.at_level("WARNING"):
         assert main(["edit", str(game), "--db", str(db), "--tc", "900+10"]) == 0
     assert "can give" not in caplog.text and "time control 900+10" not in caplog.text
+
+
+def test_the_result_is_marked_from_the_command_line_as_from_the_console(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # a secretary: a game whose video ended without a result stays "*", and only the console could mark it
+    from recorder.events import ResultMarked
+
+    db = tmp_path / "round.sqlite3"
+    game, _ = _round(db)
+    assert main(["edit", str(game), "--db", str(db), "--result", "1-0", "--reason", "black resigned",
+                 "--article", "4.1.12", "--by", "陈裁判"]) == 0
+    assert "changed: result marked 1-0 (black resigned) by 陈裁判" in capsys.readouterr().out
+    with GameStore(db) as store:
+        (marked,) = [e for e in store.events(game) if isinstance(e, ResultMarked)]
+        assert (marked.result, marked.text, marked.article, marked.by) == ("1-0", "black resigned", "4.1.12", "陈裁判")
+        assert store.game(game).result == "1-0"
+    assert main(["export", str(game), "--db", str(db)]) == 0
+    (exported,) = read_pgn(capsys.readouterr().out)
+    assert exported.headers["Result"] == "1-0"
+    # the console's checks: the same marking twice is refused; a reason goes with a result; * opens it again
+    assert main(["edit", str(game), "--db", str(db), "--result", "1-0", "--reason", "black resigned"]) == 2
+    assert "is marked already" in capsys.readouterr().err
+    assert main(["edit", str(game), "--db", str(db), "--reason", "resigned"]) == 2
+    assert "--reason and --article go with --result" in capsys.readouterr().err
+    assert main(["edit", str(game), "--db", str(db), "--result", "*", "--by", "陈裁判"]) == 0
+    with GameStore(db) as store:
+        assert store.game(game).result == "*"
