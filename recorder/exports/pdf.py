@@ -13,6 +13,7 @@ scripts in names; :mod:`recorder.exports.fonts`).
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -174,11 +175,10 @@ class _Sheet:
         s, pdf = self.s, self.pdf
         h = 7 * s
         board = "" if info.board is None else str(info.board)
-        control, read = time_control_of(game, info.time_control)
         rows = [
             [("比赛名称 Event", info.event, 3), ("地点 Site", info.site, 1)],
             [("轮次 Round", info.round, 1), ("台次 Board", board, 1), ("日期 Date", info.date, 1),
-             ("用时 Time control", f"{control} (from the clock)" if read else control, 1)],
+             ("用时 Time control", _time_control_box(game, info.time_control), 1)],
             [("红方 Red", info.red, 2), ("黑方 Black", info.black, 2)],
         ]
         unit = self.inner / 4
@@ -382,6 +382,15 @@ def scoresheets_pdf(games: Sequence[tuple[Sequence[Event], GameInfo | None]], *,
     for index, (events, info) in enumerate(games):
         _draw(sheet, events, info or GameInfo(), short, not_over[index] if index < len(not_over) else "")
     return bytes(sheet.pdf.output())
+
+
+def _time_control_box(game: RecordedGame, given: str) -> str:
+    """The time control in the header's narrow box, as players write it ("15′+10″" for PGN's
+    900+10; "(clock)" when it was read from the clock's presses); the PGN form for other controls."""
+    control, read = time_control_of(game, given)
+    if (found := re.fullmatch(r"(\d+)(?:\+(\d+))?", control)) is not None and int(found.group(1)) % 60 == 0:
+        control = f"{int(found.group(1)) // 60}′" + (f"+{found.group(2)}″" if found.group(2) not in (None, "0") else "")
+    return f"{control} (clock)" if control and read else control
 
 
 def _draw(sheet: _Sheet, events: Sequence[Event], info: GameInfo, short: bool, not_over: str = "") -> None:

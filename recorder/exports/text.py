@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from recorder.events import Event, kind_title
 from recorder.exports.pgn import game_notes
-from recorder.exports.times import clock_text, time_control_of, time_used
+from recorder.exports.times import clock_text, time_control_line, time_control_of, time_used
 from recorder.scoresheet import foul_alerts, rebuild, round_of, scoresheet_text
 from recorder.store.db import GameInfo
 from rules import START_FEN, Position
@@ -24,15 +24,14 @@ def export_text(events: Sequence[Event], info: GameInfo | None = None, title: st
     info = info or GameInfo()
     game = rebuild(events)
     lines = [title or "中国象棋比赛记录表 / Xiangqi scoresheet"]
-    control, read = time_control_of(game, info.time_control)
     pairs = [("Event", info.event), ("Site", info.site), ("Date", info.date), ("Round", info.round),
              ("Board", "" if info.board is None else str(info.board)), ("Red", info.red),
-             ("Black", info.black), ("Time control", f"{control} (read from the clock)" if read else control), ("Result", game.result + (f" ({game.ended.text})" if game.ended is not None and game.ended.result
+             ("Black", info.black), ("Time control", time_control_line(game, info.time_control)), ("Result", game.result + (f" ({game.ended.text})" if game.ended is not None and game.ended.result
                                           and not game.ended.advisory and game.ended.text else ""))]
     if game.start_fen.split()[:2] != START_FEN.split()[:2]:  # set up: the record replays from here only
         pairs.append(("Start (FEN)", game.start_fen))
     lines += [f"{name + ':':<14}{value}" for name, value in pairs if value]
-    used = time_used(game, control)
+    used = time_used(game, time_control_of(game, info.time_control)[0])
     if any(value is not None for value in used.values()):
         lines.append("Time used:    " + ", ".join(f"{side} {clock_text(ms)}" for side, ms in used.items()
                                                   if ms is not None))

@@ -55,6 +55,30 @@ def parse_pgn_time_control(text: str) -> tuple[int, int] | None:
     return int(match.group(1)) * 1000, int(match.group(2) or 0) * 1000
 
 
+def time_control_words(text: str) -> str:
+    """A PGN ``TimeControl`` as a player reads it ("5400+30" -> "90 min + 30 s a move"; "" for an
+    unknown form, "?" or "-")."""
+    def span(seconds: int) -> str:
+        minutes, rest = divmod(seconds, 60)
+        return " ".join(part for part in (f"{minutes} min" if minutes else "", f"{rest} s" if rest else "")
+                        if part) or "0 s"
+
+    def period(form: str) -> str | None:
+        if (found := re.fullmatch(r"(\d+)/(\d+)", form)) is not None:
+            return f"{found.group(1)} moves in {span(int(found.group(2)))}"
+        if (found := re.fullmatch(r"(\d+)(?:\+(\d+))?", form)) is not None:
+            added = int(found.group(2) or 0)
+            return span(int(found.group(1))) + (f" + {span(added)} a move" if added else "")
+        if (found := re.fullmatch(r"\*(\d+)", form)) is not None:
+            return f"{span(int(found.group(1)))} a move"
+        return None
+
+    periods = [period(form) for form in (text or "").strip().split(":")]
+    if not periods or any(found is None for found in periods):
+        return ""
+    return ", then ".join(found for found in periods if found)
+
+
 def time_control_disagrees(time_control: str, press: ClockPressed, side: str) -> str | None:
     """Why ``time_control`` cannot be the clock's, seen by the game's first press (by ``side``), or None.
 
@@ -145,6 +169,14 @@ def clock_time_control(game: RecordedGame) -> str:
     if _left(effective[0], mover) > base + increment + SETTING_TOLERANCE_MS:
         return ""  # the first mover had more than the base could give: not set as read
     return f"{base // 1000}+{increment // 1000}"
+
+
+def time_control_line(game: RecordedGame, given: str) -> str:
+    """The game's time control as the sheets give it: the PGN form, then in words, and where it
+    was read from the clock, so ("900+10 (15 min + 10 s a move, read from the clock)"); "" when unknown."""
+    control, read = time_control_of(game, given)
+    said = [part for part in (time_control_words(control), "read from the clock" if read else "") if part]
+    return f"{control} ({', '.join(said)})" if control and said else control
 
 
 def time_control_of(game: RecordedGame, given: str) -> tuple[str, bool]:

@@ -87,8 +87,21 @@ def pgn_tc(text: str) -> str:
     value = text.strip()
     if value in ("", "?", "-"):
         return value
-    if all(_TC_PERIOD.fullmatch(period) for period in value.split(":")):
-        return re.sub(r"\d+", lambda number: str(int(number.group())), value)  # 5400+030 -> 5400+30
+    periods = value.split(":")
+    if all(_TC_PERIOD.fullmatch(period) for period in periods):
+        value = re.sub(r"\d+", lambda number: str(int(number.group())), value)  # 5400+030 -> 5400+30
+        periods = value.split(":")
+        if any("/" not in period for period in periods[:-1]):  # "90:00+30": minutes:seconds, not PGN
+            raise argparse.ArgumentTypeError(
+                f"{text!r}: only the last period of a PGN time control may be one for the rest of the game; "
+                "the others give moves/seconds (40/7200:1800). --tc is seconds: 5400+30 for 90 minutes and 30 s a move")
+        base = int(re.split(r"\+", periods[0].split("/")[-1].lstrip("*"))[0])
+        if base < 60:  # no game starts with under a minute: minutes typed for seconds (15+10 for 900+10)
+            minutes = f"; {base} minutes is {base * 60}" if base else ""
+            raise argparse.ArgumentTypeError(
+                f"{text!r} starts the game with {base} seconds: --tc is PGN seconds (900+10 for 15 minutes and "
+                f"10 s a move{minutes})")
+        return value
     raise argparse.ArgumentTypeError(
         f"{text!r} is not a PGN time control: seconds[+increment] periods joined by ':', e.g. 5400+30 or 40/7200:1800")
 

@@ -123,13 +123,17 @@ def test_an_edit_is_logged_with_who_made_it_and_shown_on_the_sheet(tmp_path: Pat
 def test_a_time_control_the_clock_contradicts_is_warned_of_and_the_change_is_named(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture) -> None:
     # a tester typed --tc 15+10 (minutes, as --time-control takes them): accepted in silence, the
-    # sheet's time used became 0:00:00, and the was/now lines did not show the change
+    # sheet's time used became 0:00:00, and the was/now lines did not show the change. Under a minute
+    # is now refused outright; a control the clock cannot have run is warned of
     db = tmp_path / "round.sqlite3"
     game, _ = _round(db)
+    with pytest.raises(SystemExit):
+        main(["edit", str(game), "--db", str(db), "--tc", "15+10"])
+    assert "15 minutes is 900" in capsys.readouterr().err
     with caplog.at_level("WARNING"):
-        assert main(["edit", str(game), "--db", str(db), "--tc", "15+10"]) == 0
-    assert "after the first move, but the time control 15+10" in caplog.text and "PGN seconds" in caplog.text
-    assert "changed: time control (none) -> 15+10" in capsys.readouterr().out
+        assert main(["edit", str(game), "--db", str(db), "--tc", "5400+30"]) == 0
+    assert "after the first move, but the time control 5400+30" in caplog.text and "PGN seconds" in caplog.text
+    assert "changed: time control (none) -> 5400+30" in capsys.readouterr().out
     caplog.clear()
     with caplog.at_level("WARNING"):
         assert main(["edit", str(game), "--db", str(db), "--tc", "900+10"]) == 0

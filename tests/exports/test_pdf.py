@@ -55,7 +55,7 @@ def test_pdf_holds_every_move_and_renders(tmp_path: Path, paper: str, short: boo
     assert len(written) == len(moves)
     for move in written:
         assert move in words, move
-    for expected in ("中国象棋比赛记录表", "红方签名", "黑方签名", "裁判签名", "王天一", "郑惟桐", "5400+30",
+    for expected in ("中国象棋比赛记录表", "红方签名", "黑方签名", "裁判签名", "王天一", "郑惟桐", "90′+30″",
                      "犯规、警告与记录说明", "Illegal move"):
         assert expected in text
     size = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True).stdout

@@ -217,7 +217,8 @@ def test_without_a_time_control_given_the_clocks_own_setting_is_read_from_its_pr
     assert clock_time_control(game) == "900+10"
     assert time_control_of(game, "") == ("900+10", True) and time_control_of(game, "5400") == ("5400", False)
     text = export_text(events, GameInfo())
-    assert "Time control: 900+10 (read from the clock)" in text
+    assert "Time control: 900+10 (15 min + 10 s a move, read from the clock)" in text
+    assert pdf_module._time_control_box(game, "") == "15′+10″ (clock)"
     assert f"Time used:    red {clock_text(clock.ran['red'])}, black {clock_text(clock.ran['black'])}" in text
     read = read_pgn(export_pgn(events, GameInfo()))[0]
     assert read.headers["TimeControl"] == "900+10" and read_clocks(read)[0].emt_ms == 5000  # the first move too
@@ -235,3 +236,15 @@ def test_a_clock_setting_is_not_read_where_the_presses_cannot_tell_it() -> None:
     for case in (lost, events + [reset], odd_base, uneven, moved):
         assert clock_time_control(rebuild(case)) == ""
     assert "Time control" not in export_text(lost, GameInfo())
+
+
+def test_a_time_control_is_said_in_words_on_the_sheets() -> None:
+    # a player tester: the sheet's header said "900+10", where players write 15+10
+    from recorder.exports.times import time_control_words
+
+    assert [time_control_words(tc) for tc in ("5400+30", "900", "40/7200:1800+30", "*180", "?", "-", "90 min")] == [
+        "90 min + 30 s a move", "15 min", "40 moves in 120 min, then 30 min + 30 s a move", "3 min a move", "", "", ""]
+    events, _ = _faults_game()
+    assert "Time control: 900+10 (15 min + 10 s a move)" in export_text(events, INFO)
+    assert pdf_module._time_control_box(rebuild(events), "5400+30") == "90′+30″"
+    assert pdf_module._time_control_box(rebuild(events), "40/7200:1800") == "40/7200:1800"
