@@ -299,12 +299,15 @@ def to_pgn_game(events: Sequence[Event], info: GameInfo | None = None,
     opening: list[str] = []
     for ply, text in public_notes(game) if public else game_notes(events, game):
         _attach(notes, opening, ply, text)
-    pgn = PgnGame(headers=headers_for(info, game.result, extra))
+    pgn = PgnGame(headers=headers_for(info, game.result))
     if game.start_fen != START_FEN:
         pgn.headers["FEN"] = game.start_fen
     termination = termination_of(game)
     if termination:  # a broadcast shows how the game ended, not only its result (an organiser's tester)
         pgn.headers["Termination"] = termination
+    # the caller's own tags (the store's GameId) last: an import keeps the game's tags but not those,
+    # and the file it exports again then has its tags in the same order (a player tester)
+    pgn.headers.update(extra or {})
     pgn.comment = NOTE_SEPARATOR.join(opening)
     times = move_times(game, control)
     for entry, spent, extra_notes in zip(game.plies, times, notes, strict=True):

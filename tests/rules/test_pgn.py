@@ -327,3 +327,13 @@ def test_the_short_form_as_the_rulebook_prints_it_spaced_reads() -> None:
     (game,) = read_pgn('[Game "Chinese Chess"]\n\n1. 炮25 马87 2. 马2 3 车98 3. 车一平二 炮8 4 *\n')
     assert [m.iccs for m in game.moves] == ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "h7h3"]
     assert not game.errors
+
+
+def test_a_file_cut_short_in_a_games_tags_is_no_empty_game() -> None:
+    # a player tester: `head -c 132 game.pgn` was imported as a finished game of no moves
+    (cut,) = read_pgn('[Game "Chinese Chess"]\n[Event "Test"]\n[Red "A"]\n[Black "B')
+    assert cut.cut and any("cut short" in error for error in cut.errors)
+    (whole_tags,) = read_pgn('[Game "Chinese Chess"]\n[Event "Test"]\n')
+    assert whole_tags.cut
+    (empty,) = read_pgn('[Game "Chinese Chess"]\n[Event "Test"]\n\n*\n')  # a record of no moves, whole
+    assert not empty.cut and not empty.errors and empty.moves == []

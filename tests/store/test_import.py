@@ -326,3 +326,22 @@ def test_a_game_imported_onto_a_board_of_its_round_already_taken_is_told() -> No
     second = import_pgn(store, tags.format(red="B"), "b.pgn")
     (problem,) = second.problems
     assert second.ids and "board 1 of round 2" in problem and f"game(s) {first.ids[0]} " in problem
+
+
+def test_the_stores_game_id_tag_keeps_its_place_through_an_import() -> None:
+    # a player tester: with a result marked, [GameId] came before [Termination] in the export and after
+    # it once the file was imported and exported again
+    from recorder.store.db import GameInfo
+
+    moves = ["h2e2", "h9g7", "h0g2", "i9h9"]
+    info = GameInfo(event="Spring Open", round="3", board=4, red="A", black="B", time_control="5400+30")
+    from recorder.events import ResultMarked
+
+    marked = ResultMarked(60.0, len(moves), "0-1", "arbiter", "4.1.12", "red resigned", False, by="arbiter")
+    text = export_pgn([*game_events(moves, seed=1), marked], info, extra={"GameId": "7"})
+    store = GameStore(":memory:")
+    (game_id,) = import_pgn(store, text, "r.pgn").ids
+    again = export_pgn(store.events(game_id), store.game(game_id).info, extra={"GameId": "7"})
+    tags = [line for line in text.splitlines() if line.startswith("[")]
+    assert tags[-1] == '[GameId "7"]' and "[Termination" in text
+    assert [line for line in again.splitlines() if line.startswith("[")] == tags
