@@ -176,8 +176,14 @@ def test_without_presses_the_clock_differences_are_used() -> None:
     assert not game.presses
     spent = move_times(game, INFO.time_control)
     assert spent[:5] == [5027, 5310, 3633, 4772, 3553] and spent[6] is None
-    assert time_used(game, INFO.time_control)["red"] == sum(s for s, p in zip(spent, game.plies, strict=True)
-                                                            if s is not None and p.side == "red")
+    # time used is the clock's account, the base and an increment a move less the last time shown: the
+    # sum of the move times lost ply 8's (ply 7 has no clock time to count it from)
+    used = time_used(game, INFO.time_control)
+    for side in ("red", "black"):
+        own = [entry for entry in game.plies if entry.side == side]
+        last = max(index for index, entry in enumerate(own) if entry.clock_ms is not None)
+        assert used[side] == BASE + INC * (last + 1) - (own[last].clock_ms or 0)
+    assert used["red"] > sum(s for s, p in zip(spent, game.plies, strict=True) if s is not None and p.side == "red")
 
 
 def test_a_time_control_the_clock_contradicts_is_told_and_no_time_used_comes_of_it() -> None:
