@@ -424,7 +424,10 @@ def log_time_faults(presses: Sequence[ClockPress], unheard: Sequence[tuple[float
         if jumps:
             suspect = (press, jumps, base)
             continue
-        tracker._gains.append(max(0, times.times[SIDES.index(pressed)] - base.times[SIDES.index(pressed)]))
+        # what the press added: the change of the presser's time with the time its move ran put back (a
+        # log has one line a move, not a report a second: a fast move after slow ones is no jump)
+        change = times.times[SIDES.index(pressed)] - base.times[SIDES.index(pressed)]
+        tracker._gains.append(max(0, change + round((press.t - base.at) * 1000)))
         base = times
     if suspect is not None:  # the last press: nothing after it tells which
         notices.append(ClockNotice(suspect[0].t, TIMES_CHANGED, _changed_text(suspect[1]), ""))

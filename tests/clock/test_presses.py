@@ -346,3 +346,23 @@ def test_logged_times_set_anew_by_hand_are_told_once_where_they_changed() -> Non
     # the same change at the last press: nothing after it tells a written-wrong line from a reset
     last = [*presses[:-1], replace(presses[-1], black_ms=presses[-1].black_ms + 437_000)]
     assert [fault.kind for fault in log_time_faults(last)] == [TIMES_CHANGED]
+
+
+@pytest.mark.parametrize("base_ms, increment_ms", [(5_400_000, 30_000), (900_000, 10_000), (300_000, 0)])
+def test_a_log_of_moves_slower_and_faster_than_the_increment_shows_no_time_fault(base_ms: int,
+                                                                                  increment_ms: int) -> None:
+    # a reviewer: at 5400+30 a fast move after slow ones read as the clock set by hand (4-31 false
+    # alerts a game): what a press added was taken without the time its move ran
+    import random
+
+    rng = random.Random(base_ms + increment_ms)
+    left, t, side, presses = {"red": base_ms, "black": base_ms}, 0.0, "red", []
+    for _ in range(60):
+        spent = rng.uniform(2.0, 45.0)
+        t += spent
+        left[side] += increment_ms - round(spent * 1000)
+        presses.append(ClockPress(round(t, 3), side, left["red"], left["black"]))
+        side = "black" if side == "red" else "red"
+    assert log_time_faults(presses) == []
+    broken = [*presses[:30], replace(presses[30], **{f"{presses[30].side}_ms": 1}), *presses[31:]]
+    assert [fault.kind for fault in log_time_faults(broken)] == [LOG_DAMAGED]
