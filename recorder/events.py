@@ -268,7 +268,8 @@ class ClockNoted(Event):
     could not be heard (``press_unheard``), presses by both sides a moment apart with no move
     (``press_glitch``: a damaged message and the good one after it, not the players'), and the
     opponent's press that gave back the time of a press without a move (``press_back``: the clock put
-    right, no foul)."""
+    right, no foul), and presses that follow the board again after a ``clock_log_mismatch``
+    (``clock_follows_again``: judged again from there)."""
 
     kind: str
     text: str

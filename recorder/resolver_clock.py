@@ -220,20 +220,29 @@ class ClockBook:
                 "which may need setting right")
         return ClockAlert(self.swapped_at, "clock_sides_swapped", (), "", text, ply, "")
 
-    def _judged(self, faults: list[ClockAlert], t: float, ply: int) -> list[ClockAlert]:
+    def _judged(self, faults: list[ClockAlert], t: float, ply: int) -> list[Event]:
         """The press faults to tell: as they come, until ``MISMATCH_FAULTS`` of them fall within
         ``MISMATCH_PLIES`` plies. No player errs so often (the second press without a move loses the
         game), but presses of another game do: a clock log of another game (or the clock of the next
         board on the link) gave a tester's sheet 23 faults in 30 plies. Then one ``clock_log_mismatch``
-        is told, and the presses are not judged from there."""
+        is told, and the presses are not judged until ``MISMATCH_PLIES`` plies go by without a fault
+        (a clock started late, its presses following from then on: a later fault is told again)."""
+        self._fault_plies += [fault.ply for fault in faults]
+        recent = [at for at in self._fault_plies if ply - MISMATCH_PLIES < at <= ply]
         if self.untrusted:
             for fault in faults:
                 log.info("t=%.2f: %s (not told: the clock's presses do not follow this board)", t, fault.text)
-            return []
-        self._fault_plies += [fault.ply for fault in faults]
-        recent = [at for at in self._fault_plies if at > ply - MISMATCH_PLIES]
+            last = max(self._fault_plies, default=0)
+            if faults or ply - last < MISMATCH_PLIES:
+                return []
+            self.untrusted = False
+            self._fault_plies = []
+            text = (f"the clock's presses have followed the moves on the board for {ply - last} plies: they are "
+                    "judged again")
+            log.info("t=%.2f: %s", t, text)
+            return [ClockNoted(t, "clock_follows_again", text, "", ply)]
         if len(recent) < MISMATCH_FAULTS:
-            return faults
+            return list(faults)
         self.untrusted = True
         text = (f"the clock's presses do not follow the moves on the board: {len(recent)} presses without a move or "
                 f"moves without a press within {MISMATCH_PLIES} plies. Is the clock log (or the clock on the link) "
@@ -255,7 +264,8 @@ class ClockBook:
             return []
         text = (f"{press.side} pressed the clock at {recording_time(press.t)} into the recording before moving: the "
                 f"board stood unchanged until {recording_time(moving)} (art. 8.1.7; a second time loses the game, art. 4.1.9)")
-        return self._judged([ClockAlert(t, "press_without_move", (), "8.1.7", text, ply, press.side)], t, ply)
+        return [event for event in self._judged([ClockAlert(t, "press_without_move", (), "8.1.7", text, ply, press.side)],
+                                                t, ply) if isinstance(event, ClockAlert)]
 
     def excuse_pending(self, until: float) -> None:
         """Drop the waiting presses made up to ``until``: corrections around board trouble, not faults."""
@@ -268,6 +278,7 @@ class ClockBook:
     def taken_back(self, plies: set[int]) -> None:
         """Forget plies removed from the record."""
         self.unpressed = [u for u in self.unpressed if u.ply not in plies]
+        self._fault_plies = [at for at in self._fault_plies if at not in plies]
         for ply in plies:
             self._plies.pop(ply, None)
             self._made.pop(ply, None)

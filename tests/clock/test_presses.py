@@ -364,5 +364,6 @@ def test_a_log_of_moves_slower_and_faster_than_the_increment_shows_no_time_fault
         presses.append(ClockPress(round(t, 3), side, left["red"], left["black"]))
         side = "black" if side == "red" else "red"
     assert log_time_faults(presses) == []
-    broken = [*presses[:30], replace(presses[30], **{f"{presses[30].side}_ms": 1}), *presses[31:]]
+    odd = presses[30]
+    broken = [*presses[:30], replace(odd, red_ms=1) if odd.side == "red" else replace(odd, black_ms=1), *presses[31:]]
     assert [fault.kind for fault in log_time_faults(broken)] == [LOG_DAMAGED]

@@ -797,3 +797,37 @@ def test_presses_that_do_not_follow_the_board_are_told_once_and_judged_no_more()
         book.recorded(ply, sides[ply - 1], ply * 5.0)
         told += [e.kind for e in book.expire(ply * 5.0 + 4.9, None, False, ply) if isinstance(e, ClockAlert)]
     assert told == ["move_without_press"] * MISMATCH_FAULTS + ["clock_log_mismatch"] and book.untrusted
+
+
+def test_presses_that_follow_the_board_again_are_judged_again() -> None:
+    # a reviewer: a clock started four plies late raised the mismatch, and a genuine fault at ply 30
+    # was then never told
+    from recorder.resolver_clock import MISMATCH_PLIES, ClockBook
+
+    book = ClockBook("red")
+    sides = ["red", "black"] * 20
+    told: list[str] = []
+    for ply in range(1, 41):
+        book.recorded(ply, sides[ply - 1], ply * 5.0)
+        if ply > 4 and ply != 30:
+            book.press(ClockPress(ply * 5.0 + 0.3, sides[ply - 1], 900_000, 900_000))
+        told += [e.kind for e in book.expire(ply * 5.0 + 4.9, None, False, ply)
+                 if isinstance(e, ClockAlert | ClockNoted)]
+    assert told == ["move_without_press"] * 4 + ["clock_log_mismatch", "clock_follows_again", "move_without_press"]
+    assert not book.untrusted and MISMATCH_PLIES == 10
+
+
+def test_faults_of_plies_taken_back_do_not_count_towards_a_mismatch() -> None:
+    from recorder.resolver_clock import ClockBook
+
+    book = ClockBook("red")
+    sides = ["red", "black"] * 5
+    for ply in range(1, 4):  # three moves without a press
+        book.recorded(ply, sides[ply - 1], ply * 5.0)
+        book.expire(ply * 5.0 + 4.9, None, False, ply)
+    book.taken_back({2, 3})  # the arbiter restored the position after ply 1
+    told = []
+    for ply in (2, 3):
+        book.recorded(ply, sides[ply - 1], 30.0 + ply * 5.0)
+        told += [e.kind for e in book.expire(30.0 + ply * 5.0 + 4.9, None, False, ply) if isinstance(e, ClockAlert)]
+    assert told == ["move_without_press", "move_without_press"] and not book.untrusted
