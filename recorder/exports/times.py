@@ -143,8 +143,9 @@ def clock_time_control(game: RecordedGame) -> str:
 
     The first move's press shows the second mover's time untouched: the base, whole minutes. Each
     later press of the other side shows its time less what ran since the press before, plus the
-    increment: every one of the first few must give the same increment. A game not recorded from
-    its first press, a clock set again during it, or presses lost between are not read.
+    increment: every one of the first few must give the same increment, and none after them another
+    (a next period's time). A game not recorded from its first press, a clock set again during it, or
+    presses lost among the first few are not read.
     """
     effective = sorted((p for p in game.presses if p.effective), key=lambda p: p.t)
     if (len(effective) < SETTING_PRESSES + 1 or not game.plies or game.plies[0].press is not effective[0]
@@ -168,7 +169,16 @@ def clock_time_control(game: RecordedGame) -> str:
         return ""
     if _left(effective[0], mover) > base + increment + SETTING_TOLERANCE_MS:
         return ""  # the first mover had more than the base could give: not set as read
-    return f"{base // 1000}+{increment // 1000}"
+    # the whole game must agree: a clock with periods (40/7200:1800) starts as 7200+0 would, and adds
+    # its next period at the 40th move
+    for before, after in zip(effective[SETTING_PRESSES:], effective[SETTING_PRESSES + 1:], strict=False):
+        if after.side != opponent(before.side) or any(before.t <= gone < after.t for gone, _ in game.source_changes):
+            continue  # a press lost between: its increment is in this change
+        gain = _left(after, after.side) - _left(before, after.side) + round((after.t - before.t) * 1000)
+        if abs(gain - increment) > SETTING_TOLERANCE_MS:
+            return ""
+    read = f"{base // 1000}+{increment // 1000}"
+    return "" if clock_contradicts(game, read) else read
 
 
 def time_control_line(game: RecordedGame, given: str) -> str:

@@ -255,3 +255,23 @@ def test_a_time_control_is_said_in_words_on_the_sheets() -> None:
     assert "Time control: 900+10 (15 min + 10 s a move)" in export_text(events, INFO)
     assert pdf_module._time_control_box(rebuild(events), "5400+30") == "90′+30″"
     assert pdf_module._time_control_box(rebuild(events), "40/7200:1800") == "40/7200:1800"
+
+
+def test_a_clock_with_a_second_period_is_not_read_as_its_first() -> None:
+    # a reviewer: a 40/7200:1800 clock read as 7200+0, which its own later times contradict
+    events: list[Event] = [RecordingStarted(0.0, "cam", START_FEN)]
+    shuttle = ["h0g2", "h9g7", "g2h0", "g7h9"]  # horses out and back: legal for as long as it takes
+    position, left, t = Position.from_fen(START_FEN), {"red": 7_200_000, "black": 7_200_000}, 0.0
+    for ply in range(1, 101):
+        move = Move.from_iccs(shuttle[(ply - 1) % 4])
+        side, chinese = position.side_to_move, format_move(position, move, "chinese")
+        position = position.play(move)
+        t += 60.0
+        left[side] -= 60_000
+        if ply in (79, 80):  # the 40th move of each side: the second period's half hour is added
+            left[side] += 1_800_000
+        events += [MoveRecorded(t, ply, move.iccs, chinese, side, position.fen(), 1.0, t - 0.1),
+                   ClockPressed(t + 0.2, side, left["red"], left["black"], ply, True)]
+    game = rebuild(events)
+    assert clock_time_control(game) == "" and "Time control" not in export_text(events, GameInfo())
+    assert clock_time_control(rebuild(events[:2 * 78 + 1])) == "7200+0"  # before the period: no telling
