@@ -118,10 +118,15 @@ def run(args: argparse.Namespace) -> int:
             raise ValueError(f"there is no game {args.game} in {store.path} (xqrec games lists them)") from None
         before = describe(game)
         phrases: list[str] = []
+        # everything is checked before anything is written: a refused part leaves the game as it was
         if args.void is not None and game.state == "recording":  # it would vanish from the console mid-game
             raise ValueError(f"game {game.id} is being recorded now: stop its recorder first (Ctrl-C), then void it")
+        if args.unvoid and not game.void:
+            raise ValueError(f"game {game.id} is not void")
+        if args.result is not None and (args.void is not None or (game.void and not args.unvoid)):
+            raise ValueError(f"game {game.id} is void: take that back (--unvoid) to mark its result")
+        info: GameInfo = replace(game.info, **changes)
         if changes:
-            info: GameInfo = replace(game.info, **changes)
             for warning in near_names(store.games(), info):
                 log.warning("%s", warning)
             if info.board is not None:
@@ -140,6 +145,11 @@ def run(args: argparse.Namespace) -> int:
                 if contradiction:
                     log.warning("%s (--tc is PGN seconds: 900+10 for 15 minutes and 10 seconds a move)",
                                 contradiction)
+        result_phrase = ""
+        if args.result is not None:  # first: its own checks (marked already, a mate's result) may refuse it
+            result_phrase = _mark_result(store, game.id, args.result, args.reason or "", args.article or "",
+                                         args.by or _login())
+        if changes:
             store.set_info(game.id, info)
             phrases += changed(game.info, info)
         if args.void is not None:
@@ -147,15 +157,8 @@ def run(args: argparse.Namespace) -> int:
             store.set_void(game.id, reason)
             phrases.append(f"voided: {reason}")
         elif args.unvoid:
-            if not game.void:
-                raise ValueError(f"game {game.id} is not void")
             store.set_void(game.id, "")
             phrases.append(f"void taken back (was: {game.void})")
-        if args.result is not None:
-            if game.void or args.void is not None:
-                raise ValueError(f"game {game.id} is void: take that back first (--unvoid), then mark its result")
-            result_phrase = _mark_result(store, game.id, args.result, args.reason or "", args.article or "",
-                                         args.by or _login())
         if phrases:  # the log keeps who changed what; the live pages learn of it from the event
             latest = max((event.t for event in store.events(game.id)), default=0.0)
             store.append(game.id, DetailsEdited(latest, tuple(phrases), args.by or _login(),
@@ -163,7 +166,7 @@ def run(args: argparse.Namespace) -> int:
         after = describe(store.game(game.id))
     print(f"was: {before}")
     print(f"now: {after}")
-    if args.result is not None:
+    if result_phrase:
         phrases.append(result_phrase)
     if phrases:  # the details the lines above do not show (the time control, the site, the date)
         print(f"changed: {'; '.join(phrases)}")

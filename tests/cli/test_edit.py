@@ -165,3 +165,25 @@ def test_the_result_is_marked_from_the_command_line_as_from_the_console(
     assert main(["edit", str(game), "--db", str(db), "--result", "*", "--by", "陈裁判"]) == 0
     with GameStore(db) as store:
         assert store.game(game).result == "*"
+
+
+def test_an_edit_refused_in_part_changes_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # a reviewer: `--round 9 --result 1-0` with 1-0 marked already stored round 9 with no log entry;
+    # `--unvoid --result` on a void game took the voiding back, then refused the result
+    from recorder.events import DetailsEdited, ResultMarked
+
+    db = tmp_path / "round.sqlite3"
+    game, test_run = _round(db)
+    assert main(["edit", str(game), "--db", str(db), "--result", "1-0", "--by", "x"]) == 0
+    assert main(["edit", str(game), "--db", str(db), "--round", "9", "--result", "1-0", "--by", "x"]) == 2
+    assert "marked already" in capsys.readouterr().err
+    with GameStore(db) as store:
+        assert store.game(game).info.round == "3"
+        assert not [e for e in store.events(game) if isinstance(e, DetailsEdited)]
+    assert main(["edit", str(test_run), "--db", str(db), "--void", "test recording"]) == 0
+    assert main(["edit", str(test_run), "--db", str(db), "--result", "0-1"]) == 2
+    assert "take that back (--unvoid)" in capsys.readouterr().err
+    assert main(["edit", str(test_run), "--db", str(db), "--unvoid", "--result", "0-1", "--by", "x"]) == 0
+    with GameStore(db) as store:
+        assert not store.game(test_run).void
+        assert [e.result for e in store.events(test_run) if isinstance(e, ResultMarked)] == ["0-1"]
