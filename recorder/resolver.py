@@ -218,6 +218,8 @@ class Resolver:
         self._moved_yet = False  # something has moved over the board since the recorder first saw it
         self._looked = False  # a view has been observed
         self._standing: frozenset[int] = frozenset()
+        # the points of the set-up fault told before the first move (art. 1.3), until they read right
+        self._set_up_fault: frozenset[int] = frozenset()
         # Points whose raised disturbance went away with nothing touching them: the camera misreads
         # them (glare, a shadow), so they raise nothing more until a move changes what stands there.
         self._unreliable: set[int] = set()
@@ -406,9 +408,8 @@ class Resolver:
         hold = max(self._hand_hold(scorer), self._colour_hold(decision, scorer)) if alerts and not illegal else 0.0
         confirmed = self._confirm(alerts, t, hold)
         if self.game.ply == 0 and any(alert.article == "1.3" for alert in confirmed):
-            # the set-up fault stands on its points: the same points reading so after the first moves
-            # are the board as set up still, told already (not a piece knocked during the game, art. 5.9)
-            self._standing = frozenset(parse_square(name) for alert in confirmed for name in alert.squares)
+            # the set-up fault stands on its points (see ``_residual``)
+            self._set_up_fault = frozenset(parse_square(name) for alert in confirmed for name in alert.squares)
         return list(confirmed)
 
     def _note_glare(self, observation: Observation) -> None:
@@ -1275,6 +1276,13 @@ class Resolver:
                          "%.2f spacings: not raised", t, ", ".join(square_name(sq) for sq in sorted(loose)),
                          self.config.off_point_washed)
                 shifted = {sq: distance for sq, distance in shifted.items() if sq not in loose}
+        if self._set_up_fault:
+            # the points of the set-up fault reading so after the first moves are the board as set up
+            # still, told already: not a piece knocked during the game (art. 5.9), alone or beside one
+            mended = {sq for sq in self._set_up_fault if sq not in found.squares and scorer.visible[sq]}
+            self._set_up_fault -= mended
+            found, shifted = _set_aside(found, shifted, set(self._set_up_fault) & set(found.squares), t,
+                                        "as the board was set up: told before the first move (art. 1.3)")
         untouched = {sq for sq in set(found.squares) | set(shifted)
                      if (not self._touched[sq] and sq not in self._standing) or sq in self._unreliable}
         self._misread |= untouched & set(found.squares)
@@ -1420,6 +1428,7 @@ class Resolver:
         self._reported_end = None
         self._touched[:] = True
         self._standing = frozenset()
+        self._set_up_fault = frozenset()
         self._unreliable.clear()
         self._misread.clear()
         self._rivals.clear()  # the arbiter has said what was played

@@ -1140,3 +1140,13 @@ def test_a_piece_missing_from_the_board_as_set_up_is_raised_before_anything_move
     for t in (5.3, 5.6, 9.0, 11.0):
         events += resolver.observe(observe_board(opened, t, touched=()))
     assert _recorded(events) == ["h2e2"] and not [e for e in events if isinstance(e, Alert)]
+    # a reviewer: once another piece goes missing, that one is raised, and the set-up fault is not named again
+    a3 = parse_square("a3")
+    cells = list(opened)
+    cells[a3] = "."
+    gone = "".join(cells)
+    later = resolver.observe(observe_board(gone, 14.0, touched=(a3,)))
+    for t in (14.4, 20.0, 20.4, 21.0):
+        later += resolver.observe(observe_board(gone, t, touched=()))
+    (raised,) = [a for a in later if isinstance(a, Alert)]
+    assert raised.squares == ("a3",) and "g3" not in raised.text
