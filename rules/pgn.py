@@ -394,9 +394,11 @@ def _read_game(header_text: list[tuple[str, str]], movetext: str, encoding: str 
     elif unclosed is not None:
         game.notes.append(f"game {number}: {unclosed.text}")
     tagged = game.headers.get("Result", "").strip()
-    if not game.moves and not terminated and not game.cut and (tag_problems or not movetext.strip()):
-        # no moves, no result, and the tags broken off or nothing after them: the file ends in the
-        # game's tag section (a player tester's cut file was stored as an empty, finished game)
+    if not game.moves and not terminated and not game.cut and (
+            tag_problems or (not movetext.strip() and tagged not in RESULTS)):
+        # no moves, no result, and the tags broken off, or nothing after them and no Result tag (a
+        # game of no moves with one is a forfeit): the file ends in the game's tag section (a player
+        # tester's cut file was stored as an empty, finished game)
         _problem(game, f"game {number} has tags but no moves and no result: the file is cut short there", strict,
                  cut=True)
     if game.moves and not terminated and not stopped and not game.cut and unclosed is None:

@@ -96,7 +96,7 @@ def pgn_tc(text: str) -> str:
                 f"{text!r}: only the last period of a PGN time control may be one for the rest of the game; "
                 "the others give moves/seconds (40/7200:1800). --tc is seconds: 5400+30 for 90 minutes and 30 s a move")
         base = int(re.split(r"\+", periods[0].split("/")[-1].lstrip("*"))[0])
-        if base < 60:  # no game starts with under a minute: minutes typed for seconds (15+10 for 900+10)
+        if base < 60 and not periods[0].startswith("*"):  # (a sandglass of *30: 30 s a move)  # no game starts with under a minute: minutes typed for seconds (15+10 for 900+10)
             minutes = f"; {base} minutes is {base * 60}" if base else ""
             raise argparse.ArgumentTypeError(
                 f"{text!r} starts the game with {base} seconds: --tc is PGN seconds (900+10 for 15 minutes and "

@@ -147,8 +147,8 @@ def test_record_details_in_accepted_forms() -> None:
     from recorder.store.recording import pgn_date, pgn_tc
 
     assert pgn_date("2026-12-01") == pgn_date("2026.12.01") == "2026.12.01"
-    assert [pgn_tc(v) for v in ("5400+30", "40/7200:1800+30", "?", "-", "*180", "05400+030")] == \
-        ["5400+30", "40/7200:1800+30", "?", "-", "*180", "5400+30"]
+    assert [pgn_tc(v) for v in ("5400+30", "40/7200:1800+30", "?", "-", "*180", "05400+030", "*30")] == \
+        ["5400+30", "40/7200:1800+30", "?", "-", "*180", "5400+30", "*30"]  # (*30: a sandglass, 30 s a move)
 
 
 def test_chinese_names_keep_the_columns_and_a_game_without_a_board_number_has_none(

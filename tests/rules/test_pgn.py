@@ -337,3 +337,5 @@ def test_a_file_cut_short_in_a_games_tags_is_no_empty_game() -> None:
     assert whole_tags.cut
     (empty,) = read_pgn('[Game "Chinese Chess"]\n[Event "Test"]\n\n*\n')  # a record of no moves, whole
     assert not empty.cut and not empty.errors and empty.moves == []
+    (forfeit,) = read_pgn('[Event "X"]\n[Red "A"]\n[Black "B"]\n[Result "1-0"]\n\n')  # a reviewer: a forfeit
+    assert not forfeit.cut and forfeit.result == "1-0"
