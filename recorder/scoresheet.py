@@ -253,7 +253,14 @@ def scoresheet_text(game: RecordedGame, *, title: str = "", with_clock: bool = T
     if position.side_to_move != RED:
         row = ["……"]
     for entry in game.plies:
-        text = entry.chinese
+        # named from the position, as the PDF names them (a store written before a notation fix keeps
+        # the old names: the two sheets of one game must agree); the stored name where it cannot be played
+        try:
+            move = Move.from_iccs(entry.iccs)
+            text = format_move(position, move, "chinese")
+            position = position.play(move)
+        except (RulesError, ValueError):
+            text = entry.chinese
         if with_clock and entry.clock_ms is not None:
             text += f" ({clock_left_text(entry.clock_ms)})"
         row.append(text)

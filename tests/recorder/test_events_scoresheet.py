@@ -184,3 +184,17 @@ def test_times_of_the_recording_read_as_a_video_player_shows_them() -> None:
     assert recording_time(104.04) == "0:01:44.0"
     assert recording_time(10523.46) == "2:55:23.5"  # a three-hour game: not "10523.5 s"
     assert recording_time(59.96) == "0:01:00.0" and recording_time(-0.2) == "0:00:00.0"
+
+
+def test_the_text_sheet_names_the_moves_as_the_pdf_does_whatever_the_store_says() -> None:
+    # a reviewer: a store written before advisors and elephants were named by their file kept 前象退5
+    # on the text sheet, while the PDF, which names moves from the position, said 象3退5
+    from dataclasses import replace as replaced
+
+    from recorder.events import MoveRecorded
+    from tests.exports.game_events import game_events
+
+    events = game_events(["h2e2", "h9g7", "h0g2", "i9h9"])
+    old = [replaced(e, chinese="旧名") if isinstance(e, MoveRecorded) and e.ply == 2 else e for e in events]
+    text = scoresheet_text(rebuild(old))
+    assert "旧名" not in text and "马8进7" in text
