@@ -178,8 +178,8 @@ def rebuild(events: Iterable[Event]) -> RecordedGame:
         elif isinstance(event, GameEnded):
             if event.advisory:
                 game.advice.append(event)
-            else:
-                game.ended = event
+            else:  # a result marked as * opens the game again: no end stands (its reason is a note)
+                game.ended = None if isinstance(event, ResultMarked) and not event.result else event
         elif isinstance(event, Alert):
             game.alerts.append(event)
             placed[place] = event

@@ -187,3 +187,22 @@ def test_an_edit_refused_in_part_changes_nothing(tmp_path: Path, capsys: pytest.
     with GameStore(db) as store:
         assert not store.game(test_run).void
         assert [e.result for e in store.events(test_run) if isinstance(e, ResultMarked)] == ["0-1"]
+
+
+def test_a_result_taken_back_is_no_end_of_the_game(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # an arbiter tester: `--result '*' --reason "result entered on wrong board"` read as the game's end
+    # ("end (arbiter): result entered on wrong board") in the PGN and "End: ..." on the text sheet
+    db = tmp_path / "round.sqlite3"
+    game, _ = _round(db)
+    assert main(["edit", str(game), "--db", str(db), "--result", "1-0", "--by", "x"]) == 0
+    assert main(["edit", str(game), "--db", str(db), "--result", "*", "--reason", "entered on the wrong board",
+                 "--by", "x"]) == 0
+    capsys.readouterr()
+    assert main(["export", str(game), "--db", str(db)]) == 0
+    pgn = capsys.readouterr().out
+    said = " ".join(pgn.split())  # (the PGN's lines are wrapped)
+    assert "end (arbiter)" not in said and "result reopened (*): entered on the wrong board" in said
+    assert read_pgn(pgn)[0].result == "*"
+    assert main(["export", str(game), "--db", str(db), "--format", "txt"]) == 0
+    sheet = capsys.readouterr().out
+    assert "End:" not in sheet and "result reopened (*): entered on the wrong board" in sheet
