@@ -32,6 +32,7 @@ from recorder.events import (
     ResultMarked,
     SourceGap,
 )
+from recorder.resolver_clock import MISMATCH_PLIES
 from rules import START_FEN, Move, Position, RulesError, format_move
 from rules.squares import BLACK, RED, side_of
 
@@ -62,6 +63,9 @@ class RecordedGame:
     taken_back: list[list[PlyEntry]] = field(default_factory=list)  # the same, one list a restoration
     alerts: list[Alert] = field(default_factory=list)
     no_foul: list[Alert] = field(default_factory=list)  # the foul alerts the arbiter ruled no foul
+    # presses without a move told just before the clock's presses were found not to follow the board
+    # (``clock_log_mismatch``): the log's, more likely than the player's; not counted as fouls
+    doubtful: list[Alert] = field(default_factory=list)
     presses: list[ClockPressed] = field(default_factory=list)  # every press, in recorded order
     ended: GameEnded | None = None
     advice: list[GameEnded] = field(default_factory=list)
@@ -87,10 +91,11 @@ FOUL_KINDS = frozenset({"illegal_move", "wrong_side", "press_without_move"})
 def foul_alerts(game: RecordedGame) -> dict[str, dict[str, int]]:
     """Per side (red, black), how many alerts of each foul kind (``FOUL_KINDS``) the game raised:
     what the arbiter counts for art. 4.1.8 (two illegal moves lose in most events). An alert the
-    arbiter ruled no foul is not counted."""
+    arbiter ruled no foul is not counted, nor a press without a move the clock's mismatch put in doubt
+    (``RecordedGame.doubtful``: an arbiter tester's sheet gave both players two, a loss under 4.1.9)."""
     counts: dict[str, dict[str, int]] = {RED: {}, BLACK: {}}
     for alert in game.alerts:
-        if alert.kind not in FOUL_KINDS or any(alert is cleared for cleared in game.no_foul):
+        if alert.kind not in FOUL_KINDS or any(alert is left for left in (*game.no_foul, *game.doubtful)):
             continue
         side = (side_of(alert.piece) if isinstance(alert, IllegalMoveAlert) and alert.piece
                 else getattr(alert, "side", ""))
@@ -189,6 +194,10 @@ def rebuild(events: Iterable[Event]) -> RecordedGame:
         elif isinstance(event, SourceGap) and event.reason == SOURCE_CHANGED:
             game.source_changes.append((event.t, event.t_resumed))
     game.no_foul = [alert for alert, ruling in rulings.values() if ruling == NO_FOUL]
+    mismatches = [(index, alert.ply) for index, alert in enumerate(game.alerts) if alert.kind == "clock_log_mismatch"]
+    game.doubtful = [alert for index, alert in enumerate(game.alerts)
+                     if alert.kind == "press_without_move" and any(
+                         index < at and ply - MISMATCH_PLIES < alert.ply <= ply for at, ply in mismatches)]
     return game
 
 

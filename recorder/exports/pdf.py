@@ -206,6 +206,8 @@ class _Sheet:
         said = "  ".join(f"{'红' if side == 'red' else '黑'} {sum(kinds.values())}" for side, kinds in counts.items())
         if game.no_foul:  # the alerts the count leaves out, and why (the notes say whose ruling)
             said += f" (+{len(game.no_foul)} 不计 ruled out)"
+        if game.doubtful:  # presses the clock's mismatch put in doubt (the notes say so)
+            said += f" (+{len(game.doubtful)} 钟 clock doubtful)"
         self.fitted_cell(self.margin + self.inner - fouls_w, y, fouls_w, h, f" 犯规提示 Foul alerts: {said}",
                          points=8, smallest=6, border=1)
         return y + h

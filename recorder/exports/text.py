@@ -36,12 +36,14 @@ def export_text(events: Sequence[Event], info: GameInfo | None = None, title: st
         lines.append("Time used:    " + ", ".join(f"{side} {clock_text(ms)}" for side, ms in used.items()
                                                   if ms is not None))
     fouls = foul_alerts(game)
-    if any(fouls.values()) or game.no_foul:  # what the arbiter counts for art. 4.1.8, each alert theirs to rule on (8.2)
+    if any(fouls.values()) or game.no_foul or game.doubtful:  # what the arbiter counts for art. 4.1.8 (each theirs to rule on, 8.2)
         lines.append("Foul alerts:  " + "; ".join(
             f"{side} {sum(kinds.values())}" + (" (" + ", ".join(f"{kind_title(kind).lower()} {count}" for kind, count in
                                                                kinds.items()) + ")" if kinds else "")
             for side, kinds in fouls.items())
-            + (f"; {len(game.no_foul)} more ruled no foul by the arbiter" if game.no_foul else ""))
+            + (f"; {len(game.no_foul)} more ruled no foul by the arbiter" if game.no_foul else "")
+            + (f"; {len(game.doubtful)} press(es) without a move not counted: told just before the clock's presses "
+               "were found not to follow the board" if game.doubtful else ""))
     lines.append("")
     body = scoresheet_text(game, verdicts=False)  # the end and the advice are among the notes
     notes = game_notes(events, game, sheet=True)

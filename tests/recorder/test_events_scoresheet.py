@@ -198,3 +198,25 @@ def test_the_text_sheet_names_the_moves_as_the_pdf_does_whatever_the_store_says(
     old = [replaced(e, chinese="旧名") if isinstance(e, MoveRecorded) and e.ply == 2 else e for e in events]
     text = scoresheet_text(rebuild(old))
     assert "旧名" not in text and "马8进7" in text
+
+
+def test_presses_without_a_move_just_before_a_clock_mismatch_are_not_counted_as_fouls() -> None:
+    # an arbiter tester: a log 3 s early gave both players two presses without a move (a loss under
+    # art. 4.1.9) before the recorder found the presses did not follow the board; the sheet counted them
+    from recorder.events import ClockAlert
+    from recorder.exports.text import export_text
+    from recorder.scoresheet import foul_alerts
+    from tests.exports.game_events import game_events
+
+    def fault(ply: int, side: str) -> ClockAlert:
+        return ClockAlert(ply * 5.0, "press_without_move", (), "8.1.7", f"{side} pressed the clock", ply, side)
+
+    events = game_events(["h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7"])
+    early = [fault(1, "red"), fault(2, "black"), fault(3, "red"), fault(4, "black"),
+             ClockAlert(20.0, "clock_log_mismatch", (), "", "the clock's presses do not follow", 4, ""),
+             fault(6, "black")]  # told after the mismatch: counted (the presses followed again)
+    game = rebuild([*events, *early])
+    assert len(game.doubtful) == 4 and foul_alerts(game) == {"red": {}, "black": {"press_without_move": 1}}
+    assert "4 press(es) without a move not counted" in export_text([*events, *early])
+    long_before = [fault(1, "red"), ClockAlert(80.0, "clock_log_mismatch", (), "", "presses after the video", 16, "")]
+    assert foul_alerts(rebuild([*events, *long_before]))["red"] == {"press_without_move": 1}
