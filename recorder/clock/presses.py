@@ -22,6 +22,7 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from recorder.clock.model import (
     FLAG_FALLEN,
@@ -387,9 +388,19 @@ class PressTracker:
         return [ClockNotice(t, FLAG_FALLEN, f"{colour}'s time is used up (art. 21.3)", colour)]
 
 
+class LogCheck(NamedTuple):
+    """What a clock log's times show (``log_time_faults``): the notices of presses no clock can show,
+    and the stretches of time whose presses the log lacks (the times moved by a press's increment
+    with no line for it: lines deleted, or a logger that missed them)."""
+
+    faults: list[ClockNotice]
+    lost: list[tuple[float, float]]
+
+
 def log_time_faults(presses: Sequence[ClockPress], unheard: Sequence[tuple[float, float]] = (),
-                    increment_ms: int | None = None) -> list[ClockNotice]:
-    """The presses of a clock log whose times no clock can show, as notices at their times.
+                    increment_ms: int | None = None) -> LogCheck:
+    """The presses of a clock log whose times no clock can show, as notices at their times, and the
+    stretches whose presses it lacks.
 
     The serial link's checks (``PressTracker``), applied to a log's presses in turn: between two
     presses only the side that pressed second ran, and a press adds at most an increment (or art.
@@ -398,11 +409,15 @@ def log_time_faults(presses: Sequence[ClockPress], unheard: Sequence[tuple[float
     move's clock time is not to be trusted); in line with it, the clock's times were changed then
     (``clock_times_changed``: reset or set by hand). A tester's log with 0:00 left for red on one
     press and 15:12 on the next was taken without a word. ``unheard``: the stretches of time in which
-    lines of the log could not be read (``ClockLog.damaged``): presses there are lost, not missing."""
+    lines of the log could not be read (``ClockLog.damaged``): presses there are lost, not missing.
+    A press whose times moved as one more press each side would move them (an arbiter tester deleted
+    the lines of plies 3 and 4: they were blamed on the players, and ply 5's good line called written
+    wrong) marks the stretch since the press before as lost: its moves are not blamed for no press."""
     tracker = PressTracker(LEFT, confirm=False, increment_ms=increment_ms)
     notices: list[ClockNotice] = []
+    lost: list[tuple[float, float]] = []
     if not presses:
-        return notices
+        return LogCheck(notices, lost)
     base = _logged_times(presses[0])
     suspect: tuple[ClockPress, list[tuple[str, int, int]], _Times] | None = None
     for press in presses[1:]:
@@ -421,6 +436,11 @@ def log_time_faults(presses: Sequence[ClockPress], unheard: Sequence[tuple[float
             notices.append(ClockNotice(odd.t, TIMES_CHANGED, _changed_text(jumps), ""))
             base = _logged_times(odd)
         jumps = tracker._jumps(base, times.times, press.t, pressed, times.turn)
+        if jumps and not tracker._jumps(replace(base, lost_messages=base.lost_messages + 2), times.times, press.t,
+                                        pressed, times.turn):
+            lost.append((base.at, press.t))  # a press of each side missing from the log between
+            base = times
+            continue
         if jumps:
             suspect = (press, jumps, base)
             continue
@@ -431,7 +451,7 @@ def log_time_faults(presses: Sequence[ClockPress], unheard: Sequence[tuple[float
         base = times
     if suspect is not None:  # the last press: nothing after it tells which
         notices.append(ClockNotice(suspect[0].t, TIMES_CHANGED, _changed_text(suspect[1]), ""))
-    return notices
+    return LogCheck(notices, lost)
 
 
 def _logged_times(press: ClockPress) -> _Times:

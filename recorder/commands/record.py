@@ -244,9 +244,12 @@ def record_source(source_spec: str, classifier: Any, *, source: FrameSource | No
         damaged = [(since + offset, until + offset) for since, until in damaged]
     else:
         presses = presses_after(logged, store.resume if store else None)
-    # the log's presses whose times no clock can show: told at their times, as a live clock's would be
-    time_faults = [alert for notice in (log_time_faults(presses or [], damaged) if clock is None else [])
+    # the log's presses whose times no clock can show: told at their times, as a live clock's would be;
+    # and where its times show presses it lacks, those stretches are unheard, as its unreadable lines are
+    checked = log_time_faults(presses or [], damaged) if clock is None else None
+    time_faults = [alert for notice in (checked.faults if checked else [])
                    if isinstance(alert := notice_event(notice), Alert)]
+    damaged = sorted([*damaged, *(checked.lost if checked else [])])
     geometry = BoardGeometry.load(calibration) if calibration else None
     start = Position.from_fen(fen) if fen else None
     progress = Progress(source.frame_count, sys.stderr, show and sys.stderr.isatty())

@@ -326,14 +326,14 @@ FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 def test_the_clock_logs_of_whole_games_show_no_time_fault(name: str) -> None:
     # game_faults holds a press without a move and a move without a press: no fault of the times
     presses = load_clock_log(FIXTURES / f"{name}.clock.jsonl").presses
-    assert len(presses) >= 8 and log_time_faults(presses) == []
+    assert len(presses) >= 8 and log_time_faults(presses) == ([], [])
 
 
 def test_a_logged_press_with_times_no_clock_can_show_is_a_line_written_wrong() -> None:
     # a tester's log: red had 0:00 left at one press and 15:12 again at the next, taken without a word
     presses = load_clock_log(FIXTURES / "game_short.clock.jsonl").presses
     broken = [*presses[:4], replace(presses[4], red_ms=1), *presses[5:]]
-    (fault,) = log_time_faults(broken)
+    (fault,) = log_time_faults(broken).faults
     assert (fault.kind, fault.t, fault.side) == (LOG_DAMAGED, presses[4].t, presses[4].side)
     assert "red 0:00" in fault.text and "not to be trusted" in fault.text
 
@@ -341,11 +341,11 @@ def test_a_logged_press_with_times_no_clock_can_show_is_a_line_written_wrong() -
 def test_logged_times_set_anew_by_hand_are_told_once_where_they_changed() -> None:
     presses = load_clock_log(FIXTURES / "game_short.clock.jsonl").presses
     reset = [*presses[:5], *(replace(press, red_ms=press.red_ms + 437_000) for press in presses[5:])]
-    (fault,) = log_time_faults(reset)
+    (fault,) = log_time_faults(reset).faults
     assert (fault.kind, fault.t) == (TIMES_CHANGED, presses[5].t) and "set by hand" in fault.text
     # the same change at the last press: nothing after it tells a written-wrong line from a reset
     last = [*presses[:-1], replace(presses[-1], black_ms=presses[-1].black_ms + 437_000)]
-    assert [fault.kind for fault in log_time_faults(last)] == [TIMES_CHANGED]
+    assert [fault.kind for fault in log_time_faults(last).faults] == [TIMES_CHANGED]
 
 
 @pytest.mark.parametrize("base_ms, increment_ms", [(5_400_000, 30_000), (900_000, 10_000), (300_000, 0)])
@@ -363,7 +363,15 @@ def test_a_log_of_moves_slower_and_faster_than_the_increment_shows_no_time_fault
         left[side] += increment_ms - round(spent * 1000)
         presses.append(ClockPress(round(t, 3), side, left["red"], left["black"]))
         side = "black" if side == "red" else "red"
-    assert log_time_faults(presses) == []
+    assert log_time_faults(presses) == ([], [])
     odd = presses[30]
     broken = [*presses[:30], replace(odd, red_ms=1) if odd.side == "red" else replace(odd, black_ms=1), *presses[31:]]
-    assert [fault.kind for fault in log_time_faults(broken)] == [LOG_DAMAGED]
+    assert [fault.kind for fault in log_time_faults(broken).faults] == [LOG_DAMAGED]
+
+
+def test_lines_missing_from_a_log_are_presses_lost_not_times_written_wrong() -> None:
+    # an arbiter tester deleted the presses of plies 3 and 4: both moves were blamed on the players, and
+    # ply 5's good line was called written wrong
+    presses = load_clock_log(FIXTURES / "game_short.clock.jsonl").presses
+    gappy = [*presses[:2], *presses[4:]]
+    assert log_time_faults(gappy) == ([], [(presses[1].t, presses[4].t)])

@@ -418,6 +418,26 @@ def test_a_damaged_clock_log_is_told_once_when_the_same_file_is_recorded_on(
 
 
 @pytest.mark.skipif(not VIDEO.exists(), reason="fixture video missing")
+def test_lines_deleted_from_a_clock_log_are_presses_lost_not_the_players_faults(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # an arbiter tester deleted the lines of plies 3 and 4: both moves were blamed on the players
+    # (move_without_press), and ply 5's good line was called written wrong
+    from recorder.events import ClockNoted
+
+    truth = json.loads((FIXTURES / "game_short.truth.json").read_text(encoding="utf-8"))
+    lines = (FIXTURES / "game_short.clock.jsonl").read_text(encoding="utf-8").splitlines()
+    log = tmp_path / "clock.jsonl"
+    log.write_text("\n".join([*lines[:2], *lines[4:]]) + "\n", encoding="utf-8")
+    _reading(monkeypatch, truth)
+    assert main(["record", str(VIDEO), "--no-db", "--quiet", "--clock-log", str(log),
+                 "--events", str(tmp_path / "events.jsonl")]) == 0
+    logged = read_events(tmp_path / "events.jsonl")
+    assert [e.iccs for e in logged if isinstance(e, MoveRecorded)] == truth["moves"]
+    assert not [e for e in logged if isinstance(e, Alert)]
+    assert sorted(e.ply for e in logged if isinstance(e, ClockNoted) and e.kind == "press_unheard") == [3, 4]
+
+
+@pytest.mark.skipif(not VIDEO.exists(), reason="fixture video missing")
 def test_a_clock_log_line_with_times_no_clock_can_show_is_told_at_its_move(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # a tester's log gave red 0:00 left at one press and 15:17 at the next: taken without a word
