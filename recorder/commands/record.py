@@ -302,6 +302,7 @@ def record_source(source_spec: str, classifier: Any, *, source: FrameSource | No
         try:
             items = clock.pace(source) if clock is not None else source
             next_look = 0.0
+            told_after: int | None = None  # the ply a move after the marked result was told at
             for item in resume_session(session, store, items, seekable):
                 # the clock's notices up to this item's time first: a note the session's events depend
                 # on (the clock back after a gap, before the plies whose presses it lost) comes before them
@@ -320,6 +321,11 @@ def record_source(source_spec: str, classifier: Any, *, source: FrameSource | No
                 if store is not None and time.monotonic() >= next_look:  # the arbiter's corrections (console)
                     next_look = time.monotonic() + CORRECTIONS_EVERY_S
                     _take_corrections(session, store, show)
+                after = _moves_after_result(store, session.resolver.game.ply, session.last_t, told_after)
+                if after is not None:
+                    told_after = after.ply
+                    events.append(after)
+                    on_event(after)
                 if isinstance(item, Frame):
                     progress.update(item.index + 1)
             reason, complete = "end of source", True
@@ -459,6 +465,20 @@ def _folder_timing_differs(stored: StoreRecording, source: object, *, followed: 
                 f"--follow to go on with game {game}, or give --new-game to record a new one")
     return (f"game {game} was recorded from this folder with --follow (pictures timed by when they were written): "
             f"give --follow again to go on with game {game}, or --new-game to record a new one")
+
+
+def _moves_after_result(store: StoreRecording | None, ply: int, t: float, told: int | None) -> Alert | None:
+    """The alert, once a result is marked, for the first move recorded after it (an arbiter tester
+    marked a resignation on a game still being played, or on the wrong board, and its next moves were
+    stored after the end without a word); None otherwise (told already, or nothing after it)."""
+    marked = store.result_marked if store is not None else None
+    if marked is None or ply <= marked.ply or (told is not None and told > marked.ply):
+        return None
+    by = f" by {marked.by}" if marked.by else ""
+    why = f" ({marked.text})" if marked.text else ""
+    return Alert(t, "moves_after_result", (), "", f"a move was recorded after the result {marked.result} was marked"
+                 f"{by} after ply {marked.ply}{why}: is it marked on the right game? The moves are recorded; if play "
+                 "went on, open the game again (result *)", ply)
 
 
 def _take_corrections(session: Any, store: StoreRecording, show: bool) -> None:

@@ -32,6 +32,7 @@ from recorder.events import (
     MoveRecorded,
     PositionRestored,
     RecordingStopped,
+    ResultMarked,
 )
 from recorder.scoresheet import RecordedGame, rebuild
 from recorder.sources import Frame, Gap, Lost, public_name
@@ -312,6 +313,9 @@ class StoreRecording:
     offset: float | None = None  # where this run's times start (``start_run``)
     _own: set[int] = field(default_factory=set)  # numbers of the events this run appended
     _seen: int = 0  # events up to this number have been looked at by ``corrections``
+    # the result an arbiter marked in the console or with ``xqrec edit`` while this run records (None
+    # once reopened): moves recorded after it are told (``moves_after_result``)
+    result_marked: ResultMarked | None = None
     # events the store would not take (a full disk, a store locked too long), in order, written as soon
     # as it takes them again: the recording goes on meanwhile (see ``sink``)
     backlog: list[Event] = field(default_factory=list)
@@ -439,6 +443,9 @@ class StoreRecording:
         found = self.store.events_after(self.game_id, self._seen)
         if found:
             self._seen = found[-1][0]
+        for seq, event in found:
+            if isinstance(event, ResultMarked) and seq not in self._own:
+                self.result_marked = event if event.result else None
         return [event for seq, event in found if seq not in self._own and (
             isinstance(event, MoveCorrected) or isinstance(event, PositionRestored) and event.by)]
 

@@ -772,3 +772,46 @@ def test_a_game_whose_board_was_never_found_stays_open_when_its_file_is_run_agai
     with GameStore(db) as store:
         (game,) = store.games()
         assert game.status == "open" and game.plies == 0
+
+
+@pytest.mark.skipif(not VIDEO.exists(), reason="fixture video missing")
+def test_a_move_recorded_after_the_result_was_marked_is_told_once(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # an arbiter tester marked "black resigned" with xqrec edit while the game was still being recorded
+    # (the wrong board, or play went on): the next moves were stored after the end without a word
+    import time
+
+    from recorder.events import ResultMarked
+    from recorder.store.db import GameStore
+
+    truth = json.loads((FIXTURES / "game_short.truth.json").read_text(encoding="utf-8"))
+    db = tmp_path / "games.sqlite3"
+    _reading(monkeypatch, truth)
+    inner_open = recorder.sources.open_source
+
+    class MarkedMidway:  # the arbiter marks the result from another process a little after ply 6
+        def __init__(self, spec: str, fps: float | None = None, follow: bool = False) -> None:
+            self.inner = inner_open(spec, fps=fps, follow=follow)
+            self.frame_count, self.ended_early = self.inner.frame_count, ""
+
+        def __iter__(self):  # type: ignore[no-untyped-def]
+            for item in self.inner:
+                if getattr(item, "index", -1) == 260:  # after ply 6 (t 24 s), before ply 7
+                    with GameStore(db) as console:
+                        (game,) = console.games()
+                        console.append(game.id, ResultMarked(26.0, 6, "1-0", "arbiter", "", "black resigned", False,
+                                                             by="陈裁判"))
+                    time.sleep(1.1)  # the recorder looks for the console's actions once a second
+                yield item
+
+        def stop(self) -> None:
+            self.inner.stop()
+
+    monkeypatch.setattr(recorder.sources, "open_source", MarkedMidway)
+    assert main(["record", str(VIDEO), "--db", str(db), "--quiet", "--pgn", str(tmp_path / "g.pgn")]) == 0
+    with GameStore(db) as store:
+        (game,) = store.games()
+        logged = store.events(game.id)
+    told = [e for e in logged if isinstance(e, Alert) and e.kind == "moves_after_result"]
+    assert len(told) == 1 and told[0].ply == 7 and "陈裁判" in told[0].text and "black resigned" in told[0].text
+    assert [e.iccs for e in logged if isinstance(e, MoveRecorded)] == truth["moves"]  # the moves are kept
