@@ -93,8 +93,8 @@ def pgn_tc(text: str) -> str:
         periods = value.split(":")
         if any("/" not in period for period in periods[:-1]):  # "90:00+30": minutes:seconds, not PGN
             raise argparse.ArgumentTypeError(
-                f"{text!r}: only the last period of a PGN time control may be one for the rest of the game; "
-                "the others give moves/seconds (40/7200:1800). --tc is seconds: 5400+30 for 90 minutes and 30 s a move")
+                f"{text!r} reads as minutes:seconds, but --tc is PGN seconds: 5400+30 for 90 minutes and 30 s a move "
+                "(periods joined by ':' give moves/seconds first, as in 40/7200:1800)")
         base = int(re.split(r"\+", periods[0].split("/")[-1].lstrip("*"))[0])
         if base < 60 and not periods[0].startswith("*"):  # (a sandglass of *30: 30 s a move)  # no game starts with under a minute: minutes typed for seconds (15+10 for 900+10)
             minutes = f"; {base} minutes is {base * 60}" if base else ""

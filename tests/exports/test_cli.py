@@ -130,7 +130,7 @@ def test_long_names_are_cut_visibly(tmp_path: Path, capsys: pytest.CaptureFixtur
     ("--date", "yesterday", "is not a date"),
     ("--date", "2026.13.01", "is not a date"),
     ("--tc", "90 min", "is not a PGN time control"),
-    ("--tc", "90:00+30", "only the last period"),  # a player tester: read as 90 s, then 0 s + 30
+    ("--tc", "90:00+30", "reads as minutes:seconds"),  # a player tester: read as 90 s, then 0 s + 30
     ("--tc", "15+10", "15 minutes is 900"),  # minutes typed for seconds
     ("--tc", "0", "starts the game with 0 seconds"),
     ("--time-control", "abc", "is not 'minutes+increment_seconds'"),
