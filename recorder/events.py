@@ -206,6 +206,12 @@ KIND_TITLES: dict[str, str] = {
 }
 
 
+# the plies a clock_log_mismatch looks back over: four press faults within them and the presses are
+# taken for another game's (recorder.resolver_clock), and the presses without a move told within them
+# are not counted as fouls (recorder.scoresheet; a second press without a move already loses, art. 4.1.9)
+MISMATCH_PLIES = 10
+
+
 def kind_title(kind: str) -> str:
     """What an alert kind or a ruling's reason is called on the pages and the sheets (its code in
     words when it has no title: a kind written by a later version, or read from someone's PGN)."""

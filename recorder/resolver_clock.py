@@ -34,14 +34,13 @@ import math
 from dataclasses import dataclass, replace
 
 from recorder.clocklog_input import ClockPress
-from recorder.events import ClockAlert, ClockNoted, ClockPressed, Event, recording_time
+from recorder.events import MISMATCH_PLIES, ClockAlert, ClockNoted, ClockPressed, Event, recording_time
 from rules import Position
 from rules.squares import opponent
 
 log = logging.getLogger(__name__)
 
 MISMATCH_FAULTS = 4  # press faults within MISMATCH_PLIES plies: the presses are not of this board's game
-MISMATCH_PLIES = 10  # (a second press without a move already loses the game, art. 4.1.9)
 LINE_GLITCH_S = 0.3  # presses by both sides closer than this are the line's doing: no hand presses back so fast
 EARLY_PLIES = 3  # with no press heard by then, the plies' missing presses are judged (the clock is not used)
 

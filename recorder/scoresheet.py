@@ -18,6 +18,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from recorder.events import (
+    MISMATCH_PLIES,
     NO_FOUL,
     SOURCE_CHANGED,
     Alert,
@@ -32,7 +33,6 @@ from recorder.events import (
     ResultMarked,
     SourceGap,
 )
-from recorder.resolver_clock import MISMATCH_PLIES
 from rules import START_FEN, Move, Position, RulesError, format_move
 from rules.squares import BLACK, RED, side_of
 
