@@ -11,6 +11,7 @@ The exports (PGN, PDF, the full text record) live in :mod:`recorder.exports`.
 
 from __future__ import annotations
 
+import itertools
 import logging
 import re
 import unicodedata
@@ -123,7 +124,7 @@ def _fill_lost_plies(game: RecordedGame, event: MoveRecorded) -> None:
         for entry in game.plies:
             position = position.play(entry.iccs)
         target = event.fen_after.split()[:2]
-        found = list(_routes(position, missing, Move.from_iccs(event.iccs), target))
+        found = list(itertools.islice(_routes(position, missing, Move.from_iccs(event.iccs), target), 2))  # one is put back
     except (RulesError, ValueError):
         return
     if len(found) != 1:
