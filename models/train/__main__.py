@@ -50,6 +50,8 @@ def parse_args() -> argparse.Namespace:
     p.add_argument("--seed", type=int, default=0, help="dataset seed (names the caches)")
     p.add_argument("--faces", choices=FACE_SETS, default="base",
                    help="the train split's faces ('wide': with the brush, handwritten and gothic faces added)")
+    p.add_argument("--video-views", type=float, default=0.0,
+                   help="share of train boards framed as a recording camera sends them (640x360 to 960x540)")
     p.add_argument("--fit-seed", type=int, default=0, help="seed of batch sampling and augmentation")
     p.add_argument("--workers", type=int, default=2, help="render processes")
     p.add_argument("--threads", type=int, default=2, help="torch threads")
@@ -79,8 +81,9 @@ def main() -> None:
     progress = not args.no_progress
     started = time.perf_counter()
     train_path = build_cache("train", args.seed, args.train_boards,
-                             args.cache / cache_name("train", args.seed, args.train_boards, args.faces),
-                             hand_rate=0.5, perturb=True, workers=args.workers, progress=progress, faces=args.faces)
+                             args.cache / cache_name("train", args.seed, args.train_boards, args.faces, args.video_views),
+                             hand_rate=0.5, perturb=True, workers=args.workers, progress=progress, faces=args.faces,
+                             video_share=args.video_views)
     dev_path = build_cache("dev", args.seed, args.dev_boards, args.cache / cache_name("dev", args.seed, args.dev_boards),
                            hand_rate=0.5, perturb=False, workers=args.workers, progress=progress)
     render_s = time.perf_counter() - started
@@ -119,7 +122,7 @@ def main() -> None:
     log.info("temperature %.3f: dev ECE %.5f -> %.5f", temperature, ece_before, ece_after)
     extra = {
         "training": {**asdict(config), "arch": args.arch, "data_seed": args.seed, "faces": args.faces,
-                     "train_boards": args.train_boards,
+                     "video_views": args.video_views, "train_boards": args.train_boards,
                      "dev_boards": args.dev_boards, "render_s": round(render_s), "train_s": round(train_s),
                      "final_loss": float(np.mean(losses[-100:])), "torch": torch.__version__,
                      "init": str(args.init or args.init_onnx) if (args.init or args.init_onnx) else None,

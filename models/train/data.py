@@ -41,7 +41,8 @@ CACHE_CONTEXT = CONTEXT * CACHE_PX / CROP_PX
 
 @dataclass(frozen=True)
 class BoardSpec:
-    """One board to render: split, dataset seed and index; ``hand`` and ``perturb`` switches; the face set."""
+    """One board to render: split, dataset seed and index; ``hand`` and ``perturb`` switches; the face set;
+    the share of boards seen as a recording camera frames them (``VIDEO_SIZES``)."""
 
     split: str
     seed: int
@@ -49,6 +50,7 @@ class BoardSpec:
     hand_rate: float
     perturb: bool
     faces: str = "base"
+    video_share: float = 0.0
 
 
 def truth_geometry(truth: ViewTruth, width: int, height: int) -> BoardGeometry:
@@ -90,24 +92,45 @@ def labels_of(truth: ViewTruth) -> np.ndarray:
 
 
 def render_sample(split: str, seed: int, index: int, hand_rate: float,
-                  faces: str = "base") -> tuple[np.ndarray, ViewTruth, bool, int]:
+                  faces: str = "base", video_share: float = 0.0) -> tuple[np.ndarray, ViewTruth, bool, int]:
     """(image, truth, whether a hand is in view, view seed) of view ``index`` of a split's dataset ``seed``:
     a random position in a style of the split (``faces``: see ``ViewStyle.sample``), drawn from the view
-    seed alone (repeatable)."""
+    seed alone (repeatable). ``video_share`` of the views are framed as a recording camera frames a
+    board, at a video's size (``VIDEO_SIZES``), with a codec's loss."""
     s = view_seed(split, seed, index)
     rng = np.random.default_rng([s, 4])
     position = random_position(rng)
     style = ViewStyle.sample(np.random.default_rng([s, 1]), split=split, faces=faces)
+    video_rng = np.random.default_rng([s, 11])
+    if video_share and video_rng.random() < video_share:
+        style = video_view_style(style, video_rng)
     hand = bool(rng.random() < hand_rate)
     image, truth, _ = render_view(position.fen(), s, style=style, hand=hand, split=split)
     return image, truth, hand, s
+
+
+VIDEO_SIZES = ((640, 360), (854, 480), (960, 540))  # streams a recording camera sends: 28-42 px per spacing
+
+
+def video_view_style(style: ViewStyle, rng: np.random.Generator) -> ViewStyle:
+    """``style`` as a recording camera sees it: the board fills most of a small video frame, square to it
+    or nearly, and a codec has softened it (a JPEG round trip stands in for the codec)."""
+    width, height = VIDEO_SIZES[int(rng.choice(len(VIDEO_SIZES), p=[0.6, 0.2, 0.2]))]
+    roll = style.roll_deg
+    if rng.random() < 0.85:
+        roll = (round(roll / 90.0) * 90.0 + float(rng.normal(0.0, 3.0))) % 360.0
+    return replace(style, width=width, height=height, coverage=float(rng.uniform(0.8, 0.95)),
+                   centre_shift=(style.centre_shift[0] * 0.3, style.centre_shift[1] * 0.3), roll_deg=roll,
+                   noise_sigma=min(style.noise_sigma, 1.5), blur_sigma=min(style.blur_sigma, 0.8),
+                   jpeg_quality=int(rng.choice((55, 70, 85))))
 
 
 def render_board(spec: BoardSpec) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, np.ndarray, np.ndarray]:
     """(crops (90, CACHE_PX, CACHE_PX, 3) uint8, labels (90,), hand flags (90,), seed, the share of
     each point's neighbourhood under the hand (90,), what stands on each point, hand or not (90,))
     for one board."""
-    image, truth, hand, s = render_sample(spec.split, spec.seed, spec.index, spec.hand_rate, spec.faces)
+    image, truth, hand, s = render_sample(spec.split, spec.seed, spec.index, spec.hand_rate, spec.faces,
+                                           spec.video_share)
     geometry = truth_geometry(truth, image.shape[1], image.shape[0])
     prng = np.random.default_rng([s, 7])
     if spec.perturb and prng.random() < 0.7:
@@ -133,15 +156,16 @@ def _render_chunk(specs: list[BoardSpec]) -> dict[str, np.ndarray]:
     }
 
 
-def cache_name(split: str, seed: int, boards: int, faces: str = "base") -> str:
+def cache_name(split: str, seed: int, boards: int, faces: str = "base", video_share: float = 0.0) -> str:
     """File name of a crop cache; it carries the crop geometry, so a change of crop never reuses stale crops."""
     wide = "" if faces == "base" else f"_{faces}"
-    return f"{split}{wide}_s{seed}_n{boards}_{CACHE_PX}px_{CACHE_CONTEXT:.2f}sp.npz"
+    video = f"_video{video_share:g}" if video_share else ""
+    return f"{split}{wide}{video}_s{seed}_n{boards}_{CACHE_PX}px_{CACHE_CONTEXT:.2f}sp.npz"
 
 
 def build_cache(split: str, seed: int, boards: int, out: Path, *, hand_rate: float, perturb: bool,
                 workers: int = 2, chunk: int = 25, progress: bool = True, faces: str = "base",
-                require: tuple[str, ...] = ()) -> Path:
+                require: tuple[str, ...] = (), video_share: float = 0.0) -> Path:
     """Render ``boards`` boards of ``split`` into ``out`` (an .npz of crops, labels, hand flags, seeds,
     cover shares).
 
@@ -164,7 +188,7 @@ def build_cache(split: str, seed: int, boards: int, out: Path, *, hand_rate: flo
                 if not set(require) <= set(part.files):
                     path.unlink()
         if not path.exists():
-            specs = [BoardSpec(split, seed, i, hand_rate, perturb, faces) for i in range(start, min(boards, start + chunk))]
+            specs = [BoardSpec(split, seed, i, hand_rate, perturb, faces, video_share) for i in range(start, min(boards, start + chunk))]
             jobs.append((path, specs))
     started = time.perf_counter()
     bar = _progress(len(jobs), f"render {split}", progress)
