@@ -11,7 +11,7 @@ are forbidden, the one side whose conduct is of the kinds 26.9.1 lists (长杀, 
 chariots or unprotected pieces, alone or between checks) must change; a side told to change loses
 if it makes two more moves without leaving the repetition (23.5.2: "两个回合内变着", 23.5.2.2, 4.1.5;
 ``Game.repetition``; here, the cycle repeating once more with that side still forbidden, the 1999
-text's 24.3, which a cycle of two rounds makes the same); otherwise the game is drawn if neither changes (25.2 both allowed, 26.9.4 both forbidden,
+text's 24.3, which a cycle of two rounds makes the same); otherwise the game is drawn if neither changes within two rounds (23.5.2.1; 25.2 both allowed, 26.9.4 both forbidden,
 as the 1999 text's 26.3 has it for every such case).
 
 Without a threefold repetition, 23.4 lets a player ask for the same verdict once a side has gone
@@ -287,9 +287,10 @@ def _decide(red: SideConduct, black: SideConduct, stubborn: set[str]
     if red.forbidden and black.forbidden and len(graves) != 1:
         why_zh = "，均属第26.9.1条所列" if graves else ""
         why_en = ", both of the kinds art. 26.9.1 lists" if graves else ""
-        text = (f"双方均为禁止着法（红方{red.label_zh}，黑方{black.label_zh}{why_zh}），双方不变作和（第25.4条、第26.9.4条）。"
+        text = (f"双方均为禁止着法（红方{red.label_zh}，黑方{black.label_zh}{why_zh}），"
+                "双方两个回合内不变作和（第25.4条、第26.9.4条、第23.5.2.1条）。"
                 f" Both sides' moves are forbidden (red: {red.label_en}; black: {black.label_en}{why_en});"
-                " if neither changes, the game is drawn (art. 25.4, 26.9.4).")
+                " either may change within two rounds; if neither does, the game is drawn (art. 25.4, 26.9.4, 23.5.2.1).")
         return "draw_both_forbidden", "1/2-1/2", None, None, "26.9.4", text + advice
     if red.forbidden or black.forbidden:
         if red.forbidden and black.forbidden:  # only one side's of the kinds 26.9.1 lists: it changes
@@ -317,8 +318,9 @@ def _decide(red: SideConduct, black: SideConduct, stubborn: set[str]
                 f" {bad.side.capitalize()} plays forbidden moves ({bad_en}) against {good_en}:"
                 f" {bad.side} must change within two rounds or lose (art. {articles}, 23.5.2.2).")
         return "must_change", None, None, bad.side, article, text + advice
-    text = ("双方均为允许着法，双方不变作和（第25.2条）。"
-            " Both sides' moves are allowed: if neither changes, the game is drawn (art. 25.2).")
+    text = ("双方均为允许着法，双方两个回合内不变作和（第25.2条、第23.5.2.1条）。"
+            " Both sides' moves are allowed: either may change within two rounds; if neither does,"
+            " the game is drawn (art. 25.2, 23.5.2.1).")
     return "draw_both_allowed", "1/2-1/2", None, None, "25.2", text + advice
 
 

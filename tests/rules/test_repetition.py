@@ -92,6 +92,8 @@ def test_both_allowed_draw_25_2_and_pyffish_agrees(name: str) -> None:
     verdict = play(name).repetition()
     assert verdict is not None
     assert (verdict.code, verdict.result, verdict.article) == ("draw_both_allowed", "1/2-1/2", "25.2")
+    # the draw is due if neither changes within the two rounds 23.5.2 gives every side
+    assert "两个回合内不变作和" in verdict.text and "within two rounds" in verdict.text and "23.5.2.1" in verdict.text
     fen, moves = CASES[name]
     assert pyffish_first_end(fen, moves) == (8, 0)
 
@@ -204,6 +206,7 @@ def test_mutual_perpetual_check_is_a_draw() -> None:
     moves = _classes({"red": [MoveKind.CHECK] * 4, "black": [MoveKind.CHECK] * 4})
     verdict = judge("fen", 8, (0, 4, 8), moves)
     assert (verdict.code, verdict.result, verdict.article) == ("draw_both_forbidden", "1/2-1/2", "26.9.4")
+    assert "within two rounds" in verdict.text and "23.5.2.1" in verdict.text
 
 
 def test_perpetual_check_against_a_perpetual_chase_still_loses() -> None:
