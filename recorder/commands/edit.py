@@ -92,7 +92,10 @@ def _mark_result(store: GameStore, game_id: int, result: str, reason: str, artic
         mark_result(store, game_id, events, {"result": result, "text": reason, "article": article},
                     game.moves, game.start_fen, by)
     said = f" ({reason})" if reason else ""
-    return f"result marked {result}{said} by {by}" if result != "*" else f"result taken back, game open again{said}"
+    if result == "*":
+        return f"result {game.result} taken back, game open again{said}"
+    was = f", was {game.result}" if game.result != "*" else ""
+    return f"result marked {result}{said} by {by}{was}"
 
 
 def _login() -> str:

@@ -10,6 +10,7 @@ time order) and the wall-clock time ``at``.
 from __future__ import annotations
 
 import logging
+import re
 from datetime import UTC, datetime
 from typing import Any
 
@@ -34,6 +35,8 @@ log = logging.getLogger(__name__)
 
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 MAX_TEXT = 500
+# an article of the competition rules (2011: articles 1 to 26, numbered down to four levels, 23.5.2.1)
+_ARTICLE = re.compile(r"(?:[1-9]|1[0-9]|2[0-6])(?:\.[1-9][0-9]?){0,3}")
 
 
 class ActionError(ValueError):
@@ -258,6 +261,12 @@ def mark_result(store: GameStore, game_id: int, events: list[StoredEvent], body:
                           "by the rules; if the record is wrong, correct its moves first, or give the reason "
                           "for another result in the note (e.g. a draw agreed before the moves played on)")
     article = _text(body.get("article"), "article")
+    if article and not _ARTICLE.fullmatch(article):
+        raise MalformedAction(f"article {article!r} is not one of the rules' articles: give its number, "
+                              "e.g. 4.1.12 (a resignation) or 4.2.1 (a draw agreed)")
+    current = rebuild([stored.event for stored in events]).result
+    if result == "*" and current == "*":
+        raise ActionError("the game has no result to take back: it is open")
     last = events[-1].event if events else None
     if isinstance(last, ResultMarked) and ((last.result or "*"), last.text) == (result, text):
         # the same marking again with nothing between: a second click (or a second arbiter a moment later)

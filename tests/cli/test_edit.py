@@ -206,3 +206,26 @@ def test_a_result_taken_back_is_no_end_of_the_game(tmp_path: Path, capsys: pytes
     assert main(["export", str(game), "--db", str(db), "--format", "txt"]) == 0
     sheet = capsys.readouterr().out
     assert "End:" not in sheet and "result reopened (*): entered on the wrong board" in sheet
+
+
+def test_a_result_change_names_the_old_one_and_an_open_game_is_not_reopened(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # an arbiter tester: `--result '*'` on a game with no result logged another reopening; a changed
+    # result did not say what it replaced; `--article 99.9` was stored as the rule a result rests on
+    from recorder.events import ResultMarked
+
+    db = tmp_path / "round.sqlite3"
+    game, _ = _round(db)
+    assert main(["edit", str(game), "--db", str(db), "--result", "*", "--by", "x"]) == 2
+    assert "no result to take back: it is open" in capsys.readouterr().err
+    assert main(["edit", str(game), "--db", str(db), "--result", "1-0", "--article", "99.9", "--by", "x"]) == 2
+    assert "not one of the rules' articles" in capsys.readouterr().err
+    assert main(["edit", str(game), "--db", str(db), "--result", "1-0", "--article", "4.1.12", "--by", "x"]) == 0
+    assert "result marked 1-0 by x" in capsys.readouterr().out
+    assert main(["edit", str(game), "--db", str(db), "--result", "0-1", "--reason", "sides swapped on the sheet",
+                 "--article", "23.5.2.1", "--by", "x"]) == 0
+    assert "result marked 0-1 (sides swapped on the sheet) by x, was 1-0" in capsys.readouterr().out
+    assert main(["edit", str(game), "--db", str(db), "--result", "*", "--by", "x"]) == 0
+    assert "result 0-1 taken back, game open again" in capsys.readouterr().out
+    with GameStore(db) as store:
+        assert [e.result for e in store.events(game) if isinstance(e, ResultMarked)] == ["1-0", "0-1", None]
