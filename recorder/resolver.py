@@ -20,7 +20,7 @@ import contextlib
 import itertools
 import logging
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
@@ -1401,6 +1401,12 @@ class Resolver:
         if gone_since is not None:
             self._unseen_since = min(gone_since, self._unseen_since if self._unseen_since is not None else gone_since)
         self.blind(t)
+
+    def set_up_fault_told(self, squares: Iterable[str]) -> None:
+        """The set-up fault (art. 1.3) on ``squares`` was told before the first move, by an earlier run
+        of this game: its points, while they read so, are the board as set up, not pieces knocked since
+        (see ``_residual``); a point that reads right again leaves it."""
+        self._set_up_fault = frozenset(parse_square(name) for name in squares)
 
     def adopt(self, ply: int, moves: Sequence[str], t: float | None = None, taken_back: bool = False) -> None:
         """The arbiter corrected the record from ply ``ply`` on to ``moves`` (ICCS) at ``t``: judge the

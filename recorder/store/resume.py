@@ -95,6 +95,14 @@ def prime_resolver(resolver: Any, point: ResumePoint) -> None:
         if isinstance(event, Alert) and event.kind == "set_up_again":
             resolver.set_up_again_at = event.t
             break
+    # the set-up fault told before the first move (art. 1.3) stands on its points until the arbiter
+    # corrects the record (a restarted recorder raised the same missing piece as knocked, art. 5.9)
+    for event in reversed(point.events):
+        if isinstance(event, MoveCorrected | PositionRestored):
+            break
+        if isinstance(event, Alert) and event.ply == 0 and event.article == "1.3":
+            resolver.set_up_fault_told(event.squares)
+            break
     book = getattr(resolver, "clock", None)
     if book is None:
         return
