@@ -26,7 +26,12 @@ from recorder.events import Event, RecordingStarted
 from recorder.exports.diagram import RED_INK, diagram_size, draw_position
 from recorder.exports.fonts import CJK_FONTS, find_cjk_font, find_latin_font
 from recorder.exports.pgn import game_notes
-from recorder.exports.times import clock_text, time_control_of, time_used
+from recorder.exports.times import (
+    clock_contradicts,
+    clock_text,
+    time_control_of,
+    time_used,
+)
 from recorder.scoresheet import RecordedGame, clock_left_text, foul_alerts, rebuild
 from recorder.store.db import GameInfo
 from rules import Move, Position, format_move
@@ -389,10 +394,15 @@ def scoresheets_pdf(games: Sequence[tuple[Sequence[Event], GameInfo | None]], *,
 def _time_control_box(game: RecordedGame, given: str) -> str:
     """The time control in the header's narrow box, as players write it ("15′+10″" for PGN's
     900+10; "(clock)" when it was read from the clock's presses); the PGN form for other controls."""
+    def written(control: str) -> str:
+        if (found := re.fullmatch(r"(\d+)(?:\+(\d+))?", control)) is not None and int(found.group(1)) % 60 == 0:
+            return f"{int(found.group(1)) // 60}′" + (f"+{found.group(2)}″" if found.group(2) not in (None, "0") else "")
+        return control
+
     control, read = time_control_of(game, given)
-    if (found := re.fullmatch(r"(\d+)(?:\+(\d+))?", control)) is not None and int(found.group(1)) % 60 == 0:
-        control = f"{int(found.group(1)) // 60}′" + (f"+{found.group(2)}″" if found.group(2) not in (None, "0") else "")
-    return f"{control} (clock)" if control and read else control
+    if given and clock_contradicts(game, given):  # the sheet's control is not the clock's: say so (the box
+        return f"{written(control)} ≠ clock"     # holds no more; the text sheet says what the clock ran)
+    return f"{written(control)} (clock)" if control and read else written(control)
 
 
 def _draw(sheet: _Sheet, events: Sequence[Event], info: GameInfo, short: bool, not_over: str = "") -> None:

@@ -55,6 +55,12 @@ def parse_pgn_time_control(text: str) -> tuple[int, int] | None:
     return int(match.group(1)) * 1000, int(match.group(2) or 0) * 1000
 
 
+def sandglass_ms(text: str) -> int | None:
+    """The time a move of a sandglass control (PGN ``"*30"``) may take, in ms; ``None`` for other forms."""
+    match = re.fullmatch(r"\s*\*(\d+)\s*", text or "")
+    return int(match.group(1)) * 1000 if match is not None else None
+
+
 def time_control_words(text: str) -> str:
     """A PGN ``TimeControl`` as a player reads it ("5400+30" -> "90 min + 30 s a move"; "" for an
     unknown form, "?" or "-")."""
@@ -87,10 +93,14 @@ def time_control_disagrees(time_control: str, press: ClockPressed, side: str) ->
     more often than a first move that long (a 15-minute clock with --tc 5400+30 read as 75 minutes spent).
     """
     control = parse_pgn_time_control(time_control)
-    if control is None:
-        return None
-    base, increment = control
     left = _left(press, side)
+    if control is None:
+        glass = sandglass_ms(time_control)
+        if glass is None or left <= glass + 2000:
+            return None
+        return (f"the clock showed {side} {_hms(left)} after the first move, but the time control {time_control} "
+                f"gives {_hms(glass)} a move: check it")
+    base, increment = control
     if left <= base + increment + 2000 and left >= base // 2:
         return None
     return (f"the clock showed {side} {_hms(left)} after the first move, but the time control {time_control} "
@@ -186,7 +196,12 @@ def time_control_line(game: RecordedGame, given: str) -> str:
     was read from the clock, so ("900+10 (15 min + 10 s a move, read from the clock)"); "" when unknown."""
     control, read = time_control_of(game, given)
     said = [part for part in (time_control_words(control), "read from the clock" if read else "") if part]
-    return f"{control} ({', '.join(said)})" if control and said else control
+    words = ", ".join(said)
+    if given and clock_contradicts(game, given):  # typed wrong, most likely: the sheet says so
+        clock = clock_time_control(game)
+        doubt = f"but the clock ran {clock}" if clock else "but the clock's times do not fit it"
+        words = f"{words}; {doubt}" if words else doubt
+    return f"{control} ({words})" if control and words else control
 
 
 def time_control_of(game: RecordedGame, given: str) -> tuple[str, bool]:
@@ -221,6 +236,13 @@ def clock_contradicts(game: RecordedGame, time_control: str) -> str | None:
         disagrees = time_control_disagrees(time_control, first, first.side)
         if disagrees:
             return disagrees
+    glass = sandglass_ms(time_control)
+    over = [(press, side) for press in game.presses for side in SIDES
+            if glass is not None and _left(press, side) > glass + OVER_CONTROL_MS]
+    if over:  # a sandglass clock never shows more than one move's time
+        press, side = over[0]
+        return (f"the clock showed {side} {_hms(_left(press, side))} left, more than the time control "
+                f"{time_control} gives a move ({_hms(glass or 0)}): check the time control")
     balance = _balance(game, parse_pgn_time_control(time_control))
     for side, (most, left, given) in (balance or {}).items():
         if left > most + OVER_CONTROL_MS:

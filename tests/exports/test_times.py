@@ -253,8 +253,25 @@ def test_a_time_control_is_said_in_words_on_the_sheets() -> None:
         "90 min + 30 s a move", "15 min", "40 moves in 120 min, then 30 min + 30 s a move", "3 min a move", "", "", ""]
     events, _ = _faults_game()
     assert "Time control: 900+10 (15 min + 10 s a move)" in export_text(events, INFO)
-    assert pdf_module._time_control_box(rebuild(events), "5400+30") == "90′+30″"
+    assert pdf_module._time_control_box(rebuild(events), "900") == "15′ ≠ clock"
+    assert pdf_module._time_control_box(rebuild(events), "1200+10") == "20′+10″"  # more time: not impossible
     assert pdf_module._time_control_box(rebuild(events), "40/7200:1800") == "40/7200:1800"
+
+
+def test_a_time_control_the_clock_contradicts_is_said_so_on_the_stored_sheets() -> None:
+    # a finding left open: a wrong --tc was warned of while recording, but the stored sheets gave it as
+    # the game's with no word; and a sandglass control (*30) on a 90-minute clock was taken in silence
+    from recorder.exports.times import clock_contradicts
+
+    events, _ = _faults_game()
+    game = rebuild(events)
+    assert "Time control: 5400+30 (90 min + 30 s a move; but the clock ran 900+10)" in export_text(
+        events, GameInfo(time_control="5400+30"))
+    assert pdf_module._time_control_box(game, "5400+30") == "90′+30″ ≠ clock"
+    told = clock_contradicts(game, "*30")
+    assert told is not None and "*30 gives 0:00:30 a move" in told
+    assert "Time control: *30 (30 s a move; but the clock ran 900+10)" in export_text(events, GameInfo(time_control="*30"))
+    assert clock_contradicts(game, "*1200") is None  # 20 minutes a move: nothing the clock showed exceeds it
 
 
 def test_a_clock_with_a_second_period_is_not_read_as_its_first() -> None:
