@@ -3,10 +3,8 @@ every stored game of the round in board order, or of the event round by round.""
 
 from __future__ import annotations
 
-import re
-
 from recorder.exports.pgn import export_pgn
-from recorder.store.db import GameRow, GameStore
+from recorder.store.db import GameRow, GameStore, event_rounds, round_order
 
 
 def round_games(store: GameStore, event: str, round_name: str) -> list[GameRow]:
@@ -14,7 +12,7 @@ def round_games(store: GameStore, event: str, round_name: str) -> list[GameRow]:
     when there is none)."""
     games = store.games(event=event, round_name=round_name)
     if not games:
-        held = sorted({(g.info.event, g.info.round) for g in store.games() if g.info.event or g.info.round})
+        held = event_rounds(store.games())
         rounds = "; ".join(f"{name!r} of {tournament!r}" for tournament, name in held[:12])
         more = f" and {len(held) - 12} more" if len(held) > 12 else ""
         raise ValueError(f"no games stored for round {round_name!r} of {event!r}" +
@@ -34,11 +32,6 @@ def round_pgn(store: GameStore, event: str, round_name: str, notation: str = "ic
     return "\n".join(texts)
 
 
-def _round_order(name: str) -> list[tuple[int, int | str]]:
-    """A round's name as rounds are ordered: numbers as numbers ("2" before "10"), words as words."""
-    return [(0, int(part)) if part.isdigit() else (1, part) for part in re.findall(r"\d+|\D+", name)]
-
-
 def event_games(store: GameStore, event: str) -> list[GameRow]:
     """Every stored game of tournament ``event``, round by round (in round order) and by board in
     each (``ValueError`` naming the tournaments held when there is none)."""
@@ -48,7 +41,7 @@ def event_games(store: GameStore, event: str) -> list[GameRow]:
         named = "; ".join(repr(name) for name in held[:12]) + (f" and {len(held) - 12} more" if len(held) > 12 else "")
         raise ValueError(f"no games stored for the event {event!r}" +
                          (f" (the store holds {named})" if held else " (the store holds no named event)"))
-    games.sort(key=lambda g: (_round_order(g.info.round), g.info.board if g.info.board is not None else 0, g.id))
+    games.sort(key=lambda g: (round_order(g.info.round), g.info.board if g.info.board is not None else 0, g.id))
     return games
 
 

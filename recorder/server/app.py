@@ -38,7 +38,7 @@ from recorder.server import actions
 from recorder.server.config import ServeConfig, is_loopback
 from recorder.server.feed import EventFeed, Message, messages_for, sse_text
 from recorder.server.state import events_after, game_state, last_event_id, public_state, read_game_events
-from recorder.store.db import GameRow, GameStore
+from recorder.store.db import GameRow, GameStore, event_rounds
 
 log = logging.getLogger(__name__)
 
@@ -520,7 +520,7 @@ class ConsoleHandler(BaseHTTPRequestHandler):
         games = store.games()
         event, round_name = query.get("event", [None])[0], query.get("round", [None])[0]
         wanted = query.get("game", [None])[0]
-        rounds = sorted({(g.info.event, g.info.round) for g in games if g.info.event or g.info.round})
+        rounds = event_rounds(games)  # round 3 before round 10 in the spectators' menu (an organiser tester)
         if wanted is not None:  # one board, whatever its round (a link shared while it was played)
             found = [g for g in games if str(g.id) == wanted.strip()]
             if not found:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 import socket
 import sqlite3
 import time
@@ -89,6 +90,17 @@ class GameInfo:
             value = getattr(self, name)
             if isinstance(value, str):
                 object.__setattr__(self, name, one_line(value))
+
+
+def round_order(name: str) -> list[tuple[int, int | str]]:
+    """A round's name as rounds are ordered: numbers as numbers ("2" before "10"), words as words."""
+    return [(0, int(part)) if part.isdigit() else (1, part) for part in re.findall(r"\d+|\D+", name)]
+
+
+def event_rounds(games: list[GameRow]) -> list[tuple[str, str]]:
+    """The (event, round)s ``games`` are played in, by event, then in round order (round 3 before 10)."""
+    held = {(g.info.event, g.info.round) for g in games if g.info.event or g.info.round}
+    return sorted(held, key=lambda pair: (pair[0], round_order(pair[1]), pair[1]))
 
 
 @dataclass

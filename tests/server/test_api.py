@@ -747,3 +747,14 @@ def test_a_no_foul_ruling_stays_with_its_alert_through_the_pgn() -> None:
     other = GameStore(":memory:")
     (copy,) = import_pgn(other, export_pgn(store.events(game), store.game(game).info), "copy.pgn").ids
     assert foul_alerts(rebuild(other.events(copy))) == counted
+
+
+def test_the_spectators_round_menu_goes_in_round_order(console: Any) -> None:
+    # an organiser tester: the menu read "round 10, round 3, round 4" (the names sorted as text)
+    record(console.db)
+    with GameStore(console.db) as store:
+        for name in ("10", "4", "2b", "2a"):
+            store.create_game("cam.mp4", GameInfo(event="Open", round=name, board=1))
+    status, body, _ = get(f"{console.url}/api/public/games?event=Open&round=3")
+    assert status == 200
+    assert [r["round"] for r in json.loads(body)["rounds"]] == ["2a", "2b", "3", "4", "10"]
