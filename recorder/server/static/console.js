@@ -12,7 +12,7 @@
     const moves = state.moves.slice(-count);
     const script = XQ.prefs.script;
     return moves.map((m) => `<li class="${m.side}${m.corrected_by ? " corrected" : ""}${m.rivals ? " unsure" : ""}" title="ply ${m.ply}: ${XQ.esc(m.iccs)}${XQ.unsureNote(m, script)}">`
-      + `<span class="n">${XQ.moveLabel(m.ply, state.start_fen)}</span><span class="mv">${XQ.esc(XQBoard.notation(m.chinese, script))}</span>${m.rivals ? '<sup class="unsure">?</sup>' : ""}`
+      + `<span class="n">${XQ.moveLabel(m.ply, state.start_fen)}</span><span class="mv">${XQ.esc(XQBoard.notation(m.chinese, script))}</span>`
       + "</li>").join("");
   }
 
