@@ -9,7 +9,9 @@ become ``move_without_press`` alerts (art. 6: a player presses the clock after e
 only once the clock has been heard after the ply's grace (its press may still be on the line) and
 never when the clock went unheard around the ply (a lost link or a quiet line may have dropped the
 press): such a ply gets a ``press_unheard`` note instead.
-A press that changed nothing on the clock (the other side's time was running) is still a press
+A ply made while the opponent's time still ran (the opponent's move just before it was told
+unpressed) is not judged for its press: its mover's press could not change the clock, and a clock that reports only
+changes (DGT) never tells of it (a ``press_unheard`` note). A press that changed nothing on the clock (the other side's time was running) is still a press
 without a move when the opponent had moved since the presser's previous press: the opponent moved
 without pressing, and the presser pressed before moving. Otherwise it is a second press of the
 presser's own move and says nothing. A press that flipped the clock and was then taken by the
@@ -84,6 +86,7 @@ class ClockBook:
         self._made: dict[int, float] = {}  # ply -> when the board first stood still with it (made by then)
         self._faulted: list[ClockPress] = []  # effective presses alerted as press_without_move
         self._fault_plies: list[int] = []  # the plies of every press fault told
+        self._not_pressed: set[int] = set()  # the plies told as move_without_press
         self.untrusted = False  # the presses were found not to follow this board: no longer judged
 
     def heard(self, until: float, unheard: list[tuple[float, float]]) -> None:
@@ -278,6 +281,7 @@ class ClockBook:
         """Forget plies removed from the record."""
         self.unpressed = [u for u in self.unpressed if u.ply not in plies]
         self._fault_plies = [at for at in self._fault_plies if at not in plies]
+        self._not_pressed -= plies
         for ply in plies:
             self._plies.pop(ply, None)
             self._made.pop(ply, None)
@@ -390,9 +394,19 @@ class ClockBook:
                         f"from {recording_time(gap[0])} to {recording_time(gap[1])} of the recording, so a press may have been lost on the line")
                 events.append(ClockNoted(t, "press_unheard", text, entry.side, entry.ply))
                 continue
+            if entry.ply - 1 in self._not_pressed and self.running != entry.side:
+                # the opponent's time still runs (its move before, told unpressed): this mover's press could
+                # not change the clock, and a clock that reports changes (DGT) says nothing of it. Its
+                # press is not to be judged: the opponent's missing press is the fault, told already
+                text = (f"{self.start.move_name(entry.ply)}: no clock press heard, but {opponent(entry.side)}'s time was "
+                        f"still running ({opponent(entry.side)} had not pressed), so a press could not change the clock")
+                if not self.untrusted:  # presses not of this board are not told of at all
+                    events.append(ClockNoted(t, "press_unheard", text, entry.side, entry.ply))
+                continue
             text = (f"{self.start.move_name(entry.ply)} was made but the clock was not pressed "
                     "(art. 6: press the clock after each move)")
             faults.append(ClockAlert(t, "move_without_press", (), "6", text, min(entry.ply, ply), entry.side))
+            self._not_pressed.add(entry.ply)
         self.unpressed = still
         return events + self._judged(faults, t, ply)
 

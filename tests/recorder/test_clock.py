@@ -289,6 +289,21 @@ def test_move_without_press_is_flagged_once_the_grace_is_over() -> None:
     assert _kinds(resolver.tick(8.0)) == ["move_without_press"]
 
 
+def test_a_move_made_while_the_opponents_time_still_ran_is_not_blamed_for_its_press() -> None:
+    # an organiser tester, with a DGT clock: red did not press after its move, black moved and pressed,
+    # which changed nothing (red's time ran) and so was never reported; black got a move_without_press too
+    resolver = Resolver(clock=True)
+    resolver.clock_heard(0.5, [])
+    resolver.observe(observe_board(P1.board, 3.0))
+    events = resolver.observe(observe_board(P2.board, 6.2))
+    assert [e.iccs for e in events if isinstance(e, MoveRecorded)] == ["h9g7"]
+    resolver.clock_heard(20.0, [])
+    told = resolver.tick(20.0)
+    assert [(a.kind, a.side) for a in told if isinstance(a, ClockAlert)] == [("move_without_press", "red")]
+    (noted,) = [e for e in told if isinstance(e, ClockNoted)]
+    assert (noted.kind, noted.side, noted.ply) == ("press_unheard", "black", 2) and "red's time was still running" in noted.text
+
+
 def test_two_presses_announce_two_moves() -> None:
     resolver = Resolver(clock=True)
     resolver.press(ClockPress(2.0, "red", 905000, 900000))
@@ -807,13 +822,14 @@ def test_presses_that_follow_the_board_again_are_judged_again() -> None:
     book = ClockBook("red")
     sides = ["red", "black"] * 20
     told: list[str] = []
-    for ply in range(1, 41):
+    for ply in range(1, 41):  # (black's moves while red's time still ran are not judged: notes)
         book.recorded(ply, sides[ply - 1], ply * 5.0)
-        if ply > 4 and ply != 30:
+        if ply > 8 and ply != 30:
             book.press(ClockPress(ply * 5.0 + 0.3, sides[ply - 1], 900_000, 900_000))
         told += [e.kind for e in book.expire(ply * 5.0 + 4.9, None, False, ply)
                  if isinstance(e, ClockAlert | ClockNoted)]
-    assert told == ["move_without_press"] * 4 + ["clock_log_mismatch", "clock_follows_again", "move_without_press"]
+    assert told == ["move_without_press", "press_unheard"] * 3 + [
+        "move_without_press", "clock_log_mismatch", "clock_follows_again", "move_without_press"]
     assert not book.untrusted and MISMATCH_PLIES == 10
 
 
@@ -822,12 +838,12 @@ def test_faults_of_plies_taken_back_do_not_count_towards_a_mismatch() -> None:
 
     book = ClockBook("red")
     sides = ["red", "black"] * 5
-    for ply in range(1, 4):  # three moves without a press
+    for ply in range(1, 6):  # five moves without a press: red's three told (black's made while red's time ran)
         book.recorded(ply, sides[ply - 1], ply * 5.0)
         book.expire(ply * 5.0 + 4.9, None, False, ply)
-    book.taken_back({2, 3})  # the arbiter restored the position after ply 1
+    book.taken_back({2, 3, 4, 5})  # the arbiter restored the position after ply 1
     told = []
-    for ply in (2, 3):
+    for ply in (2, 3, 4, 5):
         book.recorded(ply, sides[ply - 1], 30.0 + ply * 5.0)
         told += [e.kind for e in book.expire(30.0 + ply * 5.0 + 4.9, None, False, ply) if isinstance(e, ClockAlert)]
     assert told == ["move_without_press", "move_without_press"] and not book.untrusted
