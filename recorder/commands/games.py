@@ -10,7 +10,7 @@ import unicodedata
 from pathlib import Path
 
 from recorder.store import GameStore, default_db_path
-from recorder.store.db import GameRow
+from recorder.store.db import GameRow, event_rounds
 from recorder.store.importer import NOT_IMPORTED, import_pgn
 from rules.pgn import PgnError, decode_pgn
 
@@ -118,9 +118,17 @@ def _list(args: argparse.Namespace, data: bytes) -> int:
                                                     round_name=args.round, void=True))
         hidden = f" ({voided} void game(s) not listed: --all lists them)" if voided else ""
         if not games:
-            print(f"no games in {store.path}" + hidden + ("; the demo's games are in out/demo/demo.sqlite3 (--db)"
-                                                          if args.db is None and Path("out/demo/demo.sqlite3").exists()
-                                                          else ""))
+            asked = [part for part in (f"in round {args.round!r}" if args.round else "",
+                                       f"of the event {args.event!r}" if args.event else "") if part]
+            held = ""
+            if args.event or args.round:  # the filter found nothing: what the store holds (an organiser tester)
+                rounds = event_rounds(store.games(event=args.event) if args.event else store.games())
+                named = "; ".join(f"round {name!r} of {event!r}" if event else f"round {name!r}"
+                                  for event, name in rounds[-8:] if name)
+                held = f" (the store holds {named})" if named else ""
+            print(" ".join(["no open games" if args.open else "no games", *asked, f"in {store.path}"]) + held
+                  + hidden + ("; the demo's games are in out/demo/demo.sqlite3 (--db)"
+                              if args.db is None and Path("out/demo/demo.sqlite3").exists() else ""))
             return SOME_NOT_IMPORTED if partly else 0
         if args.round:  # one round's games as its pairings are read: by board
             games.sort(key=lambda game: (game.info.event, game.info.board is None, game.info.board or 0, game.id))

@@ -273,9 +273,13 @@ def _alike(name: str) -> str:
 
 def near_names(stored: list[GameRow], info: GameInfo) -> list[str]:
     """Warnings for a new tournament or round named like one the store has ("City open" beside "City
-    Open", round "03" beside "3"): its games would be missing from the other's round PGN and broadcast."""
+    Open", round "03" beside "3"): its games would be missing from the other's round PGN and broadcast;
+    and for a game of a round without a board number."""
     events = {game.info.event for game in stored}
     warnings = []
+    if info.round and info.board is None:  # an organiser tester: such a game comes first in the round's PGN
+        warnings.append(f"round {info.round!r} has no board number (--board): the game has no [Board] tag, and "
+                        "the round's PGN and the broadcast list it before board 1")
     if info.event not in events:
         twins = sorted(event for event in events if event and _alike(event) == _alike(info.event))
         if twins:

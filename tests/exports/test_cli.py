@@ -278,6 +278,11 @@ def test_an_empty_listing_names_the_store_it_read(tmp_path: Path, capsys: pytest
     GameStore(db).close()
     assert main(["games", "--db", str(db)]) == 0
     assert f"no games in {db}" in capsys.readouterr().out
+    # an organiser tester: with --round 5 and nothing in it, "no games in <store>" read as an empty store
+    with GameStore(db) as store:
+        store.create_game("cam", GameInfo(event="Open", round="4", board=1))
+    assert main(["games", "--db", str(db), "--round", "5", "--open"]) == 0
+    assert f"no open games in round '5' in {db} (the store holds round '4' of 'Open')" in capsys.readouterr().out
     monkeypatch.chdir(tmp_path)  # a checkout where make demo has run
     (tmp_path / "out" / "demo").mkdir(parents=True)
     GameStore(tmp_path / "out" / "demo" / "demo.sqlite3").close()

@@ -396,10 +396,14 @@ def test_a_new_game_is_warned_of_a_mistyped_round_event_or_board(tmp_path: Path,
         StoreRecording.open(store, "d.mp4", GameInfo(event="city open  2026", round="3", board=2))
         StoreRecording.open(store, "e.mp4", GameInfo(event="City Open 2026", round="3", board=3))  # all right
         StoreRecording.open(store, "f.mp4", GameInfo(event="City Open 2026", round="5", board=3))  # a new round
+        StoreRecording.open(store, "g.mp4", GameInfo(event="City Open 2026", round="5"))  # no board (a tester)
+        StoreRecording.open(store, "h.mp4", GameInfo())  # a camera tried out: no round, no board, no warning
     assert caplog.messages == [
         "round '03' is new to 'City Open 2026', which has round '3': its games are a round of their own (check --round)",
         "the event 'city open  2026' is new to this store, which has 'City Open 2026': its games are a tournament "
-        "of their own (check --event)"]
+        "of their own (check --event)",
+        "round '5' has no board number (--board): the game has no [Board] tag, and the round's PGN and the "
+        "broadcast list it before board 1"]
 
 
 def test_details_typed_with_a_line_break_are_kept_on_one_line() -> None:
