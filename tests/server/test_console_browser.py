@@ -374,6 +374,9 @@ def test_the_spectators_page_shows_the_round_being_played_and_a_board_in_full(co
     plies = len(truth("game_short")["moves"])
     with _chromium() as browser:
         page = browser.new_page(viewport={"width": 390, "height": 844})
+        page.goto(console.url + "/")  # the console's header names the round being played, not every round
+        page.wait_for_selector(f"#game-{old}", timeout=5000)
+        assert page.inner_text("#round") == f"{ROUND['event']}, round {ROUND['round']}"
         page.goto(console.url + "/watch")
         page.wait_for_selector(f"#game-{live}[data-plies='{plies}']", timeout=5000)
         assert page.locator(f"#game-{old}").count() == 0  # round 4 is over: not shown unless chosen

@@ -189,7 +189,11 @@
                      rulings ? `${rulings} ruling${rulings > 1 ? "s" : ""} needed` : ""].filter(Boolean).join(", ");
     document.getElementById("summary").innerHTML = `${all.length} board${all.length === 1 ? "" : "s"} · `
       + (flagged ? `<button type="button" class="bad" title="show the first board with an open alert">${flagged}</button>` : "no open alerts");
-    const rounds = new Set(all.map((g) => [g.event, g.round && "round " + g.round].filter(Boolean).join(", ")));
+    // the header names the rounds being played (else the latest game's): a tournament's earlier rounds,
+    // shown below as "not being played", had it wrap to two lines (an organiser tester)
+    const playing = all.filter((g) => g.state === "recording");
+    const named = playing.length ? playing : all.filter((g) => g.id === Math.max(...all.map((x) => x.id)));
+    const rounds = new Set(named.map((g) => [g.event, g.round && "round " + g.round].filter(Boolean).join(", ")));
     document.getElementById("round").textContent = [...rounds].filter(Boolean).join(" | ");
     document.title = (alerts + rulings ? `(${alerts + rulings}) ⚠ ` : "") + "Arbiter console · xqrec";
   }
