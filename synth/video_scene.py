@@ -54,16 +54,19 @@ def video_style(seed: int, width: int, height: int, split: str = "train") -> Vie
     """A look for a video: sampled from ``seed`` like a still view, but framed by a fixed camera that
     shows mostly the board, with light sensor noise and no JPEG round trip (the codec compresses)."""
     style = ViewStyle.sample(np.random.default_rng([seed, 1]), split=split, width=width, height=height)
-    rng = np.random.default_rng([seed, 2])
-    # A tournament camera is set up to frame the board: it fills most of the picture.
-    # It is mostly mounted square to the table (a few degrees off), now and then at any angle.
+    framed = framed_by_camera(style, np.random.default_rng([seed, 2]))
+    return dataclasses.replace(framed, jpeg_quality=0, noise_sigma=min(style.noise_sigma, 1.2),
+                               blur_sigma=min(style.blur_sigma, 0.8))
+
+
+def framed_by_camera(style: ViewStyle, rng: np.random.Generator) -> ViewStyle:
+    """``style`` framed as a tournament camera frames the board: it fills most of the picture, and the
+    camera is mostly mounted square to the table (a few degrees off), now and then at any angle."""
     shift = (style.centre_shift[0] * 0.3, style.centre_shift[1] * 0.3)
     roll = style.roll_deg
     if rng.random() < 0.85:
         roll = (round(roll / 90.0) * 90.0 + float(rng.normal(0.0, 3.0))) % 360.0
-    return dataclasses.replace(style, jpeg_quality=0, noise_sigma=min(style.noise_sigma, 1.2),
-                               blur_sigma=min(style.blur_sigma, 0.8), coverage=float(rng.uniform(0.8, 0.95)),
-                               centre_shift=shift, roll_deg=roll)
+    return dataclasses.replace(style, coverage=float(rng.uniform(0.8, 0.95)), centre_shift=shift, roll_deg=roll)
 
 
 class RenderedScene:

@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from models.train.data import build_cache, cache_name
+from models.train.data import build_cache, cache_name, share
 from models.train.export import evaluate_onnx, export_onnx, import_onnx
 from models.train.fit import (
     FitConfig,
@@ -50,7 +50,7 @@ def parse_args() -> argparse.Namespace:
     p.add_argument("--seed", type=int, default=0, help="dataset seed (names the caches)")
     p.add_argument("--faces", choices=FACE_SETS, default="base",
                    help="the train split's faces ('wide': with the brush, handwritten and gothic faces added)")
-    p.add_argument("--video-views", type=float, default=0.0,
+    p.add_argument("--video-views", type=share, default=0.0,
                    help="share of train boards framed as a recording camera sends them (640x360 to 960x540)")
     p.add_argument("--fit-seed", type=int, default=0, help="seed of batch sampling and augmentation")
     p.add_argument("--workers", type=int, default=2, help="render processes")

@@ -14,6 +14,7 @@ a real calibration makes.
 
 from __future__ import annotations
 
+import argparse
 import logging
 import multiprocessing
 import time
@@ -29,6 +30,7 @@ from recorder.vision import POINT_NAMES, point_crops
 from synth.dataset import CLASSES, view_seed
 from synth.positions import occupied_names, random_position
 from synth.style import ViewStyle
+from synth.video_scene import framed_by_camera
 from synth.view import ViewTruth, render_view
 
 log = logging.getLogger(__name__)
@@ -109,6 +111,17 @@ def render_sample(split: str, seed: int, index: int, hand_rate: float,
     return image, truth, hand, s
 
 
+def share(text: str) -> float:
+    """A command-line share (``--video-views``): a number from 0 to 1."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a share from 0 to 1")
+    return value
+
+
 VIDEO_SIZES = ((640, 360), (854, 480), (960, 540))  # streams a recording camera sends: 28-42 px per spacing
 
 
@@ -116,12 +129,8 @@ def video_view_style(style: ViewStyle, rng: np.random.Generator) -> ViewStyle:
     """``style`` as a recording camera sees it: the board fills most of a small video frame, square to it
     or nearly, and a codec has softened it (a JPEG round trip stands in for the codec)."""
     width, height = VIDEO_SIZES[int(rng.choice(len(VIDEO_SIZES), p=[0.6, 0.2, 0.2]))]
-    roll = style.roll_deg
-    if rng.random() < 0.85:
-        roll = (round(roll / 90.0) * 90.0 + float(rng.normal(0.0, 3.0))) % 360.0
-    return replace(style, width=width, height=height, coverage=float(rng.uniform(0.8, 0.95)),
-                   centre_shift=(style.centre_shift[0] * 0.3, style.centre_shift[1] * 0.3), roll_deg=roll,
-                   noise_sigma=min(style.noise_sigma, 1.5), blur_sigma=min(style.blur_sigma, 0.8),
+    framed = framed_by_camera(replace(style, width=width, height=height), rng)
+    return replace(framed, noise_sigma=min(style.noise_sigma, 1.5), blur_sigma=min(style.blur_sigma, 0.8),
                    jpeg_quality=int(rng.choice((55, 70, 85))))
 
 

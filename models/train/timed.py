@@ -34,7 +34,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from models.train.data import CACHE_PX, BoardSpec, _render_chunk, centre
+from models.train.data import CACHE_PX, BoardSpec, _render_chunk, centre, share
 from models.train.export import evaluate_onnx, export_onnx
 from models.train.fit import (
     FitConfig,
@@ -62,6 +62,8 @@ def parse_args() -> argparse.Namespace:
     p.add_argument("--dev-boards", type=int, default=200)
     p.add_argument("--seed", type=int, default=5, help="dataset seed of the train split")
     p.add_argument("--faces", choices=FACE_SETS, default="wide")
+    p.add_argument("--video-views", type=share, default=0.0,
+                   help="share of train boards framed as a recording camera sends them (640x360 to 960x540)")
     p.add_argument("--batch", type=int, default=512)
     p.add_argument("--lr", type=float, default=4e-3)
     p.add_argument("--recolour", type=float, default=0.2)
@@ -168,7 +170,7 @@ def main() -> None:
     pool = multiprocessing.get_context("spawn").Pool(args.workers)
     dev_jobs = [[BoardSpec("dev", 0, i, 0.5, False) for i in range(s, min(args.dev_boards, s + args.chunk))]
                 for s in range(0, args.dev_boards, args.chunk)]
-    train_jobs = [[BoardSpec("train", args.seed, i, 0.5, True, args.faces)
+    train_jobs = [[BoardSpec("train", args.seed, i, 0.5, True, args.faces, args.video_views)
                    for i in range(s, min(args.max_boards, s + args.chunk))]
                   for s in range(0, args.max_boards, args.chunk)]
     dev_async = pool.map_async(_render_chunk, dev_jobs)
@@ -272,6 +274,7 @@ def main() -> None:
         curve = [float(v) for v in torch.stack(losses[arch]).view(-1).cpu()] if losses[arch] else [float("nan")]
         extra = {
             "training": {**asdict(config), "steps": step, "arch": arch, "data_seed": args.seed, "faces": args.faces,
+                         "video_views": args.video_views,
                          "train_boards": store.boards, "dev_boards": len(dev[1]), "train_s": round(train_s),
                          "budget_s": args.budget_s, "device": str(device), "torch": torch.__version__,
                          "final_loss": float(np.mean(curve[-200:])), "trainer": "models.train.timed",

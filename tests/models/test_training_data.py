@@ -26,3 +26,16 @@ def test_video_share_picks_its_boards_by_seed_and_names_its_own_cache() -> None:
     assert all((w, h) not in VIDEO_SIZES for h, w in plain)
     assert cache_name("train", 0, 10) != cache_name("train", 0, 10, video_share=0.5)
     assert cache_name("train", 0, 10) == "train_s0_n10_72px_1.95sp.npz"
+
+
+def test_a_share_is_a_number_from_0_to_1() -> None:
+    import argparse
+
+    import pytest
+
+    from models.train.data import share
+
+    assert share("0.6") == 0.6 and share("0") == 0.0 and share("1") == 1.0
+    for wrong in ("1.5", "-0.1", "most", "nan"):
+        with pytest.raises(argparse.ArgumentTypeError):
+            share(wrong)
