@@ -59,6 +59,7 @@ class _Unpressed:
     side: str
     t: float
     judged: bool = True  # False: made while the camera was away; a press after it completes it, none is no foul
+    ran: str = ""  # whose time ran when the ply was recorded
 
 
 class ClockBook:
@@ -170,7 +171,7 @@ class ClockBook:
             self._swap_sides(t, started_wrong=False)
         press = self.take_press(side, t, since)
         if press is None:  # its press may still come (a move read once the picture came back, then pressed)
-            self.unpressed.append(_Unpressed(ply, side, t, judged))
+            self.unpressed.append(_Unpressed(ply, side, t, judged, self.running))
         return press
 
     def _sides_look_swapped(self, side: str, t: float, since: float | None) -> bool:
@@ -276,6 +277,11 @@ class ClockBook:
                 log.debug("press at %.2f s by %s made while the board was wrong: not judged", item.press.t,
                           item.press.side)
         self.pending = [item for item in self.pending if item.press.t > until]
+
+    def told_unpressed(self, plies: set[int]) -> None:
+        """The plies an earlier run of this game told as ``move_without_press`` (a resumed game): the
+        next ply's mover is not blamed for a press the clock could not hear."""
+        self._not_pressed |= plies
 
     def taken_back(self, plies: set[int]) -> None:
         """Forget plies removed from the record."""
@@ -394,8 +400,9 @@ class ClockBook:
                         f"from {recording_time(gap[0])} to {recording_time(gap[1])} of the recording, so a press may have been lost on the line")
                 events.append(ClockNoted(t, "press_unheard", text, entry.side, entry.ply))
                 continue
-            if entry.ply - 1 in self._not_pressed and self.running != entry.side:
-                # the opponent's time still runs (its move before, told unpressed): this mover's press could
+            if entry.ply - 1 in self._not_pressed and entry.ran and entry.ran != entry.side:
+                # the opponent's time still ran when the ply was made (its move before, told unpressed):
+                # the opponent may press late, but this mover's press, made by then, could
                 # not change the clock, and a clock that reports changes (DGT) says nothing of it. Its
                 # press is not to be judged: the opponent's missing press is the fault, told already
                 text = (f"{self.start.move_name(entry.ply)}: no clock press heard, but {opponent(entry.side)}'s time was "

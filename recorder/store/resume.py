@@ -26,6 +26,7 @@ from recorder.events import (
     NOT_RECORDING,
     SOURCE_CHANGED,
     Alert,
+    ClockAlert,
     ClockPressed,
     Event,
     MoveCorrected,
@@ -118,6 +119,7 @@ def prime_resolver(resolver: Any, point: ResumePoint) -> None:
         elif event.effective:
             running = opponent(event.side)
     book.running = running
+    book.told_unpressed({e.ply for e in point.events if isinstance(e, ClockAlert) and e.kind == "move_without_press"})
     for entry in point.game.plies[-2:]:
         if entry.clock_ms is None and entry.ply not in matched:
             book.recorded(entry.ply, entry.side, entry.t)

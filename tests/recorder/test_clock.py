@@ -304,6 +304,25 @@ def test_a_move_made_while_the_opponents_time_still_ran_is_not_blamed_for_its_pr
     assert (noted.kind, noted.side, noted.ply) == ("press_unheard", "black", 2) and "red's time was still running" in noted.text
 
 
+def test_a_late_press_of_the_opponent_does_not_make_the_move_before_it_unpressed() -> None:
+    # a reviewer: red pressed late, after black had moved (and pressed unheard while red's time ran):
+    # black's time ran from then, and black was blamed all the same; and a resumed game forgot the fault
+    from recorder.resolver_clock import ClockBook
+
+    book = ClockBook("red")
+    book.recorded(1, "red", 5.0)
+    assert [e.kind for e in book.expire(9.5, None, False, 1) if isinstance(e, ClockAlert)] == ["move_without_press"]
+    book.recorded(2, "black", 10.0)
+    book.press(ClockPress(11.0, "red", 899_000, 900_000))  # red presses at last: black's time runs
+    told = book.expire(14.5, None, False, 2)
+    assert not [e for e in told if isinstance(e, ClockAlert)]
+    assert [(e.kind, e.ply) for e in told if isinstance(e, ClockNoted)] == [("press_unheard", 2)]
+    resumed = ClockBook("red")  # a restarted recorder, after red's fault was told
+    resumed.told_unpressed({1})
+    resumed.recorded(2, "black", 10.0)
+    assert [e.kind for e in resumed.expire(14.5, None, False, 2)] == ["press_unheard"]
+
+
 def test_two_presses_announce_two_moves() -> None:
     resolver = Resolver(clock=True)
     resolver.press(ClockPress(2.0, "red", 905000, 900000))
