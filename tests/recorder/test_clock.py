@@ -320,7 +320,7 @@ def test_a_late_press_of_the_opponent_does_not_make_the_move_before_it_unpressed
     resumed = ClockBook("red")  # a restarted recorder, after red's fault was told
     resumed.told_unpressed({1})
     resumed.recorded(2, "black", 10.0)
-    assert [e.kind for e in resumed.expire(14.5, None, False, 2)] == ["press_unheard"]
+    assert [e.kind for e in resumed.expire(14.5, None, False, 2) if isinstance(e, ClockNoted)] == ["press_unheard"]
 
 
 def test_two_presses_announce_two_moves() -> None:
