@@ -10,7 +10,7 @@ import unicodedata
 from pathlib import Path
 
 from recorder.store import GameStore, default_db_path
-from recorder.store.db import GameRow, event_rounds
+from recorder.store.db import GameRow, in_round_order
 from recorder.store.importer import NOT_IMPORTED, import_pgn
 from rules.pgn import PgnError, decode_pgn
 
@@ -121,10 +121,20 @@ def _list(args: argparse.Namespace, data: bytes) -> int:
             asked = [part for part in (f"in round {args.round!r}" if args.round else "",
                                        f"of the event {args.event!r}" if args.event else "") if part]
             held = ""
-            if args.event or args.round:  # the filter found nothing: what the store holds (an organiser tester)
-                rounds = event_rounds(store.games(event=args.event) if args.event else store.games())
+            if args.event and not store.games(event=args.event):  # a typo, most likely: the events held
+                events = sorted({g.info.event for g in store.games() if g.info.event})
+                named = "; ".join(repr(event) for event in events[:8]) + (f" and {len(events) - 8} more"
+                                                                          if len(events) > 8 else "")
+                held = f" (the store holds the events {named})" if named else " (the store holds no named event)"
+            elif args.event or args.round:  # the filter found nothing: what the store holds (an organiser tester)
+                newest: dict[tuple[str, str], int] = {}
+                for game in store.games(event=args.event) if args.event else store.games():
+                    if game.info.round:
+                        key = (game.info.event, game.info.round)
+                        newest[key] = max(newest.get(key, 0), game.id)
+                latest = sorted(newest, key=lambda key: newest[key])[-8:]  # the rounds played last
                 named = "; ".join(f"round {name!r} of {event!r}" if event else f"round {name!r}"
-                                  for event, name in rounds[-8:] if name)
+                                  for event, name in in_round_order(latest))
                 held = f" (the store holds {named})" if named else ""
             print(" ".join(["no open games" if args.open else "no games", *asked, f"in {store.path}"]) + held
                   + hidden + ("; the demo's games are in out/demo/demo.sqlite3 (--db)"

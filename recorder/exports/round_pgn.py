@@ -17,7 +17,7 @@ def round_games(store: GameStore, event: str, round_name: str) -> list[GameRow]:
         more = f" and {len(held) - 12} more" if len(held) > 12 else ""
         raise ValueError(f"no games stored for round {round_name!r} of {event!r}" +
                          (f" (the store holds round {rounds}{more})" if held else " (the store holds no round)"))
-    games.sort(key=lambda g: (g.info.board if g.info.board is not None else 0, g.id))
+    games.sort(key=_by_board)
     return games
 
 
@@ -32,6 +32,12 @@ def round_pgn(store: GameStore, event: str, round_name: str, notation: str = "ic
     return "\n".join(texts)
 
 
+def _by_board(game: GameRow) -> tuple[bool, int, int]:
+    """A round's games by board number, a game without one after them (as the console and the
+    spectators' page list them), then in the order recorded."""
+    return game.info.board is None, game.info.board or 0, game.id
+
+
 def event_games(store: GameStore, event: str) -> list[GameRow]:
     """Every stored game of tournament ``event``, round by round (in round order) and by board in
     each (``ValueError`` naming the tournaments held when there is none)."""
@@ -41,7 +47,7 @@ def event_games(store: GameStore, event: str) -> list[GameRow]:
         named = "; ".join(repr(name) for name in held[:12]) + (f" and {len(held) - 12} more" if len(held) > 12 else "")
         raise ValueError(f"no games stored for the event {event!r}" +
                          (f" (the store holds {named})" if held else " (the store holds no named event)"))
-    games.sort(key=lambda g: (round_order(g.info.round), g.info.board if g.info.board is not None else 0, g.id))
+    games.sort(key=lambda g: (round_order(g.info.round), *_by_board(g)))
     return games
 
 

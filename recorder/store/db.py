@@ -17,7 +17,7 @@ import socket
 import sqlite3
 import time
 import urllib.parse
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -99,8 +99,12 @@ def round_order(name: str) -> list[tuple[int, int | str]]:
 
 def event_rounds(games: list[GameRow]) -> list[tuple[str, str]]:
     """The (event, round)s ``games`` are played in, by event, then in round order (round 3 before 10)."""
-    held = {(g.info.event, g.info.round) for g in games if g.info.event or g.info.round}
-    return sorted(held, key=lambda pair: (pair[0], round_order(pair[1]), pair[1]))
+    return in_round_order({(g.info.event, g.info.round) for g in games if g.info.event or g.info.round})
+
+
+def in_round_order(rounds: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
+    """(event, round)s by event, then in round order."""
+    return sorted(rounds, key=lambda pair: (pair[0], round_order(pair[1]), pair[1]))
 
 
 @dataclass

@@ -281,7 +281,7 @@ def near_names(stored: list[GameRow], info: GameInfo) -> list[str]:
     warnings = []
     if info.round and info.board is None:  # an organiser tester: such a game comes first in the round's PGN
         warnings.append(f"round {info.round!r} has no board number (--board): the game has no [Board] tag, and "
-                        "the round's PGN and the broadcast list it before board 1")
+                        "the round's PGN, the broadcast and the console list it after the numbered boards")
     if info.event not in events:
         twins = sorted(event for event in events if event and _alike(event) == _alike(info.event))
         if twins:

@@ -79,6 +79,10 @@ def test_export_formats_and_round(db: Path, tmp_path: Path, capsys: pytest.Captu
     games = read_pgn(capsys.readouterr().out)
     assert [g.headers["Board"] for g in games] == ["1", "2"] and [g.result for g in games] == ["1-0", "*"]
     assert [len(g.moves) for g in games] == [9, 10]
+    with GameStore(db) as store:  # a reviewer: a game without a board came first in the round's PGN, last on
+        store.create_game("cam9", GameInfo(event="Open", round="2", red="无台"))  # the console: last now too
+    assert main(["export", "--round", "Open", "2", "--db", str(db)]) == 0
+    assert [g.headers.get("Board", "-") for g in read_pgn(capsys.readouterr().out)] == ["1", "2", "-"]
     assert main(["export", "--round", "Open", "7", "--db", str(db)]) == 2
     assert "(the store holds round '2' of 'Open')" in capsys.readouterr().err  # what was mistyped shows
     assert main(["export", "1", "--db", str(db)]) == 0 and "warning" not in capsys.readouterr().err
@@ -283,6 +287,8 @@ def test_an_empty_listing_names_the_store_it_read(tmp_path: Path, capsys: pytest
         store.create_game("cam", GameInfo(event="Open", round="4", board=1))
     assert main(["games", "--db", str(db), "--round", "5", "--open"]) == 0
     assert f"no open games in round '5' in {db} (the store holds round '4' of 'Open')" in capsys.readouterr().out
+    assert main(["games", "--db", str(db), "--event", "Opne"]) == 0  # a typo: the events held are named
+    assert f"no games of the event 'Opne' in {db} (the store holds the events 'Open')" in capsys.readouterr().out
     monkeypatch.chdir(tmp_path)  # a checkout where make demo has run
     (tmp_path / "out" / "demo").mkdir(parents=True)
     GameStore(tmp_path / "out" / "demo" / "demo.sqlite3").close()

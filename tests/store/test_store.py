@@ -402,8 +402,8 @@ def test_a_new_game_is_warned_of_a_mistyped_round_event_or_board(tmp_path: Path,
         "round '03' is new to 'City Open 2026', which has round '3': its games are a round of their own (check --round)",
         "the event 'city open  2026' is new to this store, which has 'City Open 2026': its games are a tournament "
         "of their own (check --event)",
-        "round '5' has no board number (--board): the game has no [Board] tag, and the round's PGN and the "
-        "broadcast list it before board 1"]
+        "round '5' has no board number (--board): the game has no [Board] tag, and the round's PGN, the "
+        "broadcast and the console list it after the numbered boards"]
 
 
 def test_details_typed_with_a_line_break_are_kept_on_one_line() -> None:
