@@ -94,7 +94,7 @@ def _mark_result(store: GameStore, game_id: int, result: str, reason: str, artic
     said = f" ({reason})" if reason else ""
     if result == "*":
         return f"result {game.result} taken back, game open again{said}"
-    was = f", was {game.result}" if game.result != "*" else ""
+    was = f", was {game.result}" if game.result not in ("*", result) else ""
     return f"result marked {result}{said} by {by}{was}"
 
 

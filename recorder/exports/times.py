@@ -237,8 +237,9 @@ def clock_contradicts(game: RecordedGame, time_control: str) -> str | None:
         if disagrees:
             return disagrees
     glass = sandglass_ms(time_control)
+    reset = any(alert.kind in CLOCK_SET_AGAIN for alert in game.alerts)  # time added by hand is no contradiction
     over = [(press, side) for press in game.presses for side in SIDES
-            if glass is not None and _left(press, side) > glass + OVER_CONTROL_MS]
+            if glass is not None and not reset and _left(press, side) > glass + OVER_CONTROL_MS]
     if over:  # a sandglass clock never shows more than one move's time
         press, side = over[0]
         return (f"the clock showed {side} {_hms(_left(press, side))} left, more than the time control "

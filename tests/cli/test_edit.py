@@ -225,7 +225,9 @@ def test_a_result_change_names_the_old_one_and_an_open_game_is_not_reopened(
     assert main(["edit", str(game), "--db", str(db), "--result", "0-1", "--reason", "sides swapped on the sheet",
                  "--article", "23.5.2.1", "--by", "x"]) == 0
     assert "result marked 0-1 (sides swapped on the sheet) by x, was 1-0" in capsys.readouterr().out
+    assert main(["edit", str(game), "--db", str(db), "--result", "0-1", "--reason", "lost on time", "--by", "x"]) == 0
+    assert "result marked 0-1 (lost on time) by x\n" in capsys.readouterr().out  # the same result: no "was"
     assert main(["edit", str(game), "--db", str(db), "--result", "*", "--by", "x"]) == 0
     assert "result 0-1 taken back, game open again" in capsys.readouterr().out
     with GameStore(db) as store:
-        assert [e.result for e in store.events(game) if isinstance(e, ResultMarked)] == ["1-0", "0-1", None]
+        assert [e.result for e in store.events(game) if isinstance(e, ResultMarked)] == ["1-0", "0-1", "0-1", None]

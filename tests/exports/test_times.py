@@ -272,6 +272,12 @@ def test_a_time_control_the_clock_contradicts_is_said_so_on_the_stored_sheets() 
     assert told is not None and "*30 gives 0:00:30 a move" in told
     assert "Time control: *30 (30 s a move; but the clock ran 900+10)" in export_text(events, GameInfo(time_control="*30"))
     assert clock_contradicts(game, "*1200") is None  # 20 minutes a move: nothing the clock showed exceeds it
+    # a reviewer: time an arbiter added by hand (the clock set again) is no contradiction of a sandglass
+    later = [e for e in events if not (isinstance(e, ClockPressed) and e.ply == 1)]  # recorded from ply 2 on
+    assert clock_contradicts(rebuild(later), "*30") is not None
+    t = max(e.t for e in events) + 1
+    reset = ClockAlert(t, "clock_times_changed", (), "21.4", "the clock's times changed with no press", len(MOVES), "")
+    assert clock_contradicts(rebuild([*later, reset]), "*30") is None
 
 
 def test_a_clock_with_a_second_period_is_not_read_as_its_first() -> None:
