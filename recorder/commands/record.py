@@ -393,6 +393,7 @@ def _board_seen_before(store: StoreRecording | None) -> bool:
 ENDED_EARLY = "stopped: the video ended early"
 FOLDER_GREW = "stopped: images were added to the folder while it was being read"
 NEVER_FOUND = "stopped: the board was never found in the picture"
+MIN_FRAMES = 5  # fewer frames than this cannot show the board still, judged and seen again
 LOG_BEYOND_S = 10.0  # a clock log running this long past the end of its video is not that video's
 
 
@@ -749,6 +750,10 @@ def _nothing_recorded(events: list[Event], never_found: bool) -> str:
         return ""
     if never_found:
         return "the board was never found in the picture"
+    frames = next((e.frames for e in reversed(events) if isinstance(e, RecordingStopped)), None)
+    if frames is not None and frames < MIN_FRAMES:  # a new user's folder of one picture: an empty game, exit 0
+        return (f"the source held {frames} frame(s), too few to see the board stand still and judge it (a single "
+                "picture is read with xqrec read-board)")
     unexplained = sum(1 for e in events if isinstance(e, Alert) and e.kind == "unexplained")
     if unexplained:  # a tester's second file of a game, recorded as a new game from the start position
         return (f"the board never matched the game's position ({unexplained} views explained by no move): a film "

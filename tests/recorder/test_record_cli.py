@@ -815,3 +815,22 @@ def test_a_move_recorded_after_the_result_was_marked_is_told_once(
     told = [e for e in logged if isinstance(e, Alert) and e.kind == "moves_after_result"]
     assert len(told) == 1 and told[0].ply == 7 and "陈裁判" in told[0].text and "black resigned" in told[0].text
     assert [e.iccs for e in logged if isinstance(e, MoveRecorded)] == truth["moves"]  # the moves are kept
+
+
+@pytest.mark.skipif(not VIDEO.exists(), reason="fixture video missing")
+def test_a_source_too_short_to_judge_says_so_and_exits_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # a new user recorded a folder holding one picture of a game in progress: "board found", an empty
+    # scoresheet and exit 0; fifty copies of the same picture already exited 1 with the reason
+    import cv2
+
+    capture = cv2.VideoCapture(str(VIDEO))
+    capture.set(cv2.CAP_PROP_POS_FRAMES, 300)
+    ok, frame = capture.read()
+    capture.release()
+    assert ok
+    folder = tmp_path / "pictures"
+    folder.mkdir()
+    cv2.imwrite(str(folder / "board.png"), frame)
+    assert main(["record", str(folder), "--no-db", "--events", str(tmp_path / "e.jsonl"), "--quiet"]) == 1
+    err = capsys.readouterr().err
+    assert "no move was recorded: the source held 1 frame(s), too few" in err and "xqrec read-board" in err
