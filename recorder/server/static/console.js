@@ -244,6 +244,9 @@
     const data = await r.json();
     XQ.serverNow(data.now);
     data.games.filter(Boolean).forEach((g) => accept(g));
+    // "no games" is said only once the store has answered: a new user read it beside games still loading
+    const empty = tiles.querySelector(".empty");
+    if (empty) empty.innerHTML = "No games in the store yet. Start <code>xqrec record --db …</code> on a board.";
     XQ.stream(data.last_event_id, (msg) => {
       if (!msg.state) return;
       if (accept(msg.state)) XQ.beep();
