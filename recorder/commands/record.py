@@ -100,7 +100,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="read only this part of each frame (pixels: left, top, width, height), e.g. the "
                              "one board to record in a wide shot of several; a --calibration is then of that part")
     parser.add_argument("--threads", type=int, default=1, help="classifier threads (default 1)")
-    parser.add_argument("--quiet", action="store_true", help="no status lines or progress bar")
+    parser.add_argument("--quiet", action="store_true",
+                        help="no status lines, progress bar or scoresheet at the end: only warnings and errors")
     add_store_arguments(parser)
     parser.set_defaults(handler=run)
 
@@ -659,6 +660,10 @@ def run(args: argparse.Namespace) -> int:
     if not args.quiet:  # shown before the files are written: a full disk must not take it too
         print()
         print(sheet, end="")
+        if stored is not None:  # where the game went (a new user: the output ended with the sheet)
+            db = f" --db {stored.store.path}" if args.db is not None else ""
+            print(f"\nStored as game {stored.game_id} in {stored.store.path} (xqrec show {stored.game_id}{db}; "
+                  f"xqrec export {stored.game_id}{db} --format pdf --out sheet.pdf)")
     unwritten = [f"{path}: {problem}" for path, text in ((args.pgn, pgn_text), (args.scoresheet, sheet))
                  if path is not None and (problem := _write(path, text))]
     if unwritten:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -32,6 +33,8 @@ def test_record_command_writes_log_pgn_and_scoresheet(tmp_path: Path, monkeypatc
     assert status == 0
     out = capsys.readouterr().out
     assert "ply   1" in out and "兵七进一" in out
+    # where the game went, and how to see it again (a new user: the output ended with the sheet)
+    assert re.search(r"\nStored as game (\d+) in \S+recorder.sqlite3 \(xqrec show \1; xqrec export \1 --format pdf", out)
     game = rebuild(read_events(events))
     assert game.moves == truth["moves"]
     (back,) = read_pgn(pgn.read_text(encoding="utf-8"))
