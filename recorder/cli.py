@@ -14,20 +14,20 @@ import sqlite3
 import sys
 from collections.abc import Sequence
 
-COMMAND_MODULES = (
-    "recorder.commands.perft",
-    "recorder.commands.demo",
-    "recorder.commands.read_board",
-    "recorder.commands.calibrate",
-    "recorder.commands.replay",
+COMMAND_MODULES = (  # in the order a user meets them: the help lists them so
     "recorder.commands.record",
     "recorder.commands.games",
-    "recorder.commands.edit",
     "recorder.commands.show",
     "recorder.commands.export",
-    "recorder.commands.clock_sim",
+    "recorder.commands.edit",
     "recorder.commands.serve",
+    "recorder.commands.calibrate",
+    "recorder.commands.read_board",
+    "recorder.commands.replay",
+    "recorder.commands.demo",
+    "recorder.commands.clock_sim",
     "synth.cli",
+    "recorder.commands.perft",
 )
 
 
@@ -74,6 +74,9 @@ def _command_parser(parser: argparse.ArgumentParser, command: str) -> argparse.A
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``xqrec``; returns the process exit status."""
     parser = build_parser()
+    if not (sys.argv[1:] if argv is None else list(argv)):  # a new user's first try: the commands, not an error
+        parser.print_help()
+        return 2
     args, extra = parser.parse_known_args(argv)
     if extra:  # said by the command's own parser, with its usage (argparse would show the top level's)
         _command_parser(parser, args.command).error(f"unrecognized arguments: {' '.join(extra)}")

@@ -46,6 +46,7 @@ log = logging.getLogger(__name__)
 os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
+VIDEO_SUFFIXES = (".mp4", ".mkv", ".avi", ".mov", ".webm", ".m4v", ".ts", ".mpg", ".mpeg", ".wmv", ".flv")
 _UNSUPPORTED = {".heic": "HEIC", ".heif": "HEIF"}
 
 
@@ -558,8 +559,11 @@ class ImageFolderSource(FrameSource):
         self.name = str(folder)
         self.fps = float(check_fps(fps) or DEFAULT_FOLDER_FPS)
         self.files = sorted(p for p in Path(folder).iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
-        if not self.files:
-            raise ValueError(f"no images in {folder}")
+        if not self.files:  # a folder holding a video (a new user's `record out/demo`): name it
+            videos = sorted(p.name for p in Path(folder).iterdir() if p.suffix.lower() in VIDEO_SUFFIXES)
+            held = f" ({', '.join(videos[:3])} {'is a video' if len(videos) == 1 else 'are videos'}: give the file itself)" \
+                if videos else f" ({', '.join(IMAGE_SUFFIXES)} files are read as frames)"
+            raise ValueError(f"no images in {folder}{held}")
         if not any(cv2.haveImageReader(str(path)) for path in self.files):  # reads the header only
             raise ValueError(f"no readable images in {folder}: none of its {len(self.files)} image file(s) "
                              "can be decoded")

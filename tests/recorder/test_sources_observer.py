@@ -116,6 +116,9 @@ def test_folder_and_file_sources(tmp_path: Path) -> None:
     assert [round(f.t, 2) for f in clip if isinstance(f, Frame)] == [0.0, 0.1, 0.2, 0.3, 0.4]
     with pytest.raises(ValueError):
         open_source(str(tmp_path / "missing.mp4"))
+    # a new user's `record out/demo`: a folder holding the video, not pictures, names it
+    with pytest.raises(ValueError, match=r"no images in .* \(clip.mp4 is a video: give the file itself\)"):
+        open_source(str(tmp_path))
 
 
 def test_a_cut_picture_in_a_folder_is_skipped_and_named(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
