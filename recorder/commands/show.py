@@ -21,6 +21,6 @@ def run(args: argparse.Namespace) -> int:
             row = store.game(args.game)
         except KeyError as error:
             raise ValueError(error.args[0]) from None
-        print(f"game {row.id} ({row.state}, source {row.source}, model {row.model_sha256 or '?'})")
+        print(f"game {row.id} ({row.state}, source {row.source}, model {(row.model_sha256 or '?')[:12]})")  # the model card's short form
         print(export_text(store.events(row.id), row.info), end="")
     return 0

@@ -57,7 +57,7 @@ def _article(article: str) -> str:
 
 def _cited(article: str, text: str) -> str:
     """`` (art. A)`` to end a sheet's sentence whose ``text`` does not cite article ``A`` already."""
-    if not article or re.search(rf"art\. {re.escape(article)}(?![.\d]*\d)", text):
+    if not article or re.search(rf"art\. (?:[\d.]+, )*{re.escape(article)}(?![.\d]*\d)", text):  # also "art. 3.2, 4.1.1"
         return ""
     return f" (art. {article})"
 

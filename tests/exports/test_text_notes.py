@@ -212,3 +212,14 @@ def test_a_sheet_names_an_alert_s_squares_unless_its_words_do() -> None:
     assert alert_sentence(unnamed) == "Two moves at once (a0 a1): two moves were made between still views"
     later = Alert(1.0, "board_disturbed", ("e2",), "", "note e25: something else", 3)  # not e2
     assert alert_sentence(later).startswith("Board disturbed (e2): ")
+
+
+def test_a_game_decided_by_the_rules_says_how_in_a_few_words_and_the_article_once() -> None:
+    # a new user: "Result: 1-0 (黑方被将死…(第3.2条、第4.1.1条)。 Black is checkmated … (art. 3.2, 4.1.1).)" and
+    # the same sentence again in the end note, there followed by "(art. 4.1.1)" a third time
+    events: list[Event] = game_events(["h2e2", "h9g7"])[:-1]
+    said = "黑方被将死，红方胜（第3.2条、第4.1.1条）。 Black is checkmated: red wins (art. 3.2, 4.1.1)."
+    events.append(GameEnded(events[-1].t + 1, 2, "1-0", "checkmate", "4.1.1", said, False))
+    text = export_text(events)
+    assert "Result:       1-0 (checkmate, art. 4.1.1)" in text
+    assert text.count("Black is checkmated") == 1 and "(art. 4.1.1)" not in text
