@@ -25,7 +25,7 @@ from fpdf.fonts import TTFFont
 from recorder.events import Event, RecordingStarted
 from recorder.exports.diagram import RED_INK, diagram_size, draw_position
 from recorder.exports.fonts import CJK_FONTS, find_cjk_font, find_latin_font
-from recorder.exports.pgn import game_notes
+from recorder.exports.pgn import game_notes, how_ended
 from recorder.exports.times import (
     clock_contradicts,
     clock_text,
@@ -202,7 +202,7 @@ class _Sheet:
         y += len(rows) * h
         self.text_cell(self.margin, y, 26 * s, h, "结果 Result", points=7.5, border=1, fill=(238, 238, 238))
         result = game.result
-        how = game.ended.text if game.ended is not None and game.ended.result and not game.ended.advisory else ""
+        how = how_ended(game)
         fouls_w = self.inner / 4 + unit / 2
         self.fitted_cell(self.margin + 26 * s, y, self.inner - 26 * s - fouls_w, h,
                          " " + RESULT_WORDS.get(result, result) + (f"   {how}" if how else ""), points=11, smallest=7,

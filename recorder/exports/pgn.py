@@ -72,6 +72,19 @@ def ended_comment(event: GameEnded, sheet: bool = False) -> str:
     return f"{word.capitalize()}{named}: {event.text}{_cited(event.article, event.text)}"
 
 
+def how_ended(game: RecordedGame) -> str:
+    """How the game ended, in a few words for a sheet's result box: the arbiter's reason for a result
+    marked, or what the rules decided ("checkmate, art. 4.1.1"); "" while open or when nothing says.
+    The full sentence is the end note's (a new user read it twice over, the article three times)."""
+    ended = game.ended
+    if ended is None or not ended.result or ended.advisory:
+        return ""
+    if isinstance(ended, ResultMarked):
+        return ended.text
+    article = f", art. {ended.article}" if ended.article else ""
+    return f"{kind_title(ended.reason).lower()}{article}" if ended.reason else ""
+
+
 def alert_comment(alert: Alert) -> str:
     """One alert as a comment sentence: kind, squares, article (unless the text ends citing it), text
     (``equipment`` for the camera's and the clock's troubles, ``alert`` for the rest); read back by

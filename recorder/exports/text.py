@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from recorder.events import Event, ResultMarked, kind_title
-from recorder.exports.pgn import game_notes
+from recorder.events import Event, kind_title
+from recorder.exports.pgn import game_notes, how_ended
 from recorder.exports.times import clock_text, time_control_line, time_control_of, time_used
-from recorder.scoresheet import RecordedGame, foul_alerts, rebuild, round_of, scoresheet_text
+from recorder.scoresheet import foul_alerts, rebuild, round_of, scoresheet_text
 from recorder.store.db import GameInfo
 from rules import START_FEN, Position
 
@@ -26,7 +26,7 @@ def export_text(events: Sequence[Event], info: GameInfo | None = None, title: st
     lines = [title or "中国象棋比赛记录表 / Xiangqi scoresheet"]
     pairs = [("Event", info.event), ("Site", info.site), ("Date", info.date), ("Round", info.round),
              ("Board", "" if info.board is None else str(info.board)), ("Red", info.red),
-             ("Black", info.black), ("Time control", time_control_line(game, info.time_control)), ("Result", game.result + _how_ended(game))]
+             ("Black", info.black), ("Time control", time_control_line(game, info.time_control)), ("Result", game.result + (f" ({how})" if (how := how_ended(game)) else ""))]
     if game.start_fen.split()[:2] != START_FEN.split()[:2]:  # set up: the record replays from here only
         pairs.append(("Start (FEN)", game.start_fen))
     lines += [f"{name + ':':<14}{value}" for name, value in pairs if value]
@@ -52,15 +52,3 @@ def export_text(events: Sequence[Event], info: GameInfo | None = None, title: st
                                                                  for ply, text in notes)
     return "\n".join(lines) + "\n" + body
 
-
-def _how_ended(game: RecordedGame) -> str:
-    """After the result on the sheet's header: the arbiter's reason for a result marked, or what the
-    rules decided, in a few words ("checkmate, art. 4.1.1"); the full sentence is the end note's (a new
-    user read it twice over, the article three times)."""
-    ended = game.ended
-    if ended is None or not ended.result or ended.advisory:
-        return ""
-    if isinstance(ended, ResultMarked):
-        return f" ({ended.text})" if ended.text else ""
-    article = f", art. {ended.article}" if ended.article else ""
-    return f" ({kind_title(ended.reason).lower()}{article})" if ended.reason else ""
