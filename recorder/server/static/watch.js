@@ -108,7 +108,7 @@
     // "Live boards", the round hidden in the window's title)
     heading.textContent = "象棋 Live boards" + (shown ? " · " + shown : "");
     if (problem) {  // a stale or mistyped link: say so, and offer the round being played
-      tiles.innerHTML = `<p class="empty">${XQ.esc(problem.charAt(0).toUpperCase() + problem.slice(1))}. <a data-nav href="${location.pathname}">The round being played</a></p>`;
+      tiles.innerHTML = `<p class="empty">${XQ.esc(problem.charAt(0).toUpperCase() + problem.slice(1))}. <a data-nav href="${location.pathname}">The current round</a></p>`;
       return;
     }
     const tile = (g) => `<article class="tile${(g.result || "*") !== "*" ? " ended" : ""}" id="game-${g.id}" data-plies="${g.moves.length}">${tileHtml(g)}</article>`;
@@ -125,7 +125,7 @@
   function drawPicker() {
     const key = (r) => JSON.stringify([r.event, r.round]);
     const current = data.shown.length === 1 ? key(data.shown[0]) : "";
-    const options = [`<option value="">the round being played</option>`].concat(data.rounds.map((r) =>
+    const options = [`<option value="">the current round (being played, else the latest)</option>`].concat(data.rounds.map((r) =>
       `<option value="${XQ.esc(key(r))}"${chosen.has("round") && key(r) === current ? " selected" : ""}>`
       + `${XQ.esc([r.event, r.round && "round " + r.round].filter(Boolean).join(", "))}</option>`));
     if (picker.dataset.options !== options.join("")) {
