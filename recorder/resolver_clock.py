@@ -415,7 +415,9 @@ class ClockBook:
             faults.append(ClockAlert(t, "move_without_press", (), "6", text, min(entry.ply, ply), entry.side))
             self._not_pressed.add(entry.ply)
         self.unpressed = still
-        return events + self._judged(faults, t, ply)
+        # the faults first: a press_back note refers to the press_without_move told with it (a new user read
+        # the note before the alert)
+        return self._judged(faults, t, ply) + events
 
 
 def _other_way_round(press: ClockPress) -> ClockPress:

@@ -122,6 +122,7 @@ def test_press_without_a_move_is_flagged_and_the_opponents_press_back_noted() ->
     assert alert.ply == 0
     (noted,) = [e for e in events if isinstance(e, ClockNoted)]
     assert noted.kind == "press_back" and noted.side == "black" and "given back to red" in noted.text
+    assert events.index(alert) < events.index(noted)  # the foul, then the note about it (a new user)
 
 
 def test_a_second_press_without_a_move_after_a_move_between_is_judged() -> None:
