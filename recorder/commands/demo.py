@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import shutil
 import sys
 from pathlib import Path
 from typing import Any
 
+from recorder.commands import command_name
 from recorder.events import read_events
 from recorder.scoresheet import RecordedGame, rebuild, scoresheet_text, side_by_side
 from recorder.store.recording import pgn_time_control
@@ -54,7 +53,8 @@ def run(args: argparse.Namespace) -> int:
     command = ["record", str(video), "--clock-log", str(clock), "--events", str(events_path),
                "--pgn", str(folder / "demo.pgn"), "--scoresheet", str(folder / "demo.scoresheet.txt"),
                "--notation", "chinese", "--db", str(db), "--new-game", "--event", "xqrec demo",
-               "--round", str(_next_round(db)), "--board", "1", "--tc", pgn_time_control(truth.get("options", {}).get("time_control", ""))]
+               "--round", str(_next_round(db)), "--board", "1", "--tc", pgn_time_control(truth.get("options", {}).get("time_control", "")),
+               "--no-store-hint"]  # the demo names its store and PDF itself, below
     if args.quiet:
         command.append("--quiet")
     print(f"Recording {video} ({len(truth['moves'])} plies, {truth.get('duration_s', 0):.0f} s of video) ...\n")
@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
     print()
     print(_alerts_against_truth(game, truth.get("injections", [])))
     print(f"\nEvent log: {events_path}   PGN: {folder / 'demo.pgn'}   scoresheet: {folder / 'demo.scoresheet.txt'}")
-    call = _command_name()
+    call = command_name()
     game_id = _latest_game(db)
     print(f"Game store: {db}, game {game_id}  (try: {call} games --db {db};  {call} export {game_id} --db {db} "
           f"--format pdf --out {folder / 'demo.pdf'})")
@@ -136,13 +136,3 @@ def _alerts_against_truth(game: RecordedGame, injected: list[dict[str, Any]]) ->
     return "\n".join(lines)
 
 
-def _command_name() -> str:
-    """How to call ``xqrec`` from this shell: by name when it is on the path, else by its path in
-    the virtual environment (``make demo`` does not activate it)."""
-    beside = Path(sys.executable).parent / "xqrec"
-    if shutil.which("xqrec") == str(beside) or not beside.exists():
-        return "xqrec"
-    try:
-        return os.path.relpath(beside)
-    except ValueError:  # another drive (Windows)
-        return str(beside)

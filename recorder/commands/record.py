@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from recorder.clock.model import DEFAULT_TIME_CONTROL, notice_event, time_control_argument
 from recorder.clock.presses import log_time_faults
+from recorder.commands import command_name
 from recorder.events import (
     Alert,
     CalibrationChanged,
@@ -100,6 +101,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="read only this part of each frame (pixels: left, top, width, height), e.g. the "
                              "one board to record in a wide shot of several; a --calibration is then of that part")
     parser.add_argument("--threads", type=int, default=1, help="classifier threads (default 1)")
+    parser.add_argument("--no-store-hint", action="store_true", help=argparse.SUPPRESS)  # the demo says it itself
     parser.add_argument("--quiet", action="store_true",
                         help="no status lines, progress bar or scoresheet at the end: only warnings and errors")
     add_store_arguments(parser)
@@ -660,10 +662,6 @@ def run(args: argparse.Namespace) -> int:
     if not args.quiet:  # shown before the files are written: a full disk must not take it too
         print()
         print(sheet, end="")
-        if stored is not None:  # where the game went (a new user: the output ended with the sheet)
-            db = f" --db {stored.store.path}" if args.db is not None else ""
-            print(f"\nStored as game {stored.game_id} in {stored.store.path} (xqrec show {stored.game_id}{db}; "
-                  f"xqrec export {stored.game_id}{db} --format pdf --out sheet.pdf)")
     unwritten = [f"{path}: {problem}" for path, text in ((args.pgn, pgn_text), (args.scoresheet, sheet))
                  if path is not None and (problem := _write(path, text))]
     if unwritten:
@@ -685,6 +683,12 @@ def run(args: argparse.Namespace) -> int:
         if not written:
             print(pgn_text, end="")
         return 2
+    if stored is not None and not args.quiet and not args.no_store_hint and any(
+            isinstance(e, MoveRecorded) for e in events):  # where the game went (a new user: the output ended with the sheet)
+        call, path = command_name(), shlex.quote(str(stored.store.path))
+        db = f" --db {path}" if args.db is not None else ""
+        print(f"\nStored as game {stored.game_id} in {path} ({call} show {stored.game_id}{db}; "
+              f"{call} export {stored.game_id}{db} --format pdf --out sheet.pdf)")
     stopped = next((e for e in reversed(events) if isinstance(e, RecordingStopped)), None)
     ended_early = stopped is not None and stopped.reason == ENDED_EARLY
     never_found = stopped is not None and stopped.reason == NEVER_FOUND
@@ -716,8 +720,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"xqrec record: {ENDED_EARLY} (a cut or damaged file?); the moves read are {where}", file=sys.stderr)
     nothing = _nothing_recorded(events, never_found)
     if nothing:
-        print(f"xqrec record: no move was recorded: {nothing}; see the alerts above or in the log",
-              file=sys.stderr)
+        see = "" if nothing.startswith("the source held") else "; see the alerts above or in the log"
+        print(f"xqrec record: no move was recorded: {nothing}{see}", file=sys.stderr)
     # a cut game is bad input a script must not take for a whole one, unless it had ended before the cut;
     # a recording with not one move where a game went on (the board never found, presses with no
     # move) is as bad, and a batch script must be able to tell

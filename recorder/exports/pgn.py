@@ -79,10 +79,10 @@ def how_ended(game: RecordedGame) -> str:
     ended = game.ended
     if ended is None or not ended.result or ended.advisory:
         return ""
-    if isinstance(ended, ResultMarked):
+    if isinstance(ended, ResultMarked) or ended.reason in ("", "arbiter", "recorded") or not ended.article:
+        # a person's words (an arbiter's reason, read back from a PGN too), or none (an imported result)
         return ended.text
-    article = f", art. {ended.article}" if ended.article else ""
-    return f"{kind_title(ended.reason).lower()}{article}" if ended.reason else ""
+    return f"{kind_title(ended.reason).lower()}, art. {ended.article}"
 
 
 def alert_comment(alert: Alert) -> str:

@@ -200,6 +200,11 @@ def test_the_sheets_count_each_side_s_foul_alerts_and_say_how_the_game_ended() -
     (game_id,) = import_pgn(store, export_pgn(events), "g.pgn").ids
     assert foul_alerts(rebuild(store.events(game_id))) == foul_alerts(rebuild(events))
     assert "Result:       0-1 (红方认输 resigned)" in text
+    # a reviewer: read back from the PGN, the arbiter's reason is still the result's words (it read
+    # "result marked by the arbiter"), and a PGN with a result and no words gives none ("(recorded)")
+    assert "Result:       0-1 (红方认输 resigned)" in export_text(store.events(game_id))
+    (bare,) = import_pgn(store, '[Event "x"]\n[Result "1-0"]\n\n1. h2e2 h9g7 1-0\n', "bare.pgn").ids
+    assert "Result:       1-0\n" in export_text(store.events(bare))
 
 
 def test_a_sheet_names_an_alert_s_squares_unless_its_words_do() -> None:

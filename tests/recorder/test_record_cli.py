@@ -34,7 +34,7 @@ def test_record_command_writes_log_pgn_and_scoresheet(tmp_path: Path, monkeypatc
     out = capsys.readouterr().out
     assert "ply   1" in out and "兵七进一" in out
     # where the game went, and how to see it again (a new user: the output ended with the sheet)
-    assert re.search(r"\nStored as game (\d+) in \S+recorder.sqlite3 \(xqrec show \1; xqrec export \1 --format pdf", out)
+    assert re.search(r"\nStored as game (\d+) in \S+recorder.sqlite3 \(\S*xqrec show \1; \S*xqrec export \1 --format pdf", out)
     game = rebuild(read_events(events))
     assert game.moves == truth["moves"]
     (back,) = read_pgn(pgn.read_text(encoding="utf-8"))
@@ -837,3 +837,15 @@ def test_a_source_too_short_to_judge_says_so_and_exits_1(tmp_path: Path, capsys:
     assert main(["record", str(folder), "--no-db", "--events", str(tmp_path / "e.jsonl"), "--quiet"]) == 1
     err = capsys.readouterr().err
     assert "no move was recorded: the source held 1 frame(s), too few" in err and "xqrec read-board" in err
+    assert "see the alerts" not in err  # none is raised: the source is too short for any
+
+
+def test_the_stored_line_names_a_store_path_with_a_space_so_it_can_be_pasted(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    # a reviewer: "xqrec show 1 --db /tmp/rv2 dir/s.sqlite3" does not work as printed
+    truth = json.loads((FIXTURES / "game_short.truth.json").read_text(encoding="utf-8"))
+    use_oracle_in_record(OracleClassifier(truth), monkeypatch.setattr)
+    db = tmp_path / "round 3" / "games.sqlite3"
+    db.parent.mkdir()
+    assert main(["record", str(VIDEO), "--db", str(db)]) == 0
+    assert f"show 1 --db '{db}';" in capsys.readouterr().out
