@@ -74,7 +74,8 @@ def _command_parser(parser: argparse.ArgumentParser, command: str) -> argparse.A
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``xqrec``; returns the process exit status."""
     parser = build_parser()
-    if not (sys.argv[1:] if argv is None else list(argv)):  # a new user's first try: the commands, not an error
+    given = sys.argv[1:] if argv is None else list(argv)
+    if not [word for word in given if word not in ("-v", "--verbose")]:  # a new user's first try: the commands
         parser.print_help()
         return 2
     args, extra = parser.parse_known_args(argv)

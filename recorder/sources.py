@@ -560,9 +560,11 @@ class ImageFolderSource(FrameSource):
         self.fps = float(check_fps(fps) or DEFAULT_FOLDER_FPS)
         self.files = sorted(p for p in Path(folder).iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
         if not self.files:  # a folder holding a video (a new user's `record out/demo`): name it
-            videos = sorted(p.name for p in Path(folder).iterdir() if p.suffix.lower() in VIDEO_SUFFIXES)
-            held = f" ({', '.join(videos[:3])} {'is a video' if len(videos) == 1 else 'are videos'}: give the file itself)" \
-                if videos else f" ({', '.join(IMAGE_SUFFIXES)} files are read as frames)"
+            videos = sorted(str(p) for p in Path(folder).iterdir() if p.suffix.lower() in VIDEO_SUFFIXES)
+            named = ", ".join(videos[:3]) + (f" and {len(videos) - 3} more" if len(videos) > 3 else "")
+            held = (f" ({named} {'is a video' if len(videos) == 1 else 'are videos'}: give the file itself)" if videos
+                    else f" ({', '.join(IMAGE_SUFFIXES)} files are read as frames; a folder a camera is still to write "
+                         "into is followed with --follow)")
             raise ValueError(f"no images in {folder}{held}")
         if not any(cv2.haveImageReader(str(path)) for path in self.files):  # reads the header only
             raise ValueError(f"no readable images in {folder}: none of its {len(self.files)} image file(s) "

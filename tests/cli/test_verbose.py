@@ -22,3 +22,4 @@ def test_xqrec_alone_lists_its_commands_in_the_order_a_user_meets_them(capsys: p
     assert main([]) == 2
     out = capsys.readouterr().out
     assert "usage: xqrec" in out and out.index("    record ") < out.index("    export ") < out.index("    perft ")
+    assert main(["-v"]) == 2 and "    record " in capsys.readouterr().out

@@ -117,7 +117,7 @@ def test_folder_and_file_sources(tmp_path: Path) -> None:
     with pytest.raises(ValueError):
         open_source(str(tmp_path / "missing.mp4"))
     # a new user's `record out/demo`: a folder holding the video, not pictures, names it
-    with pytest.raises(ValueError, match=r"no images in .* \(clip.mp4 is a video: give the file itself\)"):
+    with pytest.raises(ValueError, match=r"no images in .* \(\S+/clip.mp4 is a video: give the file itself\)"):
         open_source(str(tmp_path))
 
 

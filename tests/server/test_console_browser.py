@@ -397,10 +397,16 @@ def test_the_spectators_page_shows_the_round_being_played_and_a_board_in_full(co
 def test_an_empty_store_is_said_to_be_empty_only_once_it_answered(console: Any) -> None:
     # a new user's screenshot, taken before the games had loaded, read "No games in the store yet"
     # beside a store of five games: the page says so only once the store has answered
-    html = (Path(__file__).resolve().parents[2] / "recorder" / "server" / "static" / "console.html").read_text()
+    static = Path(__file__).resolve().parents[2] / "recorder" / "server" / "static"
+    html = (static / "console.html").read_text()
     assert "No games in the store yet" not in html and "Loading the games" in html
+    watch = (static / "watch.html").read_text()  # the spectators' page likewise (a reviewer)
+    assert "No game is being played yet" not in watch and "Loading the boards" in watch
     with _chromium() as browser:
         page = browser.new_page()
         page.goto(console.url + "/")
         page.wait_for_selector("#live.ok", timeout=5000)
         page.wait_for_function("() => document.querySelector('.empty').textContent.includes('No games')", timeout=5000)
+        page.goto(console.url + "/watch")
+        page.wait_for_function("() => document.querySelector('.empty').textContent.includes('No game is being played')",
+                               timeout=5000)

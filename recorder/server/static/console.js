@@ -237,11 +237,24 @@
     else button.disabled = false;
   });
 
-  async function start() {
+  function start() {
     XQ.scriptToggle(() => games.forEach(render));
     XQ.soundToggle();
-    const r = await fetch("/api/games");
-    const data = await r.json();
+    load();
+  }
+
+  async function load() {
+    let data;
+    try {
+      const r = await fetch("/api/games");
+      if (!r.ok) throw new Error(`HTTP ${r.status}`);
+      data = await r.json();
+    } catch (error) {  // not "Loading…" for ever: say it, and try again
+      const empty = tiles.querySelector(".empty");
+      if (empty) empty.textContent = `The store did not answer (${error.message}): trying again…`;
+      setTimeout(load, 3000);
+      return;
+    }
     XQ.serverNow(data.now);
     data.games.filter(Boolean).forEach((g) => accept(g));
     // "no games" is said only once the store has answered: a new user read it beside games still loading

@@ -125,7 +125,7 @@
   function drawPicker() {
     const key = (r) => JSON.stringify([r.event, r.round]);
     const current = data.shown.length === 1 ? key(data.shown[0]) : "";
-    const options = [`<option value="">the current round (being played, else the latest)</option>`].concat(data.rounds.map((r) =>
+    const options = [`<option value="" title="the round being played, else the latest">the current round</option>`].concat(data.rounds.map((r) =>
       `<option value="${XQ.esc(key(r))}"${chosen.has("round") && key(r) === current ? " selected" : ""}>`
       + `${XQ.esc([r.event, r.round && "round " + r.round].filter(Boolean).join(", "))}</option>`));
     if (picker.dataset.options !== options.join("")) {
