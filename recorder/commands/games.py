@@ -120,22 +120,7 @@ def _list(args: argparse.Namespace, data: bytes) -> int:
         if not games:
             asked = [part for part in (f"in round {args.round!r}" if args.round else "",
                                        f"of the event {args.event!r}" if args.event else "") if part]
-            held = ""
-            if args.event and not store.games(event=args.event):  # a typo, most likely: the events held
-                events = sorted({g.info.event for g in store.games() if g.info.event})
-                named = "; ".join(repr(event) for event in events[:8]) + (f" and {len(events) - 8} more"
-                                                                          if len(events) > 8 else "")
-                held = f" (the store holds the events {named})" if named else " (the store holds no named event)"
-            elif args.event or args.round:  # the filter found nothing: what the store holds (an organiser tester)
-                newest: dict[tuple[str, str], int] = {}
-                for game in store.games(event=args.event) if args.event else store.games():
-                    if game.info.round:
-                        key = (game.info.event, game.info.round)
-                        newest[key] = max(newest.get(key, 0), game.id)
-                latest = sorted(newest, key=lambda key: newest[key])[-8:]  # the rounds played last
-                named = "; ".join(f"round {name!r} of {event!r}" if event else f"round {name!r}"
-                                  for event, name in in_round_order(latest))
-                held = f" (the store holds {named})" if named else ""
+            held = _held_instead(store, args.event, args.round) if args.event or args.round else ""
             print(" ".join(["no open games" if args.open else "no games", *asked, f"in {store.path}"]) + held
                   + hidden + ("; the demo's games are in out/demo/demo.sqlite3 (--db)"
                               if args.db is None and Path("out/demo/demo.sqlite3").exists() else ""))
@@ -147,6 +132,25 @@ def _list(args: argparse.Namespace, data: bytes) -> int:
         if hidden:
             print(hidden.strip(" ()"))
     return SOME_NOT_IMPORTED if partly else 0
+
+
+def _held_instead(store: GameStore, event: str | None, round_name: str | None) -> str:
+    """What the store holds where a listing filtered by ``event`` or ``round_name`` found nothing (an
+    organiser tester): the events held when the event has no games (a typo, most likely), else the
+    rounds played last, in round order."""
+    if event and not store.games(event=event):
+        events = sorted({g.info.event for g in store.games() if g.info.event})
+        named = "; ".join(repr(name) for name in events[:8]) + (f" and {len(events) - 8} more" if len(events) > 8 else "")
+        return f" (the store holds the events {named})" if named else " (the store holds no named event)"
+    newest: dict[tuple[str, str], int] = {}
+    for game in store.games(event=event) if event else store.games():
+        if game.info.round:
+            key = (game.info.event, game.info.round)
+            newest[key] = max(newest.get(key, 0), game.id)
+    latest = sorted(newest, key=lambda key: newest[key])[-8:]
+    named = "; ".join(f"round {name!r} of {tournament!r}" if tournament else f"round {name!r}"
+                      for tournament, name in in_round_order(latest))
+    return f" (the store holds {named})" if named else ""
 
 
 def _table(games: list[GameRow]) -> list[str]:
