@@ -720,7 +720,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"xqrec record: {ENDED_EARLY} (a cut or damaged file?); the moves read are {where}", file=sys.stderr)
     nothing = _nothing_recorded(events, never_found)
     if nothing:
-        see = "" if nothing.startswith("the source held") else "; see the alerts above or in the log"
+        see = "" if _too_short(events) else "; see the alerts above or in the log"  # none is raised then
         print(f"xqrec record: no move was recorded: {nothing}{see}", file=sys.stderr)
     # a cut game is bad input a script must not take for a whole one, unless it had ended before the cut;
     # a recording with not one move where a game went on (the board never found, presses with no
@@ -752,6 +752,12 @@ def signal_status(reason: str) -> int:
     return 128 + int(signal.SIGINT)
 
 
+def _too_short(events: list[Event]) -> int | None:
+    """The frames the run read when they were too few to judge a still board (``MIN_FRAMES``), else None."""
+    frames = next((e.frames for e in reversed(events) if isinstance(e, RecordingStopped)), None)
+    return frames if frames is not None and frames < MIN_FRAMES else None
+
+
 def _nothing_recorded(events: list[Event], never_found: bool) -> str:
     """Why a game went on but not one move was recorded ("" when moves were, or nothing happened);
     ``never_found``: the run never found the board (with a calibration given, it is never looked for)."""
@@ -759,8 +765,8 @@ def _nothing_recorded(events: list[Event], never_found: bool) -> str:
         return ""
     if never_found:
         return "the board was never found in the picture"
-    frames = next((e.frames for e in reversed(events) if isinstance(e, RecordingStopped)), None)
-    if frames is not None and frames < MIN_FRAMES:  # a new user's folder of one picture: an empty game, exit 0
+    frames = _too_short(events)
+    if frames is not None:  # a new user's folder of one picture: an empty game, exit 0
         return (f"the source held {frames} frame(s), too few to see the board stand still and judge it (a single "
                 "picture is read with xqrec read-board)")
     unexplained = sum(1 for e in events if isinstance(e, Alert) and e.kind == "unexplained")
