@@ -722,6 +722,9 @@ def run(args: argparse.Namespace) -> int:
     if nothing:
         see = "" if _too_short(events) else "; see the alerts above or in the log"  # none is raised then
         print(f"xqrec record: no move was recorded: {nothing}{see}", file=sys.stderr)
+        if stored is not None and _void_empty_game(stored, events):
+            print(f"xqrec record: game {stored.game_id} is void (nothing in it; kept in the store: xqrec edit "
+                  f"{stored.game_id} --unvoid takes it back)", file=sys.stderr)
     # a cut game is bad input a script must not take for a whole one, unless it had ended before the cut;
     # a recording with not one move where a game went on (the board never found, presses with no
     # move) is as bad, and a batch script must be able to tell
@@ -756,6 +759,22 @@ def _too_short(events: list[Event]) -> int | None:
     """The frames the run read when they were too few to judge a still board (``MIN_FRAMES``), else None."""
     frames = next((e.frames for e in reversed(events) if isinstance(e, RecordingStopped)), None)
     return frames if frames is not None and frames < MIN_FRAMES else None
+
+
+def _void_empty_game(stored: StoreRecording, events: list[Event]) -> bool:
+    """Void the game this run opened when its source was too short to judge, so it does not stand
+    in the listings and on the console as a game in play; True when it was voided.
+
+    Only a new game with no move: a resumed game keeps what it holds, and the void is the store's own
+    (the game is kept and ``edit --unvoid`` takes it back).
+    """
+    frames = _too_short(events)
+    if stored.resume is not None or frames is None or stored.backlog:
+        return False
+    if any(isinstance(e, MoveRecorded) for e in events):
+        return False
+    stored.store.set_void(stored.game_id, f"the source held {frames} frame(s), too few to record from")
+    return True
 
 
 def _nothing_recorded(events: list[Event], never_found: bool) -> str:

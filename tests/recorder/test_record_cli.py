@@ -721,7 +721,7 @@ def test_a_game_recorded_on_a_given_calibration_is_closed_at_the_end_of_its_file
     # recording all its moves (no "board found" came, the board being given, not looked for)
     import cv2
 
-    from recorder.store import GameStore
+    from recorder.store.db import GameStore
 
     capture = cv2.VideoCapture(str(VIDEO))
     ok, frame = capture.read()
@@ -762,7 +762,7 @@ def test_a_game_whose_board_was_never_found_stays_open_when_its_file_is_run_agai
     # stopped) and closed the game as one of no moves
     import cv2
 
-    from recorder.store import GameStore
+    from recorder.store.db import GameStore
 
     folder = tmp_path / "blank"
     folder.mkdir()
@@ -838,6 +838,30 @@ def test_a_source_too_short_to_judge_says_so_and_exits_1(tmp_path: Path, capsys:
     err = capsys.readouterr().err
     assert "no move was recorded: the source held 1 frame(s), too few" in err and "xqrec read-board" in err
     assert "see the alerts" not in err  # none is raised: the source is too short for any
+
+
+@pytest.mark.skipif(not VIDEO.exists(), reason="fixture video missing")
+def test_the_empty_game_of_a_source_too_short_is_void(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # a new user: the game a one-picture folder opened stood in `xqrec games` and on the console as a
+    # game in play, with no move, until voided by hand
+    import cv2
+
+    capture = cv2.VideoCapture(str(VIDEO))
+    ok, frame = capture.read()
+    capture.release()
+    assert ok
+    folder = tmp_path / "pictures"
+    folder.mkdir()
+    cv2.imwrite(str(folder / "board.png"), frame)
+    db = tmp_path / "games.sqlite3"
+    assert main(["record", str(folder), "--db", str(db), "--quiet"]) == 1
+    assert "game 1 is void (nothing in it; kept in the store: xqrec edit 1 --unvoid" in capsys.readouterr().err
+    from recorder.store.db import GameStore
+
+    with GameStore(db) as store:
+        assert store.games() == []
+        (kept,) = store.games(void=None)
+        assert "1 frame(s), too few" in kept.void
 
 
 def test_the_stored_line_names_a_store_path_with_a_space_so_it_can_be_pasted(
