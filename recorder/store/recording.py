@@ -61,10 +61,16 @@ def game_number(text: str) -> int:
     return int(text)
 
 
+MAX_BOARD = 999  # more boards than any hall holds: a larger number is a slip of the keyboard (99999 for 9)
+
+
 def board_number(text: str) -> int:
-    """``--board``: a board number, 1 or more."""
+    """``--board``: a board number, 1 to ``MAX_BOARD``."""
     if not text.strip().isdigit() or int(text) < 1:
         raise argparse.ArgumentTypeError(f"{text!r} is not a board number (1, 2, ...)")
+    if int(text) > MAX_BOARD:
+        raise argparse.ArgumentTypeError(f"{text.strip()} is not a board number: boards go up to {MAX_BOARD} "
+                                         "(a key held down?)")
     return int(text)
 
 

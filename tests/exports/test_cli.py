@@ -138,6 +138,8 @@ def test_long_names_are_cut_visibly(tmp_path: Path, capsys: pytest.CaptureFixtur
     ("--tc", "15+10", "15 minutes is 900"),  # minutes typed for seconds
     ("--tc", "0", "starts the game with 0 seconds"),
     ("--time-control", "abc", "is not 'minutes+increment_seconds'"),
+    ("--board", "0", "is not a board number"),
+    ("--board", "99999", "boards go up to 999"),  # an organiser tester: taken, and shown as board 99999
 ])
 def test_record_details_are_checked_before_anything_runs(
         tmp_path: Path, option: str, value: str, message: str, capsys: pytest.CaptureFixture[str]) -> None:
