@@ -21,7 +21,7 @@ from recorder.exports.times import clock_contradicts
 from recorder.scoresheet import rebuild
 from recorder.store.db import GameInfo, GameRow, GameStore
 from recorder.store.recording import board_number, game_number, pgn_date, pgn_tc
-from recorder.store.resume import near_names
+from recorder.store.resume import near_names, twin_name
 
 log = logging.getLogger(__name__)
 
@@ -130,6 +130,11 @@ def run(args: argparse.Namespace) -> int:
             raise ValueError(f"game {game.id} is void: take that back (--unvoid) to mark its result")
         info: GameInfo = replace(game.info, **changes)
         if changes:
+            others_games = [other for other in store.games() if other.id != game.id]
+            renamed = (info.event, info.round) != (game.info.event, game.info.round)
+            twin = twin_name(others_games, info) if renamed else ""  # a misfiled game can still be edited
+            if twin:
+                raise ValueError(twin)
             for warning in near_names(store.games(), info):
                 log.warning("%s", warning)
             if info.board is not None:

@@ -273,28 +273,60 @@ def _alike(name: str) -> str:
     return re.sub(r"\b0+(?=\d)", "", " ".join(name.casefold().split()))
 
 
+def twin_name(stored: list[GameRow], info: GameInfo) -> str:
+    """Why ``info`` names a tournament or round the store has by another spelling ("City open" beside
+    "City Open", round "03" beside "3"), else "". Such a name is refused, not warned of: its games
+    would be a tournament or round of their own, missing from the other's round PGN and broadcast,
+    and a warning among a hall's recorders goes unread (an organiser tester)."""
+    events = {game.info.event for game in stored}
+    if info.event not in events:
+        twins = sorted(event for event in events if event and _alike(event) == _alike(info.event))
+        return (f"the event {info.event!r} is not in this store, which has {twins[0]!r}: give the name as the "
+                "store has it (names differing only in case, spacing or leading zeros would file the games as a "
+                "tournament of their own)") if twins else ""
+    rounds = {game.info.round for game in stored if game.info.event == info.event}
+    if info.round not in rounds:
+        twins = sorted(name for name in rounds if name and _alike(name) == _alike(info.round))
+        if twins:
+            return (f"round {info.round!r} is not in {info.event or 'the games of no event'!r}, which has round "
+                    f"{twins[0]!r}: give --round {twins[0]} (a round named differently only in case, spacing or "
+                    "leading zeros would be a round of its own)")
+    return ""
+
+
 def near_names(stored: list[GameRow], info: GameInfo) -> list[str]:
-    """Warnings for a new tournament or round named like one the store has ("City open" beside "City
-    Open", round "03" beside "3"): its games would be missing from the other's round PGN and broadcast;
-    and for a game of a round without a board number."""
+    """Warnings for a new tournament named one slip of the keyboard away from one the store has
+    ("City Opne 2026" beside "City Open 2026"; names with other digits are other tournaments), and
+    for a game of a round without a board number (``twin_name`` refuses closer names)."""
     events = {game.info.event for game in stored}
     warnings = []
     if info.round and info.board is None:  # an organiser tester: such a game comes first in the round's PGN
         warnings.append(f"round {info.round!r} has no board number (--board): the game has no [Board] tag, and "
                         "the round's PGN, the broadcast and the console list it after the numbered boards")
-    if info.event not in events:
-        twins = sorted(event for event in events if event and _alike(event) == _alike(info.event))
-        if twins:
-            warnings.append(f"the event {info.event!r} is new to this store, which has {twins[0]!r}: its games are "
-                            "a tournament of their own (check --event)")
-        return warnings
-    rounds = {game.info.round for game in stored if game.info.event == info.event}
-    if info.round not in rounds:
-        twins = sorted(name for name in rounds if name and _alike(name) == _alike(info.round))
-        if twins:
-            warnings.append(f"round {info.round!r} is new to {info.event or 'the games of no event'!r}, which has "
-                            f"round {twins[0]!r}: its games are a round of their own (check --round)")
+    if info.event and info.event not in events:
+        slips = sorted(event for event in events if event and _one_slip_apart(_alike(event), _alike(info.event)))
+        if slips:
+            warnings.append(f"the event {info.event!r} is new to this store, which has {slips[0]!r}: its games are "
+                            "a tournament of their own (check --event; xqrec edit GAME --event changes it)")
     return warnings
+
+
+def _one_slip_apart(a: str, b: str) -> bool:
+    """Do two names differ by one typing slip: a letter left out, added, changed or two swapped? A
+    name with other digits is another tournament ("Open 2025", "Open 2026"), and short names are
+    too near one another to tell a slip."""
+    if a == b or min(len(a), len(b)) < 6 or re.findall(r"\d+", a) != re.findall(r"\d+", b):
+        return False
+    if len(a) > len(b):
+        a, b = b, a
+    if len(b) - len(a) > 1:
+        return False
+    start = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), len(a))
+    if len(a) < len(b):  # one letter added
+        return a[start:] == b[start + 1:]
+    if a[start + 1:] == b[start + 1:]:  # one letter changed
+        return True
+    return a[start:start + 2] == b[start:start + 2][::-1] and a[start + 2:] == b[start + 2:]  # two swapped
 
 
 STORE_RETRY_S = 2.0  # a store that refused an event is tried again after this long (host seconds)
@@ -376,6 +408,9 @@ class StoreRecording:
                     recording.moved = True
             else:
                 stored = store.games()
+                twin = twin_name(stored, info or GameInfo())
+                if twin:
+                    raise ValueError(twin)
                 near = near_names(stored, info or GameInfo())
                 recording = cls(store, store.create_game(source, info))
                 for text in near:

@@ -52,6 +52,19 @@ def test_a_mistyped_round_and_name_are_corrected_and_the_moves_stay(
     assert (exported.headers["Round"], exported.headers["Board"], exported.headers["Red"]) == ("4", "2", "Zheng Wei Jr")
 
 
+def test_a_game_is_not_moved_into_a_round_spelled_like_another(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "round.sqlite3"
+    game, other = _round(db)
+    assert main(["edit", str(other), "--db", str(db), "--round", "03"]) == 2
+    assert "round '03' is not in 'City Open', which has round '3': give --round 3" in capsys.readouterr().err
+    assert main(["edit", str(other), "--db", str(db), "--event", "city open", "--round", "4"]) == 2
+    assert "which has 'City Open'" in capsys.readouterr().err
+    with GameStore(db) as store:
+        assert (store.game(other).info.event, store.game(other).info.round) == ("City Open", "3")
+    assert main(["edit", str(other), "--db", str(db), "--red", "Wang"]) == 0  # details other than the names
+
+
 def test_a_void_game_is_kept_but_no_longer_listed_published_or_resumed(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture) -> None:
     db = tmp_path / "round.sqlite3"

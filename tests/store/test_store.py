@@ -391,19 +391,35 @@ def test_a_new_game_is_warned_of_a_mistyped_round_event_or_board(tmp_path: Path,
             f"interrupted: game {again.game_id} is a new game") in caplog.text
     assert f"give --resume {stopped.game_id}" in caplog.text
     caplog.clear()
-    with caplog.at_level("WARNING"):
+    # a name the store has by another spelling is refused before a game is opened: a warning among a
+    # hall's recorders went unread (an organiser tester)
+    with pytest.raises(ValueError, match="round '03' is not in 'City Open 2026', which has round '3': give --round 3"):
         StoreRecording.open(store, "c.mp4", GameInfo(event="City Open 2026", round="03", board=2))
+    with pytest.raises(ValueError, match="the event 'city open  2026' is not in this store, which has 'City Open 2026'"):
         StoreRecording.open(store, "d.mp4", GameInfo(event="city open  2026", round="3", board=2))
+    assert [game.id for game in store.games()] == [stopped.game_id, again.game_id]
+    with caplog.at_level("WARNING"):
         StoreRecording.open(store, "e.mp4", GameInfo(event="City Open 2026", round="3", board=3))  # all right
         StoreRecording.open(store, "f.mp4", GameInfo(event="City Open 2026", round="5", board=3))  # a new round
         StoreRecording.open(store, "g.mp4", GameInfo(event="City Open 2026", round="5"))  # no board (a tester)
         StoreRecording.open(store, "h.mp4", GameInfo())  # a camera tried out: no round, no board, no warning
+        StoreRecording.open(store, "i.mp4", GameInfo(event="City Opne 2026", round="1", board=1))  # two swapped
+        StoreRecording.open(store, "j.mp4", GameInfo(event="City Open 2027", round="1", board=1))  # next year's
     assert caplog.messages == [
-        "round '03' is new to 'City Open 2026', which has round '3': its games are a round of their own (check --round)",
-        "the event 'city open  2026' is new to this store, which has 'City Open 2026': its games are a tournament "
-        "of their own (check --event)",
         "round '5' has no board number (--board): the game has no [Board] tag, and the round's PGN, the "
-        "broadcast and the console list it after the numbered boards"]
+        "broadcast and the console list it after the numbered boards",
+        "the event 'City Opne 2026' is new to this store, which has 'City Open 2026': its games are a tournament "
+        "of their own (check --event; xqrec edit GAME --event changes it)"]
+
+
+@pytest.mark.parametrize("a, b, slip", [
+    ("city open", "city opne", True), ("city open", "city opn", True), ("city open", "city oppen", True),
+    ("city open", "city oqen", True), ("city open 2025", "city open 2026", False), ("open", "opne", False),
+    ("city open", "city closed", False), ("spring open", "spring cup", False)])
+def test_one_slip_apart(a: str, b: str, slip: bool) -> None:
+    from recorder.store.resume import _one_slip_apart
+
+    assert _one_slip_apart(a, b) is slip and _one_slip_apart(b, a) is slip
 
 
 def test_details_typed_with_a_line_break_are_kept_on_one_line() -> None:
