@@ -47,6 +47,7 @@ from recorder.scoresheet import clock_left_text, rebuild
 from recorder.store.recording import (
     add_store_arguments,
     info_from_args,
+    live_time_control,
     open_for_record,
     resume_session,
     source_key,
@@ -73,8 +74,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--clock-red-side", choices=("left", "right"), default="left",
                         help="red's side of the clock facing its display (default left; the first running side confirms)")
     parser.add_argument("--time-control", default=None, type=time_control_argument,
-                        help=f"live clock: minutes+increment seconds; the keyboard clock runs it (default "
-                        f"{DEFAULT_TIME_CONTROL}), a clock on a link is checked against its increment")
+                        help=f"live clock: minutes+increment seconds; the keyboard clock runs it (default: "
+                        f"--tc's, else {DEFAULT_TIME_CONTROL}), a clock on a link is checked against its increment")
     parser.add_argument("--clock-rate", type=positive_number, default=1.0,
                         help="with --clock, read a video file at this many times real time; the keyboard "
                         "clock's times run at that rate too (default 1)")
@@ -548,7 +549,7 @@ def run(args: argparse.Namespace) -> int:
         first = Position.from_fen(args.fen).side_to_move if args.fen else "red"
         protocol = "keyboard" if args.clock == "-" else args.clock_protocol  # '-' is the keyboard, as --help says
         clock = LiveClock(args.clock or "-", protocol, red_side=args.clock_red_side, first_mover=first,
-                          time_control=args.time_control, rate=args.clock_rate)
+                          time_control=live_time_control(args), rate=args.clock_rate)
     else:
         if args.time_control:
             print("xqrec record: --time-control sets a live clock's time (with --clock); without one it is not used. "

@@ -49,7 +49,7 @@ def add_store_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--red", default="", help="red player")
     group.add_argument("--black", default="", help="black player")
     group.add_argument("--tc", default="", type=pgn_tc, help='time control for the record, PGN form seconds[+increment], '
-                       'e.g. "5400+30" (default: from --time-control when a live clock is used)')
+                       'e.g. "5400+30"; a live clock runs it too (default: from --time-control when a live clock is used)')
     group.add_argument("--camera-setup", default="", help="camera set-up (model, mounting, distance)")
     group.add_argument("--clock-setup", default="", help="clock set-up (model; default: the --clock link used)")
 
@@ -143,6 +143,38 @@ def pgn_time_control(minutes_plus_increment: str) -> str:
         return ""
     seconds, extra = round(base_ms / 1000), round(increment_ms / 1000)
     return f"{seconds}+{extra}" if extra else str(seconds)
+
+
+def clock_time_control(pgn: str) -> str | None:
+    """A PGN time control of one period ("5400+30") as a live clock runs it ("5400s+30"); None for
+    one it cannot run (periods, a sandglass, unknown)."""
+    found = re.fullmatch(r"(\d+)(?:\+(\d+))?", pgn.strip())
+    if found is None:
+        return None
+    base, increment = found.groups()
+    return f"{base}s+{increment or 0}"
+
+
+def live_time_control(args: argparse.Namespace) -> str | None:
+    """The time a live clock runs (``--time-control``), else the record's ``--tc`` in the clock's
+    form: a keyboard clock started with its 15+10 default under ``--tc 5400+30`` contradicted the
+    game's own sheet. Both given must agree; a ``--tc`` the keyboard clock cannot run needs
+    ``--time-control``."""
+    given, tc = getattr(args, "time_control", None), getattr(args, "tc", "") or ""
+    if tc in ("", "?", "-"):
+        return given
+    from_tc = clock_time_control(tc)
+    if given is not None:
+        if from_tc is not None and parse_time_control(from_tc) != parse_time_control(given):
+            raise ValueError(f"--time-control {given} (minutes+increment seconds) and --tc {tc} (PGN seconds) are "
+                             f"not the same time control: give one of them (--tc {pgn_time_control(given)} is "
+                             f"--time-control {given})")
+        return given
+    keyboard = getattr(args, "clock", None) == "-" or getattr(args, "clock_protocol", "") == "keyboard"
+    if from_tc is None and keyboard:
+        raise ValueError(f"the keyboard clock runs one period with an increment, not --tc {tc}: give the time "
+                         "it runs with --time-control (minutes+increment seconds, e.g. 90+30)")
+    return from_tc
 
 
 def open_for_record(args: argparse.Namespace, source: str) -> StoreRecording | None:

@@ -109,6 +109,30 @@ def test_a_live_clock_without_its_time_control_leaves_the_record_s_unknown() -> 
     assert tc(clock="/dev/ttyUSB0", tc="5400+30") == "5400+30"
 
 
+def test_the_keyboard_clock_runs_the_games_time_control() -> None:
+    """A new user: --tc 5400+30 with --clock - ran the keyboard clock's 15+10 default, and the sheet
+    then said the clock contradicted the time control. One option sets both; two must agree."""
+    import argparse
+
+    from recorder.clock.model import parse_time_control
+    from recorder.store.recording import live_time_control
+
+    def runs(**given: object) -> tuple[int, int] | None:
+        base = dict(tc="", clock="-", clock_protocol="dgt", time_control=None)
+        found = live_time_control(argparse.Namespace(**{**base, **given}))
+        return None if found is None else parse_time_control(found)
+
+    assert runs() is None  # the keyboard clock's default
+    assert runs(tc="5400+30") == (5_400_000, 30_000) == runs(time_control="90+30")
+    assert runs(tc="5400+30", time_control="90+30") == (5_400_000, 30_000)
+    assert runs(tc="900", clock="/dev/ttyUSB0") == (900_000, 0)  # a clock on a link: its increment checked
+    assert runs(tc="40/7200:1800", clock="/dev/ttyUSB0") is None
+    with pytest.raises(ValueError, match="are not the same time control: give one of them"):
+        runs(tc="5400+30", time_control="15+10")
+    with pytest.raises(ValueError, match="the keyboard clock runs one period with an increment, not --tc 40/7200:1800"):
+        runs(tc="40/7200:1800")
+
+
 def test_the_keyboard_protocol_with_a_port_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Tester: --clock /dev/ttyS0 --clock-protocol keyboard read stdin and stored the game as clocked on the port."""
     from recorder.cli import main
