@@ -23,8 +23,10 @@ from rules.move import Move
 from rules.move_kinds import MoveClass, classify_move
 from rules.position import Position
 from rules.repetition import (
+    DRAWS_TOLD,
     LONG_ATTACK_ROUNDS,
     RepetitionVerdict,
+    draw_due,
     goes_round,
     judge,
     long_attack,
@@ -207,11 +209,27 @@ class Game:
         goes on."""
         ply = self.ply if ply is None else ply
         verdict = self._threefold(ply)
+        if verdict is not None and verdict.code in DRAWS_TOLD:
+            return draw_due(verdict) if ply - self._draw_told(verdict.code, ply) >= 4 else verdict
         if verdict is None or verdict.result is not None or verdict.must_change is None:
             return verdict
         side = verdict.must_change
         told, lost = self._run_before(side, ply)
         return self._threefold(ply, lost={side}) if lost or self._moves_by(side, told, ply) >= 2 else verdict
+
+    def _draw_told(self, code: str, ply: int) -> int:
+        """The ply the unbroken run of ``code`` draw verdicts up to ``ply`` began at: from there each
+        side has two rounds to change (23.5.2), and if neither does the draw is due (23.5.2.1). The
+        run is followed back at most :data:`RUN_LOOKBACK` plies."""
+        found = ply
+        for p in range(ply - 1, max(ply - RUN_LOOKBACK, 0) - 1, -1):
+            if self._counts[p] == 2:  # stood before, not yet a third time: the repetition goes on
+                continue
+            three = self._threefold(p)
+            if three is None or three.code != code:
+                break
+            found = p
+        return found
 
     def _moves_by(self, side: str, after: int, ply: int) -> int:
         """How many of the moves of plies ``after + 1`` to ``ply`` ``side`` made."""

@@ -96,7 +96,9 @@ class RepetitionVerdict:
 
     ``code`` is one of ``perpetual_check`` (a side loses, 25.1), ``must_change`` (a side must
     change, 25.3), ``forbidden_not_changed`` (that side did not change and loses, 23.5.2.2),
-    ``draw_both_allowed`` (25.2) or ``draw_both_forbidden`` (26.9.4). ``result`` is ``"1-0"``,
+    ``draw_both_allowed`` (25.2) or ``draw_both_forbidden`` (26.9.4), and ``draw_not_changed``
+    when the position stands again after either draw with neither side changed (23.5.2.1: the draw
+    is due). ``result`` is ``"1-0"``,
     ``"0-1"``, ``"1/2-1/2"`` or ``None`` while a side must still change. Advice, not a decision.
     ``basis`` is ``"threefold"`` (23.1) or ``"nine_rounds"`` (23.4: ``moves`` are then the nine
     rounds, and the position may have stood only once or twice).
@@ -188,6 +190,22 @@ def _grave(category: SideCategory, moves: Sequence[MoveClass]) -> bool:
     if category is SideCategory.PERPETUAL_CHASE:
         return all(any(c.grave for c in m.chases) for m in moves if m.kind is MoveKind.CHASE)
     return False
+
+
+# the draws told when a position stands a third time (either may still change; their article), and
+# the draw due once neither side changed within the two rounds that gives (23.5.2.1)
+DRAWS_TOLD = {"draw_both_allowed": "25.2", "draw_both_forbidden": "26.9.4"}
+DRAW_NOT_CHANGED = "draw_not_changed"
+
+
+def draw_due(told: RepetitionVerdict) -> RepetitionVerdict:
+    """``told``, a draw either side could still have changed out of, as the draw due once neither
+    did within two rounds (23.5.2.1)."""
+    article = DRAWS_TOLD[told.code]
+    text = (f"双方两个回合内均未变着，判和（第23.5.2.1条、第{article}条）。"
+            f" Neither side changed within two rounds: the game is drawn (art. 23.5.2.1, {article})."
+            " 供裁判参考，以裁判裁决为准。 Advice for the arbiter, who decides.")
+    return replace(told, code=DRAW_NOT_CHANGED, article="23.5.2.1", text=text)
 
 
 def judge(fen: str, ply: int, occurrences: Sequence[int], moves: Sequence[MoveClass],

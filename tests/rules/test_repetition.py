@@ -87,6 +87,21 @@ def test_capture_as_first_move_of_the_cycle_is_not_counted_23_2() -> None:
     assert pyffish_first_end(fen, moves) == (9, pyffish.VALUE_MATE)
 
 
+def test_the_draw_is_due_when_neither_side_changed_within_two_rounds() -> None:
+    # an arbiter tester: idle moves repeated to a fifth standing still read "either may change within
+    # two rounds", never that the draw was due (23.5.2.1)
+    game = Game(Position.from_fen("5k3/9/9/9/9/9/9/9/9/3K5 w"), ["d0d1", "f9f8", "d1d0", "f8f9"] * 3)
+    told, due = game.repetition(8), game.repetition(12)
+    assert told is not None and (told.code, told.count) == ("draw_both_allowed", 3)
+    assert due is not None and (due.code, due.result, due.article, due.count) == ("draw_not_changed", "1/2-1/2",
+                                                                                  "23.5.2.1", 4)
+    assert "Neither side changed within two rounds: the game is drawn (art. 23.5.2.1, 25.2)" in due.text
+    assert [e.codes for e in game.repetitions()] == [("draw_both_allowed", "draw_not_changed")]
+    outcome = game.outcome()
+    assert outcome is not None and (outcome.reason, outcome.result, outcome.advisory) == ("draw_not_changed",
+                                                                                          "1/2-1/2", True)
+
+
 @pytest.mark.parametrize("name", ["mutual_idle", "general_chase", "soldier_chase", "uncrossed_soldiers"])
 def test_both_allowed_draw_25_2_and_pyffish_agrees(name: str) -> None:
     verdict = play(name).repetition()
@@ -243,7 +258,8 @@ def test_a_shorter_cycle_is_judged_once_it_has_gone_round_three_times_23_1() -> 
     verdict stays that of the long cycles. Once they go round a third time, black must change."""
     game = Game(Position.from_fen(LINE_309_FEN), LINE_309_MOVES.split())
     assert len(game.occurrences()) == 5
-    assert [e.codes for e in game.repetitions()] == [("draw_both_allowed",)]
+    # neither changed within two rounds of the draw told (an arbiter tester: the draw due was never said)
+    assert [e.codes for e in game.repetitions()] == [("draw_both_allowed", "draw_not_changed")]
     game.push("f7h7")  # the third time round the short cycle
     verdict = game.repetition()
     assert verdict is not None
