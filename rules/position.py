@@ -497,6 +497,23 @@ def _checkers_text(board: str, general: int, side: str) -> str:
     return " by the " + " and the ".join(f"{piece_name(board[sq])} on {square_name(sq)}" for sq in checkers)
 
 
+def _step_said(df: int, dr: int) -> str:
+    """What a step of ``df`` files and ``dr`` ranks is, in words: the alert says what was done
+    beside the rule it broke (an arbiter tester read "the horse moves one point straight and one
+    diagonally" of a horse moved one point straight as if the horse had moved so)."""
+    files, ranks = abs(df), abs(dr)
+
+    def points(n: int) -> str:
+        words = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+        return f"{words[n] if n < len(words) else n} point{'s' if n != 1 else ''}"
+
+    if not files or not ranks:
+        return f"{points(files + ranks)} straight"
+    if files == ranks:
+        return f"{points(files)} diagonally"
+    return f"{points(ranks)} along the file and {points(files)} along the rank"
+
+
 def _geometry_violation(board: str, src: int, dst: int, piece: str, name: str) -> Violation | None:
     """The piece-movement rule (art. 2.2) a move breaks, ignoring the general's safety."""
     side, kind = side_of(piece), piece.upper()
@@ -505,15 +522,16 @@ def _geometry_violation(board: str, src: int, dst: int, piece: str, name: str) -
         if not in_palace(dst, side):
             return Violation("leaves_palace", f"the {name} may not leave the palace", "2.2")
         if abs(df) + abs(dr) != 1:
-            return Violation("bad_step", f"the {name} moves one point straight", "2.2")
+            return Violation("bad_step", f"the {name} moves one point straight, not {_step_said(df, dr)}", "2.2")
     elif kind == "A":
         if not in_palace(dst, side):
             return Violation("leaves_palace", f"the {name} may not leave the palace", "2.2")
         if abs(df) != 1 or abs(dr) != 1:
-            return Violation("bad_step", f"the {name} moves one point diagonally", "2.2")
+            return Violation("bad_step", f"the {name} moves one point diagonally, not {_step_said(df, dr)}", "2.2")
     elif kind == "B":
         if abs(df) != 2 or abs(dr) != 2:
-            return Violation("bad_step", f"the {name} moves exactly two points diagonally", "2.2")
+            return Violation("bad_step", f"the {name} moves exactly two points diagonally, not {_step_said(df, dr)}",
+                             "2.2")
         if not own_half(dst, side):
             return Violation("crosses_river", f"the {name} may not cross the river", "2.2")
         eye = square(file_of(src) + df // 2, rank_of(src) + dr // 2)
@@ -521,7 +539,8 @@ def _geometry_violation(board: str, src: int, dst: int, piece: str, name: str) -
             return Violation("eye_blocked", f"the {name}'s eye on {square_name(eye)} is blocked", "2.2")
     elif kind == "N":
         if sorted((abs(df), abs(dr))) != [1, 2]:
-            return Violation("bad_step", f"the {name} moves one point straight and one diagonally", "2.2")
+            return Violation("bad_step", f"the {name} moves one point straight and one diagonally, not "
+                             f"{_step_said(df, dr)}", "2.2")
         leg = square(file_of(src), rank_of(src) + dr // 2) if abs(dr) == 2 else square(file_of(src) + df // 2, rank_of(src))
         if board[leg] != EMPTY:
             return Violation("leg_blocked", f"the {name}'s leg on {square_name(leg)} is blocked", "2.2")
@@ -532,10 +551,11 @@ def _geometry_violation(board: str, src: int, dst: int, piece: str, name: str) -
         if dr == 0 and abs(df) == 1 and own_half(src, side):
             return Violation("soldier_sideways", f"the {name} may move sideways only after crossing the river", "2.2")
         if not ((dr == forward and df == 0) or (dr == 0 and abs(df) == 1)):
-            return Violation("bad_step", f"the {name} moves one point forward (or sideways after the river)", "2.2")
+            return Violation("bad_step", f"the {name} moves one point forward (or sideways after the river), not "
+                             f"{_step_said(df, dr)}", "2.2")
     else:
         if df != 0 and dr != 0:
-            return Violation("bad_step", f"the {name} moves along a file or a rank", "2.2")
+            return Violation("bad_step", f"the {name} moves along a file or a rank, not {_step_said(df, dr)}", "2.2")
         step = (1 if df > 0 else -1) if df else (FILES if dr > 0 else -FILES)
         between = sum(1 for sq in range(src + step, dst, step) if board[sq] != EMPTY)
         capture = board[dst] != EMPTY
