@@ -200,8 +200,11 @@ KIND_TITLES: dict[str, str] = {
     # the rules' advice for the arbiter, and the games' ends
     "perpetual_check": "Perpetual check", "must_change": "Must change moves",
     "forbidden_not_changed": "Did not change: loses", "draw_both_forbidden": "Repetition, both forbidden",
-    "draw_both_allowed": "Repetition, both allowed", "no_attacking_pieces": "No attacking pieces left",
+    "draw_both_allowed": "Repetition, both allowed", "draw_not_changed": "Repetition, neither changed: draw",
+    "no_attacking_pieces": "No attacking pieces left",
     "natural_limit": "Natural move limit", "checkmate": "Checkmate", "stalemate": "Stalemate",
+    "second_press_without_move": "Second press without a move: loses", "move_rule_breaches": "Second illegal move",
+    "three_fouls": "Third foul: loses",
     "arbiter": "Result marked by the arbiter",
 }
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import itertools
 import logging
-import re
 import unicodedata
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -27,15 +26,15 @@ from recorder.events import (
     ClockPressed,
     Event,
     GameEnded,
-    IllegalMoveAlert,
     MoveRecorded,
     PositionRestored,
     RecordingStarted,
     ResultMarked,
     SourceGap,
 )
+from recorder.fouls import FOUL_KINDS, offender
 from rules import START_FEN, Move, Position, RulesError, format_move
-from rules.squares import BLACK, RED, side_of
+from rules.squares import BLACK, RED
 
 log = logging.getLogger(__name__)
 
@@ -84,11 +83,6 @@ class RecordedGame:
         return self.ended.result if self.ended is not None and self.ended.result else "*"
 
 
-# alerts of what art. 8.1 counts as fouls: a move against the rules of play (8.1.8; a move out of
-# turn breaks 2.1), and a press without a move (8.1.7). The arbiter rules on each (8.2)
-FOUL_KINDS = frozenset({"illegal_move", "wrong_side", "press_without_move"})
-
-
 def foul_alerts(game: RecordedGame) -> dict[str, dict[str, int]]:
     """Per side (red, black), how many alerts of each foul kind (``FOUL_KINDS``) the game raised:
     what the arbiter counts for art. 4.1.8 (two illegal moves lose in most events). An alert the
@@ -98,11 +92,7 @@ def foul_alerts(game: RecordedGame) -> dict[str, dict[str, int]]:
     for alert in game.alerts:
         if alert.kind not in FOUL_KINDS or any(alert is left for left in (*game.no_foul, *game.doubtful)):
             continue
-        side = (side_of(alert.piece) if isinstance(alert, IllegalMoveAlert) and alert.piece
-                else getattr(alert, "side", ""))
-        if not side:  # an alert read back from a PGN comment keeps its words only; they name the offender first
-            named = re.search(r"\b(red|black)\b", alert.text)
-            side = named.group(1) if named else ""
+        side = offender(alert)
         if side in counts:
             counts[side][alert.kind] = counts[side].get(alert.kind, 0) + 1
     return counts

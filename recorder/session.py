@@ -37,6 +37,7 @@ from recorder.events import (
     SourceGap,
     recording_time,
 )
+from recorder.fouls import FoulTally
 from recorder.glare import washed_out
 from recorder.motion import MotionConfig, MotionDetector
 from recorder.observer import Classifier, Observation, Observer, ObserverConfig, to_square_order
@@ -123,6 +124,7 @@ class RecordingSession:
         self.clock = ClockFeed(presses, presses_lost) if presses is not None else None
         self.resolver = Resolver(self.start, self.config.resolver, clock=presses is not None)
         self.log = events or EventLog()
+        self.fouls = FoulTally()  # each side's fouls, for the losses they add up to (art. 4.1.8-4.1.10)
         self.on_event = on_event
         self.geometry: BoardGeometry | None = None
         self.observer: Observer | None = None
@@ -163,6 +165,7 @@ class RecordingSession:
 
     # --- plumbing -----------------------------------------------------------------------
     def _emit(self, events: list[Event]) -> list[Event]:
+        events = [*events, *self.fouls.after(events)]  # a foul that decides the game is advised at once
         for event in events:
             self.log.append(event)
             if self.on_event is not None:

@@ -25,7 +25,8 @@ from recorder.events import (
     ResultMarked,
     corrections,
 )
-from recorder.scoresheet import FOUL_KINDS, rebuild
+from recorder.fouls import FOUL_KINDS
+from recorder.scoresheet import rebuild
 from recorder.server.state import StoredEvent
 from recorder.store.db import GameStore
 from rules import RED, Move, Position, parse_move

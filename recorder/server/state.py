@@ -43,7 +43,7 @@ from recorder.events import (
     recording_time,
 )
 from recorder.exports.pgn import correction_text, taken_back_text
-from recorder.scoresheet import FOUL_KINDS
+from recorder.fouls import FOUL_KINDS
 from recorder.store.db import GameRow
 from rules import START_FEN, InvalidFenError, Move, Position, format_move
 from rules.squares import BLACK, RED

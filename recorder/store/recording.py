@@ -234,6 +234,7 @@ def resume_session(session: Any, recording: StoreRecording | None, items: Iterab
         return items
     point = recording.resume
     prime_resolver(session.resolver, point)
+    session.fouls.seed(point.events)  # a second press without a move after a restart still decides the game
     session.start = point.position
     if seekable and not recording.moved:  # the same file again: skip what was recorded
         return skip_seen(items, point)

@@ -410,3 +410,38 @@ def test_an_empty_store_is_said_to_be_empty_only_once_it_answered(console: Any) 
         page.goto(console.url + "/watch")
         page.wait_for_function("() => document.querySelector('.empty').textContent.includes('No game is being played')",
                                timeout=5000)
+
+
+def test_an_advice_that_suggests_a_result_fills_the_result_form_in(console: Any, tmp_path: Path) -> None:
+    # an arbiter tester: the result form offered no way to mark the losses the recorder advises
+    # (a second press without a move, a perpetual check), and no article for them
+    events = list(recorder_events("game_short", upto=4))
+    with GameStore(console.db) as store:
+        game = store.create_game("camera-1", GameInfo(board=1, red="Red", black="Black", **ROUND))
+        for event in events:
+            store.append(game, event)
+        store.append(game, GameEnded(events[-1].t + 1, 3, "1-0", "second_press_without_move", "4.1.9",
+                                     "black pressed the clock without a move a second time", True))
+        store.append(game, GameEnded(events[-1].t + 2, 3, "0-1", "perpetual_check", "25.1, 23.5.1",
+                                     "red checks perpetually", True))
+    with _chromium() as browser:
+        page = browser.new_page(locale="en-GB")
+        page.goto(f"{console.url}/games/{game}")
+        page.wait_for_selector("button.fillresult", timeout=5000)
+        page.click("button.fillresult[data-article='4.1.9']")
+        form = "document.getElementById('resultform').elements"
+        assert page.evaluate(f"[{form}.result.value, {form}.article.value, {form}.text.value]") == [
+            "1-0", "4.1.9", "Second press without a move: loses"]
+        page.fill("#resultform input[name=text]", "")
+        page.click("button.fillresult[data-article='25.1']")  # an article the menu lacks is added to it
+        assert page.evaluate(f"[{form}.result.value, {form}.article.value]") == ["0-1", "25.1"]
+        page.click("#resultform button")
+        page.wait_for_selector("#signin [name=name]", state="visible", timeout=5000)  # the arbiter's name
+        page.fill("#signin [name=name]", "Zhang Wei")
+        page.click("#signin button[value=ok]")
+        page.wait_for_selector("#result:has-text('0-1')", timeout=5000)
+        page.screenshot(path=str(Path(os.environ.get("XQREC_SCREENSHOTS") or tmp_path) / "console-advice.png"),
+                        full_page=True)
+    with GameStore(console.db) as store:
+        ended = [e for e in store.events(game) if isinstance(e, GameEnded) and not e.advisory]
+    assert ended and ended[-1].article == "25.1" and ended[-1].result == "0-1"

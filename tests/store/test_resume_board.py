@@ -132,10 +132,13 @@ def test_moves_made_while_the_recorder_was_away_are_read_after_the_gap() -> None
 
 
 class _Session:
-    """What resume_session needs of a session: a resolver to prime and a start to set."""
+    """What resume_session needs of a session: a resolver to prime, its foul tally and a start to set."""
 
     def __init__(self) -> None:
+        from recorder.fouls import FoulTally
+
         self.resolver = Resolver(Position.start())
+        self.fouls = FoulTally()
         self.start = Position.start()
 
 

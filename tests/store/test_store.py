@@ -182,10 +182,13 @@ def test_an_interrupted_game_goes_on_from_another_source_by_its_number(tmp_path:
 
 
 class _Primed:
-    """What resume_session needs of a session: a resolver to prime and a start to set."""
+    """What resume_session needs of a session: a resolver to prime, its foul tally and a start to set."""
 
     def __init__(self) -> None:
+        from recorder.fouls import FoulTally
+
         self.resolver = Resolver(Position.start())
+        self.fouls = FoulTally()
         self.start = Position.start()
 
 

@@ -58,8 +58,12 @@
 
   // advice for the arbiter (an advisory game end: perpetual check...): listed with the alerts, as one
   function adviceHtml(a) {
+    // an advice that suggests a result fills the result form in (its article first): the arbiter
+    // still reads it and marks it (an arbiter tester found no way to mark the rulings it suggests)
+    const fill = a.open && a.result
+      ? ` <button type="button" class="fillresult" data-result="${XQ.esc(a.result)}" data-article="${XQ.esc((a.article || "").split(/[,;\s]+/)[0])}" data-text="${XQ.esc(XQ.kindName(a))}">Fill in ${XQ.esc(XQ.resultText(a.result))} below</button>` : "";
     const done = a.acknowledged ? ackedHtml(a)
-      : a.open ? `<button type="button" class="ack" data-seq="${a.seq}">Acknowledge</button>`
+      : a.open ? `<button type="button" class="ack" data-seq="${a.seq}">Acknowledge</button>${fill}`
         : `<div class="ackd">✓ result marked: ${XQ.esc(XQ.resultText(state.result))}</div>`;
     return `<div class="alertitem advice${a.open ? " open" : " done"}">
       <div class="thumb">${XQBoard.svg(a.fen || state.fen, {script: XQ.prefs.script})}</div>
@@ -150,6 +154,20 @@
     if (!td) return;
     view = Number(td.dataset.ply) === state.moves.length ? null : Number(td.dataset.ply);
     drawBoard();
+  });
+  $("alertlist").addEventListener("click", (e) => {
+    const b = e.target.closest("button.fillresult");
+    if (!b) return;
+    const f = $("resultform").elements;
+    f.result.value = b.dataset.result;
+    const article = b.dataset.article;
+    if (article && ![...f.article.options].some((o) => o.value === article)) {
+      f.article.add(new Option(`art. ${article}`, article));  // the advice's own article (25.1, 26.9.1...)
+    }
+    f.article.value = article;
+    if (!f.text.value.trim()) f.text.value = b.dataset.text;
+    $("resultform").scrollIntoView({block: "center"});
+    f.text.focus();
   });
   $("alertlist").addEventListener("click", async (e) => {
     const b = e.target.closest("button.ack, button.nofoul");

@@ -1,0 +1,58 @@
+"""Fouls counted as they are raised, and the advice when a count decides the game (art. 4.1.8-4.1.10)."""
+
+from __future__ import annotations
+
+from recorder.events import Alert, ClockAlert, GameEnded, IllegalMoveAlert
+from recorder.fouls import MOVE_RULES, SECOND_PRESS, THREE_FOULS, FoulTally, offender
+
+
+def press(t: float, side: str, ply: int) -> ClockAlert:
+    return ClockAlert(t, "press_without_move", (), "8.1.7", f"{side} pressed the clock without a move", ply, side)
+
+
+def illegal(t: float, piece: str, ply: int, kind: str = "illegal_move") -> IllegalMoveAlert:
+    return IllegalMoveAlert(t, kind, ("h2", "h5"), "2.2", "illegal move", ply, piece=piece)
+
+
+def test_a_second_press_without_a_move_is_advised_as_a_loss() -> None:
+    # an arbiter tester: black's second press (art. 4.1.9) came before a perpetual check, which the
+    # console then offered as the only ruling needed
+    tally = FoulTally()
+    assert tally.after([press(10.0, "black", 3)]) == []
+    assert tally.after([press(12.0, "red", 4)]) == []  # one each: nothing decided
+    (advice,) = tally.after([press(31.0, "black", 8)])
+    assert isinstance(advice, GameEnded) and advice.advisory
+    assert (advice.result, advice.reason, advice.article, advice.ply, advice.t) == ("1-0", SECOND_PRESS, "4.1.9", 8, 31.0)
+    assert "after ply 3 and after ply 8" in advice.text and "red wins" in advice.text
+
+
+def test_a_second_move_against_the_rules_and_a_third_foul_are_advised() -> None:
+    tally = FoulTally()
+    assert tally.after([illegal(5.0, "C", 6)]) == []
+    (second,) = tally.after([illegal(9.0, "N", 9, "wrong_side")])
+    assert (second.result, second.reason, second.article) == ("0-1", MOVE_RULES, "4.1.8")
+    assert "illegal move after ply 6, move out of turn after ply 9" in second.text
+    (third,) = tally.after([press(20.0, "red", 12)])  # a third foul of another kind
+    assert (third.result, third.reason, third.article) == ("0-1", THREE_FOULS, "4.1.10")
+    assert tally.after([illegal(30.0, "k", 15)]) == []  # black's first
+
+
+def test_presses_another_games_clock_log_made_are_not_counted() -> None:
+    tally = FoulTally()
+    tally.after([press(10.0, "black", 3)])
+    tally.after([Alert(11.0, "clock_log_mismatch", (), "", "the clock log is another game's", 5)])
+    assert tally.after([press(30.0, "black", 14)]) == []
+
+
+def test_a_resumed_game_counts_the_fouls_recorded_before_and_does_not_advise_again() -> None:
+    earlier = [press(10.0, "black", 3), illegal(12.0, "c", 4), illegal(14.0, "p", 6)]
+    tally = FoulTally()
+    tally.seed(earlier)  # advice 4.1.8 was given by the run before
+    (advice,) = tally.after([press(40.0, "black", 20)])
+    assert advice.reason == SECOND_PRESS  # the fourth foul: its press is the second
+
+
+def test_the_offender_of_an_alert_read_back_from_a_pgn_is_named_in_its_words() -> None:
+    assert offender(Alert(1.0, "illegal_move", (), "2.2", "illegal move of the black horse b9b7")) == "black"
+    assert offender(illegal(1.0, "R", 1)) == "red"
+    assert offender(Alert(1.0, "illegal_move", (), "2.2", "")) == ""
