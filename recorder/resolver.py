@@ -371,6 +371,7 @@ class Resolver:
         if masked and not lasting:  # part of the board is hidden (a hand may hold a piece): look again before alerting
             log.debug("t=%.2f: no candidate fits and %d points are hidden; waiting", t, int(observation.mask.sum()))
             self.wants_retry = True
+            self._moves_may_be_hidden()
             return []
         knocked = self._knock_looked_at_again(decision, scorer, observation)
         if knocked is not None:
@@ -419,6 +420,28 @@ class Resolver:
             blind[m.from_square] and blind[m.to_square] for m in self.game.position.legal_moves())
         if self._glare_may_hide and self._glare_since is None:
             self._glare_since = observation.t_moved if observation.t_moved is not None else observation.t
+
+    @property
+    def catching_up(self) -> bool:
+        """Is the board to be read past a time it was not watched (a camera away, a board hidden)? Its
+        next views may stand several moves on from the record (``_bridge_gap``)."""
+        return self._unseen_since is not None
+
+    def _moves_may_be_hidden(self) -> None:
+        """Part of the board stays hidden (since ``_hidden_since``) and nothing explains the rest: a move
+        may be under it. Presses meanwhile wait for it rather than being judged as presses without a
+        move; and once the clock announces two moves or more made while it stayed hidden, the board is
+        read as after the camera was away when it shows again (``_bridge_gap``). A camera whose picture
+        froze on a hand over the board for 10 s lost a tester's game: three moves were made behind the
+        frozen hand, the first press was blamed on the player, and the board that then showed was
+        explained by no move."""
+        self._move_hidden = True
+        if self._move_hidden_since is None:
+            self._move_hidden_since = self._hidden_since
+        if self._unseen_since is None and self.clock is not None and self.clock.presses_waiting() >= 2:
+            log.info("the clock announces %d moves while part of the board stayed hidden: the board is read as "
+                     "after the camera was away once it shows", self.clock.presses_waiting())
+            self._unseen_since = self._hidden_since
 
     def _fewer_than_pressed(self, candidate: _Candidate) -> bool:
         """Does ``candidate`` show fewer moves than the waiting presses announce, while glare may hide one?

@@ -203,6 +203,32 @@ def test_six_plies_made_while_a_stream_was_down_are_read_and_the_game_goes_on() 
 
 @pytest.mark.skipif(not (FIXTURES / "game_short.mp4").exists() or not _model_present(),
                     reason="fixture video or bundled model missing")
+def test_moves_made_while_a_frozen_picture_showed_a_hand_are_read_when_it_goes_on() -> None:
+    """A footage tester: a camera froze for 10 s on a frame with a hand over the board (frames
+    150-249). Three moves were made meanwhile and pressed; the first press was blamed on black as a
+    press without a move, and the board that then showed was explained by no move: 3 of 10 moves."""
+    from recorder.events import BoardDisturbed
+    from recorder.vision import PieceClassifier
+
+    truth = json.loads((FIXTURES / "game_short.truth.json").read_text(encoding="utf-8"))
+    session = RecordingSession(PieceClassifier(threads=1),
+                               presses=read_clock_log(FIXTURES / "game_short.clock.jsonl"))
+    frozen: Frame | None = None
+    for item in open_source(str(FIXTURES / "game_short.mp4")):
+        if isinstance(item, Frame) and 150 <= item.index < 250:
+            frozen = frozen or item
+            item = replace(frozen, t=item.t, index=item.index)
+        session.feed(item)
+    session.finish()
+    assert rebuild(session.log.events).moves == truth["moves"]
+    alerts = [e for e in session.log.events if isinstance(e, Alert)]
+    assert not [a for a in alerts if a.kind in ("press_without_move", "move_without_press", "unexplained")]
+    (away,) = [a for a in alerts if isinstance(a, BoardDisturbed) and a.kind == "moves_while_away"]
+    assert "(g6g5 a0a1 g9e7)" in away.text
+
+
+@pytest.mark.skipif(not (FIXTURES / "game_short.mp4").exists() or not _model_present(),
+                    reason="fixture video or bundled model missing")
 def test_a_mirrored_camera_is_read_flipped_back() -> None:
     """A webcam's mirror setting: the board and the start look the same, the characters do not;
     read as it is, every move would be recorded on the mirrored files."""
