@@ -39,7 +39,7 @@ from calibration import BoardNotFoundError
 from models.train.data import CONTEXT, CROP_PX, build_cache, cache_name, centre
 from recorder.commands.read_board import SURE, read_board
 from recorder.placement import legal_labels
-from recorder.vision import POINT_NAMES, PieceClassifier, PointProbabilities
+from recorder.vision import POINT_NAMES, SECOND_LOOK_BELOW, PieceClassifier, PointProbabilities
 from rules import Position
 from synth.dataset import CLASSES
 from synth.positions import random_position
@@ -362,9 +362,13 @@ def main(argv: list[str] | None = None) -> None:
                         help="also read N test boards under camera changes the renderer never makes")
     parser.add_argument("--flat", type=int, default=100, metavar="N",
                         help="read-board on N boards drawn flat by a second renderer (a look never trained on)")
+    parser.add_argument("--second-look", type=float, default=SECOND_LOOK_BELOW, metavar="P",
+                        help="read points less sure than P again at three quarter turns, as the runtime does "
+                             f"(default {SECOND_LOOK_BELOW}; 0: one reading, the model alone)")
     args = parser.parse_args([] if argv is None else argv)
-    clf = PieceClassifier(args.model, threads=2)
-    print(f"model {clf.model_path} ({clf.metadata.get('architecture')}, sha256 {clf.sha256[:12]})")
+    clf = PieceClassifier(args.model, threads=2, second_look=args.second_look)
+    print(f"model {clf.model_path} ({clf.metadata.get('architecture')}, sha256 {clf.sha256[:12]}); "
+          f"second look below {clf.second_look}")
     if args.boards:
         accuracy(clf, args.boards, args.seed, args.workers)
     if args.robustness:

@@ -421,12 +421,6 @@ class Resolver:
         if self._glare_may_hide and self._glare_since is None:
             self._glare_since = observation.t_moved if observation.t_moved is not None else observation.t
 
-    @property
-    def catching_up(self) -> bool:
-        """Is the board to be read past a time it was not watched (a camera away, a board hidden)? Its
-        next views may stand several moves on from the record (``_bridge_gap``)."""
-        return self._unseen_since is not None
-
     def _moves_may_be_hidden(self) -> None:
         """Part of the board stays hidden (since ``_hidden_since``) and nothing explains the rest: a move
         may be under it. Presses meanwhile wait for it rather than being judged as presses without a

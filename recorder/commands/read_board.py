@@ -33,6 +33,7 @@ from recorder.vision import (
     COVERED,
     EMPTY,
     POINT_NAMES,
+    SECOND_LOOK_BELOW,
     PieceClassifier,
     PointProbabilities,
     colourless,
@@ -163,7 +164,7 @@ class BoardReading:
                        "on their points (art. 5.9)")
         if self.between:
             out.append(f"a piece seems to lie between points, read as no piece ({_distances(self.between, 'near ')} "
-                       "of a grid spacing off): the placement may miss it; set it on its point and read again")
+                       "of a grid spacing off): the placement may miss it; set it on its point (art. 5.9) and read again")
         if self.unseen:
             out.append(f"{len(self.unseen)} point(s) are cut off by the picture's edge ({', '.join(self.unseen)}): "
                        "what stands there is not read and the placement shows them empty; frame the whole board")
@@ -368,7 +369,7 @@ def run(args: argparse.Namespace) -> int:
                   "camera or board moved); calibrate again, or leave out --calibration to locate the board",
                   file=sys.stderr)
             return 1
-    classifier = PieceClassifier(args.model)
+    classifier = PieceClassifier(args.model, second_look=SECOND_LOOK_BELOW)  # one picture: unsure points read twice
     try:
         seen = read_board(image, classifier, geometry)
     except BoardNotFoundError as error:

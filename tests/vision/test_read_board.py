@@ -73,6 +73,25 @@ def test_held_out_renders_occupancy_and_side(classifier: PieceClassifier) -> Non
     assert right / total >= 0.97
 
 
+def test_points_read_unsure_are_read_again_turned(classifier: PieceClassifier) -> None:
+    """A point read less surely than ``second_look`` gets the pooled reading of its crop at four
+    quarter turns; a sure one keeps its one reading."""
+    from recorder.vision import SECOND_LOOK_BELOW
+
+    once, twice = PieceClassifier(), PieceClassifier(second_look=SECOND_LOOK_BELOW)
+    assert once.second_look == 0.0  # the recorder's: one reading
+    crops = np.concatenate([classifier.crops(truth_geometry(t, i).rectify(i)) for i, t in map(render, range(3))])
+    first, pooled = once.predict_crops(crops), twice.predict_crops(crops)
+    unsure = first.max(axis=1) < SECOND_LOOK_BELOW
+    assert 0 < unsure.sum() < len(crops) // 4
+    assert np.array_equal(pooled[~unsure], first[~unsure])
+    turned = np.stack([once.predict_crops(np.ascontiguousarray(np.rot90(crops[unsure], k, axes=(1, 2))))
+                       for k in range(4)])
+    expected = np.exp(np.log(np.maximum(turned, 1e-9)).mean(axis=0))
+    assert np.allclose(pooled[unsure], expected / expected.sum(axis=1, keepdims=True), atol=1e-5)
+    assert np.allclose(pooled.sum(axis=1), 1.0, atol=1e-5)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("index", [0, 1, 2])
 def test_held_out_renders_are_read_right(classifier: PieceClassifier, index: int) -> None:
