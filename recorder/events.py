@@ -130,6 +130,7 @@ class CalibrationChanged(Event):
 
 NOT_RECORDING = "the recorder was not running"  # SourceGap.reason of a live game taken up after a stop
 SOURCE_CHANGED = "the game went on from another source"  # SourceGap.reason of a game moved to another source
+PICTURE_BLANK = "the picture was blank"  # SourceGap.reason of a stretch of black frames from a watched camera
 
 
 @dataclass(frozen=True)

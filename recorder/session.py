@@ -25,6 +25,7 @@ from calibration import BoardGeometry, BoardLocator, BoardNotFoundError
 from calibration.geometry import CONFIRMED_BY_PIECES, side_of_rank0
 from recorder.clocklog_input import ClockFeed, ClockPress
 from recorder.events import (
+    PICTURE_BLANK,
     SOURCE_CHANGED,
     Alert,
     BoardDisturbed,
@@ -140,6 +141,7 @@ class RecordingSession:
         self._not_found_reason = ""
         self._drift_quiet_until = -np.inf  # drift checks wait until then (the last one was fooled)
         self._unlike_checked = False  # a view unlike the game made the board be looked for since the last move
+        self._blank_since: float | None = None  # the picture has been blank (black) since then
         self._covered_since: float | None = None  # still views covered since then, none handed over
         self._cover_core: np.ndarray | None = None  # ... the points covered on every one of them
         self._looked_for_second = False  # a second board in the picture is looked for once
@@ -223,6 +225,14 @@ class RecordingSession:
             self.resolver.clock_heard(heard, self.clock.unheard())
             for press in self.clock.until(t):
                 events += self.resolver.press(press)
+        blank = blank_picture(image[::4, ::4]) if self.observer is not None else ""  # (before: not found)
+        if blank:  # the camera's picture is lost while the board was watched
+            events += self._picture_blank(t, blank)
+            events += self.resolver.tick(t)
+            return self._emit(events)
+        if self._blank_since is not None:
+            events.append(SourceGap(self._blank_since, t, PICTURE_BLANK, 0))
+            self._blank_since = None
         if self.geometry is not None and tuple(self.geometry.image_size) != (image.shape[1], image.shape[0]):
             self._locate_reason = self._drop_calibration(image)
         reason = self._locate_reason or "board found"
@@ -254,6 +264,23 @@ class RecordingSession:
             events += [still for event in events if isinstance(event, Alert)
                        for still in [self.stills.save(image, event)] if still is not None]
         return self._emit(events)
+
+    def _picture_blank(self, t: float, why: str) -> list[Event]:
+        """The picture went black (or one flat grey) at ``t`` while the board was watched: the camera's
+        picture is lost, not the pieces. Told once, as a camera lost; moves made meanwhile are read
+        from the board once the picture returns, and presses meanwhile wait for them. A footage
+        tester's 10 s of black frames were read as every piece gone (art. 5.9), and the presses
+        made in the dark blamed on the players."""
+        if self._blank_since is not None:
+            self.resolver.blind(t)
+            return []
+        self._blank_since = t
+        self.resolver.lost_sight(t, gone_since=t)
+        text = (f"the picture went blank at {recording_time(t)} into the recording ({why.split(':')[0]}): the camera "
+                "shows nothing of the board. Moves made meanwhile are read from the board once the picture "
+                "returns; clock presses go on being logged")
+        log.info("t=%.2f: %s", t, text)
+        return [Alert(t, "camera_lost", (), "", text, self.resolver.game.ply)]
 
     def _covered_still(self, image: np.ndarray, t: float, since: float) -> list[Event]:
         """No still view has been handed over since ``since``: each read points as covered (a hand

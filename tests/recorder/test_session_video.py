@@ -229,6 +229,31 @@ def test_moves_made_while_a_frozen_picture_showed_a_hand_are_read_when_it_goes_o
 
 @pytest.mark.skipif(not (FIXTURES / "game_short.mp4").exists() or not _model_present(),
                     reason="fixture video or bundled model missing")
+def test_a_picture_gone_black_is_a_camera_lost_not_every_piece_gone() -> None:
+    """A footage tester: 10 s of black frames (150-249) were read as all 32 pieces missing (art.
+    5.9), and the presses made in the dark blamed on the players as presses without a move."""
+    from recorder.events import PICTURE_BLANK, BoardDisturbed, SourceGap
+    from recorder.vision import PieceClassifier
+
+    truth = json.loads((FIXTURES / "game_short.truth.json").read_text(encoding="utf-8"))
+    session = RecordingSession(PieceClassifier(threads=1),
+                               presses=read_clock_log(FIXTURES / "game_short.clock.jsonl"))
+    for item in open_source(str(FIXTURES / "game_short.mp4")):
+        if isinstance(item, Frame) and 150 <= item.index < 250:
+            item = replace(item, image=np.zeros_like(item.image))
+        session.feed(item)
+    session.finish()
+    events = session.log.events
+    assert rebuild(events).moves == truth["moves"]
+    alerts = [e for e in events if isinstance(e, Alert)]
+    assert [a.kind for a in alerts] == ["camera_lost", "moves_while_away"]
+    assert "the picture went blank at 0:00:15.0" in alerts[0].text and isinstance(alerts[1], BoardDisturbed)
+    (gap,) = [e for e in events if isinstance(e, SourceGap)]
+    assert (gap.t, gap.reason) == (15.0, PICTURE_BLANK) and 24.9 <= gap.t_resumed <= 25.1
+
+
+@pytest.mark.skipif(not (FIXTURES / "game_short.mp4").exists() or not _model_present(),
+                    reason="fixture video or bundled model missing")
 def test_a_mirrored_camera_is_read_flipped_back() -> None:
     """A webcam's mirror setting: the board and the start look the same, the characters do not;
     read as it is, every move would be recorded on the mirrored files."""
