@@ -214,9 +214,10 @@ def notes_of(events: Sequence[Event], sheet: bool = False, start: Position | Non
     for index, event in enumerate(events):
         if isinstance(event, MoveRecorded):
             ply = event.ply
-        if isinstance(event, ResultMarked) and (event.result is None or (sheet and index != marks[-1])):
-            # the results marked and reopened before the one that stands (which the game's end gives);
-            # a reopening in the PGN too (a tester's reopened game read "end (arbiter): ..." there)
+        if isinstance(event, ResultMarked) and (event.result is None or index != marks[-1]):
+            # the results marked and reopened before the one that stands (which the game's end gives),
+            # in the PGN as on the sheets (an arbiter tester's PGN kept the reopenings but not the two
+            # results they reopened; a reopened game read "end (arbiter): ..." there before)
             said = f"result {event.result} marked" if event.result else "result reopened (*)"
             add((event.ply, f"arbiter {event.by or ''}".strip() + f": {said}"
                           + (f": {event.text}" if event.text else "") + (_when(event.at) if sheet else "")))

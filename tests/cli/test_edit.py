@@ -215,6 +215,7 @@ def test_a_result_taken_back_is_no_end_of_the_game(tmp_path: Path, capsys: pytes
     pgn = capsys.readouterr().out
     said = " ".join(pgn.split())  # (the PGN's lines are wrapped)
     assert "end (arbiter)" not in said and "result reopened (*): entered on the wrong board" in said
+    assert "arbiter x: result 1-0 marked" in said  # the result reopened is in the history too (an arbiter tester)
     assert read_pgn(pgn)[0].result == "*"
     assert main(["export", str(game), "--db", str(db), "--format", "txt"]) == 0
     sheet = capsys.readouterr().out
