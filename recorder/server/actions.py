@@ -25,12 +25,13 @@ from recorder.events import (
     ResultMarked,
     corrections,
 )
-from recorder.fouls import FOUL_KINDS
-from recorder.scoresheet import rebuild
+from recorder.fouls import FOUL_KINDS, MOVE_RULE_KINDS
+from recorder.scoresheet import RecordedGame, foul_alerts, rebuild
 from recorder.server.state import StoredEvent
 from recorder.store.db import GameStore
 from rules import RED, Move, Position, parse_move
 from rules.errors import InvalidMoveError
+from rules.squares import BLACK, opponent
 
 log = logging.getLogger(__name__)
 
@@ -265,7 +266,11 @@ def mark_result(store: GameStore, game_id: int, events: list[StoredEvent], body:
     if article and not _ARTICLE.fullmatch(article):
         raise MalformedAction(f"article {article!r} is not one of the rules' articles: give its number, "
                               "e.g. 4.1.12 (a resignation) or 4.2.1 (a draw agreed)")
-    current = rebuild([stored.event for stored in events]).result
+    recorded = rebuild([stored.event for stored in events])
+    unfounded = _fouls_short(article, result, recorded)
+    if unfounded and not text:
+        raise ActionError(unfounded)
+    current = recorded.result
     if result == "*" and current == "*":
         raise ActionError("the game has no result to take back: it is open")
     last = events[-1].event if events else None
@@ -279,6 +284,31 @@ def mark_result(store: GameStore, game_id: int, events: list[StoredEvent], body:
         store.set_result(game_id, "*")
     log.info("game %d: result %s marked by %s", game_id, result, by)
     return [event]
+
+
+# the losses counted fouls decide: the kinds counted, how many (4.1.8: one at a national event), what they are
+_FOUL_LOSSES = {"4.1.9": (frozenset({"press_without_move"}), 2, "presses of the clock without a move"),
+                "4.1.8": (MOVE_RULE_KINDS, 1, "illegal moves or moves out of turn"),
+                "4.1.10": (FOUL_KINDS, 3, "fouls")}
+
+
+def _fouls_short(article: str, result: str, game: RecordedGame) -> str:
+    """Why a loss marked under a foul article (4.1.8-4.1.10) is not what the record holds, or "":
+    the loser has fewer foul alerts than the article needs (an arbiter tester marked 0-1 under 4.1.9
+    for the side whose opponent had pressed twice). The arbiter may know of fouls the camera did
+    not see: with a reason in the note the result is marked."""
+    if article not in _FOUL_LOSSES or result not in ("1-0", "0-1"):
+        return ""
+    kinds, need, what = _FOUL_LOSSES[article]
+    loser = BLACK if result == "1-0" else RED
+    counts = foul_alerts(game)
+    held = {side: sum(n for kind, n in counts[side].items() if kind in kinds) for side in (RED, BLACK)}
+    if held[loser] >= need:
+        return ""
+    other = opponent(loser)
+    turned = f"; {other} has {held[other]}: is the result the other way round?" if held[other] >= need else ""
+    return (f"art. {article} needs {need} {what} by {loser}, the side losing by {result}, and the record holds "
+            f"{held[loser]}{turned} To mark it so anyway (fouls the camera did not see), give the reason in the note")
 
 
 def _decided_result(plies: list[str], start_fen: str) -> tuple[str, str] | None:

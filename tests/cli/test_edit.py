@@ -245,3 +245,28 @@ def test_a_result_change_names_the_old_one_and_an_open_game_is_not_reopened(
     assert "result 0-1 taken back, game open again" in capsys.readouterr().out
     with GameStore(db) as store:
         assert [e.result for e in store.events(game) if isinstance(e, ResultMarked)] == ["1-0", "0-1", "0-1", None]
+
+
+def test_a_loss_under_a_foul_article_must_match_the_fouls_recorded(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # an arbiter tester: `--result 0-1 --article 4.1.9` was taken without a word for the side whose
+    # opponent had pressed the clock twice without a move
+    from recorder.events import ClockAlert, ResultMarked
+
+    db = tmp_path / "round.sqlite3"
+    game, _ = _round(db)
+    with GameStore(db) as store:
+        for t, ply in ((30.0, 3), (40.0, 4)):
+            store.append(game, ClockAlert(t, "press_without_move", (), "8.1.7", "black pressed without a move",
+                                          ply, "black"))
+    assert main(["edit", str(game), "--db", str(db), "--result", "0-1", "--article", "4.1.9", "--by", "x"]) == 2
+    err = capsys.readouterr().err
+    assert ("art. 4.1.9 needs 2 presses of the clock without a move by red, the side losing by 0-1, and the "
+            "record holds 0; black has 2: is the result the other way round?") in err
+    assert main(["edit", str(game), "--db", str(db), "--result", "1-0", "--article", "4.1.10", "--by", "x"]) == 2
+    assert "art. 4.1.10 needs 3 fouls by black" in capsys.readouterr().err
+    assert main(["edit", str(game), "--db", str(db), "--result", "1-0", "--article", "4.1.9", "--by", "x"]) == 0
+    assert main(["edit", str(game), "--db", str(db), "--result", "0-1", "--article", "4.1.10", "--by", "x",
+                 "--reason", "two fouls on the arbiter's own sheet"]) == 0  # fouls the camera did not see
+    with GameStore(db) as store:
+        assert [e.result for e in store.events(game) if isinstance(e, ResultMarked)] == ["1-0", "0-1"]
