@@ -18,6 +18,7 @@ from typing import Any
 
 from recorder.events import (
     FOUL,
+    IMPORTED,
     NO_FOUL,
     Alert,
     AlertAcknowledged,
@@ -130,6 +131,7 @@ def game_state(game: GameRow, events: list[StoredEvent]) -> dict[str, Any]:
     comments: list[dict[str, Any]] = []  # an imported record's own words (an annotator's): shown, never alerts
     marked: dict[int, tuple[str, Any]] = {}  # ply -> (iccs, rivals) of marked moves a later event replaced
     stopped = False
+    imported = False  # read from a PGN file: its events' times are no recording's
     t_last = 0.0
     for stored in events:
         event = stored.event
@@ -139,6 +141,7 @@ def game_state(game: GameRow, events: list[StoredEvent]) -> dict[str, Any]:
             stopped = False
         elif isinstance(event, RecordingStopped):
             stopped = True
+            imported = imported or event.reason == IMPORTED
         elif isinstance(event, MoveRecorded):
             marked.update({m["ply"]: (m["iccs"], m["rivals"]) for m in moves[event.ply - 1:] if "rivals" in m})
             del moves[event.ply - 1:]
@@ -233,6 +236,8 @@ def game_state(game: GameRow, events: list[StoredEvent]) -> dict[str, Any]:
     result = ended["result"] if ended is not None and ended["result"] else game.result or "*"
     for item in advice:  # open until acknowledged, or the game has its result (the arbiter ruled)
         item["open"] = item["acknowledged"] is None and result == "*"
+        if imported:  # an imported game was not filmed: no time "into the recording" (an arbiter tester)
+            item["t"] = None
     state = _info(game)
     state.update(start_fen=start, fen=fen, side_to_move=_side_to_move(fen), moves=moves, clocks=clocks,
                  alerts=alerts, open_alerts=sum(1 for a in alerts if a["acknowledged"] is None),

@@ -18,6 +18,7 @@ from dataclasses import replace
 from typing import NamedTuple
 
 from recorder.events import (
+    IMPORTED,
     Alert,
     AlertAcknowledged,
     Comment,
@@ -239,7 +240,7 @@ def events_from_pgn(game: PgnGame, source: str = "") -> list[Event]:
     end = float(len(game.moves) + 1)
     if result is not None and not ended:  # no note says how it ended: the result, with no sentence
         events.append(GameEnded(end, len(game.moves), result, "recorded", "", "", False))
-    events.append(RecordingStopped(end, 0, "imported"))
+    events.append(RecordingStopped(end, 0, IMPORTED))
     return _acknowledging(events)
 
 

@@ -594,6 +594,16 @@ def test_an_imported_records_comments_are_shown_and_are_no_alerts(console: Any) 
     assert state["comments"] == [{"ply": 0, "text": "opening"}, {"ply": 1, "text": "a classic"}]
 
 
+def test_an_imported_games_advice_has_no_time_into_a_recording(console: Any) -> None:
+    # an arbiter tester: the advice on a game read from a PGN said "at 0:00:11.5 into the recording"
+    moves = " ".join(f"{n}. {a} {b}" for n, (a, b) in enumerate([("d0d1", "f9f8"), ("d1d0", "f8f9")] * 2, 1))
+    with GameStore(console.db) as store:
+        (game,) = import_pgn(store, '[Event "Club"]\n[SetUp "1"]\n[FEN "5k3/9/9/9/9/9/9/9/9/3K5 w"]\n\n'
+                                    f"{moves} *\n").ids
+    state = json.loads(get(f"{console.url}/api/games/{game}")[1])
+    assert state["advice"] and all(a["t"] is None for a in state["advice"])
+
+
 def test_a_void_game_takes_no_action_and_a_second_click_marks_no_second_result(console: Any) -> None:
     # a tester's double click on Mark wrote the result twice; a result posted to a voided game
     # brought its tile back to the console; reopening read "result None"
