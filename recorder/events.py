@@ -205,7 +205,7 @@ KIND_TITLES: dict[str, str] = {
     "draw_both_allowed": "Repetition, both allowed", "draw_not_changed": "Repetition, neither changed: draw",
     "no_attacking_pieces": "No attacking pieces left",
     "natural_limit": "Natural move limit", "checkmate": "Checkmate", "stalemate": "Stalemate",
-    "second_press_without_move": "Second press without a move: loses", "move_rule_breaches": "Second illegal move",
+    "second_press_without_move": "Second press without a move: loses", "move_rule_breaches": "Second move against the rules",
     "three_fouls": "Third foul: loses",
     "arbiter": "Result marked by the arbiter",
 }

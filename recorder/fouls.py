@@ -14,8 +14,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 
-from recorder.events import MISMATCH_PLIES, Alert, ClockAlert, Event, GameEnded, IllegalMoveAlert
+from recorder.events import (
+    MISMATCH_PLIES,
+    NO_FOUL,
+    Alert,
+    AlertAcknowledged,
+    ClockAlert,
+    Event,
+    GameEnded,
+    IllegalMoveAlert,
+)
 from rules.squares import BLACK, RED, opponent, side_of
 
 # alerts of what art. 8.1 counts as fouls: a move against the rules of play (8.1.8; a move out of
@@ -25,6 +35,29 @@ MOVE_RULE_KINDS = frozenset({"illegal_move", "wrong_side"})  # 违反行棋规�
 
 # the advice's reasons (GameEnded.reason), one per article
 SECOND_PRESS, MOVE_RULES, THREE_FOULS = "second_press_without_move", "move_rule_breaches", "three_fouls"
+
+
+@dataclass(frozen=True)
+class FoulLoss:
+    """A loss counted fouls decide (art. 4.1.8-4.1.10): the foul ``kinds`` counted, the ``fewest`` that
+    lose at any level of event, the count the recorder advises at (``advised_at``), what they are."""
+
+    article: str
+    reason: str
+    kinds: frozenset[str]
+    fewest: int
+    advised_at: int
+    what: str
+
+
+# in the order advice is given, the surest first: 4.1.9 and 4.1.10 hold at every level of event,
+# 4.1.8 loses at two at a provincial or lower event or a national junior one, at one at other
+# national events (which the recorder cannot know: it advises at two)
+FOUL_LOSSES = (
+    FoulLoss("4.1.9", SECOND_PRESS, frozenset({"press_without_move"}), 2, 2, "presses of the clock without a move"),
+    FoulLoss("4.1.10", THREE_FOULS, FOUL_KINDS, 3, 3, "fouls"),
+    FoulLoss("4.1.8", MOVE_RULES, MOVE_RULE_KINDS, 1, 2, "illegal moves or moves out of turn"),
+)
 
 _WHAT = {"illegal_move": "illegal move", "wrong_side": "move out of turn", "press_without_move": "press without a move"}
 
@@ -43,16 +76,36 @@ def offender(alert: Alert) -> str:
 
 
 class FoulTally:
-    """Each side's foul alerts in the order they are raised, and the advice when a count decides
-    the game: one advice for each alert at most, the surest rule first (4.1.9 holds at every level,
-    4.1.8 depends on the event's, 4.1.10 counts them all)."""
+    """Each side's foul alerts in the order they are raised, as the arbiter ruled on them, and the
+    advice when a count decides the game: one advice for each alert at most, the surest rule first
+    (``FOUL_LOSSES``)."""
 
     def __init__(self) -> None:
         self._fouls: dict[str, list[Alert]] = {RED: [], BLACK: []}
 
     def seed(self, events: Iterable[Event]) -> None:
-        """Count the foul alerts of a game recorded so far (a resumed game), giving no advice again."""
-        self.after(list(events))
+        """Count the foul alerts of a game recorded so far (a resumed game: its stored events, in
+        order, an acknowledgement naming its alert by place), as ruled, giving no advice again."""
+        placed: dict[int, Alert] = {}
+        for place, event in enumerate(events, 1):
+            if isinstance(event, Alert):
+                placed[place] = event
+            if isinstance(event, AlertAcknowledged) and event.ruling:
+                target = placed.get(event.seq)
+                if target is not None and target.kind == event.kind:
+                    self.ruled(target, event.ruling)
+            else:
+                self.after([event])
+
+    def ruled(self, alert: Alert, ruling: str) -> None:
+        """The arbiter ruled ``alert`` no foul (``NO_FOUL``: it no longer counts) or a foul after all."""
+        side = offender(alert)
+        if alert.kind not in FOUL_KINDS or not side:
+            return
+        fouls = [a for a in self._fouls[side] if _key(a) != _key(alert)]  # (read back from the store: its
+        if ruling != NO_FOUL:                                                 # times may be rounded)
+            fouls = sorted([*fouls, alert], key=lambda a: a.t)
+        self._fouls[side] = fouls
 
     def after(self, events: list[Event]) -> list[GameEnded]:
         """The advice the foul alerts among ``events`` call for (the events are counted)."""
@@ -77,33 +130,29 @@ class FoulTally:
                 alert.kind == "press_without_move" and ply - MISMATCH_PLIES < alert.ply <= ply)]
 
     def _decided(self, side: str, alert: Alert) -> GameEnded | None:
-        fouls = self._fouls[side]
         winner = "1-0" if side == BLACK else "0-1"
-        presses = [a for a in fouls if a.kind == "press_without_move"]
-        breaches = [a for a in fouls if a.kind in MOVE_RULE_KINDS]
-        if alert.kind == "press_without_move" and len(presses) == 2:
-            return _advice(alert, winner, SECOND_PRESS, "4.1.9",
-                           f"{side} pressed the clock without a move a second time ({_when(presses)}): two such "
-                           f"presses lose the game (art. 4.1.9), {opponent(side)} wins; the arbiter rules")
-        if alert.kind in MOVE_RULE_KINDS and len(breaches) == 2:
-            return _advice(alert, winner, MOVE_RULES, "4.1.8",
-                           f"{side} broke the rules of moving a second time ({_listed(breaches)}): at a provincial "
-                           f"or lower event, or a national junior one, two such moves lose the game (art. 4.1.8; "
-                           f"at other national events the first one did), {opponent(side)} wins; the arbiter rules")
-        if len(fouls) == 3:
-            return _advice(alert, winner, THREE_FOULS, "4.1.10",
-                           f"{side}'s third foul ({_listed(fouls)}): three fouls lose the game (art. 4.1.10), "
-                           f"{opponent(side)} wins, unless the arbiter ruled one of them no foul; the arbiter rules")
+        for loss in FOUL_LOSSES:
+            counted = [a for a in self._fouls[side] if a.kind in loss.kinds]
+            if alert.kind in loss.kinds and len(counted) == loss.advised_at:
+                return GameEnded(alert.t, alert.ply, winner, loss.reason, loss.article,
+                                 _advice_text(loss, side, counted), advisory=True)
         return None
 
 
-def _advice(alert: Alert, result: str, reason: str, article: str, text: str) -> GameEnded:
-    return GameEnded(alert.t, alert.ply, result, reason, article, text, advisory=True)
+def _key(alert: Alert) -> tuple[str, float, int]:
+    return alert.kind, round(alert.t, 1), alert.ply
 
 
-def _when(alerts: list[Alert]) -> str:
-    return " and ".join(f"after ply {a.ply}" for a in alerts)
-
-
-def _listed(alerts: list[Alert]) -> str:
-    return ", ".join(f"{_WHAT[a.kind]} after ply {a.ply}" for a in alerts)
+def _advice_text(loss: FoulLoss, side: str, counted: list[Alert]) -> str:
+    listed = ", ".join(f"{_WHAT[a.kind]} after ply {a.ply}" for a in counted)
+    unless = "unless the arbiter rules one of them no foul; the arbiter rules"
+    if loss.reason == SECOND_PRESS:
+        listed = " and ".join(f"after ply {a.ply}" for a in counted)
+        return (f"{side} pressed the clock without a move a second time ({listed}): two such presses lose the "
+                f"game (art. 4.1.9), {opponent(side)} wins, {unless}")
+    if loss.reason == THREE_FOULS:
+        return (f"{side}'s third foul ({listed}): three fouls lose the game (art. 4.1.10), {opponent(side)} wins, "
+                f"{unless}")
+    return (f"{side} broke the rules of moving a second time ({listed}): at a provincial or lower event, or a "
+            f"national junior one, two such moves lose the game (art. 4.1.8; at other national events the first "
+            f"one did), {opponent(side)} wins, {unless}")

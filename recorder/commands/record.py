@@ -487,8 +487,12 @@ def _moves_after_result(store: StoreRecording | None, ply: int, t: float, told: 
 
 
 def _take_corrections(session: Any, store: StoreRecording, show: bool) -> None:
-    """Judge the board against the game as the arbiter corrected it in the console."""
+    """Judge the board against the game as the arbiter corrected it in the console, and count the
+    fouls as ruled there (a foul ruled no foul decides no loss)."""
     fixes = store.corrections()
+    for alert, ruling in store.rulings:
+        session.fouls.ruled(alert, ruling)
+    store.rulings.clear()
     if not fixes:
         return
     plies = [entry.iccs for entry in store.game().plies]

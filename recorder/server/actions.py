@@ -25,7 +25,7 @@ from recorder.events import (
     ResultMarked,
     corrections,
 )
-from recorder.fouls import FOUL_KINDS, MOVE_RULE_KINDS
+from recorder.fouls import FOUL_KINDS, FOUL_LOSSES
 from recorder.scoresheet import RecordedGame, foul_alerts, rebuild
 from recorder.server.state import StoredEvent
 from recorder.store.db import GameStore
@@ -286,20 +286,15 @@ def mark_result(store: GameStore, game_id: int, events: list[StoredEvent], body:
     return [event]
 
 
-# the losses counted fouls decide: the kinds counted, how many (4.1.8: one at a national event), what they are
-_FOUL_LOSSES = {"4.1.9": (frozenset({"press_without_move"}), 2, "presses of the clock without a move"),
-                "4.1.8": (MOVE_RULE_KINDS, 1, "illegal moves or moves out of turn"),
-                "4.1.10": (FOUL_KINDS, 3, "fouls")}
-
-
 def _fouls_short(article: str, result: str, game: RecordedGame) -> str:
     """Why a loss marked under a foul article (4.1.8-4.1.10) is not what the record holds, or "":
     the loser has fewer foul alerts than the article needs (an arbiter tester marked 0-1 under 4.1.9
     for the side whose opponent had pressed twice). The arbiter may know of fouls the camera did
     not see: with a reason in the note the result is marked."""
-    if article not in _FOUL_LOSSES or result not in ("1-0", "0-1"):
+    loss = next((loss for loss in FOUL_LOSSES if loss.article == article), None)
+    if loss is None or result not in ("1-0", "0-1"):
         return ""
-    kinds, need, what = _FOUL_LOSSES[article]
+    kinds, need, what = loss.kinds, loss.fewest, loss.what
     loser = BLACK if result == "1-0" else RED
     counts = foul_alerts(game)
     held = {side: sum(n for kind, n in counts[side].items() if kind in kinds) for side in (RED, BLACK)}

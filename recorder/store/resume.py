@@ -26,6 +26,7 @@ from recorder.events import (
     NOT_RECORDING,
     SOURCE_CHANGED,
     Alert,
+    AlertAcknowledged,
     ClockAlert,
     ClockPressed,
     Event,
@@ -362,6 +363,8 @@ class StoreRecording:
     # the result an arbiter marked in the console or with ``xqrec edit`` while this run records (None
     # once reopened): moves recorded after it are told (``moves_after_result``)
     result_marked: ResultMarked | None = None
+    # foul alerts the arbiter ruled on in the console since the recorder last took them (alert, ruling)
+    rulings: list[tuple[Alert, str]] = field(default_factory=list)
     # events the store would not take (a full disk, a store locked too long), in order, written as soon
     # as it takes them again: the recording goes on meanwhile (see ``sink``)
     backlog: list[Event] = field(default_factory=list)
@@ -495,6 +498,10 @@ class StoreRecording:
         for seq, event in found:
             if isinstance(event, ResultMarked) and seq not in self._own:
                 self.result_marked = event if event.result else None
+            if isinstance(event, AlertAcknowledged) and event.ruling and seq not in self._own:
+                target = self.store.events_after(self.game_id, event.seq - 1)[:1]
+                if target and target[0][0] == event.seq and isinstance(target[0][1], Alert):
+                    self.rulings.append((target[0][1], event.ruling))
         return [event for seq, event in found if seq not in self._own and (
             isinstance(event, MoveCorrected) or isinstance(event, PositionRestored) and event.by)]
 

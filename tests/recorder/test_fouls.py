@@ -37,6 +37,33 @@ def test_a_second_move_against_the_rules_and_a_third_foul_are_advised() -> None:
     assert tally.after([illegal(30.0, "k", 15)]) == []  # black's first
 
 
+def test_a_third_foul_that_is_also_a_second_illegal_move_is_advised_under_4_1_10() -> None:
+    # a reviewer: game_faults' black (a press, an illegal move, a move out of turn) was advised under
+    # 4.1.8 with its hedge about the event's level; three fouls lose at every level
+    tally = FoulTally()
+    tally.after([press(10.0, "black", 3), illegal(20.0, "c", 5)])
+    (advice,) = tally.after([illegal(30.0, "p", 7, "wrong_side")])
+    assert (advice.reason, advice.article, advice.result) == (THREE_FOULS, "4.1.10", "1-0")
+
+
+def test_a_foul_ruled_no_foul_does_not_count() -> None:
+    # a reviewer: a press the arbiter ruled no foul (stored before a restart) still made the next
+    # one a "second" press, a loss under 4.1.9
+    from recorder.events import NO_FOUL, AlertAcknowledged
+
+    first = press(10.0, "black", 3)
+    tally = FoulTally()
+    tally.seed([first, AlertAcknowledged(12.0, 1, "press_without_move", "Liu", "", ruling=NO_FOUL)])
+    assert tally.after([press(30.0, "black", 8)]) == []
+    live = FoulTally()  # ruled while the recorder runs: the console's ruling reaches the tally
+    live.after([first])
+    live.ruled(first, NO_FOUL)
+    assert live.after([press(30.0, "black", 8)]) == []
+    live.ruled(first, "foul")  # the ruling withdrawn: it counts again
+    (advice,) = live.after([press(40.0, "black", 9)])
+    assert advice.article == "4.1.10"  # its third (the first counted again, and two since)
+
+
 def test_presses_another_games_clock_log_made_are_not_counted() -> None:
     tally = FoulTally()
     tally.after([press(10.0, "black", 3)])
@@ -56,3 +83,17 @@ def test_the_offender_of_an_alert_read_back_from_a_pgn_is_named_in_its_words() -
     assert offender(Alert(1.0, "illegal_move", (), "2.2", "illegal move of the black horse b9b7")) == "black"
     assert offender(illegal(1.0, "R", 1)) == "red"
     assert offender(Alert(1.0, "illegal_move", (), "2.2", "")) == ""
+
+
+def test_a_ruling_made_in_the_console_reaches_the_recording() -> None:
+    from recorder.events import NO_FOUL, AlertAcknowledged
+    from recorder.store.db import GameInfo, GameStore
+    from recorder.store.resume import StoreRecording
+
+    store = GameStore(":memory:")
+    run = StoreRecording.open(store, "cam", GameInfo())
+    alert = press(10.0, "black", 3)
+    run.sink(alert)
+    (seq,) = [seq for seq, event in store.events_after(run.game_id, 0) if event == alert]
+    store.append(run.game_id, AlertAcknowledged(11.0, seq, alert.kind, "Liu", "", ruling=NO_FOUL))  # the console
+    assert run.corrections() == [] and run.rulings == [(alert, NO_FOUL)]
