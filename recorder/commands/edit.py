@@ -132,9 +132,9 @@ def run(args: argparse.Namespace) -> int:
         if changes:
             others_games = [other for other in store.games() if other.id != game.id]
             renamed = (info.event, info.round) != (game.info.event, game.info.round)
-            twin = twin_name(others_games, info) if renamed else ""  # a misfiled game can still be edited
-            if twin:
-                raise ValueError(twin)
+            twin = twin_name(others_games, info) if renamed else ""
+            if twin:  # a deliberate rename, one game at a time (a spelling put right): warned, not refused
+                log.warning("%s; the other games keep their spelling until they are edited too", twin)
             for warning in near_names(store.games(), info):
                 log.warning("%s", warning)
             if info.board is not None:
