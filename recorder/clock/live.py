@@ -22,6 +22,7 @@ from recorder.clock.link import SerialClockLink, port_problem
 from recorder.clock.model import (
     DEFAULT_TIME_CONTROL,
     MAPPING,
+    ChessClock,
     notice_event,
     parse_time_control,
 )
@@ -91,6 +92,16 @@ class LiveClock:
         if isinstance(tracker, PressTracker):
             tracker.go_on(red_side, side_to_move)
         self.sides_from_log = red_side is not None
+
+    def know_time_control(self, base_ms: int, increment_ms: int) -> None:
+        """The game's time control, learnt from the store after the clock was made (none given on the
+        command line: a resumed game's, or its event's): the keyboard clock, not started yet, runs
+        it (it ran its 15+10 default under a record of 5400+30); a clock on a link is checked
+        against its increment."""
+        if self.keyboard is not None:
+            self.keyboard.model = ChessClock(base_ms, increment_ms)
+        else:
+            self.know_increment(increment_ms)
 
     def know_increment(self, increment_ms: int) -> None:
         """The time control's increment, learnt after the link was made (the game's stored time

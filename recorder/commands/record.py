@@ -630,13 +630,14 @@ def run(args: argparse.Namespace) -> int:
         if origins and not stored.moved:
             source.origin = origins[0]
     time_control = (stored.store.game(stored.game_id).info if stored is not None else info_from_args(args)).time_control
-    if clock is not None and args.time_control is None and stored is not None:
-        # a time control the game has from the store (its event's, or the game resumed) checks the presses too
+    if clock is not None and live_time_control(args) is None and stored is not None:
+        # a time control the game has from the store (its event's, or the game resumed): the keyboard
+        # clock runs it, a clock on a link is checked against it
         from recorder.exports.times import parse_pgn_time_control
 
         known = parse_pgn_time_control(time_control)
         if known is not None:
-            clock.know_increment(known[1])
+            clock.know_time_control(*known)
     if clock is not None and stored is not None and stored.resume is not None:
         clock.go_on(stored.resume.events, stored.resume.position.side_to_move)
     elif clock is not None and not time_control:  # a clock on a link does not say its setting

@@ -148,11 +148,10 @@ def pgn_time_control(minutes_plus_increment: str) -> str:
 def clock_time_control(pgn: str) -> str | None:
     """A PGN time control of one period ("5400+30") as a live clock runs it ("5400s+30"); None for
     one it cannot run (periods, a sandglass, unknown)."""
-    found = re.fullmatch(r"(\d+)(?:\+(\d+))?", pgn.strip())
-    if found is None:
-        return None
-    base, increment = found.groups()
-    return f"{base}s+{increment or 0}"
+    from recorder.exports.times import parse_pgn_time_control
+
+    known = parse_pgn_time_control(pgn)
+    return None if known is None else f"{known[0] // 1000}s+{known[1] // 1000}"
 
 
 def live_time_control(args: argparse.Namespace) -> str | None:
@@ -161,7 +160,7 @@ def live_time_control(args: argparse.Namespace) -> str | None:
     game's own sheet. Both given must agree; a ``--tc`` the keyboard clock cannot run needs
     ``--time-control``."""
     given, tc = getattr(args, "time_control", None), getattr(args, "tc", "") or ""
-    if tc in ("", "?", "-"):
+    if tc in ("", "?", "-") or getattr(args, "resume", None) is not None:  # (a resumed game keeps its own)
         return given
     from_tc = clock_time_control(tc)
     if given is not None:

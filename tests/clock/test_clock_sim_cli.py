@@ -131,6 +131,20 @@ def test_the_keyboard_clock_runs_the_games_time_control() -> None:
         runs(tc="5400+30", time_control="15+10")
     with pytest.raises(ValueError, match="the keyboard clock runs one period with an increment, not --tc 40/7200:1800"):
         runs(tc="40/7200:1800")
+    assert runs(tc="5400+30", resume=3) is None  # a resumed game keeps its stored control (--tc is not taken)
+
+
+def test_the_keyboard_clock_runs_the_time_control_the_store_gives() -> None:
+    # a reviewer: a resumed game, or one whose control came from its event's other games, ran the
+    # keyboard clock's 15+10 default under a record of 5400+30
+    from recorder.clock.live import LiveClock
+
+    clock = LiveClock("-", "keyboard")
+    clock.know_time_control(5_400_000, 30_000)
+    assert clock.keyboard is not None
+    model = clock.keyboard.model
+    assert (model.remaining_ms("left", 0.0), model.remaining_ms("right", 0.0), model.increment_ms) == (
+        5_400_000, 5_400_000, 30_000)
 
 
 def test_the_keyboard_protocol_with_a_port_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
