@@ -68,6 +68,7 @@ class SessionConfig:
     # a view this many points unlike the game's position (empty, red, black): is the grid still on the
     # board? (checked once per move; a knock of a whole spacing fools the drift check)
     unlike_points: int = 8
+    blank_alert_s: float = 1.0  # a picture blank this long (black, or one flat grey) is a camera lost
     # a still board with points covered this long: not watched, and looked for again (a knocked camera)
     covered_stuck_s: float = 3.0
     roi: tuple[int, int, int, int] | None = None  # read only this part of each frame: left, top, width, height
@@ -142,6 +143,7 @@ class RecordingSession:
         self._drift_quiet_until = -np.inf  # drift checks wait until then (the last one was fooled)
         self._unlike_checked = False  # a view unlike the game made the board be looked for since the last move
         self._blank_since: float | None = None  # the picture has been blank (black) since then
+        self._blank_told = False  # ... and the arbiter was told (camera_lost)
         self._covered_since: float | None = None  # still views covered since then, none handed over
         self._cover_core: np.ndarray | None = None  # ... the points covered on every one of them
         self._looked_for_second = False  # a second board in the picture is looked for once
@@ -225,14 +227,15 @@ class RecordingSession:
             self.resolver.clock_heard(heard, self.clock.unheard())
             for press in self.clock.until(t):
                 events += self.resolver.press(press)
-        blank = blank_picture(image[::4, ::4]) if self.observer is not None else ""  # (before: not found)
-        if blank:  # the camera's picture is lost while the board was watched
+        # the camera's picture lost while the board was watched (before: the board is not found); a
+        # picture once blank stays so up to twice the level, so a dark one does not flicker in and out
+        level = BLANK_LEVEL * (2 if self._blank_since is not None else 1)
+        blank = blank_picture(image[::4, ::4], level) if self.observer is not None else ""
+        if blank:
             events += self._picture_blank(t, blank)
             events += self.resolver.tick(t)
             return self._emit(events)
-        if self._blank_since is not None:
-            events.append(SourceGap(self._blank_since, t, PICTURE_BLANK, 0))
-            self._blank_since = None
+        events += self._picture_back(t)
         if self.geometry is not None and tuple(self.geometry.image_size) != (image.shape[1], image.shape[0]):
             self._locate_reason = self._drop_calibration(image)
         reason = self._locate_reason or "board found"
@@ -271,16 +274,26 @@ class RecordingSession:
         from the board once the picture returns, and presses meanwhile wait for them. A footage
         tester's 10 s of black frames were read as every piece gone (art. 5.9), and the presses
         made in the dark blamed on the players."""
-        if self._blank_since is not None:
-            self.resolver.blind(t)
-            return []
-        self._blank_since = t
-        self.resolver.lost_sight(t, gone_since=t)
-        text = (f"the picture went blank at {recording_time(t)} into the recording ({why.split(':')[0]}): the camera "
-                "shows nothing of the board. Moves made meanwhile are read from the board once the picture "
-                "returns; clock presses go on being logged")
+        if self._blank_since is None:
+            self._blank_since = t
+        self.resolver.blind(t)
+        if self._blank_told or t - self._blank_since < self.config.blank_alert_s:
+            return []  # (a black frame or two in a stream is no lost camera)
+        self._blank_told = True
+        self.resolver.lost_sight(t, gone_since=self._blank_since)
+        since = self._blank_since
+        text = (f"the picture went blank at {recording_time(since)} into the recording ({why.split(':')[0]}): the "
+                "camera shows nothing of the board. Moves made meanwhile are read from the board once the "
+                "picture returns; clock presses go on being logged")
         log.info("t=%.2f: %s", t, text)
-        return [Alert(t, "camera_lost", (), "", text, self.resolver.game.ply)]
+        return [Alert(since, "camera_lost", (), "", text, self.resolver.game.ply)]
+
+    def _picture_back(self, t: float) -> list[Event]:
+        """The picture shows something again at ``t`` (or the source ended): the stretch it was blank,
+        once told, is logged as a gap of the source."""
+        since, told = self._blank_since, self._blank_told
+        self._blank_since, self._blank_told = None, False
+        return [SourceGap(since, t, PICTURE_BLANK, 0)] if since is not None and told else []
 
     def _covered_still(self, image: np.ndarray, t: float, since: float) -> list[Event]:
         """No still view has been handed over since ``since``: each read points as covered (a hand
@@ -669,6 +682,7 @@ class RecordingSession:
             for press in presses:
                 events += self.resolver.press(press)
         events += self.resolver.tick(self.last_t + (self.config.resolver.clock_grace_s if complete else 0.0))
+        events += self._picture_back(self.last_t)  # a picture blank to the end: its stretch logged too
         events.append(RecordingStopped(self.last_t, self.frames, reason))
         return self._emit(events)
 
@@ -689,11 +703,12 @@ SECOND_BOARD_SIZE = 0.8  # a second board is looked for only where one this big 
 BLANK_LEVEL = 8  # a picture with nothing brighter than this (of 255) shows nothing at all
 
 
-def blank_picture(image: np.ndarray) -> str:
-    """Why no board can be found in a picture that is all black (or one flat grey), or "" when it shows
-    something: a decoder that cannot convert an interlaced video gives black frames and says nothing."""
+def blank_picture(image: np.ndarray, level: float = BLANK_LEVEL) -> str:
+    """Why no board can be found in a picture that is all black (nothing brighter than ``level``) or
+    one flat grey, or "" when it shows something: a decoder that cannot convert an interlaced video
+    gives black frames and says nothing."""
     low, high = float(image.min()), float(image.max())
-    if high <= BLANK_LEVEL:
+    if high <= level:
         return ("the picture is black: a camera with its lens covered, or a video the decoder cannot show "
                 "(an interlaced video gives black frames here; deinterlace it first, e.g. ffmpeg -vf yadif)")
     if high - low <= 2:

@@ -254,6 +254,33 @@ def test_a_picture_gone_black_is_a_camera_lost_not_every_piece_gone() -> None:
 
 @pytest.mark.skipif(not (FIXTURES / "game_short.mp4").exists() or not _model_present(),
                     reason="fixture video or bundled model missing")
+@pytest.mark.parametrize("frames, dim, told", [
+    (range(100, 101), 0, 0),  # one black frame: no camera lost (a reviewer's single frame raised one)
+    (range(150, 250), 24, 1),  # a dark picture near the level flickered in and out: told once
+    (range(380, 10_000), 0, 1),  # blank to the end of the file: its stretch is logged too
+])
+def test_a_blank_picture_is_told_once_when_it_lasts(frames: range, dim: int, told: int) -> None:
+    from recorder.events import PICTURE_BLANK, SourceGap
+    from recorder.vision import PieceClassifier
+
+    truth = json.loads((FIXTURES / "game_short.truth.json").read_text(encoding="utf-8"))
+    session = RecordingSession(PieceClassifier(threads=1),
+                               presses=read_clock_log(FIXTURES / "game_short.clock.jsonl"))
+    for item in open_source(str(FIXTURES / "game_short.mp4")):
+        if isinstance(item, Frame) and item.index in frames:
+            item = replace(item, image=item.image // dim if dim else np.zeros_like(item.image))
+        session.feed(item)
+    session.finish()
+    events = session.log.events
+    assert len([e for e in events if isinstance(e, Alert) and e.kind == "camera_lost"]) == told
+    assert len([e for e in events if isinstance(e, SourceGap) and e.reason == PICTURE_BLANK]) == told
+    assert not [e for e in events if isinstance(e, Alert) and e.kind in ("press_without_move", "board_disturbed")]
+    if frames.stop < 1000:
+        assert rebuild(events).moves == truth["moves"]
+
+
+@pytest.mark.skipif(not (FIXTURES / "game_short.mp4").exists() or not _model_present(),
+                    reason="fixture video or bundled model missing")
 def test_a_mirrored_camera_is_read_flipped_back() -> None:
     """A webcam's mirror setting: the board and the start look the same, the characters do not;
     read as it is, every move would be recorded on the mirrored files."""
