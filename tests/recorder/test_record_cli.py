@@ -820,20 +820,26 @@ def test_a_move_recorded_after_the_result_was_marked_is_told_once(
     assert [e.iccs for e in logged if isinstance(e, MoveRecorded)] == truth["moves"]  # the moves are kept
 
 
-@pytest.mark.skipif(not VIDEO.exists(), reason="fixture video missing")
-def test_a_source_too_short_to_judge_says_so_and_exits_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    # a new user recorded a folder holding one picture of a game in progress: "board found", an empty
-    # scoresheet and exit 0; fifty copies of the same picture already exited 1 with the reason
+def _one_picture_folder(tmp_path: Path, frame: int) -> Path:
+    """A folder holding one picture: frame ``frame`` of the fixture video."""
     import cv2
 
     capture = cv2.VideoCapture(str(VIDEO))
-    capture.set(cv2.CAP_PROP_POS_FRAMES, 300)
-    ok, frame = capture.read()
+    capture.set(cv2.CAP_PROP_POS_FRAMES, frame)
+    ok, image = capture.read()
     capture.release()
     assert ok
     folder = tmp_path / "pictures"
     folder.mkdir()
-    cv2.imwrite(str(folder / "board.png"), frame)
+    cv2.imwrite(str(folder / "board.png"), image)
+    return folder
+
+
+@pytest.mark.skipif(not VIDEO.exists(), reason="fixture video missing")
+def test_a_source_too_short_to_judge_says_so_and_exits_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # a new user recorded a folder holding one picture of a game in progress: "board found", an empty
+    # scoresheet and exit 0; fifty copies of the same picture already exited 1 with the reason
+    folder = _one_picture_folder(tmp_path, frame=300)
     assert main(["record", str(folder), "--no-db", "--events", str(tmp_path / "e.jsonl"), "--quiet"]) == 1
     err = capsys.readouterr().err
     assert "no move was recorded: the source held 1 frame(s), too few" in err and "xqrec read-board" in err
@@ -844,15 +850,7 @@ def test_a_source_too_short_to_judge_says_so_and_exits_1(tmp_path: Path, capsys:
 def test_the_empty_game_of_a_source_too_short_is_void(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # a new user: the game a one-picture folder opened stood in `xqrec games` and on the console as a
     # game in play, with no move, until voided by hand
-    import cv2
-
-    capture = cv2.VideoCapture(str(VIDEO))
-    ok, frame = capture.read()
-    capture.release()
-    assert ok
-    folder = tmp_path / "pictures"
-    folder.mkdir()
-    cv2.imwrite(str(folder / "board.png"), frame)
+    folder = _one_picture_folder(tmp_path, frame=0)
     db = tmp_path / "games.sqlite3"
     assert main(["record", str(folder), "--db", str(db), "--quiet"]) == 1
     assert "game 1 is void (nothing in it; kept in the store: xqrec edit 1 --unvoid" in capsys.readouterr().err
