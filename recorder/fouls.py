@@ -102,8 +102,9 @@ class FoulTally:
         side = offender(alert)
         if alert.kind not in FOUL_KINDS or not side:
             return
-        fouls = [a for a in self._fouls[side] if _key(a) != _key(alert)]  # (read back from the store: its
-        if ruling != NO_FOUL:                                                 # times may be rounded)
+        # matched by kind, time and ply: an alert read back from the store may have its time rounded
+        fouls = [a for a in self._fouls[side] if _key(a) != _key(alert)]
+        if ruling != NO_FOUL:
             fouls = sorted([*fouls, alert], key=lambda a: a.t)
         self._fouls[side] = fouls
 

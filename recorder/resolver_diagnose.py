@@ -284,7 +284,7 @@ def move_alert(position: Position, src: int, dst: int, piece: str, t: float, ply
         text += ("; this is 自杀 (art. 3.4): made and let go, it loses the game in any event (art. 4.1.3), "
                  "not only as an illegal move (art. 4.1.8, 8.1.8)")
     else:  # what the arbiter does about it (an arbiter tester: the alert said the rule, not the remedy)
-        text += (f"; the position is put back and the {name} counts as touched: it must be moved (art. 5.8.3, "
-                 "5.1); a foul at a provincial or lower event or a national junior one (art. 8.1.8), a loss at "
-                 "other national events (art. 4.1.8)")
+        text += (f"; at a provincial or lower event or a national junior one a foul (art. 8.1.8): the position "
+                 f"is put back and the {name}, touched, must be moved if it can (art. 5.8.3, 5.1); at other "
+                 "national events a loss (art. 4.1.8)")
     return IllegalMoveAlert(t, "illegal_move", squares, violation.article, text, ply, piece, violation.code, iccs)
