@@ -377,8 +377,8 @@ def main(argv: list[str] | None = None) -> None:
         end_to_end(clf, args.views)
     if args.flat:
         flat(clf, args.flat)
-    if args.stills:
-        video_stills(clf, OUT / "videos", args.stills)
+    if args.stills:  # read as the recorder reads them: once (its resolver takes no second look)
+        video_stills(PieceClassifier(args.model, threads=2), OUT / "videos", args.stills)
 
 
 if __name__ == "__main__":
