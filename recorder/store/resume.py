@@ -318,6 +318,11 @@ def _one_slip_apart(a: str, b: str) -> bool:
     too near one another to tell a slip."""
     if a == b or min(len(a), len(b)) < 6 or re.findall(r"\d+", a) != re.findall(r"\d+", b):
         return False
+    words_a, words_b = a.split(), b.split()
+    if len(words_a) == len(words_b):  # sections named by a short word ("Open A", "Open B"; 甲组, 乙组)
+        differing = [(x, y) for x, y in zip(words_a, words_b, strict=True) if x != y]
+        if len(differing) == 1 and max(len(differing[0][0]), len(differing[0][1])) <= 2:
+            return False
     if len(a) > len(b):
         a, b = b, a
     if len(b) - len(a) > 1:

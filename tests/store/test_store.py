@@ -418,7 +418,8 @@ def test_a_new_game_is_warned_of_a_mistyped_round_event_or_board(tmp_path: Path,
 @pytest.mark.parametrize("a, b, slip", [
     ("city open", "city opne", True), ("city open", "city opn", True), ("city open", "city oppen", True),
     ("city open", "city oqen", True), ("city open 2025", "city open 2026", False), ("open", "opne", False),
-    ("city open", "city closed", False), ("spring open", "spring cup", False)])
+    ("city open", "city closed", False), ("spring open", "spring cup", False),
+    ("city open a", "city open b", False), ("city open 甲组", "city open 乙组", False)])  # sections (a reviewer)
 def test_one_slip_apart(a: str, b: str, slip: bool) -> None:
     from recorder.store.resume import _one_slip_apart
 
