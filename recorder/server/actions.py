@@ -26,7 +26,7 @@ from recorder.events import (
     corrections,
 )
 from recorder.fouls import FOUL_KINDS, FOUL_LOSSES
-from recorder.scoresheet import RecordedGame, foul_alerts, rebuild
+from recorder.scoresheet import RecordedGame, clock_left_text, foul_alerts, rebuild
 from recorder.server.state import StoredEvent
 from recorder.store.db import GameStore
 from rules import RED, Move, Position, parse_move
@@ -267,7 +267,7 @@ def mark_result(store: GameStore, game_id: int, events: list[StoredEvent], body:
         raise MalformedAction(f"article {article!r} is not one of the rules' articles: give its number, "
                               "e.g. 4.1.12 (a resignation) or 4.2.1 (a draw agreed)")
     recorded = rebuild([stored.event for stored in events])
-    unfounded = _fouls_short(article, result, recorded)
+    unfounded = _fouls_short(article, result, recorded) or _time_not_running(article, result, recorded)
     if unfounded and not text:
         raise ActionError(unfounded)
     current = recorded.result
@@ -304,6 +304,21 @@ def _fouls_short(article: str, result: str, game: RecordedGame) -> str:
     turned = f"; {other} has {held[other]}: is the result the other way round?" if held[other] >= need else ""
     return (f"art. {article} needs {need} {what} by {loser}, the side losing by {result}, and the record holds "
             f"{held[loser]}{turned} To mark it so anyway (fouls the camera did not see), give the reason in the note")
+
+
+def _time_not_running(article: str, result: str, game: RecordedGame) -> str:
+    """Why a loss on time (art. 21) is not what the clock shows, or "": the loser moved last, so its
+    time stood still at what its press left (an arbiter tester marked black lost on time with 16:01
+    on black's clock). A flag the clock reported fallen, or a game with no clock times, is taken."""
+    if not (article == "21" or article.startswith("21.")) or result not in ("1-0", "0-1") or not game.plies:
+        return ""
+    loser = BLACK if result == "1-0" else RED
+    last = game.plies[-1]
+    if last.side != loser or last.clock_ms is None or any(a.kind == "flag_fallen" for a in game.alerts):
+        return ""
+    return (f"a loss on time (art. {article}) for {loser}, but {loser} moved last and its clock stopped with "
+            f"{clock_left_text(last.clock_ms)} left: {opponent(loser)}'s time was running. To mark it so anyway, "
+            "give the reason in the note")
 
 
 def _decided_result(plies: list[str], start_fen: str) -> tuple[str, str] | None:

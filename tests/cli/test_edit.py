@@ -276,3 +276,18 @@ def test_a_loss_under_a_foul_article_must_match_the_fouls_recorded(
                  "--reason", "two fouls on the arbiter's own sheet"]) == 0  # fouls the camera did not see
     with GameStore(db) as store:
         assert [e.result for e in store.events(game) if isinstance(e, ResultMarked)] == ["1-0", "0-1"]
+
+
+def test_a_loss_on_time_for_the_side_whose_clock_stood_still_needs_a_reason(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # an arbiter tester: `--result 1-0 --article 21.3` ("black lost on time") was taken while black,
+    # who had moved last, showed 16:01 on the clock
+    db = tmp_path / "round.sqlite3"
+    game, _ = _round(db)  # four plies: black moved last, red's time runs
+    assert main(["edit", str(game), "--db", str(db), "--result", "1-0", "--article", "21.3", "--by", "x"]) == 2
+    err = capsys.readouterr().err
+    assert "a loss on time (art. 21.3) for black, but black moved last and its clock stopped with" in err
+    assert "red's time was running" in err
+    assert main(["edit", str(game), "--db", str(db), "--result", "0-1", "--article", "21.3", "--by", "x"]) == 0
+    assert main(["edit", str(game), "--db", str(db), "--result", "1-0", "--article", "21.3", "--by", "x",
+                 "--reason", "black's flag fell: red's press was not heard"]) == 0
