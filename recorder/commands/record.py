@@ -541,6 +541,7 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError("--no-db with --quiet keeps nothing of the game: give --pgn, --scoresheet or --events (or "
                          "leave out --quiet, and the scoresheet is printed at the end)")
     clock = None
+    clock_runs: str | None = None  # the time control given for the live clock (None: the store's, else its default)
     if args.clock or args.clock_protocol == "keyboard":
         from recorder.clock.live import LiveClock
         from rules import Position
@@ -552,8 +553,9 @@ def run(args: argparse.Namespace) -> int:
                              "for the keyboard, or the clock's protocol (dgt, text) for a clock on that port")
         first = Position.from_fen(args.fen).side_to_move if args.fen else "red"
         protocol = "keyboard" if args.clock == "-" else args.clock_protocol  # '-' is the keyboard, as --help says
+        clock_runs = live_time_control(args)
         clock = LiveClock(args.clock or "-", protocol, red_side=args.clock_red_side, first_mover=first,
-                          time_control=live_time_control(args), rate=args.clock_rate)
+                          time_control=clock_runs, rate=args.clock_rate)
     else:
         if args.time_control:
             print("xqrec record: --time-control sets a live clock's time (with --clock); without one it is not used. "
@@ -630,7 +632,7 @@ def run(args: argparse.Namespace) -> int:
         if origins and not stored.moved:
             source.origin = origins[0]
     time_control = (stored.store.game(stored.game_id).info if stored is not None else info_from_args(args)).time_control
-    if clock is not None and live_time_control(args) is None and stored is not None:
+    if clock is not None and clock_runs is None and stored is not None:
         # a time control the game has from the store (its event's, or the game resumed): the keyboard
         # clock runs it, a clock on a link is checked against it
         from recorder.exports.times import parse_pgn_time_control
