@@ -180,7 +180,7 @@ ALERT_KINDS = frozenset({
     "press_without_move", "move_without_press", "flag_fallen", "clock_disconnected", "no_clock",
     "clock_times_changed", "clock_restarted", "clock_log_damaged", "clock_log_mismatch",
     "camera_lost", "board_not_found", "board_covered", "second_board", "glare", "source_ended_early",
-    "recorder_lost", "clock_sides_swapped", "record_damaged", "set_up_again", "moves_after_result",
+    "recorder_lost", "clock_sides_swapped", "record_damaged", "set_up_again", "moves_after_result", "lost_track",
 })
 # What each alert kind, and each reason the rules give for an arbiter's ruling or a game's end, is
 # called where people read it: the console's tiles (each alert and piece of advice carries its title
@@ -198,7 +198,7 @@ KIND_TITLES: dict[str, str] = {
     "second_board": "Second board in view", "glare": "Glare hides points", "source_ended_early": "Video ended early",
     "recorder_lost": "Recorder stopped", "clock_sides_swapped": "Clock started on the wrong side",
     "record_damaged": "Record damaged", "set_up_again": "Pieces set up for a new game",
-    "moves_after_result": "Moves after the result",
+    "moves_after_result": "Moves after the result", "lost_track": "Recorder lost the game",
     # the rules' advice for the arbiter, and the games' ends
     "perpetual_check": "Perpetual check", "must_change": "Must change moves",
     "forbidden_not_changed": "Did not change: loses", "draw_both_forbidden": "Repetition, both forbidden",
@@ -227,7 +227,8 @@ def kind_title(kind: str) -> str:
 # so a scoresheet's notes do not read a camera outage as a foul
 EQUIPMENT_KINDS = frozenset({"camera_lost", "board_not_found", "board_covered", "second_board", "glare",
                              "source_ended_early", "clock_disconnected", "no_clock", "clock_log_damaged",
-                             "clock_log_mismatch", "recorder_lost", "clock_sides_swapped", "record_damaged"})
+                             "clock_log_mismatch", "recorder_lost", "clock_sides_swapped", "record_damaged",
+                             "lost_track"})
 
 
 @dataclass(frozen=True)

@@ -110,6 +110,9 @@ class ResolverConfig:
     # that may hold a piece; the rest of the board is judged without waiting for them
     lasting_hidden_s: float = 8.0
     remind_s: float = 20.0  # a trouble that still stands is raised again on a still view this long after
+    # presses waiting for moves the board does not show, past which a trouble is the recorder having
+    # lost the game (the players went on), told once as ``lost_track`` (0: never)
+    lost_track_presses: int = 3
 
     def __post_init__(self) -> None:
         if not 0 <= self.inconclusive_looks <= 20:
@@ -124,6 +127,8 @@ class ResolverConfig:
             raise ValueError("revise_window and revise_margin must not be negative, revise_plies within 0-restore_plies")
         if not 0.0 <= self.early_press_margin_s <= 10.0:
             raise ValueError("early_press_margin_s must be within 0-10 s")
+        if self.lost_track_presses < 0:
+            raise ValueError("lost_track_presses must not be negative")
 
 
 @dataclass(frozen=True)
@@ -202,6 +207,8 @@ class Resolver:
         # (a move seen once the glare lifts may have been made then: its press may be that old).
         self._glare_may_hide = False
         self._glare_since: float | None = None
+        self._blind: frozenset[int] = frozenset()  # the points glare blew out on the last view
+        self._lost_at: int | None = None  # the ply the record stopped at when ``lost_track`` was told
         self._inconclusive = 0  # inconclusive looks at the board since something last moved on it
         self._offsets_ref: tuple[str, np.ndarray] | None = None  # board and residual disc offsets of a clean view
         self._suspect: tuple[tuple[str, tuple[str, ...]], ...] | None = None
@@ -416,6 +423,7 @@ class Resolver:
     def _note_glare(self, observation: Observation) -> None:
         """Note whether this view's glare could hide a whole move of the side to move (see ``__init__``)."""
         blind = observation.unreadable
+        self._blind = frozenset(np.flatnonzero(blind).tolist()) if blind is not None else frozenset()
         self._glare_may_hide = blind is not None and bool(blind.any()) and any(
             blind[m.from_square] and blind[m.to_square] for m in self.game.position.legal_moves())
         if self._glare_may_hide and self._glare_since is None:
@@ -512,6 +520,7 @@ class Resolver:
         self._corrected_at = None
         self._read_before, self._undoing = frozenset(), frozenset()
         self._raised = None
+        self._lost_at = None
 
     def _knock_looked_at_again(self, decision: _Decision, scorer: Scorer, observation: Observation) -> list[Event] | None:
         """The second look at a piece seen lying off its point, on a view no candidate clearly explains
@@ -630,6 +639,9 @@ class Resolver:
         seen_again = key == self._suspect or self.desynced or not self.config.confirm_alerts
         if seen_again and t - since >= hold_s:
             self._suspect = None
+            lost = self._lost_track(alerts, t)
+            if lost is not None:
+                return lost
             seen = _seen_placement(alerts)
             if (self.desynced and _told(key, self._raised, seen, self._raised_seen)
                     and t - self._raised_at < self.config.remind_s):
@@ -655,6 +667,54 @@ class Resolver:
         self._suspect_alerts = tuple(alerts)
         self.wants_retry = True
         return []
+
+    def _lost_track(self, alerts: Sequence[Alert], t: float) -> list[Alert] | None:
+        """The alerts to raise for a trouble seen while the clock counts ``lost_track_presses`` moves
+        or more that the board does not show: one ``lost_track`` alert, or none once it was told;
+        None when the trouble is judged as usual.
+
+        Players who go on pressing the clock move after move are playing on: the board the recorder
+        cannot explain is far more likely its own reading gone wrong (glare hiding moves whole, a
+        misread move) than a position they all overlook, and every judgement against a record left
+        behind is noise. Two fresh rendered games under a lamp's glare raised 17 and 20 alerts, one
+        at nearly every press, each asking to put right a board that was right. The arbiter is told
+        once: where the record stops, and how to take it up again (add the moves on the game page,
+        or put the board right if it is wrong). The recorder keeps reading and goes on by itself
+        when the board is explained again (a path of moves read through, ``_bridge_gap``).
+        """
+        cfg = self.config
+        if self.clock is None or cfg.lost_track_presses == 0:
+            return None
+        waiting = self.clock.presses_waiting()
+        if waiting < cfg.lost_track_presses:
+            return None
+        if not self.desynced:
+            self._desynced_since = t
+        self.desynced = True
+        self._clock_trouble |= any(alert.kind != "board_disturbed" for alert in alerts)
+        if self._clock_trouble:
+            self.last_trouble = t
+        if self._lost_at == self.game.ply:
+            log.debug("t=%.2f: %s (the record is lost; told)", t, alerts[0].text)
+            return []
+        self._lost_at = self.game.ply
+        squares = tuple(sorted({name for alert in alerts for name in alert.squares}, key=parse_square))
+        start, ply = self.game.start, self.game.ply
+        stops = f"after {start.move_name(ply)}" if ply else "before the first move"
+        blind = [square_name(sq) for sq in sorted(self._blind)]
+        why = ("the camera misread a move, or the board went wrong unseen" if not blind
+               else f"glare blows out {', '.join(blind)}, where moves can be made unseen" if len(blind) <= 8
+               else f"glare blows out {len(blind)} points, where moves can be made unseen")
+        unsure = [f"{start.move_name(p)} {r.iccs} (not {' or '.join(m.iccs for m in r.moves)})"
+                  for p, r in sorted(self._rivals.items()) if p > ply - cfg.revise_plies]
+        check = f"; check {', '.join(unsure)} too, read where another move was not ruled out" if unsure else ""
+        text = (f"the clock counts {waiting} moves the recorder cannot read from the board "
+                f"({', '.join(squares) or 'no point'} differ from the record): the record stops {stops} ({why}){check}. "
+                f"If the board is right, add the moves from {start.move_name(ply + 1)} on the game page and "
+                "recording goes on from them; if it is wrong, put it right (art. 5.8)")
+        self._raised, self._raised_at, self._raised_seen = tuple((a.kind, a.squares) for a in alerts), t, ""
+        log.info("t=%.2f: %s", t, text)
+        return [Alert(t, "lost_track", squares, "", text, ply)]
 
     def _sharpens(self, alerts: Sequence[Alert]) -> bool:
         """Is the trouble awaiting its second look a sharper reading of ``alerts``, a board no legal
