@@ -84,6 +84,16 @@ class KeyboardClock:
         """The clock model's time (seconds) at host time ``host``: it runs at ``rate``."""
         return host * self.rate
 
+    def go_on(self, side_to_move: str, left_ms: tuple[int, int] | None) -> None:
+        """A game taken up again: ``side_to_move``'s time runs first, from the times the game's last
+        press left (red's, black's), when there was one."""
+        self.first_mover = side_to_move
+        if left_ms is not None:
+            red_ms, black_ms = left_ms
+            with self._lock:
+                self.model.set_left(self.sides.physical(RED), red_ms)
+                self.model.set_left(self.sides.physical(BLACK), black_ms)
+
     def start_clock(self) -> None:
         """Start the first mover's time now."""
         now = self.clock()

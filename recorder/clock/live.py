@@ -28,7 +28,7 @@ from recorder.clock.model import (
 )
 from recorder.clock.presses import PressTracker, found_swapped_text, mapped_red_side
 from recorder.clock.protocols import make_protocol
-from recorder.events import ClockNoted, Event
+from recorder.events import ClockNoted, ClockPressed, Event
 from rules import RED
 
 log = logging.getLogger(__name__)
@@ -81,7 +81,14 @@ class LiveClock:
         """Take up a stored game's clock: red keeps the clock side its log says (the last
         ``clock_mapping`` note), else the side running now is taken for ``side_to_move``'s. Without
         this a game resumed while black's time ran mapped black to red's side (every press then a
-        foul)."""
+        foul). The keyboard clock, not started yet, takes up the times the last stored press left
+        and runs ``side_to_move``'s time (it started red's full time again, black's press on
+        resuming then flipping nothing)."""
+        if self.keyboard is not None:
+            pressed = [e for e in events if isinstance(e, ClockPressed)]
+            left = (pressed[-1].red_ms, pressed[-1].black_ms) if pressed else None
+            self.keyboard.go_on(side_to_move, left)
+            return
         if self.link is None:
             return
         red_side = None

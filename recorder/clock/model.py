@@ -147,6 +147,13 @@ class ChessClock:
         self.lever_down = other(side)
         self._since = now
 
+    def set_left(self, side: str, left_ms: int) -> None:
+        """Set ``side``'s time left (a game taken up with the times it had): none left is its flag fallen."""
+        if left_ms < 0:
+            raise ValueError(f"time left {left_ms} ms must not be negative")
+        self._left[side] = left_ms
+        self.flags[side] = left_ms == 0
+
     def pause(self, now: float) -> None:
         self._settle(now)
         self.running = None

@@ -129,3 +129,21 @@ def test_a_mistyped_keyboard_press_is_the_typists_slip_not_a_players_foul() -> N
     assert "'x' is not red, black or an empty line: a press typed then is lost" in typo.text
     spans = feed.unheard()
     assert len(spans) == 1 and spans[0][1] - spans[0][0] > 0  # the press meant then: not judged
+
+
+def test_a_resumed_game_on_the_keyboard_clock_goes_on_with_its_times_and_turn() -> None:
+    """A game taken up again with black to move (``record --resume GAME --clock -``): the keyboard
+    clock started red's full time again, so black's first press flipped nothing and every time
+    after it was wrong. It now runs black's time first, from the times the last press left."""
+    from recorder.events import ClockPressed
+
+    stored = [ClockPressed(10.0, "red", 905_000, 900_000, 1), ClockPressed(20.0, "black", 905_000, 897_000, 2),
+              ClockPressed(31.0, "red", 899_000, 897_000, 3)]
+    clock = LiveClock("-", "keyboard", time_control="15+10", keys=io.StringIO("black\n"))
+    clock.go_on(stored, "black")
+    feed = clock.start(time.monotonic())
+    time.sleep(0.1)
+    (press,) = feed.until(1e9)
+    assert press.side == "black" and press.red_ms == 899_000
+    assert 897_000 + 10_000 - 1_000 < press.black_ms <= 897_000 + 10_000  # black's time ran, then the increment
+    assert clock.keyboard is not None and clock.keyboard.model.running is not None  # the press flipped it
