@@ -739,8 +739,11 @@ def _live_rounds(games: list[GameRow]) -> list[tuple[str, str]]:
     round. A game recorded without a round (a camera being tried out) never takes the feed away from
     the tournament's round, nor does an old round's interrupted game, nor a game imported from a PGN
     file (an archived game, which no recorder watched, brought in between rounds), unless the store
-    holds only such games."""
-    in_rounds = [game for game in games if game.info.event or game.info.round]
+    holds only such games. A game that names its event but no round is such a camera too while any
+    game names a round (a tester's board recorded with --event and no --round took the feed and the
+    spectators' page from the tournament's round 3)."""
+    in_rounds = ([game for game in games if game.info.round]
+                 or [game for game in games if game.info.event])
     if not in_rounds:
         return []
     # an imported game had no recorder session and has its moves from the start

@@ -202,6 +202,14 @@ def open_for_record(args: argparse.Namespace, source: str) -> StoreRecording | N
             store.set_info(recording.game_id, replace(info, time_control=time_control))
             log.warning("time control %s taken from the other games of %s (--tc sets another)", time_control,
                         info.event)
+    if recording.resume is None and info.event and not info.round:
+        rounds = sorted({game.info.round for game in store.games(event=info.event) if game.info.round},
+                        key=lambda r: (len(r), r))
+        if rounds:  # off the broadcast and the spectators' page: an organiser who forgot --round would not know
+            log.warning("game %d of %s names no round, while the event's games are in round%s %s: the "
+                        "spectators' page and the broadcast feed do not show it (give --round, or xqrec edit %d "
+                        "--round R)", recording.game_id, info.event, "s" if len(rounds) > 1 else "",
+                        ", ".join(rounds), recording.game_id)
     if recording.resume is not None and not args.quiet:
         point = recording.resume
         print(f"resuming game {recording.game_id} after ply {point.ply} (stored up to {recording_time(point.t)} of its source); "

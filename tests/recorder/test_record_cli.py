@@ -712,6 +712,10 @@ def test_a_boards_time_control_comes_from_the_events_other_games(
     assert [game.info.time_control for game in GameStore(db).games()] == ["900+10", "900+10"]
     assert main([*base[:-4], "--event", "Blitz", "--board", "1"]) == 0  # another event: not guessed
     assert GameStore(db).games()[-1].info.time_control == ""
+    assert "names no round" not in caplog.text
+    # a board of the event recorded with no round: off the broadcast, so the organiser is told (tester)
+    assert main([*base[:-2], "--board", "3"]) == 0
+    assert "game 4 of City Open names no round, while the event's games are in round 3" in caplog.text
 
 
 @pytest.mark.skipif(not VIDEO.exists(), reason="fixture video missing")

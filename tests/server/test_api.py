@@ -386,8 +386,11 @@ def test_a_game_without_a_round_does_not_take_the_live_feed_from_the_round(conso
     one = record(console.db, "game_short", board=1, alert=False)  # round 3 of the Open, being played
     with GameStore(console.db) as store:
         trial = store.create_game("camera-9")  # a camera tried out, no --event or --round
-        for event in recorder_events("game_short", upto=4):
-            store.append(trial, event)
+        # a board recorded with --event and no --round (tester: it took the feed and /watch)
+        roundless = store.create_game("camera-8", GameInfo(event="Open", board=1))
+        for game in (trial, roundless):
+            for event in recorder_events("game_short", upto=4):
+                store.append(game, event)
     games = read_pgn(get(console.url + "/broadcast/live.pgn")[1].decode())
     assert [g.headers["GameId"] for g in games] == [str(one)]
     with GameStore(console.db) as store:
