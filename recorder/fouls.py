@@ -59,6 +59,8 @@ FOUL_LOSSES = (
     FoulLoss("4.1.8", MOVE_RULES, MOVE_RULE_KINDS, 1, 2, "illegal moves or moves out of turn"),
 )
 
+FOUL_REASONS = frozenset(loss.reason for loss in FOUL_LOSSES)
+
 _WHAT = {"illegal_move": "illegal move", "wrong_side": "move out of turn", "press_without_move": "press without a move"}
 
 
@@ -138,6 +140,20 @@ class FoulTally:
                 return GameEnded(alert.t, alert.ply, winner, loss.reason, loss.article,
                                  _advice_text(loss, side, counted), advisory=True)
         return None
+
+
+def loss_short(reason: str, loser: str, counts: dict[str, dict[str, int]]) -> str:
+    """Why the foul loss ``reason`` (an advice's) no longer holds against ``loser`` with the fouls
+    ``counts`` standing now (per side, per kind, as ruled: ``scoresheet.foul_alerts``), or "" when
+    it holds or is no foul loss. An advice counted a foul the arbiter later ruled no foul."""
+    loss = next((loss for loss in FOUL_LOSSES if loss.reason == reason), None)
+    if loss is None or loser not in counts:
+        return ""
+    held = sum(n for kind, n in counts[loser].items() if kind in loss.kinds)
+    if held >= loss.advised_at:
+        return ""
+    return (f"no longer holds: a foul it counted was ruled no foul ({loser} has {held} of the {loss.advised_at} "
+            f"{loss.what} it needs)")
 
 
 def _key(alert: Alert) -> tuple[str, float, int]:

@@ -303,7 +303,7 @@ def _fouls_short(article: str, result: str, game: RecordedGame) -> str:
     other = opponent(loser)
     turned = f"; {other} has {held[other]}: is the result the other way round?" if held[other] >= need else ""
     return (f"art. {article} needs {need} {what} by {loser}, the side losing by {result}, and the record holds "
-            f"{held[loser]}{turned} To mark it so anyway (fouls the camera did not see), give the reason in the note")
+            f"{held[loser]}{turned or '.'} To mark it so anyway (fouls the camera did not see), give the reason in the note")
 
 
 def _time_not_running(article: str, result: str, game: RecordedGame) -> str:

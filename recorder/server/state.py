@@ -44,7 +44,8 @@ from recorder.events import (
     recording_time,
 )
 from recorder.exports.pgn import correction_text, taken_back_text
-from recorder.fouls import FOUL_KINDS
+from recorder.fouls import FOUL_KINDS, FOUL_REASONS, loss_short
+from recorder.scoresheet import foul_alerts, rebuild
 from recorder.store.db import GameRow
 from rules import START_FEN, InvalidFenError, Move, Position, format_move
 from rules.squares import BLACK, RED
@@ -234,8 +235,15 @@ def game_state(game: GameRow, events: list[StoredEvent]) -> dict[str, Any]:
     if ended is not None or stopped:
         clocks["running"] = None
     result = ended["result"] if ended is not None and ended["result"] else game.result or "*"
+    ruled = any(isinstance(stored.event, AlertAcknowledged) and stored.event.ruling == NO_FOUL for stored in events)
+    counts = (foul_alerts(rebuild([stored.event for stored in events]))
+              if ruled and any(item["reason"] in FOUL_REASONS for item in advice) else {})
     for item in advice:  # open until acknowledged, or the game has its result (the arbiter ruled)
-        item["open"] = item["acknowledged"] is None and result == "*"
+        # a foul loss advised, one of whose fouls the arbiter then ruled no foul: withdrawn, not open
+        # (an arbiter tester's reopened game showed it open again, and filling its result in was refused)
+        loser = BLACK if item["result"] == "1-0" else RED
+        item["withdrawn"] = loss_short(item["reason"], loser, counts) if counts else ""
+        item["open"] = item["acknowledged"] is None and result == "*" and not item["withdrawn"]
         if imported:  # an imported game was not filmed: no time "into the recording" (an arbiter tester)
             item["t"] = None
     state = _info(game)

@@ -771,3 +771,30 @@ def test_the_spectators_round_menu_goes_in_round_order(console: Any) -> None:
     status, body, _ = get(f"{console.url}/api/public/games?event=Open&round=3")
     assert status == 200
     assert [r["round"] for r in json.loads(body)["rounds"]] == ["2a", "2b", "3", "4", "10"]
+
+
+def test_a_foul_loss_advised_is_withdrawn_once_a_foul_it_counted_is_ruled_no_foul(console: Any) -> None:
+    """An arbiter tester ruled one of black's two presses without a move no foul and reopened the
+    result: the advice "second press without a move: loses" stood open again, and filling in the
+    result it suggested was refused (the record holds one). The advice now says it no longer holds."""
+    from recorder.events import ClockAlert, GameEnded
+
+    game = record(console.db, alert=False)
+    presses = [ClockAlert(t, "press_without_move", (), "8.1.7", "black pressed the clock without a move", ply, "black")
+               for t, ply in ((20.0, 3), (40.0, 7))]
+    with GameStore(console.db) as store:
+        for alert in presses:
+            store.append(game, alert)
+        store.append(game, GameEnded(40.0, 7, "1-0", "second_press_without_move", "4.1.9",
+                                     "black pressed the clock without a move a second time", advisory=True))
+    url = f"{console.url}/api/games/{game}"
+    state = json.loads(get(url)[1])
+    (advice,) = state["advice"]
+    assert advice["open"] and advice["withdrawn"] == "" and state["open_advice"] == 1
+    first = next(a for a in state["alerts"] if a["kind"] == "press_without_move")
+    status, reply = post(url + "/ack", {"seq": first["seq"], "ruling": "no_foul", "note": "the clock's fault"}, "Zhang")
+    assert status == 200
+    (advice,) = reply["state"]["advice"]
+    assert not advice["open"] and reply["state"]["open_advice"] == 0
+    assert advice["withdrawn"] == ("no longer holds: a foul it counted was ruled no foul (black has 1 of the 2 "
+                                   "presses of the clock without a move it needs)")
