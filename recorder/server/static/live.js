@@ -2,6 +2,17 @@
 // sign-in, the alert sound, clock and text formatting, the script (traditional/simplified) choice.
 "use strict";
 
+// A page opened with the password in its address (http://name:password@host/, a kiosk bookmark) cannot
+// fetch the API: browsers refuse requests to addresses that carry credentials, and the page stayed
+// blank (a tester). The browser has signed in by then: the same page without them works.
+(() => {
+  const here = new URL(document.URL);  // location.href leaves them out, the base of relative fetches keeps them
+  if (here.username || here.password) {
+    here.username = here.password = "";
+    location.replace(here.href);
+  }
+})();
+
 const XQ = (() => {
   // Taiwan, Hong Kong and Macau write traditional characters (zh-TW, zh-HK, zh-MO, zh-Hant-*)
   function traditionalBrowser() {
