@@ -268,6 +268,8 @@ class Resolver:
         # instead of being taken for an arbiter's restore and recorded again.
         self._other_source = False
         self._following: list[int] | None = None
+        # a whole view has shown the record's position (a source the game was taken up from shows it)
+        self.followed_or_seen = False
         self._followed_press: str | None = None  # the side whose press of the last followed ply may still come
         # when the pieces were seen set up again for a new game (``_set_up_again``): the record stands
         # as it was, and the next game's moves and presses are not added to it
@@ -372,6 +374,7 @@ class Resolver:
                 if self._board_seen_at is None:
                     self._board_first_seen_at = t
                 self._board_seen_at, self._moving_since = t, None
+                self.followed_or_seen = True
                 self._board_seen_blind = frozenset(() if observation.unreadable is None
                                                    else np.flatnonzero(observation.unreadable).tolist())
             return events + self._raise_residual(residual, t, hold)

@@ -26,6 +26,7 @@ from recorder.clock.presses import log_time_faults
 from recorder.commands import command_name
 from recorder.events import (
     Alert,
+    BoardDisturbed,
     CalibrationChanged,
     ClockAlert,
     ClockNoted,
@@ -58,6 +59,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from recorder.clocklog_input import ClockLog, ClockPress
+    from recorder.session import RecordingSession
     from recorder.sources import FrameSource
 
 log = logging.getLogger(__name__)
@@ -303,6 +305,7 @@ def record_source(source_spec: str, classifier: Any, *, source: FrameSource | No
             elif isinstance(source, FollowedFolderSource):  # pictures written before this run: presses unheard
                 since = store.resume.t if store is not None and store.resume is not None else 0.0
                 session.resolver.clock_heard(-math.inf, [(since, resumed)])
+        judged = len(events.events)  # this run's events up to here were looked at by _not_this_game
         try:
             items = clock.pace(source) if clock is not None else source
             next_look = 0.0
@@ -332,6 +335,8 @@ def record_source(source_spec: str, classifier: Any, *, source: FrameSource | No
                     on_event(after)
                 if isinstance(item, Frame):
                     progress.update(item.index + 1)
+                if store is not None and store.moved and judged >= 0:
+                    judged = _not_this_game(store, session, events.events, judged)
             reason, complete = "end of source", True
             for fault in _due(time_faults, session.last_t, session.resolver.game.ply):  # the last presses' faults
                 events.append(fault)
@@ -357,6 +362,9 @@ def record_source(source_spec: str, classifier: Any, *, source: FrameSource | No
                 if stray is not None:
                     events.append(stray)
                     on_event(stray)
+        except NotThisGame as wrong:
+            source.stop()
+            reason, complete = f"{NOT_THIS_GAME}: {wrong}", False
         except KeyboardInterrupt as stop:
             source.stop()
             reason, complete = (f"stopped ({stop})" if str(stop) else "stopped by the user"), False
@@ -386,6 +394,37 @@ def _repair_hint(source: str, game_id: int) -> str:
     return (f"`ffmpeg -err_detect ignore_err -i {shlex.quote(str(path))} -c:v libx264 {repaired}` copies every "
             f"frame that can be decoded, and `xqrec record {repaired} --resume {game_id}` goes on with the game "
             "from the copy (the plies stored are followed, not recorded twice)")
+
+
+class NotThisGame(Exception):
+    """The source a game was taken up from shows another game: the run stops (see ``_not_this_game``)."""
+
+
+NOT_THIS_GAME = "stopped: the board is not the game's"
+NOT_THIS_GAME_POINTS = 16  # points a resumed game's first board may differ from it by and still be it
+
+
+def _not_this_game(store: StoreRecording, session: RecordingSession, events: list[Event], judged: int) -> int:
+    """Raise ``NotThisGame`` when the source a game was taken up from (``record --resume GAME`` from
+    another file or camera) shows a board that is no position of the game; else where the next look
+    starts in ``events`` (-1 once the source showed the game: nothing more to check).
+
+    A tester resumed game 2 from another game's video: it was recorded on, its source rewritten, with
+    an alert at every press and exit status 0. The first board no continuation explains, differing
+    from the game's position on ``NOT_THIS_GAME_POINTS`` points or more, before any view showed that
+    position (a source that shows the game's earlier positions first, as a backup camera's file
+    does, is followed through them; another game from the standard start leaves them) is another
+    game, or a record gone wrong before: the run stops there."""
+    if session.resolver.followed_or_seen:
+        return -1
+    new = events[judged:]
+    if any(isinstance(event, MoveRecorded) for event in new):
+        return -1
+    for event in new:
+        if isinstance(event, BoardDisturbed) and event.kind == "unexplained" and len(event.squares) >= NOT_THIS_GAME_POINTS:
+            raise NotThisGame(f"{len(event.squares)} points differ from game {store.game_id}'s position after ply "
+                              f"{session.resolver.game.ply}")
+    return judged + len(new)
 
 
 def _board_seen_before(store: StoreRecording | None) -> bool:
@@ -707,6 +746,13 @@ def run(args: argparse.Namespace) -> int:
         if closed:
             print(f"xqrec record: {stopped.reason}; game {stored.game_id} has its result ({row.result}) and is "
                   "closed", file=sys.stderr)
+        elif stopped.reason.startswith(NOT_THIS_GAME):
+            stored.not_this_game()
+            print(f"xqrec record: {stopped.reason}: is it game {stored.game_id}? Check --resume GAME and the camera (or "
+                  "correct the record in the console if it went wrong before, then resume again). "
+                  f"Game {stored.game_id} is left as it was (its source set back; the alert is kept in its log); "
+                  "to record this source as a game of its own, leave out --resume", file=sys.stderr)
+            return 1
         elif never_found:  # the same file again would not show it either
             print(f"xqrec record: game {stored.game_id} is left open, with no move: record it from a view "
                   f"that shows the board with --resume {stored.game_id} (a calibration from an earlier frame "

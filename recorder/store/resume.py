@@ -361,6 +361,7 @@ class StoreRecording:
     session_id: int = 0
     stored: int = field(default=0)
     moved: bool = False  # the game goes on from another source than it was recorded from
+    moved_from: str = ""  # ... and the source it was recorded from until then
     reopened: bool = False  # it was closed with no result and is opened again to go on
     offset: float | None = None  # where this run's times start (``start_run``)
     _own: set[int] = field(default_factory=set)  # numbers of the events this run appended
@@ -413,7 +414,7 @@ class StoreRecording:
                 if found.source != source and _public_source(found.source) != source:
                     log.warning("game %d goes on from %s (it was recorded from %s)", found.id, source, found.source)
                     store.set_source(found.id, source)
-                    recording.moved = True
+                    recording.moved, recording.moved_from = True, found.source
             else:
                 stored = store.games()
                 twin = twin_name(stored, info or GameInfo())
@@ -429,6 +430,16 @@ class StoreRecording:
             recording.session_id = store.begin_session(recording.game_id, recording.resume.ply if recording.resume else None)
             recording._seen = store.last_seq(recording.game_id)  # what is stored so far is in the resume point
             return recording
+
+    def not_this_game(self) -> None:
+        """The source this run took the game up from shows another game (``record --resume`` with the
+        wrong number or camera): the game's source is set back, and a game this run opened again is
+        closed again, as it was."""
+        if self.moved:
+            self.store.set_source(self.game_id, self.moved_from)
+        if self.reopened:
+            self.store.close_game(self.game_id)
+            self.reopened = False
 
     def abandon(self) -> None:
         """This run will not record after all (refused once its game was found): its session ends, and a

@@ -875,3 +875,28 @@ def test_the_stored_line_names_a_store_path_with_a_space_so_it_can_be_pasted(
     db.parent.mkdir()
     assert main(["record", str(VIDEO), "--db", str(db)]) == 0
     assert f"show 1 --db '{db}';" in capsys.readouterr().out
+
+
+@pytest.mark.skipif(not (FIXTURES / "game_faults.mp4").exists(), reason="fixture video missing")
+def test_a_game_resumed_from_another_games_video_is_left_as_it_was(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """A tester resumed game 1 from another game's video: it went on being recorded, its source
+    rewritten, an alert at every press, status 0. The run now stops at the first board that is no
+    position of the game, with status 1, and the game keeps its source and state."""
+    from recorder.events import MoveRecorded
+    from recorder.store.db import GameStore
+
+    truth = json.loads((FIXTURES / "game_short.truth.json").read_text(encoding="utf-8"))
+    other = FIXTURES / "game_faults.mp4"
+    db = tmp_path / "games.sqlite3"
+    _reading(monkeypatch, truth)
+    assert main(["record", str(VIDEO), "--db", str(db), "--quiet"]) == 0
+    (game,) = GameStore(db).games()
+    assert game.state == "closed" and game.result == "*"
+    _reading(monkeypatch, json.loads((FIXTURES / "game_faults.truth.json").read_text(encoding="utf-8")))
+    assert main(["record", str(other), "--db", str(db), "--resume", str(game.id), "--quiet"]) == 1
+    err = capsys.readouterr().err
+    assert "stopped: the board is not the game's" in err and f"is it game {game.id}? Check --resume GAME" in err
+    after = GameStore(db).game(game.id)
+    assert (after.source, after.state, after.plies) == (game.source, "closed", len(truth["moves"]))
+    assert [e.iccs for e in GameStore(db).events(game.id) if isinstance(e, MoveRecorded)] == truth["moves"]
