@@ -361,14 +361,20 @@ def termination_of(game: RecordedGame) -> str:
     ended = game.ended
     if ended is None or not ended.result:
         return ""
-    if ended.reason in ("checkmate", "stalemate"):
+    return termination(ended.result, ended.reason, ended.article)
+
+
+def termination(result: str, reason: str, article: str) -> str:
+    """PGN's Termination for a game ended with ``result`` for ``reason`` under ``article`` (see
+    ``termination_of``)."""
+    if reason in ("checkmate", "stalemate"):
         return "normal"
-    article = ended.article.strip().removeprefix("art.").strip()
+    article = article.strip().removeprefix("art.").strip()
     if _under(article, _TIME_ARTICLES):
         return "time forfeit"
     if _under(article, _ABANDONED_ARTICLES):
         return "abandoned"
-    if ended.result == "1/2-1/2" and _under(article, _REPETITION_ARTICLES):
+    if result == "1/2-1/2" and _under(article, _REPETITION_ARTICLES):
         return "normal"
     if _under(article, _INFRACTION_ARTICLES):
         return "rules infraction"

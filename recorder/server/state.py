@@ -43,7 +43,7 @@ from recorder.events import (
     kind_title,
     recording_time,
 )
-from recorder.exports.pgn import correction_text, taken_back_text
+from recorder.exports.pgn import correction_text, taken_back_text, termination
 from recorder.fouls import FOUL_KINDS, FOUL_REASONS, loss_short
 from recorder.scoresheet import foul_alerts, rebuild
 from recorder.store.db import GameRow
@@ -287,7 +287,9 @@ def public_state(state: dict[str, Any]) -> dict[str, Any]:
     data = {name: state[name] for name in PUBLIC_FIELDS}
     data["moves"] = [{name: move[name] for name in PUBLIC_MOVE_FIELDS} for move in state["moves"]]
     ended = state["ended"]
-    data["ended"] = None if ended is None else {name: ended[name] for name in ("ply", "result", "reason", "text")}
+    data["ended"] = None if ended is None else {name: ended[name] for name in ("ply", "result", "reason", "text", "article")}
+    if ended is not None:  # how it ended, as the broadcast's Termination says (a result marked with an article alone)
+        data["ended"]["termination"] = termination(ended["result"] or "", ended["reason"], ended["article"])
     return data
 
 

@@ -798,3 +798,12 @@ def test_a_foul_loss_advised_is_withdrawn_once_a_foul_it_counted_is_ruled_no_fou
     assert not advice["open"] and reply["state"]["open_advice"] == 0
     assert advice["withdrawn"] == ("no longer holds: a foul it counted was ruled no foul (black has 1 of the 2 "
                                    "presses of the clock without a move it needs)")
+
+
+def test_the_public_data_says_how_a_game_ended_when_only_an_article_was_given(console: Any) -> None:
+    # a tester marked 0-1 under art. 21.6 with no words: the broadcast PGN said "time forfeit" and the
+    # spectators' page only "黑胜 0-1"
+    game = record(console.db, alert=False)
+    assert post(f"{console.url}/api/games/{game}/result", {"result": "0-1", "article": "21.6"}, "Liu")[0] == 200
+    (shown,) = json.loads(get(f"{console.url}/api/public/games?game={game}")[1])["games"]
+    assert shown["ended"]["article"] == "21.6" and shown["ended"]["termination"] == "time forfeit"

@@ -42,7 +42,11 @@
 
   function statusText(state) {
     if ((state.result || "*") !== "*") {
-      const why = state.ended && state.ended.text ? ` · ${state.ended.text}` : "";
+      // the arbiter's words, else how it ended by the article marked (a loss on time marked as art. 21.6 alone)
+      const ended = state.ended || {};
+      const how = {"time forfeit": "on time", "rules infraction": "a rules infraction", abandoned: "not played"}[ended.termination];
+      const said = ended.text || [how, ended.article ? `art. ${ended.article}` : ""].filter(Boolean).join(", ");
+      const why = said ? ` · ${said}` : "";
       return `<span class="result">${XQ.esc(XQ.resultText(state.result))}</span>${XQ.esc(why)}`;
     }
     // a recording that stopped with no result marked: say so, with how far the game got
