@@ -31,6 +31,7 @@ from recorder.exports.times import (
     clock_text,
     time_control_of,
     time_used,
+    time_used_upto,
 )
 from recorder.scoresheet import RecordedGame, clock_left_text, foul_alerts, rebuild
 from recorder.store.db import GameInfo
@@ -274,8 +275,12 @@ class _Sheet:
         x = self.margin
         used = time_used(game, time_control_of(game, info.time_control)[0])
         clocked = any(entry.clock_ms is not None for entry in game.plies)  # the grey figures beside the moves
-        self.fitted_cell(x, y, box_w, 6 * s, " 用时 Time used" + ("    着法旁小字为走后钟面余时 grey figures by the moves: "
-                                                               "time left on the mover's clock" if clocked else ""),
+        upto = time_used_upto(game)  # the clock went unheard before the end: the time used is to then
+        until = (f" (至 to {Position.from_fen(game.start_fen).move_name(upto)}: no press heard after)"
+                 if upto is not None and any(value is not None for value in used.values()) else "")
+        # where it stops, when it does, says more than what the grey figures are (the box fits one)
+        self.fitted_cell(x, y, box_w, 6 * s, " 用时 Time used" + (until or ("    着法旁小字为走后钟面余时 grey figures by the moves: "
+                                                                           "time left on the mover's clock" if clocked else "")),
                          points=8, smallest=6, border=1, fill=(225, 225, 225))
         red = clock_text(used["red"]) if used["red"] is not None else "—"
         black = clock_text(used["black"]) if used["black"] is not None else "—"

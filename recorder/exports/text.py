@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from recorder.events import Event, kind_title
 from recorder.exports.pgn import game_notes, how_ended
-from recorder.exports.times import clock_text, time_control_line, time_control_of, time_used
+from recorder.exports.times import clock_text, time_control_line, time_control_of, time_used, time_used_upto
 from recorder.scoresheet import foul_alerts, rebuild, round_of, scoresheet_text
 from recorder.store.db import GameInfo
 from rules import START_FEN, Position
@@ -32,8 +32,11 @@ def export_text(events: Sequence[Event], info: GameInfo | None = None, title: st
     lines += [f"{name + ':':<14}{value}" for name, value in pairs if value]
     used = time_used(game, time_control_of(game, info.time_control)[0])
     if any(value is not None for value in used.values()):
+        upto = time_used_upto(game)
         lines.append("Time used:    " + ", ".join(f"{side} {clock_text(ms)}" for side, ms in used.items()
-                                                  if ms is not None))
+                                                  if ms is not None)
+                     + (f" (to {Position.from_fen(game.start_fen).move_name(upto)}: no press heard after it)"
+                        if upto is not None else ""))
     fouls = foul_alerts(game)
     if any(fouls.values()) or game.no_foul or game.doubtful:  # what the arbiter counts for art. 4.1.8 (each theirs to rule on, 8.2)
         lines.append("Foul alerts:  " + "; ".join(

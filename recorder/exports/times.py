@@ -275,6 +275,16 @@ def time_used(game: RecordedGame, time_control: str = "") -> dict[str, int | Non
     return used
 
 
+def time_used_upto(game: RecordedGame) -> int | None:
+    """The ply the time used stops at when the clock went unheard before the game's end (its last
+    press completed an earlier ply than the last two: a clock lost, a log that ends early), else
+    None. The sheets say so: a tester's sheet gave the time used to move 9 as the whole game's."""
+    pressed = [press.ply for press in game.presses if press.ply is not None]
+    if not pressed or not game.plies or max(pressed) >= len(game.plies) - 1:
+        return None
+    return max(pressed)
+
+
 # a stopped clock whose time moved this much since the last press ran: a press was lost. A DGT clock
 # reports whole seconds, and a press inferred from a later report carries times up to a report late
 LOST_PRESS_MS = 1_500

@@ -298,3 +298,12 @@ def test_a_clock_with_a_second_period_is_not_read_as_its_first() -> None:
     game = rebuild(events)
     assert clock_time_control(game) == "" and "Time control" not in export_text(events, GameInfo())
     assert clock_time_control(rebuild(events[:2 * 78 + 1])) == "7200+0"  # before the period: no telling
+
+
+def test_time_used_says_where_it_stops_when_the_clock_went_unheard_before_the_end() -> None:
+    # a tester's DGT clock was lost at move 9 of 15: the sheets gave the time used to then as the game's
+    events, _ = _faults_game()
+    unheard = [e for e in events if not (isinstance(e, ClockPressed) and (e.ply or 0) >= 10)]
+    text = export_text(unheard, INFO)
+    assert "Time used:" in text and "(to move 5 (red): no press heard after it)" in text
+    assert "no press heard" not in export_text(events, INFO)
