@@ -41,6 +41,9 @@ What is implemented, and where the rule texts were simplified (documented per fu
   not crossed the river, or one that has just crossed, is not a piece to be chased (26.7).
 * The idle notions 兑 (exchange offer, 24.4 and 26.10), 献 (offer, 24.5) and 跟 (follow, 24.7)
   are recognised as notes on idle moves; 拦 (block, 24.6) is not told apart from other idle moves.
+  An exchange offer that also wins the target if it is not taken up (a chariot backed by another
+  lining up with a loose chariot) is a chase: 兑兼捉按捉 (26.4; the 1999 细则 5 says the same), and
+  26.10 leaves idle only the offers that win nothing; the chase's notes say it is an offer too.
 """
 
 from __future__ import annotations
@@ -184,6 +187,13 @@ def classify_move(before: Position, move: Move, ply: int = 0, previous: Move | N
         notes.extend(c.describe() for c in new)
         new = []
     if new:
+        for chase in new:  # a like piece that could take the mover first: an exchange offer too (24.4)
+            if (chase.attacker == move.to_square and chase.check is None
+                    and chase.attacker_piece.upper() == chase.target_piece.upper()
+                    and any(m.from_square == chase.target and m.to_square == move.to_square for m in after.legal_moves())):
+                notes.append(f"it also offers to exchange (兑) the {piece_name(chase.attacker_piece)} for the "
+                             f"{piece_name(chase.target_piece)} on {square_name(chase.target)}: an offer that also "
+                             "chases is a chase (兑兼捉, 26.4; 26.10 leaves idle only an offer that wins nothing)")
         return MoveClass(ply, move, side, MoveKind.CHASE, tuple(new), tuple(notes))
     notes.extend(_idle_notes(before, after, move, described | had))
     return MoveClass(ply, move, side, MoveKind.IDLE, (), tuple(notes))

@@ -77,6 +77,11 @@ def test_offering_an_exchange_of_chariots_is_idle_unless_the_target_is_unprotect
     assert kind is MoveKind.IDLE and "兑" in text  # 24.4
     kind, text = kind_of("4k4/9/2r6/9/9/9/9/7R1/9/5K3 w", "h2h7")
     assert kind is MoveKind.CHASE and "unprotected" in text  # 26.10
+    # backed by another chariot, the offer could be taken up at no loss, but it also wins the loose
+    # chariot if it is not: 兑兼捉 is a chase (26.4). A player tester took it for 兑 alone; the
+    # replay now says why it is not
+    kind, text = kind_of("4k4/9/2r6/9/9/9/9/7RR/9/3K5 w", "h2h7")
+    assert kind is MoveKind.CHASE and "an offer that also chases is a chase (兑兼捉, 26.4" in text
 
 
 def test_under_protected_piece_is_chased() -> None:
