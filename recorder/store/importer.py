@@ -380,8 +380,18 @@ def import_pgn(store: GameStore, data: str | bytes, source: str = "") -> Importe
                 f"{', '.join(str(other.id) for other in others)} stand already: the round's PGN and the broadcast "
                 "show both (void the wrong one: xqrec edit GAME --void REASON)")
         game_id = store.create_game(source or "imported PGN", info)
-        for event in events_from_pgn(game, source):
+        events = events_from_pgn(game, source)
+        for event in events:
             store.append(game_id, event)
-        store.close_game(game_id, game.result)
+        # the result the record ends with: a mate or stalemate decides it (art. 4.1.1, 4.1.2), as every
+        # export says; the list said the tag's 0-1 where the sheets said 1-0 (a player tester)
+        ended = next((e for e in reversed(events) if isinstance(e, GameEnded) and not e.advisory), None)
+        stored_result = ended.result if ended is not None and ended.result else game.result
+        if stored_result != game.result and game.result in ("1-0", "0-1", "1/2-1/2"):
+            result.problems.append(f"game {number}'s Result tag says {game.result}, but its moves end in "
+                                   f"{ended.reason if ended is not None else 'another result'}: stored as "
+                                   f"{stored_result} (art. 4.1.1-4.1.2; xqrec edit GAME --result R --reason TEXT "
+                                   "if the tag was right and the moves are not)")
+        store.close_game(game_id, stored_result)
         result.ids.append(game_id)
     return result

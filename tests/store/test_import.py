@@ -345,3 +345,13 @@ def test_the_stores_game_id_tag_keeps_its_place_through_an_import() -> None:
     tags = [line for line in text.splitlines() if line.startswith("[")]
     assert tags[-1] == '[GameId "7"]' and "[Termination" in text
     assert [line for line in again.splitlines() if line.startswith("[")] == tags
+
+
+def test_a_result_tag_the_moves_contradict_is_stored_as_the_moves_end_and_told() -> None:
+    # a player tester: the tag said 0-1 and the only move mates black; the list said 0-1, every export 1-0
+    store = GameStore(":memory:")
+    text = '[Result "0-1"]\n[SetUp "1"]\n[FEN "3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1"]\n\n1. e1d1 0-1\n'
+    (game,), problems, _ = import_pgn(store, text, "wrong.pgn")
+    assert store.game(game).result == "1-0" == rebuild(store.events(game)).result
+    (told,) = problems
+    assert "Result tag says 0-1, but its moves end in checkmate: stored as 1-0" in told
