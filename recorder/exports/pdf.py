@@ -443,10 +443,19 @@ def _draw(sheet: _Sheet, events: Sequence[Event], info: GameInfo, short: bool, n
     note_points = NOTE_POINTS
     continued: list[list[str]] = []  # the rest, a page of lines each
 
+    # a page after the first names its game: a page come apart from the first (which has the header)
+    # could not be matched to its game (a player tester's three-page sheet)
+    which = " · ".join(part for part in (info.event, f"round {info.round}" if info.round else "",
+                                         f"board {info.board}" if info.board is not None else "",
+                                         f"{info.red or '?'} – {info.black or '?'}", game.result) if part)
+
     def page_footer(number: int) -> None:
-        sheet.text_cell(sheet.margin, sheet.height - sheet.margin + 2 * s, sheet.inner, 4 * s,
+        y = sheet.height - sheet.margin + 2 * s
+        sheet.text_cell(sheet.margin, y, sheet.inner, 4 * s,
                         f"{_provenance(events)}    第 {number + 1} / {len(pages) + len(continued)} 页", points=6,
                         align="R", color=(120, 120, 120))
+        if number:
+            sheet.fitted_cell(sheet.margin, y, sheet.inner * 0.6, 4 * s, which, points=7, smallest=5)
 
     # A finished game's last page keeps the rows its moves fill and a spare one; the rows it does not
     # need go to the notes, which then stay on the sheet the players sign (an A5 sheet of 13 rounds put

@@ -118,6 +118,9 @@ def test_notes_the_footer_cannot_hold_go_on_a_continuation_page_signed_after_the
     last = max(n for n, text in enumerate(pages) if text.strip())
     assert "裁判签名" in pages[last] and "continued" in pages[last]
     assert f"第 {last + 1} / {last + 1} 页" in pages[last].replace("\n", " ")
+    # a page come apart from the first names its game (a player tester could not match one)
+    assert all("全国象棋个人赛 · round 5 · board 3 · 王天一 – 郑惟桐" in pages[n] for n in range(1, last + 1))
+    assert "round 5 · board 3 · 王天一" not in pages[0]  # the first page has the header
 
 
 def test_a_game_from_a_set_up_position_shows_its_start_beside_the_final_position(tmp_path: Path) -> None:
