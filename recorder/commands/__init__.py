@@ -13,6 +13,9 @@ def command_name() -> str:
     if shutil.which("xqrec") == str(beside) or not beside.exists():
         return "xqrec"
     try:
-        return os.path.relpath(beside)
+        relative = os.path.relpath(beside)
     except ValueError:  # another drive (Windows)
         return str(beside)
+    # .venv/bin/xqrec from the project; from elsewhere the whole path (a tester was shown
+    # ../../work/main/.venv/bin/xqrec)
+    return relative if not relative.startswith(os.pardir) else str(beside)

@@ -93,7 +93,7 @@ def _mark_result(store: GameStore, game_id: int, result: str, reason: str, artic
                     game.moves, game.start_fen, by)
     said = f" ({reason})" if reason else ""
     if result == "*":
-        return f"result {game.result} taken back, game open again{said}"
+        return f"result {game.result} taken back: the game has no result (*){said}"  # its recording stays as it was
     was = f", was {game.result}" if game.result not in ("*", result) else ""
     return f"result marked {result}{said} by {by}{was}"
 

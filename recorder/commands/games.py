@@ -67,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
     return status
 
 
-def _decoded(data: bytes, encoding: str) -> str:
+def decoded(data: bytes, encoding: str) -> str:
     """``data`` as text in the ``encoding`` the user named (``ValueError`` saying where it fails)."""
     try:
         return data.decode(encoding).removeprefix("\ufeff")
@@ -85,7 +85,7 @@ def _list(args: argparse.Namespace, data: bytes) -> int:
     with GameStore(args.db) if args.import_pgn is not None else open_existing_store(args.db) as store:
         if args.import_pgn is not None:
             try:
-                text, encoding = (_decoded(data, args.encoding), args.encoding) if args.encoding else decode_pgn(data)
+                text, encoding = (decoded(data, args.encoding), args.encoding) if args.encoding else decode_pgn(data)
                 imported = import_pgn(store, text, str(args.import_pgn.resolve()))  # named by where it is, as recordings are
             except PgnError as error:  # an unreadable encoding: name the file it is about
                 raise ValueError(f"{args.import_pgn}: {error}") from None

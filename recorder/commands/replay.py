@@ -36,6 +36,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     source.add_argument("pgn", nargs="?", type=Path, help="a PGN file (its first game, or the one --game names)")
     parser.add_argument("--game", type=int, default=None, metavar="N", help="which game of the PGN file (1, 2, ...)")
     source.add_argument("--line", type=int, help="line number of ../shared/data/games_iccs.txt")
+    parser.add_argument("--encoding", metavar="CODEC",
+                        help="the PGN file's text encoding (e.g. latin-1, big5, gbk) when it is not guessed "
+                        "right (as games --import takes it)")
     parser.add_argument("--notation", choices=("chinese", "wxf", "iccs"), default="chinese")
     parser.add_argument("--traditional", action="store_true", help="traditional characters (車馬帥...)")
     parser.set_defaults(handler=run)
@@ -66,13 +69,18 @@ def load_shared_line(line: int, data: Path = SHARED_DATA) -> ReplayRecord:
     return ReplayRecord(headers, Position.start(), moves)
 
 
-def load_pgn(path: Path, number: int | None = None) -> ReplayRecord:
-    """Game ``number`` (1-based; the first when None) of a PGN file; a file of several games read
-    without a number says so on stderr, so the others are not taken for missing."""
+def load_pgn(path: Path, number: int | None = None, encoding: str | None = None) -> ReplayRecord:
+    """Game ``number`` (1-based; the first when None) of a PGN file (in ``encoding`` when given, else
+    guessed); a file of several games read without a number says so on stderr, so the others are not
+    taken for missing."""
+    from recorder.commands.games import decoded
+
     try:
-        games = read_pgn(path.read_bytes())
-    except PgnError as error:  # an unreadable encoding: name the file it is about
-        raise ValueError(f"{path}: {error}") from None
+        data = path.read_bytes()
+        games = read_pgn(decoded(data, encoding) if encoding else data)
+    except PgnError as error:  # an unreadable encoding: name the file it is about, and the way on
+        hint = "; give the file's encoding with --encoding (e.g. latin-1)" if "decode" in str(error) and not encoding else ""
+        raise ValueError(f"{path}: {error}{hint}") from None
     if not games:
         raise ValueError(f"{path}: no game found")
     if number is not None and not 1 <= number <= len(games):
@@ -174,6 +182,6 @@ def _pad(text: str, width: int) -> str:
 def run(args: argparse.Namespace) -> int:
     if args.line is not None and args.game is not None:
         raise ValueError("--game picks a game of a PGN file; --line names one game already")
-    record = load_shared_line(args.line) if args.line is not None else load_pgn(args.pgn, args.game)
+    record = load_shared_line(args.line) if args.line is not None else load_pgn(args.pgn, args.game, args.encoding)
     print("\n".join(scoresheet_lines(record, args.notation, args.traditional)))
     return 0

@@ -248,7 +248,7 @@ def test_a_result_change_names_the_old_one_and_an_open_game_is_not_reopened(
     assert main(["edit", str(game), "--db", str(db), "--result", "0-1", "--reason", "lost on time", "--by", "x"]) == 0
     assert "result marked 0-1 (lost on time) by x\n" in capsys.readouterr().out  # the same result: no "was"
     assert main(["edit", str(game), "--db", str(db), "--result", "*", "--by", "x"]) == 0
-    assert "result 0-1 taken back, game open again" in capsys.readouterr().out
+    assert "result 0-1 taken back: the game has no result (*)" in capsys.readouterr().out
     with GameStore(db) as store:
         assert [e.result for e in store.events(game) if isinstance(e, ResultMarked)] == ["1-0", "0-1", "0-1", None]
 
@@ -291,3 +291,21 @@ def test_a_loss_on_time_for_the_side_whose_clock_stood_still_needs_a_reason(
     assert main(["edit", str(game), "--db", str(db), "--result", "0-1", "--article", "21.3", "--by", "x"]) == 0
     assert main(["edit", str(game), "--db", str(db), "--result", "1-0", "--article", "21.3", "--by", "x",
                  "--reason", "black's flag fell: red's press was not heard"]) == 0
+
+
+def test_the_command_named_in_hints_is_short_from_the_project_and_whole_from_elsewhere(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a tester in another folder was told to run ../../work/main/.venv/bin/xqrec
+    import os
+    import shutil
+    import sys
+
+    from recorder.commands import command_name
+
+    beside = Path(sys.executable).parent / "xqrec"
+    if not beside.exists() or shutil.which("xqrec") == str(beside):
+        pytest.skip("xqrec is on the path here")
+    monkeypatch.chdir(beside.parent.parent.parent)
+    assert command_name() == os.path.relpath(beside) and not command_name().startswith("..")
+    monkeypatch.chdir(tmp_path)
+    assert command_name() == str(beside)

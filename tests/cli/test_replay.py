@@ -143,3 +143,13 @@ def test_advice_with_no_result_yet_is_printed_without_one(tmp_path: Path, capsys
     before = heading[:heading.index("黑方")]
     columns = len(before) + sum(1 for char in before if ord(char) > 0x2E80)  # Chinese characters are 2 wide
     assert columns == lines[lines.index(heading) + 2].index("b7a7")
+
+
+def test_a_file_in_an_encoding_not_guessed_is_read_with_encoding(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # a player tester: a Latin-1 file (Müller) was refused, with no way to name its encoding
+    pgn = tmp_path / "latin1.pgn"
+    pgn.write_bytes('[Event "café"]\n[Red "Müller"]\n\n1. h2e2 h9g7 *\n'.encode("latin-1"))
+    assert main(["replay", str(pgn)]) == 2
+    assert "give the file's encoding with --encoding (e.g. latin-1)" in capsys.readouterr().err
+    assert main(["replay", str(pgn), "--encoding", "latin-1"]) == 0
+    assert "Red: Müller" in capsys.readouterr().out
