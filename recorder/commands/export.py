@@ -24,7 +24,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("game", type=int, nargs="?", help="game id (see xqrec games)")
     parser.add_argument("--round", nargs=2, metavar=("EVENT", "ROUND"),
                         help="instead of one game: every game of this round (one PGN for broadcasters, with "
-                             "moves, clocks and results but no alert, note or comment; one PDF with a "
+                             "moves, clocks, results and how each game ended, but no alert, note or comment; one PDF with a "
                              "scoresheet per game; or the text records one after another)")
     parser.add_argument("--event", metavar="EVENT",
                         help="instead of one game: every game of this tournament, round by round and by board "
