@@ -290,7 +290,11 @@ class SerialClockLink:
                                    "came damaged (a noisy line: check the cable, its plugs and what runs beside it)")
                         return heard_any
         except (serial.SerialException, OSError) as error:
-            self._lost(f"serial error: {error}")
+            # the arbiter reads what to check first; pyserial's words (a tester's "device reports
+            # readiness to read but returned no data (device disconnected or multiple access on port?)")
+            # follow for whoever mends it
+            self._lost(f"the cable came out, the clock was switched off, or another program opened the port; "
+                       f"serial error: {error}")
         return heard_any
 
     def _came_back(self, now: float) -> None:
