@@ -142,6 +142,11 @@ def correct(store: GameStore, game_id: int, events: list[StoredEvent], body: dic
     text = _text(body.get("move"), "move")
     if not text:
         raise MalformedAction("name the move (ICCS like h2e2, or Chinese like 炮二平五)")
+    result = rebuild([stored.event for stored in events]).result
+    if ply > len(plies) and result != "*":  # the signed sheet would read the game ended, then a move played
+        # told before the move is read: after a mate every move added is illegal, which hid the reason
+        raise ActionError(f"the game's result ({result}) is marked after ply {len(plies)}: a move added after "
+                          "it would follow the end of the game; reopen it first (result *) if play went on")
     position = Position.from_fen(start_fen)
     for iccs in plies[:ply - 1]:
         position = position.play(Move.from_iccs(iccs))
@@ -160,10 +165,6 @@ def correct(store: GameStore, game_id: int, events: list[StoredEvent], body: dic
         shown = expected.strip() or "no move"
         raise ActionError(f"ply {ply} {now}, not {shown} as your page showed: someone changed the record "
                           "meanwhile; look at it again before correcting")
-    result = rebuild([stored.event for stored in events]).result
-    if not was and result != "*":  # the signed sheet would read the game ended, then a move played
-        raise ActionError(f"the game's result ({result}) is marked after ply {len(plies)}: a move added after "
-                          "it would follow the end of the game; reopen it first (result *) if play went on")
     if move.iccs == was:
         raise ActionError(f"ply {ply} is already {was}")
     sequence = [move] + [Move.from_iccs(iccs) for iccs in plies[ply:]]

@@ -807,3 +807,14 @@ def test_the_public_data_says_how_a_game_ended_when_only_an_article_was_given(co
     assert post(f"{console.url}/api/games/{game}/result", {"result": "0-1", "article": "21.6"}, "Liu")[0] == 200
     (shown,) = json.loads(get(f"{console.url}/api/public/games?game={game}")[1])["games"]
     assert shown["ended"]["article"] == "21.6" and shown["ended"]["termination"] == "time forfeit"
+
+
+def test_a_move_added_after_the_result_is_refused_for_the_result_whatever_the_move(console: Any) -> None:
+    # a tester: after a mate every move added is illegal, and that was the answer, not the reason
+    game = record(console.db, alert=False)
+    url = f"{console.url}/api/games/{game}"
+    plies = len(json.loads(get(url)[1])["moves"])
+    assert post(url + "/result", {"result": "1-0", "text": "black resigned"}, "Liu")[0] == 200
+    for move in ("a0a9", "h9g7"):  # an illegal one, and any other
+        status, reply = post(url + "/correct", {"ply": plies + 1, "move": move, "was": ""}, "Liu")
+        assert status == 409 and "reopen it first (result *)" in reply["error"], reply
