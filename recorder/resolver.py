@@ -60,6 +60,9 @@ from rules.squares import BLACK, RED, parse_square, piece_name, square_name
 
 log = logging.getLogger(__name__)
 
+# alerts of a move the camera saw whole and the rules or the turn forbid: a player's, not a misreading
+PLAYER_FOULS = frozenset({"illegal_move", "wrong_side"})
+
 START_BOARD = Position.start().board  # the standard start: made once, the set-up check looks at it on every view
 
 
@@ -209,6 +212,7 @@ class Resolver:
         self._glare_since: float | None = None
         self._blind: frozenset[int] = frozenset()  # the points glare blew out on the last view
         self._lost_at: int | None = None  # the ply the record stopped at when ``lost_track`` was told
+        self._desync_kinds: frozenset[str] = frozenset()  # the kinds of the trouble the board went wrong with
         self._inconclusive = 0  # inconclusive looks at the board since something last moved on it
         self._offsets_ref: tuple[str, np.ndarray] | None = None  # board and residual disc offsets of a clean view
         self._suspect: tuple[tuple[str, tuple[str, ...]], ...] | None = None
@@ -270,6 +274,9 @@ class Resolver:
         self._following: list[int] | None = None
         # a whole view has shown the record's position (a source the game was taken up from shows it)
         self.followed_or_seen = False
+        # the ply of the record a new source showed and then left for a board the record never had:
+        # another game that began the same way, or a record gone wrong there
+        self.left_followed: int | None = None
         self._followed_press: str | None = None  # the side whose press of the last followed ply may still come
         # when the pieces were seen set up again for a new game (``_set_up_again``): the record stands
         # as it was, and the next game's moves and presses are not added to it
@@ -443,9 +450,12 @@ class Resolver:
         self._move_hidden = True
         if self._move_hidden_since is None:
             self._move_hidden_since = self._hidden_since
-        if self._unseen_since is None and self.clock is not None and self.clock.presses_waiting() >= 2:
+        # the presses made while it stayed hidden: older ones wait for moves the recorder could not read
+        # before (glare), which the hand does not hide (a glare game's hand read them as a camera away)
+        pressed = self.clock.presses_waiting(since=self._hidden_since) if self.clock is not None else 0
+        if self._unseen_since is None and pressed >= 2:
             log.info("the clock announces %d moves while part of the board stayed hidden: the board is read as "
-                     "after the camera was away once it shows", self.clock.presses_waiting())
+                     "after the camera was away once it shows", pressed)
             self._unseen_since = self._hidden_since
 
     def _fewer_than_pressed(self, candidate: _Candidate) -> bool:
@@ -505,6 +515,7 @@ class Resolver:
         if self._following[1] > cfg.inconclusive_looks:
             log.info("t=%.2f: the new source's board left the recorded plies at ply %d: judged as usual",
                      observation.t, self._following[0])
+            self.left_followed = self._following[0]
             self._following = None
             return None
         return []
@@ -656,6 +667,7 @@ class Resolver:
             self._raised, self._raised_at, self._raised_seen = key, t, seen
             if not self.desynced:
                 self._desynced_since = t
+                self._desync_kinds = frozenset(alert.kind for alert in alerts)
             self.desynced = True
             self._clock_trouble |= any(alert.kind != "board_disturbed" for alert in alerts)
             if self._clock_trouble:
@@ -691,6 +703,11 @@ class Resolver:
         waiting = self.clock.presses_waiting()
         if waiting < cfg.lost_track_presses:
             return None
+        if self.desynced and self._desync_kinds & PLAYER_FOULS:
+            # the board went wrong with a move the camera saw whole (an illegal move, a move out of
+            # turn): players going on over it leave a board that is wrong, not a recorder that is lost
+            # (a reviewer: an illegal move played on became an equipment alert, and nothing more)
+            return None
         if not self.desynced:
             self._desynced_since = t
         self.desynced = True
@@ -717,7 +734,7 @@ class Resolver:
                 "recording goes on from them; if it is wrong, put it right (art. 5.8)")
         self._raised, self._raised_at, self._raised_seen = tuple((a.kind, a.squares) for a in alerts), t, ""
         log.info("t=%.2f: %s", t, text)
-        return [Alert(t, "lost_track", squares, "", text, ply)]
+        return [BoardDisturbed(t, "lost_track", squares, "", text, ply, _seen_placement(alerts))]
 
     def _sharpens(self, alerts: Sequence[Alert]) -> bool:
         """Is the trouble awaiting its second look a sharper reading of ``alerts``, a board no legal
@@ -1503,10 +1520,15 @@ class Resolver:
         Nor after the arbiter ``taken_back`` moves: a board still showing them is to be put back (art. 5.8)."""
         self.set_up_again_at = None  # the arbiter has judged the board: what it shows is weighed again
         own = self._own = self._own_record()  # from now on the record may hold moves this recorder did not read
+        before = self.game.ply
         while self.game.ply >= ply:
             self.game.pop()
         for iccs in moves:
             self.game.push(iccs)
+        if self.clock is not None and self.game.ply > before:  # moves the camera missed, added: their presses
+            sides = [self.game.positions[p - 1].side_to_move for p in range(before + 1, self.game.ply + 1)]
+            self.clock.added(list(zip(range(before + 1, self.game.ply + 1), sides, strict=True)),
+                             t if t is not None else 0.0)
         record = [m.iccs for m in self.game.moves]
         backed = record[:len(own)] == own[:len(record)] and not taken_back  # neither says another move than the other
         self._offsets_ref = None
@@ -1518,6 +1540,7 @@ class Resolver:
         self._unreliable.clear()
         self._misread.clear()
         self._rivals.clear()  # the arbiter has said what was played
+        self._lost_at, self._raised = None, None  # judged afresh against the corrected record
         self._board_seen_at = self._moving_since = None
         if t is not None and backed:
             self._corrected_at = t if self._corrected_at is None else self._corrected_at

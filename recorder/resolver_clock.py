@@ -132,9 +132,9 @@ class ClockBook:
             return 2
         return 1 if side_to_move in sides else 0
 
-    def presses_waiting(self) -> int:
-        """How many presses that flipped the clock wait for their moves."""
-        return sum(1 for p in self.pending if p.effective)
+    def presses_waiting(self, since: float = -math.inf) -> int:
+        """How many presses that flipped the clock wait for their moves (made at ``since`` or later)."""
+        return sum(1 for p in self.pending if p.effective and p.press.t >= since)
 
     def take_press(self, side: str, t: float, since: float | None = None) -> ClockPress | None:
         """The waiting press that completed a ply by ``side`` recorded at ``t``, removed from the waiting list.
@@ -173,6 +173,22 @@ class ClockBook:
         if press is None:  # its press may still come (a move read once the picture came back, then pressed)
             self.unpressed.append(_Unpressed(ply, side, t, judged, self.running))
         return press
+
+    def added(self, plies: list[tuple[int, str]], t: float) -> None:
+        """The arbiter added ``plies`` (ply, side) the camera missed, at ``t``: each takes the oldest
+        waiting press of its side that flipped the clock, or, with none waiting, completes a press
+        still to come (unjudged: when the move was made is not known). The presses made for moves the
+        recorder could not read (glare) otherwise kept waiting: the next alert counted six moves
+        unread where two were, and a hand over the board then read two waiting presses as moves made
+        while the camera was away."""
+        for ply, side in plies:
+            waiting = next((item for item in self.pending if item.effective and item.press.side == side), None)
+            if waiting is not None:
+                self.pending.remove(waiting)
+                self._plies[ply] = (side, waiting.press.t)
+            else:
+                self._plies[ply] = (side, t)
+                self.unpressed.append(_Unpressed(ply, side, t, judged=False, ran=self.running))
 
     def _sides_look_swapped(self, side: str, t: float, since: float | None) -> bool:
         """At the game's first recorded ply (by ``side``): were all presses so far by the other colour,

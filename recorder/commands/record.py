@@ -16,6 +16,7 @@ import signal
 import sys
 import threading
 import time
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -54,6 +55,7 @@ from recorder.store.recording import (
     source_key,
 )
 from recorder.store.resume import StoreRecording, presses_after, store_remedy
+from rules import Position
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -402,6 +404,7 @@ class NotThisGame(Exception):
 
 NOT_THIS_GAME = "stopped: the board is not the game's"
 NOT_THIS_GAME_POINTS = 16  # points a resumed game's first board may differ from it by and still be it
+NOT_THIS_GAME_PIECES = 2  # pieces it may show beyond the game's (misread ones, a capture recorded wrong)
 
 
 def _not_this_game(store: StoreRecording, session: RecordingSession, events: list[Event], judged: int) -> int:
@@ -410,21 +413,46 @@ def _not_this_game(store: StoreRecording, session: RecordingSession, events: lis
     starts in ``events`` (-1 once the source showed the game: nothing more to check).
 
     A tester resumed game 2 from another game's video: it was recorded on, its source rewritten, with
-    an alert at every press and exit status 0. The first board no continuation explains, differing
-    from the game's position on ``NOT_THIS_GAME_POINTS`` points or more, before any view showed that
-    position (a source that shows the game's earlier positions first, as a backup camera's file
-    does, is followed through them; another game from the standard start leaves them) is another
-    game, or a record gone wrong before: the run stops there."""
+    an alert at every press and exit status 0. A board no continuation explains, differing from the
+    game's position on ``NOT_THIS_GAME_POINTS`` points or more, before any view showed that position,
+    is another game when the source first showed the game's earlier positions and then went another
+    way (a backup camera's file of the same game follows them to the recorded position; another game
+    from the standard start leaves them), or when it shows ``NOT_THIS_GAME_PIECES`` pieces or more that
+    the game has lost (moves made during a camera swap only take pieces away): the run stops there.
+    Any other far board (a long camera swap, many moves made meanwhile) is alerted as usual, for the
+    arbiter to add the moves in the console."""
     if session.resolver.followed_or_seen:
         return -1
     new = events[judged:]
     if any(isinstance(event, MoveRecorded) for event in new):
         return -1
+    resolver = session.resolver
     for event in new:
-        if isinstance(event, BoardDisturbed) and event.kind == "unexplained" and len(event.squares) >= NOT_THIS_GAME_POINTS:
+        if not (isinstance(event, BoardDisturbed) and event.kind in ("unexplained", "lost_track")
+                and len(event.squares) >= NOT_THIS_GAME_POINTS):
+            continue
+        back = _pieces_come_back(resolver.game.position.board, event.fen_seen)
+        if resolver.left_followed is not None or back >= NOT_THIS_GAME_PIECES:
+            why = (f"it showed the game's ply {resolver.left_followed} and then went another way"
+                   if resolver.left_followed is not None else f"it shows {back} pieces that game has lost")
             raise NotThisGame(f"{len(event.squares)} points differ from game {store.game_id}'s position after ply "
-                              f"{session.resolver.game.ply}")
+                              f"{resolver.game.ply}, and {why}")
     return judged + len(new)
+
+
+def _pieces_come_back(board: str, fen_seen: str) -> int:
+    """How many pieces the placement ``fen_seen`` shows beyond what ``board`` (90 characters) holds of
+    their kind and colour: pieces taken in a game never come back, so a board showing them is no
+    later position of that game (moves made during a camera swap only ever take pieces away)."""
+    if not fen_seen:
+        return 0
+    try:
+        seen = Position.from_fen(f"{fen_seen} w").board
+    except ValueError:
+        return 0
+    held = Counter(piece for piece in board if piece != ".")
+    shown = Counter(piece for piece in seen if piece != ".")
+    return sum(max(0, count - held[piece]) for piece, count in shown.items())
 
 
 def _board_seen_before(store: StoreRecording | None) -> bool:

@@ -911,3 +911,52 @@ def test_a_game_the_recorder_lost_under_glare_is_told_once_not_at_every_press() 
     assert "add the moves from move 1 (red) on the game page" in told.text
     # before: a board no move explains, raised again as the misread point changed what it showed
     assert [a.kind for a in alerts(ResolverConfig(lost_track_presses=0))] == ["unexplained"] * 4
+
+
+def test_moves_the_arbiter_adds_take_the_presses_that_waited_for_them() -> None:
+    """After lost_track the arbiter adds the moves the camera missed: their presses, waiting since,
+    are theirs. They kept waiting: the next alert counted six moves unread where two were, and a
+    hand over the board then read the old presses as moves made while the camera was away."""
+    resolver = Resolver(clock=True)
+    resolver.observe(observe_board(P0.board, 2.0))
+    moves, pos, t = ["h2e2", "h9g7", "h0g2", "i9h9"], P0, 3.0
+    for i, move in enumerate(moves):  # made unseen (the camera's view froze on the start)
+        pos = pos.play(move)
+        resolver.press(ClockPress(t + 0.3, "red" if i % 2 == 0 else "black", 900000, 900000))
+        t += 3.0
+    assert resolver.clock is not None and resolver.clock.presses_waiting() == 4
+    resolver.adopt(1, moves[:3], t)  # the arbiter adds three of them
+    assert resolver.clock.presses_waiting() == 1  # black's last press waits for i9h9
+    events = resolver.observe(observe_board(pos.board, t + 1.0))
+    assert [e.iccs for e in events if isinstance(e, MoveRecorded)] == ["i9h9"]
+    assert [e.black_ms for e in events if isinstance(e, MoveRecorded)] == [900000]  # with its press
+    assert _kinds(events + resolver.tick(t + 30.0)) == []
+    # a hand over the board since now: only the presses made while it stays count as moves it may hide
+    assert resolver.clock.presses_waiting(since=t + 2.0) == 0
+
+
+def test_an_illegal_move_the_players_play_on_from_is_not_the_recorder_lost() -> None:
+    """A reviewer: red's chariot jumped a0a5 over its soldier, the alert was raised, and the players
+    went on pressing: three presses later one lost_track (equipment: "the camera misread") replaced
+    the board's reminders for the rest of the game. A board that went wrong with a move the camera
+    saw whole stays the players' trouble, reminded as before."""
+    from rules.position import _apply
+
+    resolver = Resolver(clock=True)
+    events = resolver.observe(observe_board(P0.board, 2.0))
+    pos, t, side = P0, 3.0, "red"
+    for move in ["h2e2", "h9g7", "a0a5", "b9c7", "b0c2", "i9h9", "i0i1", "c6c5"]:
+        if move == "a0a5":  # over the soldier on a3: no legal move
+            pos = Position(_apply(pos.board, parse_square("a0"), parse_square("a5")), "black")
+        else:
+            pos = pos.play(move)
+        events += resolver.observe(observe_board(pos.board, t))
+        events += resolver.observe(observe_board(pos.board, t + 0.4, touched=()))
+        events += resolver.press(ClockPress(t + 0.6, side, 900000, 900000))
+        events += resolver.tick(t + 2.8)
+        side, t = ("black" if side == "red" else "red"), t + 3.0
+    for later in range(3):
+        events += resolver.observe(observe_board(pos.board, t + 25 * later, touched=()))
+    kinds = [e.kind for e in events if isinstance(e, Alert)]
+    assert kinds[0] == "illegal_move" and "lost_track" not in kinds
+    assert kinds.count("unexplained") >= 3  # the board still wrong: reminded

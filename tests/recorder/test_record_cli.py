@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -900,3 +901,34 @@ def test_a_game_resumed_from_another_games_video_is_left_as_it_was(
     after = GameStore(db).game(game.id)
     assert (after.source, after.state, after.plies) == (game.source, "closed", len(truth["moves"]))
     assert [e.iccs for e in GameStore(db).events(game.id) if isinstance(e, MoveRecorded)] == truth["moves"]
+
+
+def test_a_far_board_of_the_same_game_does_not_stop_a_resumed_run() -> None:
+    """A reviewer: a camera swapped during eight fast plies shows a board 16 points or more from the
+    record, which stopped the run as 'not this game'. Only a board that showed the game's earlier
+    plies and went another way, or one with pieces the game has lost, stops it."""
+    from types import SimpleNamespace
+
+    from recorder.commands.record import NotThisGame, _not_this_game
+    from recorder.events import BoardDisturbed
+    from rules import Game, Move
+
+    game = Game()
+    for move in ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7"]:
+        game.push(move)
+    later = game.position
+    for move in ["e2e6", "g7e6", "h0h6", "a9a8"]:  # two captures while the camera was swapped
+        later = later.play(Move.from_iccs(move))
+    squares = tuple(f"{f}{r}" for f in "abcdefghi" for r in "01")  # 18 points "differ"
+    far = BoardDisturbed(60.0, "unexplained", squares, "5.8", "no continuation", 6, later.fen().split()[0])
+    store: Any = SimpleNamespace(game_id=7)  # what _not_this_game reads of a store recording and a session
+    session: Any = SimpleNamespace(resolver=SimpleNamespace(followed_or_seen=False, left_followed=None, game=game))
+    assert _not_this_game(store, session, [far], 0) == 1  # the same game on: alerted as usual
+    other = BoardDisturbed(60.0, "unexplained", squares, "5.8", "no continuation", 6, Game().position.fen().split()[0])
+    game.push("e2e6")  # a soldier and a cannon taken: the start position has both back
+    game.push("g7e6")
+    with pytest.raises(NotThisGame, match="shows 2 pieces that game has lost"):
+        _not_this_game(store, session, [other], 0)
+    session.resolver.left_followed = 0
+    with pytest.raises(NotThisGame, match="showed the game's ply 0 and then went another way"):
+        _not_this_game(store, session, [far], 0)
