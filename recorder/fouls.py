@@ -145,15 +145,16 @@ class FoulTally:
 def loss_short(reason: str, loser: str, counts: dict[str, dict[str, int]]) -> str:
     """Why the foul loss ``reason`` (an advice's) no longer holds against ``loser`` with the fouls
     ``counts`` standing now (per side, per kind, as ruled: ``scoresheet.foul_alerts``), or "" when
-    it holds or is no foul loss. An advice counted a foul the arbiter later ruled no foul."""
+    it holds or is no foul loss. An advice counted a foul the arbiter later ruled no foul, or a press
+    without a move the clock's mismatch later put in doubt."""
     loss = next((loss for loss in FOUL_LOSSES if loss.reason == reason), None)
     if loss is None or loser not in counts:
         return ""
     held = sum(n for kind, n in counts[loser].items() if kind in loss.kinds)
     if held >= loss.advised_at:
         return ""
-    return (f"no longer holds: a foul it counted was ruled no foul ({loser} has {held} of the {loss.advised_at} "
-            f"{loss.what} it needs)")
+    return (f"no longer holds: a foul it counted no longer counts (ruled no foul, or a press put in doubt by "
+            f"the clock's mismatch): {loser} has {held} of the {loss.advised_at} {loss.what} it needs")
 
 
 def _key(alert: Alert) -> tuple[str, float, int]:

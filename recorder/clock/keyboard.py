@@ -93,6 +93,8 @@ class KeyboardClock:
             with self._lock:
                 self.model.set_left(self.sides.physical(RED), red_ms)
                 self.model.set_left(self.sides.physical(BLACK), black_ms)
+            # a flag that fell before was told then: not told again on taking the game up
+            self._flagged |= {self.sides.physical(colour) for colour, ms in ((RED, red_ms), (BLACK, black_ms)) if ms == 0}
 
     def start_clock(self) -> None:
         """Start the first mover's time now."""

@@ -279,7 +279,10 @@ def time_used_upto(game: RecordedGame) -> int | None:
     """The ply the time used stops at when the clock went unheard before the game's end (its last
     press completed an earlier ply than the last two: a clock lost, a log that ends early), else
     None. The sheets say so: a tester's sheet gave the time used to move 9 as the whole game's."""
-    pressed = [press.ply for press in game.presses if press.ply is not None]
+    # a ply's press is on its entry (a press heard before its move was recorded, as a live camera's
+    # delay makes common, names no ply itself: a reviewer's sheet said no press was heard after move 5)
+    pressed = [entry.ply for entry in game.plies if entry.press is not None or entry.clock_ms is not None]
+    pressed += [press.ply for press in game.presses if press.ply is not None]
     if not pressed or not game.plies or max(pressed) >= len(game.plies) - 1:
         return None
     return max(pressed)

@@ -739,11 +739,12 @@ def _live_rounds(games: list[GameRow]) -> list[tuple[str, str]]:
     round. A game recorded without a round (a camera being tried out) never takes the feed away from
     the tournament's round, nor does an old round's interrupted game, nor a game imported from a PGN
     file (an archived game, which no recorder watched, brought in between rounds), unless the store
-    holds only such games. A game that names its event but no round is such a camera too while any
-    game names a round (a tester's board recorded with --event and no --round took the feed and the
-    spectators' page from the tournament's round 3)."""
-    in_rounds = ([game for game in games if game.info.round]
-                 or [game for game in games if game.info.event])
+    holds only such games. A game that names its event but no round is such a camera too when other
+    games of its event name rounds (a tester's board recorded with --event and no --round took the
+    feed and the spectators' page from the tournament's round 3); an event none of whose games name
+    a round (a club match) is live as any other."""
+    with_rounds = {game.info.event for game in games if game.info.round}  # events whose games name rounds
+    in_rounds = [game for game in games if game.info.round or (game.info.event and game.info.event not in with_rounds)]
     if not in_rounds:
         return []
     # an imported game had no recorder session and has its moves from the start

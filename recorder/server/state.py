@@ -235,9 +235,12 @@ def game_state(game: GameRow, events: list[StoredEvent]) -> dict[str, Any]:
     if ended is not None or stopped:
         clocks["running"] = None
     result = ended["result"] if ended is not None and ended["result"] else game.result or "*"
-    ruled = any(isinstance(stored.event, AlertAcknowledged) and stored.event.ruling == NO_FOUL for stored in events)
-    counts = (foul_alerts(rebuild([stored.event for stored in events]))
-              if ruled and any(item["reason"] in FOUL_REASONS for item in advice) else {})
+    counts: dict[str, dict[str, int]] = {}
+    if any(item["reason"] in FOUL_REASONS for item in advice):
+        recorded = rebuild([stored.event for stored in events])
+        # fouls that stopped counting: ruled no foul, or presses the clock's mismatch put in doubt
+        if recorded.no_foul or recorded.doubtful:
+            counts = foul_alerts(recorded)
     for item in advice:  # open until acknowledged, or the game has its result (the arbiter ruled)
         # a foul loss advised, one of whose fouls the arbiter then ruled no foul: withdrawn, not open
         # (an arbiter tester's reopened game showed it open again, and filling its result in was refused)

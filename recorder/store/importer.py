@@ -282,7 +282,7 @@ KNOWN_TAGS = frozenset({"Event", "Site", "Round", "Date", "Board", "Red", "Black
                         "FEN", "SetUp", "Format", "GameId"})
 
 
-_DAY = re.compile(r"(\d{4})\s*[-./年。]\s*(\d{1,2}|\?\?)\s*[-./月。]\s*(\d{1,2}|\?\?)")
+_DAY = re.compile(r"(\d{4})\s*[-./年。]\s*(\d{1,2}|\?\?)\s*[-./月。]\s*(\d{1,2}|\?\?)(?!\d)")
 _DAY_RUN = re.compile(r"(\d{4})(\d{2})(\d{2})(?!\d)")  # 20090831
 _DAY_FIRST = re.compile(r"(\d{1,2})\s*[-./。]\s*(\d{1,2})\s*[-./。]\s*(\d{4})(?!\d)")  # 22-8-2009, 8/22/2009
 
@@ -301,7 +301,7 @@ def pgn_day(text: str) -> str:
         year, month, day = run.groups()
     elif (first := _DAY_FIRST.match(plain)) is not None:
         one, two, year = first.groups()
-        if int(one) > 12 >= int(two):
+        if int(one) > 12 >= int(two) or int(one) == int(two):  # 22-8-2009; 3-3-2009 reads the same either way
             day, month = one, two
         elif int(two) > 12 >= int(one):
             month, day = one, two

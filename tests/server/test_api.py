@@ -796,8 +796,9 @@ def test_a_foul_loss_advised_is_withdrawn_once_a_foul_it_counted_is_ruled_no_fou
     assert status == 200
     (advice,) = reply["state"]["advice"]
     assert not advice["open"] and reply["state"]["open_advice"] == 0
-    assert advice["withdrawn"] == ("no longer holds: a foul it counted was ruled no foul (black has 1 of the 2 "
-                                   "presses of the clock without a move it needs)")
+    assert advice["withdrawn"].startswith("no longer holds: a foul it counted no longer counts (ruled no foul")
+    assert advice["withdrawn"].endswith("black has 1 of the 2 presses of the clock without a move it needs")
+    assert advice["acknowledged"] is None  # withdrawn, not acknowledged: the tile shows why
 
 
 def test_the_public_data_says_how_a_game_ended_when_only_an_article_was_given(console: Any) -> None:
@@ -818,3 +819,18 @@ def test_a_move_added_after_the_result_is_refused_for_the_result_whatever_the_mo
     for move in ("a0a9", "h9g7"):  # an illegal one, and any other
         status, reply = post(url + "/correct", {"ply": plies + 1, "move": move, "was": ""}, "Liu")
         assert status == 409 and "reopen it first (result *)" in reply["error"], reply
+
+
+def test_an_event_whose_games_name_no_round_is_live_beside_another_events_rounds() -> None:
+    # a reviewer: last month's Open (rounds) took the feed from today's club match (no rounds)
+    from recorder.server.app import _live_rounds
+    from recorder.store.db import GameRow
+
+    def game(number: int, event: str, round_: str, status: str) -> GameRow:
+        return GameRow(number, GameInfo(event=event, round=round_, board=number), f"cam{number}", status, "*", "",
+                       None, "", "", plies=10, sessions=1)
+
+    games = [game(1, "Spring Open", "7", "closed"), game(2, "Club Match", "", "open"), game(3, "Club Match", "", "open")]
+    assert _live_rounds(games) == [("Club Match", "")]
+    games.append(game(4, "Club Match", "2", "open"))  # the club's own games name rounds too: a roundless one is a camera tried out
+    assert _live_rounds(games) == [("Club Match", "2")]

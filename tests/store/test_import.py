@@ -361,6 +361,7 @@ def test_a_result_tag_the_moves_contradict_is_stored_as_the_moves_end_and_told()
     ("2009-11-29 13:0", "2009.11.29"), ("2009年11月29日", "2009.11.29"), ("1999。1。20", "1999.01.20"),
     ("20090831", "2009.08.31"), ("20091117-15：00", "2009.11.17"), ("２００９．１１．２９", "2009.11.29"),
     ("22-8-2009", "2009.08.22"), ("8/22/2009", "2009.08.22"), ("2009", "2009.??.??"),
+    ("3-3-2009", "2009.03.03"), ("2009-11-291", "2009-11-291"),
     ("3-4-2009", "3-4-2009"), ("20091399", "20091399"), ("Spring", "Spring")])  # either order, no date: as came
 def test_imported_dates_are_stored_as_pgn_writes_them(tag: str, stored: str) -> None:
     # a player tester: 47 of 300 exported files kept dates such as 20090831 and 1999。1。20

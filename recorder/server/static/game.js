@@ -64,10 +64,11 @@
       ? ` <button type="button" class="fillresult" data-result="${XQ.esc(a.result)}" data-article="${XQ.esc((a.article || "").split(/[,;\s]+/)[0])}" data-text="${XQ.esc(XQ.kindName(a))}">Fill in ${XQ.esc(XQ.resultText(a.result))} below</button>` : "";
     // withdrawn: a foul it counted was ruled no foul since; otherwise closed by the result marked
     // (whatever it was: a resignation marked is not this advice followed)
-    const done = a.withdrawn ? `<div class="ackd">✗ ${XQ.esc(a.withdrawn)}</div>`
-      : a.acknowledged ? ackedHtml(a)
-        : a.open ? `<button type="button" class="ack" data-seq="${a.seq}">Acknowledge</button>${fill}`
-          : `<div class="ackd">closed: the game's result is marked (${XQ.esc(XQ.resultText(state.result))})</div>`;
+    const done = (a.withdrawn ? `<div class="ackd">✗ ${XQ.esc(a.withdrawn)}</div>` : "")
+      + (a.acknowledged ? ackedHtml(a)  // an acknowledgement made before it was withdrawn keeps its note
+        : a.withdrawn ? ""
+          : a.open ? `<button type="button" class="ack" data-seq="${a.seq}">Acknowledge</button>${fill}`
+            : `<div class="ackd">closed: the game's result is marked (${XQ.esc(XQ.resultText(state.result))})</div>`);
     return `<div class="alertitem advice${a.open ? " open" : " done"}">
       <div class="thumb">${XQBoard.svg(a.fen || state.fen, {script: XQ.prefs.script})}</div>
       <div><div class="what">Ruling needed: ${XQ.esc(XQ.kindName(a))} ${a.article ? `<span class="article">art. ${XQ.esc(a.article)}</span>` : ""}</div>

@@ -45,7 +45,8 @@
       // the arbiter's words, else how it ended by the article marked (a loss on time marked as art. 21.6 alone)
       const ended = state.ended || {};
       const how = {"time forfeit": "on time", "rules infraction": "a rules infraction", abandoned: "not played"}[ended.termination];
-      const said = ended.text || [how, ended.article ? `art. ${ended.article}` : ""].filter(Boolean).join(", ");
+      const article = (ended.article || "").replace(/^\s*art\.?\s*/i, "");  // typed "art. 21.6" or "21.6"
+      const said = ended.text || [how, article ? `art. ${article}` : ""].filter(Boolean).join(", ");
       const why = said ? ` · ${said}` : "";
       return `<span class="result">${XQ.esc(XQ.resultText(state.result))}</span>${XQ.esc(why)}`;
     }
