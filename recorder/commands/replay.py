@@ -13,9 +13,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rules import RED, Game, Move, Position, format_move, read_pgn
+from rules import RED, Game, Move, Position, format_move
 from rules.move_kinds import MoveClass
-from rules.pgn import PgnError
+from rules.pgn import PgnError, read_pgn_game
 
 SHARED_DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
 
@@ -77,17 +77,16 @@ def load_pgn(path: Path, number: int | None = None, encoding: str | None = None)
 
     try:
         data = path.read_bytes()
-        games = read_pgn(decoded(data, encoding) if encoding else data)
+        game, count = read_pgn_game(decoded(data, encoding) if encoding else data, number or 1)
     except PgnError as error:  # an unreadable encoding: name the file it is about, and the way on
         hint = "; give the file's encoding with --encoding (e.g. latin-1)" if "decode" in str(error) and not encoding else ""
         raise ValueError(f"{path}: {error}{hint}") from None
-    if not games:
+    if not count:
         raise ValueError(f"{path}: no game found")
-    if number is not None and not 1 <= number <= len(games):
-        raise ValueError(f"--game must be between 1 and {len(games)}: {path} holds {len(games)} game(s)")
-    if number is None and len(games) > 1:
-        print(f"note: {path} holds {len(games)} games; this is game 1 (--game N for another)", file=sys.stderr)
-    game = games[(number or 1) - 1]
+    if game is None:
+        raise ValueError(f"--game must be between 1 and {count}: {path} holds {count} game(s)")
+    if number is None and count > 1:
+        print(f"note: {path} holds {count} games; this is game 1 (--game N for another)", file=sys.stderr)
     if game.errors:
         raise ValueError(f"{path}: " + "; ".join(game.errors))
     for note in game.notes:  # the main line is whole: replayed, with what was left out named

@@ -339,3 +339,15 @@ def test_a_file_cut_short_in_a_games_tags_is_no_empty_game() -> None:
     assert not empty.cut and not empty.errors and empty.moves == []
     (forfeit,) = read_pgn('[Event "X"]\n[Red "A"]\n[Black "B"]\n[Result "1-0"]\n\n')  # a reviewer: a forfeit
     assert not forfeit.cut and forfeit.result == "1-0"
+
+
+def test_one_game_of_a_file_is_read_alone_with_the_count() -> None:
+    # a player tester's 30 000-game file took 2.5 minutes to replay its first game
+    from rules.pgn import read_pgn_game
+
+    text = "".join(f'[Round "{n}"]\n\n1. h2e2 h9g7 *\n\n' for n in range(1, 6)) + '[Round "6"]\n\n1. h2h8 *\n'
+    game, count = read_pgn_game(text, 2)
+    assert count == 6 and game is not None and game.headers["Round"] == "2" and len(game.moves) == 2
+    assert read_pgn_game(text, 7) == (None, 6)
+    last, _ = read_pgn_game(text, 6)  # a bad game is read only when asked for
+    assert last is not None and last.errors
