@@ -213,6 +213,7 @@ class Resolver:
         self._blind: frozenset[int] = frozenset()  # the points glare blew out on the last view
         self._lost_at: int | None = None  # the ply the record stopped at when ``lost_track`` was told
         self._desync_kinds: frozenset[str] = frozenset()  # the kinds of the trouble the board went wrong with
+        self._recorded_at = -math.inf  # the still view the last move was recorded from
         self._inconclusive = 0  # inconclusive looks at the board since something last moved on it
         self._offsets_ref: tuple[str, np.ndarray] | None = None  # board and residual disc offsets of a clean view
         self._suspect: tuple[tuple[str, tuple[str, ...]], ...] | None = None
@@ -700,7 +701,9 @@ class Resolver:
         cfg = self.config
         if self.clock is None or cfg.lost_track_presses == 0:
             return None
-        waiting = self.clock.presses_waiting()
+        # presses since the last move recorded: older ones left waiting (a press without a move under
+        # glare, which may hide the move, is never judged) are no moves the recorder failed to read
+        waiting = self.clock.presses_waiting(since=self._recorded_at)
         if waiting < cfg.lost_track_presses:
             return None
         if self.desynced and self._desync_kinds & PLAYER_FOULS:
@@ -1418,6 +1421,7 @@ class Resolver:
         still, ``rivals`` (one tuple per move, or none) the moves the view could not rule out."""
         per_move = list(rivals) or [()] * len(moves)
         self._followed_press = None  # a new move: presses from here are its own
+        self._recorded_at = t_still
         records: list[tuple[int, Move, str, str, str]] = []
         for move in moves:
             self._unreliable -= {move.from_square, move.to_square}  # another piece, or none: read afresh

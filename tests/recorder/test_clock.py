@@ -13,6 +13,7 @@ from recorder.clocklog_input import ClockFeed, ClockPress, parse_clock_lines, re
 from recorder.events import EQUIPMENT_KINDS, Alert, ClockAlert, ClockNoted, ClockPressed, MoveRecorded
 from recorder.observer import CLASSES, Observation
 from recorder.resolver import Resolver, ResolverConfig
+from recorder.resolver_clock import _Pending
 from rules import Position
 from rules.squares import parse_square
 from tests.recorder.synthetic import observe_board
@@ -960,3 +961,28 @@ def test_an_illegal_move_the_players_play_on_from_is_not_the_recorder_lost() -> 
     kinds = [e.kind for e in events if isinstance(e, Alert)]
     assert kinds[0] == "illegal_move" and "lost_track" not in kinds
     assert kinds.count("unexplained") >= 3  # the board still wrong: reminded
+
+
+def test_presses_left_waiting_before_the_last_move_recorded_are_no_moves_lost() -> None:
+    """A reviewer: under steady glare a press without a move is never judged (the glare may hide its
+    move) and stays waiting; three such, and a knock on a board in step with the record became
+    lost_track. Only presses since the last move recorded count as moves the recorder did not read."""
+    resolver = Resolver(clock=True)
+    resolver.observe(observe_board(P0.board, 2.0))
+    assert resolver.clock is not None
+    for i in range(4):  # stale presses, left waiting (as under glare)
+        resolver.clock.pending.append(_Pending(ClockPress(2.5 + i * 0.1, "red" if i % 2 == 0 else "black",
+                                                          900000, 900000), True))
+    resolver.press(ClockPress(4.3, "red", 900000, 900000))
+    events = resolver.observe(observe_board(P1.board, 4.0))
+    assert [e.iccs for e in events if isinstance(e, MoveRecorded)] == ["h2e2"]
+    knocked = P1.board[:parse_square("a9")] + "." + P1.board[parse_square("a9") + 1:]  # black's chariot gone
+    events = resolver.observe(observe_board(knocked, 20.0, touched=(parse_square("a9"),)))
+    events += _look_again(resolver, knocked, 20.4) + _look_again(resolver, knocked, 30.0)
+    kinds = [e.kind for e in events if isinstance(e, Alert)]
+    assert kinds and "lost_track" not in kinds
+
+
+def _look_again(resolver: Resolver, board: str, t: float) -> list:
+    events = resolver.observe(observe_board(board, t, touched=()))
+    return events + resolver.observe(observe_board(board, t + 0.4, touched=()))
