@@ -778,7 +778,7 @@ def run(args: argparse.Namespace) -> int:
             stored.not_this_game()
             print(f"xqrec record: {stopped.reason}: is it game {stored.game_id}? Check --resume GAME and the camera (or "
                   "correct the record in the console if it went wrong before, then resume again). "
-                  f"Game {stored.game_id} is left as it was (its source set back; the alert is kept in its log); "
+                  f"Game {stored.game_id} is left as it was (its source set back; the alert is kept in its log, closed); "
                   "to record this source as a game of its own, leave out --resume", file=sys.stderr)
             return 1
         elif never_found:  # the same file again would not show it either

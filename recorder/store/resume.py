@@ -18,6 +18,7 @@ import sqlite3
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -437,6 +438,15 @@ class StoreRecording:
         closed again, as it was."""
         if self.moved:
             self.store.set_source(self.game_id, self.moved_from)
+        # the alerts this run raised were about another game's board: closed with the reason, so the
+        # game's sheets and console do not show them as trouble of its own (a reviewer)
+        raised = [(seq, event) for seq, event in self.store.events_after(self.game_id, 0)
+                  if seq in self._own and isinstance(event, Alert)]
+        at = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+        for seq, alert in raised:
+            self.store.append(self.game_id, AlertAcknowledged(alert.t, seq, alert.kind, "recorder",
+                                                              "raised on another game's board: the run that took "
+                                                              "this game up from it was stopped", at))
         if self.reopened:
             self.store.close_game(self.game_id)
             self.reopened = False
