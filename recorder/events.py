@@ -131,6 +131,7 @@ class CalibrationChanged(Event):
 NOT_RECORDING = "the recorder was not running"  # SourceGap.reason of a live game taken up after a stop
 SOURCE_CHANGED = "the game went on from another source"  # SourceGap.reason of a game moved to another source
 PICTURE_BLANK = "the picture was blank"  # SourceGap.reason of a stretch of black frames from a watched camera
+PICTURE_FROZEN = "the picture froze"  # ... of a live camera's picture repeated unchanged
 IMPORTED = "imported"  # RecordingStopped.reason of a game read from a PGN file: its times are no recording's
 
 

@@ -26,6 +26,7 @@ from calibration.geometry import CONFIRMED_BY_PIECES, side_of_rank0
 from recorder.clocklog_input import ClockFeed, ClockPress
 from recorder.events import (
     PICTURE_BLANK,
+    PICTURE_FROZEN,
     SOURCE_CHANGED,
     Alert,
     BoardDisturbed,
@@ -69,6 +70,10 @@ class SessionConfig:
     # board? (checked once per move; a knock of a whole spacing fools the drift check)
     unlike_points: int = 8
     blank_alert_s: float = 1.0  # a picture blank this long (black, or one flat grey) is a camera lost
+    # a live camera's picture the same to the last pixel this long is frozen (a capture card repeating
+    # the last frame of a camera it lost): a camera lost too (0: not watched for; a file's frames may
+    # repeat where a scene stood still, after compression)
+    frozen_alert_s: float = 0.0
     # a still board with points covered this long: not watched, and looked for again (a knocked camera)
     covered_stuck_s: float = 3.0
     roi: tuple[int, int, int, int] | None = None  # read only this part of each frame: left, top, width, height
@@ -144,6 +149,10 @@ class RecordingSession:
         self._unlike_checked = False  # a view unlike the game made the board be looked for since the last move
         self._blank_since: float | None = None  # the picture has been blank (black) since then
         self._blank_told = False  # ... and the arbiter was told (camera_lost)
+        self._blank_why = ""  # ... why: black, flat grey, frozen
+        self._last_small: np.ndarray | None = None  # the last frame, every fourth pixel (a frozen picture)
+        self._last_small_t = 0.0  # ... and when it came
+        self._frozen_since: float | None = None  # the picture has not changed since then
         self._covered_since: float | None = None  # still views covered since then, none handed over
         self._cover_core: np.ndarray | None = None  # ... the points covered on every one of them
         self._looked_for_second = False  # a second board in the picture is looked for once
@@ -231,8 +240,9 @@ class RecordingSession:
         # picture once blank stays so up to twice the level, so a dark one does not flicker in and out
         level = BLANK_LEVEL * (2 if self._blank_since is not None else 1)
         blank = blank_picture(image[::4, ::4], level) if self.observer is not None else ""
-        if blank:
-            events += self._picture_blank(t, blank)
+        frozen = "" if blank else self._frozen(image, t)
+        if blank or frozen:
+            events += self._picture_blank(t, blank or frozen, since=self._frozen_since if frozen else None)
             events += self.resolver.tick(t)
             return self._emit(events)
         events += self._picture_back(t)
@@ -268,21 +278,39 @@ class RecordingSession:
                        for still in [self.stills.save(image, event)] if still is not None]
         return self._emit(events)
 
-    def _picture_blank(self, t: float, why: str) -> list[Event]:
-        """The picture went black (or one flat grey) at ``t`` while the board was watched: the camera's
-        picture is lost, not the pieces. Told once, as a camera lost; moves made meanwhile are read
-        from the board once the picture returns, and presses meanwhile wait for them. A footage
-        tester's 10 s of black frames were read as every piece gone (art. 5.9), and the presses
-        made in the dark blamed on the players."""
+    def _frozen(self, image: np.ndarray, t: float) -> str:
+        """Why the picture counts as frozen at ``t`` (a live camera's, the same to the last pixel for
+        ``frozen_alert_s``), or "". A camera's sensor never gives two frames alike; a capture card that
+        lost its camera's signal repeats the last frame, and the board it shows stands still while the
+        game goes on (a footage tester's frozen picture had presses blamed on the players)."""
+        if self.config.frozen_alert_s <= 0 or self.observer is None:
+            return ""
+        small = image[::4, ::4]
+        if self._last_small is None or small.shape != self._last_small.shape or not np.array_equal(small, self._last_small):
+            self._last_small, self._last_small_t, self._frozen_since = small.copy(), t, None
+            return ""
+        if self._frozen_since is None:
+            self._frozen_since = self._last_small_t  # the frame it repeats came then
+        if t - self._frozen_since < self.config.frozen_alert_s:
+            return ""
+        return "frozen: the same frame over and over (a capture card repeating the last frame of a camera it lost?)"
+
+    def _picture_blank(self, t: float, why: str, since: float | None = None) -> list[Event]:
+        """The picture went black (or one flat grey), or froze, at ``t`` (since ``since``, when it is known
+        to be earlier) while the board was watched: the camera's picture is lost, not the pieces. Told
+        once, as a camera lost; moves made meanwhile are read from the board once the picture returns,
+        and presses meanwhile wait for them. A footage tester's 10 s of black frames were read as every
+        piece gone (art. 5.9), and the presses made in the dark blamed on the players."""
         if self._blank_since is None:
-            self._blank_since = t
+            self._blank_since, self._blank_why = (t if since is None else since), why
         self.resolver.blind(t)
         if self._blank_told or t - self._blank_since < self.config.blank_alert_s:
             return []  # (a black frame or two in a stream is no lost camera)
         self._blank_told = True
         self.resolver.lost_sight(t, gone_since=self._blank_since)
         since = self._blank_since
-        text = (f"the picture went blank at {recording_time(since)} into the recording ({why.split(':')[0]}): the "
+        went = "froze" if why.startswith("frozen") else "went blank"
+        text = (f"the picture {went} at {recording_time(since)} into the recording ({why.split(':')[0]}): the "
                 "camera shows nothing of the board. Moves made meanwhile are read from the board once the "
                 "picture returns; clock presses go on being logged")
         log.info("t=%.2f: %s", t, text)
@@ -291,9 +319,10 @@ class RecordingSession:
     def _picture_back(self, t: float) -> list[Event]:
         """The picture shows something again at ``t`` (or the source ended): the stretch it was blank,
         once told, is logged as a gap of the source."""
-        since, told = self._blank_since, self._blank_told
-        self._blank_since, self._blank_told = None, False
-        return [SourceGap(since, t, PICTURE_BLANK, 0)] if since is not None and told else []
+        since, told, why = self._blank_since, self._blank_told, self._blank_why
+        self._blank_since, self._blank_told, self._blank_why = None, False, ""
+        reason = PICTURE_FROZEN if why.startswith("frozen") else PICTURE_BLANK
+        return [SourceGap(since, t, reason, 0)] if since is not None and told else []
 
     def _covered_still(self, image: np.ndarray, t: float, since: float) -> list[Event]:
         """No still view has been handed over since ``since``: each read points as covered (a hand

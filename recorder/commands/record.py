@@ -277,6 +277,8 @@ def record_source(source_spec: str, classifier: Any, *, source: FrameSource | No
     config = SessionConfig(roi=roi)
     if isinstance(source, (LiveSource, FollowedFolderSource)):  # frames come later than presses: a camera's delay
         config = replace(config, resolver=replace(config.resolver, early_press_margin_s=LIVE_EARLY_PRESS_MARGIN_S))
+    if isinstance(source, LiveSource):  # a live camera's frames are never alike: one repeated is a frozen picture
+        config = replace(config, frozen_alert_s=LIVE_FROZEN_ALERT_S)
     with EventLog(events_path) as events:
         session = RecordingSession(classifier, geometry=geometry, start=start,
                                    presses=presses if clock is None else [],
@@ -402,6 +404,7 @@ class NotThisGame(Exception):
     """The source a game was taken up from shows another game: the run stops (see ``_not_this_game``)."""
 
 
+LIVE_FROZEN_ALERT_S = 3.0  # a live camera's picture unchanged to the last pixel this long is frozen
 NOT_THIS_GAME = "stopped: the board is not the game's"
 NOT_THIS_GAME_POINTS = 16  # points a resumed game's first board may differ from it by and still be it
 NOT_THIS_GAME_PIECES = 2  # pieces it may show beyond the game's (misread ones, a capture recorded wrong)

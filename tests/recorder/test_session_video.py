@@ -609,3 +609,44 @@ def test_a_camera_knocked_by_one_spacing_is_followed_though_every_line_lies_wher
 
     (moved,) = [e for e in events if isinstance(e, CalibrationChanged) and e.t >= 20.0]
     assert 0.8 <= moved.shift <= 1.2
+
+
+@pytest.mark.skipif(not (FIXTURES / "game_short.mp4").exists() or not _model_present(),
+                    reason="fixture video or bundled model missing")
+def test_a_live_cameras_picture_frozen_is_a_camera_lost_not_presses_without_moves() -> None:
+    """A footage tester's camera froze for 10 s with no hand in the picture: the board stood still
+    while the game went on, and the presses made meanwhile were blamed on the players. A live
+    camera's frames are never alike to the last pixel; repeated for 3 s, the picture is frozen."""
+    from recorder.events import PICTURE_FROZEN, ClockAlert, SourceGap
+    from recorder.session import SessionConfig
+    from recorder.vision import PieceClassifier
+
+    truth = json.loads((FIXTURES / "game_short.truth.json").read_text(encoding="utf-8"))
+
+    def recorded(config: SessionConfig) -> list:
+        session = RecordingSession(PieceClassifier(threads=1), config=config,
+                                   presses=read_clock_log(FIXTURES / "game_short.clock.jsonl"))
+        held: np.ndarray | None = None
+        for item in open_source(str(FIXTURES / "game_short.mp4")):
+            if isinstance(item, Frame) and item.index == 164:  # the board after ply 4, no hand over it
+                held = item.image
+            if isinstance(item, Frame) and 165 <= item.index < 265 and held is not None:  # plies 5, 6 behind it
+                item = replace(item, image=held)
+            session.feed(item)
+        session.finish()
+        return session.log.events
+
+    events = recorded(SessionConfig(frozen_alert_s=3.0))
+    game = rebuild(events)
+    # the three plies made while it was frozen are read from the board after them, as after a camera
+    # outage: all there, in an order the arbiter is asked to check
+    assert sorted(game.moves) == sorted(truth["moves"]) and game.moves[:4] == truth["moves"][:4]
+    alerts = [e for e in events if isinstance(e, Alert)]
+    assert [a.kind for a in alerts] == ["camera_lost", "moves_while_away"]
+    assert "the picture froze at 0:00:16.4" in alerts[0].text
+    assert not [e for e in events if isinstance(e, ClockAlert)]
+    (gap,) = [e for e in events if isinstance(e, SourceGap)]
+    assert gap.t == pytest.approx(16.4) and gap.reason == PICTURE_FROZEN and 26.4 <= gap.t_resumed <= 26.6
+    # not watched for (a file's frames): a press behind the frozen picture is blamed, the game lost from ply 4
+    unwatched = recorded(SessionConfig())
+    assert [e for e in unwatched if isinstance(e, ClockAlert)] and len(rebuild(unwatched).moves) == 4
