@@ -7,6 +7,7 @@ STAMP  := $(VENV)/.installed-stamp
 .PHONY: install system-deps test lint typecheck unit demo bench train train-compact clean
 
 $(STAMP): pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "$(PYTHON) is Python " + sys.version.split()[0] + ": xiangqi-recorder needs 3.11 or newer (e.g. make demo PYTHON=python3.11)")'
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[dev]'

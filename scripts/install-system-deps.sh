@@ -4,7 +4,8 @@
 # checks, ffmpeg for H.264 game videos: about 1 MB per minute instead of 5.5 with OpenCV's mp4v)
 # when they are missing. Needs root or sudo.
 set -euo pipefail
-packages=(fonts-arphic-ukai fonts-arphic-uming fonts-wqy-zenhei fonts-noto-cjk poppler-utils ffmpeg
+packages=(python3-venv  # the Makefile's virtual environment (Debian and Ubuntu ship venv apart)
+          fonts-arphic-ukai fonts-arphic-uming fonts-wqy-zenhei fonts-noto-cjk poppler-utils ffmpeg
           fonts-dejavu-core  # the scoresheet's fallback for Latin letters the CJK fonts lack (Vietnamese names)
           chromium chromium-driver  # chromium: the console's browser tests (tests/server)
           # more faces for the renderer's piece characters (kai, ming, hei, yuan, fangsong; Big5 and GB cuts)
