@@ -67,8 +67,22 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
+RECORD_EXIT_STATUSES = """\
+Exit status:
+  0    the source was read to its end (or the game had ended before a cut)
+  1    not one move recorded where a game went on (the board never found, never matching the game, the
+       clock pressed with no move read), a source too short to judge (under 5 frames), a file cut short
+       or damaged with the game left open (go on with --resume GAME), an image folder that grew while
+       read, or a --resume source that shows another game
+  2    an error before or while recording (an option, a source that cannot be opened), or the record
+       could not all be written (the store still refusing events, --pgn or --scoresheet not writable)
+  128+N  stopped by signal N with the game left open: 130 Ctrl-C, 143 SIGTERM, 129 SIGHUP"""
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("record", help="record a game from a camera, stream, video file or image folder")
+    parser = subparsers.add_parser(
+        "record", help="record a game from a camera, stream, video file or image folder",
+        formatter_class=argparse.RawDescriptionHelpFormatter, epilog=RECORD_EXIT_STATUSES)
     parser.add_argument("source", help="video file, camera index (0, 1...), stream URL (rtsp://, http://) or image folder")
     parser.add_argument("--clock-log", type=Path, help="clock presses as JSON lines (the format synth writes)")
     parser.add_argument("--clock", help="live clock: serial port (/dev/ttyUSB0, a pty, a pyserial URL) "
