@@ -6,6 +6,7 @@
 // fetch the API: browsers refuse requests to addresses that carry credentials, and the page stayed
 // blank (a tester). The browser has signed in by then: the same page without them works.
 (() => {
+  if (typeof location === "undefined" || typeof document === "undefined" || !document.URL) return;  // not a page
   const here = new URL(document.URL);  // location.href leaves them out, the base of relative fetches keeps them
   if (here.username || here.password) {
     here.username = here.password = "";
