@@ -147,13 +147,15 @@ class LiveClock:
             return []
         return [notice_event(n, ply) for n in self._feed.notices_until(t)]
 
-    def pace(self, source: Iterable[Any]) -> Iterator[Any]:
-        """A file's frames no faster than the clock's rate (a live source is passed through untouched)."""
-        if getattr(source, "live", False):
+    def pace(self, source: Iterable[Any], *, live: bool | None = None, origin: float | None = None) -> Iterator[Any]:
+        """A file's frames no faster than the clock's rate, a frame at recording time ``t`` not before
+        host time ``origin + t / rate`` (``origin``: the clock's, else the first frame's arrival); a live
+        source (``live``, else the source's own ``live``) is passed through untouched."""
+        if getattr(source, "live", False) if live is None else live:
             yield from source
             return
         yield from paced(source, lambda item: getattr(item, "t", None) if hasattr(item, "image") else None,
-                         self.rate)
+                         self.rate, origin=origin)
 
     def stop(self) -> None:
         if self.link is not None:

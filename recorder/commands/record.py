@@ -314,10 +314,14 @@ def record_source(source_spec: str, classifier: Any, *, source: FrameSource | No
             session.resolver.clock.sides_guessed = True  # a serial clock's sides: from the first side running
         if clock is not None:  # a live clock (serial link or keyboard): its feed is a ClockFeed
             moved_on = isinstance(source, LiveSource) or (store is not None and store.moved)  # times go on
-            resumed = started_at if moved_on else 0.0
+            # the recording time the clock starts at: where this run's frames start (a file taken up
+            # again is read on from where it was stored, the frames before skipped unpaced: paced, the
+            # keyboard clock charged the side to move for the part skipped, a tester's 58 s)
+            resumed = started_at
             if isinstance(source, FollowedFolderSource):  # the pictures' times: when the camera wrote them
                 resumed = source.now() + (started_at if store is not None and store.moved else 0.0)
-            session.clock = clock.start(origin=time.monotonic() - resumed / clock.rate)
+            clock_origin = time.monotonic() - resumed / clock.rate
+            session.clock = clock.start(origin=clock_origin)
             if store is not None and store.resume is not None and moved_on:  # no recorder listened meanwhile
                 session.resolver.clock_heard(-math.inf, [(store.resume.t, resumed)])
             elif isinstance(source, FollowedFolderSource):  # pictures written before this run: presses unheard
@@ -325,10 +329,12 @@ def record_source(source_spec: str, classifier: Any, *, source: FrameSource | No
                 session.resolver.clock_heard(-math.inf, [(since, resumed)])
         judged = len(events.events)  # this run's events up to here were looked at by _not_this_game
         try:
-            items = clock.pace(source) if clock is not None else source
+            taken_up = resume_session(session, store, source, seekable)
+            items = (clock.pace(taken_up, live=getattr(source, "live", False), origin=clock_origin)
+                     if clock is not None else taken_up)
             next_look = 0.0
             told_after: int | None = None  # the ply a move after the marked result was told at
-            for item in resume_session(session, store, items, seekable):
+            for item in items:
                 # the clock's notices up to this item's time first: a note the session's events depend
                 # on (the clock back after a gap, before the plies whose presses it lost) comes before them
                 if clock is not None:

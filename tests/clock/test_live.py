@@ -147,3 +147,16 @@ def test_a_resumed_game_on_the_keyboard_clock_goes_on_with_its_times_and_turn() 
     assert press.side == "black" and press.red_ms == 899_000
     assert 897_000 + 10_000 - 1_000 < press.black_ms <= 897_000 + 10_000  # black's time ran, then the increment
     assert clock.keyboard is not None and clock.keyboard.model.running is not None  # the press flipped it
+
+
+def test_a_file_taken_up_again_is_paced_from_where_it_goes_on() -> None:
+    """A tester resumed a game from the same file with the keyboard clock at --clock-rate 2: the part
+    already recorded was read paced, 58 s on the clock charged to the side to move. Frames are paced
+    from the clock's origin (the recording time the run starts at), so the first one read on comes at once."""
+    from types import SimpleNamespace
+
+    clock = LiveClock("-", "keyboard", time_control="15+10")
+    frames = [SimpleNamespace(t=40.0 + i * 0.01, image=None) for i in range(3)]
+    started = time.monotonic()
+    assert list(clock.pace(frames, live=False, origin=started - 40.0)) == frames
+    assert time.monotonic() - started < 5.0  # not the 40 s recorded before
