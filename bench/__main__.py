@@ -58,6 +58,8 @@ def main(argv: list[str] | None = None) -> int:
             # a module whose main reads its options is given these (never this command's own words)
             if inspect.signature(module.main).parameters:
                 module.main(options)
+            elif set(options) & {"-h", "--help"}:
+                print(f"bench.{name} takes no options: python -m bench {name.removeprefix('bench_')} runs it")
             elif options:
                 raise SystemExit(f"bench.{name} takes no options")
             else:

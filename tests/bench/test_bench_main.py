@@ -24,3 +24,9 @@ def test_options_after_the_words_go_to_the_one_module(monkeypatch: pytest.Monkey
     assert main(["calibration", "--views", "200"]) == 0 and seen == [["--views", "200"]]
     assert main(["rules", "notation", "--quick"]) == 2  # options for two modules: refused
     assert "go to one benchmark module" in capsys.readouterr().out
+
+
+def test_help_for_a_module_that_takes_no_options_says_so(capsys: pytest.CaptureFixture[str]) -> None:
+    # a new user: "python -m bench rules --help" exited 1 ("takes no options") where the README says it lists them
+    assert main(["rules", "--help"]) == 0
+    assert "bench.bench_rules takes no options" in capsys.readouterr().out
