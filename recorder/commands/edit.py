@@ -83,7 +83,7 @@ def describe(game: GameRow) -> str:
 def _mark_result(store: GameStore, game_id: int, result: str, reason: str, article: str, by: str) -> str:
     """Mark the game's result as the console's result button does (the same checks: a record ending
     in mate or stalemate has its result by the rules unless a reason says otherwise); what changed."""
-    from recorder.server.actions import mark_result
+    from recorder.server.actions import decided_result, mark_result
     from recorder.server.state import read_game_events
 
     with store.locked():  # read and written in one transaction, as the console's actions are
@@ -95,7 +95,12 @@ def _mark_result(store: GameStore, game_id: int, result: str, reason: str, artic
     if result == "*":
         return f"result {game.result} taken back: the game has no result (*){said}"  # its recording stays as it was
     was = f", was {game.result}" if game.result not in ("*", result) else ""
-    return f"result marked {result}{said} by {by}{was}"
+    decided = decided_result(game.moves, game.start_fen)
+    # marked against the rules' result with a reason (a draw agreed before the moves played on): said
+    # beside it, so the arbiter sees it was taken as meant (a new user marked 1-0 on a mate of red unwarned)
+    against = (f"; the record ends in {decided[1]}, {decided[0]} by the rules: marked otherwise for the "
+               "reason given" if decided is not None and decided[0] != result else "")
+    return f"result marked {result}{said} by {by}{was}{against}"
 
 
 def _login() -> str:

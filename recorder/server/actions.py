@@ -258,7 +258,7 @@ def mark_result(store: GameStore, game_id: int, events: list[StoredEvent], body:
     if result not in RESULTS:
         raise MalformedAction(f"result must be one of {', '.join(RESULTS)}")
     text = _text(body.get("text"), "text")
-    decided = _decided_result(plies, start_fen)
+    decided = decided_result(plies, start_fen)
     if decided is not None and result != decided[0] and not text:
         raise ActionError(f"the record ends in {decided[1]} at ply {len(plies)}: the result is {decided[0]} "
                           "by the rules; if the record is wrong, correct its moves first, or give the reason "
@@ -322,7 +322,7 @@ def _time_not_running(article: str, result: str, game: RecordedGame) -> str:
             "give the reason in the note")
 
 
-def _decided_result(plies: list[str], start_fen: str) -> tuple[str, str] | None:
+def decided_result(plies: list[str], start_fen: str) -> tuple[str, str] | None:
     """(result, what happened) when the moves end in checkmate or stalemate: the side to move has lost."""
     position = Position.from_fen(start_fen) if start_fen else Position.start()
     for iccs in plies:

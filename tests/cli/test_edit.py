@@ -309,3 +309,18 @@ def test_the_command_named_in_hints_is_short_from_the_project_and_whole_from_els
     assert command_name() == os.path.relpath(beside) and not command_name().startswith("..")
     monkeypatch.chdir(tmp_path)
     assert command_name() == str(beside)
+
+
+def test_a_result_against_a_mate_marked_with_a_reason_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # a new user marked 0-1 on a game the record ends in red's mate of black, with a reason, unwarned
+    from recorder.store.importer import import_pgn
+
+    db = tmp_path / "g.sqlite3"
+    with GameStore(db) as store:
+        (game,) = import_pgn(store, '[SetUp "1"]\n[FEN "3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1"]\n\n1. e1d1 1-0\n').ids
+    assert main(["edit", str(game), "--db", str(db), "--result", "*", "--reason", "played on", "--by", "x"]) == 0
+    capsys.readouterr()
+    assert main(["edit", str(game), "--db", str(db), "--result", "0-1", "--reason", "red resigned first",
+                 "--by", "x"]) == 0
+    out = capsys.readouterr().out
+    assert "the record ends in black checkmated (art. 4.1.1), 1-0 by the rules: marked otherwise" in out
