@@ -49,6 +49,10 @@ class FoulLoss:
     advised_at: int
     what: str
 
+    def held(self, counts: dict[str, dict[str, int]], side: str) -> int:
+        """How many of its kinds of foul ``side`` has in ``counts`` (per side, per kind: ``scoresheet.foul_alerts``)."""
+        return sum(n for kind, n in counts.get(side, {}).items() if kind in self.kinds)
+
 
 # in the order advice is given, the surest first: 4.1.9 and 4.1.10 hold at every level of event,
 # 4.1.8 loses at two at a provincial or lower event or a national junior one, at one at other
@@ -150,7 +154,7 @@ def loss_short(reason: str, loser: str, counts: dict[str, dict[str, int]]) -> st
     loss = next((loss for loss in FOUL_LOSSES if loss.reason == reason), None)
     if loss is None or loser not in counts:
         return ""
-    held = sum(n for kind, n in counts[loser].items() if kind in loss.kinds)
+    held = loss.held(counts, loser)
     if held >= loss.advised_at:
         return ""
     return (f"no longer holds: a foul it counted no longer counts (ruled no foul, or a press put in doubt by "

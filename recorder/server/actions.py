@@ -295,10 +295,10 @@ def _fouls_short(article: str, result: str, game: RecordedGame) -> str:
     loss = next((loss for loss in FOUL_LOSSES if loss.article == article), None)
     if loss is None or result not in ("1-0", "0-1"):
         return ""
-    kinds, need, what = loss.kinds, loss.fewest, loss.what
+    need, what = loss.fewest, loss.what
     loser = BLACK if result == "1-0" else RED
     counts = foul_alerts(game)
-    held = {side: sum(n for kind, n in counts[side].items() if kind in kinds) for side in (RED, BLACK)}
+    held = {side: loss.held(counts, side) for side in (RED, BLACK)}
     if held[loser] >= need:
         return ""
     other = opponent(loser)
