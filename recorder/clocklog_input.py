@@ -63,6 +63,8 @@ def _parse(lines: Iterable[str], source: str) -> tuple[ClockLog, str]:
     skipped = 0
     first = ""
     damaged: list[tuple[float, float]] = []
+    read: set[ClockPress] = set()
+    repeats = 0
     open_since: float | None = None  # a damaged stretch waiting for the next good press
     for number, line in enumerate(lines, 1):
         if not line.strip():
@@ -79,10 +81,13 @@ def _parse(lines: Iterable[str], source: str) -> tuple[ClockLog, str]:
             continue
         if press is None:
             continue
-        if presses and press == presses[-1]:  # a line written twice (a copy, a logger's retry): one press
-            log.warning("%s line %d repeats the press before it (%s at %.3f s): read once", source, number,
-                        press.side, press.t)
+        if press in read:  # a line written twice (a copy, a logger's retry, a log appended to itself): one press
+            if repeats < WARNED_LINES:
+                log.warning("%s line %d repeats an earlier press (%s at %.3f s): read once", source, number,
+                            press.side, press.t)
+            repeats += 1
             continue
+        read.add(press)
         if open_since is not None:
             damaged.append((open_since, press.t))
             open_since = None
@@ -91,6 +96,8 @@ def _parse(lines: Iterable[str], source: str) -> tuple[ClockLog, str]:
         damaged.append((open_since, math.inf))
     if skipped > WARNED_LINES and presses:  # (with none read, the caller's error says it all)
         log.warning("%s: %d more lines skipped", source, skipped - WARNED_LINES)
+    if repeats > WARNED_LINES:
+        log.warning("%s: %d more lines repeat earlier presses, each read once", source, repeats - WARNED_LINES)
     presses.sort(key=lambda p: p.t)
     return ClockLog(presses, skipped, damaged), first
 
@@ -138,7 +145,7 @@ def load_clock_log(path: str | Path) -> ClockLog:
     log of this format. A file with no lines, or only events other than presses, gives no press.
     """
     try:
-        with open(path, encoding="utf-8", errors="replace") as source:
+        with open(path, encoding="utf-8-sig", errors="replace") as source:  # -sig: a BOM (Notepad's) is no byte of line 1
             read, first = _parse(source, str(path))
     except FileNotFoundError:
         raise ValueError(f"clock log {path}: no such file") from None

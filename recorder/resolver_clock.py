@@ -412,8 +412,10 @@ class ClockBook:
                 continue
             gap = self._unheard_around(entry)
             if gap is not None:
+                until = f"to {recording_time(gap[1])}" if math.isfinite(gap[1]) else "to the end"
                 text = (f"{self.start.move_name(entry.ply)}: no clock press heard; the clock could not be heard "
-                        f"from {recording_time(gap[0])} to {recording_time(gap[1])} of the recording, so a press may have been lost on the line")
+                        f"from {recording_time(gap[0])} {until} of the recording, so a press may have been lost "
+                        "on the line")
                 events.append(ClockNoted(t, "press_unheard", text, entry.side, entry.ply))
                 continue
             if entry.ply - 1 in self._not_pressed and entry.ran and entry.ran != entry.side:

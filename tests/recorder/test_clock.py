@@ -813,7 +813,21 @@ def test_a_clock_log_line_written_twice_is_one_press(caplog: pytest.LogCaptureFi
     later = '{"t": 9.1, "event": "press", "side": "black", "red_ms": 904652, "black_ms": 896250}'
     with caplog.at_level("WARNING"):
         presses, skipped = parse_clock_lines([line, line, later])
-    assert len(presses) == 2 and skipped == 0 and "repeats the press before it" in caplog.text
+    assert len(presses) == 2 and skipped == 0 and "repeats an earlier press" in caplog.text
+    # a log appended to itself (the same command run twice into one file): after sorting, the copies
+    # had stood side by side and been read as presses without a move, fouls against both players
+    presses, skipped = parse_clock_lines([line, later, line, later])
+    assert [p.t for p in presses] == [5.348, 9.1] and skipped == 0
+
+
+def test_a_clock_log_saved_with_a_byte_order_mark_reads_its_first_press(tmp_path: Path) -> None:
+    # Windows Notepad saves UTF-8 with a BOM: the first line had been "not a JSON object", its press lost
+    from recorder.clocklog_input import load_clock_log
+
+    log = tmp_path / "clock.jsonl"
+    log.write_bytes(b"\xef\xbb\xbf" + b'{"t": 5.3, "event": "press", "side": "red", "red_ms": 904652, "black_ms": 900000}\r\n')
+    read = load_clock_log(log)
+    assert [p.t for p in read.presses] == [5.3] and read.skipped == 0
 
 
 def test_presses_that_do_not_follow_the_board_are_told_once_and_judged_no_more() -> None:

@@ -538,6 +538,26 @@ def test_a_press_on_a_damaged_clock_log_line_is_not_blamed_on_the_player(
     assert rebuild(logged).moves == truth["moves"]
 
 
+@pytest.mark.skipif(not VIDEO.exists(), reason="fixture video missing")
+def test_a_clock_log_cut_in_its_last_line_notes_the_last_press_unheard_to_the_end(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a logger killed while writing the last press: the stretch it spoiled runs to the end of the
+    # recording (a tester's run crashed there formatting an endless time, every time it was resumed)
+    from recorder.events import ClockNoted
+
+    truth = json.loads((FIXTURES / "game_short.truth.json").read_text(encoding="utf-8"))
+    use_oracle_in_record(OracleClassifier(truth), monkeypatch.setattr)
+    lines = (FIXTURES / "game_short.clock.jsonl").read_text(encoding="utf-8").splitlines()
+    damaged = tmp_path / "clock.jsonl"
+    damaged.write_text("\n".join([*lines[:-1], lines[-1][:30]]), encoding="utf-8")
+    events = tmp_path / "e.jsonl"
+    assert main(["record", str(VIDEO), "--no-db", "--clock-log", str(damaged), "--events", str(events)]) == 0
+    logged = read_events(events)
+    (noted,) = [e for e in logged if isinstance(e, ClockNoted) and e.kind == "press_unheard"]
+    assert noted.ply == len(truth["moves"]) and "to the end of the recording" in noted.text
+    assert rebuild(logged).moves == truth["moves"]
+
+
 def test_a_recording_that_never_found_the_board_exits_non_zero(tmp_path: Path,
                                                                capsys: pytest.CaptureFixture[str]) -> None:
     import cv2
