@@ -75,7 +75,8 @@ Exit status:
        or damaged with the game left open (go on with --resume GAME), an image folder that grew while
        read, or a --resume source that shows another game
   2    an error before or while recording (an option, a source that cannot be opened), or the record
-       could not all be written (the store still refusing events, --pgn or --scoresheet not writable)
+       could not all be written (the store still refusing events, --pgn or --scoresheet not writable),
+       or a fault of the recorder's own stopped it (the moves recorded up to it are written out)
   128+N  stopped by signal N with the game left open: 130 Ctrl-C, 143 SIGTERM, 129 SIGHUP"""
 
 
@@ -392,6 +393,10 @@ def record_source(source_spec: str, classifier: Any, *, source: FrameSource | No
         except KeyboardInterrupt as stop:
             source.stop()
             reason, complete = (f"stopped ({stop})" if str(stop) else "stopped by the user"), False
+        except Exception as error:  # a fault of the recorder's own: what it recorded is still written out
+            source.stop()
+            log.error("the recorder failed (please report this, with the lines below)", exc_info=True)
+            reason, complete = f"{INTERNAL_ERROR} ({type(error).__name__}: {error})", False
         progress.clear()
         if clock is not None:
             clock.stop()
@@ -487,6 +492,7 @@ def _board_seen_before(store: StoreRecording | None) -> bool:
 ENDED_EARLY = "stopped: the video ended early"
 FOLDER_GREW = "stopped: images were added to the folder while it was being read"
 NEVER_FOUND = "stopped: the board was never found in the picture"
+INTERNAL_ERROR = "stopped by an error of the recorder's"
 MIN_FRAMES = 5  # fewer frames than this cannot show the board still, judged and seen again
 LOG_BEYOND_S = 10.0  # a clock log running this long past the end of its video is not that video's
 
@@ -808,6 +814,11 @@ def run(args: argparse.Namespace) -> int:
             print(f"xqrec record: game {stored.game_id} is left open, with no move: record it from a view "
                   f"that shows the board with --resume {stored.game_id} (a calibration from an earlier frame "
                   "of the same camera: --calibration FILE)", file=sys.stderr)
+        elif stopped.reason.startswith(INTERNAL_ERROR):
+            print(f"xqrec record: {stopped.reason}; the moves recorded are stored and game {stored.game_id} is left "
+                  f"open: going on with --resume {stored.game_id} may meet the same fault (record the rest from "
+                  f"the next moves on, or add them on the game page)", file=sys.stderr)
+            return 2
         elif stopped.reason == FOLDER_GREW:
             print(f"xqrec record: {stopped.reason}; game {stored.game_id} is left open: the same command goes on "
                   "with it, the images added included", file=sys.stderr)
@@ -819,6 +830,11 @@ def run(args: argparse.Namespace) -> int:
         else:
             print(f"xqrec record: {stopped.reason}; game {stored.game_id} is left open: the same command goes on "
                   f"with it (from another camera or file: --resume {stored.game_id})", file=sys.stderr)
+    elif stopped is not None and stopped.reason.startswith(INTERNAL_ERROR):
+        written = [str(path) for path in (args.pgn, args.scoresheet, args.events) if path is not None]
+        where = f"in {', '.join(written)}" if written else "only in the scoresheet above (no store, no file asked for)"
+        print(f"xqrec record: {stopped.reason}; the moves recorded are {where}", file=sys.stderr)
+        return 2
     elif ended_early:
         written = [str(path) for path in (args.pgn, args.scoresheet, args.events) if path is not None]
         where = f"in {', '.join(written)}" if written else "only in the scoresheet above (no store, no file asked for)"

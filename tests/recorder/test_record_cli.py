@@ -952,3 +952,31 @@ def test_a_far_board_of_the_same_game_does_not_stop_a_resumed_run() -> None:
     session.resolver.left_followed = 0
     with pytest.raises(NotThisGame, match="showed the game's ply 0 and then went another way"):
         _not_this_game(store, session, [far], 0)
+
+
+@pytest.mark.skipif(not VIDEO.exists(), reason="fixture video missing")
+def test_a_fault_of_the_recorders_own_still_writes_out_the_moves_recorded(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    # a tester's crash (a time formatted as infinity) ended the run with a traceback and, with --no-db,
+    # no PGN: the moves read were lost. Any fault of ours now stops the run the way Ctrl-C does
+    from recorder.resolver import Resolver
+
+    truth = json.loads((FIXTURES / "game_short.truth.json").read_text(encoding="utf-8"))
+    use_oracle_in_record(OracleClassifier(truth), monkeypatch.setattr)
+    observe = Resolver.observe
+
+    def failing(self: Resolver, observation: Any) -> Any:
+        if self.game.ply >= 4:
+            raise RuntimeError("a bug")
+        return observe(self, observation)
+
+    monkeypatch.setattr(Resolver, "observe", failing)
+    pgn = tmp_path / "game.pgn"
+    assert main(["record", str(VIDEO), "--no-db", "--pgn", str(pgn), "--quiet"]) == 2
+    (back,) = read_pgn(pgn.read_text(encoding="utf-8"))
+    assert [m.iccs for m in back.moves] == truth["moves"][:4]
+    said = capsys.readouterr().err
+    assert "RuntimeError: a bug" in said and f"the moves recorded are in {pgn}" in said
+    db = tmp_path / "games.sqlite3"
+    assert main(["record", str(VIDEO), "--db", str(db), "--quiet"]) == 2
+    assert "game 1 is left open" in capsys.readouterr().err
