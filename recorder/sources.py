@@ -577,12 +577,17 @@ class ImageFolderSource(FrameSource):
 
     def __iter__(self) -> Iterator[SourceItem]:
         for index, path in enumerate(self.files):
-            data = np.fromfile(str(path), dtype=np.uint8)
-            cut = cut_short(data) if data.size else "empty"
-            image, said = (None, "") if cut else decode_picture(data)
+            try:
+                data = np.fromfile(str(path), dtype=np.uint8)
+            except OSError as error:  # removed since listed, or not readable: one frame, not the game
+                data, gone = np.zeros(0, dtype=np.uint8), (error.strerror or str(error)).lower()
+            else:
+                gone = ""
+            cut = "" if gone else cut_short(data) if data.size else "empty"
+            image, said = (None, "") if cut or gone else decode_picture(data)
             if image is None or said:  # a damaged frame could show pieces gone: the next one is read instead
                 self.skipped += 1
-                why = ("an empty file" if cut == "empty" else f"the {cut} file is cut short" if cut
+                why = (gone if gone else "an empty file" if cut == "empty" else f"the {cut} file is cut short" if cut
                        else f"damaged: the decoder said {said}" if said
                        else "not a picture OpenCV decodes, or damaged")
                 log.warning("skipped unreadable image %s (%s)", path, why)

@@ -135,6 +135,22 @@ def test_a_cut_picture_in_a_folder_is_skipped_and_named(tmp_path: Path, caplog: 
     assert f"skipped unreadable image {folder / '001.jpg'} (the JPEG file is cut short)" in caplog.text
 
 
+def test_a_picture_removed_while_the_folder_is_read_is_skipped_not_the_end(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    # a tester deleted one frame mid-run: the recording stopped with status 2 and no scoresheet
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    picture = cv2.imencode(".png", np.zeros((32, 32, 3), dtype=np.uint8))[1].tobytes()
+    for i in range(3):
+        (folder / f"{i:03d}.png").write_bytes(picture)
+    source = open_source(str(folder), fps=5.0)
+    (folder / "001.png").unlink()
+    with caplog.at_level("WARNING"):
+        frames = [f for f in source if isinstance(f, Frame)]
+    assert [f.index for f in frames] == [0, 2]
+    assert f"skipped unreadable image {folder / '001.png'} (no such file or directory)" in caplog.text
+
+
 def test_a_picture_damaged_inside_is_named_with_the_decoders_words(
         tmp_path: Path, caplog: pytest.LogCaptureFixture, capfd: pytest.CaptureFixture[str]) -> None:
     # libjpeg's own "Corrupt JPEG data: ..." line on the terminal named no file: which frame was it?
