@@ -146,16 +146,41 @@ class GameRow:
         return "interrupted" if self.interrupted else "recording"
 
 
-def _alive(pid: int, host: str) -> bool:
+def _alive(pid: int, host: str, started: str | None = None) -> bool:
+    """Is the recorder process ``pid`` of ``host``, which began its session at ``started`` (the
+    store's UTC time), still running? Another host's cannot be told from here: taken as running."""
     if host != socket.gethostname():
-        return True  # cannot tell from here: assume it is still recording
+        return True  # cannot tell from here: assume it is still recording (record --take-over)
+    if pid == os.getpid() and started is not None:
+        # this very process: a session of its own is alive; one begun before it started is a dead
+        # recorder's whose number came back (a recorder started at boot gets the same low numbers)
+        return not _started_after(pid, started)
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
     except PermissionError:
-        return True
-    return True
+        pass
+    # a process by that number began after the session did: the number was given again after the
+    # recorder died (a crash, a reboot), and it is some other program
+    return started is None or not _started_after(pid, started)
+
+
+_STARTED_SLACK_S = 5.0  # seconds a process's start, read from /proc, may seem to come after its own session's
+
+
+def _started_after(pid: int, started: str) -> bool:
+    """Did process ``pid`` start after the store's time ``started`` (Linux's /proc; False where it
+    cannot be told)? A recorder starts its session after it starts, never before."""
+    try:
+        since_boot = int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[19])
+        boot = next(int(line.split()[1]) for line in Path("/proc/stat").read_text().splitlines()
+                    if line.startswith("btime "))
+        began = boot + since_boot / os.sysconf("SC_CLK_TCK")
+        session = datetime.strptime(started, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC).timestamp()
+    except (OSError, ValueError, IndexError, StopIteration):
+        return False
+    return began > session + _STARTED_SLACK_S
 
 
 def _write_ahead(db: sqlite3.Connection) -> None:
@@ -364,10 +389,10 @@ class GameStore:
         a console shows at once that nothing records it. Only processes of this host can be checked.
         Returns the games concerned; the game stays open (``record --resume`` goes on with it)."""
         candidates = self.db.execute(
-            "SELECT s.id, s.game_id, s.pid, s.host FROM sessions s JOIN games g ON g.id = s.game_id"
+            "SELECT s.id, s.game_id, s.pid, s.host, s.started FROM sessions s JOIN games g ON g.id = s.game_id"
             " WHERE s.stopped IS NULL AND g.status = 'open' AND s.host = ?"
             " AND s.id = (SELECT MAX(id) FROM sessions WHERE game_id = s.game_id)", (socket.gethostname(),)).fetchall()
-        lost = [row for row in candidates if not _alive(int(row["pid"]), str(row["host"]))]
+        lost = [row for row in candidates if not _alive(int(row["pid"]), str(row["host"]), row["started"])]
         if not lost:
             return []
         found: list[int] = []
@@ -513,9 +538,29 @@ class GameStore:
         return game
 
     def _held(self, game_id: int) -> bool:
-        last = self.db.execute("SELECT pid, host, stopped FROM sessions WHERE game_id = ? ORDER BY id DESC LIMIT 1",
-                               (game_id,)).fetchone()
-        return last is not None and last["stopped"] is None and _alive(int(last["pid"]), str(last["host"]))
+        return self.recorder_of(game_id) is not None
+
+    def recorder_of(self, game_id: int) -> tuple[int, str] | None:
+        """(process, host) of the recorder running on the game, as far as this machine can tell."""
+        last = self.db.execute("SELECT pid, host, started, stopped FROM sessions WHERE game_id = ? ORDER BY id DESC "
+                               "LIMIT 1", (game_id,)).fetchone()
+        if last is None or last["stopped"] is not None:
+            return None
+        pid, host = int(last["pid"]), str(last["host"])
+        return (pid, host) if _alive(pid, host, last["started"]) else None
+
+    def take_over(self, game_id: int, by: str) -> None:
+        """End the session of a recorder on another host that the user says is no longer running (the
+        store moved to a spare machine after the first one died), logged with the game."""
+        last = self.db.execute("SELECT id, pid, host FROM sessions WHERE game_id = ? AND stopped IS NULL "
+                               "ORDER BY id DESC LIMIT 1", (game_id,)).fetchone()
+        if last is None:
+            return
+        stamp = self.db.execute("SELECT MAX(t) AS t FROM events WHERE game_id = ?", (game_id,)).fetchone()
+        self.db.execute("UPDATE sessions SET stopped = ? WHERE id = ?", (_now(), last["id"]))
+        self._insert(game_id, RecordingStopped(float(stamp["t"] or 0.0), 0,
+                                               f"taken over on {by}: the recorder on {last['host']} (process "
+                                               f"{last['pid']}) was said to run no more"))
 
     def game(self, game_id: int) -> GameRow:
         """One game by id; ``KeyError`` when there is none."""

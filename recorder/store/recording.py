@@ -40,6 +40,9 @@ def add_store_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--resume", type=game_number, metavar="GAME",
                        help="go on with this interrupted game (its number in `xqrec games`) from SOURCE, "
                             "e.g. after the camera was replaced or its address changed")
+    group.add_argument("--take-over", action="store_true",
+                       help="with --resume: go on with a game a recorder on another machine seems to hold (the "
+                            "store was moved here after that machine failed)")
     group.add_argument("--event", default="", help="tournament name")
     group.add_argument("--site", default="", help="where it is played")
     group.add_argument("--round", default="", help="round")
@@ -185,6 +188,9 @@ def open_for_record(args: argparse.Namespace, source: str) -> StoreRecording | N
         return None
     if game_id is not None and args.new_game:
         raise ValueError("--resume GAME goes on with a game and --new-game starts one: give one of them")
+    take_over = bool(getattr(args, "take_over", False))
+    if take_over and game_id is None:
+        raise ValueError("--take-over goes with --resume GAME: name the game to take over")
     named = [f"--{option}" for option in ("event", "site", "round", "board", "red", "black", "tc")
              if getattr(args, option, None) not in (None, "")]
     if game_id is not None and named:  # a tester's --resume 11 --red X --round 5 changed nothing, in silence
@@ -192,7 +198,8 @@ def open_for_record(args: argparse.Namespace, source: str) -> StoreRecording | N
                     "them: xqrec edit %d %s ...)", "/".join(named), game_id, game_id, named[0])
     store = GameStore(getattr(args, "db", None))
     info = info_from_args(args)
-    recording = StoreRecording.open(store, source_key(source), info, resume=not args.new_game, game_id=game_id)
+    recording = StoreRecording.open(store, source_key(source), info, resume=not args.new_game, game_id=game_id,
+                                    take_over=take_over)
     if recording.resume is None and not info.time_control and info.event:
         # an organiser gives --tc once, not on every board's recorder: the event's other games tell it
         known = {game.info.time_control for game in store.games(event=info.event)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 import re
+import socket
 import sqlite3
 import time
 from collections.abc import Iterable, Iterator
@@ -212,6 +213,27 @@ def _interrupted_game(store: GameStore, game_id: int) -> GameRow:
     return game  # closed with no result: its file ended, and the camera's next file goes on with it
 
 
+def _held_elsewhere(store: GameStore, game: GameRow, source: str, take_over: bool) -> None:
+    """Refuse a game another recorder holds, saying which and the way on; with ``take_over``, end the
+    session of one on another host (the store moved to a spare machine after the first one died:
+    this machine cannot see whether that recorder runs, and the game had stayed refused for good)."""
+    holder = store.recorder_of(game.id)
+    if holder is None:
+        return
+    pid, host = holder
+    if host == socket.gethostname():
+        raise ValueError(f"game {game.id} for {source} is being recorded by another recorder on this machine "
+                         f"(process {pid}): stop it first (Ctrl-C there, or kill {pid}), or record a new game "
+                         "with --new-game")
+    if not take_over:
+        raise ValueError(f"game {game.id} is being recorded on {host} (process {pid}), as far as this machine can "
+                         f"tell: if no recorder runs there any more (the store was moved here after that machine "
+                         f"failed), go on with it here with --resume {game.id} --take-over")
+    store.take_over(game.id, socket.gethostname())
+    log.warning("game %d taken over from the recorder on %s (process %d): make sure it no longer runs, or both "
+                "will record the game", game.id, host, pid)
+
+
 def _no_result(game: GameRow) -> bool:
     """Has the game no result (``*``)? Closed so, its file ended and the next may go on with it."""
     return game.result in ("", "*")
@@ -380,9 +402,10 @@ class StoreRecording:
 
     @classmethod
     def open(cls, store: GameStore, source: str, info: GameInfo | None = None,
-             resume: bool = True, game_id: int | None = None) -> StoreRecording:
+             resume: bool = True, game_id: int | None = None, take_over: bool = False) -> StoreRecording:
         """The open game for ``source`` (and board) taken up again, or a new game; with ``game_id``
-        that interrupted game, whatever its source was (the game then goes on from ``source``)."""
+        that interrupted game, whatever its source was (the game then goes on from ``source``), and
+        with ``take_over`` even when another host's recorder seems to hold it (see :func:`_held_elsewhere`)."""
         # one write transaction from the look at the board to the session row: two recorders started
         # together for one board each found it free, and both published a game on it
         with store.locked():
@@ -393,8 +416,11 @@ class StoreRecording:
             else:
                 found = store.find_open(source, info, key=_public_source) if resume else None
             if found is not None and found.state == "recording":
-                raise ValueError(f"game {found.id} for {source} is being recorded by another running recorder "
-                                 "(stop it first, or use --new-game)")
+                _held_elsewhere(store, found, source, take_over)
+                found = store.game(found.id)
+            elif take_over:
+                log.warning("--take-over: no recorder holds game %s; going on with it as --resume does",
+                            found.id if found is not None else game_id)
             others = [game for game in store.games_on_board(info or GameInfo()) if found is None or game.id != found.id]
             busy = [game for game in others if game.state == "recording"]
             if busy:  # one board, one game at a time: a second camera on it would publish two games

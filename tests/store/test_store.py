@@ -181,6 +181,50 @@ def test_an_interrupted_game_goes_on_from_another_source_by_its_number(tmp_path:
         StoreRecording.open(store, "/dev/video2", game_id=99)
 
 
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="process start times are read from Linux's /proc")
+def test_a_dead_recorders_process_number_given_again_does_not_hold_its_game(tmp_path: Path) -> None:
+    # a tester: after a crash or a reboot the number comes back (a recorder started at boot gets the
+    # same low numbers, or is itself the process of that number), and the game was refused for good
+    import os
+
+    store = GameStore(tmp_path / "s.sqlite3")
+    run = StoreRecording.open(store, "rtsp://table-5")
+    for event in game_events(OPENING[:4])[:-1]:
+        run.sink(event)
+    other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        store.db.execute("UPDATE sessions SET pid = ? WHERE id = ?", (other.pid, run.session_id))
+        assert store.game(run.game_id).state == "recording"  # a process started before its session: the recorder
+        for pid in (other.pid, os.getpid()):  # started after the session began: another program by that number
+            store.db.execute("UPDATE sessions SET pid = ?, started = '2026-01-01T08:00:00Z' WHERE id = ?",
+                             (pid, run.session_id))
+            assert store.game(run.game_id).state == "interrupted"
+    finally:
+        other.kill()
+        other.wait()
+    again = StoreRecording.open(store, "rtsp://table-5", game_id=run.game_id)
+    assert again.resume is not None and again.resume.ply == 4
+
+
+def test_a_game_held_by_a_recorder_on_another_machine_is_taken_over_when_asked(tmp_path: Path) -> None:
+    # the store copied to a spare laptop after the first one died: its session names the other host,
+    # whose process cannot be looked at from here; the game had been refused with no way on
+    store = GameStore(tmp_path / "s.sqlite3")
+    run = StoreRecording.open(store, "rtsp://table-5")
+    for event in game_events(OPENING[:4])[:-1]:
+        run.sink(event)
+    store.db.execute("UPDATE sessions SET host = 'laptop-1' WHERE id = ?", (run.session_id,))
+    assert store.game(run.game_id).state == "recording"
+    with pytest.raises(ValueError, match=f"being recorded on laptop-1 .*--resume {run.game_id} --take-over"):
+        StoreRecording.open(store, "/dev/video0", game_id=run.game_id)
+    again = StoreRecording.open(store, "/dev/video0", game_id=run.game_id, take_over=True)
+    assert again.game_id == run.game_id and again.resume is not None and again.resume.ply == 4
+    stopped = [e for e in store.events(run.game_id) if isinstance(e, RecordingStopped)]
+    assert "the recorder on laptop-1" in stopped[-1].reason and store.game(run.game_id).status == "open"
+    with pytest.raises(ValueError, match="another recorder on this machine"):  # one running here is never taken over
+        StoreRecording.open(store, "/dev/video0", game_id=run.game_id, take_over=True)
+
+
 class _Primed:
     """What resume_session needs of a session: a resolver to prime, its foul tally and a start to set."""
 
