@@ -11,8 +11,11 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 import json
 import logging
+import types
+import typing
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -427,14 +430,56 @@ def event_from_json(data: dict[str, Any]) -> Event:
     if cls is None:
         raise ValueError(f"unknown event type {name!r}")
     values: dict[str, Any] = {}
+    hints = _field_types(cls)
     for item in dataclasses.fields(cls):
         if item.name in data:
-            value = data[item.name]
-            values[item.name] = tuple(value) if isinstance(value, list) else value
+            value = _typed(data[item.name], hints[item.name])
+            if value is _MISFIT:  # a row edited by hand ("904652" for a time): read, it would fail far from here
+                raise ValueError(f"{name} event's {item.name} is {data[item.name]!r}, not {_said_type(hints[item.name])}")
+            values[item.name] = value
     try:
         return cls(**values)
     except TypeError as error:
         raise ValueError(f"{name} event is missing a field: {error}") from None
+
+
+_MISFIT = object()
+
+
+@functools.cache
+def _field_types(cls: type[Event]) -> dict[str, Any]:
+    return typing.get_type_hints(cls)
+
+
+def _typed(value: Any, hint: Any) -> Any:
+    """``value`` as the field of type ``hint`` holds it (a JSON list as a tuple, a whole number as a
+    float), or ``_MISFIT`` when it is of another type."""
+    options = typing.get_args(hint) if isinstance(hint, types.UnionType) else (hint,)
+    if value is None:
+        return None if type(None) in options else _MISFIT
+    for option in options:
+        if option is bool and isinstance(value, bool):
+            return value
+        if option is int and isinstance(value, int) and not isinstance(value, bool):
+            return value
+        if option is float and isinstance(value, int | float) and not isinstance(value, bool):
+            return float(value)
+        if option is str and isinstance(value, str):
+            return value
+        if typing.get_origin(option) is tuple and isinstance(value, list | tuple):
+            (inner, *_) = typing.get_args(option)
+            items = tuple(_typed(item, inner) for item in value)
+            return _MISFIT if any(item is _MISFIT for item in items) else items
+        if option is typing.Any:
+            return tuple(value) if isinstance(value, list) else value
+    return _MISFIT
+
+
+def _said_type(hint: Any) -> str:
+    words = {bool: "true or false", int: "a whole number", float: "a number", str: "text"}
+    options = typing.get_args(hint) if isinstance(hint, types.UnionType) else (hint,)
+    return " or ".join(words.get(option, "a list" if typing.get_origin(option) is tuple else "null")
+                       for option in options)
 
 
 def event_from_stored(data: str) -> Event:

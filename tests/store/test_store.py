@@ -516,6 +516,35 @@ def test_a_damaged_row_leaves_the_rest_of_the_game_readable_and_its_move_put_bac
     assert sum(isinstance(s.event, Alert) and s.event.kind == "record_damaged" for s in stored) == 2
 
 
+@pytest.mark.parametrize(("field", "value"), [("red_ms", '"904652"'), ("ply", '"3"'), ("iccs", "null"),
+                                            ("squares", '"e7"'), ("t", "true")])
+def test_a_row_edited_by_hand_with_a_value_of_the_wrong_type_is_a_damaged_row(
+        tmp_path: Path, field: str, value: str) -> None:
+    # a tester quoted a time ("904652"), a ply, and nulled a move: show, export (the whole round's
+    # too) and --resume failed with tracebacks, where a row that is not JSON was already read past
+    from recorder.events import Alert, MoveRecorded
+    from recorder.exports.pgn import export_pgn
+    from recorder.scoresheet import rebuild
+    from tests.exports.game_events import game_events
+
+    moves = ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7"]
+    with GameStore(tmp_path / "g.sqlite3") as store:
+        game_id = store.create_game("table.mp4")
+        for event in [*game_events(moves), Alert(30.0, "board_disturbed", ("e7",), "5.9", "a piece off", 6)]:
+            store.append(game_id, event)
+        row = field == "squares" and "Alert" or "MoveRecorded"
+        seq = max(seq for seq, event in store.events_after(game_id, 0)
+                  if type(event).__name__ == row and (row == "Alert" or event.ply == 3))
+        store.db.execute(f"UPDATE events SET data = json_set(data, '$.{field}', json('{value}')) "
+                         "WHERE game_id = ? AND seq = ?", (game_id, seq))
+        store.db.commit()
+        events = store.events(game_id)
+    (damaged,) = [e for e in events if isinstance(e, Alert) and e.kind == "record_damaged"]
+    assert f"event {seq}" in damaged.text and f"'s {field} is" in damaged.text
+    assert rebuild(events).moves == moves and "record_damaged" in export_pgn(events)
+    assert all(isinstance(e.ply, int) for e in events if isinstance(e, MoveRecorded))
+
+
 def test_two_damaged_move_rows_in_a_row_are_put_back_where_one_way_alone_fits(tmp_path: Path) -> None:
     # a tester damaged two move rows in a row: the export numbered the later moves two plies early
     # (black's as red's) and its PGN replayed into an illegal move
