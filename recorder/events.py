@@ -430,7 +430,7 @@ def event_from_json(data: dict[str, Any]) -> Event:
     if cls is None:
         raise ValueError(f"unknown event type {name!r}")
     values: dict[str, Any] = {}
-    hints = _field_types(cls)
+    hints = _field_types(cls.__name__)
     for item in dataclasses.fields(cls):
         if item.name in data:
             value = _typed(data[item.name], hints[item.name])
@@ -447,8 +447,9 @@ _MISFIT = object()
 
 
 @functools.cache
-def _field_types(cls: type[Event]) -> dict[str, Any]:
-    return typing.get_type_hints(cls)
+def _field_types(name: str) -> dict[str, Any]:
+    """The declared type of each field of the event type ``name``."""
+    return typing.get_type_hints(EVENT_TYPES[name])
 
 
 def _typed(value: Any, hint: Any) -> Any:

@@ -532,9 +532,8 @@ def test_a_row_edited_by_hand_with_a_value_of_the_wrong_type_is_a_damaged_row(
         game_id = store.create_game("table.mp4")
         for event in [*game_events(moves), Alert(30.0, "board_disturbed", ("e7",), "5.9", "a piece off", 6)]:
             store.append(game_id, event)
-        row = field == "squares" and "Alert" or "MoveRecorded"
         seq = max(seq for seq, event in store.events_after(game_id, 0)
-                  if type(event).__name__ == row and (row == "Alert" or event.ply == 3))
+                  if (isinstance(event, Alert) if field == "squares" else isinstance(event, MoveRecorded) and event.ply == 3))
         store.db.execute(f"UPDATE events SET data = json_set(data, '$.{field}', json('{value}')) "
                          "WHERE game_id = ? AND seq = ?", (game_id, seq))
         store.db.commit()
