@@ -632,7 +632,52 @@ def _stopping_signals_as_ctrl_c() -> Iterator[None]:
             signal.signal(signum, handler)
 
 
+class _OutputThatMayClose:
+    """Standard output that a closed reader cannot stop a recording with: ``record ... | head`` (or a
+    ``tee`` that died) ended a tester's live recording at ply 3, with status 0, no PGN and no word. The
+    first write that finds the pipe closed says so on standard error; later ones go nowhere."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+        self.lost = False
+
+    def write(self, text: str) -> int:
+        if not self.lost:
+            try:
+                return self._stream.write(text)
+            except BrokenPipeError:
+                self._lose()
+        return len(text)
+
+    def flush(self) -> None:
+        if not self.lost:
+            try:
+                self._stream.flush()
+            except BrokenPipeError:
+                self._lose()
+
+    def _lose(self) -> None:
+        self.lost = True
+        with contextlib.suppress(OSError, ValueError):  # Python's own flush at exit would meet the pipe again
+            os.dup2(os.open(os.devnull, os.O_WRONLY), self._stream.fileno())
+        log.warning("standard output was closed (whatever read it ended): the status lines and scoresheet are no "
+                    "longer shown; the recording goes on")
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
 def run(args: argparse.Namespace) -> int:
+    if not isinstance(sys.stdout, _OutputThatMayClose):
+        sys.stdout, kept = _OutputThatMayClose(sys.stdout), sys.stdout
+        try:
+            return _run(args)
+        finally:
+            sys.stdout = kept
+    return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     if args.no_db and args.quiet and not (args.pgn or args.scoresheet or args.events):
         raise ValueError("--no-db with --quiet keeps nothing of the game: give --pgn, --scoresheet or --events (or "
                          "leave out --quiet, and the scoresheet is printed at the end)")

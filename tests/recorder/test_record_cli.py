@@ -980,3 +980,29 @@ def test_a_fault_of_the_recorders_own_still_writes_out_the_moves_recorded(
     db = tmp_path / "games.sqlite3"
     assert main(["record", str(VIDEO), "--db", str(db), "--quiet"]) == 2
     assert "game 1 is left open" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(not VIDEO.exists(), reason="fixture video missing")
+def test_a_closed_output_pipe_does_not_stop_the_recording(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    # `xqrec record ... | head -3` (or a tee that died) ended a tester's recording at ply 3, status 0,
+    # with no PGN and no word of it
+    import io
+    import sys
+
+    truth = json.loads((FIXTURES / "game_short.truth.json").read_text(encoding="utf-8"))
+    use_oracle_in_record(OracleClassifier(truth), monkeypatch.setattr)
+
+    class ClosingPipe(io.StringIO):
+        def write(self, text: str) -> int:
+            if self.tell() > 60:
+                raise BrokenPipeError(32, "Broken pipe")
+            return super().write(text)
+
+    monkeypatch.setattr(sys, "stdout", ClosingPipe())
+    pgn = tmp_path / "game.pgn"
+    with caplog.at_level("WARNING"):
+        assert main(["record", str(VIDEO), "--no-db", "--pgn", str(pgn)]) == 0
+    (back,) = read_pgn(pgn.read_text(encoding="utf-8"))
+    assert [m.iccs for m in back.moves] == truth["moves"]
+    assert "standard output was closed" in caplog.text
