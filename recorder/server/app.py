@@ -620,7 +620,9 @@ class ConsoleHandler(BaseHTTPRequestHandler):
             else:
                 idle += 1.0
                 if idle >= KEEPALIVE_S:
-                    self.wfile.write(b": keep-alive\n\n")
+                    # an event, not a comment, so the page can tell a server that stopped answering
+                    # (a stalled server or network keeps the connection open, and it said "live")
+                    self.wfile.write(b"event: ping\ndata: {}\n\n")
                     self.wfile.flush()
                     idle = 0.0
 

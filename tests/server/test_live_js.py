@@ -54,3 +54,43 @@ def test_the_pages_name_alerts_by_the_title_the_server_sends() -> None:
                          text=True, timeout=60, check=True)
     assert json.loads(run.stdout) == ["Illegal move", "Perpetual check", "Kind from a later version", "Alert"]
     assert "Clock pressed without a move" not in LIVE_JS.read_text(encoding="utf-8")
+
+
+STALLED = """
+const stub = {getItem: () => null, setItem: () => {}};
+let now = 1000000;
+const ticks = [];
+const opened = [];
+class EventSource {
+  constructor(url) { this.url = url; this.handlers = {}; this.closed = false; opened.push(this); }
+  addEventListener(kind, handler) { this.handlers[kind] = handler; }
+  close() { this.closed = true; }
+}
+Object.assign(globalThis, {localStorage: stub, sessionStorage: stub, window: {}, EventSource,
+                           document: {addEventListener: () => {}, body: {dataset: {}}},
+                           setInterval: (fn) => ticks.push(fn)});
+Date.now = () => now;
+const XQ = new Function(require("fs").readFileSync(process.argv[1], "utf8") + "\\nreturn XQ;")();
+const said = [];
+XQ.stream("7", () => {}, (ok) => said.push(ok));
+const first = opened[0];
+first.onopen();
+first.handlers.game({lastEventId: "12", data: "{}"});
+const run = (seconds) => { for (let s = 0; s < seconds; s += 5) { now += 5000; ticks.forEach((fn) => fn()); } };
+run(30);
+first.handlers.ping();  // the server's ping every 15 s: still live
+run(35);
+const stillOne = opened.length;
+run(10);  // then nothing for over 40 s: a stalled server
+console.log(JSON.stringify({stillOne, said, urls: opened.map((s) => s.url), closed: first.closed}));
+"""
+
+
+@pytest.mark.skipif(NODE is None, reason="node is not installed")
+def test_a_stream_the_server_stopped_answering_is_not_live_and_is_opened_again() -> None:
+    # a tester stopped the server (kill -STOP) for a minute: the console still said "live"
+    run = subprocess.run([str(NODE), "-e", STALLED, str(LIVE_JS)], capture_output=True, text=True, timeout=60,
+                         check=True)
+    seen = json.loads(run.stdout)
+    assert seen["stillOne"] == 1 and seen["said"][:2] == [True, True] and seen["said"][-1] is False
+    assert seen["closed"] and seen["urls"] == ["/api/events?since=7", "/api/events?since=12"]

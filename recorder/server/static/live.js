@@ -182,16 +182,35 @@ const XQ = (() => {
   document.addEventListener("click", () => { ranAtGestureStart = null; });  // after the button's own handler
 
   // --- the event stream: the browser reconnects by itself and sends Last-Event-ID -----------
+  // A server or network that stalls keeps the connection open and says nothing: the server sends a
+  // ping every 15 s, and a stream silent for SILENT_MS is taken as lost and opened again from the
+  // last event heard (a tester's stalled server had left the page "live" for good).
+  const SILENT_MS = 40000;
   function stream(since, onMessage, onStatus) {
-    const source = new EventSource("/api/events?since=" + encodeURIComponent(since));
-    source.addEventListener("game", (e) => {
-      document.body.dataset.lastEventId = e.lastEventId;
-      onMessage(JSON.parse(e.data));
-    });
-    source.addEventListener("reset", () => { source.close(); location.reload(); });  // the store was replaced
-    source.onopen = () => onStatus(true);
-    source.onerror = () => onStatus(false);
-    return source;
+    let source = null;
+    let heard = Date.now();
+    let last = since;
+    function open() {
+      source = new EventSource("/api/events?since=" + encodeURIComponent(last));
+      source.addEventListener("game", (e) => {
+        heard = Date.now();
+        last = e.lastEventId || last;
+        document.body.dataset.lastEventId = e.lastEventId;
+        onMessage(JSON.parse(e.data));
+      });
+      source.addEventListener("ping", () => { heard = Date.now(); onStatus(true); });
+      source.addEventListener("reset", () => { source.close(); location.reload(); });  // the store was replaced
+      source.onopen = () => { heard = Date.now(); onStatus(true); };
+      source.onerror = () => onStatus(false);
+    }
+    open();
+    setInterval(() => {
+      if (Date.now() - heard < SILENT_MS) return;
+      onStatus(false);
+      source.close();
+      heard = Date.now();  // the next try gets its own SILENT_MS
+      open();
+    }, 5000);
   }
 
   function setStatus(ok) {

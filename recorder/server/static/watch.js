@@ -158,13 +158,19 @@
 
   let polling = false;
   let problem = null;  // what the server said of a link it has no board or round for
+  // a request the server leaves unanswered is given up after this, and the page says it is not live
+  // (a stalled server or network had left it "live", its clocks running, for good)
+  const ANSWER_MS = 8000;
   async function poll() {
     if (polling) return;
     polling = true;
+    const abort = new AbortController();
+    const timer = setTimeout(() => abort.abort(), ANSWER_MS);
     try {
       const game = chosen.get("game");  // a board opened in full is asked for by itself, whatever its round
       const query = game ? "?game=" + encodeURIComponent(game) : roundQuery();
-      const r = await fetch("/api/public/games" + query, {headers: etag ? {"If-None-Match": etag} : {}});
+      const r = await fetch("/api/public/games" + query,
+                            {headers: etag ? {"If-None-Match": etag} : {}, signal: abort.signal});
       if (r.status === 200) {
         data = await r.json();
         XQ.serverNow(data.now);
@@ -184,6 +190,7 @@
     } catch (error) {
       XQ.setStatus(false);
     } finally {
+      clearTimeout(timer);
       polling = false;
     }
   }
