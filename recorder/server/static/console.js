@@ -187,13 +187,18 @@
     const rulings = all.reduce((n, g) => n + XQ.openAdvice(g).length, 0);
     const flagged = [alerts ? `${alerts} open alert${alerts > 1 ? "s" : ""}` : "",
                      rulings ? `${rulings} ruling${rulings > 1 ? "s" : ""} needed` : ""].filter(Boolean).join(", ");
-    document.getElementById("summary").innerHTML = `${all.length} board${all.length === 1 ? "" : "s"} · `
-      + (flagged ? `<button type="button" class="bad" title="show the first board with an open alert">${flagged}</button>` : "no open alerts");
     // the header names the rounds being played (else the latest game's): a tournament's earlier rounds,
-    // shown below as "not being played", had it wrap to two lines (an organiser tester)
+    // shown below as "not being played", had it wrap to two lines (an organiser tester); the boards
+    // counted are those rounds' (it had counted every game in the store: "round 5 · 9 boards" for one)
     const playing = all.filter((g) => g.state === "recording");
     const named = playing.length ? playing : all.filter((g) => g.id === Math.max(...all.map((x) => x.id)));
-    const rounds = new Set(named.map((g) => [g.event, g.round && "round " + g.round].filter(Boolean).join(", ")));
+    const roundOf = (g) => [g.event, g.round && "round " + g.round].filter(Boolean).join(", ");
+    const rounds = new Set(named.map(roundOf));
+    const boards = all.filter((g) => rounds.has(roundOf(g))).length;
+    const others = all.length - boards;
+    document.getElementById("summary").innerHTML = `${boards} board${boards === 1 ? "" : "s"}`
+      + (others ? ` (${all.length} games in all)` : "") + " · "
+      + (flagged ? `<button type="button" class="bad" title="show the first board with an open alert">${flagged}</button>` : "no open alerts");
     document.getElementById("round").textContent = [...rounds].filter(Boolean).join(" | ");
     document.title = (alerts + rulings ? `(${alerts + rulings}) ⚠ ` : "") + "Arbiter console · xqrec";
   }
