@@ -62,6 +62,15 @@ CORS = {"Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": "ET
 _ENTITY_TAG = re.compile(r'[\s,]*(?:W/)?"([^"]*)"\s*(?:,|$)')  # RFC 9110 section 8.8.3: [W/]"opaque"
 
 
+
+POST_ACTIONS = ("ack", "correct", "takeback", "result")
+
+
+def _posts_here(path: str) -> bool:
+    """Is ``path`` one of the arbiter's actions on a game (``/api/games/N/ACTION``), the only things posted to?"""
+    segments = path.strip("/").split("/")
+    return len(segments) == 4 and segments[:2] == ["api", "games"] and segments[3] in POST_ACTIONS
+
 class ConsoleServer(ThreadingHTTPServer):
     """The HTTP server with the store's path, the settings and the live event feed."""
 
@@ -331,7 +340,7 @@ class ConsoleHandler(BaseHTTPRequestHandler):
         self.end_headers()
 
     def _not_allowed(self) -> None:
-        allowed = "GET, HEAD, POST" if urlsplit(self.path).path.startswith("/api/") else "GET, HEAD"
+        allowed = "GET, HEAD, POST" if _posts_here(urlsplit(self.path).path) else "GET, HEAD"
         self._error(HttpError(HTTPStatus.METHOD_NOT_ALLOWED, f"{self.command} is not answered here (only {allowed})"),
                     {"Allow": allowed})
 
@@ -704,8 +713,10 @@ class ConsoleHandler(BaseHTTPRequestHandler):
 
     def _post(self, path: str) -> None:
         segments = path.strip("/").split("/")
-        if len(segments) != 4 or segments[:2] != ["api", "games"] or segments[3] not in ("ack", "correct", "takeback", "result"):
-            raise HttpError(HTTPStatus.NOT_FOUND, f"nothing to post at {path}")
+        if not _posts_here(path):
+            if segments[:2] == ["api", "games"]:
+                raise HttpError(HTTPStatus.NOT_FOUND, f"nothing to post at {path}")
+            return self._not_allowed()  # a page or feed to read (a tester's POST to the broadcast got a 404)
         if self.headers.get("Content-Type", "").split(";")[0].strip() != "application/json":
             raise HttpError(HTTPStatus.UNSUPPORTED_MEDIA_TYPE, "send JSON (Content-Type: application/json)")
         body = self._body()

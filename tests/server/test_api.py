@@ -563,6 +563,17 @@ def test_a_cross_site_viewer_may_poll_the_feed_and_other_methods_are_refused(con
         with pytest.raises(urllib.error.HTTPError) as refused:
             urllib.request.urlopen(request, timeout=5)
         assert refused.value.code == 405 and "error" in json.loads(refused.value.read())
+    for path in ("/broadcast/live.pgn", "/api/public/games", "/watch"):  # read-only: a tester's POST got a 404
+        request = urllib.request.Request(console.url + path, data=b"{}", method="POST",
+                                         headers={"Content-Type": "application/json"})
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(request, timeout=5)
+        assert refused.value.code == 405 and refused.value.headers["Allow"] == "GET, HEAD"
+    request = urllib.request.Request(console.url + "/api/games/1/nothing", data=b"{}", method="POST",
+                                     headers={"Content-Type": "application/json"})
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(request, timeout=5)
+    assert refused.value.code == 404
 
 
 def test_a_missing_game_opened_in_a_browser_is_a_page_and_ipv6_loopback_serves(tmp_path: Any) -> None:
