@@ -167,7 +167,7 @@ def _key(alert: Alert) -> tuple[str, float, int]:
 
 def _advice_text(loss: FoulLoss, side: str, counted: list[Alert]) -> str:
     listed = ", ".join(f"{_WHAT[a.kind]} after ply {a.ply}" for a in counted)
-    unless = "unless the arbiter rules one of them no foul; the arbiter rules"
+    unless = "unless the arbiter rules one of them no foul: the decision is the arbiter's"
     if loss.reason == SECOND_PRESS:
         listed = " and ".join(f"after ply {a.ply}" for a in counted)
         return (f"{side} pressed the clock without a move a second time ({listed}): two such presses lose the "
