@@ -174,38 +174,38 @@ def migrate(connection: sqlite3.Connection, path: Path | None) -> list[int]:
     """Apply the migrations the database lacks; returns their numbers.
 
     A database that already holds data (version above 0) is backed up beside ``path`` first.
-    Each migration runs in one transaction with its version row, so a crash leaves the old
-    version or the new one, never half of it. A database that is not a game store is refused
-    unchanged (:func:`check_store`).
+    The migrations due run in one transaction with their version rows, so a crash leaves the old
+    version or the new one, never part of the way, and no other process ever sees a store part of
+    the way (a recorder started beside one making a new store had found it at version 5, taken it
+    for an old store, and backed it up). A database that is not a game store is refused unchanged
+    (:func:`check_store`).
     """
     check_store(connection, path)
     current = schema_version(connection)
     if current > LATEST:
         raise ValueError(f"the game store has schema version {current}, newer than this program's {LATEST}")
+    if current == LATEST:
+        return []
     applied: list[int] = []
-    found = current  # the version this process found: its data is backed up, not a newer one's
-    while current < LATEST:
-        # the version read again under the write lock: recorders started together on a new store
-        # each found it empty, and the second ran the first migration again ("table already exists")
-        connection.execute("BEGIN IMMEDIATE")
-        try:
-            current = schema_version(connection)
-            due = [(number, sql) for number, sql in MIGRATIONS if number > current]
-            if due and 0 < current == found and path is not None and not applied:
-                # read through a connection of its own: this one's write lock would make the copy wait on itself
-                with contextlib.closing(sqlite3.connect(path, timeout=10.0)) as reader:
-                    saved = backup(reader, path.with_name(f"{path.name}.v{current}.bak"))
-                log.warning("game store %s migrated from version %d; backup at %s", path, current, saved)
-            if due:
-                number, sql = due[0]
-                for statement in (part.strip() for part in sql.split(";")):
-                    if statement:
-                        connection.execute(statement)
-                connection.execute("INSERT INTO schema_version (version) VALUES (?)", (number,))
-                applied.append(number)
-                current = number
-        except BaseException:
-            connection.execute("ROLLBACK")
-            raise
-        connection.execute("COMMIT")
+    # the version read again under the write lock: recorders started together on a new store each
+    # found it empty, and the second ran the first migration again ("table already exists")
+    connection.execute("BEGIN IMMEDIATE")
+    try:
+        current = schema_version(connection)
+        due = [(number, sql) for number, sql in MIGRATIONS if number > current]
+        if due and current > 0 and path is not None:
+            # read through a connection of its own: this one's write lock would make the copy wait on itself
+            with contextlib.closing(sqlite3.connect(path, timeout=10.0)) as reader:
+                saved = backup(reader, path.with_name(f"{path.name}.v{current}.bak"))
+            log.warning("game store %s migrated from version %d; backup at %s", path, current, saved)
+        for number, sql in due:
+            for statement in (part.strip() for part in sql.split(";")):
+                if statement:
+                    connection.execute(statement)
+            connection.execute("INSERT INTO schema_version (version) VALUES (?)", (number,))
+            applied.append(number)
+    except BaseException:
+        connection.execute("ROLLBACK")
+        raise
+    connection.execute("COMMIT")
     return applied
