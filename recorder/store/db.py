@@ -183,6 +183,25 @@ def _started_after(pid: int, started: str) -> bool:
     return began > session + _STARTED_SLACK_S
 
 
+def _wal_left_behind(path: Path | None) -> str:
+    """Why a store file may look empty: a recorder writes ahead into ``FILE-wal`` and moves its records
+    into the file itself only now and then, so a copy made while it ran, or after it crashed, without
+    that file holds little or nothing (a tester's copy after kill -9 read as "an empty database")."""
+    if path is None:
+        return ""
+    wal = Path(f"{path}-wal")
+    try:  # (reading the file made an empty one, where it is in write-ahead mode)
+        if wal.exists() and wal.stat().st_size > 0:
+            return ""
+        with open(path, "rb") as file:
+            if file.read(16) != b"SQLite format 3\0":
+                return ""
+    except OSError:
+        return ""
+    return (f"; if it was copied while its recorder ran or after a crash, the records may be in {path.name}-wal, "
+            "which is not beside it: copy that file along with it")
+
+
 def _write_ahead(db: sqlite3.Connection) -> None:
     """Put the store in WAL mode (kept in the file: readers never wait for the recorder's writes).
     SQLite answers "database is locked" at once, without waiting, when another connection is
@@ -252,7 +271,7 @@ class GameStore:
         if self.read_only:
             try:
                 if not check_store(self.db, self.path):
-                    raise FileNotFoundError(f"no game store at {self.path} (an empty database)")
+                    raise FileNotFoundError(f"no game store at {self.path} (an empty database{_wal_left_behind(self.path)})")
                 if schema_version(self.db) != LATEST:
                     raise ValueError(f"the game store {self.path} is on read-only media and needs upgrading to this "
                                      "program's version: copy it somewhere writable first")
@@ -262,8 +281,8 @@ class GameStore:
             return
         try:
             if not check_store(self.db, self.path) and not create:  # before the journal mode is written
-                raise FileNotFoundError(f"no game store at {self.path} (an empty database: record or "
-                                        "games --import make one)")
+                raise FileNotFoundError(f"no game store at {self.path} (an empty database"
+                                        f"{_wal_left_behind(self.path) or ': record or games --import make one'})")
             if self.path is not None:
                 _write_ahead(self.db)
             self.db.execute("PRAGMA synchronous=FULL")

@@ -627,3 +627,19 @@ def test_a_store_that_refuses_a_write_is_put_right_as_its_error_says() -> None:
     assert store_remedy("database or disk is full") == "free some space"
     assert "writable" in store_remedy("attempt to write a readonly database")
     assert store_remedy("disk I/O error") == "check the disk it is on"
+
+
+def test_a_store_copied_without_its_write_ahead_file_says_what_was_left_behind(tmp_path: Path) -> None:
+    # a tester copied a store after kill -9 (the main file only): it read as "an empty database"
+    import shutil
+
+    store = GameStore(tmp_path / "games.sqlite3")
+    run = StoreRecording.open(store, "table.mp4")
+    for event in game_events(OPENING[:4])[:-1]:
+        run.sink(event)
+    copy = tmp_path / "usb"
+    copy.mkdir()
+    shutil.copy(tmp_path / "games.sqlite3", copy / "games.sqlite3")  # while the recorder still holds it
+    store.close()
+    with pytest.raises(FileNotFoundError, match="the records may be in games.sqlite3-wal, which is not beside it"):
+        GameStore(copy / "games.sqlite3", create=False)  # as games, show and export open it
