@@ -325,7 +325,8 @@ def to_pgn_game(events: Sequence[Event], info: GameInfo | None = None,
     pgn.headers.update(extra or {})
     pgn.comment = NOTE_SEPARATOR.join(opening)
     times = move_times(game, control)
-    for entry, spent, extra_notes in zip(game.plies, times, notes, strict=True):
+    shown = published_plies(game) if public else len(game.plies)
+    for entry, spent, extra_notes in zip(game.plies[:shown], times[:shown], notes[:shown], strict=True):
         parts = []
         if entry.clock_ms is not None:
             parts.append(f"[%clk {clock_left_text(entry.clock_ms)}]")
@@ -335,6 +336,17 @@ def to_pgn_game(events: Sequence[Event], info: GameInfo | None = None,
         pgn.add_move(Move.from_iccs(entry.iccs), " ".join(parts + ([comment] if comment else [])))
     pgn.result = game.result
     return pgn
+
+
+def published_plies(game: RecordedGame) -> int:
+    """The plies a broadcast shows: those up to a result the arbiter marked, when moves were recorded
+    after it. Those are the players' analysis on the board after a resignation, or the result is on the
+    wrong game (the console's ``moves_after_result`` alert asks which): spectators had seen the moves of
+    a post-mortem under "1-0". Reopening the game (result ``*``) shows them."""
+    ended = game.ended
+    if isinstance(ended, ResultMarked) and ended.result and ended.ply < len(game.plies):
+        return max(ended.ply, 0)
+    return len(game.plies)
 
 
 _TIME_ARTICLES = ("21", "4.1.6")  # the flag fell; the moves not made in time

@@ -181,7 +181,8 @@ def game_state(game: GameRow, events: list[StoredEvent]) -> dict[str, Any]:
         elif isinstance(event, GameEnded):
             item: dict[str, Any] = {"ply": event.ply, "result": event.result, "reason": event.reason,
                                     "title": kind_title(event.reason), "article": event.article, "text": event.text,
-                                    "by": event.by if isinstance(event, ResultMarked) else ""}
+                                    "by": event.by if isinstance(event, ResultMarked) else "",
+                                    "marked": isinstance(event, ResultMarked)}
             if event.advisory:  # the arbiter's ruling is called for: acknowledged like an alert
                 item.update(seq=stored.seq, id=stored.id, t=event.t, acknowledged=None,
                             fen=moves[-1]["fen"] if moves else start, judged=list(event.judged))
@@ -288,8 +289,15 @@ def public_state(state: dict[str, Any]) -> dict[str, Any]:
     arbiter, the arbiter's actions and notes, the camera's stills and the marks on unsure moves are
     the arbiter's (docs/console.md)."""
     data = {name: state[name] for name in PUBLIC_FIELDS}
-    data["moves"] = [{name: move[name] for name in PUBLIC_MOVE_FIELDS} for move in state["moves"]]
     ended = state["ended"]
+    moves = state["moves"]
+    if ended is not None and ended["marked"] and ended["result"] and len(moves) > ended["ply"]:
+        # moves recorded after a result the arbiter marked: analysis on the board after a resignation,
+        # or the result is on the wrong game (the console asks); not published (see published_plies)
+        moves = moves[:max(ended["ply"], 0)]
+        data["fen"] = moves[-1]["fen"] if moves else state["start_fen"]
+        data["side_to_move"] = _side_to_move(data["fen"])
+    data["moves"] = [{name: move[name] for name in PUBLIC_MOVE_FIELDS} for move in moves]
     data["ended"] = None if ended is None else {name: ended[name] for name in ("ply", "result", "reason", "text", "article")}
     if ended is not None:  # how it ended, as the broadcast's Termination says (a result marked with an article alone)
         data["ended"]["termination"] = termination(ended["result"] or "", ended["reason"], ended["article"])

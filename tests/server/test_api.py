@@ -845,3 +845,28 @@ def test_an_event_whose_games_name_no_round_is_live_beside_another_events_rounds
     assert _live_rounds(games) == [("Club Match", "")]
     games.append(game(4, "Club Match", "2", "open"))  # the club's own games name rounds too: a roundless one is a camera tried out
     assert _live_rounds(games) == [("Club Match", "2")]
+
+
+def test_moves_recorded_after_a_marked_result_are_not_published(console: Any) -> None:
+    # a broadcaster tester marked 1-0 (black resigned) at ply 4 while the recorder ran on: the
+    # spectators saw plies 5-10 (on a real board, the players' analysis after the game) under "1-0"
+    events = list(recorder_events("game_short"))
+    cut = next(i for i, e in enumerate(events) if isinstance(e, MoveRecorded) and e.ply == 5)
+    with GameStore(console.db) as store:
+        game = store.create_game("game_short.mp4", GameInfo(event="Open", round="3", board=1, red="Li", black="Wang"))
+        for event in events[:cut]:
+            store.append(game, event)
+        store.append(game, ResultMarked(events[cut].t - 0.5, 4, "1-0", "arbiter", "", "black resigned", False, by="Liu"))
+        for event in events[cut:]:
+            store.append(game, event)
+    (shown,) = json.loads(get(f"{console.url}/api/public/games?game={game}")[1])["games"]
+    fourth = next(e for e in events if isinstance(e, MoveRecorded) and e.ply == 4)
+    assert [m["ply"] for m in shown["moves"]] == [1, 2, 3, 4] and shown["fen"] == fourth.fen_after
+    assert shown["result"] == "1-0"
+    (feed,) = read_pgn(get(console.url + "/broadcast/live.pgn")[1].decode())
+    assert len(feed.moves) == 4 and feed.result == "1-0"
+    (arbiters,) = read_pgn(get(f"{console.url}/games/{game}/export.pgn")[1].decode())
+    assert len(arbiters.moves) == len(truth("game_short")["plies"])  # the arbiter's record keeps them: to be ruled
+    assert post(f"{console.url}/api/games/{game}/result", {"result": "*"}, "Liu")[0] == 200  # the wrong game: reopened
+    (shown,) = json.loads(get(f"{console.url}/api/public/games?game={game}")[1])["games"]
+    assert len(shown["moves"]) == len(truth("game_short")["plies"])
