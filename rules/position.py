@@ -470,8 +470,9 @@ class Position:
             return geometry
         after = _apply(self._board, src, dst)
         own_g = dst if piece.upper() == "K" else self._board.index("K" if self._side == RED else "k")
-        enemy_g = after.index("k" if self._side == RED else "K")
-        if file_of(own_g) == file_of(enemy_g):
+        enemy_g = after.find("k" if self._side == RED else "K")  # -1: the move takes it (a board read wrong,
+        # or asked of the side not to move while the other's general stands in check)
+        if enemy_g >= 0 and file_of(own_g) == file_of(enemy_g):
             low, high = min(own_g, enemy_g), max(own_g, enemy_g)
             if all(after[sq] == EMPTY for sq in range(low + FILES, high, FILES)):
                 # forbidden by 2.2, and 自杀 by 3.4, which is what decides the game (4.1.3)

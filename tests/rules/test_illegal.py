@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 
 from rules import IllegalMoveError, InvalidMoveError, Move, Position
-from rules.squares import SQUARES
+from rules.squares import SQUARES, opponent, side_of
 from tests.rules.random_positions import play_randomly, random_placement, seeds
 
 
@@ -177,3 +177,20 @@ def test_violation_is_none_exactly_for_legal_moves_after_random_play(seed: int) 
 @given(seeds)
 def test_violation_is_none_exactly_for_legal_moves_on_random_placements(seed: int) -> None:
     assert_violation_iff_illegal(random_placement(random.Random(seed)))
+
+
+@settings(max_examples=50, deadline=None, derandomize=True)
+@given(seeds)
+def test_violation_answers_for_the_side_not_to_move_too(seed: int) -> None:
+    # the recorder asks it of a move by the side not on turn (art. 2.1): with the side to move in
+    # check, that side's piece can land on the general's point, and reading it crashed a full-length
+    # recording ("substring not found")
+    rng = random.Random(seed)
+    for position in play_randomly(rng, rng.randint(0, 120)):
+        other = position.with_side_to_move(opponent(position.side_to_move))
+        for src in range(90):
+            if other.board[src] == "." or side_of(other.board[src]) != other.side_to_move:
+                continue
+            for dst in range(90):
+                verdict = other.violation(src, dst)
+                assert verdict is None or (verdict.code and verdict.text)
