@@ -367,7 +367,8 @@ def termination_of(game: RecordedGame) -> str:
     """PGN's Termination tag for a game that ended (``""`` when it has not, or how is not known):
     ``normal`` for a mate, stalemate, resignation or agreed or ruled draw, ``time forfeit``,
     ``rules infraction`` (fouls, 自杀, forbidden repetitions), ``abandoned`` (a player who did not come),
-    as the ending event or the arbiter's marked article says; nothing for a result marked without one.
+    as the ending event or the arbiter's marked article says; nothing for a win marked without one (a
+    draw without one is ``normal``: a broadcaster tester's agreed draw had no Termination).
     A draw under the repetition articles (25.2, 26.9.4: neither side must change) is ``normal``: no
     one broke a rule."""
     ended = game.ended
@@ -386,8 +387,8 @@ def termination(result: str, reason: str, article: str) -> str:
         return "time forfeit"
     if _under(article, _ABANDONED_ARTICLES):
         return "abandoned"
-    if result == "1/2-1/2" and _under(article, _REPETITION_ARTICLES):
-        return "normal"
+    if result == "1/2-1/2" and (not article or _under(article, _REPETITION_ARTICLES)):
+        return "normal"  # a draw marked with no article: agreed, or as the rules have it; no one lost to a rule
     if _under(article, _INFRACTION_ARTICLES):
         return "rules infraction"
     return "normal" if _under(article, _NORMAL_ARTICLES) else ""

@@ -152,7 +152,8 @@ def test_termination_says_how_the_game_ended_when_that_is_known() -> None:
         assert tag(ResultMarked(30.0, 2, "0-1", "arbiter", article, "", False, by="A")) == expected, article
     # an arbiter tester: a draw the repetition rules give (neither side must change) broke no rule;
     # 自杀 (art. 3.4: generals facing, a general left to be taken) is one
-    drawn = [("25.2", "normal"), ("26.9.4", "normal"), ("23.5.2.1", "normal"), ("4.2.3", "normal")]
+    drawn = [("25.2", "normal"), ("26.9.4", "normal"), ("23.5.2.1", "normal"), ("4.2.3", "normal"),
+             ("", "normal")]  # a broadcaster tester's agreed draw, marked with no article, had none
     for article, expected in drawn:
         assert tag(ResultMarked(30.0, 2, "1/2-1/2", "arbiter", article, "", False, by="A")) == expected, article
     assert tag(ResultMarked(30.0, 2, "0-1", "arbiter", "3.4", "", False, by="A")) == "rules infraction"
