@@ -390,7 +390,7 @@ def test_the_spectators_page_shows_the_round_being_played_and_a_board_in_full(co
         page.wait_for_selector(f"#game-{old}", timeout=5000)
         assert "round=4" in page.url
         recorded = sum(isinstance(e, MoveRecorded) for e in events[:4])
-        assert recorded and f"{recorded} plies · recording stopped, no result yet" in page.inner_text(f"#game-{old}")
+        assert recorded and f"{recorded} plies · recording interrupted, to go on" in page.inner_text(f"#game-{old}")  # no recorder holds it
         page.go_back()
         page.wait_for_selector(f"#game-{live}", timeout=5000)
         page.click(f"#game-{live} a.players")

@@ -50,9 +50,12 @@
       const why = said ? ` · ${said}` : "";
       return `<span class="result">${XQ.esc(XQ.resultText(state.result))}</span>${XQ.esc(why)}`;
     }
-    // a recording that stopped with no result marked: say so, with how far the game got
+    // a recording that stopped with no result marked: say so, with how far the game got, and whether
+    // the recorder was cut off (to go on: a broadcaster could not tell a crashed recorder from a game over)
     if (state.state !== "recording") {
-      return XQ.esc(state.moves.length ? `${state.moves.length} plies · recording stopped, no result yet` : "not started");
+      if (!state.moves.length) return "not started";
+      const why = state.state === "interrupted" ? "recording interrupted, to go on" : "recording stopped, no result yet";
+      return XQ.esc(`${state.moves.length} plies · ${why}`);
     }
     return `${state.moves.length} plies · ${XQBoard.notation(state.side_to_move === "red" ? "红方走" : "黑方走", XQ.prefs.script)}`;
   }
