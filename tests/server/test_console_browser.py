@@ -366,6 +366,32 @@ def test_an_open_console_follows_xqrec_edit(console: Any) -> None:
         assert "round 5 -> 6; board 1 -> 3" in page.inner_text("#actions")
 
 
+def test_two_games_on_one_board_of_a_round_are_marked_on_the_console(console: Any) -> None:
+    # a broadcaster tester moved a game onto a board that had one (edit warns, as a swap of two boards
+    # passes through it): the console then showed two boards "1" with nothing to tell them
+    from recorder.cli import main
+
+    events = list(recorder_events("game_short", upto=4))
+    with GameStore(console.db) as store:
+        games = []
+        for board in (1, 2):
+            game = store.create_game(f"camera-{board}", GameInfo(board=board, red=f"Red {board}", **ROUND))
+            for event in events:
+                store.append(game, event)
+            games.append(game)
+    with _chromium() as browser:
+        page = browser.new_page()
+        page.goto(console.url + "/")
+        page.wait_for_selector(f"#game-{games[1]}", timeout=5000)
+        assert page.locator(".boardno.twin").count() == 0
+        assert main(["edit", str(games[1]), "--db", str(console.db), "--board", "1", "--by", "Liu"]) == 0
+        page.wait_for_function("() => document.querySelectorAll('.boardno.twin').length === 2", timeout=3000)
+        assert f"also has game {games[0]}" in page.get_attribute(f"#game-{games[1]} .boardno", "title")
+        assert main(["edit", str(games[1]), "--db", str(console.db), "--void", "recorded on the wrong board"]) == 0
+        page.wait_for_function("() => document.querySelectorAll('.boardno.twin').length === 0", timeout=3000)
+        assert page.locator(f"#game-{games[0]}").count() == 1
+
+
 def test_the_spectators_page_shows_the_round_being_played_and_a_board_in_full(console: Any) -> None:
     events = list(recorder_events("game_short"))
     with GameStore(console.db) as store:

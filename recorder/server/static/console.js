@@ -74,12 +74,17 @@
       : alert ? `${state.state === "recording" ? "live" : "the game's last position"}: ${since > 0 ? since + (since > 1 ? " plies" : " ply") + " after the alert" : "the alert's position differs"}` : "";
     const result = state.result && state.result !== "*" ? `<span class="result">${XQ.esc(XQ.resultText(state.result))}</span>` : "";
     const title = [state.event, state.round && "R" + state.round].filter(Boolean).join(" · ");
+    // another game on this board in this round (an edit onto a board taken, a replayed game): marked,
+    // or the console, the broadcast and the round's sheets show two boards "1" with nothing to tell them
+    const twins = boardTwins(state);
+    const twinNote = twins.length ? `board ${state.board} of this round also has game ${twins.map((g) => g.id).join(", ")}` : "";
     return `<header>
-        <span class="boardno" title="${XQ.esc(title)}">${state.board != null ? state.board : "#" + state.id}</span>
+        <span class="boardno${twins.length ? " twin" : ""}" title="${XQ.esc(twinNote || title)}">${state.board != null ? state.board : "#" + state.id}${twins.length ? " ⚠" : ""}</span>
         <a class="players" href="/games/${state.id}"><b class="red">${XQ.esc(state.red || "Red")}</b>
           <span class="vs">–</span> <b class="black">${XQ.esc(state.black || "Black")}</b></a>
         ${result}<span class="state ${state.state}">${XQ.esc(state.state)}</span>
       </header>
+      ${twins.length ? `<div class="twinnote">⚠ ${XQ.esc(twinNote)}: correct the board (xqrec edit GAME --board N) or void the wrong one</div>` : ""}
       <div class="body">
         <a class="boardview" href="/games/${state.id}" title="${atAlert ? "position at the alert" : "current position"}">${board}${caption ? `<span class="caption">${XQ.esc(caption)}</span>` : ""}</a>
         <div class="side">
@@ -213,13 +218,22 @@
     }
   }
 
+  function boardTwins(state) {
+    if (state.board == null) return [];
+    return [...games.values()].filter((g) => g.id !== state.id && !g.void && g.board === state.board
+                                             && groupKey(g) === groupKey(state));
+  }
+
   function accept(state) {
-    if (state.void) { render(state); return false; }
     const before = games.get(state.id);
+    // the games that shared its board before or share it now: their tiles' marks change with it
+    const touched = [...(before ? boardTwins(before) : []), ...boardTwins(state)];
+    if (state.void) { render(state); games.delete(state.id); touched.forEach(render); return false; }
     const known = new Set(before ? before.alerts.concat(before.advice || []).map((a) => a.seq) : []);
     games.set(state.id, state);
     received.set(state.id, Date.now());
     render(state);
+    touched.forEach((twin) => { if (games.has(twin.id)) render(games.get(twin.id)); });
     return state.alerts.some((a) => !known.has(a.seq) && !a.acknowledged)
       || XQ.openAdvice(state).some((a) => !known.has(a.seq));
   }
