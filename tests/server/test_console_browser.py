@@ -285,7 +285,8 @@ def test_with_a_password_the_console_is_the_arbiters_and_spectators_watch_withou
         kiosk = browser.new_page()
         kiosk.goto(guarded.url.replace("http://", "http://Zhang%20Wei:correct%20horse%20battery@") + "/")
         kiosk.wait_for_selector(f"#game-{game}", timeout=5000)
-        assert kiosk.is_visible("#live.ok") and "@" not in kiosk.url
+        kiosk.wait_for_selector("#live.ok", timeout=5000)  # the stream opens after the games are drawn
+        assert "@" not in kiosk.url
     with GameStore(guarded.db) as store:
         assert [e.by for e in store.events(game) if isinstance(e, AlertAcknowledged)] == ["Zhang Wei"]
 
