@@ -358,6 +358,8 @@ def test_an_open_console_follows_xqrec_edit(console: Any) -> None:
         page.wait_for_function("id => document.getElementById('game-' + id).closest('.group')"
                                ".querySelector('h2').textContent.includes('Round 6')", arg=games[0], timeout=3000)
         assert page.locator(".group").count() == 2
+        # none recorded now: the newest game's round is the one being played, as /watch and the feed have it
+        assert "Round 5" in page.inner_text(".group:not(.past) h2") and "Round 6" in page.inner_text(".group.past h2")
         assert main(["edit", str(games[1]), "--db", str(console.db), "--void", "a test recording"]) == 0
         page.wait_for_function("id => !document.getElementById('game-' + id)", arg=games[1], timeout=3000)
         assert page.locator(".group").count() == 1  # round 5 had only the voided game left

@@ -161,12 +161,18 @@
 
   // the rounds being played first (name order), then the others, the latest first: a tournament's
   // earlier rounds no longer push the live boards down the page (a broadcaster tester)
+  // With none recorded now, the newest game's round is the one being played, as the header, /watch and
+  // the broadcast feed have it (a tester's console said "not being played" of the round /watch showed live)
   function sortGroups() {
     const rank = new Map();
-    for (const state of games.values()) {
+    const all = [...games.values()];
+    const anyRecording = all.some((state) => state.state === "recording");
+    const newest = Math.max(...all.map((state) => state.id));
+    for (const state of all) {
       const key = groupKey(state);
-      const [live, newest] = rank.get(key) || [false, 0];
-      rank.set(key, [live || state.state === "recording", Math.max(newest, state.id)]);
+      const [live, latest] = rank.get(key) || [false, 0];
+      const playing = anyRecording ? state.state === "recording" : state.id === newest;
+      rank.set(key, [live || playing, Math.max(latest, state.id)]);
     }
     const groups = [...tiles.querySelectorAll(":scope > .group")];
     const sorted = [...groups].sort((a, b) => {
