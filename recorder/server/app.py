@@ -214,6 +214,17 @@ def none_match(header: str | None, tag: str) -> bool:
     return found
 
 
+def download_name(game: GameRow) -> str:
+    """A game's file name, without its extension, as a downloads folder lists it: event, round, board,
+    players and the game's number (a broadcaster tester's folder held game-5.pgn, game-6.pgn, ...)."""
+    info = game.info
+    players = " - ".join(name for name in (info.red, info.black) if name)
+    parts = [info.event, f"R{info.round}" if info.round else "", f"B{info.board}" if info.board is not None else "",
+             players, f"game {game.id}"]
+    name = " ".join(" ".join(part.split()) for part in parts if part.strip())
+    return "".join("_" if char in '/\\:*?"<>|' or not char.isprintable() else char for char in name)[:150]
+
+
 def content_disposition(filename: str) -> str:
     """``attachment`` with the file's name: an ASCII ``filename`` for every client and, when the name
     is not ASCII, ``filename*`` in UTF-8 (RFC 6266, RFC 8187)."""
@@ -458,7 +469,7 @@ class ConsoleHandler(BaseHTTPRequestHandler):
         store = self.server.store()
         row = store.game(game_id)
         events = store.events(game_id)
-        name = f"game-{game_id}"
+        name = download_name(row)
         if kind == "pgn":
             notation = self._choice(query, "notation", NOTATIONS, "iccs")
             body = export_pgn(events, row.info, notation, {"GameId": str(game_id)}).encode("utf-8")

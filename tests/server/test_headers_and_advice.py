@@ -155,10 +155,17 @@ def test_the_pages_have_an_icon(console: Any) -> None:
 
 
 def test_export_file_names_in_headers(console: Any) -> None:
+    # a broadcaster tester's downloads folder held game-5.pgn, game-6.pgn, ...: the name says which game
+    from urllib.parse import quote
+
     game = _record_named(console.db)
     for kind in ("pgn", "txt"):
         status, _, headers = get(f"{console.url}/games/{game}/export.{kind}")
-        assert status == 200 and headers["Content-Disposition"] == f'attachment; filename="game-{game}.{kind}"'
+        named = f"{EVENT} R{ROUND} B1 李 - 王 game {game}.{kind}".replace("/", "_")
+        assert status == 200 and f"filename*=UTF-8''{quote(named, safe='')}" in headers["Content-Disposition"]
+    with GameStore(console.db) as store:
+        bare = store.create_game("cam-2")
+    assert f'filename="game {bare}.pdf"' in get(f"{console.url}/games/{bare}/export.pdf")[2]["Content-Disposition"]
 
 
 def test_no_move_is_added_after_the_marked_result_until_the_game_is_reopened(console: Any) -> None:
