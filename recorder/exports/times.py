@@ -136,7 +136,10 @@ def move_times(game: RecordedGame, time_control: str = "") -> list[int | None]:
             if start.side == entry.side or (started_by is not None and started_by != entry.ply - 1):
                 times.append(None)  # a press was lost between: the clock ran over more than this move
             elif any(start.t <= gone < press.t for gone, _ in game.source_changes):
-                times.append(None)  # timed on two sources: the time between them is not the game's
+                # timed on two sources, the time between them not the game's: the clock's own readings
+                # tell it (the mover's time left at the press before, less at this one, plus the increment)
+                spent = _left(start, entry.side) - _left(press, entry.side) + control[1] if control else None
+                times.append(max(0, spent) if spent is not None else None)
             else:
                 times.append(max(0, round((press.t - start.t) * 1000)))
     return times

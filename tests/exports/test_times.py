@@ -311,3 +311,28 @@ def test_time_used_says_where_it_stops_when_the_clock_went_unheard_before_the_en
     # presses heard before their moves were recorded (a live camera's delay) name no ply: still heard
     early = [replace(e, ply=None) if isinstance(e, ClockPressed) and (e.ply or 0) >= 10 else e for e in events]
     assert "no press heard" not in export_text(early, INFO)
+
+
+def test_a_move_timed_across_a_change_of_source_takes_its_time_from_the_clocks_readings() -> None:
+    # a tester's game resumed from another camera: the first move after it had no [%emt], the time
+    # between the sources not being the game's; the clock's own readings tell it
+    from recorder.events import SOURCE_CHANGED, SourceGap
+
+    clock = _Clock()
+    events: list[Event] = [RecordingStarted(0.0, "cam", START_FEN)]
+    position = Position.from_fen(START_FEN)
+    pressed = [5.027, 10.337, 13.97, 18.742]
+    shift = 0.0
+    for ply, (text, at) in enumerate(zip(MOVES[:4], pressed, strict=True), 1):
+        if ply == 3:  # the camera was replaced after ply 2: the new run's times go on 28 s later
+            events.append(SourceGap(11.0, 39.0, SOURCE_CHANGED))
+            shift = 28.0
+        move = Move.from_iccs(text)
+        side, chinese = position.side_to_move, format_move(position, move, "chinese")
+        position = position.play(move)
+        press = clock.press(at, side, ply)
+        events += [MoveRecorded(at - 0.3 + shift, ply, text, chinese, side, position.fen(), 1.0, at - 0.4 + shift),
+                   replace(press, t=at + shift)]
+    spent = move_times(rebuild(events), INFO.time_control)
+    assert spent == [5027, 5310, 3633, 4772]
+    assert move_times(rebuild(events))[2] is None  # with no time control the increment is not known
