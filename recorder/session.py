@@ -715,6 +715,11 @@ class RecordingSession:
         events.append(RecordingStopped(self.last_t, self.frames, reason))
         return self._emit(events)
 
+    def close_after_fault(self, reason: str) -> list[Event]:
+        """Close the record with nothing more judged: :meth:`finish` itself met a fault of the
+        recorder's own, and the moves recorded must still be written out."""
+        return self._emit([RecordingStopped(self.last_t, self.frames, reason)])
+
 
 MIRROR_TELLS = math.log(0.5)  # a view whose better reading fits the game worse than this tells nothing
 

@@ -398,12 +398,19 @@ def record_source(source_spec: str, classifier: Any, *, source: FrameSource | No
             log.error("the recorder failed (please report this, with the lines below)", exc_info=True)
             reason, complete = f"{INTERNAL_ERROR} ({type(error).__name__}: {error})", False
         progress.clear()
-        if clock is not None:
-            clock.stop()
-            for clock_event in clock.events_until(math.inf, session.resolver.game.ply):  # told after the last frame
-                events.append(clock_event)
-                on_event(clock_event)
-        session.finish(reason, complete=complete)
+        try:
+            if clock is not None:
+                clock.stop()
+                for clock_event in clock.events_until(math.inf, session.resolver.game.ply):  # told after the last frame
+                    events.append(clock_event)
+                    on_event(clock_event)
+            session.finish(reason, complete=complete)
+        except Exception as error:  # the end's own judgements (the last presses, the clock's grace) failed
+            log.error("the recorder failed closing the record (please report this, with the lines below)",
+                      exc_info=True)
+            if not reason.startswith(INTERNAL_ERROR):
+                reason = f"{INTERNAL_ERROR} ({type(error).__name__}: {error})"
+            session.close_after_fault(reason)
         return store.events() if store is not None else list(events.events)
 
 

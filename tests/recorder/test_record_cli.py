@@ -980,6 +980,19 @@ def test_a_fault_of_the_recorders_own_still_writes_out_the_moves_recorded(
     db = tmp_path / "games.sqlite3"
     assert main(["record", str(VIDEO), "--db", str(db), "--quiet"]) == 2
     assert "game 1 is left open" in capsys.readouterr().err
+    # a fault in the end's own judgements (the last presses, the clock's grace: the tester's was there)
+    monkeypatch.setattr(Resolver, "observe", observe)
+    tick = Resolver.tick
+
+    def failing_tick(self: Resolver, t: float) -> Any:
+        if t > truth["duration_s"]:  # only the end's: finish ticks on past the last frame by the clock's grace
+            raise RuntimeError("a bug at the end")
+        return tick(self, t)
+
+    monkeypatch.setattr(Resolver, "tick", failing_tick)
+    assert main(["record", str(VIDEO), "--no-db", "--pgn", str(pgn), "--quiet"]) == 2
+    (back,) = read_pgn(pgn.read_text(encoding="utf-8"))
+    assert [m.iccs for m in back.moves] == truth["moves"] and "a bug at the end" in capsys.readouterr().err
 
 
 @pytest.mark.skipif(not VIDEO.exists(), reason="fixture video missing")
