@@ -146,41 +146,33 @@ class GameRow:
         return "interrupted" if self.interrupted else "recording"
 
 
-def _alive(pid: int, host: str, started: str | None = None) -> bool:
-    """Is the recorder process ``pid`` of ``host``, which began its session at ``started`` (the
-    store's UTC time), still running? Another host's cannot be told from here: taken as running."""
+def _alive(pid: int, host: str, process: str | None = None) -> bool:
+    """Is the recorder process ``pid`` of ``host`` still running? ``process`` is the session's
+    :func:`process_identity`: a process by that number that is another one (the number given again
+    after a crash or a reboot, to a recorder started at boot or to the very process asking) is not
+    it. Another host's cannot be told from here: taken as running."""
     if host != socket.gethostname():
         return True  # cannot tell from here: assume it is still recording (record --take-over)
-    if pid == os.getpid() and started is not None:
-        # this very process: a session of its own is alive; one begun before it started is a dead
-        # recorder's whose number came back (a recorder started at boot gets the same low numbers)
-        return not _started_after(pid, started)
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
     except PermissionError:
         pass
-    # a process by that number began after the session did: the number was given again after the
-    # recorder died (a crash, a reboot), and it is some other program
-    return started is None or not _started_after(pid, started)
+    now = process_identity(pid)
+    return process is None or now is None or now == process
 
 
-_STARTED_SLACK_S = 5.0  # seconds a process's start, read from /proc, may seem to come after its own session's
-
-
-def _started_after(pid: int, started: str) -> bool:
-    """Did process ``pid`` start after the store's time ``started`` (Linux's /proc; False where it
-    cannot be told)? A recorder starts its session after it starts, never before."""
+def process_identity(pid: int) -> str | None:
+    """Which process ``pid`` is, beyond its number: this boot of the machine and the process's start
+    in clock ticks since it (Linux's /proc; None elsewhere). No wall clock is read, so a clock set
+    forward after boot (a machine without a battery-backed clock, then NTP) changes nothing."""
     try:
-        since_boot = int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[19])
-        boot = next(int(line.split()[1]) for line in Path("/proc/stat").read_text().splitlines()
-                    if line.startswith("btime "))
-        began = boot + since_boot / os.sysconf("SC_CLK_TCK")
-        session = datetime.strptime(started, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC).timestamp()
-    except (OSError, ValueError, IndexError, StopIteration):
-        return False
-    return began > session + _STARTED_SLACK_S
+        boot = Path("/proc/sys/kernel/random/boot_id").read_text().strip()
+        since_boot = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[19]
+    except (OSError, IndexError):
+        return None
+    return f"{boot}:{since_boot}"
 
 
 def _wal_left_behind(path: Path | None) -> str:
@@ -408,10 +400,10 @@ class GameStore:
         a console shows at once that nothing records it. Only processes of this host can be checked.
         Returns the games concerned; the game stays open (``record --resume`` goes on with it)."""
         candidates = self.db.execute(
-            "SELECT s.id, s.game_id, s.pid, s.host, s.started FROM sessions s JOIN games g ON g.id = s.game_id"
+            "SELECT s.id, s.game_id, s.pid, s.host, s.process FROM sessions s JOIN games g ON g.id = s.game_id"
             " WHERE s.stopped IS NULL AND g.status = 'open' AND s.host = ?"
             " AND s.id = (SELECT MAX(id) FROM sessions WHERE game_id = s.game_id)", (socket.gethostname(),)).fetchall()
-        lost = [row for row in candidates if not _alive(int(row["pid"]), str(row["host"]), row["started"])]
+        lost = [row for row in candidates if not _alive(int(row["pid"]), str(row["host"]), row["process"])]
         if not lost:
             return []
         found: list[int] = []
@@ -512,8 +504,8 @@ class GameStore:
     # --- sessions: one per run of the recorder -------------------------------------------
     def begin_session(self, game_id: int, resumed_at_ply: int | None = None) -> int:
         cursor = self.db.execute(
-            "INSERT INTO sessions (game_id, pid, host, started, resumed_at_ply) VALUES (?, ?, ?, ?, ?)",
-            (game_id, os.getpid(), socket.gethostname(), _now(), resumed_at_ply))
+            "INSERT INTO sessions (game_id, pid, host, started, resumed_at_ply, process) VALUES (?, ?, ?, ?, ?, ?)",
+            (game_id, os.getpid(), socket.gethostname(), _now(), resumed_at_ply, process_identity(os.getpid())))
         return int(cursor.lastrowid or 0)
 
     def end_session(self, session_id: int) -> None:
@@ -561,12 +553,12 @@ class GameStore:
 
     def recorder_of(self, game_id: int) -> tuple[int, str] | None:
         """(process, host) of the recorder running on the game, as far as this machine can tell."""
-        last = self.db.execute("SELECT pid, host, started, stopped FROM sessions WHERE game_id = ? ORDER BY id DESC "
+        last = self.db.execute("SELECT pid, host, process, stopped FROM sessions WHERE game_id = ? ORDER BY id DESC "
                                "LIMIT 1", (game_id,)).fetchone()
         if last is None or last["stopped"] is not None:
             return None
         pid, host = int(last["pid"]), str(last["host"])
-        return (pid, host) if _alive(pid, host, last["started"]) else None
+        return (pid, host) if _alive(pid, host, last["process"]) else None
 
     def take_over(self, game_id: int, by: str) -> None:
         """End the session of a recorder on another host that the user says is no longer running (the

@@ -102,6 +102,12 @@ MIGRATIONS: tuple[tuple[int, str], ...] = (
     (6, """
         ALTER TABLE games ADD COLUMN void TEXT NOT NULL DEFAULT ''
     """),
+    # which process a session's recorder was, beyond its number (the machine's boot and the process's
+    # start, ``recorder.store.db.process_identity``): a number given again after a crash or a reboot
+    # had kept a dead recorder's game "being recorded". NULL where it cannot be told (older sessions)
+    (7, """
+        ALTER TABLE sessions ADD COLUMN process TEXT
+    """),
 )
 LATEST = MIGRATIONS[-1][0]
 _CREATED = re.compile(r"CREATE TABLE (\w+)", re.IGNORECASE)

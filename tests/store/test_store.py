@@ -181,24 +181,31 @@ def test_an_interrupted_game_goes_on_from_another_source_by_its_number(tmp_path:
         StoreRecording.open(store, "/dev/video2", game_id=99)
 
 
-@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="process start times are read from Linux's /proc")
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="process identities are read from Linux's /proc")
 def test_a_dead_recorders_process_number_given_again_does_not_hold_its_game(tmp_path: Path) -> None:
     # a tester: after a crash or a reboot the number comes back (a recorder started at boot gets the
     # same low numbers, or is itself the process of that number), and the game was refused for good
     import os
 
+    from recorder.store.db import process_identity
+
     store = GameStore(tmp_path / "s.sqlite3")
     run = StoreRecording.open(store, "rtsp://table-5")
     for event in game_events(OPENING[:4])[:-1]:
         run.sink(event)
+    assert store.game(run.game_id).state == "recording"
+    # a reviewer: a clock set forward after boot (no battery, then NTP) must not make it look dead
+    store.db.execute("UPDATE sessions SET started = '2020-01-01T00:00:00Z' WHERE id = ?", (run.session_id,))
+    assert store.game(run.game_id).state == "recording"
     other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
     try:
-        store.db.execute("UPDATE sessions SET pid = ? WHERE id = ?", (other.pid, run.session_id))
-        assert store.game(run.game_id).state == "recording"  # a process started before its session: the recorder
-        for pid in (other.pid, os.getpid()):  # started after the session began: another program by that number
-            store.db.execute("UPDATE sessions SET pid = ?, started = '2026-01-01T08:00:00Z' WHERE id = ?",
-                             (pid, run.session_id))
+        for pid in (other.pid, os.getpid()):  # the number now another program's, or this one's
+            store.db.execute("UPDATE sessions SET pid = ?, process = ? WHERE id = ?",
+                             (pid, f"{process_identity(pid)}-before", run.session_id))
             assert store.game(run.game_id).state == "interrupted"
+        store.db.execute("UPDATE sessions SET pid = ?, process = ? WHERE id = ?",
+                         (other.pid, process_identity(other.pid), run.session_id))
+        assert store.game(run.game_id).state == "recording"  # that very process: its recorder
     finally:
         other.kill()
         other.wait()
