@@ -818,6 +818,12 @@ def _run(args: argparse.Namespace) -> int:
     if not args.quiet:  # shown before the files are written: a full disk must not take it too
         print()
         print(sheet, end="")
+    if (stored is None and not (args.pgn or args.scoresheet or args.events)
+            and getattr(sys.stdout, "lost", False)):  # the scoresheet above was the only copy, and it went nowhere
+        print("xqrec record: standard output was closed, and with --no-db and no --pgn, --scoresheet or --events "
+              "nothing else holds the game: its PGN follows here", file=sys.stderr)
+        print(pgn_text, end="", file=sys.stderr)
+        return 2
     unwritten = [f"{path}: {problem}" for path, text in ((args.pgn, pgn_text), (args.scoresheet, sheet))
                  if path is not None and (problem := _write(path, text))]
     if unwritten:
@@ -826,7 +832,7 @@ def _run(args: argparse.Namespace) -> int:
                 else f"the event log {args.events} holds it" if args.events else "its PGN follows on standard output")
         print(f"xqrec record: cannot write {'; '.join(unwritten)}; {kept}", file=sys.stderr)
         if stored is None and not args.events:
-            print(pgn_text, end="")
+            _print_record(pgn_text)
     if stored is not None and stored.backlog:  # the store refused them to the end (a full disk)
         written = [str(path) for path in (args.pgn, args.scoresheet)  # an event log on a full disk stopped too
                    if path is not None and not any(item.startswith(f"{path}:") for item in unwritten)]
@@ -837,7 +843,7 @@ def _run(args: argparse.Namespace) -> int:
               f"game {stored.game_id}; {where}. {store_remedy(stored.store_error).capitalize()}: the same command (or --resume "
               f"{stored.game_id}) goes on from what the store holds", file=sys.stderr)
         if not written:
-            print(pgn_text, end="")
+            _print_record(pgn_text)
         return 2
     if stored is not None and not args.quiet and not args.no_store_hint and any(
             isinstance(e, MoveRecorded) for e in events):  # where the game went (a new user: the output ended with the sheet)
@@ -908,6 +914,12 @@ def _run(args: argparse.Namespace) -> int:
     if unwritten:
         return 2
     return 1 if ((ended_early or grew) and not closed) or nothing else 0
+
+
+def _print_record(text: str) -> None:
+    """The record on standard output, where nothing else holds it; on standard error once standard
+    output was found closed (it would go nowhere)."""
+    print(text, end="", file=sys.stderr if getattr(sys.stdout, "lost", False) else sys.stdout)
 
 
 def _write(path: Path, text: str) -> str:

@@ -997,7 +997,8 @@ def test_a_fault_of_the_recorders_own_still_writes_out_the_moves_recorded(
 
 @pytest.mark.skipif(not VIDEO.exists(), reason="fixture video missing")
 def test_a_closed_output_pipe_does_not_stop_the_recording(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,
+        capsys: pytest.CaptureFixture[str]) -> None:
     # `xqrec record ... | head -3` (or a tee that died) ended a tester's recording at ply 3, status 0,
     # with no PGN and no word of it
     import io
@@ -1019,3 +1020,8 @@ def test_a_closed_output_pipe_does_not_stop_the_recording(
     (back,) = read_pgn(pgn.read_text(encoding="utf-8"))
     assert [m.iccs for m in back.moves] == truth["moves"]
     assert "standard output was closed" in caplog.text
+    # a reviewer: with --no-db and no file, the scoresheet on the closed output was the only copy
+    monkeypatch.setattr(sys, "stdout", ClosingPipe())
+    assert main(["record", str(VIDEO), "--no-db"]) == 2
+    (back,) = read_pgn(capsys.readouterr().err.split("its PGN follows here\n", 1)[1])
+    assert [m.iccs for m in back.moves] == truth["moves"]
