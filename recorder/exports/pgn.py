@@ -303,7 +303,7 @@ def public_notes(game: RecordedGame) -> list[tuple[int, str]]:
 
 
 def to_pgn_game(events: Sequence[Event], info: GameInfo | None = None,
-                extra: dict[str, str] | None = None, public: bool = False) -> PgnGame:
+                extra: dict[str, str] | None = None, public: bool = False, live: bool = False) -> PgnGame:
     """The recorded game as a ``rules.PgnGame`` with clock comments, and the alert, correction and
     advice comments unless it is for the ``public`` (a broadcast: clocks and the game's end only)."""
     game = rebuild(events)
@@ -325,7 +325,7 @@ def to_pgn_game(events: Sequence[Event], info: GameInfo | None = None,
     pgn.headers.update(extra or {})
     pgn.comment = NOTE_SEPARATOR.join(opening)
     times = move_times(game, control)
-    shown = published_plies(game) if public else len(game.plies)
+    shown = published_plies(game) if live else len(game.plies)
     for entry, spent, extra_notes in zip(game.plies[:shown], times[:shown], notes[:shown], strict=True):
         parts = []
         if entry.clock_ms is not None:
@@ -403,10 +403,11 @@ def _attach(notes: list[list[str]], opening: list[str], ply: int, text: str) -> 
 
 
 def export_pgn(events: Sequence[Event], info: GameInfo | None = None, notation: str = "iccs",
-               extra: dict[str, str] | None = None, public: bool = False) -> str:
+               extra: dict[str, str] | None = None, public: bool = False, live: bool = False) -> str:
     """PGN text of a recorded game, moves in ``notation`` (``iccs``, ``wxf`` or ``chinese``); a
-    ``public`` one (for a broadcast) leaves the arbiter's alerts, notes and advice out."""
-    return write_pgn(to_pgn_game(events, info, extra, public), notation)
+    ``public`` one leaves the arbiter's alerts, notes and advice out, and a ``live`` one (the
+    broadcast) the moves recorded after a result the arbiter marked (see :func:`published_plies`)."""
+    return write_pgn(to_pgn_game(events, info, extra, public, live), notation)
 
 
 @dataclass(frozen=True)

@@ -21,14 +21,16 @@ def round_games(store: GameStore, event: str, round_name: str) -> list[GameRow]:
     return games
 
 
-def round_pgn(store: GameStore, event: str, round_name: str, notation: str = "iccs") -> str:
+def round_pgn(store: GameStore, event: str, round_name: str, notation: str = "iccs", live: bool = False) -> str:
     """Every game of ``round_name`` in tournament ``event``, by board number, as one PGN text.
 
     Games still being recorded are included with result ``*`` (a broadcast shows them live). It is
-    for the public: moves, clock times and how each game ended, without the arbiter's alerts and advice.
+    for the public: moves, clock times and how each game ended, without the arbiter's alerts and advice;
+    ``live`` (the broadcast) also leaves out the moves recorded after a result the arbiter marked.
     """
     games = round_games(store, event, round_name)
-    texts = [export_pgn(store.events(g.id), g.info, notation, {"GameId": str(g.id)}, public=True) for g in games]
+    texts = [export_pgn(store.events(g.id), g.info, notation, {"GameId": str(g.id)}, public=True, live=live)
+             for g in games]
     return "\n".join(texts)
 
 

@@ -523,7 +523,7 @@ class ConsoleHandler(BaseHTTPRequestHandler):
 
                 shown = [g for g in games if g.status == "open"] or games
                 text = "\n".join(export_pgn(store.events(g.id), g.info, notation, {"GameId": str(g.id)},
-                                             public=True) for g in shown)
+                                             public=True, live=True) for g in shown)
         else:
             text = self._round_text(store, event, round_name, notation, round_pgn)
         if wanted is not None and wanted.strip() == "*":
@@ -582,7 +582,7 @@ class ConsoleHandler(BaseHTTPRequestHandler):
     @staticmethod
     def _round_text(store: GameStore, event: str, round_name: str, notation: str, round_pgn: Any) -> str:
         try:
-            return str(round_pgn(store, event, round_name, notation))
+            return str(round_pgn(store, event, round_name, notation, live=True))
         except ValueError as error:
             raise HttpError(HTTPStatus.NOT_FOUND, str(error)) from None
 

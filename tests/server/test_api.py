@@ -867,6 +867,11 @@ def test_moves_recorded_after_a_marked_result_are_not_published(console: Any) ->
     assert len(feed.moves) == 4 and feed.result == "1-0"
     (arbiters,) = read_pgn(get(f"{console.url}/games/{game}/export.pgn")[1].decode())
     assert len(arbiters.moves) == len(truth("game_short")["plies"])  # the arbiter's record keeps them: to be ruled
+    from recorder.exports.round_pgn import round_pgn
+
+    with GameStore(console.db) as store:  # and the organiser's archive of the round (a reviewer)
+        (archived,) = read_pgn(round_pgn(store, "Open", "3"))
+    assert len(archived.moves) == len(truth("game_short")["plies"])
     assert post(f"{console.url}/api/games/{game}/result", {"result": "*"}, "Liu")[0] == 200  # the wrong game: reopened
     (shown,) = json.loads(get(f"{console.url}/api/public/games?game={game}")[1])["games"]
     assert len(shown["moves"]) == len(truth("game_short")["plies"])
