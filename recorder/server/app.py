@@ -221,8 +221,12 @@ def download_name(game: GameRow) -> str:
     players = " - ".join(name for name in (info.red, info.black) if name)
     parts = [info.event, f"R{info.round}" if info.round else "", f"B{info.board}" if info.board is not None else "",
              players, f"game {game.id}"]
-    name = " ".join(" ".join(part.split()) for part in parts if part.strip())
-    return "".join("_" if char in '/\\:*?"<>|' or not char.isprintable() else char for char in name)[:150]
+    safe = ["".join("_" if char in '/\\:*?"<>|' or not char.isprintable() else char for char in " ".join(part.split()))
+            for part in parts if part.strip()]
+    while len(" ".join(safe).encode("utf-8")) > 200 and len(safe) > 1:  # a file name holds 255 bytes: the
+        longest = max(range(len(safe) - 1), key=lambda i: len(safe[i].encode("utf-8")))  # game's number stays
+        safe[longest] = safe[longest][:max(1, len(safe[longest]) * 2 // 3)]
+    return " ".join(safe)
 
 
 def content_disposition(filename: str) -> str:
@@ -351,7 +355,7 @@ class ConsoleHandler(BaseHTTPRequestHandler):
         self.end_headers()
 
     def _not_allowed(self) -> None:
-        allowed = "GET, HEAD, POST" if _posts_here(urlsplit(self.path).path) else "GET, HEAD"
+        allowed = "POST" if _posts_here(urlsplit(self.path).path) else "GET, HEAD"
         self._error(HttpError(HTTPStatus.METHOD_NOT_ALLOWED, f"{self.command} is not answered here (only {allowed})"),
                     {"Allow": allowed})
 

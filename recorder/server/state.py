@@ -161,7 +161,7 @@ def game_state(game: GameRow, events: list[StoredEvent]) -> dict[str, Any]:
             moves.append(entry)
             if event.red_ms is not None and event.black_ms is not None:
                 clocks.update(red_ms=event.red_ms, black_ms=event.black_ms, t=event.t, wall=stored.wall)
-            if ended is not None and ended["ply"] >= event.ply and not ended["by"]:
+            if ended is not None and ended["ply"] >= event.ply and not ended["marked"]:
                 ended = None  # the position it was judged on is gone (the arbiter's own result stands)
         elif isinstance(event, ClockPressed):
             clocks.update(red_ms=event.red_ms, black_ms=event.black_ms, t=event.t, wall=stored.wall,
@@ -173,7 +173,7 @@ def game_state(game: GameRow, events: list[StoredEvent]) -> dict[str, Any]:
             for note in (*alerts, *advice, *comments):  # about moves taken back: at the ply gone back to, as on
                 if note["ply"] is not None and note["ply"] > event.ply:  # the sheets (a later move is another one)
                     note.update(ply=event.ply, taken_back=True)
-            if ended is not None and ended["ply"] > event.ply and not ended["by"]:
+            if ended is not None and ended["ply"] > event.ply and not ended["marked"]:
                 ended = None  # the position it was judged on is gone (the arbiter's own result stands)
             if event.by:  # taken back in the console (the recorder's own restorations are alerts' business)
                 actions.append({"seq": stored.seq, "type": "PositionRestored", "by": event.by, "at": event.at,

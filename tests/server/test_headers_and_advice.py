@@ -163,8 +163,14 @@ def test_export_file_names_in_headers(console: Any) -> None:
         status, _, headers = get(f"{console.url}/games/{game}/export.{kind}")
         named = f"{EVENT} R{ROUND} B1 李 - 王 game {game}.{kind}".replace("/", "_")
         assert status == 200 and f"filename*=UTF-8''{quote(named, safe='')}" in headers["Content-Disposition"]
+    from recorder.server.app import download_name
+
     with GameStore(console.db) as store:
         bare = store.create_game("cam-2")
+        long = store.create_game("cam-3", GameInfo(event="全国象棋锦标赛" * 12, round="1", board=2, red="王" * 60,
+                                                   black="李/明"))
+        name = download_name(store.game(long))
+    assert name.endswith(f"game {long}") and len(name.encode("utf-8")) <= 200 and "/" not in name
     assert f'filename="game {bare}.pdf"' in get(f"{console.url}/games/{bare}/export.pdf")[2]["Content-Disposition"]
 
 
