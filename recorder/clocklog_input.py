@@ -66,6 +66,7 @@ def _parse(lines: Iterable[str], source: str) -> tuple[ClockLog, str]:
     read: set[ClockPress] = set()
     repeats = 0
     open_since: float | None = None  # a damaged stretch waiting for the next good press
+    last_t = 0.0  # the time of the last press line read
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
@@ -77,10 +78,17 @@ def _parse(lines: Iterable[str], source: str) -> tuple[ClockLog, str]:
             skipped += 1
             first = first or f"line {number}: {error}"
             if open_since is None:
-                open_since = presses[-1].t if presses else 0.0
+                open_since = last_t
             continue
         if press is None:
             continue
+        # the stretch a damaged line spoiled runs between the presses either side of it in the file,
+        # repeated ones too (in a log appended to itself, the copy's damaged line lies between copies)
+        if open_since is not None:
+            if press.t > open_since:
+                damaged.append((open_since, press.t))
+            open_since = None
+        last_t = press.t
         if press in read:  # a line written twice (a copy, a logger's retry, a log appended to itself): one press
             if repeats < WARNED_LINES:
                 log.warning("%s line %d repeats an earlier press (%s at %.3f s): read once", source, number,
@@ -88,9 +96,6 @@ def _parse(lines: Iterable[str], source: str) -> tuple[ClockLog, str]:
             repeats += 1
             continue
         read.add(press)
-        if open_since is not None:
-            damaged.append((open_since, press.t))
-            open_since = None
         presses.append(press)
     if open_since is not None:
         damaged.append((open_since, math.inf))

@@ -481,6 +481,11 @@ def test_a_clock_log_says_where_its_unreadable_lines_lay() -> None:
     read, first = _parse(lines, "log")
     assert [p.t for p in read.presses] == [5.0, 9.0, 12.0] and read.skipped == 3 and first.startswith("line 2:")
     assert read.damaged == [(5.0, 9.0), (12.0, math.inf)]  # the last lines were cut: anything after is unknown
+    # a log appended to itself: the copy's damaged line spoils the same stretch, not all after the copy
+    # began (a reviewer: press_unheard in place of move_without_press for the rest of the game)
+    whole = lines[:5]
+    read, _ = _parse(whole + whole, "log")
+    assert [p.t for p in read.presses] == [5.0, 9.0, 12.0] and read.damaged == [(5.0, 9.0)]
 
 
 @pytest.mark.parametrize(("arbiter_t", "reminder"), [(35.0, None), (35.0, 23.0), (40.0, None)])
