@@ -85,7 +85,7 @@ def _parse(lines: Iterable[str], source: str) -> tuple[ClockLog, str]:
         # the stretch a damaged line spoiled runs between the presses either side of it in the file,
         # repeated ones too (in a log appended to itself, the copy's damaged line lies between copies)
         if open_since is not None:
-            if press.t > open_since:
+            if press.t > open_since and (open_since, press.t) not in damaged:  # (a copy's: told once)
                 damaged.append((open_since, press.t))
             open_since = None
         last_t = press.t
