@@ -253,7 +253,10 @@ def _look_closer(out: np.ndarray, smooth: np.ndarray, cache: list[np.ndarray], s
     its darker side wall, a third of a spacing away, as if knocked. On a copy with its local contrast
     equalised the top shows. This only moves a measurement within ``_WALL_REACH`` of a point to where
     its top should be, so it can clear a piece but not raise one; the faint circles of a knocked piece scatter about a
-    tenth of a spacing, so only one within ``_FAINT_ON_FIELD`` of the top's place is taken.
+    tenth of a spacing, so only one within ``_FAINT_ON_FIELD`` of the top's place is taken. Where the
+    board-wide copy finds none there, the point's own patch is searched (:func:`_circles_near`): a
+    full-length game's elephant, crowded by three pieces in its file, was measured by its side wall
+    0.37 spacings off, its top found only on its patch.
     """
     miss = np.hypot(out[:, 0] - field[:, 0], out[:, 1] - field[:, 1])
     # NaN (no disc) compares False; a disc further than a wall's outline lies from its point is a
@@ -262,15 +265,19 @@ def _look_closer(out: np.ndarray, smooth: np.ndarray, cache: list[np.ndarray], s
     if not len(doubtful):
         return
     faint = _faint_circles(smooth, cache, spacing)
-    if not len(faint):
-        return
     for sq in doubtful:
-        fx = (faint[:, 0] - px[sq]) / spacing
-        fy = -(faint[:, 1] - py[sq]) / spacing
-        near = np.hypot(fx - field[sq, 0], fy - field[sq, 1])
-        if near.min() <= _FAINT_ON_FIELD:
-            best = int(np.argmin(near))
-            out[sq] = (fx[best], fy[best])
+        for circles in (faint, None):  # the board-wide copy first; failing that, the point's own patch
+            if circles is None:
+                circles = _circles_near(smooth, px[sq], py[sq], spacing)
+            if not len(circles):
+                continue
+            fx = (circles[:, 0] - px[sq]) / spacing
+            fy = -(circles[:, 1] - py[sq]) / spacing
+            near = np.hypot(fx - field[sq, 0], fy - field[sq, 1])
+            if near.min() <= _FAINT_ON_FIELD:
+                best = int(np.argmin(near))
+                out[sq] = (fx[best], fy[best])
+                break
 
 
 _SEEN_AROUND = 1.5  # spacings: a point's own patch is searched only with a circle found this near it
