@@ -334,19 +334,25 @@ def test_the_page_catches_up_after_the_server_restarts(tmp_path: Path) -> None:
             server.server_close()
 
 
-def test_an_open_console_follows_xqrec_edit(console: Any) -> None:
-    # an arbiter tester: a round corrected or a game voided with xqrec edit showed on open consoles
-    # only after a reload (the edit wrote no event, so the pages heard nothing)
-    from recorder.cli import main
-
+def _two_boards(db: Path) -> list[int]:
+    """Boards 1 and 2 of the round, four plies into the fixture game each, with no recorder on them."""
     events = list(recorder_events("game_short", upto=4))
-    with GameStore(console.db) as store:
+    with GameStore(db) as store:
         games = []
         for board in (1, 2):
             game = store.create_game(f"camera-{board}", GameInfo(board=board, red=f"Red {board}", **ROUND))
             for event in events:
                 store.append(game, event)
             games.append(game)
+    return games
+
+
+def test_an_open_console_follows_xqrec_edit(console: Any) -> None:
+    # an arbiter tester: a round corrected or a game voided with xqrec edit showed on open consoles
+    # only after a reload (the edit wrote no event, so the pages heard nothing)
+    from recorder.cli import main
+
+    games = _two_boards(console.db)
     with _chromium() as browser:
         page = browser.new_page(locale="en-GB")
         page.goto(console.url + "/")
@@ -374,14 +380,7 @@ def test_two_games_on_one_board_of_a_round_are_marked_on_the_console(console: An
     # passes through it): the console then showed two boards "1" with nothing to tell them
     from recorder.cli import main
 
-    events = list(recorder_events("game_short", upto=4))
-    with GameStore(console.db) as store:
-        games = []
-        for board in (1, 2):
-            game = store.create_game(f"camera-{board}", GameInfo(board=board, red=f"Red {board}", **ROUND))
-            for event in events:
-                store.append(game, event)
-            games.append(game)
+    games = _two_boards(console.db)
     with _chromium() as browser:
         page = browser.new_page()
         page.goto(console.url + "/")
