@@ -91,13 +91,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         return 0
     except sqlite3.Error as error:  # a store path that cannot be opened, or a file that is not a store
-        print(f"xqrec {args.command}: game store: {error} ({getattr(args, 'db', None) or 'default store'})",
-              file=sys.stderr)
+        print(f"xqrec {args.command}: game store: {error} ({getattr(args, 'db', None) or 'default store'})"
+              f"{_store_hint(error)}", file=sys.stderr)
         return 2
     except (ValueError, OSError) as error:
         # Bad input (a malformed file, a missing path) is the user's to fix: say what, no traceback.
         print(f"xqrec {args.command}: {_said(error)}", file=sys.stderr)
         return 2
+
+
+def _store_hint(error: sqlite3.Error) -> str:
+    """What to do about a store this account may read but not write beside: SQLite keeps its lock
+    files next to the store, so listing another account's games failed with "attempt to write a
+    readonly database" and no word on why (a tester)."""
+    if "readonly" not in str(error).replace("-", "").replace(" ", ""):
+        return ""
+    return ("; this account cannot write in the store's folder, where SQLite keeps its lock files: run the "
+            "command as the account that records, or give it write access to the folder, or copy the store "
+            "(with its -wal file) somewhere this account can write")
 
 
 def _said(error: Exception) -> str:

@@ -109,3 +109,22 @@ def test_the_default_store_is_made_with_its_folder_however_it_is_named(
     with GameStore(default_db_path()) as store:
         assert store.games() == []
     assert default_db_path().exists()
+
+
+def test_a_store_this_account_cannot_write_beside_says_why_and_what_to_do(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    # a tester listed another account's store from a folder it could not write: SQLite's bare
+    # "attempt to write a readonly database", and no word on why (root's tests cannot make the folder
+    # unwritable, so SQLite's answer is given here as it comes)
+    from recorder.store import GameStore
+
+    db = tmp_path / "games.sqlite3"
+    GameStore(db).close()
+
+    def refused(self: GameStore, *args: object, **kwargs: object) -> None:
+        raise sqlite3.OperationalError("attempt to write a readonly database")
+
+    monkeypatch.setattr(GameStore, "__init__", refused)
+    assert main(["games", "--db", str(db)]) == 2
+    said = capsys.readouterr().err
+    assert "readonly database" in said and "cannot write in the store's folder" in said
