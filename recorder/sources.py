@@ -428,6 +428,7 @@ class VideoFileSource(FrameSource):
         the first frame, or in a file that states no frame count, is not read past."""
         if not self._by_index:
             yield from self._timed_by_file()
+            self._check_packets()
             return
         index = 0  # frames decoded
         failed_before = 0  # reads that gave no frame before the previous frame
@@ -455,6 +456,18 @@ class VideoFileSource(FrameSource):
                 index += 1
         if self.frame_count is not None and index + self.damaged_frames < self.frame_count - 1:
             self._ended_early(index, index / self.fps + shift, self.frame_count / self.fps)
+        self._check_packets()
+
+    def _check_packets(self) -> None:
+        """An MPEG transport stream (a camera's or recorder's .ts) states no length to compare with;
+        one cut while copied ends in the middle of a packet (a tester's cut .ts was taken for a whole
+        game: closed, status 0)."""
+        if self.ended_early:
+            return
+        cut = cut_transport_stream(Path(self.name))
+        if cut:
+            self.ended_early = cut
+            log.info("%s: %s", self.name, cut)  # record raises it as an alert
 
     def _decoded(self) -> Generator[tuple[np.ndarray, float, int], None, None]:
         """Each frame the file decodes, with its own time in the file (seconds) and how many reads had
@@ -544,6 +557,27 @@ class VideoFileSource(FrameSource):
         if (self.frame_count is not None and index + self.damaged_frames < self.frame_count - 1
                 and shown < self.frame_count * spacing - 0.5):
             self._ended_early(index, shown, self.frame_count * spacing)
+
+
+def cut_transport_stream(path: Path) -> str:
+    """Why an MPEG transport stream file is cut short ("" when it is not one, or ends on a packet's end):
+    its packets are 188 bytes (192 in a Blu-ray/AVCHD .m2ts or .mts, a 4-byte time before each), each
+    starting with the sync byte 0x47."""
+    if path.suffix.lower() not in (".ts", ".mts", ".m2ts"):
+        return ""
+    try:
+        size = path.stat().st_size
+        with open(path, "rb") as file:
+            head = file.read(5)
+    except OSError:
+        return ""
+    for packet, sync_at in ((188, 0), (192, 4)):
+        if len(head) > sync_at and head[sync_at] == 0x47:
+            if size % packet:
+                return (f"the video file ends in the middle of a transport-stream packet ({size % packet} of its "
+                        f"{packet} bytes): the file is truncated, and the record stops where it ends")
+            return ""
+    return ""
 
 
 _EXTRA_READS = 25  # reads tried past a file's stated frame count before its end is taken as reached

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import shutil
 import threading
 import time
 from pathlib import Path
@@ -688,3 +689,22 @@ def test_a_stream_that_accepts_and_never_answers_is_given_up_on_within_its_timeo
         for connection in accepted:
             connection.close()
         server.close()
+
+
+@pytest.mark.skipif(shutil.which("ffmpeg") is None, reason="ffmpeg makes the transport stream")
+def test_a_transport_stream_cut_while_copied_is_told_as_ended_early(tmp_path: Path) -> None:
+    # a tester's .ts cut short was taken for a whole game (closed, status 0): a transport stream
+    # states no length to compare with, but one cut mid-copy ends inside a packet
+    import subprocess
+
+    whole = tmp_path / "game.ts"
+    subprocess.run(["ffmpeg", "-v", "error", "-y", "-i", str(FIXTURES / "game_short.mp4"), "-c", "copy", "-f",
+                    "mpegts", str(whole)], check=True, timeout=120)
+    data = whole.read_bytes()
+    cut = tmp_path / "cut.ts"
+    cut.write_bytes(data[: len(data) // 2 + 77])
+    for path, ended in ((whole, False), (cut, True)):
+        source = open_source(str(path))
+        frames = sum(isinstance(item, Frame) for item in source)
+        assert frames > 0 and bool(source.ended_early) is ended, path
+    assert "middle of a transport-stream packet" in source.ended_early
