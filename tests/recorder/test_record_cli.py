@@ -519,19 +519,27 @@ def test_a_game_whose_video_was_cut_short_stays_open_to_go_on_with(
     assert [e.kind for e in events if isinstance(e, Alert)] == ["source_ended_early"]  # the log's later presses wait
 
 
+def _recorded_with_clock_log(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                             damage: Any) -> tuple[dict[str, Any], list[Any]]:
+    """The fixture game recorded (the truth stand-in classifying) with its clock log as ``damage``
+    rewrites its lines: the truth and the event log."""
+    truth = json.loads((FIXTURES / "game_short.truth.json").read_text(encoding="utf-8"))
+    use_oracle_in_record(OracleClassifier(truth), monkeypatch.setattr)
+    lines = (FIXTURES / "game_short.clock.jsonl").read_text(encoding="utf-8").splitlines()
+    damaged = tmp_path / "clock.jsonl"
+    damaged.write_text(damage(lines), encoding="utf-8")
+    events = tmp_path / "e.jsonl"
+    assert main(["record", str(VIDEO), "--no-db", "--clock-log", str(damaged), "--events", str(events)]) == 0
+    return truth, read_events(events)
+
+
 @pytest.mark.skipif(not VIDEO.exists(), reason="fixture video missing")
 def test_a_press_on_a_damaged_clock_log_line_is_not_blamed_on_the_player(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from recorder.events import ClockNoted
 
-    truth = json.loads((FIXTURES / "game_short.truth.json").read_text(encoding="utf-8"))
-    use_oracle_in_record(OracleClassifier(truth), monkeypatch.setattr)
-    lines = (FIXTURES / "game_short.clock.jsonl").read_text(encoding="utf-8").splitlines()
-    damaged = tmp_path / "clock.jsonl"
-    damaged.write_text("\n".join([*lines[:2], lines[2][:25], *lines[3:]]) + "\n", encoding="utf-8")  # ply 3's press cut
-    events = tmp_path / "e.jsonl"
-    assert main(["record", str(VIDEO), "--no-db", "--clock-log", str(damaged), "--events", str(events)]) == 0
-    logged = read_events(events)
+    truth, logged = _recorded_with_clock_log(tmp_path, monkeypatch,
+                                             lambda lines: "\n".join([*lines[:2], lines[2][:25], *lines[3:]]) + "\n")
     assert [e.kind for e in logged if isinstance(e, Alert)] == ["clock_log_damaged"]  # the log's fault, told once
     (noted,) = [e for e in logged if isinstance(e, ClockNoted) and e.kind == "press_unheard"]
     assert noted.ply == 3 and noted.side == "red"
@@ -545,14 +553,8 @@ def test_a_clock_log_cut_in_its_last_line_notes_the_last_press_unheard_to_the_en
     # recording (a tester's run crashed there formatting an endless time, every time it was resumed)
     from recorder.events import ClockNoted
 
-    truth = json.loads((FIXTURES / "game_short.truth.json").read_text(encoding="utf-8"))
-    use_oracle_in_record(OracleClassifier(truth), monkeypatch.setattr)
-    lines = (FIXTURES / "game_short.clock.jsonl").read_text(encoding="utf-8").splitlines()
-    damaged = tmp_path / "clock.jsonl"
-    damaged.write_text("\n".join([*lines[:-1], lines[-1][:30]]), encoding="utf-8")
-    events = tmp_path / "e.jsonl"
-    assert main(["record", str(VIDEO), "--no-db", "--clock-log", str(damaged), "--events", str(events)]) == 0
-    logged = read_events(events)
+    truth, logged = _recorded_with_clock_log(tmp_path, monkeypatch,
+                                             lambda lines: "\n".join([*lines[:-1], lines[-1][:30]]))
     (noted,) = [e for e in logged if isinstance(e, ClockNoted) and e.kind == "press_unheard"]
     assert noted.ply == len(truth["moves"]) and "to the end of the recording" in noted.text
     assert rebuild(logged).moves == truth["moves"]
