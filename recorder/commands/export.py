@@ -13,10 +13,8 @@ from pathlib import Path
 
 from recorder.commands.games import add_db_argument, open_existing_store
 from recorder.exports.pgn import export_pgn
-from recorder.exports.round_pgn import event_games, event_pgn, round_games, round_pgn
+from recorder.exports.round_pgn import event_pgn, round_pgn, round_sheets_pdf, round_text
 from recorder.exports.text import export_text
-
-ROUND_TEXT_SEPARATOR = "\n" + "=" * 72 + "\n\n"  # between the games of a round's text records
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -63,18 +61,14 @@ def _export(args: argparse.Namespace) -> int:
             if args.format == "pgn":
                 return _emit(round_pgn(store, event, round_name, args.notation or "iccs") if round_name is not None
                              else event_pgn(store, event, args.notation or "iccs"), args.out)
-            rows = round_games(store, event, round_name) if round_name is not None else event_games(store, event)
-            games = [(store.events(g.id), g.info) for g in rows]
             if args.format == "pdf":
                 if args.out is None:
                     raise ValueError("--format pdf needs --out FILE")
-                from recorder.exports.pdf import scoresheets_pdf
-
-                pdf = scoresheets_pdf(games, short=args.short, paper=args.paper, not_over=[g.not_over for g in rows])
+                pdf = round_sheets_pdf(store, event, round_name, short=args.short, paper=args.paper)
                 with _writing(args.out):
                     args.out.write_bytes(pdf)
                 return 0
-            return _emit(ROUND_TEXT_SEPARATOR.join(export_text(events, info) for events, info in games), args.out)
+            return _emit(round_text(store, event, round_name), args.out)
         try:
             row = store.game(args.game)
         except KeyError as error:

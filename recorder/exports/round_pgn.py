@@ -1,10 +1,14 @@
-"""A whole round (or a whole event) as one multi-game PGN, for broadcasters and the organiser's archive:
-every stored game of the round in board order, or of the event round by round."""
+"""A whole round (or a whole event) as one file, for broadcasters and the organiser's archive: every
+stored game of the round in board order, or of the event round by round, as one multi-game PGN, one
+PDF of scoresheets or the text records one after another."""
 
 from __future__ import annotations
 
 from recorder.exports.pgn import export_pgn
+from recorder.exports.text import export_text
 from recorder.store.db import GameRow, GameStore, event_rounds, round_order
+
+ROUND_TEXT_SEPARATOR = "\n" + "=" * 72 + "\n\n"  # between the games of a round's text records
 
 
 def round_games(store: GameStore, event: str, round_name: str) -> list[GameRow]:
@@ -59,3 +63,25 @@ def event_pgn(store: GameStore, event: str, notation: str = "iccs") -> str:
     texts = [export_pgn(store.events(g.id), g.info, notation, {"GameId": str(g.id)}, public=True)
              for g in event_games(store, event)]
     return "\n".join(texts)
+
+
+def games_of(store: GameStore, event: str, round_name: str | None) -> list[GameRow]:
+    """The games of one round (by board), or with ``round_name`` None of the whole event (round by
+    round): ``ValueError`` naming what the store holds when there is none."""
+    return round_games(store, event, round_name) if round_name is not None else event_games(store, event)
+
+
+def round_text(store: GameStore, event: str, round_name: str | None) -> str:
+    """Every text record (:func:`export_text`) of a round, or of the event, one after another."""
+    return ROUND_TEXT_SEPARATOR.join(export_text(store.events(g.id), g.info) for g in games_of(store, event, round_name))
+
+
+def round_sheets_pdf(store: GameStore, event: str, round_name: str | None, *, short: bool = False,
+                     paper: str = "A4") -> bytes:
+    """Every scoresheet of a round, or of the event, in one PDF, each game from a new page; a game cut
+    short is marked so on its sheet, as alone."""
+    from recorder.exports.pdf import scoresheets_pdf  # fpdf loads on the first PDF
+
+    rows = games_of(store, event, round_name)
+    return scoresheets_pdf([(store.events(g.id), g.info) for g in rows], short=short, paper=paper,
+                           not_over=[g.not_over for g in rows])

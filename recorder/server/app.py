@@ -219,12 +219,23 @@ def download_name(game: GameRow) -> str:
     players and the game's number (a broadcaster tester's folder held game-5.pgn, game-6.pgn, ...)."""
     info = game.info
     players = " - ".join(name for name in (info.red, info.black) if name)
-    parts = [info.event, f"R{info.round}" if info.round else "", f"B{info.board}" if info.board is not None else "",
-             players, f"game {game.id}"]
+    return _file_name([info.event, f"R{info.round}" if info.round else "",
+                       f"B{info.board}" if info.board is not None else "", players, f"game {game.id}"])
+
+
+def round_download_name(event: str, round_name: str | None) -> str:
+    """A round's (or with ``round_name`` None, a whole event's) file name, without its extension."""
+    return _file_name([event or "no event", "all rounds" if round_name is None else
+                       f"R{round_name}" if round_name else "no round"])
+
+
+def _file_name(parts: list[str]) -> str:
+    """``parts`` joined with spaces, each on one line without the characters a file system refuses, cut
+    to 200 bytes (a name holds 255) from its longest parts: the last part (the game's number) stays."""
     safe = ["".join("_" if char in '/\\:*?"<>|' or not char.isprintable() else char for char in " ".join(part.split()))
             for part in parts if part.strip()]
-    while len(" ".join(safe).encode("utf-8")) > 200 and len(safe) > 1:  # a file name holds 255 bytes: the
-        longest = max(range(len(safe) - 1), key=lambda i: len(safe[i].encode("utf-8")))  # game's number stays
+    while len(" ".join(safe).encode("utf-8")) > 200 and len(safe) > 1:
+        longest = max(range(len(safe) - 1), key=lambda i: len(safe[i].encode("utf-8")))
         safe[longest] = safe[longest][:max(1, len(safe[longest]) * 2 // 3)]
     return " ".join(safe)
 
@@ -331,7 +342,7 @@ class ConsoleHandler(BaseHTTPRequestHandler):
 
     def do_GET(self) -> None:
         parts = urlsplit(self.path)
-        query = parse_qs(parts.query)
+        query = parse_qs(parts.query, keep_blank_values=True)  # ?event=&round= names a game of no event
         try:
             self._get(parts.path, query)
         except HttpError as error:
@@ -420,6 +431,8 @@ class ConsoleHandler(BaseHTTPRequestHandler):
                 return self._static("game.html")
             case ["games", gid, name] if name.startswith("export."):
                 return self._export(self._game_id(gid), name.removeprefix("export."), query)
+            case ["rounds", name] if name.startswith("export."):
+                return self._round_export(name.removeprefix("export."), query)
             case ["api", "games"]:
                 newest = last_event_id(store.db)
                 states = [self.server.state_of(store, row.id) for row in store.games()]
@@ -495,6 +508,41 @@ class ConsoleHandler(BaseHTTPRequestHandler):
             raise HttpError(HTTPStatus.NOT_FOUND, f"no export {kind!r} (pgn, pdf, txt)")
         self._send(HTTPStatus.OK, body, content, {
             "Content-Disposition": content_disposition(f"{name}.{kind}"), "Cache-Control": "no-store"})
+
+    def _round_export(self, kind: str, query: dict[str, list[str]]) -> None:
+        """A round's games in one file for the organiser (``?event=E&round=R``; without ``round`` the
+        whole event): the round's PGN, its scoresheets in one PDF, or its text records."""
+        from recorder.exports.round_pgn import event_pgn, round_pgn, round_sheets_pdf, round_text
+
+        if "event" not in query:
+            raise HttpError(HTTPStatus.BAD_REQUEST, "name the round: ?event=EVENT&round=ROUND (an empty value for a "
+                                                    "game of no event or round; without round, the whole event)")
+        event, round_name = query["event"][0], query["round"][0] if "round" in query else None
+        store = self.server.store()
+        try:
+            if kind == "pgn":
+                notation = self._choice(query, "notation", NOTATIONS, "iccs")
+                body = (round_pgn(store, event, round_name, notation) if round_name is not None
+                        else event_pgn(store, event, notation)).encode("utf-8")
+                content = "application/x-chess-pgn; charset=utf-8"
+            elif kind == "pdf":
+                paper = self._choice(query, "paper", PAPERS, "A4")
+                short = FLAGS[self._choice(query, "short", tuple(FLAGS), "0")]
+                try:
+                    body = round_sheets_pdf(store, event, round_name, short=short, paper=paper)
+                except (OSError, RuntimeError) as error:  # no CJK font on this machine
+                    raise HttpError(HTTPStatus.INTERNAL_SERVER_ERROR, f"cannot make the PDF: {error}") from None
+                content = "application/pdf"
+            elif kind == "txt":
+                body = round_text(store, event, round_name).encode("utf-8")
+                content = "text/plain; charset=utf-8"
+            else:
+                raise HttpError(HTTPStatus.NOT_FOUND, f"no export {kind!r} (pgn, pdf, txt)")
+        except ValueError as error:  # no such round: what the store holds
+            raise HttpError(HTTPStatus.NOT_FOUND, str(error)) from None
+        self._send(HTTPStatus.OK, body, content, {
+            "Content-Disposition": content_disposition(f"{round_download_name(event, round_name)}.{kind}"),
+            "Cache-Control": "no-store"})
 
     def _broadcast(self, event: str | None, round_name: str | None, query: dict[str, list[str]]) -> None:
         """The round's multi-game PGN; ``ETag`` names the store's newest event (and the notation and

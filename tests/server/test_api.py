@@ -317,6 +317,32 @@ def test_exports_and_broadcast_pgn(console: Any) -> None:
     assert get(console.url + "/broadcast/live.pgn", {"If-None-Match": headers["ETag"]})[0] == 200
 
 
+def test_a_round_in_one_file_for_the_organiser(console: Any, guarded: Any) -> None:
+    # an organiser tester: a round's scoresheets and text records were only on the command line
+    one = record(console.db, board=2)
+    two = record(console.db, "game_faults", board=1, alert=False)
+    with GameStore(console.db) as store:
+        spare = store.create_game("camera-9", GameInfo(red="Trying", black="The camera"))  # no event, no round
+        for event in recorder_events("game_short", upto=2):
+            store.append(spare, event)
+    status, body, headers = get(f"{console.url}/rounds/export.pgn?event=Open&round=3&notation=chinese")
+    assert status == 200 and headers["Content-Disposition"] == 'attachment; filename="Open R3.pgn"'
+    assert [g.headers["GameId"] for g in read_pgn(body.decode())] == [str(two), str(one)]  # by board
+    status, body, headers = get(f"{console.url}/rounds/export.pdf?event=Open&round=3&paper=A5")
+    assert status == 200 and body.startswith(b"%PDF") and b"/Count 2" in body  # a sheet a page each
+    status, body, _ = get(f"{console.url}/rounds/export.txt?event=Open&round=3")
+    assert status == 200 and body.decode().count("Xiangqi scoresheet") == 2 and "Li" in body.decode()
+    status, body, headers = get(f"{console.url}/rounds/export.txt?event=Open")  # no round: the whole event
+    assert status == 200 and "all rounds" in headers["Content-Disposition"]
+    status, body, _ = get(f"{console.url}/rounds/export.pgn?event=&round=")  # the games of no round
+    assert status == 200 and [g.headers["GameId"] for g in read_pgn(body.decode())] == [str(spare)]
+    status, body, _ = get(f"{console.url}/rounds/export.pgn?event=Open&round=9")
+    assert status == 404 and "'3' of 'Open'" in json.loads(body)["error"]  # the rounds there are
+    assert get(f"{console.url}/rounds/export.pgn")[0] == 400
+    assert get(f"{console.url}/rounds/export.doc?event=Open&round=3")[0] == 404
+    assert get(f"{guarded.url}/rounds/export.txt?event=Open&round=3")[0] == 401  # the arbiter's, as a game's
+
+
 def test_pages_and_static_files(console: Any) -> None:
     assert b"Arbiter console" in get(console.url + "/")[1]
     assert get(console.url + "/static/board.js")[0] == 200
