@@ -375,6 +375,41 @@ def test_an_open_console_follows_xqrec_edit(console: Any) -> None:
         assert "round 5 -> 6; board 1 -> 3" in page.inner_text("#actions")
 
 
+def test_rounds_no_longer_played_are_folded_unless_an_alert_is_open(console: Any) -> None:
+    # an organiser tester: a tournament's earlier rounds filled the console below the live one, and a
+    # round's sheets could only be had from the command line
+    events = list(recorder_events("game_short", upto=4))
+    with GameStore(console.db) as store:
+        games = {}
+        for name in ("3", "4", "5"):
+            games[name] = store.create_game(f"camera-{name}", GameInfo(board=1, **{**ROUND, "round": name}))
+            for event in events:
+                store.append(games[name], event)
+        store.begin_session(games["5"])  # round 5 is being recorded
+        store.append(games["3"], illegal_alert(events[-1].t + 1, 4))  # round 3 waits on the arbiter
+    with _chromium() as browser:
+        page = browser.new_page(locale="en-GB")
+        page.goto(console.url + "/")
+        page.wait_for_selector(f"#game-{games['5']} .moves", timeout=5000)
+        assert page.is_visible(f"#game-{games['3']} .alertbox")  # an open alert is never folded away
+        four = page.locator(".group", has=page.locator(f"#game-{games['4']}"))
+        assert "folded" in four.get_attribute("class") and not page.is_visible(f"#game-{games['4']}")
+        assert "not being played · 1 board" in four.inner_text()
+        assert page.locator(f"#game-{games['4']} .moves").count() == 0  # not drawn while folded
+        four.locator("button.fold").click()
+        page.wait_for_selector(f"#game-{games['4']} .moves", timeout=2000)
+        links = [four.locator(".gexports a").nth(i).get_attribute("href") for i in range(3)]
+        assert links[1] == "/rounds/export.pdf?event=City%20Open%202026&round=4"
+        assert page.request.get(console.url + links[1]).body().startswith(b"%PDF")
+        page.locator(f"#game-{games['3']} button.ack").click()  # acknowledged: round 3 folds as over
+        page.wait_for_selector("#signin [name=name]", state="visible", timeout=5000)
+        page.fill("#signin [name=name]", "Zhang Wei")
+        page.click("#signin button[value=ok]")
+        page.wait_for_function("id => !document.getElementById('game-' + id).offsetParent", arg=games["3"],
+                               timeout=3000)
+        assert page.is_visible(f"#game-{games['4']}")  # the arbiter's own unfolding stands
+
+
 def test_two_games_on_one_board_of_a_round_are_marked_on_the_console(console: Any) -> None:
     # a broadcaster tester moved a game onto a board that had one (edit warns, as a swap of two boards
     # passes through it): the console then showed two boards "1" with nothing to tell them
@@ -409,8 +444,9 @@ def test_the_spectators_page_shows_the_round_being_played_and_a_board_in_full(co
     with _chromium() as browser:
         page = browser.new_page(viewport={"width": 390, "height": 844})
         page.goto(console.url + "/")  # the console's header names the round being played, not every round
-        page.wait_for_selector(f"#game-{old}", timeout=5000)
+        page.wait_for_selector(f"#game-{old}", state="attached", timeout=5000)
         assert page.inner_text("#round") == f"{ROUND['event']}, round {ROUND['round']}"
+        assert not page.is_visible(f"#game-{old}")  # round 4, over, is folded to its heading
         page.goto(console.url + "/watch")
         page.wait_for_selector(f"#game-{live}[data-plies='{plies}']", timeout=5000)
         assert page.locator(f"#game-{old}").count() == 0  # round 4 is over: not shown unless chosen

@@ -111,7 +111,13 @@
     const round = state.round ? (/^\d+$/.test(state.round) ? "Round " + state.round : state.round) : "";
     const name = [state.event || "", round].filter(Boolean).join(" · ")
       || "Games without an event or round";
-    group.innerHTML = `<h2 class="grouphead">${XQ.esc(name)}</h2><div class="grid"></div>`;
+    // the round's records in one file each, for the organiser (they were only on the command line)
+    const query = `?event=${encodeURIComponent(state.event || "")}&round=${encodeURIComponent(state.round || "")}`;
+    const exports = [["pgn", "PGN"], ["pdf", "scoresheets (PDF)"], ["txt", "text"]].map(([kind, label]) =>
+      `<a href="/rounds/export.${kind}${query}" download title="every game of this round in one file, by board">${label}</a>`).join(" · ");
+    group.innerHTML = `<h2 class="grouphead"><button type="button" class="fold" aria-expanded="true" title="show or hide this round's boards">▾</button>`
+      + `<span class="name">${XQ.esc(name)}</span><span class="ginfo"></span>`
+      + `<span class="gexports">the round: ${exports}</span></h2><div class="grid"></div>`;
     // games without an event or round (a camera tried out) come after the tournament's rounds
     const compare = (a, b) => { const [x, y] = [JSON.parse(a), JSON.parse(b)];
       const [xs, ys] = [!x[0] && !x[1], !y[0] && !y[1]];
@@ -121,12 +127,12 @@
     return group.querySelector(".grid");
   }
 
-  function render(state) {
+  function render(state, quiet = false) {
     let tile = document.getElementById("game-" + state.id);
     if (state.void) {  // voided with xqrec edit: no longer on the console
       games.delete(state.id);
       if (tile) dropTile(tile);
-      summary();
+      if (!quiet) refresh();
       return;
     }
     if (tile && tile.closest(".group").dataset.key !== groupKey(state)) {  // its event or round was edited
@@ -154,9 +160,45 @@
       + (state.state === "interrupted" ? " interrupted" : "");
     tile.dataset.alerts = String(open);
     tile.dataset.plies = String(state.moves.length);
-    tile.innerHTML = tileHtml(state);
+    tile.classList.add("stale");  // drawn below unless its round is folded away (drawn when unfolded)
+    if (!quiet) refresh();
+  }
+
+  // after any change: the groups' order, their headings and folds, the tiles still to draw, the header
+  function refresh() {
     sortGroups();
+    tiles.querySelectorAll(":scope > .group").forEach(foldGroup);
     summary();
+  }
+
+  function draw(tile) {
+    const state = games.get(Number(tile.id.slice(5)));
+    tile.classList.remove("stale");
+    if (state) tile.innerHTML = tileHtml(state);
+  }
+
+  // A round no longer played is folded to its heading (a tournament's earlier rounds had filled the
+  // page below the live one: an organiser tester); one with an open alert or ruling never is. The
+  // arbiter's own click on a heading stands until the page is reloaded.
+  const folds = new Map();  // group key -> folded, as the arbiter chose
+  function foldGroup(group) {
+    const key = group.dataset.key;
+    const members = [...games.values()].filter((state) => groupKey(state) === key);
+    const open = members.reduce((n, state) => n + openAlerts(state).length + XQ.openAdvice(state).length, 0);
+    const over = members.filter((state) => (state.result || "*") !== "*").length;
+    const recording = members.filter((state) => state.state === "recording").length;
+    const past = group.classList.contains("past");
+    const folded = !open && (folds.has(key) ? folds.get(key) : past);
+    group.classList.toggle("folded", folded);
+    const button = group.querySelector(".fold");
+    button.textContent = folded ? "▸" : "▾";
+    button.setAttribute("aria-expanded", String(!folded));
+    const facts = [past ? "not being played" : "",
+                   `${members.length} board${members.length === 1 ? "" : "s"}`,
+                   recording ? `${recording} recording` : "", over ? `${over} over` : ""];
+    group.querySelector(".ginfo").innerHTML = facts.filter(Boolean).map(XQ.esc).join(" · ")
+      + (open ? ` · <b class="bad">${open} open</b>` : "");
+    if (!folded) group.querySelectorAll(".tile.stale").forEach(draw);
   }
 
   // the rounds being played first (name order), then the others, the latest first: a tournament's
@@ -230,16 +272,21 @@
                                              && groupKey(g) === groupKey(state));
   }
 
-  function accept(state) {
+  function accept(state, quiet = false) {
     const before = games.get(state.id);
     // the games that shared its board before or share it now: their tiles' marks change with it
     const touched = [...(before ? boardTwins(before) : []), ...boardTwins(state)];
-    if (state.void) { render(state); games.delete(state.id); touched.forEach(render); return false; }
+    if (state.void) {
+      render(state, true); games.delete(state.id); touched.forEach((twin) => render(twin, true));
+      if (!quiet) refresh();
+      return false;
+    }
     const known = new Set(before ? before.alerts.concat(before.advice || []).map((a) => a.seq) : []);
     games.set(state.id, state);
     received.set(state.id, Date.now());
-    render(state);
-    touched.forEach((twin) => { if (games.has(twin.id)) render(games.get(twin.id)); });
+    render(state, true);
+    touched.forEach((twin) => { if (games.has(twin.id)) render(games.get(twin.id), true); });
+    if (!quiet) refresh();
     return state.alerts.some((a) => !known.has(a.seq) && !a.acknowledged)
       || XQ.openAdvice(state).some((a) => !known.has(a.seq));
   }
@@ -248,6 +295,14 @@
     if (!e.target.closest("button.bad")) return;
     const first = tiles.querySelector(".tile.alerting");
     if (first) first.scrollIntoView({behavior: "smooth", block: "center"});
+  });
+
+  tiles.addEventListener("click", (e) => {
+    const fold = e.target.closest("button.fold");
+    if (!fold) return;
+    const group = fold.closest(".group");
+    folds.set(group.dataset.key, !group.classList.contains("folded"));
+    foldGroup(group);
   });
 
   tiles.addEventListener("click", async (e) => {
@@ -281,7 +336,9 @@
       return;
     }
     XQ.serverNow(data.now);
-    data.games.filter(Boolean).forEach((g) => accept(g));
+    // every game first, then one refresh: the rounds no longer played are folded before they are drawn
+    data.games.filter(Boolean).forEach((g) => accept(g, true));
+    refresh();
     // "no games" is said only once the store has answered: a new user read it beside games still loading
     const empty = tiles.querySelector(".empty");
     if (empty) empty.innerHTML = "No games in the store yet. Start <code>xqrec record --db …</code> on a board.";
