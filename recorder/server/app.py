@@ -8,6 +8,7 @@ Routes (GET unless said):
 - ``/api/events`` the Server-Sent Events stream (``Last-Event-ID`` or ``?since=`` continues)
 - POST ``/api/games/{id}/ack`` | ``/correct`` | ``/takeback`` | ``/result``: the arbiter's actions (password when set)
 - ``/games/{id}/export.pgn`` | ``.pdf`` | ``.txt``: the exports
+- ``/rounds/export.pgn`` | ``.pdf`` | ``.txt`` ``?event=E&round=R``: a round's (or an event's) games in one file
 - ``/broadcast/live.pgn`` the live rounds' games (``?event=`` one event's); ``/broadcast/round/{event}/{round}.pgn`` one round
 """
 
@@ -342,7 +343,7 @@ class ConsoleHandler(BaseHTTPRequestHandler):
 
     def do_GET(self) -> None:
         parts = urlsplit(self.path)
-        query = parse_qs(parts.query, keep_blank_values=True)  # ?event=&round= names a game of no event
+        query = parse_qs(parts.query)
         try:
             self._get(parts.path, query)
         except HttpError as error:
@@ -512,34 +513,37 @@ class ConsoleHandler(BaseHTTPRequestHandler):
     def _round_export(self, kind: str, query: dict[str, list[str]]) -> None:
         """A round's games in one file for the organiser (``?event=E&round=R``; without ``round`` the
         whole event): the round's PGN, its scoresheets in one PDF, or its text records."""
-        from recorder.exports.round_pgn import event_pgn, round_pgn, round_sheets_pdf, round_text
+        from recorder.exports.round_pgn import event_pgn, games_of, round_pgn, round_sheets_pdf, round_text
 
-        if "event" not in query:
+        # here an empty value means something (the games of no event or round): elsewhere it is left out
+        named = parse_qs(urlsplit(self.path).query, keep_blank_values=True)
+        if "event" not in named:
             raise HttpError(HTTPStatus.BAD_REQUEST, "name the round: ?event=EVENT&round=ROUND (an empty value for a "
                                                     "game of no event or round; without round, the whole event)")
-        event, round_name = query["event"][0], query["round"][0] if "round" in query else None
+        event, round_name = named["event"][0], named["round"][0] if "round" in named else None
         store = self.server.store()
         try:
-            if kind == "pgn":
-                notation = self._choice(query, "notation", NOTATIONS, "iccs")
-                body = (round_pgn(store, event, round_name, notation) if round_name is not None
-                        else event_pgn(store, event, notation)).encode("utf-8")
-                content = "application/x-chess-pgn; charset=utf-8"
-            elif kind == "pdf":
-                paper = self._choice(query, "paper", PAPERS, "A4")
-                short = FLAGS[self._choice(query, "short", tuple(FLAGS), "0")]
-                try:
-                    body = round_sheets_pdf(store, event, round_name, short=short, paper=paper)
-                except (OSError, RuntimeError) as error:  # no CJK font on this machine
-                    raise HttpError(HTTPStatus.INTERNAL_SERVER_ERROR, f"cannot make the PDF: {error}") from None
-                content = "application/pdf"
-            elif kind == "txt":
-                body = round_text(store, event, round_name).encode("utf-8")
-                content = "text/plain; charset=utf-8"
-            else:
-                raise HttpError(HTTPStatus.NOT_FOUND, f"no export {kind!r} (pgn, pdf, txt)")
+            games_of(store, event, round_name)
         except ValueError as error:  # no such round: what the store holds
             raise HttpError(HTTPStatus.NOT_FOUND, str(error)) from None
+        if kind == "pgn":
+            notation = self._choice(query, "notation", NOTATIONS, "iccs")
+            body = (round_pgn(store, event, round_name, notation) if round_name is not None
+                    else event_pgn(store, event, notation)).encode("utf-8")
+            content = "application/x-chess-pgn; charset=utf-8"
+        elif kind == "pdf":
+            paper = self._choice(query, "paper", PAPERS, "A4")
+            short = FLAGS[self._choice(query, "short", tuple(FLAGS), "0")]
+            try:
+                body = round_sheets_pdf(store, event, round_name, short=short, paper=paper)
+            except (OSError, RuntimeError) as error:  # no CJK font on this machine
+                raise HttpError(HTTPStatus.INTERNAL_SERVER_ERROR, f"cannot make the PDF: {error}") from None
+            content = "application/pdf"
+        elif kind == "txt":
+            body = round_text(store, event, round_name).encode("utf-8")
+            content = "text/plain; charset=utf-8"
+        else:
+            raise HttpError(HTTPStatus.NOT_FOUND, f"no export {kind!r} (pgn, pdf, txt)")
         self._send(HTTPStatus.OK, body, content, {
             "Content-Disposition": content_disposition(f"{round_download_name(event, round_name)}.{kind}"),
             "Cache-Control": "no-store"})

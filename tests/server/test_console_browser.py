@@ -405,9 +405,23 @@ def test_rounds_no_longer_played_are_folded_unless_an_alert_is_open(console: Any
         page.wait_for_selector("#signin [name=name]", state="visible", timeout=5000)
         page.fill("#signin [name=name]", "Zhang Wei")
         page.click("#signin button[value=ok]")
+        three = page.locator(".group", has=page.locator(f"#game-{games['3']}"))
+        page.wait_for_function("id => !document.querySelector('#game-' + id + ' .alertbox')", arg=games["3"],
+                               timeout=3000)
+        # the round the arbiter works in stays open (its tile does not vanish under the cursor) ...
+        assert page.is_visible(f"#game-{games['3']}") and page.is_visible(f"#game-{games['4']}")
+        three.locator("button.fold").click()  # ... until folded by hand, which the alert had not allowed
         page.wait_for_function("id => !document.getElementById('game-' + id).offsetParent", arg=games["3"],
                                timeout=3000)
-        assert page.is_visible(f"#game-{games['4']}")  # the arbiter's own unfolding stands
+        # the script asked for redraws every board drawn, folded ones when opened (a reviewer: it had redrawn none)
+        page.click("#script")
+        page.wait_for_function("id => document.querySelector('#game-' + id + ' .moves').textContent.includes('馬')",
+                               arg=games["5"], timeout=3000)
+        with GameStore(console.db) as store:  # a second game on board 1 of round 4: the round cannot be folded
+            twin = store.create_game("camera-7", GameInfo(board=1, **{**ROUND, "round": "4"}))
+            store.append(twin, events[0])
+        page.wait_for_selector(f"#game-{twin} .boardno.twin", timeout=3000)
+        assert "board 1 twice" in four.inner_text() and four.locator("button.fold").is_disabled()
 
 
 def test_two_games_on_one_board_of_a_round_are_marked_on_the_console(console: Any) -> None:

@@ -113,11 +113,13 @@
       || "Games without an event or round";
     // the round's records in one file each, for the organiser (they were only on the command line)
     const query = `?event=${encodeURIComponent(state.event || "")}&round=${encodeURIComponent(state.round || "")}`;
+    const round_ = state.event || state.round ? "round" : "group";
     const exports = [["pgn", "PGN"], ["pdf", "scoresheets (PDF)"], ["txt", "text"]].map(([kind, label]) =>
-      `<a href="/rounds/export.${kind}${query}" download title="every game of this round in one file, by board">${label}</a>`).join(" · ");
-    group.innerHTML = `<h2 class="grouphead"><button type="button" class="fold" aria-expanded="true" title="show or hide this round's boards">▾</button>`
-      + `<span class="name">${XQ.esc(name)}</span><span class="ginfo"></span>`
-      + `<span class="gexports">the round: ${exports}</span></h2><div class="grid"></div>`;
+      `<a href="/rounds/export.${kind}${query}" download title="every game of this ${round_} in one file, by board">${label}</a>`).join(" · ");
+    // the name is the fold's button: a large target, read out as what it does
+    group.innerHTML = `<h2 class="grouphead"><button type="button" class="fold" aria-expanded="true">`
+      + `<span class="arrow" aria-hidden="true">▾</span> <span class="name">${XQ.esc(name)}</span></button>`
+      + `<span class="ginfo"></span><span class="gexports">the ${round_}'s games: ${exports}</span></h2><div class="grid"></div>`;
     // games without an event or round (a camera tried out) come after the tournament's rounds
     const compare = (a, b) => { const [x, y] = [JSON.parse(a), JSON.parse(b)];
       const [xs, ys] = [!x[0] && !x[1], !y[0] && !y[1]];
@@ -178,8 +180,9 @@
   }
 
   // A round no longer played is folded to its heading (a tournament's earlier rounds had filled the
-  // page below the live one: an organiser tester); one with an open alert or ruling never is. The
-  // arbiter's own click on a heading stands until the page is reloaded.
+  // page below the live one: an organiser tester); one with an open alert or ruling, or two games on
+  // one board, never is (the round's sheets would hold two "board 1"). The arbiter's own click on a
+  // heading, or acknowledging an alert in the round, stands until the page is reloaded.
   const folds = new Map();  // group key -> folded, as the arbiter chose
   function foldGroup(group) {
     const key = group.dataset.key;
@@ -187,17 +190,25 @@
     const open = members.reduce((n, state) => n + openAlerts(state).length + XQ.openAdvice(state).length, 0);
     const over = members.filter((state) => (state.result || "*") !== "*").length;
     const recording = members.filter((state) => state.state === "recording").length;
+    const twice = [...new Set(members.filter((state) => boardTwins(state).length).map((state) => state.board))];
     const past = group.classList.contains("past");
-    const folded = !open && (folds.has(key) ? folds.get(key) : past);
+    const held = open > 0 || twice.length > 0;
+    const folded = !held && (folds.has(key) ? folds.get(key) : past);
     group.classList.toggle("folded", folded);
     const button = group.querySelector(".fold");
-    button.textContent = folded ? "▸" : "▾";
+    button.querySelector(".arrow").textContent = folded ? "▸" : "▾";
     button.setAttribute("aria-expanded", String(!folded));
+    button.disabled = held;
+    button.title = held ? "stays open while an alert or ruling is open or a board has two games"
+      : folded ? "show this round's boards" : "fold this round to its heading";
     const facts = [past ? "not being played" : "",
                    `${members.length} board${members.length === 1 ? "" : "s"}`,
                    recording ? `${recording} recording` : "", over ? `${over} over` : ""];
-    group.querySelector(".ginfo").innerHTML = facts.filter(Boolean).map(XQ.esc).join(" · ")
-      + (open ? ` · <b class="bad">${open} open</b>` : "");
+    const info = facts.filter(Boolean).map(XQ.esc).join(" · ")
+      + (open ? ` · <b class="bad">${open} open</b>` : "")
+      + twice.map((board) => ` · <b class="bad">⚠ board ${XQ.esc(String(board))} twice</b>`).join("");
+    const line = group.querySelector(".ginfo");
+    if (line.innerHTML !== info) line.innerHTML = info;
     if (!folded) group.querySelectorAll(".tile.stale").forEach(draw);
   }
 
@@ -313,12 +324,14 @@
     if (noFoul && !window.confirm(XQ.NO_FOUL_ASK)) return;
     button.disabled = true;
     const done = await XQ.act(button.dataset.game, "ack", noFoul ? {seq: Number(button.dataset.seq), ruling: "no_foul"} : {seq: Number(button.dataset.seq)});
+    // the round the arbiter works in stays open: its tile does not vanish under the cursor
+    if (done) folds.set(groupKey(done.state), false);
     if (done) { accept(done.state); XQ.toast(noFoul ? "Ruled no foul" : button.closest(".advice") ? "Advice acknowledged" : "Alert acknowledged"); }
     else button.disabled = false;
   });
 
   function start() {
-    XQ.scriptToggle(() => games.forEach(render));
+    XQ.scriptToggle(() => { games.forEach((state) => render(state, true)); refresh(); });
     XQ.soundToggle();
     load();
   }
