@@ -69,6 +69,8 @@ class MotionDetector:
         self._touch_px = max(1.0, self.config.touch_radius * spacing * self.scale)
         self._changed = np.zeros((self.size[1], self.size[0]), dtype=bool)
         self._changed_all = True  # nothing is known yet: every point counts as touched
+        self._settled: list[np.ndarray] = []  # small images of the last views the board stood still in (newest last)
+        self._band, self._inner, self._outer = _edge_band(self._points, self.size, spacing * self.scale)
 
     @classmethod
     def for_points(cls, points: np.ndarray, frame_size: tuple[int, int], config: MotionConfig | None = None
@@ -88,6 +90,75 @@ class MotionDetector:
         """Forget the previous frame: the next one counts as motion (and every point as touched)."""
         self._previous = None
         self._changed_all = True
+        # (the settled views are kept: the board is where it was; a new grid gets a new detector)
+
+    def settle(self, force: bool = False) -> bool:
+        """The board has stood still a while (the caller's ``settle_s``): the last frame becomes one
+        of the settled views :meth:`arm_points` compares with, unless something lies across the
+        board's edge that none of them shows (a hand holding still), or ``force`` says it lies there
+        (it stayed, moving or not: a sleeve resting on the edge, a shadow). Returns whether it was taken."""
+        if self._previous is None:
+            return False
+        if not force and self.arm_points().any():
+            return False
+        self._settled.append(self._previous)
+        del self._settled[:-SETTLED_VIEWS]
+        return True
+
+    def arm_points(self) -> np.ndarray:
+        """(90,) the points near something lying across the board's edge that none of the settled
+        views (:meth:`settle`) shows: a change that runs from outside the margin around the grid to
+        the grid itself, as an arm reaching in does (none without points or a settled view).
+
+        A hand paused on the board's edge points, covering too few of them to read as a hand, was
+        read as the board (a full-length game: a general being placed at the edge, its hand still
+        for half a second, read as a red soldier and raised as a move out of turn). Nothing reaches
+        a point from outside without crossing the margin; a piece put beside the board, a moved
+        piece or the light changing evenly does not run across it. What differs from one settled
+        view only is no arm: a hand resting at the edge while the board stood still, gone now, or
+        a captured piece laid beside the board since an older view."""
+        none = np.zeros(0 if self._points is None else len(self._points), dtype=bool)
+        if not self._settled or self._points is None:
+            return none
+        found: np.ndarray | None = None
+        for view in reversed(self._settled):  # the newest first: most often what it shows is still there
+            changed = self._changed_from(view)
+            if changed is None:
+                return none
+            found = changed if found is None else found & changed
+        if found is None:
+            return none
+        found = self._crossing(found)
+        if found is None:
+            return none
+        distance = cv2.distanceTransform((~found).astype(np.uint8), cv2.DIST_L2, 3)
+        h, w = distance.shape
+        xs = np.clip(np.round(self._points[:, 0]).astype(int), 0, w - 1)
+        ys = np.clip(np.round(self._points[:, 1]).astype(int), 0, h - 1)
+        return distance[ys, xs] <= self._touch_px
+
+    def _changed_from(self, reference: np.ndarray) -> np.ndarray | None:
+        """Where the last frame differs from ``reference`` (relit: the light's changes taken out), as
+        a mask of the small image; None where nothing of it runs across the band around the grid."""
+        if self._previous is None or self._band is None or reference.shape != self._previous.shape:
+            return None
+        relit, _ = relit_difference(self._previous, reference)
+        changed = np.abs(relit) > ARM_THRESHOLD
+        return changed if self._crossing(changed) is not None else None
+
+    def _crossing(self, changed: np.ndarray) -> np.ndarray | None:
+        """The blobs of ``changed`` (a mask of the small image) that run across the band around the
+        grid, from its outer edge into the grid; None when none does."""
+        if self._band is None:
+            return None
+        blobs = cv2.dilate(cv2.erode(changed.astype(np.uint8), _SQUARE), _SQUARE)  # not re-encoded edges
+        count, labels = cv2.connectedComponents(blobs, connectivity=8)
+        if count <= 1:
+            return None
+        outer = set(np.unique(labels[self._outer & (labels > 0)]).tolist())
+        inner = set(np.unique(labels[self._inner & (labels > 0)]).tolist())
+        across = sorted((outer & inner) - {0})
+        return np.isin(labels, across) if across else None
 
     def touched_points(self) -> np.ndarray | None:
         """(90,) True for the points something moved near since :meth:`clear_touched` (None without points).
@@ -150,6 +221,36 @@ class MotionDetector:
 
 
 _SQUARE = np.ones((2, 2), np.uint8)
+OUTER_REACH = 0.95  # spacings from the grid the margin's outer edge must lie for an arm to be looked for there
+ARM_THRESHOLD = 21  # a grey change (relit) this large, against every settled view, is something over the edge
+SETTLED_VIEWS = 4  # settled views kept (one per still spell)
+
+
+def _edge_band(points: np.ndarray | None, size: tuple[int, int],
+               spacing: float) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:
+    """Masks of the small image: the band between the grid's outline and the region's border, its
+    inner edge (touching the grid) and its outer edge: the region's border where it lies at least
+    ``OUTER_REACH`` spacings (``spacing`` small pixels) from the grid. Where the frame cuts the
+    margin closer, a piece on an edge point would reach it, so no arm is looked for coming from
+    there. ``None`` for the band without the board's points."""
+    width, height = size
+    empty = np.zeros((height, width), dtype=bool)
+    if points is None or len(points) < 4:
+        return None, empty, empty
+    grid = np.zeros((height, width), dtype=np.uint8)
+    hull = cv2.convexHull(np.round(points).astype(np.int32))
+    cv2.fillConvexPoly(grid, hull, 1)
+    inside = grid.astype(bool)
+    band = ~inside
+    if band.sum() < 8:
+        return None, empty, empty
+    near = cv2.dilate(grid, np.ones((3, 3), np.uint8)).astype(bool)
+    inner = band & near
+    outer = np.zeros_like(band)
+    outer[0, :] = outer[-1, :] = True
+    outer[:, 0] = outer[:, -1] = True
+    far = cv2.distanceTransform((1 - grid).astype(np.uint8), cv2.DIST_L2, 3) >= OUTER_REACH * spacing
+    return band, inner, outer & band & far
 LIGHT_FLOOR = 8.0  # grey levels added before taking ratios, so dark pixels' noise is not a gain
 LIGHT_SMOOTH = 5  # the gain profiles are smoothed over this many rows or columns (median)
 LIGHT_CHANGED = 0.02  # gains this far from 1 on most rows say the light changed (else the test stands)

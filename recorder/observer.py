@@ -119,6 +119,8 @@ class ObserverConfig:
     covered_p: float = 0.5  # a point is masked when "covered" has at least this probability
     retry_s: float = 0.3  # while a still hand covers the board, read it again this often
     refresh_s: float = 0.0  # > 0: re-read a still board this often even without motion
+    settle_s: float = 1.0  # the board still this long: a settled view, what an arm across the edge is told against
+    arm_wait_s: float = 2.0  # something across the board's edge (MotionDetector.arm_points) this long lies there
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.still_s <= 5.0:
@@ -127,6 +129,8 @@ class ObserverConfig:
             raise ValueError("smooth_frames must be within 1-5")
         if not 0 <= self.max_covered <= 90:
             raise ValueError("max_covered must be within 0-90")
+        if not 0.0 < self.settle_s <= 30.0 or not 0.0 < self.arm_wait_s <= 30.0:
+            raise ValueError("settle_s and arm_wait_s must be within 0-30 s")
 
 
 class Observer:
@@ -150,12 +154,14 @@ class Observer:
         """Forget the board's state: the next still frames are read again (after re-calibration)."""
         self._observed = False  # the still board has been handed over since the last motion
         self._still_since: float | None = None
+        self._settled = False  # the still board has been offered as a settled view (MotionDetector.settle)
         self._samples: list[np.ndarray] = []
         self._next_read = -np.inf
         self._last_observation_t = -np.inf
         self._moved_at: float | None = None  # last still frame before the first motion since the last observation
         self._last_t: float | None = None  # the previous frame's time
         self.covered_since: float | None = None  # the board still but covered (a hand, or something left on it) since
+        self._arm_since: float | None = None  # the board still with something across its edge since
         self.covered_points = np.zeros(90, dtype=bool)  # the points read covered at the last such look
         self.lying = np.zeros(90, dtype=bool)  # points something left on the board hides (``accept_lying``)
         self.lying_since = -np.inf  # ... covered on every still view since then
@@ -185,12 +191,16 @@ class Observer:
                 self._moved_at = before if before is not None else t
             self._observed = False
             self._still_since = None
+            self._settled = False
             self._samples.clear()
             self._next_read = -np.inf
             self.covered_since = None
             return None
         if self._still_since is None:
             self._still_since = t
+        if not self._settled and t - self._still_since >= cfg.settle_s - 1e-9:
+            self._settled = True  # once a still spell: refused while an arm lies across the edge
+            self.motion.settle()
         if self._observed:
             if cfg.refresh_s > 0 and t - self._last_observation_t >= cfg.refresh_s:
                 self._observed = False
@@ -211,13 +221,29 @@ class Observer:
             return None
         mean = np.mean(self._samples, axis=0)
         mask = mean[:, COVERED_INDEX] >= cfg.covered_p
-        if int((mask & ~self.lying).sum()) > cfg.max_covered:
-            log.debug("t=%.2f: board still but %d points covered; waiting", t, int(mask.sum()))
+        # an arm across the board's edge is a hand over the board, however few points the classifier
+        # reads as covered; what stays across for arm_wait_s, moving or not (a sleeve resting on the
+        # edge, a shadow), lies there: it is taken into the settled views
+        arm = self.motion.arm_points()
+        if arm.shape != mask.shape:  # a detector not given the board's points looks for no arm
+            arm = np.zeros_like(mask)
+        if arm.any():
+            self._arm_since = self._still_since if self._arm_since is None else self._arm_since
+            if t - self._arm_since >= cfg.arm_wait_s - 1e-9:
+                log.debug("t=%.2f: something has lain across the board's edge since %.2f: taken as lying there",
+                          t, self._arm_since)
+                self.motion.settle(force=True)
+                arm[:] = False
+        if not arm.any():
+            self._arm_since = None
+        if arm.any() or int((mask & ~self.lying).sum()) > cfg.max_covered:
+            log.debug("t=%.2f: board still but %d points covered%s; waiting", t, int(mask.sum()),
+                      " and an arm across its edge" if arm.any() else "")
             self._samples.clear()
             self._next_read = t + cfg.retry_s
             if self.covered_since is None:
                 self.covered_since = self._still_since
-            self.covered_points = mask
+            self.covered_points = mask | arm
             return None
         self.covered_since = None
         self.lying &= mask

@@ -71,3 +71,70 @@ def test_a_hand_and_a_moved_piece_are_motion_whatever_the_light(light: str) -> N
         detector = _detector()
         detector.moving(_lit(board, before))
         assert detector.moving(_lit(changed, after))
+
+
+def _points() -> np.ndarray:
+    """The 90 points of the test board (pixels), rank by rank."""
+    return np.array([(20 + (f + 0.5) * SPACING, 20 + (r + 0.5) * SPACING) for r in range(10) for f in range(9)])
+
+
+def _arm(frame: np.ndarray, wrist: int = 45) -> np.ndarray:
+    """``frame`` with a sleeve coming in from the frame's left edge and a hand over a4's point."""
+    frame = frame.copy()
+    cv2.rectangle(frame, (0, 190), (30, 215), (140, 70, 40), -1)  # a sleeve from the frame's edge
+    cv2.rectangle(frame, (30, 192), (wrist, 213), (110, 140, 200), -1)  # the wrist, and the hand over a point
+    cv2.ellipse(frame, (wrist + 7, 202), (16, 14), 0, 0, 360, (110, 140, 200), -1)
+    return frame
+
+
+@pytest.mark.parametrize(("what", "across"), [("arm", True), ("piece beside", False), ("light", False),
+                                              ("moved piece", False)])
+def test_an_arm_across_the_boards_edge_is_told_from_what_stays_on_one_side(what: str, across: bool) -> None:
+    # a full-length game: a hand paused at the edge placing a general, over too few points to read
+    # as a hand, was read as the board (a red soldier moved out of turn); an arm reaching in crosses
+    # the margin, while a piece put beside the board, a moved piece or the light changing does not
+    board = _board()
+    frame = board.copy()
+    if what == "arm":
+        frame = _arm(board)
+    elif what == "piece beside":
+        cv2.circle(frame, (9, 300), 9, (245, 245, 248), -1)
+    elif what == "light":
+        frame = _lit(board, 1.25)
+    else:
+        frame = _board(moved=True)
+    detector = MotionDetector.for_points(_points(), SIZE)
+    detector.moving(frame)
+    assert not detector.arm_points().any()  # no settled view yet: nothing to tell an arm against
+    detector.moving(board)
+    assert detector.settle()
+    detector.moving(frame)
+    reached = np.flatnonzero(detector.arm_points())
+    if across:  # the points at the hand's end: a4's and its neighbours on the edge file (rank 4 is the 5th row)
+        assert 4 * 9 in reached and all(sq % 9 <= 1 for sq in reached), reached
+        assert not detector.settle()  # a hand holding still is no settled view...
+        assert detector.settle(force=True)  # ... unless it stays (a sleeve resting on the edge)
+    else:
+        assert not len(reached)
+        assert detector.settle()
+    assert not detector.arm_points().any()  # left lying there: no longer counted,
+    detector.moving(board)
+    assert not detector.arm_points().any()  # nor its going away
+
+
+def test_a_hand_resting_in_one_settled_view_is_no_arm_once_gone() -> None:
+    # a first version told arms against the last view read: a hand resting where the picture cuts
+    # the margin got into it unseen, and its going away read as an arm reaching in, holding back
+    # the next moves at the board's edge by 1.3-2.3 s (the standing benchmark's edge-rank moves)
+    board = _board()
+    detector = MotionDetector.for_points(_points(), SIZE)
+    detector.moving(board)
+    assert detector.settle()
+    detector.moving(_arm(board))
+    assert detector.settle(force=True)  # the settled view shows the hand
+    detector.moving(board)  # gone: the board as an older settled view shows it
+    assert not detector.arm_points().any()
+    for _ in range(4):  # still spells enough that no settled view shows the hand any more
+        assert detector.settle()
+    detector.moving(_arm(board))  # a hand reaching in there again is an arm
+    assert detector.arm_points()[4 * 9]

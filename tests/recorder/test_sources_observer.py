@@ -708,3 +708,26 @@ def test_a_transport_stream_cut_while_copied_is_told_as_ended_early(tmp_path: Pa
         frames = sum(isinstance(item, Frame) for item in source)
         assert frames > 0 and bool(source.ended_early) is ended, path
     assert "middle of a transport-stream packet" in source.ended_early
+
+
+def test_a_hand_paused_at_the_boards_edge_is_no_still_view() -> None:
+    # a full-length game (s960000 clean-012 at 907.5 s): a hand placing a general at the board's far
+    # edge paused half a second over one point read "covered"; the view was read as the board and a
+    # red soldier raised as moved out of turn. An arm across the board's edge is a hand over it.
+    from tests.recorder.test_motion_light import SIZE, _arm, _board, _points
+
+    def probabilities(frame: np.ndarray) -> np.ndarray:  # the classifier sees no hand at all
+        probs = np.full((90, len(CLASSES)), 0.01)
+        probs[:, 0] = 0.9
+        return probs / probs.sum(axis=1, keepdims=True)
+
+    board = _board()
+    observer = Observer(probabilities, MotionDetector.for_points(_points(), SIZE),
+                        ObserverConfig(still_s=0.1, smooth_frames=2, retry_s=0.3, settle_s=1.0, arm_wait_s=2.0))
+    frames = [board] * 15 + [_arm(board)] * 6 + [board] * 4
+    seen = [i for i, frame in enumerate(frames) if observer.feed(frame, i / 10) is not None]
+    assert seen == [2, 23]  # the board before the hand came and after it left; none while it was there
+    assert observer.feed(board, 2.5) is None
+    # something left across the edge (a sleeve resting there, moving or not) lies there after arm_wait_s
+    late = [observer.feed(_arm(board, wrist=45 + i % 2), 3 + i / 10) for i in range(30)]
+    assert any(obs is not None for obs in late[20:]) and all(obs is None for obs in late[:19])
