@@ -51,7 +51,7 @@ def measure(views: int, split: str, glare_blind: float, with_reading: bool = Tru
         occupied_p = to_square_order(result.probs, result.classes)[:, 1:-1].sum(axis=1)
         # as the session does: points the classifier reads as occupied may take a faint circle (no evidence)
         discs = find_discs(rectified, geometry.spacing, geometry.margin,
-                           occupied=occupied_p > 0.5 if with_reading else None)
+                           occupied=occupied_p > 0.5 if with_reading else None, blind=blind)
         offsets = discs.offsets
         board = Position.from_fen(truth.fen).board
         distance = np.hypot(offsets[:, 0], offsets[:, 1])

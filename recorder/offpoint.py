@@ -64,7 +64,8 @@ class Discs:
 
 
 def find_discs(rectified: np.ndarray, spacing: float, margin: float, *, reach: float = 0.8,
-               parallax: ParallaxMemory | None = None, occupied: np.ndarray | None = None) -> Discs:
+               parallax: ParallaxMemory | None = None, occupied: np.ndarray | None = None,
+               blind: np.ndarray | None = None) -> Discs:
     """The discs on a rectified board: for each point the offset (file, rank directions, in spacings)
     of the nearest disc (NaN if none), and which of them are faint circles taken for ``occupied``.
 
@@ -85,7 +86,8 @@ def find_discs(rectified: np.ndarray, spacing: float, margin: float, *, reach: f
     (:func:`_search_patches`). Only those points get one, so a faint outline on
     a point read as empty (wood grain, a cross mark) is never measured as a piece; and since such a
     disc was looked for only where the classifier read a piece, it is marked (``Discs.faint``) and
-    is no evidence for that reading.
+    is no evidence for that reading. ``blind`` (90 booleans) names the points glare washes out: their
+    own patch is not searched (:func:`_search_patches`).
     """
     gray = rectified if rectified.ndim == 2 else cv2.cvtColor(rectified, cv2.COLOR_BGR2GRAY)
     gray = cv2.GaussianBlur(gray, (5, 5), 1.5)
@@ -134,7 +136,8 @@ def find_discs(rectified: np.ndarray, spacing: float, margin: float, *, reach: f
         astray = np.asarray(occupied, dtype=bool) & ~faint & (
             np.hypot(out[:, 0] - field[:, 0], out[:, 1] - field[:, 1]) > _KNOCK_REACH)  # NaN compares False
         out[astray] = np.nan
-        _search_patches(out, faint, gray, every[chosen], np.asarray(occupied, dtype=bool), spacing, px, py, field)
+        searched = np.asarray(occupied, dtype=bool) if blind is None else np.asarray(occupied, dtype=bool) & ~blind
+        _search_patches(out, faint, gray, every[chosen], searched, spacing, px, py, field)
     return Discs(out, faint)
 
 

@@ -557,11 +557,12 @@ class RecordingSession:
         rectified = self._rectify(image) if self._rectify is not None else None
         if rectified is not None:
             spacing, margin = float(self.geometry.spacing), float(self.geometry.margin)
-            discs = find_discs(rectified, spacing, margin, parallax=self._parallax, occupied=observation.occupied)
-            offsets = discs.offsets
             washed = washed_out(rectified, spacing, margin)
-            probs = fuse_discs(observation.probs, offsets, self.config.disc_evidence,
-                               blind=washed >= self.config.glare_blind, faint=discs.faint)
+            blind = washed >= self.config.glare_blind
+            discs = find_discs(rectified, spacing, margin, parallax=self._parallax, occupied=observation.occupied,
+                               blind=blind)
+            offsets = discs.offsets
+            probs = fuse_discs(observation.probs, offsets, self.config.disc_evidence, blind=blind, faint=discs.faint)
             observation = replace(observation, offsets=offsets, probs=probs,
                                   unreadable=washed >= self.config.glare_unreadable, washed=washed)
         self.timings["offpoint_ms"] += 1000 * (time.perf_counter() - started)

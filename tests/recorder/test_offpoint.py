@@ -264,3 +264,25 @@ def test_an_occupied_point_whose_own_outline_went_unfound_is_not_measured_by_a_c
     discs = find_discs(image, 48.0, 1.0, occupied=_occupied(ASTRAY))
     f0 = 5
     assert np.isnan(discs.offsets[f0, 0]) or np.hypot(*discs.offsets[f0]) < 0.3
+
+
+GLARE_PATCH = "001011100001010000001000100100010001000100000001000010000010001001010100000010000000111100"
+
+
+def test_a_point_glare_washes_out_is_not_searched_on_its_own_patch() -> None:
+    """Whole-game bench s960000-clean-004: the black advisor on e8, 87 % blown out by a lamp, unseen
+    by the search; once a chariot came to stand beside it, the search of its own patch (its
+    contrast equalised) took the palace's lines for a circle 0.58 spacings off: a false knock."""
+    from recorder.glare import washed_out
+    from recorder.offpoint import find_discs
+
+    image = cv2.imread(str(BOARDS / "glare_patch.webp"))
+    assert image is not None
+    washed = washed_out(image, 48.0, 1.0)
+    e8 = 8 * 9 + 4
+    assert washed[e8] > 0.8
+    occupied = _occupied(GLARE_PATCH)
+    assert not np.isnan(find_discs(image, 48.0, 1.0, occupied=occupied).offsets[e8, 0])  # as it was measured
+    discs = find_discs(image, 48.0, 1.0, occupied=occupied, blind=washed >= 0.3)
+    assert np.isnan(discs.offsets[e8, 0])
+    assert e8 not in off_point(discs.offsets, occupied, 0.3)
