@@ -54,7 +54,9 @@ def measure(views: int, split: str, glare_blind: float, with_reading: bool = Tru
                            occupied=occupied_p > 0.5 if with_reading else None, blind=blind)
         offsets = discs.offsets
         board = Position.from_fen(truth.fen).board
-        distance = np.hypot(offsets[:, 0], offsets[:, 1])
+        # from where each point's top should be, as fuse_discs weighs it
+        shift = np.zeros((90, 2)) if discs.field is None else discs.field
+        distance = np.hypot(offsets[:, 0] - shift[:, 0], offsets[:, 1] - shift[:, 1])
         found = ~np.isnan(distance) & ~discs.faint
         if int(found.sum()) < MIN_DISCS:  # fuse_discs uses nothing from a picture where the search failed
             counts[("search failed", "views")] += 1

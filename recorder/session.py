@@ -562,7 +562,8 @@ class RecordingSession:
             discs = find_discs(rectified, spacing, margin, parallax=self._parallax, occupied=observation.occupied,
                                blind=blind)
             offsets = discs.offsets
-            probs = fuse_discs(observation.probs, offsets, self.config.disc_evidence, blind=blind, faint=discs.faint)
+            probs = fuse_discs(observation.probs, offsets, self.config.disc_evidence, blind=blind, faint=discs.faint,
+                               field=discs.field)
             observation = replace(observation, offsets=offsets, probs=probs,
                                   unreadable=washed >= self.config.glare_unreadable, washed=washed)
         self.timings["offpoint_ms"] += 1000 * (time.perf_counter() - started)
