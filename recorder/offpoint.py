@@ -99,9 +99,9 @@ def find_discs(rectified: np.ndarray, spacing: float, margin: float, *, reach: f
     faint = np.zeros(90, dtype=bool)
     if not len(every):
         return Discs(out, faint)
-    primary: list[int] = []  # one circle per piece: the strongest, none within 0.7 spacings of another
+    primary: list[int] = []  # one circle per piece: the strongest, none within _PIECE_GAP of another
     for index, centre in enumerate(every):
-        if all(np.hypot(*(centre - every[kept])) >= 0.7 * spacing for kept in primary):
+        if all(np.hypot(*(centre - every[kept])) >= _PIECE_GAP * spacing for kept in primary):
             primary.append(index)
     squares = np.arange(90)
     px, py = square_centres(spacing, margin)
@@ -129,6 +129,8 @@ def find_discs(rectified: np.ndarray, spacing: float, margin: float, *, reach: f
         best = int(np.argmin(miss))
         if miss[best] <= _ON_FIELD:
             out[sq] = (dx[sq, best], dy[sq, best])
+    if occupied is not None:
+        _crowded(out, faint, every, every[chosen], spacing, px, py, field, np.asarray(occupied, dtype=bool))
     _look_closer(out, gray, faint_circles, spacing, px, py, field)
     if occupied is not None:
         # an occupied point measured only by a circle further from where its top should be than a
@@ -190,6 +192,48 @@ def _fill_faint(out: np.ndarray, smooth: np.ndarray, cache: list[np.ndarray], fo
             out[sq] = (fx[best], fy[best])
             filled[sq] = True
     return filled
+
+
+def _crowded(out: np.ndarray, faint: np.ndarray, every: np.ndarray, primary: np.ndarray, spacing: float,
+             px: np.ndarray, py: np.ndarray, field: np.ndarray, occupied: np.ndarray) -> None:
+    """Give the ``occupied`` points still without a disc, in place, a circle of the search that the
+    one-circle-per-piece rule dropped for a neighbour's, marking them ``faint``.
+
+    The search keeps one circle per piece, the strongest, and drops every circle within
+    ``_PIECE_GAP`` of it as that piece's outline again. Two pieces pushed against each other, each a
+    little off its point towards the other, can be measured closer than that (their centres 0.69
+    apart): the weaker piece's own circle was dropped, its point then measured by a skewed circle of
+    its own patch and raised as knocked (whole-game bench s960000-clean-011: a red advisor nudged
+    0.19 towards its general, measured 0.31 off). A dropped circle is this point's piece when it
+    lies further from every kept circle than a side wall's outline lies from its top
+    (``_WALL_GAP``), within ``_KNOCK_REACH`` of where this point's top should be (the parallax
+    ``field``), and nearer this point than any other occupied one; of several, the one nearest
+    where the top should be. A knocked piece's own circles lie where it went, so it is still
+    measured off its point. ``every`` are the search's circles (pixels), ``primary`` the kept ones.
+    Like a faint circle it is taken only because the classifier reads a piece there, so it is no
+    evidence for that reading (``fuse_discs``).
+    """
+    missing = np.flatnonzero(occupied & np.isnan(out[:, 0]))
+    if not len(missing) or not len(every):
+        return
+    gap = np.hypot(every[:, None, 0] - primary[None, :, 0], every[:, None, 1] - primary[None, :, 1]).min(axis=1)
+    dropped = every[gap >= _WALL_GAP * spacing]
+    if not len(dropped):
+        return
+    files, ranks = np.arange(90) % 9, np.arange(90) // 9
+    others = np.flatnonzero(occupied)
+    for sq in missing:
+        fx = (dropped[:, 0] - px[sq]) / spacing
+        fy = -(dropped[:, 1] - py[sq]) / spacing
+        at_f, at_r = files[sq] + fx, ranks[sq] + fy
+        to_others = np.hypot(at_f[:, None] - files[others][None, :], at_r[:, None] - ranks[others][None, :])
+        to_others[:, others == sq] = np.inf
+        miss = np.hypot(fx - field[sq, 0], fy - field[sq, 1])
+        own = (miss <= _KNOCK_REACH) & (np.hypot(fx, fy) < to_others.min(axis=1, initial=np.inf))
+        if own.any():
+            best = int(np.flatnonzero(own)[np.argmin(miss[own])])
+            out[sq] = (fx[best], fy[best])
+            faint[sq] = True
 
 
 def _search_patches(out: np.ndarray, faint: np.ndarray, smooth: np.ndarray, found: np.ndarray,
@@ -286,6 +330,8 @@ def _look_closer(out: np.ndarray, smooth: np.ndarray, cache: list[np.ndarray], s
                 break
 
 
+_PIECE_GAP = 0.7  # spacings: circles nearer a stronger one than this are taken for its piece's outline again
+_WALL_GAP = 0.5  # spacings: a piece's side wall (and its shadow) lies no further than this from its top (0.44 seen)
 _SEEN_AROUND = 1.5  # spacings: a point's own patch is searched only with a circle found this near it
 _KNOCK_REACH = 0.6  # spacings from where its top should be: a patch's circle further off is no piece of this point
 _NEAR_VOTES = 15  # the votes a centre needs on one point's patch (20 board-wide: found on some patches, missed

@@ -266,7 +266,44 @@ def test_an_occupied_point_whose_own_outline_went_unfound_is_not_measured_by_a_c
     assert np.isnan(discs.offsets[f0, 0]) or np.hypot(*discs.offsets[f0]) < 0.3
 
 
+CROWDED = "000000000000111000000000101000000101001000100000000000100010001000010000000010000000101100"
 GLARE_PATCH = "001011100001010000001000100100010001000100000001000010000010001001010100000010000000111100"
+BACK_RANK = "000111100000000000000010000000000100000000001000110100000000001000010010010000010100110100"
+
+
+def test_two_pieces_pushed_together_are_each_measured_by_their_own_circle() -> None:
+    """Whole-game bench s960000-clean-011: the red advisor on e1 nudged 0.19 spacings towards its
+    general on f1 (0.11 off the other way): their circles, 0.69 apart, were taken for one piece, the
+    advisor measured by a skewed circle of its own patch 0.31 off, and raised as knocked."""
+    from recorder.offpoint import find_discs
+
+    image = cv2.imread(str(BOARDS / "crowded.webp"))  # lossless, as the session rectified it
+    assert image is not None
+    occupied = _occupied(CROWDED)
+    discs = find_discs(image, 48.0, 1.0, occupied=occupied)
+    e1 = 4 + 9
+    assert abs(discs.offsets[e1, 0] - 0.19) < 0.05 and abs(discs.offsets[e1, 1]) < 0.08  # truth (0.19, 0.05)
+    assert e1 not in off_point(discs.offsets, occupied, 0.3)
+
+
+def test_two_drawn_pieces_pushed_together_keep_their_own_places_and_a_knock_still_counts() -> None:
+    """The stronger circle of two discs 0.68 spacings apart took the other's for its own outline
+    again, and left that piece unmeasured; a piece knocked elsewhere is still found off its point."""
+    squares = [0, 2, 4, 6, 8, 19, 25, 27, 29, 31, 32, 35, 81, 83, 85, 87, 89]
+    pieces = {sq: (0.0, 0.0) for sq in squares}
+    pieces[31], pieces[32] = (0.2, 0.0), (-0.12, 0.0)  # pushed together
+    pieces[27] = (0.3, 0.35)  # knocked off its point
+    image = _board({sq: at for sq, at in pieces.items() if sq != 32})
+    centre = (int(round((MARGIN + 5 - 0.12) * SPACING)), int(round((MARGIN + 9 - 3) * SPACING)))
+    cv2.circle(image, centre, int(0.45 * SPACING), (200, 225, 235), -1)  # f3 over e3, its rim stronger
+    cv2.circle(image, centre, int(0.45 * SPACING), (20, 20, 20), 3)
+    occupied = np.zeros(90, bool)
+    occupied[squares] = True
+    from recorder.offpoint import find_discs
+
+    discs = find_discs(image, SPACING, MARGIN, occupied=occupied)
+    assert abs(discs.offsets[31, 0] - 0.2) < 0.05 and abs(discs.offsets[32, 0] + 0.12) < 0.05
+    assert list(off_point(discs.offsets, occupied, 0.3)) == [27]
 
 
 def test_a_point_glare_washes_out_is_not_searched_on_its_own_patch() -> None:
@@ -286,9 +323,6 @@ def test_a_point_glare_washes_out_is_not_searched_on_its_own_patch() -> None:
     discs = find_discs(image, 48.0, 1.0, occupied=occupied, blind=washed >= 0.3)
     assert np.isnan(discs.offsets[e8, 0])
     assert e8 not in off_point(discs.offsets, occupied, 0.3)
-
-
-BACK_RANK = "000111100000000000000010000000000100000000001000110100000000001000010010010000010100110100"
 
 
 def test_a_disc_is_weighed_by_where_its_top_should_be_not_by_its_point() -> None:
