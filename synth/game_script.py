@@ -26,6 +26,7 @@ from synth.video_timeline import (
     LightKey,
     Placement,
     Timeline,
+    clear_of_others,
     state_from_dict,
 )
 
@@ -143,9 +144,10 @@ def _assign_plies(wanted: list[tuple[str, int | None]], positions: list[Position
 
 def _initial_state(position: Position, rng: random.Random) -> BoardState:
     """Pieces as set up before the game: near their points, roughly upright for their owners."""
-    pieces = {}
+    pieces: dict[int, Placement] = {}
     for sq, piece in position.pieces():
-        pieces[sq] = Placement(piece, rng.gauss(0.0, 6.0), rng.gauss(0.0, 0.03), rng.gauss(0.0, 0.03))
+        rotation, dx, dy = rng.gauss(0.0, 6.0), rng.gauss(0.0, 0.03), rng.gauss(0.0, 0.03)
+        pieces[sq] = Placement(piece, rotation, *clear_of_others(pieces, sq, dx, dy))
     return state_from_dict(pieces)
 
 

@@ -25,6 +25,7 @@ from synth.video_timeline import (
     Placement,
     PlyRecord,
     Press,
+    clear_of_others,
     state_board,
     state_from_dict,
 )
@@ -149,6 +150,7 @@ class Choreographer:
         rotation = (owner_turn + self.rng.gauss(0.0, 9.0)) % 360.0
         dx = max(-0.15, min(0.15, self.rng.gauss(0.0, 0.05)))
         dy = max(-0.15, min(0.15, self.rng.gauss(0.0, 0.05)))
+        dx, dy = clear_of_others(self.board, sq, dx, dy)
         self.board[sq] = Placement(piece, rotation - owner_turn, dx, dy)
         self._change(hand.t, f"{why}: {piece} placed on {square_name(sq)}")
         hand.drop(piece)
@@ -162,6 +164,8 @@ class Choreographer:
         if not absolute and math.hypot(dx, dy) > NUDGE_MAX:
             scale = NUDGE_MAX / math.hypot(dx, dy)
             dx, dy = dx * scale, dy * scale
+        if not absolute:
+            dx, dy = clear_of_others(self.board, sq, dx, dy, (old.dx, old.dy))
         self.board[sq] = dataclasses.replace(old, dx=dx, dy=dy)
         self._change(t, f"{why}: {old.piece} on {square_name(sq)} to offset ({dx:.2f}, {dy:.2f})")
 

@@ -35,6 +35,32 @@ class Placement:
 BoardState = tuple[tuple[int, Placement], ...]
 """The physical board: (square, placement) pairs sorted by square."""
 
+TOUCHING = 0.92  # spacings between two pieces' centres when they touch (the widest drawn: radius 0.46)
+
+
+def clear_of_others(pieces: dict[int, Placement], sq: int, dx: float, dy: float,
+                    fallback: tuple[float, float] = (0.0, 0.0)) -> tuple[float, float]:
+    """The offset ``(dx, dy)`` for a piece on ``sq``, drawn back towards ``fallback`` (where it stood,
+    or its point) until it overlaps none of the other ``pieces``: pieces pushed together touch, they
+    do not overlap (a nudge had drawn two discs 0.69 spacings apart, a picture no real board gives).
+    Where even ``fallback`` overlaps one (a neighbour nudged towards the point a piece is put on), the
+    piece stands against it, on the far side."""
+    x0, y0 = sq % 9, sq // 9
+    others = [(other % 9 + p.dx - x0, other // 9 + p.dy - y0) for other, p in pieces.items() if other != sq]
+
+    def clear(x: float, y: float) -> bool:
+        return all(math.hypot(ox - x, oy - y) >= TOUCHING - 1e-9 for ox, oy in others)
+
+    for share in (1.0, 0.75, 0.5, 0.25, 0.0):
+        x, y = fallback[0] + share * (dx - fallback[0]), fallback[1] + share * (dy - fallback[1])
+        if clear(x, y):
+            return x, y
+    x, y = fallback
+    ox, oy = min(others, key=lambda o: math.hypot(o[0] - x, o[1] - y))
+    away = math.hypot(x - ox, y - oy) or 1.0
+    pushed = (ox + (x - ox) * TOUCHING / away, oy + (y - oy) * TOUCHING / away)
+    return pushed if clear(*pushed) else fallback
+
 
 def state_from_dict(pieces: dict[int, Placement]) -> BoardState:
     """A canonical :data:`BoardState` from a square -> placement mapping."""
