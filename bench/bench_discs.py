@@ -28,7 +28,7 @@ import numpy as np
 from models.train.data import render_sample, truth_geometry
 from recorder.glare import washed_out
 from recorder.observer import to_square_order
-from recorder.offpoint import DISC_NEAR, MIN_DISCS, find_discs
+from recorder.offpoint import DISC_NEAR, GLARE_NO_PATCH, MIN_DISCS, find_discs
 from recorder.session import SessionConfig
 from recorder.vision import PieceClassifier
 from rules import Position
@@ -46,12 +46,13 @@ def measure(views: int, split: str, glare_blind: float, with_reading: bool = Tru
         image, truth, _, _ = render_sample(split, DATASET_SEED, index, hand_rate=0.0)
         geometry = truth_geometry(truth, image.shape[1], image.shape[0])
         rectified = geometry.rectify(image)
-        blind = washed_out(rectified, geometry.spacing, geometry.margin) >= glare_blind
+        washed = washed_out(rectified, geometry.spacing, geometry.margin)
+        blind = washed >= glare_blind
         result = classifier.classify(rectified)
         occupied_p = to_square_order(result.probs, result.classes)[:, 1:-1].sum(axis=1)
         # as the session does: points the classifier reads as occupied may take a faint circle (no evidence)
         discs = find_discs(rectified, geometry.spacing, geometry.margin,
-                           occupied=occupied_p > 0.5 if with_reading else None, blind=blind)
+                           occupied=occupied_p > 0.5 if with_reading else None, blind=washed >= GLARE_NO_PATCH)
         offsets = discs.offsets
         board = Position.from_fen(truth.fen).board
         # from where each point's top should be, as fuse_discs weighs it

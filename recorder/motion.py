@@ -70,6 +70,9 @@ class MotionDetector:
         self._changed = np.zeros((self.size[1], self.size[0]), dtype=bool)
         self._changed_all = True  # nothing is known yet: every point counts as touched
         self._settled: list[np.ndarray] = []  # small images of the last views the board stood still in (newest last)
+        self._clear: np.ndarray | None = None  # the newest of them taken with nothing across the edge
+        self.last_arm: np.ndarray | None = None  # where arm_points last found an arm (a mask of the small image)
+        self._moved: np.ndarray | None = None  # where the last frame moved (None: it did not)
         self._band, self._inner, self._outer = _edge_band(self._points, self.size, spacing * self.scale)
 
     @classmethod
@@ -96,13 +99,15 @@ class MotionDetector:
         """The board has stood still a while (the caller's ``settle_s``): the last frame becomes one
         of the settled views :meth:`arm_points` compares with, unless something lies across the
         board's edge that none of them shows (a hand holding still), or ``force`` says it lies there
-        (it stayed, moving or not: a sleeve resting on the edge, a shadow). Returns whether it was taken."""
+        (it stayed while the board stood still: a sleeve resting on the edge, a shadow). Returns whether it was taken."""
         if self._previous is None:
             return False
         if not force and self.arm_points().any():
             return False
         self._settled.append(self._previous)
         del self._settled[:-SETTLED_VIEWS]
+        if not force:  # kept apart too: views forced in (a sleeve resting there) cannot push it out
+            self._clear = self._previous
         return True
 
     def arm_points(self) -> np.ndarray:
@@ -118,10 +123,16 @@ class MotionDetector:
         view only is no arm: a hand resting at the edge while the board stood still, gone now, or
         a captured piece laid beside the board since an older view."""
         none = np.zeros(0 if self._points is None else len(self._points), dtype=bool)
+        self.last_arm = None
         if not self._settled or self._points is None:
             return none
         found: np.ndarray | None = None
-        for view in reversed(self._settled):  # the newest first: most often what it shows is still there
+        # the newest first: most often what it shows is still there; and the newest view taken with
+        # nothing across the edge, so a sleeve that rested there four still spells and is lifted is
+        # no arm (each of the views forced in then shows it)
+        views = [*reversed(self._settled)] + ([self._clear] if self._clear is not None and
+                                              not any(v is self._clear for v in self._settled) else [])
+        for view in views:
             changed = self._changed_from(view)
             if changed is None:
                 return none
@@ -129,6 +140,7 @@ class MotionDetector:
         if found is None:
             return none
         found = self._crossing(found)
+        self.last_arm = found
         if found is None:
             return none
         distance = cv2.distanceTransform((~found).astype(np.uint8), cv2.DIST_L2, 3)
@@ -199,6 +211,7 @@ class MotionDetector:
         if previous is None or previous.shape != current.shape:
             self.last_fraction = 1.0
             self._changed_all = True
+            self._moved = np.ones(current.shape, dtype=bool)
             return True
         diff = current - previous
         diff -= int(np.median(diff))
@@ -217,22 +230,50 @@ class MotionDetector:
                     self.last_fraction, moving = fraction, False
         if moving:
             self._changed |= changed_mask
+        self._moved = changed_mask if moving else None
         return moving
+
+    def moved_over(self, mask: np.ndarray | None) -> bool:
+        """Did the last frame's motion (:meth:`moving`) touch ``mask`` (a mask of the small image, such
+        as :attr:`last_arm`), or come within the touch radius of it (a hand moving on from where it
+        paused changes the pixels just beyond its old outline)?"""
+        if mask is None or self._moved is None or mask.shape != self._moved.shape:
+            return False
+        reach = 2 * int(np.ceil(self._touch_px)) + 1
+        near = cv2.dilate(mask.astype(np.uint8), np.ones((reach, reach), np.uint8)).astype(bool)
+        return bool((self._moved & near).any())
 
 
 _SQUARE = np.ones((2, 2), np.uint8)
 OUTER_REACH = 0.95  # spacings from the grid the margin's outer edge must lie for an arm to be looked for there
 ARM_THRESHOLD = 21  # a grey change (relit) this large, against every settled view, is something over the edge
 SETTLED_VIEWS = 4  # settled views kept (one per still spell)
+SAME_ARM = 0.6  # overlap (intersection over union) of two arms' masks that makes them one thing lying there
+
+
+def same_arm(first: np.ndarray | None, second: np.ndarray | None) -> bool:
+    """Do two masks of :attr:`MotionDetector.last_arm` show one thing in one place (a sleeve resting,
+    a shadow), not a hand that has moved on between them?"""
+    if first is None or second is None or first.shape != second.shape:
+        return False
+    union = np.count_nonzero(first | second)
+    return bool(union > 0 and np.count_nonzero(first & second) / union >= SAME_ARM)
+
+
+LIGHT_FLOOR = 8.0  # grey levels added before taking ratios, so dark pixels' noise is not a gain
+LIGHT_SMOOTH = 5  # the gain profiles are smoothed over this many rows or columns (median)
+LIGHT_CHANGED = 0.02  # gains this far from 1 on most rows say the light changed (else the test stands)
+NEAR_WHITE = 240  # a pixel this bright (in the shrunk image) may hide clipped parts: it may have been brighter
 
 
 def _edge_band(points: np.ndarray | None, size: tuple[int, int],
                spacing: float) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:
     """Masks of the small image: the band between the grid's outline and the region's border, its
-    inner edge (touching the grid) and its outer edge: the region's border where it lies at least
-    ``OUTER_REACH`` spacings (``spacing`` small pixels) from the grid. Where the frame cuts the
-    margin closer, a piece on an edge point would reach it, so no arm is looked for coming from
-    there. ``None`` for the band without the board's points."""
+    inner edge (touching the grid) and its outer edge: the region's border on each side that lies at
+    least ``OUTER_REACH`` spacings (``spacing`` small pixels; a pixel's rounding allowed) beyond the
+    grid's outermost point. Where the frame cuts the margin closer, a piece on an edge point would
+    reach it, so no arm is looked for coming from that side. ``None`` for the band without the
+    board's points."""
     width, height = size
     empty = np.zeros((height, width), dtype=bool)
     if points is None or len(points) < 4:
@@ -246,15 +287,16 @@ def _edge_band(points: np.ndarray | None, size: tuple[int, int],
         return None, empty, empty
     near = cv2.dilate(grid, np.ones((3, 3), np.uint8)).astype(bool)
     inner = band & near
+    # the region is the points' box widened by the margin on each side, less what the frame cut off:
+    # measured per side (a distance transform's steps had left the bottom and right sides out)
+    lo, hi = points.min(axis=0), points.max(axis=0)
+    reach = OUTER_REACH * spacing - 1.0
     outer = np.zeros_like(band)
-    outer[0, :] = outer[-1, :] = True
-    outer[:, 0] = outer[:, -1] = True
-    far = cv2.distanceTransform((1 - grid).astype(np.uint8), cv2.DIST_L2, 3) >= OUTER_REACH * spacing
-    return band, inner, outer & band & far
-LIGHT_FLOOR = 8.0  # grey levels added before taking ratios, so dark pixels' noise is not a gain
-LIGHT_SMOOTH = 5  # the gain profiles are smoothed over this many rows or columns (median)
-LIGHT_CHANGED = 0.02  # gains this far from 1 on most rows say the light changed (else the test stands)
-NEAR_WHITE = 240  # a pixel this bright (in the shrunk image) may hide clipped parts: it may have been brighter
+    outer[:, 0] |= lo[0] >= reach
+    outer[0, :] |= lo[1] >= reach
+    outer[:, -1] |= (width - 1) - hi[0] >= reach
+    outer[-1, :] |= (height - 1) - hi[1] >= reach
+    return band, inner, outer & band
 
 
 def relit_difference(current: np.ndarray, previous: np.ndarray) -> tuple[np.ndarray, float]:

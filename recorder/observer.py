@@ -20,7 +20,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from recorder.motion import MotionDetector
+from recorder.motion import MotionDetector, same_arm
 
 log = logging.getLogger(__name__)
 
@@ -120,7 +120,7 @@ class ObserverConfig:
     retry_s: float = 0.3  # while a still hand covers the board, read it again this often
     refresh_s: float = 0.0  # > 0: re-read a still board this often even without motion
     settle_s: float = 1.0  # the board still this long: a settled view, what an arm across the edge is told against
-    arm_wait_s: float = 2.0  # something across the board's edge (MotionDetector.arm_points) this long lies there
+    arm_wait_s: float = 2.0  # something across the board's edge (MotionDetector.arm_points) this long, still, lies there
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.still_s <= 5.0:
@@ -162,6 +162,7 @@ class Observer:
         self._last_t: float | None = None  # the previous frame's time
         self.covered_since: float | None = None  # the board still but covered (a hand, or something left on it) since
         self._arm_since: float | None = None  # the board still with something across its edge since
+        self._arm_shape: np.ndarray | None = None  # ... where it lay then (MotionDetector.last_arm)
         self.covered_points = np.zeros(90, dtype=bool)  # the points read covered at the last such look
         self.lying = np.zeros(90, dtype=bool)  # points something left on the board hides (``accept_lying``)
         self.lying_since = -np.inf  # ... covered on every still view since then
@@ -192,6 +193,8 @@ class Observer:
             self._observed = False
             self._still_since = None
             self._settled = False
+            if self.motion.moved_over(self._arm_shape):  # the arm moved: it is not lying there
+                self._arm_since = None
             self._samples.clear()
             self._next_read = -np.inf
             self.covered_since = None
@@ -222,13 +225,17 @@ class Observer:
         mean = np.mean(self._samples, axis=0)
         mask = mean[:, COVERED_INDEX] >= cfg.covered_p
         # an arm across the board's edge is a hand over the board, however few points the classifier
-        # reads as covered; what stays across for arm_wait_s, moving or not (a sleeve resting on the
-        # edge, a shadow), lies there: it is taken into the settled views
+        # reads as covered; what stays across in one place for arm_wait_s (a sleeve resting on the
+        # edge, a shadow, a lamp's spot), whatever moves elsewhere, lies there: it is taken into the
+        # settled views. A hand that paused (to grasp a piece), worked on and paused again starts the
+        # wait again (a reviewer: it had been read on its second pause): motion over the arm, or the
+        # arm found elsewhere, starts it again; motion elsewhere on the board does not
         arm = self.motion.arm_points()
         if arm.shape != mask.shape:  # a detector not given the board's points looks for no arm
             arm = np.zeros_like(mask)
         if arm.any():
-            self._arm_since = self._still_since if self._arm_since is None else self._arm_since
+            if self._arm_since is None or not same_arm(self._arm_shape, self.motion.last_arm):
+                self._arm_since, self._arm_shape = self._still_since, self.motion.last_arm
             if t - self._arm_since >= cfg.arm_wait_s - 1e-9:
                 log.debug("t=%.2f: something has lain across the board's edge since %.2f: taken as lying there",
                           t, self._arm_since)

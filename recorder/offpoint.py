@@ -89,8 +89,9 @@ def find_discs(rectified: np.ndarray, spacing: float, margin: float, *, reach: f
     (:func:`_search_patches`). Only those points get one, so a faint outline on
     a point read as empty (wood grain, a cross mark) is never measured as a piece; and since such a
     disc was looked for only where the classifier read a piece, it is marked (``Discs.faint``) and
-    is no evidence for that reading. ``blind`` (90 booleans) names the points glare washes out: their
-    own patch is not searched (:func:`_search_patches`).
+    is no evidence for that reading. ``blind`` (90 booleans) names the points glare washes out (the
+    recorder: ``GLARE_NO_PATCH`` of their square or more): their own patch is not searched
+    (:func:`_search_patches`), since equalising a washed patch turns the board's lines into a circle.
     """
     gray = rectified if rectified.ndim == 2 else cv2.cvtColor(rectified, cv2.COLOR_BGR2GRAY)
     gray = cv2.GaussianBlur(gray, (5, 5), 1.5)
@@ -451,6 +452,7 @@ def off_point(offsets: np.ndarray, occupied: np.ndarray, threshold: float,
 
 
 DISC_NEAR = 0.35  # spacings: a disc centred this close to a point stands on it
+GLARE_NO_PATCH = 0.6  # share of a point's square blown out past which its own patch is not searched
 MIN_DISCS = 4  # fewer discs found on a picture: the circle search failed there, its discs say nothing
 
 

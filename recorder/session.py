@@ -43,7 +43,7 @@ from recorder.fouls import FoulTally
 from recorder.glare import washed_out
 from recorder.motion import MotionConfig, MotionDetector
 from recorder.observer import Classifier, Observation, Observer, ObserverConfig, to_square_order
-from recorder.offpoint import ParallaxMemory, find_discs, fuse_discs
+from recorder.offpoint import GLARE_NO_PATCH, ParallaxMemory, find_discs, fuse_discs
 from recorder.resolver import Resolver, ResolverConfig
 from recorder.resolver_scoring import Scorer, board_classes, colour_agreement
 from recorder.sources import Gap, Lost, SourceItem
@@ -83,6 +83,8 @@ class SessionConfig:
     # game on the recorder bench (video frames are blurrier than stills), so it stays well below both
     disc_evidence: float = 10.0
     glare_blind: float = 0.3  # a point this much blown out by glare: no disc found there is no evidence
+    # ... and this much: its own patch is not searched for a circle (equalised, its lines make one)
+    glare_no_patch: float = GLARE_NO_PATCH
     # points this much blown out cannot be read: the arbiter is told (once a spot), and they raise no disturbance
     glare_unreadable: float = 0.9
     orientation_margin: float = 20.0  # nats by which the turned naming must fit the game's position better
@@ -560,7 +562,7 @@ class RecordingSession:
             washed = washed_out(rectified, spacing, margin)
             blind = washed >= self.config.glare_blind
             discs = find_discs(rectified, spacing, margin, parallax=self._parallax, occupied=observation.occupied,
-                               blind=blind)
+                               blind=washed >= self.config.glare_no_patch)
             offsets = discs.offsets
             probs = fuse_discs(observation.probs, offsets, self.config.disc_evidence, blind=blind, faint=discs.faint,
                                field=discs.field)

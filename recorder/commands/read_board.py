@@ -26,7 +26,7 @@ import numpy as np
 
 from calibration import BoardGeometry, BoardLocator, BoardNotFoundError
 from recorder.glare import washed_out
-from recorder.offpoint import find_discs, loose_pieces, parallax_field, piece_offsets
+from recorder.offpoint import GLARE_NO_PATCH, find_discs, loose_pieces, parallax_field, piece_offsets
 from recorder.placement import legal_labels
 from recorder.sources import read_picture
 from recorder.vision import (
@@ -303,7 +303,9 @@ def _read(image: np.ndarray, classifier: PieceClassifier, geometry: BoardGeometr
     occupied = np.zeros(90, dtype=bool)
     occupied[_POINT_SQUARES] = [label != EMPTY for label in labels]
     hidden = {_SQUARE_OF_NAME[name] for name in (*unseen, *probs.covered_points())}
-    loose = loose_pieces(find_discs(rectified, geometry.spacing, geometry.margin, occupied=occupied), occupied)
+    discs = find_discs(rectified, geometry.spacing, geometry.margin, occupied=occupied,
+                       blind=washed >= GLARE_NO_PATCH)  # as the recorder: a washed patch's lines are no disc
+    loose = loose_pieces(discs, occupied)
     off = {_NAME_OF_SQUARE[sq]: d for sq, d in sorted(loose.off.items()) if sq not in hidden}
     between = {_NAME_OF_SQUARE[sq]: d for sq, d in sorted(loose.between.items()) if sq not in hidden}
     timings["discs_ms"] = (time.perf_counter() - t4) * 1e3

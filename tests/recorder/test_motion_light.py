@@ -122,6 +122,51 @@ def test_an_arm_across_the_boards_edge_is_told_from_what_stays_on_one_side(what:
     assert not detector.arm_points().any()  # nor its going away
 
 
+def _turned(frame: np.ndarray, side: str) -> np.ndarray:
+    """``frame`` turned so that what came in from the left comes in from ``side``."""
+    if side == "right":
+        return cv2.flip(frame, 1)
+    if side in ("top", "bottom"):
+        across = np.ascontiguousarray(frame.transpose(1, 0, 2))
+        return cv2.flip(across, 0) if side == "bottom" else across
+    return frame
+
+
+def _turned_points(side: str) -> tuple[np.ndarray, tuple[int, int]]:
+    """The test board's points and the frame's size, turned as :func:`_turned` turns the frame."""
+    x, y = _points()[:, 0], _points()[:, 1]
+    width, height = SIZE
+    turned = {"left": (x, y), "right": (width - 1 - x, y), "top": (y, x), "bottom": (y, width - 1 - x)}[side]
+    return np.column_stack(turned), (SIZE if side in ("left", "right") else (height, width))
+
+
+@pytest.mark.parametrize("side", ["left", "right", "top", "bottom"])
+def test_an_arm_is_seen_from_every_side_of_the_board(side: str) -> None:
+    # a reviewer: the band's outer edge was measured with a distance transform whose steps left the
+    # bottom and right sides out, so an arm from the near side of the usual camera was never seen
+    board = _turned(_board(), side)
+    points, size = _turned_points(side)
+    detector = MotionDetector.for_points(points, size)
+    detector.moving(board)
+    assert detector.settle()
+    detector.moving(_turned(_arm(_board()), side))
+    assert 4 * 9 in np.flatnonzero(detector.arm_points())
+
+
+def test_a_sleeve_lifted_after_resting_over_the_edge_is_no_arm() -> None:
+    # a reviewer: a sleeve resting across the edge for four still spells filled every settled view
+    # (each forced in); lifted, the bare edge differed from all of them and held the next move 2 s
+    board = _board()
+    detector = MotionDetector.for_points(_points(), SIZE)
+    detector.moving(board)
+    assert detector.settle()
+    detector.moving(_arm(board))
+    for _ in range(5):
+        assert detector.settle(force=True)
+    detector.moving(board)
+    assert not detector.arm_points().any()
+
+
 def test_a_hand_resting_in_one_settled_view_is_no_arm_once_gone() -> None:
     # a first version told arms against the last view read: a hand resting where the picture cuts
     # the margin got into it unseen, and its going away read as an arm reaching in, holding back

@@ -311,7 +311,7 @@ def test_a_point_glare_washes_out_is_not_searched_on_its_own_patch() -> None:
     by the search; once a chariot came to stand beside it, the search of its own patch (its
     contrast equalised) took the palace's lines for a circle 0.58 spacings off: a false knock."""
     from recorder.glare import washed_out
-    from recorder.offpoint import find_discs
+    from recorder.offpoint import GLARE_NO_PATCH, find_discs
 
     image = cv2.imread(str(BOARDS / "glare_patch.webp"))
     assert image is not None
@@ -320,7 +320,7 @@ def test_a_point_glare_washes_out_is_not_searched_on_its_own_patch() -> None:
     assert washed[e8] > 0.8
     occupied = _occupied(GLARE_PATCH)
     assert not np.isnan(find_discs(image, 48.0, 1.0, occupied=occupied).offsets[e8, 0])  # as it was measured
-    discs = find_discs(image, 48.0, 1.0, occupied=occupied, blind=washed >= 0.3)
+    discs = find_discs(image, 48.0, 1.0, occupied=occupied, blind=washed >= GLARE_NO_PATCH)
     assert np.isnan(discs.offsets[e8, 0])
     assert e8 not in off_point(discs.offsets, occupied, 0.3)
 

@@ -728,6 +728,25 @@ def test_a_hand_paused_at_the_boards_edge_is_no_still_view() -> None:
     seen = [i for i, frame in enumerate(frames) if observer.feed(frame, i / 10) is not None]
     assert seen == [2, 23]  # the board before the hand came and after it left; none while it was there
     assert observer.feed(board, 2.5) is None
-    # something left across the edge (a sleeve resting there, moving or not) lies there after arm_wait_s
-    late = [observer.feed(_arm(board, wrist=45 + i % 2), 3 + i / 10) for i in range(30)]
+    # something left across the edge (a sleeve resting there) lies there after arm_wait_s of still board
+    late = [observer.feed(_arm(board), 3 + i / 10) for i in range(30)]
     assert any(obs is not None for obs in late[20:]) and all(obs is None for obs in late[:19])
+
+
+def test_only_still_time_counts_towards_an_arm_lying_across_the_edge() -> None:
+    # a reviewer: the 2 s an arm must lie across the edge ran on through motion, so a hand that paused
+    # (to grasp a piece), worked on for 2 s and paused again was taken as lying there and read
+    from tests.recorder.test_motion_light import SIZE, _arm, _board, _points
+
+    def probabilities(frame: np.ndarray) -> np.ndarray:  # the classifier sees no hand at all
+        probs = np.full((90, len(CLASSES)), 0.01)
+        probs[:, 0] = 0.9
+        return probs / probs.sum(axis=1, keepdims=True)
+
+    board = _board()
+    observer = Observer(probabilities, MotionDetector.for_points(_points(), SIZE),
+                        ObserverConfig(still_s=0.1, smooth_frames=2, retry_s=0.3, settle_s=1.0, arm_wait_s=2.0))
+    frames = ([board] * 15 + [_arm(board)] * 6 + [_arm(board, wrist=(45, 53, 61)[i % 3]) for i in range(20)]
+              + [_arm(board, wrist=61)] * 6 + [board] * 4)
+    seen = [i for i, frame in enumerate(frames) if observer.feed(frame, i / 10) is not None]
+    assert seen == [2, 49]  # nothing while the hand paused the second time
