@@ -270,8 +270,7 @@ def _edge_band(points: np.ndarray | None, size: tuple[int, int],
                spacing: float) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:
     """Masks of the small image: the band between the grid's outline and the region's border, its
     inner edge (touching the grid) and its outer edge: the region's border on each side that lies at
-    least ``OUTER_REACH`` spacings (``spacing`` small pixels; a pixel's rounding allowed) beyond the
-    grid's outermost point. Where the frame cuts the margin closer, a piece on an edge point would
+    least ``OUTER_REACH`` spacings (``spacing`` small pixels) beyond the grid's outermost point. Where the frame cuts the margin closer, a piece on an edge point would
     reach it, so no arm is looked for coming from that side. ``None`` for the band without the
     board's points."""
     width, height = size
@@ -288,14 +287,16 @@ def _edge_band(points: np.ndarray | None, size: tuple[int, int],
     near = cv2.dilate(grid, np.ones((3, 3), np.uint8)).astype(bool)
     inner = band & near
     # the region is the points' box widened by the margin on each side, less what the frame cut off:
-    # measured per side (a distance transform's steps had left the bottom and right sides out)
+    # measured per side to the region's outer border (pixel i spans i to i + 1; a distance transform's
+    # steps had left the bottom and right sides out, and a pixel's slack let in a side the frame had
+    # cut to 0.94 spacings, where a back-rank piece leaving its point read as an arm)
     lo, hi = points.min(axis=0), points.max(axis=0)
-    reach = OUTER_REACH * spacing - 1.0
+    reach = OUTER_REACH * spacing
     outer = np.zeros_like(band)
     outer[:, 0] |= lo[0] >= reach
     outer[0, :] |= lo[1] >= reach
-    outer[:, -1] |= (width - 1) - hi[0] >= reach
-    outer[-1, :] |= (height - 1) - hi[1] >= reach
+    outer[:, -1] |= width - hi[0] >= reach
+    outer[-1, :] |= height - hi[1] >= reach
     return band, inner, outer & band
 
 

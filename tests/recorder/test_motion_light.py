@@ -153,6 +153,19 @@ def test_an_arm_is_seen_from_every_side_of_the_board(side: str) -> None:
     assert 4 * 9 in np.flatnonzero(detector.arm_points())
 
 
+def test_no_arm_is_looked_for_from_a_side_the_picture_cuts_close_to_the_grid() -> None:
+    # a piece leaving a back-rank point (its top further out by the camera's angle) reached the
+    # picture's edge where it cut the margin to 0.94 spacings, and read as an arm: the move waited 2 s
+    board, points = _turned(_board(), "top"), _turned_points("top")[0]
+    cut = 5  # pixels off the top: 0.875 spacings of margin left
+    size = (board.shape[1], board.shape[0] - cut)
+    detector = MotionDetector.for_points(points - [0, cut], size)
+    detector.moving(board[cut:])
+    assert detector.settle()
+    detector.moving(np.ascontiguousarray(_turned(_arm(_board()), "top")[cut:]))
+    assert not detector.arm_points().any()
+
+
 def test_a_sleeve_lifted_after_resting_over_the_edge_is_no_arm() -> None:
     # a reviewer: a sleeve resting across the edge for four still spells filled every settled view
     # (each forced in); lifted, the bare edge differed from all of them and held the next move 2 s
