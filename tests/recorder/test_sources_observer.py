@@ -710,20 +710,26 @@ def test_a_transport_stream_cut_while_copied_is_told_as_ended_early(tmp_path: Pa
     assert "middle of a transport-stream packet" in source.ended_early
 
 
-def test_a_hand_paused_at_the_boards_edge_is_no_still_view() -> None:
-    # a full-length game (s960000 clean-012 at 907.5 s): a hand placing a general at the board's far
-    # edge paused half a second over one point read "covered"; the view was read as the board and a
-    # red soldier raised as moved out of turn. An arm across the board's edge is a hand over it.
-    from tests.recorder.test_motion_light import SIZE, _arm, _board, _points
+def _edge_observer() -> tuple[np.ndarray, Observer]:
+    """The motion tests' drawn board and an observer over it whose classifier sees no hand at all."""
+    from tests.recorder.test_motion_light import SIZE, _board, _points
 
-    def probabilities(frame: np.ndarray) -> np.ndarray:  # the classifier sees no hand at all
+    def probabilities(frame: np.ndarray) -> np.ndarray:
         probs = np.full((90, len(CLASSES)), 0.01)
         probs[:, 0] = 0.9
         return probs / probs.sum(axis=1, keepdims=True)
 
-    board = _board()
-    observer = Observer(probabilities, MotionDetector.for_points(_points(), SIZE),
-                        ObserverConfig(still_s=0.1, smooth_frames=2, retry_s=0.3, settle_s=1.0, arm_wait_s=2.0))
+    return _board(), Observer(probabilities, MotionDetector.for_points(_points(), SIZE),
+                              ObserverConfig(still_s=0.1, smooth_frames=2, retry_s=0.3, settle_s=1.0, arm_wait_s=2.0))
+
+
+def test_a_hand_paused_at_the_boards_edge_is_no_still_view() -> None:
+    # a full-length game (s960000 clean-012 at 907.5 s): a hand placing a general at the board's far
+    # edge paused half a second over one point read "covered"; the view was read as the board and a
+    # red soldier raised as moved out of turn. An arm across the board's edge is a hand over it.
+    from tests.recorder.test_motion_light import _arm
+
+    board, observer = _edge_observer()
     frames = [board] * 15 + [_arm(board)] * 6 + [board] * 4
     seen = [i for i, frame in enumerate(frames) if observer.feed(frame, i / 10) is not None]
     assert seen == [2, 23]  # the board before the hand came and after it left; none while it was there
@@ -733,19 +739,12 @@ def test_a_hand_paused_at_the_boards_edge_is_no_still_view() -> None:
     assert any(obs is not None for obs in late[20:]) and all(obs is None for obs in late[:19])
 
 
-def test_only_still_time_counts_towards_an_arm_lying_across_the_edge() -> None:
-    # a reviewer: the 2 s an arm must lie across the edge ran on through motion, so a hand that paused
+def test_a_hand_pausing_twice_at_the_edge_is_not_taken_as_lying_there() -> None:
+    # a reviewer: the 2 s an arm must lie across the edge ran on through its own motion, so a hand that paused
     # (to grasp a piece), worked on for 2 s and paused again was taken as lying there and read
-    from tests.recorder.test_motion_light import SIZE, _arm, _board, _points
+    from tests.recorder.test_motion_light import _arm
 
-    def probabilities(frame: np.ndarray) -> np.ndarray:  # the classifier sees no hand at all
-        probs = np.full((90, len(CLASSES)), 0.01)
-        probs[:, 0] = 0.9
-        return probs / probs.sum(axis=1, keepdims=True)
-
-    board = _board()
-    observer = Observer(probabilities, MotionDetector.for_points(_points(), SIZE),
-                        ObserverConfig(still_s=0.1, smooth_frames=2, retry_s=0.3, settle_s=1.0, arm_wait_s=2.0))
+    board, observer = _edge_observer()
     frames = ([board] * 15 + [_arm(board)] * 6 + [_arm(board, wrist=(45, 53, 61)[i % 3]) for i in range(20)]
               + [_arm(board, wrist=61)] * 6 + [board] * 4)
     seen = [i for i, frame in enumerate(frames) if observer.feed(frame, i / 10) is not None]
