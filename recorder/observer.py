@@ -241,8 +241,8 @@ class Observer:
                           t, self._arm_since)
                 self.motion.settle(force=True)
                 arm[:] = False
-        if not arm.any():
-            self._arm_since = None
+        if not arm.any():  # (and no stale mask to test every moving frame against)
+            self._arm_since, self._arm_shape = None, None
         if arm.any() or int((mask & ~self.lying).sum()) > cfg.max_covered:
             log.debug("t=%.2f: board still but %d points covered%s; waiting", t, int(mask.sum()),
                       " and an arm across its edge" if arm.any() else "")
