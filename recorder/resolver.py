@@ -155,8 +155,8 @@ class _Decision:
 
 @dataclass(frozen=True)
 class _Rivals:
-    """A single move recorded from a view, and the single moves that came within ``revise_window``
-    nats of it there (at most four: the runners-up the decision ranked); ``t_still`` is that view's."""
+    """A move recorded from a view, and the moves that came within ``revise_window`` nats of it there in its
+    place (at most four: the runners-up the decision ranked); ``t_still`` is that view's."""
 
     iccs: str
     moves: tuple[Move, ...]
@@ -1167,7 +1167,7 @@ class Resolver:
             away = self._unseen_since
             close = self._close_rivals(decision)
             events += self._record(candidate.moves, observation.t, observation.t_still, decision.confidence,
-                                   rivals=[close] if close else ())
+                                   rivals=close)
             if len(candidate.moves) == 2:  # told after both, at the second: the sheet notes it after the pair
                 said = (f"two moves were made while the board was not watched (the camera was away from {recording_time(away)} into the recording): "
                         "both recorded, in order; check them with the players" if away is not None
@@ -1179,26 +1179,38 @@ class Resolver:
             self._in_sync(t)
         return events
 
-    def _close_rivals(self, decision: _Decision) -> tuple[Move, ...]:
-        """The single moves that nearly explained the view as well as the one move ``decision`` takes.
+    def _close_rivals(self, decision: _Decision) -> tuple[tuple[Move, ...], ...]:
+        """For each move ``decision`` takes (one, or a pair), the moves that nearly explained the view
+        as well in its place, the other moves the same (empty when there are none).
 
         Glare or a hand's shadow over both points of a move and its neighbour can make the wrong
-        one of two moves read best (a chariot stopping short of a cannon, or taking it).
+        one of two moves read best (a chariot stopping short of a cannon, or taking it). When the
+        reply came before a still view showed the first move alone, the pair is judged from one
+        view with the same doubt (s980000-clean-014: h0h7 b9c7 for h0h6 b9c7, both points washed
+        out), and kept no rival: the cannon on h7 moving on later could not correct it.
         """
         candidate = decision.candidate
-        if len(candidate.moves) != 1:
-            return ()
-        return tuple(c.moves[0] for score, c in decision.ranked
-                     if c.kind == "move" and c.board != candidate.board
-                     and decision.score - score <= self.config.revise_window)
+        moves = candidate.moves
+        per_ply: list[list[Move]] = [[] for _ in moves]
+        for score, other in decision.ranked:
+            if (other.kind not in ("move", "pair") or len(other.moves) != len(moves)
+                    or other.board == candidate.board or decision.score - score > self.config.revise_window):
+                continue
+            differ = [i for i, (ours, theirs) in enumerate(zip(moves, other.moves, strict=True)) if ours != theirs]
+            if len(differ) == 1 and other.moves[differ[0]] not in per_ply[differ[0]]:
+                per_ply[differ[0]].append(other.moves[differ[0]])
+        return tuple(tuple(found) for found in per_ply) if any(per_ply) else ()
 
-    def _keep_rivals(self, candidate: _Candidate, close: tuple[Move, ...], observation: Observation) -> None:
-        """Remember the rivals of the move just recorded: later views may tell them apart, and
+    def _keep_rivals(self, candidate: _Candidate, close: tuple[tuple[Move, ...], ...],
+                     observation: Observation) -> None:
+        """Remember the rivals of the moves just recorded: later views may tell them apart, and
         ``_revise`` then corrects the record."""
         self._rivals = {p: r for p, r in self._rivals.items()
-                        if self.game.ply - self.config.revise_plies < p < self.game.ply}
-        if close:
-            self._rivals[self.game.ply] = _Rivals(candidate.moves[0].iccs, close, observation.t_still)
+                        if self.game.ply - self.config.revise_plies < p < self.game.ply - len(candidate.moves) + 1}
+        first = self.game.ply - len(candidate.moves) + 1
+        for offset, (move, rivals) in enumerate(zip(candidate.moves, close, strict=False)):
+            if rivals:
+                self._rivals[first + offset] = _Rivals(move.iccs, rivals, observation.t_still)
 
     def _revise(self, scorer: Scorer, decision: _Decision, t: float) -> tuple[list[Event], _Decision] | None:
         """A recent move corrected to its rival, when only the rival explains what the board shows now.

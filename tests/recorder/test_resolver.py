@@ -715,6 +715,33 @@ def test_a_move_read_under_glare_names_the_move_the_view_could_not_rule_out() ->
     assert quiet.iccs == "d9d8" and quiet.rivals == ()
 
 
+def test_a_pair_read_wrong_under_glare_is_corrected_when_a_later_view_shows_the_rival() -> None:
+    """Both moves made before a still view (s980000-clean-014): the chariot's stop under glare is as
+    unsure as when seen alone, so the pair keeps its rival and a later view corrects it."""
+    start = Position.from_fen("3k5/9/7c1/9/9/9/9/9/9/4K2R1 w - - 0 1")
+    resolver = Resolver(start, clock=True)
+    resolver.observe(observe_board(start.board, 0.5))
+    h6, h7 = parse_square("h6"), parse_square("h7")
+    washed = {h6: (".", 0.9), h7: ("R", 0.9)}
+    resolver.press(ClockPress(1.0, "red", 899_000, 900_000))
+    resolver.press(ClockPress(1.6, "black", 899_000, 899_400))
+    truth = start.play("h0h6").play("d9d8")
+    near = tuple(parse_square(s) for s in ("h0", "h6", "h7", "d9", "d8"))
+    events = _look(resolver, truth.board, 2.0, misread=washed, touched=near)
+    recorded = [e for e in events if isinstance(e, MoveRecorded)]
+    assert [(e.iccs, e.rivals) for e in recorded] == [("h0h7", ("h0h6",)), ("d9d8", ())]
+    truth = truth.play("e0e1")
+    resolver.press(ClockPress(3.3, "red", 897_700, 899_400))
+    assert _recorded(_look(resolver, truth.board, 3.0, misread=washed,
+                           touched=(parse_square("e0"), parse_square("e1")))) == ["e0e1"]
+    truth = truth.play("h7h8")  # the cannon the record says was taken moves out of the glare
+    events = _look(resolver, truth.board, 4.0, touched=(h7, parse_square("h8")))
+    corrected = [e for e in events if isinstance(e, MoveCorrected)]
+    assert [(e.ply, e.iccs, e.was) for e in corrected] == [(1, "h0h6", "h0h7"), (2, "d9d8", "d9d8"),
+                                                           (3, "e0e1", "e0e1")]
+    assert [m.iccs for m in resolver.game.moves] == ["h0h6", "d9d8", "e0e1", "h7h8"]
+
+
 def test_a_revision_keeps_the_clock_times_of_the_moves_it_carries_over() -> None:
     resolver, truth, _ = _glare_capture_recorded(clock=True)
     truth = truth.play("h7h8")
