@@ -585,14 +585,27 @@ _EXTRA_READS = 25  # reads tried past a file's stated frame count before its end
 DEFAULT_FOLDER_FPS = 10.0  # an image folder's frame rate when none is given
 
 
+_NUMBER = re.compile(r"(\d+)")
+
+
+def picture_order(name: str) -> tuple[tuple[int, int, str], ...]:
+    """The key that sorts picture names as a camera numbers them: digits by their value, so
+    ``cam_9`` comes before ``cam_10`` (ffmpeg's ``%d`` and many cameras do not pad the number; in
+    plain text order a 25 s folder was read cam_1, cam_10, cam_100, ... and recorded scrambled)."""
+    return tuple((0, int(part), part) if part.isdigit() else (1, 0, part.lower())
+                 for part in _NUMBER.split(name) if part) + ((2, 0, name),)
+
+
 class ImageFolderSource(FrameSource):
-    """The images of a folder in name order, one frame each at ``fps`` (``DEFAULT_FOLDER_FPS`` when not
-    given, said once in a log line); unreadable files are skipped."""
+    """The images of a folder in name order (numbers by value: :func:`picture_order`), one frame each
+    at ``fps`` (``DEFAULT_FOLDER_FPS`` when not given, said once in a log line); unreadable files are
+    skipped."""
 
     def __init__(self, folder: str | Path, fps: float | None = None) -> None:
         self.name = str(folder)
         self.fps = float(check_fps(fps) or DEFAULT_FOLDER_FPS)
-        self.files = sorted(p for p in Path(folder).iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+        self.files = sorted((p for p in Path(folder).iterdir() if p.suffix.lower() in IMAGE_SUFFIXES),
+                            key=lambda path: picture_order(path.name))
         if not self.files:  # a folder holding a video (a new user's `record out/demo`): name it
             videos = sorted(str(p) for p in Path(folder).iterdir() if p.suffix.lower() in VIDEO_SUFFIXES)
             named = ", ".join(videos[:3]) + (f" and {len(videos) - 3} more" if len(videos) > 3 else "")
@@ -731,7 +744,7 @@ class FollowedFolderSource(FrameSource):
             version = (stat.st_size, stat.st_mtime)
             if self._read.get(name) != version:  # an empty file too: a camera about to write, or one that failed
                 found.append((stat.st_mtime, name, version))
-        return sorted(found)
+        return sorted(found, key=lambda item: (item[0], picture_order(item[1])))
 
     def _take(self, name: str, version: tuple[int, float]) -> None:
         self._read[name] = version

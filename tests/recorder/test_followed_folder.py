@@ -24,6 +24,7 @@ from recorder.sources import (
     Lost,
     SourceItem,
     open_source,
+    picture_order,
 )
 from tests.recorder.oracle import OracleClassifier, use_oracle_in_record
 
@@ -110,6 +111,30 @@ def test_pictures_go_in_the_order_written_and_a_rewritten_file_is_a_new_picture(
     frames = [i for i in _read(source, frames=16) if isinstance(i, Frame)]
     assert [int(f.image.mean()) for f in frames] == [*range(10, 22), 100, 110, 120, 130]
     assert [round(f.t, 1) for f in frames[10:]] == [1.0, 1.1, 2.0, 2.3, 2.6, 2.9]
+
+
+def test_pictures_written_in_the_same_second_go_in_the_cameras_number_order(tmp_path: Path) -> None:
+    """A camera writing several pictures within its file system's time step (equal modification
+    times) and numbering them without leading zeros: cam_9 before cam_10."""
+    start = 3_500_000.0
+    plan = [(start, f"cam_{i}.jpg", _picture(10 + i)) for i in range(1, 13)]
+    camera = Camera(tmp_path, plan, now=start)
+    source = FollowedFolderSource(tmp_path, clock=lambda: camera.now, sleep=camera.sleep)
+    frames = [i for i in _read(source, frames=12) if isinstance(i, Frame)]
+    assert [int(f.image.mean()) for f in frames] == list(range(11, 23))
+
+
+def test_a_folder_is_read_in_the_cameras_number_order(tmp_path: Path) -> None:
+    """ffmpeg's ``%d`` names (cam_1 ... cam_250) had been read cam_1, cam_10, cam_100, ...: a
+    tester's 25 s folder recorded its moves at the wrong times, with false alerts."""
+    names = [f"cam_{i}.jpg" for i in (1, 2, 9, 10, 11, 100, 101)] + ["cam_0099.jpg"]
+    for value, name in enumerate(names):
+        (tmp_path / name).write_bytes(_picture(10 * value + 10))
+    frames = [i for i in ImageFolderSource(tmp_path, fps=10) if isinstance(i, Frame)]
+    # by number; equal numbers (none here) by name
+    assert [int(f.image.mean()) for f in frames] == [10, 20, 30, 40, 50, 80, 60, 70]
+    assert picture_order("b2.jpg") < picture_order("b10.jpg") < picture_order("c1.jpg")
+    assert picture_order("IMG_2.JPG") < picture_order("img_3.jpg")
 
 
 def test_a_write_that_stalls_is_read_when_it_is_finished(tmp_path: Path) -> None:
