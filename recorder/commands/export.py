@@ -78,7 +78,7 @@ def _export(args: argparse.Namespace) -> int:
             print(f"xqrec export: warning: game {row.id} is void ({row.void})", file=sys.stderr)
         elif row.not_over:  # a sheet of a game cut short must not pass for a whole one
             print(f"xqrec export: warning: game {row.id} is not over ({row.not_over}): the record ends at ply "
-                  f"{row.plies}, result *", file=sys.stderr)
+                  f"{row.plies}, result {row.result or '*'}", file=sys.stderr)
         if args.format == "pdf":
             if args.out is None:
                 raise ValueError("--format pdf needs --out FILE")

@@ -248,6 +248,8 @@ def _clock_of(events: list[StoredEvent]) -> dict[int, tuple[int | None, int | No
 def mark_result(store: GameStore, game_id: int, events: list[StoredEvent], body: dict[str, Any], plies: list[str],
                 start_fen: str, by: str) -> list[Event]:
     """Mark the result (``1-0``, ``0-1``, ``1/2-1/2``, or ``*`` to reopen) with an optional reason.
+    A game no recorder is running on is closed by a result and opened again by ``*`` (a running
+    recorder closes its game when it stops).
 
     ``plies`` are the game's current moves (ICCS). When they end in checkmate or stalemate the rules
     have decided (art. 4.1.1, 4.1.2): another result, or reopening, needs the arbiter's reason in the
@@ -281,8 +283,15 @@ def mark_result(store: GameStore, game_id: int, events: list[StoredEvent], body:
     event = ResultMarked(_t(events), len(plies), None if result == "*" else result, "arbiter", article, text, False,
                          by=by, at=_now())
     store.append(game_id, event)
+    game = store.game(game_id)
     if result == "*":
         store.set_result(game_id, "*")
+        if game.status == "closed":  # play goes on: the game can be gone on with (--resume), its sheet is provisional
+            store.reopen_game(game_id)
+    elif game.state == "interrupted":
+        # no recorder is running to close it when it stops: the result ends the game, and its sheet is
+        # one to sign (a tester stopped the recorder, marked 0-1, and printed a "provisional" sheet)
+        store.close_game(game_id)
     log.info("game %d: result %s marked by %s", game_id, result, by)
     return [event]
 

@@ -186,6 +186,26 @@ def test_the_result_is_marked_from_the_command_line_as_from_the_console(
         assert store.game(game).result == "*"
 
 
+def test_a_result_marked_on_a_stopped_recording_ends_the_game_and_star_opens_it_again(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # a tester stopped the recorder, marked 0-1, and printed a sheet headed "provisional: not for
+    # signature", the export warning "result *" beside a sheet that said 0-1
+    db = tmp_path / "round.sqlite3"
+    game, _ = _round(db)
+    with GameStore(db) as store:
+        assert store.game(game).state == "interrupted"
+    assert main(["export", str(game), "--db", str(db), "--format", "txt"]) == 0
+    assert "is not over (its recorder stopped without closing it)" in capsys.readouterr().err
+    assert main(["edit", str(game), "--db", str(db), "--result", "0-1", "--reason", "red resigned", "--by", "x"]) == 0
+    assert "now: game 1 (City Open, round 3, board 11; Zheng Wei - Sun; 4 plies; closed)" in capsys.readouterr().out
+    assert main(["export", str(game), "--db", str(db), "--format", "txt"]) == 0
+    assert "not over" not in capsys.readouterr().err
+    assert main(["edit", str(game), "--db", str(db), "--result", "*", "--reason", "play went on", "--by", "x"]) == 0
+    with GameStore(db) as store:
+        row = store.game(game)
+        assert (row.state, row.result) == ("interrupted", "*")  # to be gone on with (--resume)
+
+
 def test_an_edit_refused_in_part_changes_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # a reviewer: `--round 9 --result 1-0` with 1-0 marked already stored round 9 with no log entry;
     # `--unvoid --result` on a void game took the voiding back, then refused the result
