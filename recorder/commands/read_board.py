@@ -229,6 +229,49 @@ def _distances(points: dict[str, float], prefix: str = "") -> str:
     return ", ".join(f"{prefix}{name} {distance:.2f}" for name, distance in points.items())
 
 
+OFF_THE_BOARD = 0.5  # spacings a given grid's corner may lie from the located board's before the two are compared
+TROUBLE_MARGIN = 2  # points overruled or covered that a given grid's reading must have more of to be refused
+
+
+def _trouble(seen: BoardReading) -> int:
+    """Points the rules overruled or read covered: what a grid placed off the board makes of its pieces."""
+    return len(seen.overruled()) + len([name for name in seen.probs.covered_points() if name not in seen.unseen])
+
+
+def _grid_off_the_board(seen: BoardReading, image: np.ndarray, classifier: PieceClassifier) -> str:
+    """Why the given calibration's reading ``seen`` is of a grid off the board ("" when it is not, or
+    no board is found): a corner of its grid lies ``OFF_THE_BOARD`` spacings or more from every corner
+    of the grid the locator finds, and read on that grid the pieces stand where the rules let them
+    (``TROUBLE_MARGIN`` fewer points overruled or covered).
+
+    A grid a whole spacing off still puts nearly every line on a board line, so the line check passes
+    it (a tester's calibration moved by one spacing read a wrong placement, exit 0); the recorder
+    catches it by the pieces disagreeing with the game, which a single picture does not have. Its
+    reading gives it away: a file or rank of points on the margin reads covered, and pieces named one
+    point over stand where the rules forbid (an advisor out of its palace)."""
+    if seen.mirrored:  # read flipped: its grid is the flipped picture's
+        return ""
+    try:
+        located = BoardLocator().locate(image)
+    except BoardNotFoundError:  # the calibration is what there is to go on
+        return ""
+    given = seen.geometry
+    corners = ("a0", "i0", "a9", "i9")  # as a set: the located grid may name them from the other side
+    ours = np.array([given.points()[name] for name in corners])
+    found = np.array([located.points()[name] for name in corners])
+    apart = np.hypot(ours[:, None, 0] - found[None, :, 0], ours[:, None, 1] - found[None, :, 1]).min(axis=1)
+    off = float(apart.max() / max(given.spacing_px(), 1e-6))
+    if off < OFF_THE_BOARD:
+        return ""
+    other = _read(image, classifier, located, located=True)
+    ours_trouble, other_trouble = _trouble(seen), _trouble(other)
+    if ours_trouble < other_trouble + TROUBLE_MARGIN:
+        return ""
+    return (f"its grid lies {off:.1f} spacings from the board found in the picture, and read on it {ours_trouble} "
+            f"points are covered or stand where the rules forbid, against {other_trouble} on the board found: "
+            "another camera, or the camera or board moved")
+
+
 def read_board(image: np.ndarray, classifier: PieceClassifier, geometry: BoardGeometry | None = None) -> BoardReading:
     """Locate (unless given), rectify, classify and read with the rules; a picture that reads much
     better flipped left to right (a mirror image: the characters belong to no set) is read flipped.
@@ -390,12 +433,19 @@ def run(args: argparse.Namespace) -> int:
               "show, places the board by pieces set up for a game) and read with "
               "--calibration calib.json", file=sys.stderr)
         return 1
-    if colourless(image):
-        brightest = float(np.percentile(image, 99.5))
+    brightest = float(np.percentile(image, 99.5))
+    # too dark is refused even where the board's lines were found: its colours are noise (a tester's
+    # picture at a tenth of its light, brightest parts at 22 of 255, read six points wrong, exit 0)
+    if brightest < DARK or colourless(image):
         why = (f"is too dark to see colours (its brightest parts at {brightest:.0f} of 255)" if brightest < DARK
                else "has no colour (a grayscale picture)")
         print(f"xqrec read-board: {args.image} {why}: red and black pieces cannot be told apart; give a "
               "colour picture" + (" with more light" if brightest < DARK else ""), file=sys.stderr)
+        return 1
+    shifted = _grid_off_the_board(seen, image, classifier) if args.calibration else ""
+    if shifted:
+        print(f"xqrec read-board: the calibration {args.calibration} does not fit {args.image}: {shifted}; "
+              "calibrate again, or leave out --calibration to locate the board", file=sys.stderr)
         return 1
     probs, geometry, timings, placement = seen.probs, seen.geometry, seen.timings, seen.placement
     spacing = geometry.spacing_px()

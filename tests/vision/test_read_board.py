@@ -323,6 +323,29 @@ def test_unsure_readings_glare_and_hands_are_warned_of() -> None:
     assert any("2 point(s) are covered (c3, d0: a hand?)" in w for w in covered)
 
 
+def test_a_calibration_a_whole_spacing_off_the_board_is_refused(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Every line of a grid moved one spacing still lies on a board line but one: the line check
+    passed it, and a tester's calibration read a wrong placement with exit 0."""
+    import json
+
+    image, truth = render(10, 1280, 960)
+    path = tmp_path / "board.png"
+    cv2.imwrite(str(path), image)
+    right = truth_geometry(truth, image)
+    points = right.points()
+    step = np.subtract(points["b0"], points["a0"])  # one file over, in pixels
+    calib = tmp_path / "shifted.json"
+    data = right.to_json()
+    data.pop("homography")  # fitted again from the points moved
+    data["lens"] = None
+    data["points"] = {name: [x + float(step[0]), y + float(step[1])] for name, (x, y) in points.items()}
+    calib.write_text(json.dumps(data))
+    assert main(["read-board", str(path), "--calibration", str(calib)]) == 1
+    err = capsys.readouterr().err
+    assert "does not fit" in err and "its grid lies 1.0 spacings from the board found in the picture" in err
+
+
 def test_a_calibration_of_another_view_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     image, truth = render(10, 1280, 960)
     other, other_truth = render(11, 1280, 960)
@@ -361,6 +384,12 @@ def test_a_tiny_or_dark_picture_is_refused_for_what_it_is(tmp_path: Path, capsys
     cv2.imwrite(str(dark), (_start_view() * 0.05).astype(np.uint8))
     assert main(["read-board", str(dark)]) == 1
     assert "too dark to see colours" in capsys.readouterr().err
+    # a tenth of the light: the board's lines are found and a little colour is left, but it is noise
+    # (a tester's picture, brightest parts at 22 of 255, read six points wrong and exited 0)
+    dim = tmp_path / "dim.png"
+    cv2.imwrite(str(dim), (_start_view() * 0.1).astype(np.uint8))
+    assert main(["read-board", str(dim)]) == 1
+    assert "too dark to see colours (its brightest parts at 25 of 255)" in capsys.readouterr().err
     # darker still, no grid line shows: the picture's darkness is named, not blur (a tester's 1 %)
     darker = tmp_path / "darker.png"
     cv2.imwrite(str(darker), (_start_view() * 0.01).astype(np.uint8))
