@@ -421,14 +421,14 @@ def _due(pending: list[Alert], t: float, ply: int) -> list[Alert]:
     return due
 
 
-def _repair_hint(source: str, game_id: int) -> str:
+def _repair_hint(source: str, resume: str) -> str:
     """How to copy out what a damaged video still holds, and go on with the game from the copy (a
     tester's file with a broken index stopped at 44 of 425 frames, every one of which FFmpeg could
     still decode)."""
     path = Path(source)
     repaired = shlex.quote(str(path.with_name(f"{path.stem}-repaired.mp4")))
     return (f"`ffmpeg -err_detect ignore_err -i {shlex.quote(str(path))} -c:v libx264 {repaired}` copies every "
-            f"frame that can be decoded, and `xqrec record {repaired} --resume {game_id}` goes on with the game "
+            f"frame that can be decoded, and `xqrec record {repaired} {resume}` goes on with the game "
             "from the copy (the plies stored are followed, not recorded twice)")
 
 
@@ -857,6 +857,7 @@ def _run(args: argparse.Namespace) -> int:
     closed = False
     if stored is not None and stopped is not None and stopped.reason.startswith("stopped"):
         row = stored.store.game(stored.game_id)
+        resume = stored.store.resume_option(stored.game_id)
         closed = row.status == "closed"
         if closed:
             print(f"xqrec record: {stopped.reason}; game {stored.game_id} has its result ({row.result}) and is "
@@ -870,11 +871,11 @@ def _run(args: argparse.Namespace) -> int:
             return 1
         elif never_found:  # the same file again would not show it either
             print(f"xqrec record: game {stored.game_id} is left open, with no move: record it from a view "
-                  f"that shows the board with --resume {stored.game_id} (a calibration from an earlier frame "
+                  f"that shows the board with {resume} (a calibration from an earlier frame "
                   "of the same camera: --calibration FILE)", file=sys.stderr)
         elif stopped.reason.startswith(INTERNAL_ERROR):
             print(f"xqrec record: {stopped.reason}; the moves recorded are stored and game {stored.game_id} is left "
-                  f"open: going on with --resume {stored.game_id} may meet the same fault (record the rest from "
+                  f"open: going on with {resume} may meet the same fault (record the rest from "
                   f"the next moves on, or add them on the game page)", file=sys.stderr)
             return 2
         elif stopped.reason == FOLDER_GREW:
@@ -883,11 +884,11 @@ def _run(args: argparse.Namespace) -> int:
         elif ended_early:  # the same file again would stop at the same place
             print(f"xqrec record: {stopped.reason} (a cut or damaged file?); the moves read are stored and game "
                   f"{stored.game_id} is left open: record the rest from another file or camera with "
-                  f"--resume {stored.game_id}. A file damaged rather than cut may still hold the rest: "
-                  f"{_repair_hint(args.source, stored.game_id)}", file=sys.stderr)
+                  f"{resume}. A file damaged rather than cut may still hold the rest: "
+                  f"{_repair_hint(args.source, resume)}", file=sys.stderr)
         else:
             print(f"xqrec record: {stopped.reason}; game {stored.game_id} is left open: the same command goes on "
-                  f"with it (from another camera or file: --resume {stored.game_id})", file=sys.stderr)
+                  f"with it (from another camera or file: {resume})", file=sys.stderr)
     elif stopped is not None and stopped.reason.startswith(INTERNAL_ERROR):
         written = [str(path) for path in (args.pgn, args.scoresheet, args.events) if path is not None]
         where = f"in {', '.join(written)}" if written else "only in the scoresheet above (no store, no file asked for)"

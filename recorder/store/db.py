@@ -13,6 +13,7 @@ import json
 import logging
 import os
 import re
+import shlex
 import socket
 import sqlite3
 import time
@@ -419,7 +420,7 @@ class GameStore:
                 self._insert(game_id, RecordingStopped(t, 0, "the recorder's process ended without closing the game"))
                 text = (f"the recorder of this game (process {row['pid']}) ended without closing it, after "
                         f"{recording_time(t)} of its source (found at {now[11:19]} UTC): nothing records the game now; go on with "
-                        f"`xqrec record SOURCE --resume {game_id}`")
+                        f"`xqrec record SOURCE {self.resume_option(game_id)}`")
                 # at the ply the game had reached: its sheets place the note after the moves recorded
                 self._insert(game_id, Alert(t, "recorder_lost", (), "", text, self.game(game_id).plies))
                 self.db.execute("UPDATE games SET updated = ? WHERE id = ?", (now, game_id))
@@ -550,6 +551,19 @@ class GameStore:
 
     def _held(self, game_id: int) -> bool:
         return self.recorder_of(game_id) is not None
+
+    def resume_option(self, game_id: int) -> str:
+        """The options that go on with game ``game_id`` in a new ``xqrec record`` command: ``--resume``,
+        and ``--db`` when this is not the default store (a tester pasted the hint and was told there
+        is no such game: the command had looked in the default store)."""
+        option = f"--resume {game_id}"
+        if self.path is None:
+            return option
+        try:
+            default = self.path.resolve() == default_db_path().resolve()
+        except OSError:
+            default = False
+        return option if default else f"{option} --db {shlex.quote(str(self.path))}"
 
     def recorder_of(self, game_id: int) -> tuple[int, str] | None:
         """(process, host) of the recorder running on the game, as far as this machine can tell."""

@@ -509,10 +509,11 @@ def test_a_game_whose_video_was_cut_short_stays_open_to_go_on_with(
     assert main(["record", str(cut), "--db", str(db), "--clock-log", str(FIXTURES / "game_short.clock.jsonl")]) == 1
     err = capsys.readouterr().err
     assert "the video ended early (a cut or damaged file?)" in err
-    assert "game 1 is left open: record the rest from another file or camera with --resume 1" in err
+    # with the store it lives in: pasted without --db, the default store has no game 1 (a tester)
+    assert f"game 1 is left open: record the rest from another file or camera with --resume 1 --db {db}." in err
     # a file damaged rather than cut (a broken index) may still decode whole: the way to copy it out
     assert f"ffmpeg -err_detect ignore_err -i {cut} -c:v libx264 {tmp_path / 'cut-repaired.mp4'}" in err
-    assert f"xqrec record {tmp_path / 'cut-repaired.mp4'} --resume 1" in err
+    assert f"xqrec record {tmp_path / 'cut-repaired.mp4'} --resume 1 --db {db}`" in err
     (game,) = GameStore(db).games()
     assert game.state == "interrupted" and game.plies > 0
     events = GameStore(db).events(game.id)

@@ -469,7 +469,7 @@ def test_a_recorder_that_died_without_closing_its_game_is_an_alert_on_the_open_p
     told = read_sse(console.url + f"/api/events?since={since}", {}, 2, timeout=8.0)
     assert [m["event"]["type"] for m in told] == ["RecordingStopped", "Alert"]
     alert = told[1]["event"]
-    assert alert["kind"] == "recorder_lost" and f"--resume {game}" in alert["text"] and told[1]["game"] == game
+    assert alert["kind"] == "recorder_lost" and f"--resume {game} --db {console.db}`" in alert["text"] and told[1]["game"] == game
     with GameStore(console.db) as store:  # after the moves it had recorded, not before the first (tester)
         assert alert["ply"] == store.game(game).plies > 0
     state = told[1]["state"]

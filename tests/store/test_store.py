@@ -650,3 +650,17 @@ def test_a_store_copied_without_its_write_ahead_file_says_what_was_left_behind(t
     store.close()
     with pytest.raises(FileNotFoundError, match="the records may be in games.sqlite3-wal, which is not beside it"):
         GameStore(copy / "games.sqlite3", create=False)  # as games, show and export open it
+
+
+def test_the_way_on_with_a_game_names_its_store_unless_it_is_the_default(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a tester pasted `xqrec record ... --resume 2` from a message and was told there is no game 2:
+    # the game lived in the --db store the message had left out
+    from recorder.store.db import default_db_path
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    with GameStore(tmp_path / "round 3.sqlite3") as store:
+        assert store.resume_option(2) == f"--resume 2 --db '{tmp_path / 'round 3.sqlite3'}'"
+    default_db_path().parent.mkdir(parents=True)
+    with GameStore(default_db_path()) as store:
+        assert store.resume_option(2) == "--resume 2"
