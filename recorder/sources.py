@@ -232,7 +232,7 @@ Opener = Callable[[str | int], Capture]
 STREAM_TIMEOUT_MS = 5000  # a stream that accepts the connection but sends nothing: open and read give up
 
 
-def _open_cv(target: str | int) -> Capture:
+def open_capture(target: str | int) -> Capture:
     """OpenCV's capture of ``target``. A stream URL is opened with FFmpeg's open and read timeouts
     (``STREAM_TIMEOUT_MS``), so a frozen stream's read returns a failure rather than blocking for
     good; a build without FFmpeg opens it with its own backend. A stream FFmpeg could not open is
@@ -386,7 +386,7 @@ def next_keyframe(path: str, at_s: float) -> float | None:
 class VideoFileSource(FrameSource):
     """Frames of a video file at their own times in the file, or by their index at ``fps`` when given."""
 
-    def __init__(self, path: str | Path, fps: float | None = None, opener: Opener = _open_cv,
+    def __init__(self, path: str | Path, fps: float | None = None, opener: Opener = open_capture,
                  keyframes: KeyframeFinder | None = next_keyframe) -> None:
         self.name = str(path)
         self._opener = opener
@@ -814,7 +814,7 @@ class LiveSource(FrameSource):
 
     live = True
 
-    def __init__(self, target: str | int, *, opener: Opener = _open_cv, stall_s: float = 3.0,
+    def __init__(self, target: str | int, *, opener: Opener = open_capture, stall_s: float = 3.0,
                  backoff_s: float = 0.5, max_backoff_s: float = 2.0, max_attempts: int | None = None,
                  clock: Callable[[], float] = time.monotonic, sleep: Callable[[float], None] | None = None,
                  lost_after_s: float = 10.0) -> None:
@@ -859,7 +859,7 @@ class LiveSource(FrameSource):
                 told(f"waiting for {self.name} to answer (up to {wait_s:g} s)")
             self._sleep(delay if wait_s <= 0 else min(delay, max(0.1, wait_s - waited)))
             delay = min(self.max_backoff_s, delay * 2)
-        why = why_no_answer(self.target) if self._opener is _open_cv else ""
+        why = why_no_answer(self.target) if self._opener is open_capture else ""
         tried = f"after {attempt} tries" + (f" in {self._clock() - started:.0f} s" if wait_s > 0 else "")
         raise OSError(f"cannot open video source {self.name} (no camera or stream answered {tried}"
                       f"{'; ' + why if why else ''})")
@@ -1009,7 +1009,7 @@ class LiveSource(FrameSource):
         return None, told
 
 
-def open_source(spec: str, *, fps: float | None = None, opener: Opener = _open_cv, follow: bool = False,
+def open_source(spec: str, *, fps: float | None = None, opener: Opener = open_capture, follow: bool = False,
                 **live: Any) -> FrameSource:
     """The source ``spec`` names: a camera index (digits), a stream URL (``scheme://``), a folder or a video file;
     with ``follow``, a folder a camera is still writing into."""

@@ -32,7 +32,15 @@ from calibration import (
 )
 from calibration.geometry import BoardGeometry
 from recorder.session import grid_confirmed_by_pieces
-from recorder.sources import IMAGE_SUFFIXES, read_image
+from recorder.sources import (
+    IMAGE_SUFFIXES,
+    open_capture,
+    picture_order,
+    public_name,
+    read_image,
+    why_no_answer,
+    why_unreadable,
+)
 from recorder.vision import DEFAULT_MODEL, PieceClassifier, settle_red_side
 from rules import Position
 
@@ -61,19 +69,30 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def _frames(source: str, limit: int) -> Iterator[tuple[np.ndarray, str]]:
     """Frames of ``source``, each with where it came from for the user (" in NAME" for a folder's
-    picture, "" otherwise): one for an image file, up to ``limit`` for a video, camera or stream."""
+    picture, "" otherwise): one for an image file, up to ``limit`` for a video, camera or stream.
+    A source that will not open is refused with what ``record`` would say of it."""
     path = Path(source)
     if path.is_dir():
-        for item in sorted(path.iterdir()):
-            if item.suffix.lower() in IMAGE_SUFFIXES:
-                yield read_image(item), f" in {item.name}"
+        pictures = sorted((item for item in path.iterdir() if item.suffix.lower() in IMAGE_SUFFIXES),
+                          key=lambda item: picture_order(item.name))
+        if not pictures:
+            raise ValueError(f"no images in {source} ({', '.join(IMAGE_SUFFIXES)} files are read as frames)")
+        for item in pictures:
+            yield read_image(item), f" in {item.name}"
         return
     if path.suffix.lower() in (*IMAGE_SUFFIXES, ".heic", ".heif"):
         yield read_image(path), ""
         return
-    capture = cv2.VideoCapture(int(source) if source.isdigit() else source)
+    if not source.isdigit() and "://" not in source and not path.exists():
+        raise ValueError(f"source {source!r}: no such file or folder (a camera is a number such as 0, a stream a "
+                         "URL such as rtsp://...)")
+    target: str | int = int(source) if source.isdigit() else source
+    capture = open_capture(target)
     if not capture.isOpened():
-        raise ValueError(f"cannot open video source: {source}")
+        why = why_unreadable(path) if path.is_file() else why_no_answer(target)
+        what = "video file" if path.is_file() else "camera" if isinstance(target, int) else "stream"
+        raise ValueError(f"cannot open {what} {public_name(source)}"
+                         + (why if why.startswith(":") else f": {why}" if why else ""))
     try:
         for _ in range(limit):
             ok, frame = capture.read()

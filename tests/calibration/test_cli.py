@@ -118,3 +118,21 @@ def _first_frame(video: Path) -> np.ndarray:
     reader.release()
     assert ok
     return frame
+
+
+def test_a_source_that_will_not_open_is_refused_as_record_refuses_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # a tester: calibrate said only "cannot open video source: 3" where record names the cause
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    text = tmp_path / "notes.mp4"
+    text.write_text("not a video")
+    cases = [("97", "cannot open camera 97: there is no /dev/video97 on this machine"),
+             (str(empty), f"no images in {empty}"),
+             (str(text), f"cannot open video file {text}: it holds text, not video"),
+             (str(tmp_path / "gone.mp4"), "no such file or folder"),
+             ("http://user:secret@127.0.0.1:9/feed.mjpg?token=abc", "cannot open stream http://127.0.0.1:9/feed.mjpg?token=***")]
+    for source, said in cases:
+        assert main(["calibrate", source, "--out", str(tmp_path / "c.json")]) != 0
+        err = capsys.readouterr().err
+        assert said in err and "secret" not in err and "abc" not in err, err

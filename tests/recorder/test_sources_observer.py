@@ -660,7 +660,7 @@ def test_a_stream_that_accepts_and_never_answers_is_given_up_on_within_its_timeo
     # fell back, after FFmpeg's 5 s timeout, to a backend without one (30 s more)
     import socket
 
-    from recorder.sources import STREAM_TIMEOUT_MS, _open_cv
+    from recorder.sources import STREAM_TIMEOUT_MS, open_capture
 
     server = socket.socket()
     server.bind(("127.0.0.1", 0))
@@ -680,7 +680,7 @@ def test_a_stream_that_accepts_and_never_answers_is_given_up_on_within_its_timeo
     thread.start()
     try:
         started = time.monotonic()
-        capture = _open_cv(f"http://127.0.0.1:{server.getsockname()[1]}/x.mjpg")
+        capture = open_capture(f"http://127.0.0.1:{server.getsockname()[1]}/x.mjpg")
         assert not capture.isOpened()
         assert time.monotonic() - started < STREAM_TIMEOUT_MS / 1000 * 2  # one timeout, not a second try without
     finally:
