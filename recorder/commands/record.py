@@ -685,6 +685,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
+    if args.no_db and args.db is not None:  # which one was meant cannot be told (a tester's slip)
+        raise ValueError(f"--db {args.db} and --no-db contradict each other: give one")
     if args.no_db and args.quiet and not (args.pgn or args.scoresheet or args.events):
         raise ValueError("--no-db with --quiet keeps nothing of the game: give --pgn, --scoresheet or --events (or "
                          "leave out --quiet, and the scoresheet is printed at the end)")

@@ -83,6 +83,8 @@ def test_bad_setup_is_refused_before_anything_is_recorded_or_stored(tmp_path: Pa
     # a recording that would keep nothing (a tester's game of 10 plies, recorded and thrown away)
     assert main(["record", str(VIDEO), "--no-db", "--quiet"]) == 2
     assert "keeps nothing of the game" in capsys.readouterr().err
+    assert main(["record", str(VIDEO), "--no-db", "--db", str(db)]) == 2  # which was meant?
+    assert "--no-db contradict each other" in capsys.readouterr().err
     # a camera that is not there
     status = main(["record", "97", "--db", str(db)])
     assert status == 2 and "cannot open video source 97" in capsys.readouterr().err
