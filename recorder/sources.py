@@ -329,7 +329,8 @@ def why_no_answer(target: str | int, timeout_s: float = 2.0) -> str:
         answer = connection.getresponse()
         kind = answer.getheader("Content-Type", "") or ""
         if answer.status >= 400:
-            return f"the server answered {answer.status} {answer.reason} for {path} (check the stream's path and credentials)"
+            shown = urllib.parse.urlsplit(public_name(target)).path or "/"  # a password in the path stays masked
+            return f"the server answered {answer.status} {answer.reason} for {shown} (check the stream's path and credentials)"
         if kind.startswith(("text/", "application/json")):
             return f"the server answered with {kind.split(';')[0]}, not a video stream (check the stream's path)"
         return f"the server answered ({kind or 'no content type'}) but the decoder could not read it as video"
@@ -592,7 +593,7 @@ def picture_order(name: str) -> tuple[tuple[int, int, str], ...]:
     """The key that sorts picture names as a camera numbers them: digits by their value, so
     ``cam_9`` comes before ``cam_10`` (ffmpeg's ``%d`` and many cameras do not pad the number; in
     plain text order a 25 s folder was read cam_1, cam_10, cam_100, ... and recorded scrambled)."""
-    return tuple((0, int(part), part) if part.isdigit() else (1, 0, part.lower())
+    return tuple((0, int(part), part) if part.isdecimal() else (1, 0, part.lower())
                  for part in _NUMBER.split(name) if part) + ((2, 0, name),)
 
 

@@ -92,6 +92,10 @@ GLARE_WARN_POINTS = 10  # glare over this many points is warned of (a few blown-
 OVERRULED_P = 0.05  # the rules read a point as a class the classifier gave less than this: overruled
 MIN_PICTURE_PX = 9 * MIN_SPACING_PX  # a picture narrower than this cannot hold a board to read
 DARK = 60  # a picture whose brightest parts are darker than this (of 255) is too dark to see colours in
+# ... and where the board's lines were found, one this dark is refused (between the two, warned of):
+# renders scaled to brightest parts at 25-56 read right, a tester's picture at 22 (dimmed, then
+# compressed) read six points wrong
+DARK_FOUND = 32
 
 
 @dataclass(frozen=True)
@@ -229,7 +233,7 @@ def _distances(points: dict[str, float], prefix: str = "") -> str:
     return ", ".join(f"{prefix}{name} {distance:.2f}" for name, distance in points.items())
 
 
-OFF_THE_BOARD = 0.5  # spacings a given grid's corner may lie from the located board's before the two are compared
+OFF_THE_BOARD = (0.5, 2.5)  # spacings a grid knocked off its board lies from it (another board further off is not it)
 TROUBLE_MARGIN = 2  # points overruled or covered that a given grid's reading must have more of to be refused
 
 
@@ -239,17 +243,19 @@ def _trouble(seen: BoardReading) -> int:
 
 
 def _grid_off_the_board(seen: BoardReading, image: np.ndarray, classifier: PieceClassifier) -> str:
-    """Why the given calibration's reading ``seen`` is of a grid off the board ("" when it is not, or
-    no board is found): a corner of its grid lies ``OFF_THE_BOARD`` spacings or more from every corner
-    of the grid the locator finds, and read on that grid the pieces stand where the rules let them
-    (``TROUBLE_MARGIN`` fewer points overruled or covered).
+    """Why the given calibration's reading ``seen`` is of a grid knocked off the board ("" when it is
+    not, or no board is found): it has ``TROUBLE_MARGIN`` or more points overruled or covered, a corner
+    of its grid lies ``OFF_THE_BOARD`` spacings from every corner of the grid the locator finds, and
+    read on that grid the pieces have ``TROUBLE_MARGIN`` fewer such points.
 
     A grid a whole spacing off still puts nearly every line on a board line, so the line check passes
     it (a tester's calibration moved by one spacing read a wrong placement, exit 0); the recorder
     catches it by the pieces disagreeing with the game, which a single picture does not have. Its
     reading gives it away: a file or rank of points on the margin reads covered, and pieces named one
-    point over stand where the rules forbid (an advisor out of its palace)."""
-    if seen.mirrored:  # read flipped: its grid is the flipped picture's
+    point over stand where the rules forbid (an advisor out of its palace). A clean reading is not
+    looked at again (the locator costs more than the reading), nor is a board further off (a
+    neighbouring board in view, where a hand made the reading unsure: a reviewer's)."""
+    if seen.mirrored or _trouble(seen) < TROUBLE_MARGIN:  # (read flipped: its grid is the flipped picture's)
         return ""
     try:
         located = BoardLocator().locate(image)
@@ -261,7 +267,7 @@ def _grid_off_the_board(seen: BoardReading, image: np.ndarray, classifier: Piece
     found = np.array([located.points()[name] for name in corners])
     apart = np.hypot(ours[:, None, 0] - found[None, :, 0], ours[:, None, 1] - found[None, :, 1]).min(axis=1)
     off = float(apart.max() / max(given.spacing_px(), 1e-6))
-    if off < OFF_THE_BOARD:
+    if not OFF_THE_BOARD[0] <= off <= OFF_THE_BOARD[1]:
         return ""
     other = _read(image, classifier, located, located=True)
     ours_trouble, other_trouble = _trouble(seen), _trouble(other)
@@ -434,9 +440,7 @@ def run(args: argparse.Namespace) -> int:
               "--calibration calib.json", file=sys.stderr)
         return 1
     brightest = float(np.percentile(image, 99.5))
-    # too dark is refused even where the board's lines were found: its colours are noise (a tester's
-    # picture at a tenth of its light, brightest parts at 22 of 255, read six points wrong, exit 0)
-    if brightest < DARK or colourless(image):
+    if brightest < DARK_FOUND or colourless(image):
         why = (f"is too dark to see colours (its brightest parts at {brightest:.0f} of 255)" if brightest < DARK
                else "has no colour (a grayscale picture)")
         print(f"xqrec read-board: {args.image} {why}: red and black pieces cannot be told apart; give a "
@@ -458,6 +462,9 @@ def run(args: argparse.Namespace) -> int:
     problem = impossible(placement)
     covered = [name for name in probs.covered_points() if name not in seen.unseen]
     warnings = seen.warnings(problem)
+    if brightest < DARK:
+        warnings.insert(0, f"the picture is dark (its brightest parts at {brightest:.0f} of 255): colours and "
+                           "characters may be misread; give it more light or a longer exposure")
     if args.json:
         out: dict[str, Any] = {
             "image": str(args.image),

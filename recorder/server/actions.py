@@ -286,8 +286,8 @@ def mark_result(store: GameStore, game_id: int, events: list[StoredEvent], body:
     game = store.game(game_id)
     if result == "*":
         store.set_result(game_id, "*")
-        if game.status == "closed":  # play goes on: the game can be gone on with (--resume), its sheet is provisional
-            store.reopen_game(game_id)
+        if game.status == "closed" and game.sessions:  # play goes on: to be gone on with (--resume), its sheet
+            store.reopen_game(game_id)  # provisional; an imported game (never recorded here) stays as it is
     elif game.state == "interrupted":
         # no recorder is running to close it when it stops: the result ends the game, and its sheet is
         # one to sign (a tester stopped the recorder, marked 0-1, and printed a "provisional" sheet)

@@ -559,11 +559,12 @@ class GameStore:
         option = f"--resume {game_id}"
         if self.path is None:
             return option
-        try:
-            default = self.path.resolve() == default_db_path().resolve()
+        try:  # absolute: the hint is stored in alerts, read later from another folder
+            where = self.path.resolve()
+            default = where == default_db_path().resolve()
         except OSError:
-            default = False
-        return option if default else f"{option} --db {shlex.quote(str(self.path))}"
+            where, default = self.path, False
+        return option if default else f"{option} --db {shlex.quote(str(where))}"
 
     def recorder_of(self, game_id: int) -> tuple[int, str] | None:
         """(process, host) of the recorder running on the game, as far as this machine can tell."""

@@ -135,6 +135,7 @@ def test_a_folder_is_read_in_the_cameras_number_order(tmp_path: Path) -> None:
     assert [int(f.image.mean()) for f in frames] == [10, 20, 30, 40, 50, 80, 60, 70]
     assert picture_order("b2.jpg") < picture_order("b10.jpg") < picture_order("c1.jpg")
     assert picture_order("IMG_2.JPG") < picture_order("img_3.jpg")
+    assert picture_order("cam_1\u00b22.png") < picture_order("cam_2.png")  # a superscript is no number (a reviewer)
 
 
 def test_a_write_that_stalls_is_read_when_it_is_finished(tmp_path: Path) -> None:

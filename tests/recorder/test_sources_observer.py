@@ -596,6 +596,8 @@ def test_a_source_that_will_not_open_says_why(tmp_path: Path) -> None:
     port = server.server_address[1]
     try:
         assert "answered 404" in why_no_answer(f"http://127.0.0.1:{port}/stream.mjpg")
+        said = why_no_answer(f"http://127.0.0.1:{port}/cgi/password=hunter2/video.mjpg")  # a reviewer: repeated raw
+        assert "answered 404" in said and "hunter2" not in said and "/cgi/password=***/video.mjpg" in said
         assert "text/html, not a video stream" in why_no_answer(f"http://127.0.0.1:{port}/page.html")
     finally:
         server.shutdown()

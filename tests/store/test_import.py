@@ -368,3 +368,19 @@ def test_imported_dates_are_stored_as_pgn_writes_them(tag: str, stored: str) -> 
     from recorder.store.importer import pgn_day
 
     assert pgn_day(tag) == stored
+
+
+def test_an_imported_games_result_taken_back_does_not_make_it_a_stopped_recording() -> None:
+    # a reviewer: '*' reopens a closed game so that its recorder may go on, but an imported game was
+    # never recorded here and would have read "its recorder stopped without closing it"
+    from recorder.server.actions import mark_result
+    from recorder.server.state import read_game_events
+
+    store = GameStore(":memory:")
+    text = '[Event "Club"]\n[Red "A"]\n[Black "B"]\n\n1. 炮二平五 马8进7 1-0\n'
+    (game,) = import_pgn(store, text, "a.pgn").ids
+    with store.locked():
+        mark_result(store, game, read_game_events(store.db, game), {"result": "*", "text": "entered wrongly"},
+                    ["h2e2", "h9g7"], "", "x")
+    row = store.game(game)
+    assert (row.state, row.result, row.not_over) == ("closed", "*", "")
