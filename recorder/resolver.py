@@ -1187,7 +1187,7 @@ class Resolver:
         one of two moves read best (a chariot stopping short of a cannon, or taking it). When the
         reply came before a still view showed the first move alone, the pair is judged from one
         view with the same doubt (s980000-clean-014: h0h7 b9c7 for h0h6 b9c7, both points washed
-        out), and kept no rival: the cannon on h7 moving on later could not correct it.
+        out), and had kept no rival: the cannon on h7 moving on later could not correct it.
         """
         candidate = decision.candidate
         moves = candidate.moves
