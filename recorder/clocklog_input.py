@@ -23,6 +23,8 @@ from rules import BLACK, RED
 
 log = logging.getLogger(__name__)
 
+LOG_BEYOND_S = 10.0  # a clock log's presses this long past the end of its source are not that source's
+
 
 @dataclass(frozen=True)
 class ClockPress:

@@ -23,7 +23,7 @@ import numpy as np
 
 from calibration import BoardGeometry, BoardLocator, BoardNotFoundError
 from calibration.geometry import CONFIRMED_BY_PIECES, side_of_rank0
-from recorder.clocklog_input import ClockFeed, ClockPress
+from recorder.clocklog_input import LOG_BEYOND_S, ClockFeed, ClockPress
 from recorder.events import (
     PICTURE_BLANK,
     PICTURE_FROZEN,
@@ -710,7 +710,10 @@ class RecordingSession:
             events.append(self._not_found_alert(self.last_t, self._not_found_reason))
         if complete and self.clock is not None:
             heard = self.clock.heard_at_end(self.last_t)
-            presses = self.clock.remaining()
+            # a log running well past the source's end is another recording's (record raises
+            # clock_log_mismatch): its later presses would count as this game's, and the sheet's time
+            # used was the whole game's for a tester's 25 s clip
+            presses = [press for press in self.clock.remaining() if press.t <= self.last_t + LOG_BEYOND_S]
             self.resolver.clock_heard(heard, self.clock.unheard())
             for press in presses:
                 events += self.resolver.press(press)

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from recorder.clock.model import DEFAULT_TIME_CONTROL, notice_event, time_control_argument
 from recorder.clock.presses import log_time_faults
+from recorder.clocklog_input import LOG_BEYOND_S
 from recorder.commands import command_name
 from recorder.events import (
     Alert,
@@ -501,7 +502,6 @@ FOLDER_GREW = "stopped: images were added to the folder while it was being read"
 NEVER_FOUND = "stopped: the board was never found in the picture"
 INTERNAL_ERROR = "stopped by an error of the recorder's"
 MIN_FRAMES = 5  # fewer frames than this cannot show the board still, judged and seen again
-LOG_BEYOND_S = 10.0  # a clock log running this long past the end of its video is not that video's
 
 
 def _video_length(source: object) -> float | None:
@@ -519,7 +519,7 @@ def clock_log_mismatch(presses: Sequence[ClockPress], end_t: float, path: Path |
     return ClockAlert(end_t, "clock_log_mismatch", (), "",
                       f"{len(late)} press(es) of the clock log {path} come after the video ends (the last at "
                       f"{recording_time(late[-1].t)}, the video ends at {recording_time(end_t)}): is it this game's log? The move "
-                      f"times recorded from it may be wrong", ply, "")
+                      f"times recorded from it may be wrong (the presses past the end are not used)", ply, "")
 
 
 def distinct_files(outputs: dict[str, Path | None], inputs: dict[str, Path | None]) -> None:

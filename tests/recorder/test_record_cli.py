@@ -168,6 +168,8 @@ def test_a_damaged_clock_log_and_a_truncated_video_are_alerts_kept_with_the_game
 
 def test_a_clock_log_of_another_game_is_an_alert(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    from recorder.events import ClockPressed
+
     truth = json.loads((FIXTURES / "game_short.truth.json").read_text(encoding="utf-8"))
     use_oracle_in_record(OracleClassifier(truth), monkeypatch.setattr)
     events = tmp_path / "e.jsonl"
@@ -185,6 +187,10 @@ def test_a_clock_log_of_another_game_is_an_alert(tmp_path: Path, monkeypatch: py
     faults = [e for e in logged if isinstance(e, Alert) and e.kind in ("press_without_move", "move_without_press")]
     assert len(faults) == 4 and all(fault.t <= following.t for fault in faults)
     assert rebuild(logged).moves == truth["moves"]  # the moves stand; only their times are doubtful
+    # the presses past the video's end are not this game's: not in its log, nor its time used (a
+    # tester's 25 s clip with the whole game's log had the whole game's time used on its sheet)
+    assert "(the presses past the end are not used)" in past_end.text
+    assert all(e.t <= 42.5 + 10.0 for e in logged if isinstance(e, ClockPressed))
     own = tmp_path / "own.jsonl"
     assert main(["record", str(VIDEO), "--no-db", "--clock-log", str(FIXTURES / "game_short.clock.jsonl"),
                  "--events", str(own)]) == 0
