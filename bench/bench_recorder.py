@@ -36,6 +36,7 @@ hours on two cores); ``python -m bench recorder`` runs a small set.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import logging
 import multiprocessing
@@ -112,6 +113,17 @@ def render(spec: VideoSpec, width: int, height: int) -> float:
                 clock_path=spec.path(".clock.jsonl"), inject=spec.inject, width=width, height=height, split="test")
     spec.path(".tmp.json").rename(spec.path(".truth.json"))  # the truth last: a complete set
     return time.perf_counter() - started
+
+
+def videos_digest(specs: list[VideoSpec]) -> str:
+    """A short digest of the videos' rendered frames (each truth file's ``frames_sha256``): figures are
+    comparable only on the same renders, and the same seeds rendered again in a fresh checkout
+    (session 40) gave other videos in places and other figures from unchanged code."""
+    digest = hashlib.sha256()
+    for spec in specs:
+        truth = json.loads(spec.path(".truth.json").read_text(encoding="utf-8"))
+        digest.update(f"{spec.name}:{truth.get('frames_sha256', '')}\n".encode())
+    return digest.hexdigest()[:12]
 
 
 def _classifier(oracle: bool, truth: dict[str, Any]) -> Any:
@@ -397,8 +409,8 @@ def main(argv: list[str] | None = None) -> None:
             print(f"not rendered: {spec.name}: {error}")
     clean = [s for s in clean if s.path(".truth.json").exists()]
     injected = [s for s in injected if s.path(".truth.json").exists()]
-    print(f"videos: {len(clean)} clean ({args.plies} plies), {len(injected)} injected; rendered now in {spent:.0f} s",
-          flush=True)
+    print(f"videos: {len(clean)} clean ({args.plies} plies), {len(injected)} injected; rendered now in {spent:.0f} s; "
+          f"frames digest {videos_digest([*clean, *injected])}", flush=True)
     if args.render_only:
         return
     oracle = args.oracle or not model_available()

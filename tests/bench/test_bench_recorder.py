@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
 from bench.bench_recorder import GAME_LINES, SEED_BASE, plan
 
 
@@ -15,3 +19,19 @@ def test_the_standing_set_keeps_its_videos_and_a_fresh_seed_base_gives_other_one
     assert not {spec.seed for spec in clean + injected} & {spec.seed for spec in fresh_clean + fresh_injected}
     assert all(0 <= spec.line < GAME_LINES for spec in fresh_clean + fresh_injected)
     assert [spec.line for spec in fresh_clean] != [spec.line for spec in clean]
+
+
+def test_the_videos_digest_names_the_renders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the same seeds rendered again gave other videos (session 40): a report names what it measured
+    import json
+
+    import bench.bench_recorder as bench
+
+    monkeypatch.setattr(bench, "VIDEOS", tmp_path)
+    clean, _ = plan(2, 0, 30)
+    for spec, frames in zip(clean, ("aa", "bb"), strict=True):
+        spec.path(".truth.json").write_text(json.dumps({"frames_sha256": frames}))
+    first = bench.videos_digest(clean)
+    assert len(first) == 12 and first == bench.videos_digest(clean)
+    clean[1].path(".truth.json").write_text(json.dumps({"frames_sha256": "cc"}))
+    assert bench.videos_digest(clean) != first
