@@ -1138,6 +1138,8 @@ class Resolver:
         candidate, t = decision.candidate, observation.t
         events: list[Event] = []
         self._unexplained.clear()
+        # a still view showed the first move alone (read, not clearly): the two were not made between still views
+        first_seen_alone = self._one_move_view is not None and self._one_move_view[0] == self.game.position.board
         self._one_move_view = None
         if candidate.kind == "current":
             if self.desynced:
@@ -1168,7 +1170,12 @@ class Resolver:
             close = self._close_rivals(decision)
             events += self._record(candidate.moves, observation.t, observation.t_still, decision.confidence,
                                    rivals=close)
-            if len(candidate.moves) == 2:  # told after both, at the second: the sheet notes it after the pair
+            if len(candidate.moves) == 2 and first_seen_alone and away is None:
+                # no alert: the board stood still after the first move, which glare or blur left unclear
+                # until the reply told it (three false two_moves alerts on renders, each under glare)
+                log.info("t=%.2f: %s seen still before %s, read once the reply came", t, candidate.moves[0].iccs,
+                         candidate.moves[1].iccs)
+            elif len(candidate.moves) == 2:  # told after both, at the second: the sheet notes it after the pair
                 said = (f"two moves were made while the board was not watched (the camera was away from {recording_time(away)} into the recording): "
                         "both recorded, in order; check them with the players" if away is not None
                         else "two moves were made between still views: both recorded, in order")
