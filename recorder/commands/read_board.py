@@ -263,8 +263,9 @@ def _grid_off_the_board(seen: BoardReading, image: np.ndarray, classifier: Piece
         return ""
     given = seen.geometry
     corners = ("a0", "i0", "a9", "i9")  # as a set: the located grid may name them from the other side
-    ours = np.array([given.points()[name] for name in corners])
-    found = np.array([located.points()[name] for name in corners])
+    ours_points, found_points = given.points(), located.points()  # (each call projects all 90)
+    ours = np.array([ours_points[name] for name in corners])
+    found = np.array([found_points[name] for name in corners])
     apart = np.hypot(ours[:, None, 0] - found[None, :, 0], ours[:, None, 1] - found[None, :, 1]).min(axis=1)
     off = float(apart.max() / max(given.spacing_px(), 1e-6))
     if not OFF_THE_BOARD[0] <= off <= OFF_THE_BOARD[1]:
