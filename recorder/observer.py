@@ -53,6 +53,8 @@ class Observation:
     touched: np.ndarray | None = None  # (90,) something moved near the point since the last observation
     unreadable: np.ndarray | None = None  # (90,) blown out to white by glare: no reading there means much
     washed: np.ndarray | None = None  # (90,) share of each point's piece-sized square glare blows out (0-1)
+    # the grey rectified picture the view was read from: where pieces' pictures moved (recorder.offpoint)
+    view: np.ndarray | None = field(default=None, compare=False, repr=False)
     meta: dict[str, Any] = field(default_factory=dict, compare=False)
     t_moved: float | None = None
 

@@ -41,7 +41,7 @@ from recorder.events import (
     recording_time,
 )
 from recorder.observer import COVERED_INDEX, Observation
-from recorder.offpoint import MIN_DISCS, off_point, residual_offsets
+from recorder.offpoint import MIN_DISCS, PatchShift, off_point, parallax_field, patch_shifts, residual_offsets
 from recorder.resolver_catchup import CatchUp, catch_up
 from recorder.resolver_clock import ClockBook
 from recorder.resolver_diagnose import (
@@ -87,6 +87,9 @@ class ResolverConfig:
     off_point_new: float = 0.45  # the same for a piece seen for the first time there (no earlier view)
     off_point_moved: float = 0.2  # ... and that moved this far since a clean view (a steady calibration error is no knock)
     off_point_confirm: float = 0.95  # the second look at a piece seen off its point uses these thresholds times this
+    # a piece's picture found again on a later view with this normalised correlation or more measures
+    # where it went (recorder.offpoint.patch_shifts); knocked pieces of the bench matched 0.63-0.99
+    patch_match: float = 0.6
     off_point_washed: float = 0.4  # ... and a disc partly washed out by glare (its edge half gone) needs this
     washed_partly: float = 0.5  # the share of a point's square blown out by glare past which its disc is half gone
     alert_with_hidden: int = 1  # alert although this many points read "covered" (a stray reading, not a hand)
@@ -215,7 +218,8 @@ class Resolver:
         self._desync_kinds: frozenset[str] = frozenset()  # the kinds of the trouble the board went wrong with
         self._recorded_at = -math.inf  # the still view the last move was recorded from
         self._inconclusive = 0  # inconclusive looks at the board since something last moved on it
-        self._offsets_ref: tuple[str, np.ndarray] | None = None  # board and residual disc offsets of a clean view
+        # the board, residual disc offsets, grey rectified picture and piece tops' parallax field of a clean view
+        self._offsets_ref: tuple[str, np.ndarray, np.ndarray | None, np.ndarray | None] | None = None
         self._suspect: tuple[tuple[str, tuple[str, ...]], ...] | None = None
         self._suspect_since = 0.0  # when the trouble waiting for its second look was first seen
         self._suspect_hold = 0.0  # and how long it must stand before it is raised
@@ -785,9 +789,9 @@ class Resolver:
                 and not np.asarray(observation.touched, dtype=bool).any()):
             # the same still board read again (a second look): one view, not two independent ones
             before, _ = self._unexplained[-1]
-            self._unexplained[-1] = (replace(observation, touched=before.touched), scorer)
-        else:
-            self._unexplained.append((observation, scorer))
+            self._unexplained[-1] = (replace(observation, touched=before.touched, view=None), scorer)
+        else:  # (kept without its picture: a long trouble keeps many views)
+            self._unexplained.append((replace(observation, view=None), scorer))
         if not 2 <= len(self._unexplained) <= cfg.catch_up_views:
             return None
         found = catch_up(self.game.position, [s for _, s in self._unexplained],
@@ -1343,33 +1347,72 @@ class Resolver:
 
     def _off_points(self, board: str, scorer: Scorer, observation: Observation, misread: bool) -> dict[int, float]:
         """Pieces of ``board`` whose discs lie off their points (square -> spacings); ``misread``: the
-        view reads some point wrong, so it is no clean view to measure later ones against."""
-        if observation.offsets is None:
+        view reads some point wrong, so it is no clean view to measure later ones against.
+
+        A piece that stood on the clean view measured before is judged by how its picture moved
+        since (``_patch_moved``) where that picture is found again, and by its disc otherwise."""
+        measured = observation.offsets
+        if measured is None:
             return {}
         cfg = self.config
         occupied = np.frombuffer(board.encode("ascii"), dtype=np.uint8) != ord(".")
         reference = None
+        moves: dict[int, PatchShift] = {}
         if self._offsets_ref is not None:
-            before, offsets = self._offsets_ref
+            before, offsets, view, tops = self._offsets_ref
             same = np.array([board[sq] == before[sq] for sq in range(90)])
             reference = np.where(same[:, None], offsets, np.nan)
-        shifted = off_point(observation.offsets, occupied & scorer.visible, cfg.off_point, reference,
-                            cfg.off_point_new, cfg.off_point_moved)
+            if view is not None and observation.view is not None and view.shape == observation.view.shape:
+                moves = patch_shifts(view, observation.view, np.flatnonzero(occupied & same),
+                                     centres=None if tops is None else tops / 2)
+                moves = {sq: shift for sq, shift in moves.items() if shift.score >= cfg.patch_match}
+
+        def judged(looked: np.ndarray, ease: float) -> dict[int, float]:
+            by_discs = off_point(measured, looked, ease * cfg.off_point, reference,
+                                 ease * cfg.off_point_new, ease * cfg.off_point_moved)
+            out = {sq: distance for sq, distance in by_discs.items() if sq not in moves}
+            for sq, shift in moves.items():
+                if looked[sq]:
+                    distance = self._patch_moved(shift, None if reference is None else reference[sq], ease)
+                    if distance is not None:
+                        log.debug("t=%.2f: %s's picture moved (%.2f, %.2f) since the clean view (match %.2f, "
+                                  "%.2f unmoved)", observation.t, square_name(sq), *shift.shift, shift.score,
+                                  shift.still)
+                        out[sq] = distance
+            return out
+
+        shifted = judged(occupied & scorer.visible, 1.0)
         suspect = {parse_square(name) for _, names in self._suspect or () for name in names}
         if suspect:  # the second look at a piece seen off its point: a measurement a hair under is no all-clear
-            ease = cfg.off_point_confirm
             # its disc still counts where the point now reads "covered": a knocked piece lying half
             # off its point can read so, and a disc found there is no hand
             looked = occupied & (scorer.visible | np.isin(np.arange(90), list(suspect)))
-            again = off_point(observation.offsets, looked, ease * cfg.off_point, reference,
-                              ease * cfg.off_point_new, ease * cfg.off_point_moved)
+            again = judged(looked, cfg.off_point_confirm)
             shifted.update({sq: v for sq, v in again.items() if sq in suspect})
         if not shifted and not misread and not suspect:  # a clean view: the reference for the next one
-            fresh = residual_offsets(observation.offsets, occupied & scorer.visible)
+            fresh = residual_offsets(measured, occupied & scorer.visible)
             if reference is not None:  # a disc not found this time keeps the last place it was seen
                 fresh = np.where(np.isnan(fresh) & occupied[:, None], reference, fresh)
-            self._offsets_ref = (board, fresh)
+            self._offsets_ref = (board, fresh, observation.view, parallax_field(measured))
         return shifted
+
+    def _patch_moved(self, shift: PatchShift, before: np.ndarray | None, ease: float) -> float | None:
+        """How far off its point a piece stands whose picture moved by ``shift`` since the clean view,
+        where its disc lay ``before`` off its point (NaN: not measured, taken as on it); None when it
+        did not move ``off_point_moved`` or does not stand ``off_point`` off (both times ``ease``).
+
+        Its place on the clean view is taken no further off than a piece standing on its point
+        (``off_point_moved``): a disc measured further off there was its side wall's outline more
+        often than the piece, which then stood within the thresholds."""
+        cfg = self.config
+        if shift.distance < ease * cfg.off_point_moved:
+            return None
+        start = np.zeros(2) if before is None or np.isnan(before[0]) else np.asarray(before, dtype=np.float64)
+        length = float(np.hypot(*start))
+        if length > cfg.off_point_moved:
+            start = start * (cfg.off_point_moved / length)
+        distance = float(np.hypot(*(start + np.asarray(shift.shift))))
+        return distance if distance >= ease * cfg.off_point else None
 
     def _residual(self, board: str, scorer: Scorer, observation: Observation) -> list[Alert]:
         """What is wrong on a board that otherwise matches ``board``: a piece off its point, missing or extra."""

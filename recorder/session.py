@@ -567,7 +567,8 @@ class RecordingSession:
             probs = fuse_discs(observation.probs, offsets, self.config.disc_evidence, blind=blind, faint=discs.faint,
                                field=discs.field)
             observation = replace(observation, offsets=offsets, probs=probs,
-                                  unreadable=washed >= self.config.glare_unreadable, washed=washed)
+                                  unreadable=washed >= self.config.glare_unreadable, washed=washed,
+                                  view=cv2.cvtColor(rectified, cv2.COLOR_BGR2GRAY) if rectified.ndim == 3 else rectified)
         self.timings["offpoint_ms"] += 1000 * (time.perf_counter() - started)
         if self._mirror_looks > 0:
             mirrored = self._check_mirror(image, observation.t)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from recorder.observer import CLASSES, Observation
@@ -41,3 +42,29 @@ def observe_board(board: str, t: float, *, p: float = 0.97, seed: int = 0, misre
         near = np.zeros(90, dtype=bool)
         near[list(touched)] = True
     return Observation(t=t, t_still=t - 0.1, probs=probs, mask=mask, frames=2, touched=near)
+
+
+def drawn_view(pieces: dict[int, tuple[float, float]], *, spacing: int = 48, margin: float = 1.0, gain: float = 1.0,
+               lift: float = 0.0) -> np.ndarray:
+    """A grey rectified board (``BoardGeometry.rectify``'s layout) whose pieces are pale discs with
+    a dark stroke each (their characters), at ``pieces`` offsets from their points (spacings, file
+    and rank directions); ``gain``/``lift`` change the light."""
+    width, height = int((8 + 2 * margin) * spacing) + 1, int((9 + 2 * margin) * spacing) + 1
+    image = np.full((height, width), 185.0)
+    for f in range(9):
+        x = int((margin + f) * spacing)
+        cv2.line(image, (x, int(margin * spacing)), (x, int((margin + 9) * spacing)), 40.0, 1)
+    for r in range(10):
+        y = int((margin + r) * spacing)
+        cv2.line(image, (int(margin * spacing), y), (int((margin + 8) * spacing), y), 40.0, 1)
+    for sq, (dx, dy) in sorted(pieces.items()):
+        cx = (margin + sq % 9 + dx) * spacing
+        cy = (margin + 9 - sq // 9 - dy) * spacing
+        centre = (int(round(cx)), int(round(cy)))
+        cv2.circle(image, centre, int(0.42 * spacing), 205.0, -1)
+        angle = np.pi * ((sq * 0.618) % 1.0)  # each piece's stroke its own way
+        reach = 0.22 * spacing
+        ends = [(int(round(cx + s * reach * np.cos(angle))), int(round(cy + s * reach * np.sin(angle)))) for s in (-1, 1)]
+        cv2.line(image, ends[0], ends[1], 90.0, 3)
+        cv2.circle(image, (centre[0] + spacing // 10, centre[1] - spacing // 13), 3, 120.0, -1)
+    return np.clip(image * gain + lift, 0, 255).astype(np.uint8)

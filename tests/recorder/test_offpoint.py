@@ -8,7 +8,8 @@ import cv2
 import numpy as np
 import pytest
 
-from recorder.offpoint import off_point, piece_offsets
+from recorder.offpoint import off_point, patch_shifts, piece_offsets
+from tests.recorder.synthetic import drawn_view
 
 SPACING, MARGIN = 40, 1.0
 
@@ -345,3 +346,42 @@ def test_a_disc_is_weighed_by_where_its_top_should_be_not_by_its_point() -> None
     assert fuse_discs(probs, discs.offsets, 10.0, faint=discs.faint)[c9, 0] > 0.8  # as it was weighed
     fused = fuse_discs(probs, discs.offsets, 10.0, faint=discs.faint, field=discs.field)
     assert fused[c9, 0] < 0.5
+
+
+def _drawn(pieces: dict[int, tuple[float, float]], **light: float) -> np.ndarray:
+    return drawn_view(pieces, spacing=SPACING, margin=MARGIN, **light)
+
+
+def test_a_piece_whose_picture_moved_is_measured_by_how_far_and_one_standing_still_by_nothing() -> None:
+    squares = [0, 2, 4, 6, 8, 19, 25, 27, 29, 31, 33, 35, 81, 83, 85, 87, 89]
+    pieces = {sq: (0.0, 0.0) for sq in squares}
+    before = _drawn(pieces)
+    pieces[31] = (0.38, -0.12)  # knocked
+    after = _drawn(pieces, gain=0.8, lift=12)  # and the light changed
+    shifts = patch_shifts(before, after, squares)
+    assert abs(shifts[31].shift[0] - 0.38) < 0.05 and abs(shifts[31].shift[1] + 0.12) < 0.05
+    assert shifts[31].score > 0.9 and shifts[31].still < 0.8
+    for sq in squares:
+        if sq != 31:
+            assert shifts[sq].distance < 0.03 and shifts[sq].still > 0.95, sq
+
+
+def test_a_piece_knocked_beyond_the_search_or_washed_out_is_not_found_again() -> None:
+    squares = [29, 31, 33]
+    before = _drawn({sq: (0.0, 0.0) for sq in squares})
+    after = _drawn({29: (0.0, 0.0), 31: (0.0, 0.0), 33: (0.85, 0.0)})
+    x, y = int((MARGIN + 2) * SPACING), int((MARGIN + 6) * SPACING)  # square 29
+    after[y - 50:y + 51, x - 50:x + 51] = 255  # glare washes it out
+    shifts = patch_shifts(before, after, squares)
+    assert 33 not in shifts or shifts[33].score < 0.5  # gone from the search: the board there matches poorly
+    assert 29 not in shifts or shifts[29].score < 0.5  # washed white on the later view: no match found
+    blown = before.copy()
+    blown[:, :] = 255
+    assert patch_shifts(blown, after, squares) == {}  # nothing to follow on a blown-out view
+
+
+def test_a_neighbour_put_down_beside_a_piece_does_not_move_its_picture() -> None:
+    before = _drawn({31: (0.0, 0.0)})
+    after = _drawn({31: (0.0, 0.0), 40: (0.05, -0.05)})  # a piece put down on the next rank
+    shift = patch_shifts(before, after, [31])[31]
+    assert shift.distance < 0.05
