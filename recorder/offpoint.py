@@ -552,6 +552,7 @@ def loose_pieces(discs: Discs, occupied: np.ndarray, *, threshold: float = 0.35,
 
 PATCH_HALF = 0.5  # spacings: the patch followed is a piece's width square about its point
 PATCH_REACH = 0.7  # spacings: how far a piece's patch is looked for (a knocked piece lies 0.3-0.6 off)
+_PATCH_SPACING = 24  # pixels a spacing the pictures are matched at, or the nearest halving above
 
 
 @dataclass(frozen=True)
@@ -596,13 +597,17 @@ def patch_shifts(reference: np.ndarray, current: np.ndarray, squares: Iterable[i
     if reference.shape != current.shape:
         raise ValueError(f"the views differ in size: {reference.shape} and {current.shape}")
     spacing, margin = rectified_layout(reference.shape)
+    before, after = _smooth_grey(reference), _smooth_grey(current)
+    shrink = 1
+    while spacing / (2 * shrink) >= _PATCH_SPACING:  # matched at about 24 px a spacing: 0.04 spacings a pixel
+        before, after, shrink = cv2.pyrDown(before), cv2.pyrDown(after), 2 * shrink
+    spacing, px, py = spacing / shrink, *(c / shrink for c in square_centres(spacing, margin))
     h, r = int(round(half * spacing)), int(round(reach * spacing))
     pad = h + r + int(spacing)  # room for a centre off its point
-    before = cv2.copyMakeBorder(_smooth_grey(reference), pad, pad, pad, pad, cv2.BORDER_REPLICATE)
-    after = cv2.copyMakeBorder(_smooth_grey(current), pad, pad, pad, pad, cv2.BORDER_REPLICATE)
+    before = cv2.copyMakeBorder(before, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
+    after = cv2.copyMakeBorder(after, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
     mask = np.zeros((2 * h + 1, 2 * h + 1), dtype=np.float32)
     cv2.circle(mask, (h, h), h, 1.0, -1)
-    px, py = square_centres(spacing, margin)
     out: dict[int, PatchShift] = {}
     for sq in squares:
         off = (0.0, 0.0) if centres is None or np.isnan(centres[sq, 0]) else centres[sq]

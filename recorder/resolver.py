@@ -90,6 +90,10 @@ class ResolverConfig:
     # a piece's picture found again on a later view with this normalised correlation or more measures
     # where it went (recorder.offpoint.patch_shifts); knocked pieces of the bench matched 0.63-0.99
     patch_match: float = 0.6
+    patch_sure: float = 0.85  # ... and this much clears a piece whose disc is measured off its point
+    # ... and a move counts when the picture matches there this much better than where it stood
+    # (knocked pieces: 0.38 or more; a piece in glare whose neighbour left, 0.02)
+    patch_gain: float = 0.2
     off_point_washed: float = 0.4  # ... and a disc partly washed out by glare (its edge half gone) needs this
     washed_partly: float = 0.5  # the share of a point's square blown out by glare past which its disc is half gone
     alert_with_hidden: int = 1  # alert although this many points read "covered" (a stray reading, not a hand)
@@ -1345,15 +1349,19 @@ class Resolver:
         log.info("t=%.2f: %s", t, text)
         return [replace(alert, text=text)]
 
-    def _off_points(self, board: str, scorer: Scorer, observation: Observation, misread: bool) -> dict[int, float]:
-        """Pieces of ``board`` whose discs lie off their points (square -> spacings); ``misread``: the
-        view reads some point wrong, so it is no clean view to measure later ones against.
+    def _off_points(self, board: str, scorer: Scorer, observation: Observation,
+                    misread: bool) -> tuple[dict[int, float], frozenset[int]]:
+        """Pieces of ``board`` whose discs lie off their points (square -> spacings), and those of them
+        raised by how their pictures moved; ``misread``: the view reads some point wrong, so it is no
+        clean view to measure later ones against.
 
-        A piece that stood on the clean view measured before is judged by how its picture moved
-        since (``_patch_moved``) where that picture is found again, and by its disc otherwise."""
+        A piece that stood on the clean view measured before is raised when its picture, found again
+        (``patch_match``), moved off its point (``_patch_moved``), and cleared when found again surely
+        (``patch_sure``) not to have; otherwise its disc decides. A weaker match does not overrule
+        the disc: a knocked soldier under glare (inject-025) matched 0.65, 0.05 short of its move."""
         measured = observation.offsets
         if measured is None:
-            return {}
+            return {}, frozenset()
         cfg = self.config
         occupied = np.frombuffer(board.encode("ascii"), dtype=np.uint8) != ord(".")
         reference = None
@@ -1367,18 +1375,25 @@ class Resolver:
                                      centres=None if tops is None else tops / 2)
                 moves = {sq: shift for sq, shift in moves.items() if shift.score >= cfg.patch_match}
 
+        pictured: set[int] = set()  # the pieces raised by how their pictures moved
+
         def judged(looked: np.ndarray, ease: float) -> dict[int, float]:
-            by_discs = off_point(measured, looked, ease * cfg.off_point, reference,
-                                 ease * cfg.off_point_new, ease * cfg.off_point_moved)
-            out = {sq: distance for sq, distance in by_discs.items() if sq not in moves}
+            out = off_point(measured, looked, ease * cfg.off_point, reference, ease * cfg.off_point_new,
+                            ease * cfg.off_point_moved)
             for sq, shift in moves.items():
-                if looked[sq]:
-                    distance = self._patch_moved(shift, None if reference is None else reference[sq], ease)
-                    if distance is not None:
-                        log.debug("t=%.2f: %s's picture moved (%.2f, %.2f) since the clean view (match %.2f, "
-                                  "%.2f unmoved)", observation.t, square_name(sq), *shift.shift, shift.score,
-                                  shift.still)
-                        out[sq] = distance
+                if not looked[sq]:
+                    continue
+                distance = self._patch_moved(shift, None if reference is None else reference[sq], ease)
+                if distance is not None:
+                    log.debug("t=%.2f: %s's picture moved (%.2f, %.2f) since the clean view (match %.2f, "
+                              "%.2f unmoved)", observation.t, square_name(sq), *shift.shift, shift.score, shift.still)
+                    out[sq] = distance
+                    pictured.add(sq)
+                elif shift.score >= cfg.patch_sure and sq in out:
+                    log.debug("t=%.2f: %s's disc lies %.2f off its point, but its picture stands where it stood "
+                              "(moved %.2f, match %.2f): not off", observation.t, square_name(sq), out[sq],
+                              shift.distance, shift.score)
+                    del out[sq]
             return out
 
         shifted = judged(occupied & scorer.visible, 1.0)
@@ -1394,18 +1409,19 @@ class Resolver:
             if reference is not None:  # a disc not found this time keeps the last place it was seen
                 fresh = np.where(np.isnan(fresh) & occupied[:, None], reference, fresh)
             self._offsets_ref = (board, fresh, observation.view, parallax_field(measured))
-        return shifted
+        return shifted, frozenset(pictured)
 
     def _patch_moved(self, shift: PatchShift, before: np.ndarray | None, ease: float) -> float | None:
         """How far off its point a piece stands whose picture moved by ``shift`` since the clean view,
         where its disc lay ``before`` off its point (NaN: not measured, taken as on it); None when it
-        did not move ``off_point_moved`` or does not stand ``off_point`` off (both times ``ease``).
+        did not move ``off_point_moved`` or does not stand ``off_point`` off (both times ``ease``), or
+        its picture matches where it moved not clearly better than where it stood (``patch_gain``).
 
         Its place on the clean view is taken no further off than a piece standing on its point
         (``off_point_moved``): a disc measured further off there was its side wall's outline more
         often than the piece, which then stood within the thresholds."""
         cfg = self.config
-        if shift.distance < ease * cfg.off_point_moved:
+        if shift.distance < ease * cfg.off_point_moved or shift.score - shift.still < cfg.patch_gain:
             return None
         start = np.zeros(2) if before is None or np.isnan(before[0]) else np.asarray(before, dtype=np.float64)
         length = float(np.hypot(*start))
@@ -1424,15 +1440,16 @@ class Resolver:
             others = other_pieces(position, scorer).without(set(found.squares))
             found = Changes(found.vacated, tuple(sorted(found.appeared + others.appeared)), found.seen | others.seen)
             swapped = set(others.appeared)
-        shifted = self._off_points(board, scorer, observation, bool(found))
+        shifted, pictured = self._off_points(board, scorer, observation, bool(found))
         t = observation.t
         if observation.unreadable is not None:  # glare: the arbiter was told these points cannot be read
             # (``changes`` already leaves glare points out; a disc measured off its point there is set aside)
             blown = {sq for sq in shifted if observation.unreadable[sq]}
             found, shifted = _set_aside(found, shifted, blown, t, "blown out by glare: not raised")
         if observation.washed is not None:  # a disc whose edge glare half washes out is measured loosely
+            # (a piece whose picture was found again is measured by all of it, not by its disc's edge)
             loose = {sq for sq, distance in shifted.items() if observation.washed[sq] >= self.config.washed_partly
-                     and distance < self.config.off_point_washed}
+                     and distance < self.config.off_point_washed and sq not in pictured}
             if loose:
                 log.info("t=%.2f: %s measured off its point on a disc partly washed out by glare, by less than "
                          "%.2f spacings: not raised", t, ", ".join(square_name(sq) for sq in sorted(loose)),
