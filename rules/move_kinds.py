@@ -32,8 +32,10 @@ What is implemented, and where the rule texts were simplified (documented per fu
   be), or mates. The target and taker are named by their squares after the move classified. It
   must be new (29.2): not a piece the mover could win directly, or by checking first, before the
   move; a direct chase of a piece that could only be won through a check before stays new (a
-  direct attack is a new threat; direct verdicts are as without 抽将). Not implemented: the joint
-  chase by pieces on different points (联合捉子 beyond one exchange point).
+  direct attack is a new threat; direct verdicts are as without 抽将).
+* 联合捉子 (24.17, a joint chase): a direct chase names the chaser's other pieces without any one of
+  which the capture would not win (``Chase.partners``): a cannon's own screen, a second attacker
+  that makes taking a protected piece pay. A chase won by checking first names none.
 * Chases by the general or a soldier itself are allowed (26.1) and count as idle, unless the
   soldier's capture would give check by another piece (26.8), and never hide another piece's chase
   of the same target; a general's
@@ -97,6 +99,14 @@ class Chase:
     reason: str
     check: Move | None = None  # the check played first when the piece is won by checking (抽将), else None
     checks: int = 1  # with ``check``: the most checks in a row (连续将军) any defence needs before the capture
+    # the chaser's other pieces without any one of which the capture would not win (联合捉子, 24.17):
+    # a cannon's own screen, a second attacker that makes taking a protected piece pay
+    partners: tuple[int, ...] = ()
+
+    @property
+    def joint(self) -> bool:
+        """Is this a joint chase (联合捉子, 24.17): does it take two or more of the chaser's pieces?"""
+        return bool(self.partners)
 
     @property
     def grave(self) -> bool:
@@ -111,6 +121,8 @@ class Chase:
         ``"... (after 2 checks from b2b9, 连续将军 抽将: unprotected)"``."""
         if self.check is None:
             why = self.reason
+            if self.partners:
+                why += ", jointly with " + " and ".join(square_name(sq) for sq in self.partners) + " (联合捉子)"
         elif self.checks > 1:
             why = f"after {self.checks} checks from {self.check.iccs}, 连续将军 抽将: {self.reason}"
         else:
@@ -223,8 +235,31 @@ def chases(position: Position, fresh_soldier: int | None = None,
             continue
         reason = _capture_gain(position, move)
         if reason:
-            found[move.to_square] = Chase(move.from_square, move.to_square, attacker, target, reason)
+            found[move.to_square] = Chase(move.from_square, move.to_square, attacker, target, reason,
+                                          partners=_partners(position, move))
     return sorted(found.values(), key=lambda c: c.target)
+
+
+def _partners(position: Position, capture: Move) -> tuple[int, ...]:
+    """The capturer's own pieces without any one of which ``capture`` would not win material: the
+    pieces a joint chase (联合捉子, 24.17: "缺少其中任何一个都无法吃子") takes besides the capturer.
+
+    Each of the side's other pieces but the general is taken off the board in turn, and the capture
+    judged again: a cannon's own screen, or a second attacker without which taking a protected
+    piece loses the capturer for it, is a partner. A piece whose removal leaves its own general in
+    check shields the general, which makes every capture elsewhere illegal; that is a pin, not a
+    share in the capture, and it is not counted."""
+    side, board = position.side_to_move, position.board
+    partners: list[int] = []
+    for square, piece in position.pieces():
+        if square == capture.from_square or piece.upper() == "K" or side_of(piece) != side:
+            continue
+        without = Position(board[:square] + "." + board[square + 1:], side)
+        if without.in_check():
+            continue
+        if not without.is_legal(capture) or _capture_gain(without, capture) is None:
+            partners.append(square)
+    return tuple(partners)
 
 
 #: A check with more legal replies than this is not followed for 抽将: the answers that leave

@@ -19,10 +19,10 @@ on attacking (checks, mate threats, chases) for nine rounds over three or more p
 long to repeat a position three times in that span (:func:`long_attack`). Its other case, nine
 rounds of allowed moves "of no positive meaning", is the arbiter's judgement and is not flagged.
 
-Not implemented: 26.9.2-26.9.3 (a perpetual chase of a chariot or an unprotected piece answered
-by a joint chase of one, 联合捉子, 24.17: the single chaser must change); both sides' chases are
-then of the listed kinds, and fall under 26.9.4 here. Verdicts are advice: the arbiter decides, and play goes on when a side
-changes its move.
+When both sides chase so, 26.9.2-26.9.3 come first: a side chasing a chariot (an unprotected
+piece) with one piece on every move, against a side chasing one jointly on every move (联合捉子,
+24.17: two or more pieces together, see ``Chase.partners``), must change. Verdicts are advice:
+the arbiter decides, and play goes on when a side changes its move.
 """
 
 from __future__ import annotations
@@ -44,6 +44,7 @@ logger = logging.getLogger(__name__)
 LONG_ATTACK_ROUNDS = 9
 
 _SIDE_ZH = {RED: "红方", BLACK: "黑方"}
+_ADVICE = " 供裁判参考，以裁判裁决为准。 Advice for the arbiter, who decides."
 
 
 class SideCategory(Enum):
@@ -70,6 +71,9 @@ class SideConduct:
     label_zh: str
     label_en: str
     grave: bool = False  # of the kinds 26.9.1 lists: 长杀, 一将一杀, chases of chariots or unprotected pieces
+    # for 长捉 of one form on every move (26.9.2-3): "single_chariot", "joint_chariot" (联合捉车, 24.17),
+    # "single_loose" or "joint_loose" (of unprotected pieces); more than one where every move is of each
+    forms: frozenset[str] = frozenset()
 
     @property
     def forbidden(self) -> bool:
@@ -95,7 +99,7 @@ class RepetitionVerdict:
     """A position repeated at least three times, the classified moves and the advised decision.
 
     ``code`` is one of ``perpetual_check`` (a side loses, 25.1), ``must_change`` (a side must
-    change, 25.3), ``forbidden_not_changed`` (that side did not change and loses, 23.5.2.2),
+    change, 25.3, 26.9.1-26.9.3), ``forbidden_not_changed`` (that side did not change and loses, 23.5.2.2),
     ``draw_both_allowed`` (25.2) or ``draw_both_forbidden`` (26.9.4), and ``draw_not_changed``
     when the position stands again after either draw with neither side changed (23.5.2.1: the draw
     is due). ``result`` is ``"1-0"``,
@@ -177,8 +181,27 @@ def conducts(moves: Sequence[MoveClass]) -> tuple[SideConduct, SideConduct]:
     for side in (RED, BLACK):
         own = [m for m in moves if m.side == side]
         conduct = side_conduct(side, [m.kind for m in own])
-        out.append(replace(conduct, grave=_grave(conduct.category, own)))
+        out.append(replace(conduct, grave=_grave(conduct.category, own), forms=_chase_forms(conduct.category, own)))
     return out[0], out[1]
+
+
+def _chase_forms(category: SideCategory, moves: Sequence[MoveClass]) -> frozenset[str]:
+    """The forms of 长捉 every one of a side's moves shows, for 26.9.2-3: a chase of a chariot or of
+    an unprotected piece (a false root is none, 24.16), by one piece or jointly (联合捉子, 24.17).
+    A move that chases a piece of a kind with one piece is a single chase of it, whatever joint
+    chases come with it. Only a side that chased on every move (长捉, not between checks) has any."""
+    if category is not SideCategory.PERPETUAL_CHASE or any(m.kind is not MoveKind.CHASE for m in moves):
+        return frozenset()
+    common: set[str] | None = None
+    for move in moves:
+        here: set[str] = set()
+        for chase in move.chases:
+            if chase.grave and chase.check is None:
+                here.add(("joint_" if chase.joint else "single_") + ("chariot" if chase.target_piece.upper() == "R"
+                                                                     else "loose"))
+        here -= {"joint_" + what for what in ("chariot", "loose") if "single_" + what in here}
+        common = here if common is None else common & here
+    return frozenset(common or ())
 
 
 def _grave(category: SideCategory, moves: Sequence[MoveClass]) -> bool:
@@ -293,7 +316,7 @@ def long_attack(fen: str, ply: int, occurrences: Sequence[int], moves: Sequence[
 
 def _decide(red: SideConduct, black: SideConduct, stubborn: set[str]
             ) -> tuple[str, str | None, str | None, str | None, str, str]:
-    advice = " 供裁判参考，以裁判裁决为准。 Advice for the arbiter, who decides."
+    advice = _ADVICE
     checkers = [c for c in (red, black) if c.category is SideCategory.PERPETUAL_CHECK]
     if len(checkers) == 1:
         loser = checkers[0].side
@@ -302,6 +325,14 @@ def _decide(red: SideConduct, black: SideConduct, stubborn: set[str]
                 f" {loser.capitalize()} checks perpetually on its own and loses (art. 25.1, 23.5.1).")
         return "perpetual_check", _result(winner), winner, None, "25.1", text + advice
     graves = [c for c in (red, black) if c.grave]
+    joint = _against_joint_chase(red, black) if len(graves) == 2 else None
+    if joint is not None:
+        bad, article, what_zh, what_en = joint
+        good = black if bad is red else red
+        return _must_change(bad, good, stubborn, f"25.4, {article}", article,
+                            f"长捉{what_zh}", f"联合捉{what_zh}（第24.17条）",
+                            f"a perpetual chase of {what_en} by one piece",
+                            f"a joint chase of {what_en} (two or more pieces together, art. 24.17)")
     if red.forbidden and black.forbidden and len(graves) != 1:
         why_zh = "，均属第26.9.1条所列" if graves else ""
         why_en = ", both of the kinds art. 26.9.1 lists" if graves else ""
@@ -325,21 +356,42 @@ def _decide(red: SideConduct, black: SideConduct, stubborn: set[str]
             bad, good = (red, black) if red.forbidden else (black, red)
             articles, article = "25.3", "25.3"
             bad_zh, good_zh, bad_en, good_en = bad.label_zh, good.label_zh, bad.label_en, good.label_en
-        other = BLACK if bad.side == RED else RED
-        if bad.side in stubborn:
-            text = (f"{_SIDE_ZH[bad.side]}为禁止着法（{bad.label_zh}），应变着而不变，判负（第23.5.2.2条、第4.1.5条）。"
-                    f" {bad.side.capitalize()} plays forbidden moves ({bad.label_en}) and did not change"
-                    " when told to: it loses (art. 23.5.2.2, 4.1.5).")
-            return "forbidden_not_changed", _result(other), other, bad.side, "23.5.2.2", text + advice
-        text = (f"{_SIDE_ZH[bad.side]}为禁止着法（{bad_zh}），{_SIDE_ZH[good.side]}为{good_zh}，"
-                f"{_SIDE_ZH[bad.side]}必须变着，两个回合内不变判负（第{articles.replace(', ', '条、第')}条、第23.5.2.2条）。"
-                f" {bad.side.capitalize()} plays forbidden moves ({bad_en}) against {good_en}:"
-                f" {bad.side} must change within two rounds or lose (art. {articles}, 23.5.2.2).")
-        return "must_change", None, None, bad.side, article, text + advice
+        return _must_change(bad, good, stubborn, articles, article, bad_zh, good_zh, bad_en, good_en)
     text = ("双方均为允许着法，双方两个回合内不变作和（第25.2条、第23.5.2.1条）。"
             " Both sides' moves are allowed: either may change within two rounds; if neither does,"
             " the game is drawn (art. 25.2, 23.5.2.1).")
     return "draw_both_allowed", "1/2-1/2", None, None, "25.2", text + advice
+
+
+def _must_change(bad: SideConduct, good: SideConduct, stubborn: set[str], articles: str, article: str,
+                 bad_zh: str, good_zh: str, bad_en: str, good_en: str
+                 ) -> tuple[str, str | None, str | None, str | None, str, str]:
+    """``bad`` must change (its forbidden moves, against ``good``'s, by ``articles``), or has lost
+    when it is in ``stubborn`` (told before and not changed, 23.5.2.2)."""
+    other = BLACK if bad.side == RED else RED
+    if bad.side in stubborn:
+        text = (f"{_SIDE_ZH[bad.side]}为禁止着法（{bad.label_zh}），应变着而不变，判负（第23.5.2.2条、第4.1.5条）。"
+                f" {bad.side.capitalize()} plays forbidden moves ({bad.label_en}) and did not change"
+                " when told to: it loses (art. 23.5.2.2, 4.1.5).")
+        return "forbidden_not_changed", _result(other), other, bad.side, "23.5.2.2", text + _ADVICE
+    text = (f"{_SIDE_ZH[bad.side]}为禁止着法（{bad_zh}），{_SIDE_ZH[good.side]}为{good_zh}，"
+            f"{_SIDE_ZH[bad.side]}必须变着，两个回合内不变判负（第{articles.replace(', ', '条、第')}条、第23.5.2.2条）。"
+            f" {bad.side.capitalize()} plays forbidden moves ({bad_en}) against {good_en}:"
+            f" {bad.side} must change within two rounds or lose (art. {articles}, 23.5.2.2).")
+    return "must_change", None, None, bad.side, article, text + _ADVICE
+
+
+def _against_joint_chase(red: SideConduct, black: SideConduct) -> tuple[SideConduct, str, str, str] | None:
+    """26.9.2-3: one side chases a chariot (an unprotected piece) perpetually with one piece, the
+    other jointly (联合捉子): the side chasing alone must change. (That side, the article, what is
+    chased in Chinese and English), or None."""
+    for what, article, what_zh, what_en in (("chariot", "26.9.2", "车", "a chariot"),
+                                            ("loose", "26.9.3", "无根子", "an unprotected piece")):
+        single = [c for c in (red, black) if "single_" + what in c.forms]
+        joint = [c for c in (red, black) if "joint_" + what in c.forms]
+        if len(single) == 1 and len(joint) == 1 and single[0] is not joint[0]:
+            return single[0], article, what_zh, what_en
+    return None
 
 
 def _result(winner: str) -> str:

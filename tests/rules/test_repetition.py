@@ -7,6 +7,8 @@ Where it disagrees with the rule text, the text decides and the test says so.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pyffish
 import pytest
 
@@ -191,7 +193,7 @@ FALSE = "c:" + FALSE_ROOT  # a false root counts as none (24.16)
     ([FALSE, LOOSE], [SHORT, SHORT], "must_change", "red"),  # 一捉无根子一捉无根子 (a false root)
     ([SHORT, SHORT], ["r:wins material in the exchange", LOOSE], "must_change", "black"),  # 一捉车一捉无根子
     ([LOOSE, SHORT], [SHORT, SHORT], "draw_both_forbidden", None),  # one chase of 少根子 takes red off the list
-    ([LOOSE, LOOSE], ["r:" + UNPROTECTED] * 2, "draw_both_forbidden", None),  # both listed (26.9.2-3 not told)
+    ([LOOSE, LOOSE], ["r:" + UNPROTECTED] * 2, "draw_both_forbidden", None),  # both listed, each by one piece
     ([SHORT, SHORT], [SHORT, SHORT], "draw_both_forbidden", None),
 ])
 def test_both_sides_forbidden_the_side_of_26_9_1s_kinds_alone_must_change(
@@ -207,6 +209,42 @@ def test_both_sides_forbidden_the_side_of_26_9_1s_kinds_alone_must_change(
         assert (again.code, again.winner) == ("forbidden_not_changed", "black" if must == "red" else "red")
     else:
         assert verdict.article == "26.9.4" and verdict.result == "1/2-1/2"
+
+
+def _joint(pattern: dict[str, list[str]]) -> list[MoveClass]:
+    """As ``_chasing``; an entry ending in "+" is a joint chase (联合捉子, 24.17: a second piece takes part)."""
+    moves = _chasing({side: [entry.rstrip("+") for entry in entries] for side, entries in pattern.items()})
+    out = []
+    for move in moves:
+        entry = pattern[move.side][(move.ply - 1) // 2]
+        if entry.endswith("+"):
+            move = replace(move, chases=tuple(replace(c, partners=(40,)) for c in move.chases))
+        out.append(move)
+    return out
+
+
+CHARIOT = "r:" + UNPROTECTED
+
+
+@pytest.mark.parametrize(("red", "black", "must", "article"), [
+    ([CHARIOT, CHARIOT], [CHARIOT + "+", CHARIOT + "+"], "red", "26.9.2"),  # 长捉车 against 联合捉车
+    ([LOOSE + "+", LOOSE + "+"], [LOOSE, LOOSE], "black", "26.9.3"),  # 联合捉无根子 against 长捉无根子
+    ([CHARIOT, CHARIOT], [CHARIOT + "+", CHARIOT], None, "26.9.4"),  # black chased alone once: both alone
+    ([CHARIOT + "+", CHARIOT + "+"], [CHARIOT + "+", CHARIOT + "+"], None, "26.9.4"),  # both jointly
+    ([CHARIOT, CHARIOT], [LOOSE + "+", LOOSE + "+"], None, "26.9.4"),  # not the same kind of piece
+])
+def test_a_side_chasing_alone_against_a_joint_chase_of_the_same_kind_must_change_26_9_2_3(
+        red: list[str], black: list[str], must: str | None, article: str) -> None:
+    moves = _joint({"red": red, "black": black})
+    verdict = judge("fen", 4, (0, 2, 4), moves)
+    assert (verdict.must_change, verdict.article) == (must, article)
+    if must:
+        assert verdict.code == "must_change" and f"(art. 25.4, {article}, 23.5.2.2)" in verdict.text
+        assert "联合捉" in verdict.text and "joint chase" in verdict.text
+        again = judge("fen", 8, (0, 2, 4, 6, 8), moves, earlier=moves)
+        assert (again.code, again.winner) == ("forbidden_not_changed", "black" if must == "red" else "red")
+    else:
+        assert verdict.code == "draw_both_forbidden"
 
 
 def test_a_perpetual_mate_threat_against_chases_of_protected_pieces_must_change() -> None:

@@ -395,3 +395,32 @@ def test_a_piece_that_can_be_taken_only_at_a_loss_is_not_offered_24_5() -> None:
     # a horse put where the chariot takes it for free is offered
     free = classify_move(Position.from_fen("3k5/9/9/9/9/9/9/R8/9/4K1n2 b - - 0 1"), Move.from_iccs("g0h2"))
     assert any("offers (献) the black horse on h2" in note for note in free.notes), free.notes
+
+
+def test_a_cannon_over_its_own_screen_chases_jointly_24_17() -> None:
+    # the horse on b4 is the cannon's screen: without it the cannon could not take (联合捉子)
+    found = chases(Position.from_fen("3k5/9/1r7/9/9/1N7/9/9/9/1C2K4 w"))
+    assert [(square_name(c.attacker), square_name(c.target), c.joint) for c in found] == [("b0", "b7", True)]
+    assert [square_name(sq) for sq in found[0].partners] == ["b4"]
+    assert "jointly with b4 (联合捉子)" in found[0].describe()
+
+
+def test_a_chariot_alone_on_a_loose_piece_is_no_joint_chase() -> None:
+    found = chases(Position.from_fen("3k5/9/9/1n7/9/1R7/9/9/9/4K4 w"))
+    assert [(square_name(c.target), c.joint) for c in found] == [("b6", False)]
+
+
+def test_two_attackers_on_a_piece_protected_once_chase_it_jointly() -> None:
+    # the chariot behind the horse protects it: the red chariot alone would lose itself for a horse,
+    # with the red horse also attacking it the exchange wins; neither piece alone chases it
+    found = chases(Position.from_fen("1r1k5/9/9/1n7/9/N8/9/1R7/9/4K4 w"))
+    assert [(square_name(c.target), c.joint) for c in found] == [("b6", True)]
+    assert not chases(Position.from_fen("1r1k5/9/9/1n7/9/N8/9/9/9/4K4 w"))
+    assert not chases(Position.from_fen("1r1k5/9/9/1n7/9/9/9/1R7/9/4K4 w"))
+
+
+def test_a_piece_shielding_its_own_general_is_no_partner_in_a_chase() -> None:
+    # the red advisor on e1 blocks the black chariot's file to the red general: taking it off would
+    # leave red in check, which says nothing about the chariot's chase of the loose horse
+    found = chases(Position.from_fen("3k5/9/9/1n7/9/1R7/9/4r4/4A4/4K4 w"))
+    assert [(square_name(c.target), c.partners) for c in found] == [("b6", ())]
