@@ -553,6 +553,8 @@ def loose_pieces(discs: Discs, occupied: np.ndarray, *, threshold: float = 0.35,
 PATCH_HALF = 0.5  # spacings: the patch followed is a piece's width square about its point
 PATCH_REACH = 0.7  # spacings: how far a piece's patch is looked for (a knocked piece lies 0.3-0.6 off)
 _PATCH_SPACING = 24  # pixels a spacing the pictures are matched at, or the nearest halving above
+_COMMON_SURE = 0.85  # a piece's picture found again this well says how the camera moved, if it did
+_COMMON_PIECES = 6  # ... and this many of them say it together
 
 
 @dataclass(frozen=True)
@@ -575,8 +577,8 @@ class PatchShift:
 
 
 def patch_shifts(reference: np.ndarray, current: np.ndarray, squares: Iterable[int], *,
-                 centres: np.ndarray | None = None, half: float = PATCH_HALF,
-                 reach: float = PATCH_REACH) -> dict[int, PatchShift]:
+                 centres: np.ndarray | None = None, half: float = PATCH_HALF, reach: float = PATCH_REACH,
+                 relative: bool = True) -> dict[int, PatchShift]:
     """Where each of ``squares``' pieces moved between two rectified views of one calibration
     (``BoardGeometry.rectify``'s pictures, whose size gives the layout).
 
@@ -593,6 +595,10 @@ def patch_shifts(reference: np.ndarray, current: np.ndarray, squares: Iterable[i
     pieces of the injected bench cases measured within about 0.05 spacings of the truth this way,
     including pieces whose circles were not found at all. A piece whose best match lies on the
     edge of the search went further or is not found: it is left out.
+
+    ``relative``: the moves are told relative to the pieces as a whole, the median move of those
+    found again surely (``_COMMON_SURE``, at least ``_COMMON_PIECES`` of them) taken off: a camera
+    nudged by less than its drift check sees moves every picture alike, and no piece moved.
     """
     if reference.shape != current.shape:
         raise ValueError(f"the views differ in size: {reference.shape} and {current.shape}")
@@ -623,6 +629,12 @@ def patch_shifts(reference: np.ndarray, current: np.ndarray, squares: Iterable[i
         if max(abs(bx - r), abs(by - r)) >= r:  # the best on the search's edge: no peak found
             continue
         out[int(sq)] = PatchShift(((bx - r) / spacing, -(by - r) / spacing), float(best), float(match[r, r]))
+    sure = [shift.shift for shift in out.values() if shift.score >= _COMMON_SURE]
+    if relative and len(sure) >= _COMMON_PIECES:
+        cx, cy = (float(v) for v in np.median(np.asarray(sure), axis=0))
+        if cx or cy:
+            out = {sq: PatchShift((shift.shift[0] - cx, shift.shift[1] - cy), shift.score, shift.still)
+                   for sq, shift in out.items()}
     return out
 
 

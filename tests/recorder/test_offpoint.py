@@ -385,3 +385,17 @@ def test_a_neighbour_put_down_beside_a_piece_does_not_move_its_picture() -> None
     after = _drawn({31: (0.0, 0.0), 40: (0.05, -0.05)})  # a piece put down on the next rank
     shift = patch_shifts(before, after, [31])[31]
     assert shift.distance < 0.05
+
+
+def test_a_camera_nudged_a_little_moves_every_picture_and_no_piece() -> None:
+    squares = [0, 2, 4, 6, 8, 19, 25, 27, 29, 31, 33, 35, 81, 83, 85, 87, 89]
+    pieces = {sq: (0.0, 0.0) for sq in squares}
+    before = _drawn(pieces)
+    pieces[31] = (0.38, -0.12)  # knocked
+    nudge = np.array([[1, 0, -0.15 * SPACING], [0, 1, 0.1 * SPACING]], dtype=np.float32)  # the camera moved a little
+    after = cv2.warpAffine(_drawn(pieces), nudge, (before.shape[1], before.shape[0]), borderMode=cv2.BORDER_REPLICATE)
+    shifts = patch_shifts(before, after, squares)
+    assert abs(shifts[31].shift[0] - 0.38) < 0.06 and abs(shifts[31].shift[1] + 0.12) < 0.06
+    assert all(shifts[sq].distance < 0.06 for sq in squares if sq != 31)
+    absolute = patch_shifts(before, after, squares, relative=False)
+    assert all(abs(absolute[sq].distance - np.hypot(0.15, 0.1)) < 0.06 for sq in squares if sq != 31)
