@@ -94,6 +94,12 @@ class ResolverConfig:
     # ... and a move counts when the picture matches there this much better than where it stood
     # (knocked pieces: 0.38 or more; a piece in glare whose neighbour left, 0.02)
     patch_gain: float = 0.2
+    # a piece whose picture matched this well where it went, this much better than where it stood, and
+    # lies this far off its point is raised at the first look (knocked pieces of the standing set
+    # matched 0.85-0.99 where they went and -0.4-0.47 where they stood)
+    knock_certain_match: float = 0.9
+    knock_certain_gain: float = 0.5
+    knock_certain_off: float = 0.4
     off_point_washed: float = 0.4  # ... and a disc partly washed out by glare (its edge half gone) needs this
     washed_partly: float = 0.5  # the share of a point's square blown out by glare past which its disc is half gone
     alert_with_hidden: int = 1  # alert although this many points read "covered" (a stray reading, not a hand)
@@ -258,6 +264,8 @@ class Resolver:
         # is the position put back (by the arbiter or the player), not a new move awaiting a press.
         self._put_back: tuple[int, str, ClockPress | None] | None = None
         self._seen_off: frozenset[int] = frozenset()  # squares whose piece this view sees lying off its point
+        # ... of them, those whose pictures moved so far and so clearly that one look is enough (_confirm)
+        self._seen_knocked: frozenset[int] = frozenset()
         self._suspect_off: frozenset[int] = frozenset()  # those seen so when the trouble now looked at was first seen
         # Recorded single moves that had a close rival: ply -> what was recorded then (see _revise).
         self._rivals: dict[int, _Rivals] = {}
@@ -313,7 +321,7 @@ class Resolver:
             self._inconclusive = 0
         scorer = Scorer(observation.probs, observation.mask, cfg.floor, cfg.bad_p, cfg.type_floor,
                         unreliable=observation.unreadable)
-        self._seen_off = frozenset()
+        self._seen_off = self._seen_knocked = frozenset()
         self._note_glare(observation)
         followed = self._follow_earlier_source(scorer, observation)
         if followed is not None:
@@ -659,7 +667,8 @@ class Resolver:
             hold_s = max(first_hold, hold_s) if lifted else first_hold
         else:
             since = t
-        seen_again = key == self._suspect or self.desynced or not self.config.confirm_alerts
+        seen_again = (key == self._suspect or self.desynced or not self.config.confirm_alerts
+                      or self._knocked_surely(alerts))
         if seen_again and t - since >= hold_s:
             self._suspect = None
             lost = self._lost_track(alerts, t)
@@ -691,6 +700,16 @@ class Resolver:
         self._suspect_alerts = tuple(alerts)
         self.wants_retry = True
         return []
+
+    def _knocked_surely(self, alerts: Sequence[Alert]) -> bool:
+        """Is the trouble only pieces whose pictures this view saw moved well off their points,
+        clearly (``knock_certain_*``)? Such a knock needs no second look: a picture matched so well
+        where it went is no misreading, and a knocked piece put back at once gave none (inject-046:
+        a cannon knocked 0.45 at the board's edge, its second look taken for an arm lying across the
+        edge until the hand that put it back came)."""
+        return bool(self._seen_knocked) and all(
+            alert.kind == "board_disturbed" and alert.squares
+            and {parse_square(name) for name in alert.squares} <= self._seen_knocked for alert in alerts)
 
     def _lost_track(self, alerts: Sequence[Alert], t: float) -> list[Alert] | None:
         """The alerts to raise for a trouble seen while the clock counts ``lost_track_presses`` moves
@@ -1350,7 +1369,7 @@ class Resolver:
         return [replace(alert, text=text)]
 
     def _off_points(self, board: str, scorer: Scorer, observation: Observation,
-                    misread: bool) -> tuple[dict[int, float], frozenset[int]]:
+                    misread: bool) -> tuple[dict[int, float], dict[int, PatchShift]]:
         """Pieces of ``board`` whose discs lie off their points (square -> spacings), and those of them
         raised by how their pictures moved; ``misread``: the view reads some point wrong, so it is no
         clean view to measure later ones against.
@@ -1361,7 +1380,7 @@ class Resolver:
         the disc: a knocked soldier under glare (inject-025) matched 0.65, 0.05 short of its move."""
         measured = observation.offsets
         if measured is None:
-            return {}, frozenset()
+            return {}, {}
         cfg = self.config
         occupied = np.frombuffer(board.encode("ascii"), dtype=np.uint8) != ord(".")
         reference = None
@@ -1375,7 +1394,7 @@ class Resolver:
                                      centres=None if tops is None else tops / 2)
                 moves = {sq: shift for sq, shift in moves.items() if shift.score >= cfg.patch_match}
 
-        pictured: set[int] = set()  # the pieces raised by how their pictures moved
+        pictured: dict[int, PatchShift] = {}  # the pieces raised by how their pictures moved
 
         def judged(looked: np.ndarray, ease: float) -> dict[int, float]:
             out = off_point(measured, looked, ease * cfg.off_point, reference, ease * cfg.off_point_new,
@@ -1388,7 +1407,7 @@ class Resolver:
                     log.debug("t=%.2f: %s's picture moved (%.2f, %.2f) since the clean view (match %.2f, "
                               "%.2f unmoved)", observation.t, square_name(sq), *shift.shift, shift.score, shift.still)
                     out[sq] = distance
-                    pictured.add(sq)
+                    pictured[sq] = shift
                 elif shift.score >= cfg.patch_sure and sq in out:
                     log.debug("t=%.2f: %s's disc lies %.2f off its point, but its picture stands where it stood "
                               "(moved %.2f, match %.2f): not off", observation.t, square_name(sq), out[sq],
@@ -1409,7 +1428,7 @@ class Resolver:
             if reference is not None:  # a disc not found this time keeps the last place it was seen
                 fresh = np.where(np.isnan(fresh) & occupied[:, None], reference, fresh)
             self._offsets_ref = (board, fresh, observation.view, parallax_field(measured))
-        return shifted, frozenset(pictured)
+        return shifted, pictured
 
     def _patch_moved(self, shift: PatchShift, before: np.ndarray | None, ease: float) -> float | None:
         """How far off its point a piece stands whose picture moved by ``shift`` since the clean view,
@@ -1472,6 +1491,10 @@ class Resolver:
         misread = {sq for sq in found.squares if sq in self._misread}
         found, shifted = _set_aside(found, shifted, misread, t, "misread before: not raised", discs=False)
         self._seen_off = frozenset(shifted)
+        cfg = self.config
+        self._seen_knocked = frozenset(
+            sq for sq, shift in pictured.items() if sq in shifted and shifted[sq] >= cfg.knock_certain_off
+            and shift.score >= cfg.knock_certain_match and shift.score - shift.still >= cfg.knock_certain_gain)
         if not found and not shifted:
             return []
         squares = sorted(set(found.squares) | set(shifted))

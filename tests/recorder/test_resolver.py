@@ -589,6 +589,27 @@ def test_a_knocked_piece_whose_disc_went_unfound_is_raised_by_how_its_picture_mo
     assert abs(measured - np.hypot(0.36, 0.05)) < 0.05
 
 
+@pytest.mark.parametrize(("knock", "at_once"), [((0.45, 0.1), True), ((0.33, 0.1), False)])
+def test_a_piece_whose_picture_moved_well_off_its_point_is_raised_at_the_first_look(
+        knock: tuple[float, float], at_once: bool) -> None:
+    # inject-046: a cannon knocked 0.45 at the board's edge was seen once; its second look was
+    # taken for an arm lying across the edge until the hand putting it back came, and no alert was
+    # raised. A picture that moved so far, so clearly, needs no second look; a nearer one does
+    board = Position.start().board
+    resolver = Resolver()
+    for t in (0.5, 0.9):
+        resolver.observe(_pictured(board, t, _on_points(board)))
+    after = Position.start().play("h2e2")
+    g3 = parse_square("g3")
+    discs = _on_points(after.board)
+    discs[g3] = knock
+    events = resolver.observe(_pictured(after.board, 2.0, discs, {g3: knock},
+                                        touched=(parse_square("h2"), parse_square("e2"), g3)))
+    assert _recorded(events) == ["h2e2"]
+    assert [e.squares for e in events if isinstance(e, BoardDisturbed)] == ([("g3",)] if at_once else [])
+    assert resolver.wants_retry is not at_once
+
+
 def test_a_piece_whose_disc_was_missed_in_the_last_clean_view_keeps_its_earlier_place() -> None:
     # the disc of the general was not found in the last clean view; knocked 0.38 off later, it is
     # judged against where it was seen before, not as a piece seen there for the first time (0.45)
