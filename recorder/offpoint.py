@@ -554,7 +554,8 @@ PATCH_HALF = 0.5  # spacings: the patch followed is a piece's width square about
 PATCH_REACH = 0.7  # spacings: how far a piece's patch is looked for (a knocked piece lies 0.3-0.6 off)
 _PATCH_SPACING = 24  # pixels a spacing the pictures are matched at, or the nearest halving above
 _COMMON_SURE = 0.85  # a piece's picture found again this well says how the camera moved, if it did
-_COMMON_PIECES = 6  # ... and this many of them say it together
+_COMMON_PIECES = 3  # ... and this many of them say it together (the circles' parallax fit asks as many)
+_COMMON_AGREE = 0.06  # spacings: two in three of them agree on it this closely
 
 
 @dataclass(frozen=True)
@@ -578,7 +579,7 @@ class PatchShift:
 
 def patch_shifts(reference: np.ndarray, current: np.ndarray, squares: Iterable[int], *,
                  centres: np.ndarray | None = None, half: float = PATCH_HALF, reach: float = PATCH_REACH,
-                 relative: bool = True) -> dict[int, PatchShift]:
+                 relative: bool = True, steady: Iterable[int] | None = None) -> dict[int, PatchShift]:
     """Where each of ``squares``' pieces moved between two rectified views of one calibration
     (``BoardGeometry.rectify``'s pictures, whose size gives the layout).
 
@@ -589,16 +590,21 @@ def patch_shifts(reference: np.ndarray, current: np.ndarray, squares: Iterable[i
     A piece's whole picture (top, wall, shadow, character), though, moves with the piece and
     stays put when it does: the disc of ``half`` spacings radius about each piece on ``reference``
     is looked for within ``reach`` spacings on ``current`` (normalised correlation, so a change of
-    light is no move). ``centres`` (90, 2) place each disc off its point (spacings, file and rank
-    directions): halfway to where the piece's top stands (``parallax_field``) takes in its top and
-    wall and little of its neighbours, whose coming and going would change the picture. Knocked
-    pieces of the injected bench cases measured within about 0.05 spacings of the truth this way,
-    including pieces whose circles were not found at all. A piece whose best match lies on the
-    edge of the search went further or is not found: it is left out.
+    light is no move; the peak placed between pixels). ``centres`` (90, 2) place each disc off its
+    point (spacings, file and rank directions): halfway to where the piece's top stands
+    (``parallax_field``) takes in its top and wall and little of its neighbours, whose coming and
+    going would change the picture. Knocked pieces of the injected bench cases measured within
+    about 0.05 spacings of the truth this way, including pieces whose circles were not found at
+    all. A piece whose best match lies on the edge of the search went further or is not found: it
+    is left out.
 
-    ``relative``: the moves are told relative to the pieces as a whole, the median move of those
-    found again surely (``_COMMON_SURE``, at least ``_COMMON_PIECES`` of them) taken off: a camera
-    nudged by less than its drift check sees moves every picture alike, and no piece moved.
+    ``relative``: the moves are told relative to the camera's, which a camera nudged by less than
+    its drift check sees gives every picture alike: the median move of the pictures found again
+    surely (``_COMMON_SURE``) among the ``steady`` squares (pieces nothing came near since the
+    reference view; all of ``squares`` when not given or too few), at least ``_COMMON_PIECES`` of
+    them and two in three of them agreeing on it within ``_COMMON_AGREE``, is taken off each move, and a
+    piece's ``still`` match is read where the camera's move put it. Where they do not agree (a
+    sleeve swept several pieces) nothing is taken off.
     """
     if reference.shape != current.shape:
         raise ValueError(f"the views differ in size: {reference.shape} and {current.shape}")
@@ -614,7 +620,7 @@ def patch_shifts(reference: np.ndarray, current: np.ndarray, squares: Iterable[i
     after = cv2.copyMakeBorder(after, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
     mask = np.zeros((2 * h + 1, 2 * h + 1), dtype=np.float32)
     cv2.circle(mask, (h, h), h, 1.0, -1)
-    out: dict[int, PatchShift] = {}
+    found: dict[int, tuple[np.ndarray, tuple[float, float], float]] = {}  # match map, peak (px), best
     for sq in squares:
         off = (0.0, 0.0) if centres is None or np.isnan(centres[sq, 0]) else centres[sq]
         x = int(round(px[sq] + off[0] * spacing)) + pad
@@ -628,14 +634,36 @@ def patch_shifts(reference: np.ndarray, current: np.ndarray, squares: Iterable[i
         _, best, _, (bx, by) = cv2.minMaxLoc(match)
         if max(abs(bx - r), abs(by - r)) >= r:  # the best on the search's edge: no peak found
             continue
-        out[int(sq)] = PatchShift(((bx - r) / spacing, -(by - r) / spacing), float(best), float(match[r, r]))
-    sure = [shift.shift for shift in out.values() if shift.score >= _COMMON_SURE]
-    if relative and len(sure) >= _COMMON_PIECES:
-        cx, cy = (float(v) for v in np.median(np.asarray(sure), axis=0))
-        if cx or cy:
-            out = {sq: PatchShift((shift.shift[0] - cx, shift.shift[1] - cy), shift.score, shift.still)
-                   for sq, shift in out.items()}
+        found[int(sq)] = (match, (bx - r + _vertex(match[by, bx - 1:bx + 2]), by - r + _vertex(match[by - 1:by + 2, bx])),
+                          float(best))
+    camera = (0.0, 0.0)
+    if relative:
+        everywhere = {sq: peak for sq, (_, peak, best) in found.items() if best >= _COMMON_SURE}
+        calm = set(everywhere) & (set(everywhere) if steady is None else {int(sq) for sq in steady})
+        sure = [everywhere[sq] for sq in (calm if len(calm) >= _COMMON_PIECES else everywhere)]
+        if len(sure) >= _COMMON_PIECES:
+            median = np.median(np.asarray(sure), axis=0)
+            agree = np.hypot(*(np.asarray(sure) - median).T) <= _COMMON_AGREE * spacing
+            if 3 * int(agree.sum()) >= 2 * len(sure):
+                camera = (float(median[0]), float(median[1]))
+    cx, cy = int(round(camera[0])) + r, int(round(camera[1])) + r
+    out: dict[int, PatchShift] = {}
+    for sq, (match, (dx, dy), best) in found.items():
+        still = float(match[min(max(cy, 0), match.shape[0] - 1), min(max(cx, 0), match.shape[1] - 1)])
+        out[sq] = PatchShift(((dx - camera[0]) / spacing, -(dy - camera[1]) / spacing), best, still)
     return out
+
+
+def _vertex(values: np.ndarray) -> float:
+    """Where between pixels a peak lies, from the match at it and its two neighbours (a parabola
+    through the three; 0 when there are not three or they make no peak)."""
+    if len(values) != 3:
+        return 0.0
+    left, centre, right = (float(v) for v in values)
+    curve = left - 2 * centre + right
+    if curve >= 0:
+        return 0.0
+    return float(np.clip(0.5 * (left - right) / curve, -0.5, 0.5))
 
 
 def _smooth_grey(image: np.ndarray) -> np.ndarray:

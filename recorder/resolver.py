@@ -67,6 +67,19 @@ START_BOARD = Position.start().board  # the standard start: made once, the set-u
 
 
 @dataclass(frozen=True)
+class _CleanView:
+    """The last still view no piece was seen off its point on: the ``board`` then, its pieces'
+    residual disc ``offsets`` (``residual_offsets``), its grey rectified picture (``view``, None
+    when the view had none), where its pieces' tops stood (``tops``, ``parallax_field``) and when (``t``)."""
+
+    board: str
+    offsets: np.ndarray
+    view: np.ndarray | None
+    tops: np.ndarray | None
+    t: float
+
+
+@dataclass(frozen=True)
 class ResolverConfig:
     """How sure the resolver must be (log-likelihoods in nats)."""
 
@@ -228,8 +241,7 @@ class Resolver:
         self._desync_kinds: frozenset[str] = frozenset()  # the kinds of the trouble the board went wrong with
         self._recorded_at = -math.inf  # the still view the last move was recorded from
         self._inconclusive = 0  # inconclusive looks at the board since something last moved on it
-        # the board, residual disc offsets, grey rectified picture and piece tops' parallax field of a clean view
-        self._offsets_ref: tuple[str, np.ndarray, np.ndarray | None, np.ndarray | None] | None = None
+        self._offsets_ref: _CleanView | None = None  # the last view no piece was seen off its point on
         self._suspect: tuple[tuple[str, tuple[str, ...]], ...] | None = None
         self._suspect_since = 0.0  # when the trouble waiting for its second look was first seen
         self._suspect_hold = 0.0  # and how long it must stand before it is raised
@@ -1376,7 +1388,7 @@ class Resolver:
 
         A piece that stood on the clean view measured before is raised when its picture, found again
         (``patch_match``), moved off its point (``_patch_moved``), and cleared when found again surely
-        (``patch_sure``) not to have; otherwise its disc decides. A weaker match does not overrule
+        (``patch_sure``) not to have moved (``off_point_moved``); otherwise its disc decides. A weaker match does not overrule
         the disc: a knocked soldier under glare (inject-025) matched 0.65, 0.05 short of its move."""
         measured = observation.offsets
         if measured is None:
@@ -1385,13 +1397,14 @@ class Resolver:
         occupied = np.frombuffer(board.encode("ascii"), dtype=np.uint8) != ord(".")
         reference = None
         moves: dict[int, PatchShift] = {}
-        if self._offsets_ref is not None:
-            before, offsets, view, tops = self._offsets_ref
-            same = np.array([board[sq] == before[sq] for sq in range(90)])
-            reference = np.where(same[:, None], offsets, np.nan)
-            if view is not None and observation.view is not None and view.shape == observation.view.shape:
-                moves = patch_shifts(view, observation.view, np.flatnonzero(occupied & same),
-                                     centres=None if tops is None else tops / 2)
+        clean = self._offsets_ref
+        if clean is not None:
+            same = np.array([board[sq] == clean.board[sq] for sq in range(90)])
+            reference = np.where(same[:, None], clean.offsets, np.nan)
+            if clean.view is not None and observation.view is not None and clean.view.shape == observation.view.shape:
+                steady = np.flatnonzero(occupied & same & (self._touched_at <= clean.t))  # nothing came near since
+                moves = patch_shifts(clean.view, observation.view, np.flatnonzero(occupied & same),
+                                     centres=None if clean.tops is None else clean.tops / 2, steady=steady)
                 moves = {sq: shift for sq, shift in moves.items() if shift.score >= cfg.patch_match}
 
         pictured: dict[int, PatchShift] = {}  # the pieces raised by how their pictures moved
@@ -1408,7 +1421,7 @@ class Resolver:
                               "%.2f unmoved)", observation.t, square_name(sq), *shift.shift, shift.score, shift.still)
                     out[sq] = distance
                     pictured[sq] = shift
-                elif shift.score >= cfg.patch_sure and sq in out:
+                elif shift.score >= cfg.patch_sure and shift.distance < ease * cfg.off_point_moved and sq in out:
                     log.debug("t=%.2f: %s's disc lies %.2f off its point, but its picture stands where it stood "
                               "(moved %.2f, match %.2f): not off", observation.t, square_name(sq), out[sq],
                               shift.distance, shift.score)
@@ -1427,7 +1440,7 @@ class Resolver:
             fresh = residual_offsets(measured, occupied & scorer.visible)
             if reference is not None:  # a disc not found this time keeps the last place it was seen
                 fresh = np.where(np.isnan(fresh) & occupied[:, None], reference, fresh)
-            self._offsets_ref = (board, fresh, observation.view, parallax_field(measured))
+            self._offsets_ref = _CleanView(board, fresh, observation.view, parallax_field(measured), observation.t)
         return shifted, pictured
 
     def _patch_moved(self, shift: PatchShift, before: np.ndarray | None, ease: float) -> float | None:

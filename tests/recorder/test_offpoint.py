@@ -399,3 +399,23 @@ def test_a_camera_nudged_a_little_moves_every_picture_and_no_piece() -> None:
     assert all(shifts[sq].distance < 0.06 for sq in squares if sq != 31)
     absolute = patch_shifts(before, after, squares, relative=False)
     assert all(abs(absolute[sq].distance - np.hypot(0.15, 0.1)) < 0.06 for sq in squares if sq != 31)
+
+
+def test_a_sleeve_sweeping_most_pieces_is_not_taken_for_the_camera_moving() -> None:
+    squares = [27, 29, 31, 33, 35, 81, 85]
+    pieces = {sq: (0.0, 0.0) for sq in squares}
+    before = _drawn(pieces)
+    swept = {27: (0.0, 0.38), 29: (0.0, 0.38), 31: (0.0, 0.38), 33: (0.0, 0.38)}  # four of seven pushed alike
+    after = _drawn({**pieces, **swept})
+    for steady in (None, [35, 81, 85]):
+        shifts = patch_shifts(before, after, squares, steady=steady)
+        assert all(abs(shifts[sq].shift[1] - 0.38) < 0.06 for sq in swept), steady
+        assert all(shifts[sq].distance < 0.06 for sq in (35, 81, 85)), steady
+
+
+def test_a_peak_is_placed_between_pixels() -> None:
+    squares = [27, 29, 31, 33, 35, 81, 83, 85]
+    before = drawn_view({sq: (0.0, 0.0) for sq in squares})  # 48 px a spacing, matched at 24
+    after = drawn_view({**{sq: (0.0, 0.0) for sq in squares}, 31: (0.31, 0.0)})
+    shift = patch_shifts(before, after, [31])[31]
+    assert abs(shift.shift[0] - 0.31) < 0.015  # a whole pixel is 0.042 spacings

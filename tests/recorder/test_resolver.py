@@ -610,6 +610,78 @@ def test_a_piece_whose_picture_moved_well_off_its_point_is_raised_at_the_first_l
     assert resolver.wants_retry is not at_once
 
 
+# found by a reviewer of the picture measure: a knock against a camera nudge, a knock measured a
+# hair over the threshold, a camera nudge in an endgame
+def _nudged(view: Observation, files: float) -> np.ndarray:
+    """``view``'s picture with the camera moved ``files`` spacings sideways (less than the drift check sees)."""
+    import cv2
+
+    assert view.view is not None
+    shift = np.array([[1, 0, files * 48], [0, 1, 0]], dtype=np.float32)
+    return np.asarray(cv2.warpAffine(view.view, shift, (view.view.shape[1], view.view.shape[0]),
+                                     borderMode=cv2.BORDER_REPLICATE))
+
+
+@pytest.mark.parametrize("nudge", [0.0, 0.3])
+def test_knock_opposite_a_small_camera_nudge_is_still_raised(nudge: float) -> None:
+    board = Position.start().board
+    resolver = Resolver()
+    for t in (0.5, 0.9):
+        resolver.observe(_pictured(board, t, _on_points(board)))
+    after = Position.start().play("h2e2")
+    g3 = parse_square("g3")
+    knocked = _on_points(after.board)
+    knocked[g3] = (-0.34, 0.0)  # the disc (residual after the parallax field) sees the knock
+    touched = (parse_square("h2"), parse_square("e2"), g3)
+    views = []
+    for t in (2.0, 2.4):
+        v = _pictured(after.board, t, knocked, {g3: (-0.34, 0.0)}, touched=touched)
+        views.append(replace(v, view=_nudged(v, nudge)))
+    events = [e for v in views for e in resolver.observe(v)]
+    assert _recorded(events) == ["h2e2"]
+    assert [e.squares for e in events if isinstance(e, BoardDisturbed)] == [("g3",)]
+
+
+@pytest.mark.parametrize("knock", [0.31, 0.32, 0.33, 0.36])
+def test_a_knock_the_disc_measures_over_the_threshold_is_not_cleared_by_a_quantised_picture(knock: float) -> None:
+    board = Position.start().board
+    resolver = Resolver()
+    for t in (0.5, 0.9):
+        resolver.observe(_pictured(board, t, _on_points(board)))
+    after = Position.start().play("h2e2")
+    g3 = parse_square("g3")
+    knocked = _on_points(after.board)
+    knocked[g3] = (knock, 0.0)
+    touched = (parse_square("h2"), parse_square("e2"), g3)
+    events = [e for t in (2.0, 2.4) for e in resolver.observe(
+        _pictured(after.board, t, knocked, {g3: (knock, 0.0)}, touched=touched))]
+    assert _recorded(events) == ["h2e2"]
+    assert [e.squares for e in events if isinstance(e, BoardDisturbed)] == [("g3",)]
+
+
+@pytest.mark.parametrize("pieces_fen", ["3aka3/9/9/9/9/9/9/9/9/R2K5 w", "3aka3/9/9/9/9/9/2P1P1P2/9/9/R2K5 w"])
+def test_a_small_camera_nudge_raises_no_piece_in_an_endgame(pieces_fen: str) -> None:
+    start = Position.from_fen(pieces_fen)
+    resolver = Resolver(start)
+    board = start.board
+    d0 = parse_square("d0")
+    offsets = _on_points(board)
+    offsets[d0] = (0.12, 0.0)  # its disc stands a little off, on every view alike (no knock)
+    for t in (0.5, 0.9):
+        resolver.observe(_pictured(board, t, offsets))
+    after = start.play("a0a1")
+    offsets = _on_points(after.board)
+    offsets[d0] = (0.12, 0.0)
+    every = tuple(sq for sq in range(90) if after.board[sq] != "." or board[sq] != ".")
+    views = []
+    for t in (2.0, 2.4):
+        v = _pictured(after.board, t, offsets, touched=every)
+        views.append(replace(v, view=_nudged(v, 0.2)))  # the camera nudged 0.2; the discs' fit takes it off
+    events = [e for v in views for e in resolver.observe(v)]
+    assert _recorded(events) == ["a0a1"]
+    assert [e.squares for e in events if isinstance(e, BoardDisturbed)] == []
+
+
 def test_a_piece_whose_disc_was_missed_in_the_last_clean_view_keeps_its_earlier_place() -> None:
     # the disc of the general was not found in the last clean view; knocked 0.38 off later, it is
     # judged against where it was seen before, not as a piece seen there for the first time (0.45)
