@@ -244,22 +244,43 @@ def _partners(position: Position, capture: Move) -> tuple[int, ...]:
     """The capturer's own pieces without any one of which ``capture`` would not win material: the
     pieces a joint chase (联合捉子, 24.17: "缺少其中任何一个都无法吃子") takes besides the capturer.
 
-    Each of the side's other pieces but the general is taken off the board in turn, and the capture
-    judged again: a cannon's own screen, or a second attacker without which taking a protected
-    piece loses the capturer for it, is a partner. A piece whose removal leaves its own general in
-    check shields the general, which makes every capture elsewhere illegal; that is a pin, not a
-    share in the capture, and it is not counted."""
+    A cannon's screen of its own side is one (the general too: the cannon jumps it). Each of the
+    side's other pieces but the general is then taken off the board in turn and the capture judged
+    again: one without which taking a protected piece loses the capturer for it (a second
+    attacker), or that keeps a defender's line shut, is one. The general's own safety is left out of
+    it: a piece whose removal leaves its general in check, or the capturer pinned to it, shields the
+    general and takes no share in the capture (the general cannot be taken off, so its share as a
+    second attacker is not judged)."""
     side, board = position.side_to_move, position.board
+    screen = _cannon_screen(board, capture)
     partners: list[int] = []
     for square, piece in position.pieces():
-        if square == capture.from_square or piece.upper() == "K" or side_of(piece) != side:
+        if square == capture.from_square or side_of(piece) != side:
+            continue
+        if square == screen:
+            partners.append(square)
+            continue
+        if piece.upper() == "K":
             continue
         without = Position(board[:square] + "." + board[square + 1:], side)
-        if without.in_check():
-            continue
-        if not without.is_legal(capture) or _capture_gain(without, capture) is None:
+        if without.in_check() or not without.is_legal(capture):
+            continue  # the general's shield (a pin), or a second shield with the capturer: no share in it
+        if _capture_gain(without, capture) is None:
             partners.append(square)
-    return tuple(partners)
+    return tuple(sorted(partners))
+
+
+def _cannon_screen(board: str, capture: Move) -> int | None:
+    """The square of the piece a cannon jumps to make ``capture`` when it is of the capturer's side,
+    else None (the screen of a capture along a file or rank: the one piece between)."""
+    if board[capture.from_square].upper() != "C":
+        return None
+    start, end = sorted((capture.from_square, capture.to_square))
+    step = 9 if (end - start) % 9 == 0 and start % 9 == end % 9 else 1
+    between = [sq for sq in range(start + step, end, step) if board[sq] != "."]
+    if len(between) != 1 or side_of(board[between[0]]) != side_of(board[capture.from_square]):
+        return None
+    return between[0]
 
 
 #: A check with more legal replies than this is not followed for 抽将: the answers that leave

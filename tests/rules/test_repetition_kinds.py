@@ -6,7 +6,7 @@ import pytest
 
 from rules import Move, MoveKind, Position, classify_move, move_kinds
 from rules.move_kinds import SHORT_ROOT, chases, chases_by_check, mates_by_checks
-from rules.squares import square_name
+from rules.squares import parse_square, square_name
 
 
 def kind_of(fen: str, iccs: str, previous: str | None = None) -> tuple[MoveKind, str]:
@@ -424,3 +424,35 @@ def test_a_piece_shielding_its_own_general_is_no_partner_in_a_chase() -> None:
     # leave red in check, which says nothing about the chariot's chase of the loose horse
     found = chases(Position.from_fen("3k5/9/9/1n7/9/1R7/9/4r4/4A4/4K4 w"))
     assert [(square_name(c.target), c.partners) for c in found] == [("b6", ())]
+
+
+def _placed(pieces: dict[str, str]) -> Position:
+    board = ["."] * 90
+    for name, piece in pieces.items():
+        board[parse_square(name)] = piece
+    return Position("".join(board), "red")
+
+
+def test_a_second_shield_of_the_general_is_no_partner() -> None:
+    # (a reviewer's case) the chariot e2 takes the loose horse a2; the horse e4 only doubles the
+    # shield of the general e0 against the black chariot e8: without it the chariot is pinned
+    (chase,) = chases(_placed({"e0": "K", "e2": "R", "e4": "N", "e8": "r", "d9": "k", "a2": "n"}))
+    assert chase.partners == ()
+
+
+def test_a_cannon_screen_that_also_shields_the_general_is_a_partner() -> None:
+    # the cannon a2 jumps the horse e2, which also shields the general e0, to take the loose horse h2
+    (chase,) = chases(_placed({"e0": "K", "a2": "C", "e2": "N", "e8": "r", "d9": "k", "h2": "n"}))
+    assert chase.partners == (parse_square("e2"),)
+
+
+def test_the_general_as_a_cannon_screen_is_a_partner() -> None:
+    (chase,) = chases(_placed({"e1": "K", "e0": "C", "d9": "k", "e6": "n", "a9": "r"}))
+    assert chase.partners == (parse_square("e1"),)
+
+
+def test_a_piece_keeping_a_defenders_line_shut_is_a_partner() -> None:
+    # the horse b8 stands between the black chariot b9 and the black cannon b6 it would protect:
+    # without it the red chariot's capture loses the chariot for a cannon (24.17, read as written)
+    (chase,) = chases(_placed({"e0": "K", "b2": "R", "b6": "c", "b8": "N", "b9": "r", "d9": "k"}))
+    assert chase.partners == (parse_square("b8"),)
