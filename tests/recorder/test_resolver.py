@@ -504,17 +504,22 @@ def _pictured(board: str, t: float, offsets: np.ndarray, placed: dict[int, tuple
     return replace(observe_board(board, t, **kwargs), offsets=offsets, view=drawn_view(pieces))  # type: ignore[arg-type]
 
 
+def _seen_pictured_at_start() -> tuple[Resolver, Position, int]:
+    """A resolver that has seen the start position pictured twice, every piece on its point (the
+    clean view); the position after h2e2, and the square g3 (whose soldier the tests knock)."""
+    board = Position.start().board
+    resolver = Resolver()
+    for t in (0.5, 0.9):
+        resolver.observe(_pictured(board, t, _on_points(board)))
+    return resolver, Position.start().play("h2e2"), parse_square("g3")
+
+
 @pytest.mark.parametrize("pictured", [True, False])
 def test_a_disc_measured_off_its_point_is_no_knock_when_the_pieces_picture_did_not_move(pictured: bool) -> None:
     # fresh bench s980000-clean-005: a pale general on a pale board, its top too faint for the
     # circle search, was measured by its side wall's outline 0.35-0.39 towards the camera on the
     # views after a neighbour's move, and raised as knocked; its picture had not moved
-    board = Position.start().board
-    resolver = Resolver()
-    for t in (0.5, 0.9):
-        resolver.observe(_pictured(board, t, _on_points(board)))
-    after = Position.start().play("h2e2")
-    g3 = parse_square("g3")
+    resolver, after, g3 = _seen_pictured_at_start()
     wall = _on_points(after.board)
     wall[g3] = (0.0, -0.38)
     views = [_pictured(after.board, t, wall, touched=(parse_square("h2"), parse_square("e2"), g3)) for t in (2.0, 2.4)]
@@ -530,12 +535,7 @@ def test_a_picture_matched_only_loosely_leaves_the_verdict_to_the_disc() -> None
     # short of where it went; a loose match must not clear a disc measured off its point
     import cv2
 
-    board = Position.start().board
-    resolver = Resolver()
-    for t in (0.5, 0.9):
-        resolver.observe(_pictured(board, t, _on_points(board)))
-    after = Position.start().play("h2e2")
-    g3 = parse_square("g3")
+    resolver, after, g3 = _seen_pictured_at_start()
     knocked = _on_points(after.board)
     knocked[g3] = (0.36, 0.0)
     views = []
@@ -553,12 +553,7 @@ def test_a_picture_matched_only_loosely_leaves_the_verdict_to_the_disc() -> None
 def test_a_piece_knocked_on_a_point_glare_half_washes_out_is_raised_by_its_picture() -> None:
     # inject-023: a chariot knocked 0.37 off its point where glare half washed out its disc; a disc
     # measured there needs 0.4 (it is measured loosely), but its picture moved clearly
-    board = Position.start().board
-    resolver = Resolver()
-    for t in (0.5, 0.9):
-        resolver.observe(_pictured(board, t, _on_points(board)))
-    after = Position.start().play("h2e2")
-    g3 = parse_square("g3")
+    resolver, after, g3 = _seen_pictured_at_start()
     glare = np.zeros(90)
     glare[g3] = 0.52
     unfound = _on_points(after.board)
@@ -571,12 +566,7 @@ def test_a_piece_knocked_on_a_point_glare_half_washes_out_is_raised_by_its_pictu
 
 
 def test_a_knocked_piece_whose_disc_went_unfound_is_raised_by_how_its_picture_moved() -> None:
-    board = Position.start().board
-    resolver = Resolver()
-    for t in (0.5, 0.9):
-        resolver.observe(_pictured(board, t, _on_points(board)))
-    after = Position.start().play("h2e2")
-    g3 = parse_square("g3")
+    resolver, after, g3 = _seen_pictured_at_start()
     unfound = _on_points(after.board)
     unfound[g3] = np.nan
     touched = (parse_square("h2"), parse_square("e2"), g3)
@@ -595,12 +585,7 @@ def test_a_piece_whose_picture_moved_well_off_its_point_is_raised_at_the_first_l
     # inject-046: a cannon knocked 0.45 at the board's edge was seen once; its second look was
     # taken for an arm lying across the edge until the hand putting it back came, and no alert was
     # raised. A picture that moved so far, so clearly, needs no second look; a nearer one does
-    board = Position.start().board
-    resolver = Resolver()
-    for t in (0.5, 0.9):
-        resolver.observe(_pictured(board, t, _on_points(board)))
-    after = Position.start().play("h2e2")
-    g3 = parse_square("g3")
+    resolver, after, g3 = _seen_pictured_at_start()
     discs = _on_points(after.board)
     discs[g3] = knock
     events = resolver.observe(_pictured(after.board, 2.0, discs, {g3: knock},
@@ -624,12 +609,7 @@ def _nudged(view: Observation, files: float) -> np.ndarray:
 
 @pytest.mark.parametrize("nudge", [0.0, 0.3])
 def test_knock_opposite_a_small_camera_nudge_is_still_raised(nudge: float) -> None:
-    board = Position.start().board
-    resolver = Resolver()
-    for t in (0.5, 0.9):
-        resolver.observe(_pictured(board, t, _on_points(board)))
-    after = Position.start().play("h2e2")
-    g3 = parse_square("g3")
+    resolver, after, g3 = _seen_pictured_at_start()
     knocked = _on_points(after.board)
     knocked[g3] = (-0.34, 0.0)  # the disc (residual after the parallax field) sees the knock
     touched = (parse_square("h2"), parse_square("e2"), g3)
@@ -644,12 +624,7 @@ def test_knock_opposite_a_small_camera_nudge_is_still_raised(nudge: float) -> No
 
 @pytest.mark.parametrize("knock", [0.31, 0.32, 0.33, 0.36])
 def test_a_knock_the_disc_measures_over_the_threshold_is_not_cleared_by_a_quantised_picture(knock: float) -> None:
-    board = Position.start().board
-    resolver = Resolver()
-    for t in (0.5, 0.9):
-        resolver.observe(_pictured(board, t, _on_points(board)))
-    after = Position.start().play("h2e2")
-    g3 = parse_square("g3")
+    resolver, after, g3 = _seen_pictured_at_start()
     knocked = _on_points(after.board)
     knocked[g3] = (knock, 0.0)
     touched = (parse_square("h2"), parse_square("e2"), g3)
