@@ -107,6 +107,10 @@ class ResolverConfig:
     # ... and a move counts when the picture matches there this much better than where it stood
     # (knocked pieces: 0.38 or more; a piece in glare whose neighbour left, 0.02)
     patch_gain: float = 0.2
+    # ... and no further than this: a picture found further off was a piece in a hand being carried away
+    # (s980000-clean-043: an elephant lifted for its move matched 0.65 0.77 off) or a look-alike where
+    # the piece has gone (inject-044: 0.61); the knocks of the benchmark moved 0.3-0.57
+    patch_reach: float = 0.6
     # a piece whose picture matched this well where it went, this much better than where it stood, and
     # lies this far off its point is raised at the first look (knocked pieces of the standing set
     # matched 0.85-0.99 where they went and -0.4-0.47 where they stood)
@@ -1446,14 +1450,16 @@ class Resolver:
     def _patch_moved(self, shift: PatchShift, before: np.ndarray | None, ease: float) -> float | None:
         """How far off its point a piece stands whose picture moved by ``shift`` since the clean view,
         where its disc lay ``before`` off its point (NaN: not measured, taken as on it); None when it
-        did not move ``off_point_moved`` or does not stand ``off_point`` off (both times ``ease``), or
-        its picture matches where it moved not clearly better than where it stood (``patch_gain``).
+        did not move ``off_point_moved`` or does not stand ``off_point`` off (both times ``ease``), moved
+        further than ``patch_reach``, or its picture matches where it moved not clearly better than
+        where it stood (``patch_gain``).
 
         Its place on the clean view is taken no further off than a piece standing on its point
         (``off_point_moved``): a disc measured further off there was its side wall's outline more
         often than the piece, which then stood within the thresholds."""
         cfg = self.config
-        if shift.distance < ease * cfg.off_point_moved or shift.score - shift.still < cfg.patch_gain:
+        if (shift.distance < ease * cfg.off_point_moved or shift.distance > cfg.patch_reach
+                or shift.score - shift.still < cfg.patch_gain):
             return None
         start = np.zeros(2) if before is None or np.isnan(before[0]) else np.asarray(before, dtype=np.float64)
         length = float(np.hypot(*start))
