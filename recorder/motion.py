@@ -218,17 +218,6 @@ class MotionDetector:
         changed_mask = np.abs(diff) > self.config.threshold
         self.last_fraction = np.count_nonzero(changed_mask) / diff.size
         moving = self.last_fraction > self.config.min_fraction
-        if moving:  # unless the camera alone shook: the whole picture moved by a pixel or less
-            steadied = _steadied(previous, current)
-            if steadied is not None:
-                still = _softened(current) - steadied
-                still -= int(np.median(still))
-                # what re-sampling leaves of the shake is thin (edges, characters): a hand is a blob
-                still_mask = cv2.dilate(cv2.erode((np.abs(still) > self.config.threshold).astype(np.uint8), _SQUARE),
-                                        _SQUARE).astype(bool)
-                fraction = np.count_nonzero(still_mask) / diff.size
-                if fraction <= self.config.min_fraction:
-                    self.last_fraction, moving, changed_mask = fraction, False, still_mask
         if moving:  # unless the light alone changed: flicker, rolling-shutter bands, exposure steps
             relit, light_change = relit_difference(current, previous)
             if light_change > LIGHT_CHANGED:  # else the test above stands as it is
@@ -309,37 +298,6 @@ def _edge_band(points: np.ndarray | None, size: tuple[int, int],
     outer[:, -1] |= width - hi[0] >= reach
     outer[-1, :] |= height - hi[1] >= reach
     return band, inner, outer & band
-
-
-def _steadied(previous: np.ndarray, current: np.ndarray) -> np.ndarray | None:
-    """``previous`` (softened, :func:`_softened`) moved as the whole picture moved to ``current``, when
-    it moved by a shake (more
-    than a twentieth and at most ``SHAKE_MAX`` of a small image's pixel); None otherwise.
-
-    A camera on a stand that a table or the floor shakes moves the whole picture by a pixel or so
-    from frame to frame: every edge (grid lines, piece outlines, characters) then changes, and the
-    board never looked still (a tester's video shaken by up to 1 px a frame: 1 of 30 moves recorded,
-    and black charged with two presses without a move). A hand moving over a still board moves only
-    part of the picture: the whole-picture shift phase correlation finds then stays near nothing."""
-    before = _softened(previous).astype(np.float64)
-    shift, _ = cv2.phaseCorrelate(before, _softened(current).astype(np.float64))
-    size = float(np.hypot(shift[0], shift[1]))
-    if not 0.05 < size <= SHAKE_MAX:
-        return None
-    move = np.array([[1.0, 0.0, shift[0]], [0.0, 1.0, shift[1]]], dtype=np.float64)
-    height, width = previous.shape[:2]
-    moved = cv2.warpAffine(before.astype(np.float32), move, (width, height), flags=cv2.INTER_LINEAR,
-                           borderMode=cv2.BORDER_REPLICATE)
-    return np.asarray(np.round(moved), dtype=np.int16)
-
-
-def _softened(small: np.ndarray) -> np.ndarray:
-    """``small`` blurred by about a pixel: a line a pixel wide, which moving by a fraction of a pixel
-    re-samples into other values than shifting the picture computes, is spread so that both agree."""
-    return np.asarray(cv2.GaussianBlur(small.astype(np.float32), (0, 0), 1.0), dtype=np.int16)
-
-
-SHAKE_MAX = 1.0  # small-image pixels (a sixth of a grid spacing): a whole picture moving this little is a shake
 
 
 def relit_difference(current: np.ndarray, previous: np.ndarray) -> tuple[np.ndarray, float]:
