@@ -561,14 +561,15 @@ class RecordingSession:
             spacing, margin = float(self.geometry.spacing), float(self.geometry.margin)
             washed = washed_out(rectified, spacing, margin)
             blind = washed >= self.config.glare_blind
-            discs = find_discs(rectified, spacing, margin, parallax=self._parallax, occupied=observation.occupied,
+            grey = cv2.cvtColor(rectified, cv2.COLOR_BGR2GRAY) if rectified.ndim == 3 else rectified
+            discs = find_discs(grey, spacing, margin, parallax=self._parallax, occupied=observation.occupied,
                                blind=washed >= self.config.glare_no_patch)
             offsets = discs.offsets
             probs = fuse_discs(observation.probs, offsets, self.config.disc_evidence, blind=blind, faint=discs.faint,
                                field=discs.field)
             observation = replace(observation, offsets=offsets, probs=probs,
                                   unreadable=washed >= self.config.glare_unreadable, washed=washed,
-                                  view=cv2.cvtColor(rectified, cv2.COLOR_BGR2GRAY) if rectified.ndim == 3 else rectified)
+                                  view=grey)
         self.timings["offpoint_ms"] += 1000 * (time.perf_counter() - started)
         if self._mirror_looks > 0:
             mirrored = self._check_mirror(image, observation.t)
