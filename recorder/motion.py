@@ -73,6 +73,9 @@ class MotionDetector:
         self._clear: np.ndarray | None = None  # the newest of them taken with nothing across the edge
         self.last_arm: np.ndarray | None = None  # where arm_points last found an arm (a mask of the small image)
         self._moved: np.ndarray | None = None  # where the last frame moved (None: it did not)
+        self._anchor: np.ndarray | None = None  # the first frame of the still spell the last frame belongs to
+        self.shaken = False  # the still spell holds a frame still only once the camera's shake is taken out
+        self._shakes: list[bool] = []  # for the last frames that moved: was it a shake, spread over the picture?
         self._band, self._inner, self._outer = _edge_band(self._points, self.size, spacing * self.scale)
 
     @classmethod
@@ -93,6 +96,7 @@ class MotionDetector:
         """Forget the previous frame: the next one counts as motion (and every point as touched)."""
         self._previous = None
         self._changed_all = True
+        self._anchor, self.shaken = None, False
         # (the settled views are kept: the board is where it was; a new grid gets a new detector)
 
     def settle(self, force: bool = False) -> bool:
@@ -228,10 +232,44 @@ class MotionDetector:
                 fraction = np.count_nonzero(kept) / diff.size
                 if fraction <= self.config.min_fraction:  # the light alone: not motion
                     self.last_fraction, moving = fraction, False
+        if moving and self._shake_only(previous, current, changed_mask):
+            moving, changed_mask = False, np.zeros_like(changed_mask)
+        elif not moving and self.shaken and self._anchor is not None and _unshaken(self._anchor, current,
+                                                                                  self.config) is None:
+            moving = True  # a shaken still spell drifted from where it began: something moved slowly
         if moving:
             self._changed |= changed_mask
+            self._anchor, self.shaken = None, False
+        elif self._anchor is None:
+            self._anchor = current  # the still spell's first frame
         self._moved = changed_mask if moving else None
         return moving
+
+    def _shake_only(self, previous: np.ndarray, current: np.ndarray, changed: np.ndarray) -> bool:
+        """Did only the camera shake between ``previous`` and ``current`` (``changed``: where they differ)?
+
+        A camera on a stand that a table or the floor shakes moves the whole picture by a pixel or so
+        from frame to frame: every edge (grid lines, piece outlines, characters) changes, and the board
+        never looked still (a tester's game shaken by up to a pixel a frame: 1 of 30 moves recorded,
+        black charged with two presses without a move). It is a shake when moving ``previous`` as a
+        whole leaves no blob of change (:func:`_unshaken`) and the change was spread over most of the
+        picture (:func:`_spread`), or the camera has been shaking so over the last frames: a hand moves
+        part of the picture only, and a hand moving little changes little of it (on the benchmark's
+        unshaken games no frame with a hand over the board passed both tests; a shaken game's frames
+        without one passed them four in five). A frame found so starts or goes on with a shaken still
+        spell (:attr:`shaken`); every frame of the spell must also be its first one moved by a shake,
+        so a hand moving as slowly as a shake is motion once it has moved further than one."""
+        shift = _unshaken(previous, current, self.config)
+        explained = shift is not None and shift >= SHAKE_MIN
+        spread = _spread(changed) >= SHAKE_SPREAD
+        self._shakes = [*self._shakes[-(SHAKE_MEMORY - 1):], explained and spread]
+        if not explained or not (spread or sum(self._shakes) >= SHAKE_ESTABLISHED):
+            return False
+        if self._anchor is not None and self._anchor is not previous and \
+                _unshaken(self._anchor, current, self.config) is None:
+            return False
+        self.shaken = True
+        return True
 
     def moved_over(self, mask: np.ndarray | None) -> bool:
         """Did the last frame's motion (:meth:`moving`) touch ``mask`` (a mask of the small image, such
@@ -298,6 +336,50 @@ def _edge_band(points: np.ndarray | None, size: tuple[int, int],
     outer[:, -1] |= width - hi[0] >= reach
     outer[-1, :] |= height - hi[1] >= reach
     return band, inner, outer & band
+
+
+def _unshaken(before: np.ndarray, current: np.ndarray, config: MotionConfig) -> float | None:
+    """How far (small-image pixels) the whole picture moved from ``before`` to ``current``, when it
+    moved at most ``SHAKE_MAX`` and moving ``before`` so leaves no blob of change; else None.
+
+    Both are softened by about a pixel first: a line a pixel wide moved by a fraction of one is
+    re-sampled into other values than moving the picture computes; what is left of it is thin."""
+    if before.shape != current.shape:
+        return None
+    first, second = _softened(before), _softened(current)
+    window = cv2.createHanningWindow((first.shape[1], first.shape[0]), cv2.CV_64F)
+    (dx, dy), _ = cv2.phaseCorrelate(first, second, window)
+    size = float(np.hypot(dx, dy))
+    if size > SHAKE_MAX:
+        return None
+    move = np.array([[1.0, 0.0, dx], [0.0, 1.0, dy]])
+    moved = cv2.warpAffine(first, move, (first.shape[1], first.shape[0]), flags=cv2.INTER_LINEAR,
+                           borderMode=cv2.BORDER_REPLICATE)
+    rest = np.asarray(second - moved, dtype=np.float64)
+    rest -= float(np.median(rest))
+    left = cv2.dilate(cv2.erode((np.abs(rest) > config.threshold).astype(np.uint8), _SQUARE), _SQUARE)
+    return size if np.count_nonzero(left) / left.size <= config.min_fraction else None
+
+
+def _spread(changed: np.ndarray) -> int:
+    """In how many of the 16 tiles (4 x 4) of a small image ``changed`` (a mask) has 2 pixels or more."""
+    height, width = changed.shape
+    rows = np.array_split(np.arange(height), 4)
+    cols = np.array_split(np.arange(width), 4)
+    return sum(int(np.count_nonzero(changed[r[0]:r[-1] + 1, c[0]:c[-1] + 1]) >= 2)
+               for r in rows if len(r) for c in cols if len(c))
+
+
+def _softened(small: np.ndarray) -> np.ndarray:
+    """``small`` (a shrunk grey image) blurred by about a pixel, as float64."""
+    return np.asarray(cv2.GaussianBlur(small.astype(np.float64), (0, 0), 1.0), dtype=np.float64)
+
+
+SHAKE_MAX = 1.0  # small-image pixels (a sixth of a grid spacing): the whole picture moving this little is a shake
+SHAKE_MIN = 0.1  # ... and at least this much (less changes too little to tell it from a hand moving little)
+SHAKE_SPREAD = 8  # of the 16 tiles of the picture, a shake's change reaches at least this many
+SHAKE_MEMORY = 5  # frames that moved looked back on: the camera is shaking when ...
+SHAKE_ESTABLISHED = 2  # ... this many of them were shakes spread so
 
 
 def relit_difference(current: np.ndarray, previous: np.ndarray) -> tuple[np.ndarray, float]:

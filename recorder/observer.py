@@ -116,6 +116,7 @@ class ObserverConfig:
     """Timing and thresholds of the observer (seconds where named ``_s``)."""
 
     still_s: float = 0.1  # the board must be still this long after motion before it is read
+    shaken_still_s: float = 0.4  # ... this long where it is still only once the camera's shake is taken out
     smooth_frames: int = 2  # still frames classified and averaged per observation (1-5)
     max_covered: int = 2  # more points read "covered" than this: a hand is still there, wait
     covered_p: float = 0.5  # a point is masked when "covered" has at least this probability
@@ -125,8 +126,8 @@ class ObserverConfig:
     arm_wait_s: float = 2.0  # something across the board's edge (MotionDetector.arm_points) this long, still, lies there
 
     def __post_init__(self) -> None:
-        if not 0.0 <= self.still_s <= 5.0:
-            raise ValueError("still_s must be within 0-5 s")
+        if not 0.0 <= self.still_s <= 5.0 or not 0.0 <= self.shaken_still_s <= 5.0:
+            raise ValueError("still_s and shaken_still_s must be within 0-5 s")
         if not 1 <= self.smooth_frames <= 5:
             raise ValueError("smooth_frames must be within 1-5")
         if not 0 <= self.max_covered <= 90:
@@ -216,13 +217,18 @@ class Observer:
         if t < self._next_read:
             self.skipped += 1
             return None
-        # Read still frames from the first one on, so the smoothing is done when the window closes.
+        # a shaking camera hides slow motion as well as fast: a shaken still spell must last longer,
+        # every frame of it the spell's first one moved by a shake (MotionDetector.shaken)
+        window = max(cfg.still_s, cfg.shaken_still_s) if self.motion.shaken else cfg.still_s
+        if t - self._still_since < window - cfg.still_s - 1e-9:
+            return None  # (not read yet: a shaken spell often ends before its window closes)
+        # Read still frames from the window's last still_s on, so the smoothing is done when it closes.
         probs = self.probabilities(frame)
         self.classified += 1
         self._samples.append(probs)
         if len(self._samples) > cfg.smooth_frames:
             self._samples.pop(0)
-        if t - self._still_since < cfg.still_s - 1e-9:
+        if t - self._still_since < window - 1e-9:
             return None
         mean = np.mean(self._samples, axis=0)
         mask = mean[:, COVERED_INDEX] >= cfg.covered_p

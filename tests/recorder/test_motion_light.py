@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from recorder.motion import MotionDetector
+from recorder.observer import CLASSES, Observer, ObserverConfig
 
 SPACING = 40.0  # pixels per grid spacing in the test frames
 SIZE = (440, 480)  # width, height: a 9x10 board with a spacing's margin
@@ -196,3 +197,83 @@ def test_a_hand_resting_in_one_settled_view_is_no_arm_once_gone() -> None:
         assert detector.settle()
     detector.moving(_arm(board))  # a hand reaching in there again is an arm
     assert detector.arm_points()[4 * 9]
+
+
+def _shaken(frame: np.ndarray, dx: float, dy: float) -> np.ndarray:
+    move = np.array([[1, 0, dx], [0, 1, dy]], dtype=np.float32)
+    return np.asarray(cv2.warpAffine(frame, move, SIZE, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE))
+
+
+def _through_a_lens(frame: np.ndarray) -> np.ndarray:
+    return np.asarray(cv2.GaussianBlur(frame, (0, 0), 1.2))  # no edge sharper than a pixel or two
+
+
+def test_a_camera_shaking_by_a_pixel_is_not_motion_and_a_hand_still_is() -> None:
+    # a tester's video shaken by up to a pixel a frame (a stand on a table that shakes): every edge
+    # changed, the board never looked still, 1 move of 30 was recorded and black was charged with
+    # two presses without a move
+    rng = np.random.default_rng(5)
+    board = _through_a_lens(_board())
+    detector = _detector()
+    detector.moving(board)
+    assert not detector.shaken
+    shakes = [(float(rng.uniform(-1.0, 1.0)), float(rng.uniform(-1.0, 1.0))) for _ in range(20)]
+    assert not any(detector.moving(_shaken(board, dx, dy)) for dx, dy in shakes)
+    assert detector.shaken  # the observer waits longer on such a spell
+    hand = _shaken(board, 0.7, -0.4)
+    cv2.ellipse(hand, (200, 300), (60, 35), 20, 0, 360, (120, 150, 200), -1)
+    assert detector.moving(hand)
+    assert not detector.shaken  # a new spell
+    moved = _through_a_lens(_board(moved=True))
+    assert detector.moving(_shaken(moved, -0.6, 0.5))  # a piece moved, shaken too
+
+
+def test_a_hand_moving_as_slowly_as_the_shake_is_motion_once_it_has_moved_further() -> None:
+    # taking each frame's shake out of the last frame only, a hand leaving the board's edge slowly
+    # (inject-033) moved the estimate by a fifth of a small pixel and the board was read 0.5 s early
+    rng = np.random.default_rng(7)
+    board = _through_a_lens(_board())
+    runs: dict[float, int] = {}
+    for amplitude in (0.0, 1.0):
+        detector = _detector()
+        detector.moving(board)
+        still_run = runs[amplitude] = 0
+        for i in range(14):
+            frame = _board()
+            cv2.ellipse(frame, (410 - 3 * i, 240), (60, 35), 0, 0, 360, (60, 80, 120), -1)  # 3 px a frame
+            shaken = _shaken(_through_a_lens(frame), *rng.uniform(-amplitude, amplitude, 2).tolist())
+            still_run = 0 if detector.moving(shaken) else still_run + 1
+            runs[amplitude] = max(runs[amplitude], still_run)
+    assert runs[0.0] == 0  # unshaken, every frame moves
+    assert runs[1.0] <= 3  # shaken, never the 0.4 s (shaken_still_s) a shaken spell must last at 10 fps
+
+
+def test_an_unshaken_still_board_is_read_as_soon_as_before() -> None:
+    board = _through_a_lens(_board())
+    detector = _detector()
+    detector.moving(board)
+    assert not detector.moving(board.copy())
+    assert not detector.shaken
+
+
+def test_the_observer_reads_a_shaken_still_board_after_a_longer_wait() -> None:
+    def probabilities(frame: np.ndarray) -> np.ndarray:
+        probs = np.full((90, len(CLASSES)), 0.01)
+        probs[:, 0] = 0.9
+        return probs / probs.sum(axis=1, keepdims=True)
+
+    board = _through_a_lens(_board())
+    hand = board.copy()
+    cv2.ellipse(hand, (330, 120), (45, 70), 30, 0, 360, (120, 150, 200), -1)
+    read_at: dict[float, float] = {}
+    for amplitude in (0.0, 1.0):
+        rng = np.random.default_rng(3)
+        observer = Observer(probabilities, _detector(), ObserverConfig(still_s=0.1, shaken_still_s=0.4))
+        for i in range(30):  # the hand over the board at frames 5-9, then 2 s of a still board
+            frame = hand if 5 <= i <= 9 else board
+            observation = observer.feed(_shaken(frame, *rng.uniform(-amplitude, amplitude, 2).tolist()), i / 10)
+            if observation is not None and i > 9:
+                read_at[amplitude] = round(observation.t - 0.9, 1)
+                break
+    # after the hand's last frame (0.9 s): 1.0 s moves (the hand gone), 1.1 s is the first still frame
+    assert read_at == {0.0: 0.3, 1.0: 0.6}
