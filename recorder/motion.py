@@ -259,7 +259,7 @@ class MotionDetector:
         without one passed them four in five). A frame found so starts or goes on with a shaken still
         spell (:attr:`shaken`); every frame of the spell must also be its first one moved by a shake,
         so a hand moving as slowly as a shake is motion once it has moved further than one."""
-        shift = _unshaken(previous, current, self.config)
+        shift = _unshaken(previous, current, self.config, SHAKE_SLACK)
         explained = shift is not None and shift >= SHAKE_MIN
         spread = _spread(changed) >= SHAKE_SPREAD
         self._shakes = [*self._shakes[-(SHAKE_MEMORY - 1):], explained and spread]
@@ -338,9 +338,10 @@ def _edge_band(points: np.ndarray | None, size: tuple[int, int],
     return band, inner, outer & band
 
 
-def _unshaken(before: np.ndarray, current: np.ndarray, config: MotionConfig) -> float | None:
+def _unshaken(before: np.ndarray, current: np.ndarray, config: MotionConfig, slack: float = 0.0) -> float | None:
     """How far (small-image pixels) the whole picture moved from ``before`` to ``current``, when it
-    moved at most ``SHAKE_MAX`` and moving ``before`` so leaves no blob of change; else None.
+    moved at most ``SHAKE_MAX`` and moving ``before`` so leaves no blob of change (where the picture
+    changes by more than the threshold and ``slack`` small pixels' worth of its slope); else None.
 
     Both are softened by about a pixel first: a line a pixel wide moved by a fraction of one is
     re-sampled into other values than moving the picture computes; what is left of it is thin."""
@@ -357,7 +358,12 @@ def _unshaken(before: np.ndarray, current: np.ndarray, config: MotionConfig) -> 
                            borderMode=cv2.BORDER_REPLICATE)
     rest = np.asarray(second - moved, dtype=np.float64)
     rest -= float(np.median(rest))
-    left = cv2.dilate(cv2.erode((np.abs(rest) > config.threshold).astype(np.uint8), _SQUARE), _SQUARE)
+    # the shift is found to a fraction of a pixel: on a steep edge that fraction is a change too
+    # (forgiven frame to frame, ``slack`` pixels of it; not against a still spell's first frame,
+    # where what has built up over the spell is looked for)
+    slope = np.hypot(cv2.Sobel(second, cv2.CV_64F, 1, 0, ksize=3), cv2.Sobel(second, cv2.CV_64F, 0, 1, ksize=3)) / 8
+    left = cv2.dilate(cv2.erode((np.abs(rest) > config.threshold + slack * slope).astype(np.uint8), _SQUARE),
+                      _SQUARE)
     return size if np.count_nonzero(left) / left.size <= config.min_fraction else None
 
 
@@ -376,6 +382,7 @@ def _softened(small: np.ndarray) -> np.ndarray:
 
 
 SHAKE_MAX = 1.0  # small-image pixels (a sixth of a grid spacing): the whole picture moving this little is a shake
+SHAKE_SLACK = 0.5  # small-image pixels the shift found may be off by (a change of slope x this is forgiven)
 SHAKE_MIN = 0.1  # ... and at least this much (less changes too little to tell it from a hand moving little)
 SHAKE_SPREAD = 8  # of the 16 tiles of the picture, a shake's change reaches at least this many
 SHAKE_MEMORY = 5  # frames that moved looked back on: the camera is shaking when ...
