@@ -235,7 +235,7 @@ class MotionDetector:
         if moving and self._shake_only(previous, current, changed_mask):
             moving, changed_mask = False, np.zeros_like(changed_mask)
         elif not moving and self.shaken and self._anchor is not None and _unshaken(self._anchor, current,
-                                                                                  self.config) is None:
+                                                                                  self.config, ANCHOR_SLACK) is None:
             moving = True  # a shaken still spell drifted from where it began: something moved slowly
         if moving:
             self._changed |= changed_mask
@@ -260,13 +260,15 @@ class MotionDetector:
         spell (:attr:`shaken`); every frame of the spell must also be its first one moved by a shake,
         so a hand moving as slowly as a shake is motion once it has moved further than one."""
         shift = _unshaken(previous, current, self.config, SHAKE_SLACK)
-        explained = shift is not None and shift >= SHAKE_MIN
+        shaking = sum(self._shakes) >= SHAKE_ESTABLISHED
         spread = _spread(changed) >= SHAKE_SPREAD
-        self._shakes = [*self._shakes[-(SHAKE_MEMORY - 1):], explained and spread]
-        if not explained or not (spread or sum(self._shakes) >= SHAKE_ESTABLISHED):
+        self._shakes = [*self._shakes[-(SHAKE_MEMORY - 1):],
+                        shift is not None and shift >= SHAKE_MIN and spread]
+        # a shift too small to tell from a hand moving little is a shake only while the camera shakes
+        if shift is None or not (shift >= SHAKE_MIN and spread or shaking):
             return False
         if self._anchor is not None and self._anchor is not previous and \
-                _unshaken(self._anchor, current, self.config) is None:
+                _unshaken(self._anchor, current, self.config, ANCHOR_SLACK) is None:
             return False
         self.shaken = True
         return True
@@ -359,8 +361,8 @@ def _unshaken(before: np.ndarray, current: np.ndarray, config: MotionConfig, sla
     rest = np.asarray(second - moved, dtype=np.float64)
     rest -= float(np.median(rest))
     # the shift is found to a fraction of a pixel: on a steep edge that fraction is a change too
-    # (forgiven frame to frame, ``slack`` pixels of it; not against a still spell's first frame,
-    # where what has built up over the spell is looked for)
+    # (``slack`` pixels of it forgiven: less against a still spell's first frame, where what has
+    # built up over the spell is looked for)
     slope = np.hypot(cv2.Sobel(second, cv2.CV_64F, 1, 0, ksize=3), cv2.Sobel(second, cv2.CV_64F, 0, 1, ksize=3)) / 8
     left = cv2.dilate(cv2.erode((np.abs(rest) > config.threshold + slack * slope).astype(np.uint8), _SQUARE),
                       _SQUARE)
@@ -383,6 +385,7 @@ def _softened(small: np.ndarray) -> np.ndarray:
 
 SHAKE_MAX = 1.0  # small-image pixels (a sixth of a grid spacing): the whole picture moving this little is a shake
 SHAKE_SLACK = 0.5  # small-image pixels the shift found may be off by (a change of slope x this is forgiven)
+ANCHOR_SLACK = 0.25  # ... against the still spell's first frame (at 0.5 a hand moving 3 px a frame under a shake held 5 frames)
 SHAKE_MIN = 0.1  # ... and at least this much (less changes too little to tell it from a hand moving little)
 SHAKE_SPREAD = 8  # of the 16 tiles of the picture, a shake's change reaches at least this many
 SHAKE_MEMORY = 5  # frames that moved looked back on: the camera is shaking when ...
