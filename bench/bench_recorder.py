@@ -26,6 +26,10 @@ clock then shows the right side running, so only the board's timing tells). Hand
 Throughput: ``--boards`` recorders run at once in separate processes pinned to ``--cores`` cores,
 each on its own video as fast as it can; real time at 10 fps means every one keeps above 10 fps.
 
+A shaking camera (``--shake PX``): every frame is moved by up to PX pixels each way (uniform, seeded
+by the video) and JPEG-compressed again before the recorder sees it, as a camera on a stand that a
+table shakes; the figures are then those of the shaken set, scored against the same truth.
+
 The classifier is the bundled ONNX model; with ``--oracle`` (or when no model exists) a truth
 stand-in replaces it, which measures everything but vision.
 
@@ -44,9 +48,12 @@ import os
 import statistics
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
+
+import cv2
+import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ROOT.parent / "shared" / "data" / "games_iccs.txt"
@@ -137,9 +144,20 @@ def _classifier(oracle: bool, truth: dict[str, Any]) -> Any:
     return OracleClassifier(truth)
 
 
-def _record_one(job: tuple[VideoSpec, bool, list[Any] | None]) -> dict[str, Any]:
+def _record_one(job: tuple[VideoSpec, bool, list[Any] | None, float]) -> dict[str, Any]:
     logging.getLogger("recorder").setLevel(logging.WARNING)
     return record(*job)
+
+
+def shaken(image: np.ndarray, rng: np.random.Generator, pixels: float) -> np.ndarray:
+    """``image`` as a camera on a shaking stand takes it: the whole picture moved by up to ``pixels``
+    each way (uniform, sub-pixel), then compressed again (JPEG 90: the codec sees the shaken frame)."""
+    dx, dy = rng.uniform(-pixels, pixels, 2)
+    move = np.array([[1.0, 0.0, dx], [0.0, 1.0, dy]], dtype=np.float32)
+    moved = cv2.warpAffine(image, move, (image.shape[1], image.shape[0]), flags=cv2.INTER_LINEAR,
+                           borderMode=cv2.BORDER_REPLICATE)
+    ok, encoded = cv2.imencode(".jpg", moved, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    return np.asarray(cv2.imdecode(encoded, cv2.IMREAD_COLOR)) if ok else np.asarray(moved)
 
 
 EARLY_LEAD_S = 0.8  # the early press comes this long before the mover's hand
@@ -218,9 +236,10 @@ def model_available() -> bool:
     return DEFAULT_MODEL.exists() and DEFAULT_MODEL.with_suffix(".json").exists()
 
 
-def record(spec: VideoSpec, oracle: bool, presses: list[Any] | None = None) -> dict[str, Any]:
-    """Record one video (with ``presses`` instead of its clock log when given); returns its events
-    (as JSON dicts), frames, wall and stage timings."""
+def record(spec: VideoSpec, oracle: bool, presses: list[Any] | None = None, shake: float = 0.0) -> dict[str, Any]:
+    """Record one video (with ``presses`` instead of its clock log when given; its frames
+    :func:`shaken` by up to ``shake`` pixels when that is above 0); returns its events (as JSON
+    dicts), frames, wall and stage timings."""
     from recorder.clocklog_input import read_clock_log
     from recorder.events import event_to_json
     from recorder.session import RecordingSession
@@ -231,10 +250,13 @@ def record(spec: VideoSpec, oracle: bool, presses: list[Any] | None = None) -> d
     if presses is None:
         presses = read_clock_log(spec.path(".clock.jsonl"))
     session = RecordingSession(classifier, presses=presses, source_name=spec.name)
+    rng = np.random.default_rng(spec.seed)
     started = time.perf_counter()
     for item in open_source(str(spec.path(".mp4"))):
         if oracle and isinstance(item, Frame):
             classifier.frame = item.index
+        if shake > 0 and isinstance(item, Frame):
+            item = replace(item, image=shaken(item.image, rng, shake))
         session.feed(item)
     session.finish()
     wall = time.perf_counter() - started
@@ -394,6 +416,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--no-early", action="store_true", help="skip recording the clean games again with an early press")
     parser.add_argument("--seed-base", type=int, default=SEED_BASE,
                         help=f"seeds of the videos (default {SEED_BASE}, the standing set); another gives a fresh set")
+    parser.add_argument("--shake", type=float, default=0.0, metavar="PX",
+                        help="shake each frame by up to PX pixels each way, as a camera on a shaking stand (default 0)")
     args = parser.parse_args(sys.argv[1:] if argv is None and __name__ == "__main__" else (argv or []))
     logging.getLogger("recorder").setLevel(logging.WARNING)
     clean, injected = plan(args.games, args.cases, args.plies, args.seed_base)
@@ -415,6 +439,8 @@ def main(argv: list[str] | None = None) -> None:
         return
     oracle = args.oracle or not model_available()
     print("classifier:", "ORACLE (truth stand-in: vision not measured)" if oracle else "models/piece_classifier.onnx")
+    if args.shake > 0:
+        print(f"frames shaken by up to {args.shake:g} px each way (a camera on a shaking stand), JPEG 90 again")
     tally = Tally()
     frames = 0
     wall = 0.0
@@ -424,10 +450,10 @@ def main(argv: list[str] | None = None) -> None:
     specs = clean + injected
     early = [] if args.no_early else [(spec, made) for spec in clean for made in [early_press(spec)] if made]
     with multiprocessing.get_context("spawn").Pool(max(1, args.workers)) as pool:
-        results = pool.imap(_record_one, [(spec, oracle, None) for spec in specs])
+        results = pool.imap(_record_one, [(spec, oracle, None, args.shake) for spec in specs])
         for spec, result in zip(specs, results, strict=True):
             frames, wall = _tally_one(spec, result, tally, rows, stage, frames, wall)
-        results = pool.imap(_record_one, [(spec, oracle, made[0]) for spec, made in early])
+        results = pool.imap(_record_one, [(spec, oracle, made[0], args.shake) for spec, made in early])
         for (spec, made), result in zip(early, results, strict=True):
             score_early(spec, result, made[1], tally)
     rows.close()

@@ -35,3 +35,22 @@ def test_the_videos_digest_names_the_renders(tmp_path: Path, monkeypatch: pytest
     assert len(first) == 12 and first == bench.videos_digest(clean)
     clean[1].path(".truth.json").write_text(json.dumps({"frames_sha256": "cc"}))
     assert bench.videos_digest(clean) != first
+
+
+def test_a_shaken_frame_is_the_picture_moved_by_at_most_the_shake() -> None:
+    import cv2
+    import numpy as np
+
+    import bench.bench_recorder as bench
+
+    image = np.zeros((120, 160, 3), np.uint8)
+    cv2.rectangle(image, (60, 40), (100, 80), (255, 255, 255), -1)
+    rng = np.random.default_rng(1)
+    for _ in range(10):
+        moved = bench.shaken(image, rng, 1.0)
+        grey = cv2.cvtColor(moved, cv2.COLOR_BGR2GRAY).astype(np.float64)
+        ys, xs = np.nonzero(grey > 0)
+        weights = grey[ys, xs]
+        centre = (float((xs * weights).sum() / weights.sum()), float((ys * weights).sum() / weights.sum()))
+        assert abs(centre[0] - 80.0) <= 1.2 and abs(centre[1] - 60.0) <= 1.2  # the square drawn at (60-100, 40-80)
+    assert not np.array_equal(bench.shaken(image, rng, 1.0), bench.shaken(image, rng, 1.0))
