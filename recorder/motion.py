@@ -15,6 +15,7 @@ that changes on a point nothing came near is the camera's misreading, not the bo
 
 from __future__ import annotations
 
+import functools
 import logging
 from dataclasses import dataclass
 
@@ -93,10 +94,11 @@ class MotionDetector:
         return cls(region, spacing, config, points=pts if len(pts) == 90 else None)
 
     def reset(self) -> None:
-        """Forget the previous frame: the next one counts as motion (and every point as touched)."""
+        """Forget the previous frame and the camera's recent shakes: the next frame counts as motion
+        (and every point as touched)."""
         self._previous = None
         self._changed_all = True
-        self._anchor, self.shaken = None, False
+        self._anchor, self.shaken, self._shakes = None, False, []
         # (the settled views are kept: the board is where it was; a new grid gets a new detector)
 
     def settle(self, force: bool = False) -> bool:
@@ -222,6 +224,7 @@ class MotionDetector:
         changed_mask = np.abs(diff) > self.config.threshold
         self.last_fraction = np.count_nonzero(changed_mask) / diff.size
         moving = self.last_fraction > self.config.min_fraction
+        light_change = 0.0
         if moving:  # unless the light alone changed: flicker, rolling-shutter bands, exposure steps
             relit, light_change = relit_difference(current, previous)
             if light_change > LIGHT_CHANGED:  # else the test above stands as it is
@@ -232,11 +235,12 @@ class MotionDetector:
                 fraction = np.count_nonzero(kept) / diff.size
                 if fraction <= self.config.min_fraction:  # the light alone: not motion
                     self.last_fraction, moving = fraction, False
-        if moving and self._shake_only(previous, current, changed_mask):
+        if moving and self._judge_shake(previous, current, changed_mask, light_change > LIGHT_CHANGED):
             moving, changed_mask = False, np.zeros_like(changed_mask)
-        elif not moving and self.shaken and self._anchor is not None and _unshaken(self._anchor, current,
-                                                                                  self.config, ANCHOR_SLACK) is None:
-            moving = True  # a shaken still spell drifted from where it began: something moved slowly
+        elif not moving:
+            self._shakes = [*self._shakes[-(SHAKE_MEMORY - 1):], False]
+            if self.shaken and self._anchor is not None and not self._near_anchor(current):
+                moving = True  # a shaken still spell drifted from where it began: something moved slowly
         if moving:
             self._changed |= changed_mask
             self._anchor, self.shaken = None, False
@@ -245,33 +249,39 @@ class MotionDetector:
         self._moved = changed_mask if moving else None
         return moving
 
-    def _shake_only(self, previous: np.ndarray, current: np.ndarray, changed: np.ndarray) -> bool:
-        """Did only the camera shake between ``previous`` and ``current`` (``changed``: where they differ)?
+    def _judge_shake(self, previous: np.ndarray, current: np.ndarray, changed: np.ndarray, relight: bool) -> bool:
+        """Take ``current`` for ``previous`` moved by the camera's shake alone, and nothing else
+        (``changed``: where they differ; ``relight``: the light changed between them)? Notes the
+        answer in the camera's recent shakes, and a yes in :attr:`shaken`.
 
         A camera on a stand that a table or the floor shakes moves the whole picture by a pixel or so
         from frame to frame: every edge (grid lines, piece outlines, characters) changes, and the board
         never looked still (a tester's game shaken by up to a pixel a frame: 1 of 30 moves recorded,
         black charged with two presses without a move). It is a shake when moving ``previous`` as a
-        whole leaves no blob of change (:func:`_unshaken`) and the change was spread over most of the
-        picture (:func:`_spread`), or the camera has been shaking so over the last frames: a hand moves
-        part of the picture only, and a hand moving little changes little of it (on the benchmark's
-        unshaken games no frame with a hand over the board passed both tests; a shaken game's frames
-        without one passed them four in five). A frame found so starts or goes on with a shaken still
-        spell (:attr:`shaken`); every frame of the spell must also be its first one moved by a shake,
-        so a hand moving as slowly as a shake is motion once it has moved further than one."""
-        shift = _unshaken(previous, current, self.config, SHAKE_SLACK)
+        whole leaves no blob of change and each quarter of the picture moved alike
+        (:func:`_shake_shift`), and either the change spread over most of the picture
+        (:func:`_spread`) or the camera has been shaking so over the last frames: a hand moves part of
+        the picture only. A frame found so starts or goes on with a shaken still spell; every frame of
+        the spell must also be its first one moved by a shake (:meth:`_near_anchor`), so a hand moving
+        as slowly as a shake is motion once it has moved further than one."""
+        before = _relit(previous, current) if relight else previous
+        shift = _shake_shift(before, current, self.config, SHAKE_SLACK, alike=True)
         shaking = sum(self._shakes) >= SHAKE_ESTABLISHED
         spread = _spread(changed) >= SHAKE_SPREAD
-        self._shakes = [*self._shakes[-(SHAKE_MEMORY - 1):],
-                        shift is not None and shift >= SHAKE_MIN and spread]
+        self._shakes = [*self._shakes[-(SHAKE_MEMORY - 1):], shift is not None and shift >= SHAKE_MIN and spread]
         # a shift too small to tell from a hand moving little is a shake only while the camera shakes
         if shift is None or not (shift >= SHAKE_MIN and spread or shaking):
             return False
-        if self._anchor is not None and self._anchor is not previous and \
-                _unshaken(self._anchor, current, self.config, ANCHOR_SLACK) is None:
+        if self._anchor is not None and self._anchor is not previous and not self._near_anchor(current):
             return False
         self.shaken = True
         return True
+
+    def _near_anchor(self, current: np.ndarray) -> bool:
+        """Is ``current`` the still spell's first frame moved by a shake (the light's change taken out)?"""
+        anchor = self._anchor
+        return anchor is not None and _shake_shift(_relit(anchor, current), current, self.config,
+                                                   ANCHOR_SLACK) is not None
 
     def moved_over(self, mask: np.ndarray | None) -> bool:
         """Did the last frame's motion (:meth:`moving`) touch ``mask`` (a mask of the small image, such
@@ -340,33 +350,54 @@ def _edge_band(points: np.ndarray | None, size: tuple[int, int],
     return band, inner, outer & band
 
 
-def _unshaken(before: np.ndarray, current: np.ndarray, config: MotionConfig, slack: float = 0.0) -> float | None:
+def _shake_shift(before: np.ndarray, current: np.ndarray, config: MotionConfig, slack: float = 0.0,
+                 alike: bool = False) -> float | None:
     """How far (small-image pixels) the whole picture moved from ``before`` to ``current``, when it
-    moved at most ``SHAKE_MAX`` and moving ``before`` so leaves no blob of change (where the picture
-    changes by more than the threshold and ``slack`` small pixels' worth of its slope); else None.
+    moved at most ``SHAKE_MAX``, moving ``before`` so leaves no blob of change (where the picture
+    changes by more than the threshold and ``slack`` small pixels' worth of its slope), and, with
+    ``alike``, the picture's four quarters moved within ``SHAKE_ALIKE`` of their median; else None.
 
     Both are softened by about a pixel first: a line a pixel wide moved by a fraction of one is
-    re-sampled into other values than moving the picture computes; what is left of it is thin."""
+    re-sampled into other values than moving the picture computes; what is left of it is thin. On
+    the benchmark's unshaken videos a hand changing up to a tenth of the picture, over 8 tiles,
+    passed the rest as a shake; its quarters strayed 0.1-0.6 pixel from their median (most over
+    0.3), a shaken camera's 0.07 (0.16 at the 95th percentile)."""
     if before.shape != current.shape:
         return None
     first, second = _softened(before), _softened(current)
-    window = cv2.createHanningWindow((first.shape[1], first.shape[0]), cv2.CV_64F)
-    (dx, dy), _ = cv2.phaseCorrelate(first, second, window)
+    (dx, dy), _ = cv2.phaseCorrelate(first, second, _window(first.shape))
     size = float(np.hypot(dx, dy))
     if size > SHAKE_MAX:
         return None
     move = np.array([[1.0, 0.0, dx], [0.0, 1.0, dy]])
     moved = cv2.warpAffine(first, move, (first.shape[1], first.shape[0]), flags=cv2.INTER_LINEAR,
                            borderMode=cv2.BORDER_REPLICATE)
-    rest = np.asarray(second - moved, dtype=np.float64)
-    rest -= float(np.median(rest))
-    # the shift is found to a fraction of a pixel: on a steep edge that fraction is a change too
-    # (``slack`` pixels of it forgiven: less against a still spell's first frame, where what has
-    # built up over the spell is looked for)
-    slope = np.hypot(cv2.Sobel(second, cv2.CV_64F, 1, 0, ksize=3), cv2.Sobel(second, cv2.CV_64F, 0, 1, ksize=3)) / 8
-    left = cv2.dilate(cv2.erode((np.abs(rest) > config.threshold + slack * slope).astype(np.uint8), _SQUARE),
-                      _SQUARE)
-    return size if np.count_nonzero(left) / left.size <= config.min_fraction else None
+    diff = np.asarray(second - moved, dtype=np.float64)
+    rest = np.abs(diff - float(np.median(diff)))
+    allowed: np.ndarray | float = config.threshold
+    if slack > 0:  # the shift is found to a fraction of a pixel: on a steep edge that fraction is a change too
+        allowed = config.threshold + slack / 8 * np.hypot(cv2.Sobel(second, cv2.CV_64F, 1, 0, ksize=3),
+                                                          cv2.Sobel(second, cv2.CV_64F, 0, 1, ksize=3))
+    left = cv2.dilate(cv2.erode((rest > allowed).astype(np.uint8), _SQUARE), _SQUARE)
+    if np.count_nonzero(left) / left.size > config.min_fraction:
+        return None
+    if alike:  # (against each other: the whole picture's estimate runs a little long, all quarters' alike)
+        height, width = first.shape
+        quarters = []
+        for rows in (slice(0, height // 2), slice(height // 2, height)):
+            for cols in (slice(0, width // 2), slice(width // 2, width)):
+                part, other = np.ascontiguousarray(first[rows, cols]), np.ascontiguousarray(second[rows, cols])
+                quarters.append(cv2.phaseCorrelate(part, other, _window(part.shape))[0])
+        shifts = np.array(quarters)
+        if np.hypot(*(shifts - np.median(shifts, axis=0)).T).max() > SHAKE_ALIKE:
+            return None
+    return size
+
+
+@functools.lru_cache(maxsize=16)
+def _window(shape: tuple[int, ...]) -> np.ndarray:
+    """The Hanning window phase correlation weighs a picture of ``shape`` (rows, columns) by."""
+    return np.asarray(cv2.createHanningWindow((shape[1], shape[0]), cv2.CV_64F))
 
 
 def _spread(changed: np.ndarray) -> int:
@@ -384,12 +415,14 @@ def _softened(small: np.ndarray) -> np.ndarray:
 
 
 SHAKE_MAX = 1.0  # small-image pixels (a sixth of a grid spacing): the whole picture moving this little is a shake
-SHAKE_SLACK = 0.5  # small-image pixels the shift found may be off by (a change of slope x this is forgiven)
-ANCHOR_SLACK = 0.25  # ... against the still spell's first frame (at 0.5 a hand moving 3 px a frame under a shake held 5 frames)
 SHAKE_MIN = 0.1  # ... and at least this much (less changes too little to tell it from a hand moving little)
+SHAKE_ALIKE = 0.2  # small-image pixels each quarter's shift may stray from the quarters' median
+SHAKE_SLACK = 0.5  # small-image pixels the shift found may be off by, frame to frame (slope x this forgiven)
+ANCHOR_SLACK = 0.25  # ... against the still spell's first frame (at 0.5 a hand moving 3 px a frame under a
+# shake held 5 frames)
 SHAKE_SPREAD = 8  # of the 16 tiles of the picture, a shake's change reaches at least this many
-SHAKE_MEMORY = 5  # frames that moved looked back on: the camera is shaking when ...
-SHAKE_ESTABLISHED = 2  # ... this many of them were shakes spread so
+SHAKE_MEMORY = 5  # frames looked back on: the camera is shaking when ...
+SHAKE_ESTABLISHED = 2  # ... this many of them were shakes spread over the picture
 
 
 def relit_difference(current: np.ndarray, previous: np.ndarray) -> tuple[np.ndarray, float]:
@@ -404,14 +437,29 @@ def relit_difference(current: np.ndarray, previous: np.ndarray) -> tuple[np.ndar
     gains of the rows it covers only)."""
     cur = current.astype(np.float32) + LIGHT_FLOOR
     prev = previous.astype(np.float32) + LIGHT_FLOOR
-    rows = _smooth(np.median(cur / prev, axis=1))
-    prev = prev * rows[:, None]
-    cols = _smooth(np.median(cur / prev, axis=0))
-    diff = cur - np.minimum(prev * cols[None, :], 255.0 + LIGHT_FLOOR)  # brighter than white: clipped
+    rows, cols = _light_gains(cur, prev)
+    diff = cur - np.minimum(prev * rows[:, None] * cols[None, :], 255.0 + LIGHT_FLOOR)  # brighter than white: clipped
     # a pixel near white in the previous frame may have been clipped: it may have been brighter
     # the light changes over most rows or columns; a hand over some of them moves only their gains
     change = float(max(np.median(np.abs(rows - 1.0)), np.median(np.abs(rows.mean() * cols - 1.0))))
     return np.where(previous >= NEAR_WHITE, np.minimum(diff, 0.0), diff), change
+
+
+def _relit(previous: np.ndarray, current: np.ndarray) -> np.ndarray:
+    """``previous`` relit as :func:`relit_difference` does, to the light of ``current`` (float32)."""
+    cur = current.astype(np.float32) + LIGHT_FLOOR
+    prev = previous.astype(np.float32) + LIGHT_FLOOR
+    rows, cols = _light_gains(cur, prev)
+    return np.asarray(np.minimum(prev * rows[:, None] * cols[None, :], 255.0 + LIGHT_FLOOR) - LIGHT_FLOOR,
+                      dtype=np.float32)
+
+
+def _light_gains(cur: np.ndarray, prev: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The row gains, then the column gains, that relight ``prev`` to ``cur`` (both offset by
+    ``LIGHT_FLOOR``): medians of their ratio, smoothed (see :func:`relit_difference`)."""
+    rows = _smooth(np.median(cur / prev, axis=1))
+    cols = _smooth(np.median(cur / (prev * rows[:, None]), axis=0))
+    return rows, cols
 
 
 def _smooth(profile: np.ndarray) -> np.ndarray:

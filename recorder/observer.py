@@ -217,11 +217,12 @@ class Observer:
         if t < self._next_read:
             self.skipped += 1
             return None
-        # a shaking camera hides slow motion as well as fast: a shaken still spell must last longer,
-        # every frame of it the spell's first one moved by a shake (MotionDetector.shaken)
+        # a spell still only once the camera's shake is taken out (MotionDetector.shaken) must last
+        # longer: under a shake, a slow hand shows only once it has moved further than the shake
         window = max(cfg.still_s, cfg.shaken_still_s) if self.motion.shaken else cfg.still_s
         if t - self._still_since < window - cfg.still_s - 1e-9:
-            return None  # (not read yet: a shaken spell often ends before its window closes)
+            self.skipped += 1  # (not read yet: a shaken spell often ends before its window closes)
+            return None
         # Read still frames from the window's last still_s on, so the smoothing is done when it closes.
         probs = self.probabilities(frame)
         self.classified += 1
