@@ -249,6 +249,12 @@ class MotionDetector:
         self._moved = changed_mask if moving else None
         return moving
 
+    @property
+    def shaking(self) -> bool:
+        """Has the camera been shaking over the last frames (2 of the last 5 were shakes spread over
+        the picture)?"""
+        return sum(self._shakes) >= SHAKE_ESTABLISHED
+
     def _judge_shake(self, previous: np.ndarray, current: np.ndarray, changed: np.ndarray, relight: bool) -> bool:
         """Take ``current`` for ``previous`` moved by the camera's shake alone, and nothing else
         (``changed``: where they differ; ``relight``: the light changed between them)? Notes the
@@ -266,7 +272,7 @@ class MotionDetector:
         as slowly as a shake is motion once it has moved further than one."""
         before = _relit(previous, current) if relight else previous
         shift = _shake_shift(before, current, self.config, SHAKE_SLACK, alike=True)
-        shaking = sum(self._shakes) >= SHAKE_ESTABLISHED
+        shaking = self.shaking
         spread = _spread(changed) >= SHAKE_SPREAD
         self._shakes = [*self._shakes[-(SHAKE_MEMORY - 1):], shift is not None and shift >= SHAKE_MIN and spread]
         # a shift too small to tell from a hand moving little is a shake only while the camera shakes

@@ -78,6 +78,8 @@ class SessionConfig:
     covered_stuck_s: float = 3.0
     roi: tuple[int, int, int, int] | None = None  # read only this part of each frame: left, top, width, height
     covered_alert_s: float = 10.0  # ... and this long: the arbiter is told which points
+    shake_alert_s: float = 5.0  # the camera shaking this long, with no calm of shake_calm_s: the arbiter is told
+    shake_calm_s: float = 3.0  # (told again only after a calm of a minute)
     # likelihood ratio of a disc on a point for "occupied", and of none for "empty" (1: off). bench.bench_discs
     # measures about 40 for "none" and thousands for a disc on rendered stills; 25 was tried and lost a
     # game on the recorder bench (video frames are blurrier than stills), so it stays well below both
@@ -150,6 +152,9 @@ class RecordingSession:
         self._drift_quiet_until = -np.inf  # drift checks wait until then (the last one was fooled)
         self._unlike_checked = False  # a view unlike the game made the board be looked for since the last move
         self._blank_since: float | None = None  # the picture has been blank (black) since then
+        self._shaking_since: float | None = None  # the camera has been shaking since then (calm under shake_calm_s)
+        self._shaking_last = -np.inf  # ... and last shook then
+        self._shake_told = False  # ... and the arbiter was told (camera_shaking)
         self._blank_told = False  # ... and the arbiter was told (camera_lost)
         self._blank_why = ""  # ... why: black, flat grey, frozen
         self._last_small: np.ndarray | None = None  # the last frame, every fourth pixel (a frozen picture)
@@ -272,6 +277,7 @@ class RecordingSession:
                 self._cover_core = covered if self._cover_core is None else self._cover_core & covered
                 events += self._covered_still(image, t, self._covered_since)
             events += self._lying_alert(t)
+            events += self._shake_alert(t)
         started = time.perf_counter()
         events += self.resolver.tick(t)
         self.timings["resolve_ms"] += 1000 * (time.perf_counter() - started)
@@ -279,6 +285,31 @@ class RecordingSession:
             events += [still for event in events if isinstance(event, Alert)
                        for still in [self.stills.save(image, event)] if still is not None]
         return self._emit(events)
+
+    def _shake_alert(self, t: float) -> list[Event]:
+        """Tell the arbiter once the camera has been shaking for ``shake_alert_s`` (a stand on a table
+        that shakes). The recorder takes the shake out, but it waits longer for a still board (moves
+        are logged a few tenths of a second later), and a stronger shake can hide a move or make a
+        clock press look made without one; the remedy is at the table. A camera bumped once shakes
+        for a few frames only. Told again after a minute's calm."""
+        if self.observer is None:
+            return []
+        if not self.observer.motion.shaking:
+            if self._shake_told and t - self._shaking_last > SHAKE_TOLD_AGAIN_S:
+                self._shake_told = False
+            return []
+        if self._shaking_since is None or t - self._shaking_last > self.config.shake_calm_s:
+            self._shaking_since = t
+        self._shaking_last = t
+        if self._shake_told or t - self._shaking_since < self.config.shake_alert_s:
+            return []
+        self._shake_told = True
+        text = (f"the camera has been shaking since {recording_time(self._shaking_since)} into the recording (the "
+                "whole picture moves a little from frame to frame): moves are logged a little later, and a stronger "
+                "shake can hide a move or make a clock press look made without one; steady the camera's stand "
+                "(or the table it stands on)")
+        log.info("t=%.2f: %s", t, text)
+        return [Alert(t, "camera_shaking", (), "", text, self.resolver.game.ply)]
 
     def _frozen(self, image: np.ndarray, t: float) -> str:
         """Why the picture counts as frozen at ``t`` (a live camera's, the same to the last pixel for
@@ -744,6 +775,7 @@ def _region(image: np.ndarray, roi: tuple[int, int, int, int]) -> np.ndarray:
 
 SECOND_BOARD_SIZE = 0.8  # a second board is looked for only where one this big (of the first) would fit
 BLANK_LEVEL = 8  # a picture with nothing brighter than this (of 255) shows nothing at all
+SHAKE_TOLD_AGAIN_S = 60.0  # a camera that shook, was told of and has been calm this long is told of again
 
 
 def blank_picture(image: np.ndarray, level: float = BLANK_LEVEL) -> str:

@@ -650,3 +650,28 @@ def test_a_live_cameras_picture_frozen_is_a_camera_lost_not_presses_without_move
     # not watched for (a file's frames): a press behind the frozen picture is blamed, the game lost from ply 4
     unwatched = recorded(SessionConfig())
     assert [e for e in unwatched if isinstance(e, ClockAlert)] and len(rebuild(unwatched).moves) == 4
+
+
+@pytest.mark.skipif(not (FIXTURES / "game_short.mp4").exists(), reason="fixture video missing")
+def test_a_shaking_camera_is_recorded_and_told_of_once() -> None:
+    """A camera on a stand that a table shakes moves the whole picture by up to a pixel each frame:
+    a tester's game shaken so recorded 1 move of 30 and charged black with two presses without a
+    move. The shake is taken out (recorder.motion), and the arbiter is told the stand shakes."""
+    import cv2
+
+    truth = json.loads((FIXTURES / "game_short.truth.json").read_text(encoding="utf-8"))
+    oracle = OracleClassifier(truth)
+    session = RecordingSession(oracle, presses=read_clock_log(FIXTURES / "game_short.clock.jsonl"))
+    rng = np.random.default_rng(3)
+    for item in open_source(str(FIXTURES / "game_short.mp4")):
+        if isinstance(item, Frame):
+            oracle.frame = item.index
+            move = np.array([[1.0, 0.0, rng.uniform(-1, 1)], [0.0, 1.0, rng.uniform(-1, 1)]], dtype=np.float32)
+            size = (item.image.shape[1], item.image.shape[0])
+            item = replace(item, image=cv2.warpAffine(item.image, move, size, borderMode=cv2.BORDER_REPLICATE))
+        session.feed(item)
+    session.finish()
+    events = session.log.events
+    assert rebuild(events).moves == truth["moves"]
+    alerts = [e for e in events if isinstance(e, Alert)]
+    assert [a.kind for a in alerts] == ["camera_shaking"]
