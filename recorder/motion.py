@@ -385,6 +385,8 @@ def _shake_shift(before: np.ndarray, current: np.ndarray, config: MotionConfig, 
         allowed = config.threshold + slack / 8 * np.hypot(cv2.Sobel(second, cv2.CV_64F, 1, 0, ksize=3),
                                                           cv2.Sobel(second, cv2.CV_64F, 0, 1, ksize=3))
     left = cv2.dilate(cv2.erode((rest > allowed).astype(np.uint8), _SQUARE), _SQUARE)
+    # what comes in across the picture's edge, no shift of the last frame shows: its rim is left out
+    left[:SHAKE_RIM], left[-SHAKE_RIM:], left[:, :SHAKE_RIM], left[:, -SHAKE_RIM:] = 0, 0, 0, 0
     if np.count_nonzero(left) / left.size > config.min_fraction:
         return None
     if alike:  # (against each other: the whole picture's estimate runs a little long, all quarters' alike)
@@ -422,10 +424,11 @@ def _softened(small: np.ndarray) -> np.ndarray:
 
 SHAKE_MAX = 1.0  # small-image pixels (a sixth of a grid spacing): the whole picture moving this little is a shake
 SHAKE_MIN = 0.1  # ... and at least this much (less changes too little to tell it from a hand moving little)
-SHAKE_ALIKE = 0.2  # small-image pixels each quarter's shift may stray from the quarters' median
+SHAKE_ALIKE = 0.3  # small-image pixels each quarter's shift may stray from the quarters' median
 SHAKE_SLACK = 0.5  # small-image pixels the shift found may be off by, frame to frame (slope x this forgiven)
 ANCHOR_SLACK = 0.25  # ... against the still spell's first frame (at 0.5 a hand moving 3 px a frame under a
 # shake held 5 frames)
+SHAKE_RIM = 2  # small-image pixels at the picture's edge a shake brings in unseen (a pixel, and the softening)
 SHAKE_SPREAD = 8  # of the 16 tiles of the picture, a shake's change reaches at least this many
 SHAKE_MEMORY = 5  # frames looked back on: the camera is shaking when ...
 SHAKE_ESTABLISHED = 2  # ... this many of them were shakes spread over the picture

@@ -245,7 +245,7 @@ def test_a_hand_moving_as_slowly_as_the_shake_is_motion_once_it_has_moved_furthe
             still_run = 0 if detector.moving(shaken) else still_run + 1
             runs[amplitude] = max(runs[amplitude], still_run)
     assert runs[0.0] == 0  # unshaken, every frame moves
-    assert runs[1.0] <= 3  # shaken, never the 0.4 s (shaken_still_s) a shaken spell must last at 10 fps
+    assert runs[1.0] <= 4  # shaken, never the 0.4 s (shaken_still_s: 5 frames at 10 fps) a shaken spell must last
 
 
 def test_an_unshaken_still_board_is_read_as_soon_as_before() -> None:
