@@ -79,7 +79,8 @@ class SessionConfig:
     roi: tuple[int, int, int, int] | None = None  # read only this part of each frame: left, top, width, height
     covered_alert_s: float = 10.0  # ... and this long: the arbiter is told which points
     shake_alert_s: float = 5.0  # the camera shaking this long, with no calm of shake_calm_s: the arbiter is told
-    shake_calm_s: float = 3.0  # (told again only after a calm of a minute)
+    shake_calm_s: float = 3.0
+    shake_told_again_s: float = 60.0  # a camera that shook, was told of and has been calm this long is told of again
     # likelihood ratio of a disc on a point for "occupied", and of none for "empty" (1: off). bench.bench_discs
     # measures about 40 for "none" and thousands for a disc on rendered stills; 25 was tried and lost a
     # game on the recorder bench (video frames are blurrier than stills), so it stays well below both
@@ -291,11 +292,11 @@ class RecordingSession:
         that shakes). The recorder takes the shake out, but it waits longer for a still board (moves
         are logged a few tenths of a second later), and a stronger shake can hide a move or make a
         clock press look made without one; the remedy is at the table. A camera bumped once shakes
-        for a few frames only. Told again after a minute's calm."""
+        for a few frames only. Told again after a calm of ``shake_told_again_s``."""
         if self.observer is None:
             return []
         if not self.observer.motion.shaking:
-            if self._shake_told and t - self._shaking_last > SHAKE_TOLD_AGAIN_S:
+            if self._shake_told and t - self._shaking_last > self.config.shake_told_again_s:
                 self._shake_told = False
             return []
         if self._shaking_since is None or t - self._shaking_last > self.config.shake_calm_s:
@@ -775,7 +776,6 @@ def _region(image: np.ndarray, roi: tuple[int, int, int, int]) -> np.ndarray:
 
 SECOND_BOARD_SIZE = 0.8  # a second board is looked for only where one this big (of the first) would fit
 BLANK_LEVEL = 8  # a picture with nothing brighter than this (of 255) shows nothing at all
-SHAKE_TOLD_AGAIN_S = 60.0  # a camera that shook, was told of and has been calm this long is told of again
 
 
 def blank_picture(image: np.ndarray, level: float = BLANK_LEVEL) -> str:
