@@ -1029,11 +1029,16 @@ class Resolver:
         """Does ``candidate`` differ from the record on a point nobody could see (a hand may be there)?
 
         With a hand over some point, the points at its edge read partly "covered" too
-        (``edge_hidden_p``): what they show is not yet the board.
+        (``edge_hidden_p``): what they show is not yet the board. Points glare blows out can read
+        "covered" with no hand near, for as long as the light stays: when they are all that reads
+        so, they hide nothing a wait would show (s960000-clean-004: a cannon leaving a blown-out
+        point waited 4.5 s, until the reply came and the two were raised as made at once).
         """
         if not observation.mask.any():
             return False
         hidden = observation.mask | (observation.probs[:, COVERED_INDEX] >= self.config.edge_hidden_p)
+        if observation.unreadable is not None and not (hidden & ~observation.unreadable).any():
+            return False
         current = self.game.position.board
         return any(hidden[sq] for sq in range(90) if candidate.board[sq] != current[sq])
 

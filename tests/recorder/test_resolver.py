@@ -971,6 +971,20 @@ def test_a_glare_washed_point_does_not_contradict_a_move() -> None:
     assert not [e for e in events if isinstance(e, Alert)]
 
 
+def test_a_move_off_a_blown_out_point_reading_covered_is_not_held_for_a_hand() -> None:
+    # s960000-clean-004: the cannon left a point glare blows out, which read "covered" on every still
+    # view; the move waited 4.5 s for a hand that was not there, then came with the reply as two moves
+    board = _moved(Position.start().board, "b2", "b5")
+    b2 = parse_square("b2")
+    blown = np.zeros(90, dtype=bool)
+    blown[b2] = True
+    view = observe_board(board, 2.0, covered=(b2,))
+    assert _recorded(_started().observe(view)) == []  # a hand may be over b2: wait
+    assert _recorded(_started().observe(replace(view, unreadable=blown))) == ["b2b5"]
+    hand = observe_board(board, 2.0, covered=(b2, parse_square("c2")))  # a hand beside the glare: wait
+    assert _recorded(_started().observe(replace(hand, unreadable=blown))) == []
+
+
 def test_an_inconclusive_board_is_read_again_a_few_times() -> None:
     """A move read poorly on one look (glare, blur) is looked at again, but a board that stays unclear is let be."""
     board = _moved(Position.start().board, "h2", "e2")
