@@ -1031,16 +1031,19 @@ class Resolver:
         With a hand over some point, the points at its edge read partly "covered" too
         (``edge_hidden_p``): what they show is not yet the board. Points glare blows out can read
         "covered" with no hand near, for as long as the light stays: when they are all that reads
-        so, they hide nothing a wait would show (s960000-clean-004: a cannon leaving a blown-out
-        point waited 4.5 s, until the reply came and the two were raised as made at once).
+        so, a piece leaving one shows where it went, and the move is judged (s960000-clean-004: a
+        cannon leaving a blown-out point waited 4.5 s, until the reply came and the two were raised
+        as made at once); a piece landing on one waits for a view that reads it (the light changes),
+        since nothing else tells it from a move to the point beside it (standing inject-035).
         """
         if not observation.mask.any():
             return False
         hidden = observation.mask | (observation.probs[:, COVERED_INDEX] >= self.config.edge_hidden_p)
-        if observation.unreadable is not None and not (hidden & ~observation.unreadable).any():
-            return False
         current = self.game.position.board
-        return any(hidden[sq] for sq in range(90) if candidate.board[sq] != current[sq])
+        changed = [sq for sq in range(90) if candidate.board[sq] != current[sq] and hidden[sq]]
+        if observation.unreadable is not None and not (hidden & ~observation.unreadable).any():
+            return any(candidate.board[sq] != "." for sq in changed)
+        return bool(changed)
 
     def _candidates(self, with_pairs: bool) -> list[_Candidate]:
         game, cfg = self.game, self.config
