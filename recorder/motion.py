@@ -169,8 +169,9 @@ class MotionDetector:
         aligned = _moved_back(reference, self._previous)
         if aligned is not None:
             relit, _ = relit_difference(self._previous, aligned)
-            slope = np.hypot(cv2.Sobel(self._previous.astype(np.float32), cv2.CV_32F, 1, 0, ksize=3),
-                             cv2.Sobel(self._previous.astype(np.float32), cv2.CV_32F, 0, 1, ksize=3)) / 8.0
+            current = self._previous.astype(np.float32)
+            slope = np.hypot(cv2.Sobel(current, cv2.CV_32F, 1, 0, ksize=3),
+                             cv2.Sobel(current, cv2.CV_32F, 0, 1, ksize=3)) / 8.0  # grey levels a pixel
             changed = _explained_away(changed, np.abs(relit) > ARM_THRESHOLD + BUMP_SLACK * slope)
         return changed if self._crossing(changed) is not None else None
 
