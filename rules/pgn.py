@@ -484,6 +484,21 @@ def _comment(text: str) -> str:
     return " ".join(text.replace("}", ")").split())
 
 
+_GLYPH_NAGS = {glyph: f"${number}" for number, glyph in _NAG_GLYPHS.items()}
+
+
+def _nags(comment: str) -> tuple[list[str], str]:
+    """The annotator's marks a move's comment starts with (as reading keeps them: ``!``, ``?!``,
+    ``$14``), written as the NAGs PGN's export format asks for (``$1``, ``$6``, ``$14``), and the
+    rest of the comment. Other programs read ``{!}`` as a note, not as the annotation it was."""
+    words = comment.split(" ")
+    nags: list[str] = []
+    while words and (words[0] in _GLYPH_NAGS or (words[0][:1] == "$" and words[0][1:].isdigit())):
+        nags.append(_GLYPH_NAGS.get(words[0], words[0]))
+        words.pop(0)
+    return nags, " ".join(words)
+
+
 def write_pgn(game: PgnGame, notation: str = CHINESE, *, traditional: bool = False,
               fullwidth: bool = False) -> str:
     """The game as PGN text with moves in ``notation`` (strict writing, one move pair a line, lines
@@ -526,7 +541,8 @@ def write_pgn(game: PgnGame, notation: str = CHINESE, *, traditional: bool = Fal
             line = f"{number}. {text}" if position.side_to_move == "red" else f"{number}... {text}"
         else:
             line += f" {text}"
-        comment = _comment(game.move_comments[index] if index < len(game.move_comments) else "")
+        nags, comment = _nags(_comment(game.move_comments[index] if index < len(game.move_comments) else ""))
+        line += "".join(f" {nag}" for nag in nags)
         if comment:
             body.append(line + " {" + comment + "}")
             line = ""

@@ -290,6 +290,12 @@ def test_annotators_glyphs_and_nags_are_kept_at_the_start_of_their_moves_comment
     (game,) = read_pgn("1. h2e2! {good} h9g7 $6 2. h0g2!? $14 {x} i9h9?? *\n")
     assert [m.iccs for m in game.moves] == ["h2e2", "h9g7", "h0g2", "i9h9"]
     assert game.move_comments == ["! good", "?!", "!? $14 x", "??"]
+    # written back as NAGs, as PGN's export format asks (other programs read "{!}" as a note)
+    written = write_pgn(game, "iccs")
+    assert written.splitlines()[-5:-1] == \
+        ["1. H2-E2 $1 {good}", "1... H9-G7 $6", "2. H0-G2 $5 $14 {x}", "2... I9-H9 $4"]
+    assert "{!" not in written and "{?" not in written
+    assert read_pgn(written)[0].move_comments == game.move_comments
 
 
 def test_a_nested_variation_is_named_as_written() -> None:
