@@ -8,7 +8,7 @@ comments, and the result (``1-0``, ``0-1``, ``1/2-1/2``, ``*``).
 Reading is lenient, as imported files are edges of the system: files may be UTF-8 (with
 or without BOM), GBK/GB18030 or Big5; moves may be in any notation the readers of
 :mod:`rules.notation` accept; annotation glyphs and NAGs are kept at the start of their move's
-comment, and variations are left out with a note (``PgnGame.notes``). A move that cannot be read stops that game, and so
+comment (and written back as NAGs, ``$1``), and variations are left out with a note (``PgnGame.notes``). A move that cannot be read stops that game, and so
 does a ``{`` comment or a variation never closed that swallowed moves; the problem is kept in ``PgnGame.errors``
 (``strict=True`` raises instead); so is a tag line that does not parse (``malformed tag on
 line N``), which is left out. Nothing is logged above debug: the caller decides what a
