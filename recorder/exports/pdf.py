@@ -148,9 +148,10 @@ class _Sheet:
 
     def fitted_cell(self, x: float, y: float, w: float, h: float, text: str, *, points: float = 10,
                     smallest: float = 6.5, border: Literal[0, 1] = 0, keep_end: bool = False,
-                    fill: tuple[int, int, int] | None = None) -> None:
+                    fill: tuple[int, int, int] | None = None, two_lines: bool = False) -> None:
         """A cell whose text stays inside it: set smaller (down to ``smallest`` points) when it is too
-        long, and cut with an ellipsis when even that is too long (a long name or a file path;
+        long, with ``two_lines`` then on two lines (a name or an event: a sheet the players sign
+        must name them whole), and cut with an ellipsis when even that is too long (a file path;
         ``keep_end`` cuts a path's front and keeps its file name)."""
         room = w - 2.0 * self.s
         self.font(points)
@@ -158,12 +159,40 @@ class _Sheet:
         if width > room:
             points = max(smallest, points * room / width)
             self.font(points)
+            if two_lines and self.pdf.get_string_width(text) > room:
+                split = self._two_lines(text.strip(), room, h, smallest)
+                if split is not None:
+                    size, first, second = split
+                    self.text_cell(x, y, w, h, "", border=border, fill=fill)
+                    self.text_cell(x, y, w, h / 2, " " + first, points=size)
+                    self.text_cell(x, y + h / 2, w, h / 2, " " + second, points=size)
+                    return
             if self.pdf.get_string_width(text) > room:
                 text = text.strip()
                 while text and self.pdf.get_string_width(" …" + text if keep_end else text + "…") > room:
                     text = text[1:] if keep_end else text[:-1]
                 text = " …" + text if keep_end else text.rstrip() + "…"
         self.text_cell(x, y, w, h, text, points=points, border=border, fill=fill)
+
+    def _two_lines(self, text: str, room: float, h: float, smallest: float) -> tuple[float, str, str] | None:
+        """The largest size (points, as large as half of ``h`` holds, down to ``smallest``) at which
+        ``text`` splits into two lines each ``room`` wide, and the two: split at the space nearest
+        the middle that fits, else between any two characters (a Chinese name has no spaces)."""
+        largest = (h / 2) / (0.3528 * 1.15 * self.s)  # a line of half the cell (a point is 0.3528 mm)
+        middle = len(text) / 2
+        spaces = sorted((i for i, c in enumerate(text) if c == " "), key=lambda i: abs(i - middle))
+        anywhere = sorted(range(1, len(text)), key=lambda i: abs(i - middle))
+        for places in (spaces, anywhere):  # between words at any size before inside one
+            size = largest
+            while size >= smallest:
+                self.font(size)
+                for at in places:
+                    first, second = text[:at].rstrip(), text[at:].strip()
+                    if first and second and max(self.pdf.get_string_width(first),
+                                                self.pdf.get_string_width(second)) <= room:
+                        return size, first, second
+                size -= 0.5
+        return None
 
     # --- parts of the form -----------------------------------------------------------------
     def title(self, y: float, continued: int, not_over: str = "") -> float:
@@ -197,8 +226,9 @@ class _Sheet:
                 color = RED_INK if label.startswith("红") else (0, 0, 0)
                 self.text_cell(x, y + row_index * h, label_w, h, label, points=7.5, border=1,
                                fill=(238, 238, 238), color=color)
+                path = "/" in value or "\\" in value
                 self.fitted_cell(x + label_w, y + row_index * h, w - label_w, h, " " + value, border=1,
-                                 keep_end="/" in value or "\\" in value)
+                                 keep_end=path, two_lines=not path)
                 x += w
         y += len(rows) * h
         self.text_cell(self.margin, y, 26 * s, h, "结果 Result", points=7.5, border=1, fill=(238, 238, 238))

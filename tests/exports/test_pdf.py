@@ -81,8 +81,27 @@ def test_long_names_and_paths_stay_inside_their_header_cells(monkeypatch: pytest
               if any(part in text for part in ("Championship", "Wang", "郑惟桐", "game.mp4"))]
     assert len(values) == 4
     assert all(width <= w for w, _, width in values)  # nothing runs into the next cell
-    assert any(text.endswith("…") for _, text, _ in values)  # what was cut says so
-    assert any(text.endswith("game.mp4") for _, text, _ in values)  # a path keeps its file name
+    assert any(text.strip().startswith("…") and text.endswith("game.mp4") for _, text, _ in values)  # a path
+    # is cut at its front, keeping its file name; a name too long for one line takes two, whole (the
+    # players sign the sheet: an organiser tester's "Wang Tianyi, Grandmaster of the Hangzhou Xia…")
+    lines = [text.strip() for _, text, _ in drawn]
+    assert "Wang Tianyi, Grandmaster of the" in lines and "Hangzhou Xiangqi Association Team" in lines
+    assert not any(text.endswith("…") for _, text, _ in drawn)
+
+
+def test_a_name_too_long_even_for_two_lines_is_cut_and_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    from recorder.exports import pdf as pdf_module
+
+    drawn: list[str] = []
+    real = pdf_module._Sheet.text_cell
+
+    def spy(self: pdf_module._Sheet, x: float, y: float, w: float, h: float, text: str, **kwargs: object) -> None:
+        real(self, x, y, w, h, text, **kwargs)  # type: ignore[arg-type]
+        drawn.append(text)
+
+    monkeypatch.setattr(pdf_module._Sheet, "text_cell", spy)
+    scoresheet_pdf(game_events(["h2e2"], seed=1, faults=False, result=None), GameInfo(red="Wang Tianyi " * 20))
+    assert any(text.strip().startswith("Wang") and text.endswith("…") for text in drawn)
 
 
 @pytest.mark.skipif(find_latin_font() is None, reason="no Latin fallback font (fonts-dejavu-core)")
