@@ -169,9 +169,7 @@ class MotionDetector:
         aligned = _moved_back(reference, self._previous)
         if aligned is not None:
             relit, _ = relit_difference(self._previous, aligned)
-            current = self._previous.astype(np.float32)
-            slope = np.hypot(cv2.Sobel(current, cv2.CV_32F, 1, 0, ksize=3),
-                             cv2.Sobel(current, cv2.CV_32F, 0, 1, ksize=3)) / 8.0  # grey levels a pixel
+            slope = _slope(self._previous.astype(np.float32))
             changed = _explained_away(changed, np.abs(relit) > ARM_THRESHOLD + BUMP_SLACK * slope)
         return changed if self._crossing(changed) is not None else None
 
@@ -386,19 +384,15 @@ def _shake_shift(before: np.ndarray, current: np.ndarray, config: MotionConfig, 
     if before.shape != current.shape:
         return None
     first, second = _softened(before), _softened(current)
-    (dx, dy), _ = cv2.phaseCorrelate(first, second, _window(first.shape))
+    dx, dy = _whole_shift(first, second)
     size = float(np.hypot(dx, dy))
     if size > SHAKE_MAX:
         return None
-    move = np.array([[1.0, 0.0, dx], [0.0, 1.0, dy]])
-    moved = cv2.warpAffine(first, move, (first.shape[1], first.shape[0]), flags=cv2.INTER_LINEAR,
-                           borderMode=cv2.BORDER_REPLICATE)
-    diff = np.asarray(second - moved, dtype=np.float64)
+    diff = np.asarray(second - _shifted(first, dx, dy), dtype=np.float64)
     rest = np.abs(diff - float(np.median(diff)))
     allowed: np.ndarray | float = config.threshold
     if slack > 0:  # the shift is found to a fraction of a pixel: on a steep edge that fraction is a change too
-        allowed = config.threshold + slack / 8 * np.hypot(cv2.Sobel(second, cv2.CV_64F, 1, 0, ksize=3),
-                                                          cv2.Sobel(second, cv2.CV_64F, 0, 1, ksize=3))
+        allowed = config.threshold + slack * _slope(second)
     left = cv2.dilate(cv2.erode((rest > allowed).astype(np.uint8), _SQUARE), _SQUARE)
     # what comes in across the picture's edge, no shift of the last frame shows: its rim is left out
     left[:SHAKE_RIM], left[-SHAKE_RIM:], left[:, :SHAKE_RIM], left[:, -SHAKE_RIM:] = 0, 0, 0, 0
@@ -410,7 +404,7 @@ def _shake_shift(before: np.ndarray, current: np.ndarray, config: MotionConfig, 
         for rows in (slice(0, height // 2), slice(height // 2, height)):
             for cols in (slice(0, width // 2), slice(width // 2, width)):
                 part, other = np.ascontiguousarray(first[rows, cols]), np.ascontiguousarray(second[rows, cols])
-                quarters.append(cv2.phaseCorrelate(part, other, _window(part.shape))[0])
+                quarters.append(_whole_shift(part, other))
         shifts = np.array(quarters)
         if np.hypot(*(shifts - np.median(shifts, axis=0)).T).max() > SHAKE_ALIKE:
             return None
@@ -428,13 +422,31 @@ def _moved_back(view: np.ndarray, current: np.ndarray) -> np.ndarray | None:
     ``BUMP_MIN`` to ``BUMP_MAX`` small pixels (the camera bumped, less than a recalibration); else None."""
     if view.shape != current.shape:
         return None
-    first = _softened(view)
-    (dx, dy), _ = cv2.phaseCorrelate(first, _softened(current), _window(first.shape))
+    dx, dy = _whole_shift(_softened(view), _softened(current))
     if not BUMP_MIN <= float(np.hypot(dx, dy)) <= BUMP_MAX:
         return None
+    return _shifted(view.astype(np.float32), dx, dy)
+
+
+def _whole_shift(first: np.ndarray, second: np.ndarray) -> tuple[float, float]:
+    """How far (small-image pixels, x and y) the whole picture moved from ``first`` to ``second``
+    (softened float64 images; phase correlation)."""
+    (dx, dy), _ = cv2.phaseCorrelate(first, second, _window(first.shape))
+    return float(dx), float(dy)
+
+
+def _shifted(image: np.ndarray, dx: float, dy: float) -> np.ndarray:
+    """``image`` (float) moved by ``dx``, ``dy`` pixels, its edge repeated where it moved in."""
     move = np.array([[1.0, 0.0, dx], [0.0, 1.0, dy]])
-    return np.asarray(cv2.warpAffine(view.astype(np.float32), move, (view.shape[1], view.shape[0]),
-                                     flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE))
+    return np.asarray(cv2.warpAffine(image, move, (image.shape[1], image.shape[0]), flags=cv2.INTER_LINEAR,
+                                     borderMode=cv2.BORDER_REPLICATE))
+
+
+def _slope(image: np.ndarray) -> np.ndarray:
+    """How steeply ``image`` (float32 or float64) changes at each pixel, in grey levels a pixel: what
+    a shift found a fraction of a pixel off changes there, per pixel of error."""
+    depth = cv2.CV_64F if image.dtype == np.float64 else cv2.CV_32F
+    return np.asarray(np.hypot(cv2.Sobel(image, depth, 1, 0, ksize=3), cv2.Sobel(image, depth, 0, 1, ksize=3)) / 8.0)
 
 
 def _explained_away(changed: np.ndarray, still_differs: np.ndarray) -> np.ndarray:
