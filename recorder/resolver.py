@@ -385,7 +385,7 @@ class Resolver:
             log.debug("t=%.2f: the clock announces more moves than %s and glare may hide one; waiting", t,
                       " ".join(m.iccs for m in decision.candidate.moves))
             return events
-        if acceptable and self._touches_mask(decision.candidate, observation):
+        if acceptable and self._touches_mask(decision, observation):
             log.debug("t=%.2f: best candidate changes a point that could not be seen; waiting", t)
             self.wants_retry = True
             self._move_hidden = True  # a press meanwhile may be that move's: it waits for it
@@ -1025,25 +1025,44 @@ class Resolver:
                 return True
         return False
 
-    def _touches_mask(self, candidate: _Candidate, observation: Observation) -> bool:
-        """Does ``candidate`` differ from the record on a point nobody could see (a hand may be there)?
+    def _touches_mask(self, decision: _Decision, observation: Observation) -> bool:
+        """Does the best candidate differ from the record on a point nobody could see (a hand may be there)?
 
         With a hand over some point, the points at its edge read partly "covered" too
         (``edge_hidden_p``): what they show is not yet the board. Points glare blows out can read
         "covered" with no hand near, for as long as the light stays: when they are all that reads
         so, a piece leaving one shows where it went, and the move is judged (s960000-clean-004: a
         cannon leaving a blown-out point waited 4.5 s, until the reply came and the two were raised
-        as made at once); a piece landing on one waits for a view that reads it (the light changes),
-        since nothing else tells it from a move to the point beside it (standing inject-035).
+        as made at once). A piece landing on one is judged when the view contradicts no point and
+        the rest of it, every point glare touches left out, still names that move clearly (nothing
+        else empties its old point);
+        otherwise it waits for a view that reads it (the light changes), since only the glare points
+        tell it from a move to the point beside it (standing inject-035). With a steady lamp, waiting
+        for ever stopped the record there.
         """
         if not observation.mask.any():
             return False
+        candidate = decision.candidate
         hidden = observation.mask | (observation.probs[:, COVERED_INDEX] >= self.config.edge_hidden_p)
         current = self.game.position.board
         changed = [sq for sq in range(90) if candidate.board[sq] != current[sq] and hidden[sq]]
         if observation.unreadable is not None and not (hidden & ~observation.unreadable).any():
-            return any(candidate.board[sq] != "." for sq in changed)
+            if not any(candidate.board[sq] != "." for sq in changed):
+                return False
+            return decision.bad > 0 or not self._named_without_glare(decision, observation,
+                                                                     hidden | observation.unreadable)
         return bool(changed)
+
+    def _named_without_glare(self, decision: _Decision, observation: Observation, glare: np.ndarray) -> bool:
+        """Does the view, with the ``glare`` points left out, name the candidate of ``decision`` clearly?"""
+        cfg = self.config
+        scorer = Scorer(observation.probs, glare, cfg.floor, cfg.bad_p, cfg.type_floor)
+        without = self._decide(scorer, with_pairs=decision.candidate.kind == "pair")
+        named = without.candidate.board == decision.candidate.board and self._acceptable(without, scorer)
+        log.debug("%s lands where glare blows the board out; the rest of the view %s it (gap %.1f)",
+                  " ".join(m.iccs for m in decision.candidate.moves), "names" if named else "does not name",
+                  without.gap)
+        return named
 
     def _candidates(self, with_pairs: bool) -> list[_Candidate]:
         game, cfg = self.game, self.config

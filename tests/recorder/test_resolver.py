@@ -983,13 +983,34 @@ def test_a_move_off_a_blown_out_point_reading_covered_is_not_held_for_a_hand_one
     assert _recorded(_started().observe(replace(view, unreadable=blown))) == ["b2b5"]
     hand = observe_board(board, 2.0, covered=(b2, parse_square("c2")))  # a hand beside the glare: wait
     assert _recorded(_started().observe(replace(hand, unreadable=blown))) == []
-    # a piece landing on such a point waits for a view that reads it: nothing else tells where it
-    # stopped (standing inject-035: a chariot's b0b6 onto the glare read as b0b7, and the game was lost)
+    # a piece landing on such a point is judged when the rest of the view names the move: nothing
+    # else empties b2 (a steady lamp otherwise stops the record there, move after move)
     b5 = parse_square("b5")
     landed = observe_board(board, 2.0, covered=(b5,))
     blown[:] = False
     blown[b5] = True
-    assert _recorded(_started().observe(replace(landed, unreadable=blown))) == []
+    assert _recorded(_started().observe(replace(landed, unreadable=blown))) == ["b2b5"]
+    # ... and waits for a view that reads it when glare touches the point beside it too, which alone
+    # would tell b2b5 from b2b4 (standing inject-035: a chariot's b0b6 onto the glare read as b0b7)
+    b4 = parse_square("b4")
+    blown[b4] = True
+    washed = observe_board(board, 2.0, covered=(b5,), misread={b4: ("C", 0.6)})
+    assert _recorded(_started().observe(replace(washed, unreadable=blown))) == []
+
+
+def test_a_steady_lamp_over_the_point_a_piece_lands_on_does_not_stop_the_record() -> None:
+    """Moves after a landing on a blown-out point reading "covered" are recorded, the lamp never moving."""
+    blown = np.zeros(90, dtype=bool)
+    e2 = parse_square("e2")
+    blown[e2] = True
+    resolver = _started()
+    position = Position.start()
+    recorded: list[str] = []
+    for i, move in enumerate(["h2e2", "h9g7", "h0g2", "i9h9", "i0h0"]):
+        position = position.play(move)
+        view = observe_board(position.board, 2.0 + 3 * i, covered=(e2,), seed=i)
+        recorded += _recorded(resolver.observe(replace(view, unreadable=blown)))
+    assert recorded == ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0"]
 
 
 def test_an_inconclusive_board_is_read_again_a_few_times() -> None:
