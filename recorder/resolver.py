@@ -1467,12 +1467,26 @@ class Resolver:
             looked = occupied & (scorer.visible | np.isin(np.arange(90), list(suspect)))
             again = judged(looked, cfg.off_point_confirm)
             shifted.update({sq: v for sq, v in again.items() if sq in suspect})
-        if not shifted and not misread and not suspect:  # a clean view: the reference for the next one
+        if not shifted and not misread and not suspect and not self._hand_in_view(observation):
+            # a clean view: the reference for the next one
             fresh = residual_offsets(measured, occupied & scorer.visible)
             if reference is not None:  # a disc not found this time keeps the last place it was seen
                 fresh = np.where(np.isnan(fresh) & occupied[:, None], reference, fresh)
             self._offsets_ref = _CleanView(board, fresh, observation.view, parallax_field(measured), observation.t)
         return shifted, pictured
+
+    def _hand_in_view(self, observation: Observation) -> bool:
+        """Does some point read "covered" where no glare blows the board out: a hand still in the view?
+
+        A view with a hand over part of a piece is no clean view to measure later pictures against:
+        the hand, gone on the next view, moved that piece's picture (s1200000-clean-036: a hand
+        bringing a chariot beside the black horse covered half of it, one point read covered, and
+        the horse, never touched, was raised as lying 0.33 spacings off its point).
+        """
+        hidden = observation.mask | (observation.probs[:, COVERED_INDEX] >= self.config.edge_hidden_p)
+        if observation.unreadable is not None:
+            hidden = hidden & ~observation.unreadable
+        return bool(hidden.any())
 
     def _patch_moved(self, shift: PatchShift, before: np.ndarray | None, ease: float) -> float | None:
         """How far off its point a piece stands whose picture moved by ``shift`` since the clean view,

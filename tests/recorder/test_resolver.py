@@ -1417,3 +1417,21 @@ def test_a_piece_missing_from_the_board_as_set_up_is_raised_before_anything_move
         later += resolver.observe(observe_board(gone, t, touched=()))
     (raised,) = [a for a in later if isinstance(a, Alert)]
     assert raised.squares == ("a3",) and "g3" not in raised.text
+
+
+def test_a_view_with_a_hand_over_half_a_piece_is_no_clean_view_to_measure_pictures_against() -> None:
+    # s1200000-clean-036: the hand bringing a chariot beside the black horse covered half of it, with
+    # one point read as covered; that view became the one later pictures were measured against, and
+    # the horse, never touched, was raised as lying 0.33 spacings off its point once the hand was gone
+    resolver, after, g3 = _seen_pictured_at_start()
+    h3 = parse_square("h3")
+    # the piece, half under the hand, shows its picture a third of a spacing aside (its disc is found on its point)
+    hand = _pictured(after.board, 2.0, _on_points(after.board), {g3: (0.35, 0.0)}, covered=(h3,),
+                     touched=(parse_square("h2"), parse_square("e2"), g3, h3))
+    picture = hand.view.copy()  # type: ignore[union-attr]
+    x, y = int((1.0 + g3 % 9) * 48), int((1.0 + 9 - g3 // 9) * 48)
+    picture[y - 60:y + 60, x + 26:x + 90] = 30  # the hand's dark sleeve over h3 and the piece's edge
+    assert _recorded(resolver.observe(replace(hand, view=picture))) == ["h2e2"]
+    events = [e for t in (2.6, 3.0) for e in resolver.observe(_pictured(after.board, t, _on_points(after.board),
+                                                                        touched=(g3, h3)))]
+    assert not [e for e in events if isinstance(e, Alert)]
