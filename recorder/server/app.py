@@ -92,6 +92,10 @@ class ConsoleServer(ThreadingHTTPServer):
         self._guard = threading.Lock()
         self._file = _identity(self.db_path)  # the store file served: another put in its place is noticed
         self._generation = 0  # bumped when it is: every thread's connection is opened again
+        # game id -> (what the state was built from, the state): a hall's console loads every game,
+        # each page and every event stream message asks again, and replaying a game costs milliseconds
+        self._states: dict[int, tuple[tuple[int, GameRow, int], dict[str, Any]]] = {}
+        self._states_guard = threading.Lock()
         self.feed = EventFeed(lambda: last_event_id(self.store().db), lambda after: events_after(self.store().db, after),
                               lambda gid: self.state_of(self.store(), gid), poll_s, check=self._check)
         if ":" in address[0]:  # an IPv6 address (::1, ::)
@@ -145,13 +149,23 @@ class ConsoleServer(ThreadingHTTPServer):
         if self._file is not None:
             self.store().close_lost_sessions()
 
-    @staticmethod
-    def state_of(store: GameStore, game_id: int) -> dict[str, Any] | None:
+    def state_of(self, store: GameStore, game_id: int) -> dict[str, Any] | None:
+        """The game's state as the console shows it (``None`` for no such game), replayed only when
+        its row or its events changed since last asked: events are only ever appended, so the
+        newest one's number and the row say whether it did. Callers must not change what it returns."""
         try:
             row = store.game(game_id)
         except KeyError:
             return None
-        return game_state(row, read_game_events(store.db, game_id))
+        key = (self._generation, row, store.last_seq(game_id))
+        with self._states_guard:
+            kept = self._states.get(game_id)
+        if kept is not None and kept[0] == key:
+            return kept[1]
+        state = game_state(row, read_game_events(store.db, game_id))
+        with self._states_guard:
+            self._states[game_id] = (key, state)
+        return state
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         """A client that hung up or timed out is no server error (a browser closing a tab, a reload)."""

@@ -904,3 +904,21 @@ def test_moves_recorded_after_a_marked_result_are_not_published(console: Any) ->
     assert post(f"{console.url}/api/games/{game}/result", {"result": "*"}, "Liu")[0] == 200  # the wrong game: reopened
     (shown,) = json.loads(get(f"{console.url}/api/public/games?game={game}")[1])["games"]
     assert len(shown["moves"]) == len(truth("game_short")["plies"])
+
+
+def test_a_games_state_is_built_again_only_when_its_events_or_its_row_change(console: Any) -> None:
+    # a hall's console loads every game and each event stream message carries its game's state:
+    # replaying a game's events for each was most of what /api/games cost
+    game = record(console.db)
+    with GameStore(console.db) as store:
+        first = console.server.state_of(store, game)
+        assert console.server.state_of(store, game) is first
+        store.append(game, illegal_alert(500.0, 5))
+        second = console.server.state_of(store, game)
+        assert len(second["alerts"]) == len(first["alerts"]) + 1
+        info = store.game(game).info
+        store.set_info(game, GameInfo(event=info.event, round=info.round, board=info.board, red="Zhao",
+                                      black=info.black, time_control=info.time_control))
+        assert console.server.state_of(store, game)["red"] == "Zhao"
+    status, body, _ = get(console.url + "/api/games")
+    assert status == 200 and json.loads(body)["games"][0]["red"] == "Zhao"
