@@ -30,7 +30,10 @@ def washed_out(rectified: np.ndarray, spacing: float, margin: float, *, clipped:
     if picture.ndim == 2:
         blown = (picture >= clipped).astype(np.float32)
     else:
-        blown = ((picture.max(axis=2) >= clipped) & (picture.min(axis=2) >= white)).astype(np.float32)
+        channels = cv2.split(picture)  # (numpy's max over the last axis costs ten times as much)
+        brightest = cv2.max(cv2.max(channels[0], channels[1]), channels[2])
+        darkest = cv2.min(cv2.min(channels[0], channels[1]), channels[2])
+        blown = ((brightest >= clipped) & (darkest >= white)).astype(np.float32)
     side = max(3, int(round(0.9 * spacing)))
     share = cv2.blur(blown, (side, side), borderType=cv2.BORDER_REPLICATE)
     x, y = square_centres(spacing, margin)
