@@ -130,6 +130,13 @@ class ConsoleServer(ThreadingHTTPServer):
             self._local.store, self._local.generation = store, self._generation
         return store
 
+    def _new_file(self) -> None:
+        """The store file served changed: each thread's connection is opened again, and no game's
+        kept state stands."""
+        self._generation += 1
+        with self._states_guard:
+            self._states.clear()
+
     def _check(self) -> None:
         """The watcher's periodic look (every 2 s): the store file still the one served, recorders alive."""
         now = _identity(self.db_path)
@@ -138,13 +145,13 @@ class ConsoleServer(ThreadingHTTPServer):
                 if self._file is not None:
                     log.error("the game store %s was removed while serving: nothing can be shown or recorded "
                               "until it is back (restore it, or a recorder makes a new one there)", self.db_path)
-                    self._generation += 1  # connections open on the deleted file are dropped: each request says so
+                    self._new_file()  # connections open on the deleted file are dropped: each request says so
                 self._file = None
                 return
             log.warning("the game store %s was replaced by another file while serving: reading the new one; "
                         "open pages reload", self.db_path)
             self._file = now
-            self._generation += 1
+            self._new_file()
             self.feed.reset(last_event_id(self.store().db))
         if self._file is not None:
             self.store().close_lost_sessions()
@@ -157,7 +164,11 @@ class ConsoleServer(ThreadingHTTPServer):
             row = store.game(game_id)
         except KeyError:
             return None
-        key = (self._generation, row, store.last_seq(game_id))
+        # the file the store was opened on (a request begun before the file was replaced ends after)
+        generation = getattr(self._local, "generation", None) if store is getattr(self._local, "store", None) else None
+        if generation is None:  # not this thread's connection: nothing known to key it by
+            return game_state(row, read_game_events(store.db, game_id))
+        key = (generation, row, store.last_seq(game_id))
         with self._states_guard:
             kept = self._states.get(game_id)
         if kept is not None and kept[0] == key:

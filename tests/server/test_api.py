@@ -6,7 +6,10 @@ import base64
 import contextlib
 import http.client
 import json
+import os
 import socket
+import sqlite3
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -16,6 +19,7 @@ from typing import Any
 import pytest
 
 from recorder.events import (
+    Alert,
     AlertAcknowledged,
     MoveCorrected,
     MoveRecorded,
@@ -910,15 +914,39 @@ def test_a_games_state_is_built_again_only_when_its_events_or_its_row_change(con
     # a hall's console loads every game and each event stream message carries its game's state:
     # replaying a game's events for each was most of what /api/games cost
     game = record(console.db)
-    with GameStore(console.db) as store:
-        first = console.server.state_of(store, game)
-        assert console.server.state_of(store, game) is first
-        store.append(game, illegal_alert(500.0, 5))
-        second = console.server.state_of(store, game)
-        assert len(second["alerts"]) == len(first["alerts"]) + 1
-        info = store.game(game).info
-        store.set_info(game, GameInfo(event=info.event, round=info.round, board=info.board, red="Zhao",
-                                      black=info.black, time_control=info.time_control))
-        assert console.server.state_of(store, game)["red"] == "Zhao"
+    store = console.server.store()  # this thread's connection, as a request's
+    first = console.server.state_of(store, game)
+    assert console.server.state_of(store, game) is first
+    store.append(game, illegal_alert(500.0, 5))
+    second = console.server.state_of(store, game)
+    assert len(second["alerts"]) == len(first["alerts"]) + 1
+    info = store.game(game).info
+    store.set_info(game, GameInfo(event=info.event, round=info.round, board=info.board, red="Zhao",
+                                  black=info.black, time_control=info.time_control))
+    assert console.server.state_of(store, game)["red"] == "Zhao"
     status, body, _ = get(console.url + "/api/games")
     assert status == 200 and json.loads(body)["games"][0]["red"] == "Zhao"
+
+
+def test_a_state_read_from_a_store_file_since_replaced_is_not_kept_for_the_new_one(console: Any,
+                                                                                   tmp_path: Path) -> None:
+    # a reviewer's probe: a request begun on the old file and ended after the new one was noticed
+    # kept the old file's state under the new file's name, served until the game's next event
+    game = record(console.db, alert=False)
+    other = tmp_path / "other.sqlite3"
+    with sqlite3.connect(console.db) as source, sqlite3.connect(other) as copy:
+        source.backup(copy)
+    for path, text in ((console.db, "OLD FILE"), (other, "NEW FILE")):
+        with GameStore(path) as store:
+            store.append(game, Alert(900.0, "recorder_lost", (), "", text, 3))
+            store.db.execute("UPDATE games SET updated = '2026-01-01T00:00:00Z'")
+    old = console.server.store()
+    for suffix in ("-wal", "-shm"):
+        Path(f"{console.db}{suffix}").unlink(missing_ok=True)
+    os.replace(other, console.db)
+    watcher = threading.Thread(target=console.server._check)  # the watcher notices the new file
+    watcher.start()
+    watcher.join()
+    console.server.state_of(old, game)  # the request begun on the old file ends
+    status, body, _ = get(f"{console.url}/api/games/{game}")
+    assert status == 200 and [a["text"] for a in json.loads(body)["alerts"]] == ["NEW FILE"]
