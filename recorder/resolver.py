@@ -387,6 +387,10 @@ class Resolver:
             return events
         if acceptable and self._touches_mask(decision, observation):
             log.debug("t=%.2f: best candidate changes a point that could not be seen; waiting", t)
+            if decision.candidate.kind == "move" and decision.bad == 0 and self._glare_hides_all(observation):
+                # a move seen but for where it landed, under glare: the reply that shows it let go of is
+                # no second move made between still views
+                self._one_move_view = (self.game.position.board, scorer, self._touched.copy())
             self.wants_retry = True
             self._move_hidden = True  # a press meanwhile may be that move's: it waits for it
             if self._move_hidden_since is None:
@@ -1033,25 +1037,43 @@ class Resolver:
         "covered" with no hand near, for as long as the light stays: when they are all that reads
         so, a piece leaving one shows where it went, and the move is judged (s960000-clean-004: a
         cannon leaving a blown-out point waited 4.5 s, until the reply came and the two were raised
-        as made at once). A piece landing on one is judged when the view contradicts no point and
-        the rest of it, every point glare touches left out, still names that move clearly (nothing
-        else empties its old point);
-        otherwise it waits for a view that reads it (the light changes), since only the glare points
-        tell it from a move to the point beside it (standing inject-035). With a steady lamp, waiting
-        for ever stopped the record there.
+        as made at once). A piece landing on one is judged when it is known to have been let go of
+        (``_let_go``: a reply, or the clock), the view contradicts no point, and the rest of it,
+        every point glare touches left out, still names that move clearly; otherwise it waits for a
+        view that reads it (the light changes), since only the glare points tell it from a move to
+        the point beside it (standing inject-035). With a steady lamp, waiting for a readable view
+        stopped the record there for good: now a move waits at most for the next one.
         """
         if not observation.mask.any():
             return False
         candidate = decision.candidate
-        hidden = observation.mask | (observation.probs[:, COVERED_INDEX] >= self.config.edge_hidden_p)
+        hidden = self._hidden_points(observation)
         current = self.game.position.board
         changed = [sq for sq in range(90) if candidate.board[sq] != current[sq] and hidden[sq]]
-        if observation.unreadable is not None and not (hidden & ~observation.unreadable).any():
+        if self._glare_hides_all(observation):
             if not any(candidate.board[sq] != "." for sq in changed):
                 return False
-            return decision.bad > 0 or not self._named_without_glare(decision, observation,
-                                                                     hidden | observation.unreadable)
+            return (decision.bad > 0 or not self._let_go(candidate, hidden)
+                    or not self._named_without_glare(decision, observation, hidden | observation.unreadable))
         return bool(changed)
+
+    def _glare_hides_all(self, observation: Observation) -> bool:
+        """Is every point of the view nobody can see blown out by glare (no hand may be there)?"""
+        return (observation.unreadable is not None
+                and not (self._hidden_points(observation) & ~observation.unreadable).any())
+
+    def _let_go(self, candidate: _Candidate, hidden: np.ndarray) -> bool:
+        """Is every piece ``candidate`` lands on a ``hidden`` point known to have been let go of?
+
+        The board cannot show it (a piece lifted and held off the board leaves its point as empty
+        as one set down under the glare): a later move in the candidate does, and so does the
+        mover's press of the clock (a reviewer's probe: a cannon held in the hand was recorded as
+        h2e2 onto a blown-out e2, and the record never came back).
+        """
+        if not hidden[candidate.moves[-1].to_square]:
+            return True
+        return (self.clock is not None
+                and self.clock.moves_pressed(self.game.position.side_to_move) >= len(candidate.moves))
 
     def _named_without_glare(self, decision: _Decision, observation: Observation, glare: np.ndarray) -> bool:
         """Does the view, with the ``glare`` points left out, name the candidate of ``decision`` clearly?"""
@@ -1475,18 +1497,27 @@ class Resolver:
             self._offsets_ref = _CleanView(board, fresh, observation.view, parallax_field(measured), observation.t)
         return shifted, pictured
 
+    def _hidden_points(self, observation: Observation) -> np.ndarray:
+        """(90,) the points of a view nobody can see: read "covered", or partly so at a hand's edge
+        (``edge_hidden_p``)."""
+        return observation.mask | (observation.probs[:, COVERED_INDEX] >= self.config.edge_hidden_p)
+
     def _hand_in_view(self, observation: Observation) -> bool:
-        """Does some point read "covered" where no glare blows the board out: a hand still in the view?
+        """May a hand be in the view: a point reads "covered" where glare does not blow the board out,
+        and the same points have not read so for ``lasting_hidden_s`` (something lying there)?
 
         A view with a hand over part of a piece is no clean view to measure later pictures against:
         the hand, gone on the next view, moved that piece's picture (s1200000-clean-036: a hand
-        bringing a chariot beside the black horse covered half of it, one point read covered, and
-        the horse, never touched, was raised as lying 0.33 spacings off its point).
+        bringing a chariot beside the black horse covered half of it, and the horse, never touched,
+        was raised as lying 0.33 spacings off its point).
         """
-        hidden = observation.mask | (observation.probs[:, COVERED_INDEX] >= self.config.edge_hidden_p)
+        hidden = self._hidden_points(observation)
         if observation.unreadable is not None:
             hidden = hidden & ~observation.unreadable
-        return bool(hidden.any())
+        if not hidden.any():
+            return False
+        return not (observation.t - self._hidden_since >= self.config.lasting_hidden_s
+                    and not (hidden & ~observation.mask).any())
 
     def _patch_moved(self, shift: PatchShift, before: np.ndarray | None, ease: float) -> float | None:
         """How far off its point a piece stands whose picture moved by ``shift`` since the clean view,
