@@ -96,6 +96,10 @@ class ConsoleServer(ThreadingHTTPServer):
         # each page and every event stream message asks again, and replaying a game costs milliseconds
         self._states: dict[int, tuple[tuple[int, GameRow, int], dict[str, Any]]] = {}
         self._states_guard = threading.Lock()
+        # what a published answer was made from (the file, its newest event, what was asked) -> the
+        # ETag of its content: an event that changes nothing published (an alert, an acknowledgement)
+        # leaves the tag as it was, and a relay polling gets 304 without the answer being made again
+        self._tags: dict[tuple[object, ...], str] = {}
         self.feed = EventFeed(lambda: last_event_id(self.store().db), lambda after: events_after(self.store().db, after),
                               lambda gid: self.state_of(self.store(), gid), poll_s, check=self._check)
         if ":" in address[0]:  # an IPv6 address (::1, ::)
@@ -130,12 +134,27 @@ class ConsoleServer(ThreadingHTTPServer):
             self._local.store, self._local.generation = store, self._generation
         return store
 
+    def published_tag(self, store: GameStore, *asked: object) -> tuple[tuple[object, ...], str | None]:
+        """The key of a published answer to ``asked`` on ``store`` as it stands, and the ETag its
+        content had when last made (``None``: not made since the store last changed)."""
+        key = (self._generation, last_event_id(store.db), *asked)
+        with self._states_guard:
+            return key, self._tags.get(key)
+
+    def keep_tag(self, key: tuple[object, ...], tag: str) -> None:
+        """Remember the ETag of the content made for ``key`` (the newest few hundred answers)."""
+        with self._states_guard:
+            self._tags[key] = tag
+            while len(self._tags) > PUBLISHED_TAGS:
+                del self._tags[next(iter(self._tags))]
+
     def _new_file(self) -> None:
         """The store file served changed: each thread's connection is opened again, and no game's
         kept state stands."""
         self._generation += 1
         with self._states_guard:
             self._states.clear()
+            self._tags.clear()
 
     def _check(self) -> None:
         """The watcher's periodic look (every 2 s): the store file still the one served, recorders alive."""
@@ -194,6 +213,9 @@ class ConsoleServer(ThreadingHTTPServer):
         host, port = self.server_address[:2]
         name = host.decode() if isinstance(host, bytes) else str(host)
         return f"http://[{name}]:{port}" if ":" in name else f"http://{name}:{port}"
+
+
+PUBLISHED_TAGS = 256  # published answers whose ETags are remembered (a few per round and notation)
 
 
 def _identity(path: Path) -> tuple[int, int] | None:
@@ -574,8 +596,8 @@ class ConsoleHandler(BaseHTTPRequestHandler):
             "Cache-Control": "no-store"})
 
     def _broadcast(self, event: str | None, round_name: str | None, query: dict[str, list[str]]) -> None:
-        """The round's multi-game PGN; ``ETag`` names the store's newest event (and the notation and
-        round asked for), so a relay polling with ``If-None-Match`` gets ``304`` until something changes."""
+        """The round's multi-game PGN; ``ETag`` names its content (and the notation and round asked
+        for), so a relay polling with ``If-None-Match`` gets ``304`` until something published changes."""
         from recorder.exports.round_pgn import round_pgn
 
         store = self.server.store()
@@ -589,11 +611,12 @@ class ConsoleHandler(BaseHTTPRequestHandler):
                 raise HttpError(HTTPStatus.NOT_FOUND, f"no game of the event {only!r} in the store")
             live = _live_rounds(games)
         named: list[tuple[str | None, str | None]] = [*live] or [(event, round_name)]
-        tag = entity_tag(last_event_id(store.db), notation, *(part for pair in named for part in pair))
+        asked = (notation, *(part for pair in named for part in pair))
+        key, known = self.server.published_tag(store, "pgn", *asked)
         wanted = self.headers.get("If-None-Match")
         # "*" matches only a round that exists: judged below, once the text is made
-        if wanted is not None and wanted.strip() != "*" and none_match(wanted, tag):
-            return self._not_modified(tag)
+        if wanted is not None and wanted.strip() != "*" and known is not None and none_match(wanted, known):
+            return self._not_modified(known)
         if event is None or round_name is None:
             if not live and not games:
                 text = ""
@@ -607,7 +630,9 @@ class ConsoleHandler(BaseHTTPRequestHandler):
                                              public=True, live=True) for g in shown)
         else:
             text = self._round_text(store, event, round_name, notation, round_pgn)
-        if wanted is not None and wanted.strip() == "*":
+        tag = entity_tag(*asked, text)
+        self.server.keep_tag(key, tag)
+        if wanted is not None and none_match(wanted, tag):  # "*" too, the round being there
             return self._not_modified(tag)
         self._send(HTTPStatus.OK, text.encode("utf-8"), "application/x-chess-pgn; charset=utf-8",
                    {"ETag": tag, "Cache-Control": "no-cache", **CORS})
@@ -616,7 +641,7 @@ class ConsoleHandler(BaseHTTPRequestHandler):
         """The spectators' view of a round: its games as :func:`public_state` has them, with the rounds
         the store holds (to choose from). Without ``event`` and ``round``, the live rounds, as the
         broadcast's ``live.pgn``. ``ETag``: a page polling with ``If-None-Match`` gets ``304`` until
-        something changes."""
+        something published changes."""
         store = self.server.store()
         games = store.games()
         event, round_name = query.get("event", [None])[0], query.get("round", [None])[0]
@@ -634,9 +659,9 @@ class ConsoleHandler(BaseHTTPRequestHandler):
                                                       "store")
         else:
             shown = _live_rounds(games)
-        tag = entity_tag(last_event_id(store.db), "public", wanted or "", *(part for pair in shown for part in pair))
-        if none_match(self.headers.get("If-None-Match"), tag):
-            return self._not_modified(tag)
+        key, known = self.server.published_tag(store, "public", wanted or "", *(part for pair in shown for part in pair))
+        if known is not None and none_match(self.headers.get("If-None-Match"), known):
+            return self._not_modified(known)
         if wanted is not None:
             picked = found
         else:
@@ -644,11 +669,14 @@ class ConsoleHandler(BaseHTTPRequestHandler):
                 [g for g in games if g.status == "open"] or games  # no rounds: the games being played, else all
         states = [public_state(state) for g in picked if (state := self.server.state_of(store, g.id)) is not None]
         states.sort(key=lambda state: (state["board"] is None, state["board"] or 0, state["id"]))
-        body = json.dumps({"rounds": [{"event": e, "round": r} for e, r in rounds],
-                           "shown": [{"event": e, "round": r} for e, r in shown], "games": states,
-                           "now": round(time.time(), 3)},  # the page's clocks run from the server's time
-                          ensure_ascii=False).encode("utf-8")
-        self._send(HTTPStatus.OK, body, "application/json; charset=utf-8",
+        data: dict[str, Any] = {"rounds": [{"event": e, "round": r} for e, r in rounds],
+                                "shown": [{"event": e, "round": r} for e, r in shown], "games": states}
+        tag = entity_tag("public", json.dumps(data, ensure_ascii=False))
+        self.server.keep_tag(key, tag)
+        if none_match(self.headers.get("If-None-Match"), tag):
+            return self._not_modified(tag)
+        data["now"] = round(time.time(), 3)  # the page's clocks run from the server's time
+        self._send(HTTPStatus.OK, json.dumps(data, ensure_ascii=False).encode("utf-8"), "application/json; charset=utf-8",
                    {"ETag": tag, "Cache-Control": "no-cache", **CORS})
 
     def _not_modified(self, tag: str) -> None:

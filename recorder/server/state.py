@@ -279,7 +279,7 @@ def _side_to_move(fen: str) -> str:
 
 
 PUBLIC_FIELDS = ("id", "event", "site", "round", "date", "board", "red", "black", "time_control", "state",
-                 "start_fen", "fen", "side_to_move", "clocks", "result", "t")
+                 "start_fen", "fen", "side_to_move", "clocks", "result")
 PUBLIC_MOVE_FIELDS = ("ply", "iccs", "chinese", "side", "clock_ms")
 
 

@@ -30,7 +30,7 @@ from recorder.events import (
 from recorder.server import ServeConfig, check_bind, is_loopback, load_serve_config
 from recorder.store import GameInfo, GameStore
 from recorder.store.importer import import_pgn
-from rules import Position, read_pgn
+from rules import Position, format_move, read_pgn
 from tests.server.feeder import illegal_alert, recorder_events, truth
 
 
@@ -318,7 +318,17 @@ def test_exports_and_broadcast_pgn(console: Any) -> None:
     assert get(console.url + "/broadcast/round/Open/9.pgn")[0] == 404
     with GameStore(console.db) as store:
         store.append(one, illegal_alert(99.0, 3))
-    assert get(console.url + "/broadcast/live.pgn", {"If-None-Match": headers["ETag"]})[0] == 200
+    # an alert is the arbiter's, not published: the relay's copy stands (it changed the tag before)
+    assert get(console.url + "/broadcast/live.pgn", {"If-None-Match": headers["ETag"]})[0] == 304
+    with GameStore(console.db) as store:
+        last = [e for e in store.events(one) if isinstance(e, MoveRecorded)][-1]
+        position = Position.from_fen(last.fen_after)
+        move = position.legal_moves()[0]
+        store.append(one, MoveRecorded(last.t + 5, last.ply + 1, move.iccs, format_move(position, move, "chinese"),
+                                       position.side_to_move, position.play(move).fen(), 0.99))
+    status, body, later = get(console.url + "/broadcast/live.pgn", {"If-None-Match": headers["ETag"]})
+    assert status == 200 and later["ETag"] != headers["ETag"]
+    assert f"{move.iccs[:2]}-{move.iccs[2:]}".upper() in body.decode()  # the new move, as the PGN writes it
 
 
 def test_a_round_in_one_file_for_the_organiser(console: Any, guarded: Any) -> None:
@@ -950,3 +960,20 @@ def test_a_state_read_from_a_store_file_since_replaced_is_not_kept_for_the_new_o
     console.server.state_of(old, game)  # the request begun on the old file ends
     status, body, _ = get(f"{console.url}/api/games/{game}")
     assert status == 200 and [a["text"] for a in json.loads(body)["alerts"]] == ["NEW FILE"]
+
+
+def test_the_spectators_page_is_not_sent_again_for_what_it_does_not_show(console: Any) -> None:
+    # the ETag named the store's newest event: every alert, acknowledgement or advice for the arbiter
+    # sent each polling spectator the whole round again, unchanged
+    game = record(console.db, alert=False)
+    url = f"{console.url}/api/public/games?event=Open&round=3"
+    status, body, headers = get(url)
+    assert status == 200 and "now" in json.loads(body)
+    with GameStore(console.db) as store:
+        store.append(game, illegal_alert(500.0, 5))
+    assert get(url, {"If-None-Match": headers["ETag"]})[0] == 304
+    with GameStore(console.db) as store:
+        store.append(game, ResultMarked(501.0, 10, "1-0", "arbiter", "", "black resigned", False, by="Liu"))
+    status, body, later = get(url, {"If-None-Match": headers["ETag"]})
+    assert status == 200 and later["ETag"] != headers["ETag"]
+    assert json.loads(body)["games"][0]["result"] == "1-0"

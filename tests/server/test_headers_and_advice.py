@@ -14,7 +14,7 @@ from urllib.parse import quote
 
 import pytest
 
-from recorder.events import GameEnded
+from recorder.events import GameEnded, ResultMarked
 from recorder.server import ServeConfig
 from recorder.server.app import content_disposition, entity_tag, none_match
 from recorder.store import GameInfo, GameStore
@@ -71,7 +71,10 @@ def test_a_round_with_chinese_names_is_broadcast_with_an_ascii_etag(console: Any
     assert get(url + "?notation=chinese", {"If-None-Match": tag})[0] == 200  # another representation
     with GameStore(console.db) as store:
         store.append(game, GameEnded(99.0, 10, None, "natural_limit", "4.2.4", "自然限着", True))
-    assert get(url, {"If-None-Match": "W/" + tag})[0] == 200  # a new event: a new tag
+    assert get(url, {"If-None-Match": "W/" + tag})[0] == 304  # advice for the arbiter: nothing published changed
+    with GameStore(console.db) as store:
+        store.append(game, ResultMarked(100.0, 10, "1/2-1/2", "arbiter", "4.2.4", "自然限着", False, by="刘"))
+    assert get(url, {"If-None-Match": "W/" + tag})[0] == 200  # the result, published: a new tag
 
 
 @pytest.fixture
