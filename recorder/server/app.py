@@ -137,9 +137,14 @@ class ConsoleServer(ThreadingHTTPServer):
     def published_tag(self, store: GameStore, *asked: object) -> tuple[tuple[object, ...], str | None]:
         """The key of a published answer to ``asked`` on ``store`` as it stands, and the ETag its
         content had when last made (``None``: not made since the store last changed)."""
-        key = (self._generation, last_event_id(store.db), *asked)
+        key = (self._generation_of(store), last_event_id(store.db), *asked)
         with self._states_guard:
             return key, self._tags.get(key)
+
+    def _generation_of(self, store: GameStore) -> int | None:
+        """The generation of the file ``store`` was opened on (a request begun before the file was
+        replaced ends after it); ``None`` for a connection not this thread's own."""
+        return getattr(self._local, "generation", None) if store is getattr(self._local, "store", None) else None
 
     def keep_tag(self, key: tuple[object, ...], tag: str) -> None:
         """Remember the ETag of the content made for ``key`` (the newest few hundred answers)."""
@@ -183,8 +188,7 @@ class ConsoleServer(ThreadingHTTPServer):
             row = store.game(game_id)
         except KeyError:
             return None
-        # the file the store was opened on (a request begun before the file was replaced ends after)
-        generation = getattr(self._local, "generation", None) if store is getattr(self._local, "store", None) else None
+        generation = self._generation_of(store)
         if generation is None:  # not this thread's connection: nothing known to key it by
             return game_state(row, read_game_events(store.db, game_id))
         key = (generation, row, store.last_seq(game_id))
