@@ -1053,8 +1053,11 @@ class Resolver:
         if self._glare_hides_all(observation):
             if not any(candidate.board[sq] != "." for sq in changed):
                 return False
-            return (decision.bad > 0 or not self._let_go(candidate, hidden)
-                    or not self._named_without_glare(decision, observation, hidden | observation.unreadable))
+            if decision.bad > 0 or not self._let_go(candidate, hidden):
+                return True
+            glare = hidden | observation.unreadable
+            return (not self._named_without_glare(decision, observation, glare)
+                    and not self._named_but_for_glare(decision, observation, glare))
         return bool(changed)
 
     def _glare_hides_all(self, observation: Observation) -> bool:
@@ -1084,6 +1087,29 @@ class Resolver:
         log.debug("%s lands where glare blows the board out; the rest of the view %s it (gap %.1f)",
                   " ".join(m.iccs for m in decision.candidate.moves), "names" if named else "does not name",
                   without.gap)
+        return named
+
+    def _named_but_for_glare(self, decision: _Decision, observation: Observation, glare: np.ndarray) -> bool:
+        """Is the candidate of ``decision`` a pair whose first move lands on a ``glare`` point, the
+        rest of the view naming it clearly but for where on the glare that move went?
+
+        The reply shows the first move's piece let go of, under a lamp still there. Waiting for a
+        view that reads the landing stopped the record for good when the lamp stayed (a reviewer's
+        probe: a steady lamp over b5 and b4, b2b5 and every move after it waited, or with a clock
+        were caught up three moves later in the wrong order, h2e2 h9g7 b2b5). The pair is judged
+        by the whole view, the glare points' readings included, and the moves that came near it
+        there are kept as rivals (``_keep_rivals``) for a later view to correct.
+        """
+        candidate = decision.candidate
+        if candidate.kind != "pair" or not glare[candidate.moves[0].to_square]:
+            return False
+        cfg = self.config
+        scorer = Scorer(observation.probs, glare, cfg.floor, cfg.bad_p, cfg.type_floor)
+        without = self._decide(scorer, with_pairs=True, blind=glare)
+        named = (all(without.candidate.board[sq] == candidate.board[sq] for sq in np.flatnonzero(~glare))
+                 and self._acceptable(without, scorer))
+        log.debug("%s: the rest of the view %s it but for the glare (gap %.1f)",
+                  " ".join(m.iccs for m in candidate.moves), "names" if named else "does not name", without.gap)
         return named
 
     def _candidates(self, with_pairs: bool) -> list[_Candidate]:
@@ -1128,13 +1154,14 @@ class Resolver:
         return both
 
     def _decide(self, scorer: Scorer, with_pairs: bool,
-                earlier: tuple[Scorer, np.ndarray] | None = None) -> _Decision:
+                earlier: tuple[Scorer, np.ndarray] | None = None, blind: np.ndarray | None = None) -> _Decision:
         """The candidate that best explains the view ``scorer`` reads, and how clearly.
 
         With ``earlier``, the scorer of an earlier still view since the record's last move and the
         points touched by then, each candidate also scores as well as the best of the boards it
         passed through explains that view (the record's position, its first move, itself): the two
-        views are of different moments.
+        views are of different moments. With ``blind`` (90 points), boards that differ only there
+        count as one: the gap is to the best board that differs elsewhere.
         """
         candidates = self._candidates(with_pairs)
         classes = boards_classes([c.board for c in candidates])
@@ -1149,7 +1176,9 @@ class Resolver:
         order = np.argsort(-scores, kind="stable")
         best = int(order[0])
         best_board = candidates[best].board
-        runner = next((float(scores[i]) for i in order[1:] if candidates[i].board != best_board), -math.inf)
+        differs = (classes != classes[best][None, :]).any(axis=1) if blind is None else \
+            ((classes != classes[best][None, :]) & ~blind[None, :]).any(axis=1)
+        runner = next((float(scores[i]) for i in order[1:] if differs[i]), -math.inf)
         distinct: dict[str, float] = {}
         for i in order:
             distinct.setdefault(candidates[i].board, float(scores[i]))

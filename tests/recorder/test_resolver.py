@@ -1023,6 +1023,33 @@ def test_a_steady_lamp_over_the_point_a_piece_lands_on_does_not_stop_the_record(
     assert not [e for e in events if isinstance(e, Alert)]
 
 
+@pytest.mark.parametrize("clock", [False, True])
+def test_a_steady_lamp_over_two_neighbouring_points_keeps_the_record_in_order(clock: bool) -> None:
+    """A reviewer's probe: a lamp over b5 and b4, the cannon landing on b5 (reading "covered").
+    Only the glare told b2b5 from b2b4, so the move waited for a view that read it, which a steady
+    lamp never gave: with no clock nothing more was recorded; with one, the moves were caught up
+    three moves later as h2e2 h9g7 b2b5 with a lost-track alert. The reply shows the cannon let go
+    of: the pair is judged from the whole view then, and every move after it as it comes."""
+    blown = np.zeros(90, dtype=bool)
+    b5 = parse_square("b5")
+    blown[[b5, parse_square("b4")]] = True
+    resolver = Resolver(clock=clock)
+    resolver.observe(observe_board(Position.start().board, 0.5))
+    position = Position.start()
+    events: list = []
+    moves = ["b2b5", "h9g7", "h2e2", "i9h9", "h0g2", "b9c7"]
+    for i, move in enumerate(moves):
+        side = position.side_to_move
+        position = position.play(move)
+        view = replace(observe_board(position.board, 2.0 + 3 * i, covered=(b5,), seed=i), unreadable=blown)
+        events += resolver.observe(view)
+        if clock:
+            events += resolver.press(ClockPress(2.3 + 3 * i, side, 900_000, 900_000))
+            events += resolver.observe(replace(view, t=2.6 + 3 * i))
+    assert _recorded(events) == moves
+    assert not [e for e in events if isinstance(e, Alert)]
+
+
 def test_a_piece_held_off_the_board_is_not_taken_as_set_down_where_glare_hides_the_board() -> None:
     # a reviewer's probe: the cannon lifted and held in the hand, away from the board, left h2 as
     # empty as h2e2 onto a blown-out e2 would; h2e2 was recorded, and when the cannon was put down on
