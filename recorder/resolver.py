@@ -46,6 +46,7 @@ from recorder.resolver_catchup import CatchUp, catch_up
 from recorder.resolver_clock import ClockBook
 from recorder.resolver_diagnose import (
     Changes,
+    best_physical_move,
     changes,
     diagnose,
     move_alert,
@@ -298,6 +299,7 @@ class Resolver:
         self._board_first_seen_at = 0.0  # the first of the views since that saw the board as recorded
         self._moving_since: float | None = None
         self._board_seen_blind: frozenset[int] = frozenset()
+        self._occupied_seen: np.ndarray | None = None  # (90,) how surely each point read occupied on that view
         self._hidden: np.ndarray | None = None  # the points hidden on the last views, the same since...
         self._hidden_since = -math.inf
         # A game taken up from another source (a backup camera's file) that starts earlier in the game:
@@ -410,6 +412,9 @@ class Resolver:
             restored = self._clock_trouble and decision.bad == 0  # every point reads as the record again
             if residual and self.desynced and decision.candidate.kind == "current" and not restored:
                 return events + self._raise_residual(residual, t, hold)  # still disturbed
+            onto_glare = self._illegal_onto_glare(decision, residual, scorer, observation)
+            if onto_glare is not None:
+                return events + self._confirm([onto_glare], t)
             events += self._accept(decision, observation)
             self._move_hidden_since = None  # the board is judged: a move it hid is recorded, with its press
             if masked:  # not judged whole: touches keep counting
@@ -421,6 +426,7 @@ class Resolver:
                 self.followed_or_seen = True
                 self._board_seen_blind = frozenset(() if observation.unreadable is None
                                                    else np.flatnonzero(observation.unreadable).tolist())
+                self._occupied_seen = scorer.occupied_p.copy()
             return events + self._raise_residual(residual, t, hold)
         if masked and not lasting:  # part of the board is hidden (a hand may hold a piece): look again before alerting
             log.debug("t=%.2f: no candidate fits and %d points are hidden; waiting", t, int(observation.mask.sum()))
@@ -440,7 +446,8 @@ class Resolver:
         alerts = diagnose(self.game.position, scorer, t=t, ply=self.game.ply, confident_p=cfg.confident_p,
                           margin=cfg.margin, max_bad=cfg.max_bad_points,
                           from_standard_start=self.game.start.board == START_BOARD,
-                          touched=self._touched, as_set_up=self.game.ply == 0 and not self._moved_yet)
+                          touched=self._touched & ~self._glare_unchanged(scorer, observation),
+                          as_set_up=self.game.ply == 0 and not self._moved_yet)
         if self._glare_may_hide and self.clock is not None and self.clock.moves_pressed(self.game.position.side_to_move):
             # the side to move pressed, and glare may hide its move: the other side's move seen is its reply
             alerts = [a for a in alerts if a.kind != "wrong_side"]
@@ -1059,6 +1066,46 @@ class Resolver:
             return (not self._named_without_glare(decision, observation, glare)
                     and not self._named_but_for_glare(decision, observation, glare))
         return bool(changed)
+
+    def _illegal_onto_glare(self, decision: _Decision, residual: Sequence[Alert], scorer: Scorer,
+                            observation: Observation) -> IllegalMoveAlert | None:
+        """The illegal move of a piece read gone onto a point glare blows out, when that point now
+        reads surely occupied, read empty on the last view that showed the board as recorded, and
+        was touched since; else None.
+
+        Glare points are never a clear contradiction, so the board "as recorded but for one piece
+        gone" fit: the piece was held for 5 s as perhaps in a hand, and the player put it right
+        before anything was raised (standing inject-044: b9d8 with the horse's leg on c9 blocked,
+        d8 blown out). A glare point can read a piece surely with none there, for as long as the
+        lamp stays: only a change since the last whole view counts.
+        """
+        if (decision.candidate.kind != "current" or not residual or observation.unreadable is None
+                or self._occupied_seen is None):
+            return None
+        cfg, position = self.config, self.game.position
+        physical = best_physical_move(position, scorer, self._touched & ~self._glare_unchanged(scorer, observation))
+        if physical is None:
+            return None
+        src, dst, gain, bad = physical
+        if not (observation.unreadable[dst] and scorer.visible[dst] and position.board[dst] == "."
+                and scorer.occupied_p[dst] >= cfg.confident_p and gain >= cfg.margin and bad == 0):
+            return None
+        if set(changes(position, scorer, cfg.confident_p, substitutions=False).squares) != {src}:
+            return None
+        alert = move_alert(position, src, dst, position.board[src], observation.t, self.game.ply)
+        if alert is not None:
+            log.debug("t=%.2f: %s gone, %s blown out by glare reads a piece now and read empty before: %s",
+                      observation.t, square_name(src), square_name(dst), alert.text)
+        return alert
+
+    def _glare_unchanged(self, scorer: Scorer, observation: Observation) -> np.ndarray:
+        """(90,) the points glare blows out that read occupied, or empty, as on the last view that
+        showed the board as recorded: no move went to or from them that the view can tell. A lamp
+        can make an empty point read surely as a piece for as long as it stays; a piece held off
+        the board then left a board "diagnosed" as an illegal move onto that point."""
+        if observation.unreadable is None or self._occupied_seen is None:
+            return np.zeros(90, dtype=bool)
+        return observation.unreadable & ((scorer.occupied_p >= 0.5) == (self._occupied_seen >= 0.5))
 
     def _glare_hides_all(self, observation: Observation) -> bool:
         """Is every point of the view nobody can see blown out by glare (no hand may be there)?"""

@@ -1050,6 +1050,36 @@ def test_a_steady_lamp_over_two_neighbouring_points_keeps_the_record_in_order(cl
     assert not [e for e in events if isinstance(e, Alert)]
 
 
+@pytest.mark.parametrize("steady_piece_reading", [False, True])
+@pytest.mark.parametrize("touched_known", [False, True])
+def test_an_illegal_move_onto_a_point_glare_blows_out_is_raised(steady_piece_reading: bool, touched_known: bool) -> None:
+    """Standing inject-044: the black horse's b9d8 (its leg on c9 blocked) onto a blown-out d8,
+    which read a piece (of the wrong colour) once the horse stood there. Glare points are never a
+    clear contradiction, so the board fit "as recorded, the horse gone", held 5 s as perhaps in a
+    hand, and the player put it right first: nothing was raised. A glare point reading a piece
+    all along (``steady_piece_reading``, the lamp alone) proves nothing: the horse may be held
+    (with every point counted as touched, that board had been raised as the illegal b9d8)."""
+    blown = np.zeros(90, dtype=bool)
+    d8 = parse_square("d8")
+    blown[d8] = True
+    lamp = {d8: ("R", 0.8)} if steady_piece_reading else {}
+    resolver = _started()
+    after_red = _moved(Position.start().board, "h2", "e2")
+    events = resolver.observe(replace(observe_board(after_red, 2.0, misread=lamp), unreadable=blown))
+    assert _recorded(events) == ["h2e2"]
+    illegal = _moved(after_red, "b9", "d8")
+    near = tuple(parse_square(name) for name in ("b9", "c9", "c8", "d8")) if touched_known else None
+    view = observe_board(illegal, 5.0, misread={d8: ("N", 0.6)} if not steady_piece_reading else lamp, touched=near)
+    events = resolver.observe(replace(view, unreadable=blown))
+    events += resolver.observe(replace(view, t=5.3, unreadable=blown))
+    raised = [(e.kind, e.squares, e.violation) for e in events if isinstance(e, IllegalMoveAlert)]
+    if steady_piece_reading:
+        assert raised == []
+    else:
+        assert raised == [("illegal_move", ("b9", "d8"), "leg_blocked")]
+        assert _recorded(events) == []
+
+
 def test_a_piece_held_off_the_board_is_not_taken_as_set_down_where_glare_hides_the_board() -> None:
     # a reviewer's probe: the cannon lifted and held in the hand, away from the board, left h2 as
     # empty as h2e2 onto a blown-out e2 would; h2e2 was recorded, and when the cannon was put down on
