@@ -57,7 +57,7 @@ from recorder.resolver_diagnose import (
 )
 from recorder.resolver_scoring import Scorer, board_classes, boards_classes
 from rules import Game, IllegalMoveError, Move, Position, RulesError, format_move
-from rules.squares import BLACK, RED, parse_square, piece_name, square_name
+from rules.squares import BLACK, RED, parse_square, piece_name, side_of, square_name
 
 log = logging.getLogger(__name__)
 
@@ -300,6 +300,7 @@ class Resolver:
         self._moving_since: float | None = None
         self._board_seen_blind: frozenset[int] = frozenset()
         self._occupied_seen: np.ndarray | None = None  # (90,) how surely each point read occupied on that view
+        self._red_seen: np.ndarray | None = None  # (90,) ... and, if occupied, red
         self._hidden: np.ndarray | None = None  # the points hidden on the last views, the same since...
         self._hidden_since = -math.inf
         # A game taken up from another source (a backup camera's file) that starts earlier in the game:
@@ -426,7 +427,7 @@ class Resolver:
                 self.followed_or_seen = True
                 self._board_seen_blind = frozenset(() if observation.unreadable is None
                                                    else np.flatnonzero(observation.unreadable).tolist())
-                self._occupied_seen = scorer.occupied_p.copy()
+                self._occupied_seen, self._red_seen = scorer.occupied_p.copy(), scorer.red_share()
             return events + self._raise_residual(residual, t, hold)
         if masked and not lasting:  # part of the board is hidden (a hand may hold a piece): look again before alerting
             log.debug("t=%.2f: no candidate fits and %d points are hidden; waiting", t, int(observation.mask.sum()))
@@ -1070,14 +1071,17 @@ class Resolver:
     def _illegal_onto_glare(self, decision: _Decision, residual: Sequence[Alert], scorer: Scorer,
                             observation: Observation) -> IllegalMoveAlert | None:
         """The illegal move of a piece read gone onto a point glare blows out, when that point now
-        reads surely occupied, read empty on the last view that showed the board as recorded, and
-        was touched since; else None.
+        reads surely occupied, read empty on the last view that showed the board as recorded, was
+        touched since, and the piece's side has pressed the clock; else None.
 
         Glare points are never a clear contradiction, so the board "as recorded but for one piece
-        gone" fit: the piece was held for 5 s as perhaps in a hand, and the player put it right
-        before anything was raised (standing inject-044: b9d8 with the horse's leg on c9 blocked,
-        d8 blown out). A glare point can read a piece surely with none there, for as long as the
-        lamp stays: only a change since the last whole view counts.
+        gone" fit: the piece was held for 5 s as perhaps in a hand, and then raised as missing
+        (standing inject-044: b9d8 with the horse's leg on c9 blocked, d8 blown out; the player
+        put it right before that). A glare point can read a piece surely with none there, for as
+        long as the lamp stays: only a change since the last whole view counts. And a lamp coming
+        on, or flaring, over an empty point as a piece is lifted and held changes it just so (a
+        reviewer's probe raised the illegal h9h8 for a horse in the hand): only the press says the
+        piece was let go of. Without one, it is held as missing, as before.
         """
         if (decision.candidate.kind != "current" or not residual or observation.unreadable is None
                 or self._occupied_seen is None):
@@ -1092,6 +1096,8 @@ class Resolver:
             return None
         if set(changes(position, scorer, cfg.confident_p, substitutions=False).squares) != {src}:
             return None
+        if self.clock is None or not self.clock.moves_pressed(side_of(position.board[src])):
+            return None  # not known let go of: a lamp coming on over an empty point as a piece is lifted reads so too
         alert = move_alert(position, src, dst, position.board[src], observation.t, self.game.ply)
         if alert is not None:
             log.debug("t=%.2f: %s gone, %s blown out by glare reads a piece now and read empty before: %s",
@@ -1099,13 +1105,16 @@ class Resolver:
         return alert
 
     def _glare_unchanged(self, scorer: Scorer, observation: Observation) -> np.ndarray:
-        """(90,) the points glare blows out that read occupied, or empty, as on the last view that
-        showed the board as recorded: no move went to or from them that the view can tell. A lamp
-        can make an empty point read surely as a piece for as long as it stays; a piece held off
-        the board then left a board "diagnosed" as an illegal move onto that point."""
-        if observation.unreadable is None or self._occupied_seen is None:
+        """(90,) the points glare blows out that read as on the last view that showed the board as
+        recorded (empty, or a piece of the same colour): no move went to or from them that the view
+        can tell. A lamp can make an empty point read surely as a piece for as long as it stays; a
+        piece held off the board then left a board "diagnosed" as an illegal move onto that point.
+        (A capture leaves its point occupied: the colour tells it, a reviewer's illegal a0a9.)"""
+        if observation.unreadable is None or self._occupied_seen is None or self._red_seen is None:
             return np.zeros(90, dtype=bool)
-        return observation.unreadable & ((scorer.occupied_p >= 0.5) == (self._occupied_seen >= 0.5))
+        occupied, before = scorer.occupied_p >= 0.5, self._occupied_seen >= 0.5
+        same_side = (scorer.red_share() >= 0.5) == (self._red_seen >= 0.5)
+        return observation.unreadable & (occupied == before) & (~occupied | same_side)
 
     def _glare_hides_all(self, observation: Observation) -> bool:
         """Is every point of the view nobody can see blown out by glare (no hand may be there)?"""
@@ -1335,7 +1344,7 @@ class Resolver:
             self.last_trouble = t
         else:
             away = self._unseen_since
-            close = self._close_rivals(decision)
+            close = self._with_glare_rivals(candidate, self._close_rivals(decision), observation)
             events += self._record(candidate.moves, observation.t, observation.t_still, decision.confidence,
                                    rivals=close)
             if len(candidate.moves) == 2 and first_seen_alone and away is None:
@@ -1375,6 +1384,41 @@ class Resolver:
             if len(differ) == 1 and other.moves[differ[0]] not in per_ply[differ[0]]:
                 per_ply[differ[0]].append(other.moves[differ[0]])
         return tuple(tuple(found) for found in per_ply) if any(per_ply) else ()
+
+    def _with_glare_rivals(self, candidate: _Candidate, close: tuple[tuple[Move, ...], ...],
+                           observation: Observation) -> tuple[tuple[Move, ...], ...]:
+        """``close`` (the rivals of each of ``candidate``'s moves) with every other landing of a move
+        that lands on a point glare blows out, when the candidate's board with that landing differs
+        from it only on glare points: the view cannot rule them out, however surely the glare
+        points read (a reviewer's probe: the cannon's b2b4 onto a lamp over b4 and b5, b4 read empty
+        at 0.999, was recorded as b2b5 with no rival, and when the lamp went the record could not be
+        put right: a false ``unexplained`` alert instead)."""
+        glare = observation.unreadable
+        if glare is None or not any(glare[m.to_square] for m in candidate.moves):
+            return close
+        per_ply = [list(close[i]) if i < len(close) else [] for i in range(len(candidate.moves))]
+        start = before = self.game.position
+        for index, move in enumerate(candidate.moves):
+            if glare[move.to_square]:
+                for other in before.legal_moves():
+                    if (other.from_square != move.from_square or other == move or not glare[other.to_square]
+                            or other in per_ply[index]):
+                        continue
+                    board = self._board_after(start, [*candidate.moves[:index], other, *candidate.moves[index + 1:]])
+                    if board is not None and all(board[sq] == candidate.board[sq] for sq in np.flatnonzero(~glare)):
+                        per_ply[index].append(other)
+            before = before.play(move)
+        return tuple(tuple(found) for found in per_ply) if any(per_ply) else ()
+
+    @staticmethod
+    def _board_after(position: Position, moves: Sequence[Move]) -> str | None:
+        """The board after ``moves`` from the position before the first of them (None when one is illegal)."""
+        start = position
+        for move in moves:
+            if move not in start.legal_moves():
+                return None
+            start = start.play(move)
+        return start.board
 
     def _keep_rivals(self, candidate: _Candidate, close: tuple[tuple[Move, ...], ...],
                      observation: Observation) -> None:
@@ -1743,6 +1787,7 @@ class Resolver:
             events += self.clock.pressed_early(presses.get(ply), ply, t, (self._board_first_seen_at,
                                                                           self._moving_since), self.last_trouble)
         self._board_seen_at = self._moving_since = None  # the board shows the move now: seen afresh
+        self._occupied_seen = self._red_seen = None
         events += self._game_end(t)
         return events
 
@@ -1768,6 +1813,7 @@ class Resolver:
         are not judged at all. Presses made since the picture went wait for the moves the board shows
         once it is back (``_record``), however long the camera was away."""
         self._board_seen_at = self._moving_since = None
+        self._occupied_seen = self._red_seen = None
         if gone_since is not None:
             self._unseen_since = min(gone_since, self._unseen_since if self._unseen_since is not None else gone_since)
         self.blind(t)
@@ -1815,6 +1861,7 @@ class Resolver:
         self._rivals.clear()  # the arbiter has said what was played
         self._lost_at, self._raised = None, None  # judged afresh against the corrected record
         self._board_seen_at = self._moving_since = None
+        self._occupied_seen = self._red_seen = None
         if t is not None and backed:
             self._corrected_at = t if self._corrected_at is None else self._corrected_at
         elif not backed:
@@ -1862,6 +1909,7 @@ class Resolver:
         """Drop the reference disc offsets (the board was calibrated again)."""
         self._offsets_ref = None
         self._board_seen_at = self._moving_since = None  # the new grid's motion starts afresh
+        self._occupied_seen = self._red_seen = None
         self._touched[:] = True
         self._unreliable.clear()
         self._misread.clear()

@@ -86,6 +86,10 @@ class Scorer:
         side = self.piece_probs[square, 1:8] if red else self.piece_probs[square, 8:15]
         return float(side.sum()) / occupied >= sure_p
 
+    def red_share(self) -> np.ndarray:
+        """(90,) the share of each point's occupied probability that is a red piece."""
+        return np.asarray(self.piece_probs[:, 1:8].sum(axis=1) / np.maximum(self.occupied_p, 1e-12))
+
     def reading(self) -> tuple[np.ndarray, np.ndarray]:
         """The most probable class at each point and its probability."""
         best = np.argmax(self.piece_probs, axis=1)
