@@ -1162,8 +1162,7 @@ class Resolver:
         cfg = self.config
         scorer = Scorer(observation.probs, glare, cfg.floor, cfg.bad_p, cfg.type_floor)
         without = self._decide(scorer, with_pairs=True, blind=glare)
-        named = (all(without.candidate.board[sq] == candidate.board[sq] for sq in np.flatnonzero(~glare))
-                 and self._acceptable(without, scorer))
+        named = _alike_but_on(without.candidate.board, candidate.board, glare) and self._acceptable(without, scorer)
         log.debug("%s: the rest of the view %s it but for the glare (gap %.1f)",
                   " ".join(m.iccs for m in candidate.moves), "names" if named else "does not name", without.gap)
         return named
@@ -1405,7 +1404,7 @@ class Resolver:
                             or other in per_ply[index]):
                         continue
                     board = self._board_after(start, [*candidate.moves[:index], other, *candidate.moves[index + 1:]])
-                    if board is not None and all(board[sq] == candidate.board[sq] for sq in np.flatnonzero(~glare)):
+                    if board is not None and _alike_but_on(board, candidate.board, glare):
                         per_ply[index].append(other)
             before = before.play(move)
         return tuple(tuple(found) for found in per_ply) if any(per_ply) else ()
@@ -1413,12 +1412,12 @@ class Resolver:
     @staticmethod
     def _board_after(position: Position, moves: Sequence[Move]) -> str | None:
         """The board after ``moves`` from the position before the first of them (None when one is illegal)."""
-        start = position
-        for move in moves:
-            if move not in start.legal_moves():
-                return None
-            start = start.play(move)
-        return start.board
+        try:
+            for move in moves:
+                position = position.play(move)
+        except IllegalMoveError:
+            return None
+        return position.board
 
     def _keep_rivals(self, candidate: _Candidate, close: tuple[tuple[Move, ...], ...],
                      observation: Observation) -> None:
@@ -2058,6 +2057,11 @@ def _told(key: tuple[tuple[str, tuple[str, ...]], ...], raised: tuple[tuple[str,
 def _seen_placement(alerts: Sequence[Alert]) -> str:
     """The FEN placement the alerts saw, if they name one."""
     return next((a.fen_seen for a in alerts if isinstance(a, BoardDisturbed) and a.fen_seen), "")
+
+
+def _alike_but_on(board: str, other: str, points: np.ndarray) -> bool:
+    """Do two boards hold the same on every point outside ``points`` (90 booleans)?"""
+    return all(board[sq] == other[sq] for sq in np.flatnonzero(~points))
 
 
 def _one_move_on(before: str, after: str) -> bool:
