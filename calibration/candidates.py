@@ -192,8 +192,28 @@ def _fit_1d(profile: np.ndarray, n: int, span: float, *, low: float | None = Non
     return float(score[i, j]), float(spacings[i]), float(offsets[j])
 
 
-def hypotheses_from_quad(response: np.ndarray, quad: np.ndarray) -> list[Hypothesis]:
-    """Both lattice orientations (9 files along the quad's first side, or 10) fitted inside ``quad``."""
+def _fit_centred(profile: np.ndarray, n: int, span: float, start: float) -> tuple[float, float, float]:
+    """Best (contrast, spacing, offset) of ``n`` evenly spaced peaks centred on the stretch of
+    ``profile`` from ``start`` to ``start + span``, the comb 0.55 to 1 times as long as the stretch."""
+    totals = np.arange(0.55 * span, span, 0.25)
+    spacings = totals / (n - 1)
+    offsets = start + (span - totals) / 2
+    grid = np.arange(len(profile), dtype=np.float64)
+    teeth = np.interp(offsets[:, None] + spacings[:, None] * np.arange(n), grid, profile).mean(axis=1)
+    mids = np.interp(offsets[:, None] + spacings[:, None] * (np.arange(n - 1) + 0.5), grid, profile).mean(axis=1)
+    best = int(np.argmax(teeth - mids))
+    return float(teeth[best] - mids[best]), float(spacings[best]), float(offsets[best])
+
+
+def hypotheses_from_quad(response: np.ndarray, quad: np.ndarray, *, centred: bool = False) -> list[Hypothesis]:
+    """Both lattice orientations (9 files along the quad's first side, or 10) fitted inside ``quad``.
+
+    With ``centred`` the lattice is centred in the quad and only its spacing is sought: for a quad
+    along the board's own edge (:func:`outline_quads`), since boards are printed with the grid in the
+    middle. Where glare or blur hides the lines at one end of the board, the free comb slides to the
+    board's edge and to the lines it does see, a line or more off; centred, the lines left show the
+    spacing and the outline the place.
+    """
     side = [np.linalg.norm(quad[(i + 1) % 4] - quad[i]) for i in range(4)]
     w = float(0.5 * (side[0] + side[2]))
     h = float(0.5 * (side[1] + side[3]))
@@ -214,8 +234,10 @@ def hypotheses_from_quad(response: np.ndarray, quad: np.ndarray) -> list[Hypothe
     from_canvas = np.linalg.inv(to_canvas)
     out = []
     for nx, ny in ((9, 10), (10, 9)):
-        cx, sx, ox = _fit_1d(cols, nx, w)
-        cy, sy, oy = _fit_1d(rows, ny, h)
+        if centred:
+            (cx, sx, ox), (cy, sy, oy) = _fit_centred(cols, nx, w, pad), _fit_centred(rows, ny, h, pad)
+        else:
+            (cx, sx, ox), (cy, sy, oy) = _fit_1d(cols, nx, w), _fit_1d(rows, ny, h)
         if not (np.isfinite(cx) and np.isfinite(cy)) or sx <= 0 or sy <= 0:
             continue
         if nx == 9:

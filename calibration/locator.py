@@ -91,8 +91,31 @@ class _Pass:
     starts: list[np.ndarray]  # full-resolution starting homographies, best coarse score first
     lead: float  # the best coarse score: which pass to refine first
     cache: dict[int, np.ndarray] = field(default_factory=dict)  # full-resolution evidence by kernel size
+    # the board's outlines in the coarse evidence, and that evidence with its scale: lattices centred
+    # in them are made and refined only when no start above gave a confident grid
+    outlines: list[np.ndarray] = field(default_factory=list)
+    coarse: tuple[np.ndarray, float] | None = None
+
+    def centred_starts(self, count: int) -> list[np.ndarray]:
+        """The ``count`` lattices centred in the board's outlines (``hypotheses_from_quad``) of best
+        coarse score, as full-resolution starting homographies."""
+        if self.coarse is None or not self.outlines:
+            return []
+        response, factor = self.coarse
+        found = [hyp for quad in self.outlines for hyp in hypotheses_from_quad(response, quad, centred=True)]
+        scored = sorted(((score_lattice(response, hyp.h).total, hyp) for hyp in found), key=lambda item: -item[0])
+        up = np.diag([1 / factor, 1 / factor, 1.0])
+        return [up @ hyp.h for _, hyp in scored[:count]]
 
 
+def _better(fit: _Fit, than: _Fit) -> bool:
+    """Whether ``fit`` beats ``than``: by confidence, and between fits refused alike (most often all at
+    0) by the share of the visible lines found, so the grid offered for confirming by the pieces is
+    the one that lies on most of the board's lines."""
+    return fit.confidence > than.confidence or (fit.confidence == than.confidence and fit.score.clear > than.score.clear)
+
+
+CENTRED_STARTS = 4  # lattices centred in the board's outline refined at most, per pass
 SMALL_FRAME = 600  # frames with a shorter short side get a second try at twice the size
 
 
@@ -134,7 +157,7 @@ class BoardLocator:
             big = self._locate(cv2.resize(frame, None, fx=2.0, fy=2.0, interpolation=cv2.INTER_CUBIC))
         except BoardNotFoundError as error:
             candidates = first.candidates + [_halved(c, frame) for c in error.candidates]
-            candidates.sort(key=lambda geometry: -geometry.confidence)
+            candidates.sort(key=lambda geometry: (-geometry.confidence, -geometry.details.get("clear", 0.0)))
             raise BoardNotFoundError(first.reason, candidates) from None
         log.info("board found on the frame at twice its size (%dx%d)", frame.shape[1], frame.shape[0])
         return _halved(big, frame)
@@ -196,18 +219,28 @@ class BoardLocator:
                 if prepared is None:
                     continue
                 fit = self._refine_pass(prepared, work, stage)
-                if fit is not None and (best is None or fit.confidence > best.confidence):
+                if fit is not None and (best is None or _better(fit, best)):
                     best = fit
                 if best is not None and best.confidence >= self.min_confidence:
                     break
             if best is not None and best.confidence >= self.min_confidence:
                 break
+        if best is None or best.confidence < self.min_confidence:
+            # glare or blur hid the lines at one end of the board: the lattices centred in its outline
+            for prepared in passes:
+                starts = prepared.centred_starts(CENTRED_STARTS) if prepared is not None else []
+                if prepared is not None and starts:
+                    fit = self._refine_pass(prepared, work, range(len(starts)), starts=starts)
+                    if fit is not None and (best is None or _better(fit, best)):
+                        best = fit
+                    if best is not None and best.confidence >= self.min_confidence:
+                        break
         if best is None and any(passes):
             reason = "no lattice fitted"
         if best is None or best.confidence < 0.3:  # light lines on a dark board only when dark ones gave nothing
             light, why = self._prepare(self._coarse(gray, False, False), gray, False, {})
             fit = self._refine_pass(light, work, range(self.max_hypotheses)) if light else None
-            if fit is not None and (best is None or fit.confidence > best.confidence):
+            if fit is not None and (best is None or _better(fit, best)):
                 best = fit
             elif best is None:
                 reason = why or "no lattice fitted"
@@ -278,10 +311,11 @@ class BoardLocator:
         """Candidate stage of one detection pass: hypotheses ranked by their coarse lattice score."""
         response, factor = coarse
         quads = candidate_quads(response)
+        outlines: list[np.ndarray] = []
         if dark:  # the board's outline, in case glare or blur left too few lines to outline the grid
             small = cv2.resize(gray, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA) if factor < 1 else gray
-            quads += [q for q in outline_quads(to_gray(small) if small.ndim == 3 else small)
-                      if not any(np.abs(q - other).max() < 4 for other in quads)]
+            outlines = outline_quads(to_gray(small) if small.ndim == 3 else small)
+            quads += [q for q in outlines if not any(np.abs(q - other).max() < 4 for other in quads)]
         if not quads:
             return None, "no grid-like line structure"
         hyps: list[Hypothesis] = []
@@ -292,17 +326,20 @@ class BoardLocator:
         scored = sorted(((score_lattice(response, hyp.h).total, hyp) for hyp in hyps), key=lambda item: -item[0])
         up = np.diag([1 / factor, 1 / factor, 1.0])
         return _Pass(source=gray, dark=dark, starts=[up @ hyp.h for _, hyp in scored], lead=scored[0][0],
-                     cache=cache), ""
+                     cache=cache, outlines=outlines, coarse=coarse), ""
 
-    def _refine_pass(self, prepared: _Pass, frame: np.ndarray, indices: range) -> _Fit | None:
-        """Refine the pass's hypotheses of the given ranks at full resolution; best fit (early exit > 0.9)."""
+    def _refine_pass(self, prepared: _Pass, frame: np.ndarray, indices: range,
+                     starts: list[np.ndarray] | None = None) -> _Fit | None:
+        """Refine the pass's hypotheses of the given ranks (of ``starts`` instead, when given) at full
+        resolution; best fit (early exit > 0.9)."""
         gray, dark = prepared.source, prepared.dark
+        starts = prepared.starts if starts is None else starts
         best: _Fit | None = None
         best_response, best_strength = np.zeros((1, 1), np.float32), 0.0
         for index in indices:
-            if index >= len(prepared.starts):
+            if index >= len(starts):
                 break
-            h0 = prepared.starts[index]
+            h0 = starts[index]
             if not _plausible(h0, gray.shape[:2]):
                 continue
             kernel = int(np.clip(spacing_px(h0) / 6, 5, 21)) | 1
@@ -329,7 +366,7 @@ class BoardLocator:
                         other = self._assess(full, again.h, again.lens, again.rms, frame)
                         if other.confidence > fit.confidence:
                             fit = other
-            if best is None or fit.confidence > best.confidence:
+            if best is None or _better(fit, best):
                 best, best_response, best_strength = fit, full, strength
             if best.confidence > 0.9:
                 break

@@ -155,3 +155,56 @@ def test_a_refusal_carries_the_best_refused_grid_for_other_evidence_to_confirm()
     best = caught.value.candidates[0]
     assert best.confidence < 1.01
     assert min(errors_pct(best, view, allow_turn=True).max(), 100.0) < 6.0
+
+
+def test_a_comb_centred_in_the_board_outline_finds_a_grid_whose_far_lines_glare_hid() -> None:
+    """The free comb slides to the lines it sees; centred in the board's outline it keeps its place."""
+    import cv2
+
+    from calibration.candidates import hypotheses_from_quad
+    from calibration.evidence import project
+
+    spacing, margin = 20.0, 1.2  # the board's edge 1.2 spacings beyond the grid, the grid in the middle
+    response = np.zeros((300, 260), np.float32)
+    origin = np.array([30.0, 30.0])  # the board's corner; its grid starts a margin in
+    for file in range(9):
+        x = int(round(origin[0] + (margin + file) * spacing))
+        cv2.line(response, (x, int(origin[1] + (margin + 3) * spacing)), (x, int(origin[1] + (margin + 9) * spacing)), 40.0, 1)
+    for rank in range(3, 10):  # ranks 0-2 (the far end, at the top here) washed out by glare
+        y = int(round(origin[1] + (margin + rank) * spacing))
+        cv2.line(response, (int(origin[0] + margin * spacing), y), (int(origin[0] + (margin + 8) * spacing), y), 40.0, 1)
+    edge = origin + np.array([[0.0, 0.0], [8 + 2 * margin, 0.0], [8 + 2 * margin, 9 + 2 * margin], [0.0, 9 + 2 * margin]]) * spacing
+    truth = origin + (margin + np.array([[0.0, 0.0], [8.0, 9.0]])) * spacing
+
+    def worst_error(centred: bool) -> float:
+        errors = []
+        for hyp in hypotheses_from_quad(response, edge, centred=centred):
+            corners = project(hyp.h, np.array([[0.0, 0.0], [8.0, 9.0]]))
+            errors.append(min(np.abs(corners - truth).max(), np.abs(corners[::-1] - truth).max()))
+        return min(errors) / spacing
+
+    assert worst_error(centred=True) < 0.1
+    assert worst_error(centred=False) > 0.5  # the free comb is a line or more off: what the centred one is for
+
+
+def test_a_pale_board_under_glare_is_offered_on_its_own_grid() -> None:
+    """Bench inject-044's first frame (640x360, JPEG 90): faint red lines on a pale board, its far ranks
+    under two glare spots. Too few lines show for a confident grid, and the recorder confirms the grid
+    refused by the pieces, so that grid must be the board's own: every free comb had put it a rank
+    or more off (on every frame of the video shaken by a pixel, where the board was never found)."""
+    from pathlib import Path
+
+    import cv2
+
+    boards = Path(__file__).resolve().parents[1] / "fixtures" / "boards"
+    image = cv2.imread(str(boards / "pale_glare_frame.jpg"))
+    assert image is not None
+    try:
+        found = [BoardLocator().locate(image)]
+    except BoardNotFoundError as error:
+        found = error.candidates
+    truth = np.array([[241.27, 295.5], [460.16, 309.89], [257.42, 54.28], [472.22, 62.48]])  # a0 i0 a9 i9
+    best = found[0]
+    errors = [np.hypot(*(np.array([g.point(*p) for p in ((0, 0), (8, 0), (0, 9), (8, 9))]) - truth).T).max()
+              for g in (best, best.turned())]
+    assert min(errors) < 0.1 * 27.0  # the spacing is 27 px
