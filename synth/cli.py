@@ -124,9 +124,21 @@ def _check_size(args: argparse.Namespace) -> None:
             raise ValueError(f"--{name} {value} is not between {MIN_SIDE_PX} and {MAX_SIDE_PX} pixels")
 
 
+def distinct_outputs(paths: dict[str, Path]) -> None:
+    """``ValueError`` when two of the files a command writes are one: the second would overwrite the
+    first (a video's truth written over the video)."""
+    seen: dict[Path, str] = {}
+    for option, path in paths.items():
+        key = path.resolve()
+        if key in seen:
+            raise ValueError(f"{option} {path} is the file {seen[key]} names: give another path (nothing was written)")
+        seen[key] = option
+
+
 def run_position(args: argparse.Namespace) -> int:
     """Render one view and write the image (and truth)."""
     _check_size(args)
+    distinct_outputs({"--out": args.out, **({"--truth": args.truth} if args.truth else {})})
     if args.out.suffix.lower() not in IMAGE_SUFFIXES:
         raise ValueError(f"--out {args.out}: name a picture file ({', '.join(IMAGE_SUFFIXES)})")
     style = build_style(args)

@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from synth.cli import distinct_outputs
 from synth.game_script import ScriptOptions
 from synth.style import SPLITS
 from synth.video import ENCODERS, render_game
@@ -105,6 +106,7 @@ def run_game(args: argparse.Namespace) -> int:
     out: Path = args.out
     truth = args.truth or out.with_suffix(".truth.json")
     clock = args.clock or out.with_suffix(".clock.jsonl")
+    distinct_outputs({"--out": out, "--truth": truth, "--clock": clock})
     started = time.perf_counter()
     result = render_game(moves, args.seed, out=out, truth_path=truth, clock_path=clock, start_fen=args.start_fen,
                          inject=args.inject, fps=args.fps, width=args.width, height=args.height, split=args.split,

@@ -19,3 +19,21 @@ def command_name() -> str:
     # .venv/bin/xqrec from the project; from elsewhere the whole path (a tester was shown
     # ../../work/main/.venv/bin/xqrec)
     return relative if not relative.startswith(os.pardir) else str(beside)
+
+
+def distinct_files(outputs: dict[str, Path | None], inputs: dict[str, Path | None]) -> None:
+    """``ValueError`` when an output file is one of the inputs or another output: one typo must not
+    overwrite a game's only video, or append the event log into its clock log."""
+    def same(a: Path, b: Path) -> bool:
+        if a.exists() and b.exists():
+            return os.path.samefile(a, b)
+        return os.path.realpath(a) == os.path.realpath(b)
+
+    named = [(option, path) for option, path in outputs.items() if path is not None]
+    # an input not there yet counts too: a store the run will create (``--db``) is written before the
+    # PGN beside it, which a path alike would then overwrite, or the other way round
+    given_inputs = [(o, q) for o, q in inputs.items() if q is not None and (q.is_file() or not q.exists())]
+    for i, (option, path) in enumerate(named):
+        for other, given in given_inputs + named[:i]:
+            if same(path, given):
+                raise ValueError(f"{option} {path} is the file {other} names: give another path (nothing was written)")

@@ -31,6 +31,7 @@ from calibration import (
     draw_overlay,
 )
 from calibration.geometry import BoardGeometry
+from recorder.commands import distinct_files
 from recorder.session import grid_confirmed_by_pieces
 from recorder.sources import (
     IMAGE_SUFFIXES,
@@ -116,7 +117,9 @@ def _calibrate_lens(args: argparse.Namespace) -> int:
 
 def _check_outputs(args: argparse.Namespace) -> None:
     """Refuse, before any work, outputs that cannot be written: a folder that does not exist, an
-    overlay that names no picture format."""
+    overlay that names no picture format, a path the source or the lens file already names (a
+    typo must not turn the only video of a game into a calibration file)."""
+    distinct_files({"--out": args.out, "--overlay": args.overlay}, {"the source": Path(args.source), "--lens": args.lens})
     for option, path in (("--out", args.out), ("--overlay", args.overlay)):
         if path is not None and not path.parent.is_dir():
             raise ValueError(f"{option} {path}: the folder {path.parent} does not exist")

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from recorder.clock.model import DEFAULT_TIME_CONTROL, notice_event, time_control_argument
 from recorder.clock.presses import log_time_faults
 from recorder.clocklog_input import LOG_BEYOND_S
-from recorder.commands import command_name
+from recorder.commands import command_name, distinct_files
 from recorder.events import (
     Alert,
     BoardDisturbed,
@@ -520,21 +520,6 @@ def clock_log_mismatch(presses: Sequence[ClockPress], end_t: float, path: Path |
                       f"{len(late)} press(es) of the clock log {path} come after the video ends (the last at "
                       f"{recording_time(late[-1].t)}, the video ends at {recording_time(end_t)}): is it this game's log? The move "
                       f"times recorded from it may be wrong (the presses past the end are not used)", ply, "")
-
-
-def distinct_files(outputs: dict[str, Path | None], inputs: dict[str, Path | None]) -> None:
-    """``ValueError`` when an output file is one of the inputs or another output: one typo must not
-    overwrite a game's only video, or append the event log into its clock log."""
-    def same(a: Path, b: Path) -> bool:
-        if a.exists() and b.exists():
-            return os.path.samefile(a, b)
-        return os.path.realpath(a) == os.path.realpath(b)
-
-    named = [(option, path) for option, path in outputs.items() if path is not None]
-    for i, (option, path) in enumerate(named):
-        for other, given in [(o, q) for o, q in inputs.items() if q is not None and q.is_file()] + named[:i]:
-            if same(path, given):
-                raise ValueError(f"{option} {path} is the file {other} names: give another path (nothing was written)")
 
 
 def writable(path: Path) -> None:

@@ -69,6 +69,13 @@ def test_outputs_that_cannot_be_written_are_refused_before_any_work(tmp_path: Pa
                                ("--out", tmp_path / "none" / "c.json", "does not exist")):
         assert main(["calibrate", str(source), option, str(path)]) == 2
         assert said in capsys.readouterr().err
+    # a tester's typo turned a game's only video into 4 KB of calibration; the picture into its overlay
+    before = source.read_bytes()
+    for option in ("--out", "--overlay"):
+        assert main(["calibrate", str(source), option, str(tmp_path / "." / "table.png")]) == 2
+        assert "give another path" in capsys.readouterr().err
+    assert main(["calibrate", str(source), "--out", str(tmp_path / "c.png"), "--overlay", str(tmp_path / "c.png")]) == 2
+    assert source.read_bytes() == before and not (tmp_path / "c.png").exists()
 
 
 def test_a_calibration_file_that_contradicts_itself_or_is_from_a_newer_version_is_refused(tmp_path: Path) -> None:

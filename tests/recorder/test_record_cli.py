@@ -111,6 +111,11 @@ def test_an_output_path_that_names_an_input_or_another_output_is_refused(tmp_pat
         err = capsys.readouterr().err
         assert status == 2 and said in err and "give another path" in err
     assert (video.read_bytes(), log.read_bytes()) == before and not (tmp_path / "a.pgn").exists()
+    # a store the run would create is a file too: the PGN written over it was lost, the run said 0
+    for option in ("--pgn", "--events"):
+        status = main(["record", str(video), "--db", str(tmp_path / "new.db"), "--quiet", option, str(tmp_path / "new.db")])
+        assert status == 2 and "give another path" in capsys.readouterr().err
+    assert not (tmp_path / "new.db").exists()
     # going on with a stored game without a store is refused, not recorded as a new game
     assert main(["record", str(video), "--no-db", "--resume", "1"]) == 2
     assert "--no-db" in capsys.readouterr().err

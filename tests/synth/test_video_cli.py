@@ -45,6 +45,12 @@ def test_render_game_refuses_bad_input(tmp_path: Path) -> None:
         _run(["render", "game", "--moves", "h2e2", "--think", "fast", "--out", str(tmp_path / "x.mp4")])
     with pytest.raises(ValueError, match="--bumps must be 0 or more"):
         _run(["render", "game", "--moves", "h2e2", "--bumps", "-1", "--out", str(tmp_path / "x.mp4")])
+    # two outputs on one path: the clock log was written over the video (a tester's typo)
+    with pytest.raises(ValueError, match="--clock .* is the file --out names"):
+        _run(["render", "game", "--moves", "h2e2", "--out", str(tmp_path / "x.mp4"), "--clock", str(tmp_path / "x.mp4")])
+    with pytest.raises(ValueError, match="--truth .* is the file --out names"):
+        _run(["render", "position", "--out", str(tmp_path / "p.png"), "--truth", str(tmp_path / "." / "p.png")])
+    assert not (tmp_path / "x.mp4").exists() and not (tmp_path / "p.png").exists()
 
 
 def test_a_render_on_a_terminal_says_how_far_it_is(capsys: pytest.CaptureFixture[str]) -> None:
