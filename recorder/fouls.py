@@ -117,13 +117,17 @@ class FoulTally:
     def after(self, events: list[Event]) -> list[GameEnded]:
         """The advice the foul alerts among ``events`` call for (the events are counted)."""
         advice: list[GameEnded] = []
+        # the presses a mismatch told with them puts in doubt count no more than those before it: the
+        # fault that revealed another game's clock log had been advised as a loss, after the alert
+        # saying its presses are no longer judged (a tester)
+        mismatches = [event.ply for event in events if isinstance(event, Alert) and event.kind == "clock_log_mismatch"]
         for event in events:
             if isinstance(event, Alert) and event.kind == "clock_log_mismatch":
                 self._forget_presses_before(event.ply)  # another game's presses: not fouls (scoresheet.doubtful)
             if not isinstance(event, Alert) or event.kind not in FOUL_KINDS:
                 continue
             side = offender(event)
-            if not side:
+            if not side or (event.kind == "press_without_move" and any(doubted_by_mismatch(event, ply) for ply in mismatches)):
                 continue
             self._fouls[side].append(event)
             found = self._decided(side, event)
@@ -133,8 +137,7 @@ class FoulTally:
 
     def _forget_presses_before(self, ply: int) -> None:
         for side, fouls in self._fouls.items():
-            self._fouls[side] = [alert for alert in fouls if not (
-                alert.kind == "press_without_move" and ply - MISMATCH_PLIES < alert.ply <= ply)]
+            self._fouls[side] = [alert for alert in fouls if not (alert.kind == "press_without_move" and doubted_by_mismatch(alert, ply))]
 
     def _decided(self, side: str, alert: Alert) -> GameEnded | None:
         winner = "1-0" if side == BLACK else "0-1"
@@ -159,6 +162,11 @@ def loss_short(reason: str, loser: str, counts: dict[str, dict[str, int]]) -> st
         return ""
     return (f"no longer holds: a foul it counted no longer counts (ruled no foul, or a press put in doubt by "
             f"the clock's mismatch): {loser} has {held} of the {loss.advised_at} {loss.what} it needs")
+
+
+def doubted_by_mismatch(alert: Alert, mismatch_ply: int) -> bool:
+    """Whether a clock mismatch told at ``mismatch_ply`` puts ``alert`` (a press without a move) in doubt."""
+    return mismatch_ply - MISMATCH_PLIES < alert.ply <= mismatch_ply
 
 
 def _key(alert: Alert) -> tuple[str, float, int]:

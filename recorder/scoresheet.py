@@ -18,7 +18,6 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from recorder.events import (
-    MISMATCH_PLIES,
     NO_FOUL,
     SOURCE_CHANGED,
     Alert,
@@ -32,7 +31,7 @@ from recorder.events import (
     ResultMarked,
     SourceGap,
 )
-from recorder.fouls import FOUL_KINDS, offender
+from recorder.fouls import FOUL_KINDS, FOUL_REASONS, doubted_by_mismatch, loss_short, offender
 from rules import START_FEN, Move, Position, RulesError, format_move
 from rules.squares import BLACK, RED
 
@@ -96,6 +95,16 @@ def foul_alerts(game: RecordedGame) -> dict[str, dict[str, int]]:
         if side in counts:
             counts[side][alert.kind] = counts[side].get(alert.kind, 0) + 1
     return counts
+
+
+def advice_withdrawn(game: RecordedGame, reason: str, result: str) -> str:
+    """Why a foul loss advised (``reason``, for ``result``) no longer holds in ``game`` as ruled now,
+    or "" while it holds (see ``fouls.loss_short``): a foul it counted was ruled no foul, or was a
+    press the clock's mismatch put in doubt. The console, the PGN and the sheets say so alike (a
+    tester's PDF printed three losses advised, against both players, beside a foul box counting none)."""
+    if reason not in FOUL_REASONS or not (game.no_foul or game.doubtful):
+        return ""
+    return loss_short(reason, BLACK if result == "1-0" else RED, foul_alerts(game))
 
 
 LOST_PLIES_FILLED = 2  # plies lost in a row (damaged store rows) that are put back when one way alone fits
@@ -188,7 +197,7 @@ def rebuild(events: Iterable[Event]) -> RecordedGame:
     mismatches = [(index, alert.ply) for index, alert in enumerate(game.alerts) if alert.kind == "clock_log_mismatch"]
     game.doubtful = [alert for index, alert in enumerate(game.alerts)
                      if alert.kind == "press_without_move" and any(
-                         index < at and ply - MISMATCH_PLIES < alert.ply <= ply for at, ply in mismatches)]
+                         index < at and doubted_by_mismatch(alert, ply) for at, ply in mismatches)]
     return game
 
 

@@ -37,7 +37,7 @@ from recorder.events import (
     recording_time,
 )
 from recorder.exports.times import clock_text, move_times, time_control_of
-from recorder.scoresheet import RecordedGame, clock_left_text, rebuild
+from recorder.scoresheet import RecordedGame, advice_withdrawn, clock_left_text, rebuild
 from recorder.store.db import GameInfo
 from recorder.store.import_notes import AcknowledgedNote, acknowledged_text, article_tag
 from rules import START_FEN, Move, PgnGame, Position, format_move, write_pgn
@@ -265,7 +265,7 @@ def game_notes(events: Sequence[Event], game: RecordedGame, sheet: bool = False)
     acknowledged = _acknowledged(events) if sheet else {}
     place = {id(event): index for index, event in enumerate(events)}
     notes = notes_of(events, sheet, Position.from_fen(game.start_fen)) + [(advice.ply, ended_comment(advice, sheet)
-                                        + acknowledged.get(place.get(id(advice), -1), ""))
+                                        + _withdrawn(game, advice) + acknowledged.get(place.get(id(advice), -1), ""))
                                        for advice in game.advice]
     if game.ended is not None and game.ended.text:
         ended = game.ended
@@ -277,6 +277,11 @@ def game_notes(events: Sequence[Event], game: RecordedGame, sheet: bool = False)
     if sheet:  # in the order of the moves (a clock's notes told late went after later moves' alerts)
         notes.sort(key=lambda note: note[0])
     return notes
+
+
+def _withdrawn(game: RecordedGame, advice: GameEnded) -> str:
+    reason = advice_withdrawn(game, advice.reason, advice.result or "")
+    return f" (it {reason})" if reason else ""
 
 
 def headers_for(info: GameInfo | None, result: str, extra: dict[str, str] | None = None) -> dict[str, str]:

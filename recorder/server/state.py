@@ -44,8 +44,8 @@ from recorder.events import (
     recording_time,
 )
 from recorder.exports.pgn import correction_text, taken_back_text, termination
-from recorder.fouls import FOUL_KINDS, FOUL_REASONS, loss_short
-from recorder.scoresheet import foul_alerts, rebuild
+from recorder.fouls import FOUL_KINDS, FOUL_REASONS
+from recorder.scoresheet import advice_withdrawn, rebuild
 from recorder.store.db import GameRow
 from rules import START_FEN, InvalidFenError, Move, Position, format_move
 from rules.squares import BLACK, RED
@@ -236,17 +236,11 @@ def game_state(game: GameRow, events: list[StoredEvent]) -> dict[str, Any]:
     if ended is not None or stopped:
         clocks["running"] = None
     result = ended["result"] if ended is not None and ended["result"] else game.result or "*"
-    counts: dict[str, dict[str, int]] = {}
-    if any(item["reason"] in FOUL_REASONS for item in advice):
-        recorded = rebuild([stored.event for stored in events])
-        # fouls that stopped counting: ruled no foul, or presses the clock's mismatch put in doubt
-        if recorded.no_foul or recorded.doubtful:
-            counts = foul_alerts(recorded)
+    recorded = rebuild([stored.event for stored in events]) if any(item["reason"] in FOUL_REASONS for item in advice) else None
     for item in advice:  # open until acknowledged, or the game has its result (the arbiter ruled)
         # a foul loss advised, one of whose fouls the arbiter then ruled no foul: withdrawn, not open
         # (an arbiter tester's reopened game showed it open again, and filling its result in was refused)
-        loser = BLACK if item["result"] == "1-0" else RED
-        item["withdrawn"] = loss_short(item["reason"], loser, counts) if counts else ""
+        item["withdrawn"] = advice_withdrawn(recorded, item["reason"], item["result"]) if recorded else ""
         item["open"] = item["acknowledged"] is None and result == "*" and not item["withdrawn"]
         if imported:  # an imported game was not filmed: no time "into the recording" (an arbiter tester)
             item["t"] = None

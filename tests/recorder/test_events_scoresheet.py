@@ -220,3 +220,14 @@ def test_presses_without_a_move_just_before_a_clock_mismatch_are_not_counted_as_
     assert "4 press(es) without a move not counted" in export_text([*events, *early])
     long_before = [fault(1, "red"), ClockAlert(80.0, "clock_log_mismatch", (), "", "presses after the video", 16, "")]
     assert foul_alerts(rebuild([*events, *long_before]))["red"] == {"press_without_move": 1}
+    # the loss advised at the second press, before the mismatch was told: the sheets say it no
+    # longer holds (a tester's PDF printed it as standing beside a foul box counting no such press)
+    from recorder.events import GameEnded
+    from recorder.fouls import SECOND_PRESS
+
+    advised = GameEnded(15.0, 3, "0-1", SECOND_PRESS, "4.1.9", "red pressed the clock without a move a second time",
+                        advisory=True)
+    told = [fault(1, "red"), fault(3, "red"), advised,
+            ClockAlert(20.0, "clock_log_mismatch", (), "", "the clock's presses do not follow", 4, "")]
+    text = export_text([*events, *told])
+    assert "a second time (art. 4.1.9) (it no longer holds" in text and "red has 0 of the 2" in text

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from recorder.events import Alert, ClockAlert, GameEnded, IllegalMoveAlert
+from recorder.events import Alert, ClockAlert, Event, GameEnded, IllegalMoveAlert
 from recorder.fouls import MOVE_RULES, SECOND_PRESS, THREE_FOULS, FoulTally, offender
 
 
@@ -69,6 +69,16 @@ def test_presses_another_games_clock_log_made_are_not_counted() -> None:
     tally.after([press(10.0, "black", 3)])
     tally.after([Alert(11.0, "clock_log_mismatch", (), "", "the clock log is another game's", 5)])
     assert tally.after([press(30.0, "black", 14)]) == []
+
+
+def test_the_press_that_reveals_another_games_clock_log_is_not_advised_as_a_loss() -> None:
+    # a tester's run with another game's log: "presses no longer judged", then at once "red pressed
+    # the clock without a move a second time ... loses the game", from the press told with it
+    tally = FoulTally()
+    assert tally.after([press(10.0, "red", 3)]) == []
+    told: list[Event] = [press(57.3, "red", 11), Alert(57.3, "clock_log_mismatch", (), "", "the clock log is another game's", 11)]
+    assert tally.after(told) == []
+    assert tally.after([press(80.0, "red", 30)]) == []  # the presses before it are forgotten too
 
 
 def test_a_resumed_game_counts_the_fouls_recorded_before_and_does_not_advise_again() -> None:
