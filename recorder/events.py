@@ -185,7 +185,7 @@ ALERT_KINDS = frozenset({
     "clock_times_changed", "clock_restarted", "clock_log_damaged", "clock_log_mismatch",
     "camera_lost", "board_not_found", "board_covered", "second_board", "glare", "source_ended_early",
     "recorder_lost", "clock_sides_swapped", "record_damaged", "set_up_again", "moves_after_result", "lost_track",
-    "camera_shaking",
+    "camera_shaking", "picture_dark", "picture_colourless",
 })
 # What each alert kind, and each reason the rules give for an arbiter's ruling or a game's end, is
 # called where people read it: the console's tiles (each alert and piece of advice carries its title
@@ -204,7 +204,7 @@ KIND_TITLES: dict[str, str] = {
     "recorder_lost": "Recorder stopped", "clock_sides_swapped": "Clock started on the wrong side",
     "record_damaged": "Record damaged", "set_up_again": "Pieces set up for a new game",
     "moves_after_result": "Moves after the result", "lost_track": "Recorder lost the game",
-    "camera_shaking": "Camera shaking",
+    "camera_shaking": "Camera shaking", "picture_dark": "Picture too dark", "picture_colourless": "Picture without colour",
     # the rules' advice for the arbiter, and the games' ends
     "perpetual_check": "Perpetual check", "must_change": "Must change moves",
     "forbidden_not_changed": "Did not change: loses", "draw_both_forbidden": "Repetition, both forbidden",
@@ -234,7 +234,7 @@ def kind_title(kind: str) -> str:
 EQUIPMENT_KINDS = frozenset({"camera_lost", "board_not_found", "board_covered", "second_board", "glare",
                              "source_ended_early", "clock_disconnected", "no_clock", "clock_log_damaged",
                              "clock_log_mismatch", "recorder_lost", "clock_sides_swapped", "record_damaged",
-                             "lost_track", "camera_shaking"})
+                             "lost_track", "camera_shaking", "picture_dark", "picture_colourless"})
 
 
 @dataclass(frozen=True)

@@ -63,6 +63,7 @@ log = logging.getLogger(__name__)
 
 # alerts of a move the camera saw whole and the rules or the turn forbid: a player's, not a misreading
 PLAYER_FOULS = frozenset({"illegal_move", "wrong_side"})
+BLIND_UNJUDGED_S = 1.0  # a move read this soon after the board could not be seen is not judged for its press
 
 START_BOARD = Position.start().board  # the standard start: made once, the set-up check looks at it on every view
 
@@ -221,6 +222,7 @@ class Resolver:
         self._read_before: frozenset[str] = frozenset()
         self._undoing: frozenset[tuple[int, int]] = frozenset()  # (from, to) of a move that would undo it
         self.last_trouble: float | None = None  # latest board trouble that may bring clock corrections
+        self._blind_at: float | None = None  # the board last could not be seen (or not well enough) then
         # whether the trouble standing now may: an illegal move or a board no move explains may be
         # put right with the clock pressed back (art. 5.8.3); a knocked or missing piece is not
         self._clock_trouble = False
@@ -1760,7 +1762,7 @@ class Resolver:
                                   self._move_hidden_since, self._glare_since) if s is not None]
             since = min(starts) if starts else None
             self._glare_since = None  # presses from here are the next move's
-            unseen = self._unseen_since is not None
+            unseen = self._unseen_since is not None or (self._blind_at is not None and t - self._blind_at <= BLIND_UNJUDGED_S)
             swapped = self.clock.swapped_at
             for ply, _, _, side, _ in reversed(records):  # newest first: see ClockBook.take_press
                 presses[ply] = self.clock.recorded(ply, side, t, since, judged=not unseen, made=t_still)
@@ -1803,8 +1805,10 @@ class Resolver:
         return [game_ended(t, self.game, outcome)]
 
     def blind(self, t: float) -> None:
-        """The board cannot be seen at ``t`` (not found yet): clock presses around now are not judged."""
-        self.last_trouble = t
+        """The board cannot be seen at ``t`` (not found yet, or too dark to read): clock presses around
+        now are not judged, nor a move read within ``BLIND_UNJUDGED_S`` of it for the press it lacks (its
+        press may have come while the board could not be seen, and gone unjudged)."""
+        self.last_trouble = self._blind_at = t
 
     def lost_sight(self, t: float, gone_since: float | None = None) -> None:
         """The camera gave no picture around ``t`` (from ``gone_since``, its last frame): what moved

@@ -44,6 +44,7 @@ from recorder.glare import washed_out
 from recorder.motion import MotionConfig, MotionDetector
 from recorder.observer import Classifier, Observation, Observer, ObserverConfig, to_square_order
 from recorder.offpoint import GLARE_NO_PATCH, ParallaxMemory, find_discs, fuse_discs
+from recorder.picture import PictureQuality
 from recorder.resolver import Resolver, ResolverConfig
 from recorder.resolver_scoring import Scorer, board_classes, colour_agreement
 from recorder.sources import Gap, Lost, SourceItem
@@ -143,6 +144,7 @@ class RecordingSession:
         self._rectify: Rectifier | None = None
         self._parallax = ParallaxMemory()  # piece-top parallax of recent views (recorder.offpoint)
         self._glare_told: frozenset[int] = frozenset()  # points a glare alert has named
+        self.picture = PictureQuality()  # too dark, or without colour (judged on still views)
         self._next_locate = -np.inf
         self._locate_wait = self.config.locate_every_s
         self._first_not_found: float | None = None  # when the board was first looked for and not found
@@ -279,6 +281,8 @@ class RecordingSession:
                 events += self._covered_still(image, t, self._covered_since)
             events += self._lying_alert(t)
             events += self._shake_alert(t)
+            if self.picture.dark:  # a move it cannot see is no press without a move (recorder.picture)
+                self.resolver.blind(t)
         started = time.perf_counter()
         events += self.resolver.tick(t)
         self.timings["resolve_ms"] += 1000 * (time.perf_counter() - started)
@@ -612,8 +616,9 @@ class RecordingSession:
             turned = self._check_orientation(observation)
             if turned is not None:
                 return turned
+        quality = self.picture.judge(rectified, observation.t, self.resolver.game.ply) if rectified is not None else []
         started = time.perf_counter()
-        events = self.resolver.observe(observation)
+        events = quality + self.resolver.observe(observation)
         self.timings["resolve_ms"] += 1000 * (time.perf_counter() - started)
         if any(isinstance(event, MoveRecorded) for event in events):
             self._drift_quiet_until = -np.inf

@@ -27,6 +27,7 @@ import numpy as np
 from calibration import BoardGeometry, BoardLocator, BoardNotFoundError
 from recorder.glare import washed_out
 from recorder.offpoint import GLARE_NO_PATCH, find_discs, loose_pieces, parallax_field, piece_offsets
+from recorder.picture import DARK
 from recorder.placement import legal_labels
 from recorder.sources import read_picture
 from recorder.vision import (
@@ -91,8 +92,8 @@ OVER_LIMIT_SURE = 0.9
 GLARE_WARN_POINTS = 10  # glare over this many points is warned of (a few blown-out points are common and harmless)
 OVERRULED_P = 0.05  # the rules read a point as a class the classifier gave less than this: overruled
 MIN_PICTURE_PX = 9 * MIN_SPACING_PX  # a picture narrower than this cannot hold a board to read
-DARK = 60  # a picture whose brightest parts are darker than this (of 255) is too dark to see colours in
-# ... and where the board's lines were found, one this dark is refused (between the two, warned of):
+# a picture whose brightest parts are darker than recorder.picture.DARK is too dark to see colours in;
+# where the board's lines were found, one this dark is refused (between the two, warned of):
 # renders scaled to brightest parts at 25-56 read right, a tester's picture at 22 (dimmed, then
 # compressed) read six points wrong
 DARK_FOUND = 32

@@ -283,6 +283,26 @@ def test_a_view_with_glare_shows_the_board_unchanged_only_where_the_move_could_b
     assert [e.iccs for e in events if isinstance(e, MoveRecorded)] == ["h2e2", "h9g7"] and _kinds(events) == []
 
 
+def test_presses_and_moves_while_the_board_cannot_be_seen_well_are_not_judged() -> None:
+    """A picture too dark to read (recorder.picture) or a board not found: a tester's dim video had
+    both players told they pressed without moving, and a move read late told it lacked its press."""
+    resolver = Resolver(clock=True)
+    for step in range(10):
+        resolver.blind(1.0 + 0.1 * step)  # every frame while the picture is too dark
+    resolver.press(ClockPress(1.5, "red", 905000, 900000))  # red's move, not read in the dark
+    resolver.blind(8.0)
+    assert _kinds(resolver.tick(8.0)) == []  # no press without a move
+    resolver.blind(8.5)
+    resolver.observe(observe_board(P1.board, 9.0))  # read at last, half a second after the last dark frame
+    assert _kinds(resolver.tick(20.0)) == []  # no move without a press either
+    # the same in a clear picture: both are the players'
+    clear = Resolver(clock=True)
+    clear.press(ClockPress(1.5, "red", 905000, 900000))
+    assert _kinds(clear.tick(8.0)) == ["press_without_move"]
+    clear.observe(observe_board(P1.board, 9.0))
+    assert _kinds(clear.tick(20.0)) == ["move_without_press"]
+
+
 def test_move_without_press_is_flagged_once_the_grace_is_over() -> None:
     resolver = Resolver(clock=True)
     resolver.observe(observe_board(P1.board, 3.0))
