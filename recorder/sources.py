@@ -260,7 +260,7 @@ def why_unreadable(path: Path) -> str:
         return ": the file is empty (0 bytes)"
     if head[4:8] == b"ftyp":  # an MP4/MOV: its index (the moov box) must be somewhere in it
         with path.open("rb") as file:
-            position, boxes, first_inside = 0, list[bytes](), b""
+            position, boxes, first_inside, index_cut = 0, list[bytes](), b"", False
             while position + 8 <= size and len(boxes) < 64:
                 file.seek(position)
                 header = file.read(16)
@@ -271,6 +271,7 @@ def why_unreadable(path: Path) -> str:
                 if kind == b"moov":  # the kind of the first box inside it: an index starts with known ones
                     file.seek(position + 8)
                     first_inside = file.read(8)[4:8]
+                    index_cut = position + length > size
                 if length < 8:
                     break
                 position += length
@@ -278,6 +279,9 @@ def why_unreadable(path: Path) -> str:
             return (": an MP4 without its index (no moov box): the recording was stopped before the file was "
                     "finished (a camera or phone that lost power, a copy cut short); a repair tool such as "
                     "untrunc, given a good file from the same camera, may rebuild it")
+        if index_cut:
+            return (": an MP4 cut short inside its index (the moov box runs past the end of the file): a copy or "
+                    "download cut short; copy the file again from where it was recorded")
         if first_inside not in (b"mvhd", b"trak", b"udta", b"iods", b"meta", b"mvex", b"prfl", b"cmov"):
             return (": an MP4 whose index (moov box) is damaged, so its frames cannot be found; a repair tool "
                     "such as untrunc, given a good file from the same camera, may rebuild it")

@@ -849,6 +849,9 @@ def _run(args: argparse.Namespace) -> int:
         if closed:
             print(f"xqrec record: {stopped.reason}; game {stored.game_id} has its result ({row.result}) and is "
                   "closed", file=sys.stderr)
+        elif _to_be_void(stored, events):
+            cut = " (a cut or damaged file?)" if ended_early else ""
+            print(f"xqrec record: {stopped.reason}{cut}", file=sys.stderr)  # the game is voided below, with why
         elif stopped.reason.startswith(NOT_THIS_GAME):
             stored.not_this_game()
             print(f"xqrec record: {stopped.reason}: is it game {stored.game_id}? Check --resume GAME and the camera (or "
@@ -887,7 +890,7 @@ def _run(args: argparse.Namespace) -> int:
         print(f"xqrec record: {ENDED_EARLY} (a cut or damaged file?); the moves read are {where}", file=sys.stderr)
     nothing = _nothing_recorded(events, never_found)
     if nothing:
-        see = "" if _too_short(events) else "; see the alerts above or in the log"  # none is raised then
+        see = "" if _too_short(events) is not None else "; see the alerts above or in the log"  # none is raised then
         print(f"xqrec record: no move was recorded: {nothing}{see}", file=sys.stderr)
         if stored is not None and _void_empty_game(stored, events):
             print(f"xqrec record: game {stored.game_id} is void (nothing in it; kept in the store: xqrec edit "
@@ -941,13 +944,17 @@ def _void_empty_game(stored: StoreRecording, events: list[Event]) -> bool:
     Only a new game with no move: a resumed game keeps what it holds, and the void is the store's own
     (the game is kept and ``edit --unvoid`` takes it back).
     """
-    frames = _too_short(events)
-    if stored.resume is not None or frames is None or stored.backlog:
+    if not _to_be_void(stored, events):
         return False
-    if any(isinstance(e, MoveRecorded) for e in events):
-        return False
-    stored.store.set_void(stored.game_id, f"the source held {frames} frame(s), too few to record from")
+    stored.store.set_void(stored.game_id, f"the source held {_too_short(events)} frame(s), too few to record from")
     return True
+
+
+def _to_be_void(stored: StoreRecording, events: list[Event]) -> bool:
+    """Whether :func:`_void_empty_game` will void the game: not one to tell how to go on with (a tester
+    was told to resume a game that the next line said was void, and resuming it was refused)."""
+    return (stored.resume is None and _too_short(events) is not None and not stored.backlog
+            and not any(isinstance(e, MoveRecorded) for e in events))
 
 
 def _nothing_recorded(events: list[Event], never_found: bool) -> str:

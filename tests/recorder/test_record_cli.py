@@ -901,6 +901,13 @@ def test_the_empty_game_of_a_source_too_short_is_void(tmp_path: Path, capsys: py
         assert store.games() == []
         (kept,) = store.games(void=None)
         assert "1 frame(s), too few" in kept.void
+    # a video cut before its first frame: it was told to go on with the game with --resume, then that
+    # the game was void, and resuming it was refused
+    cut = tmp_path / "cut.mp4"
+    cut.write_bytes(VIDEO.read_bytes()[:10_000])
+    assert main(["record", str(cut), "--db", str(tmp_path / "cut.sqlite3"), "--quiet"]) == 1
+    err = capsys.readouterr().err
+    assert "game 1 is void" in err and "--resume" not in err and "see the alerts" not in err
 
 
 def test_the_stored_line_names_a_store_path_with_a_space_so_it_can_be_pasted(

@@ -615,6 +615,9 @@ def test_a_source_that_will_not_open_says_why(tmp_path: Path) -> None:
     assert why_unreadable(tmp_path / "notes.mp4") == ": it holds text, not video"
     assert "without its index (no moov box)" in why_unreadable(tmp_path / "cut.mp4")
     assert why_unreadable(FIXTURES / "game_short.mp4") == ""
+    # a tester's copy cut 10 kB in, inside the index at the file's start: "cannot open video file", no reason
+    (tmp_path / "cut_index.mp4").write_bytes((FIXTURES / "game_short.mp4").read_bytes()[:5000])
+    assert "cut short inside its index" in why_unreadable(tmp_path / "cut_index.mp4")
     # a tester's file with its index zeroed inside was told only "cannot open video file"
     data = bytearray((FIXTURES / "game_short.mp4").read_bytes())
     index = data.find(b"moov")
