@@ -255,7 +255,11 @@ class BoardGeometry:
                 isinstance(xy, list | tuple) and len(xy) == 2 and all(isinstance(v, int | float) for v in xy)
                 for xy in data["points"].values()):
             raise ValueError("calibration JSON 'points' must map point names to [x, y] pixel pairs")
-        width, height = (int(v) for v in data["image_size"])
+        size = data["image_size"]
+        if not (isinstance(size, list | tuple) and len(size) == 2
+                and all(isinstance(v, int | float) and not isinstance(v, bool) and float(v).is_integer() for v in size)):
+            raise ValueError(f"calibration JSON 'image_size' must be [width, height] in whole pixels, not {size!r}")
+        width, height = (int(v) for v in size)
         red_side = data.get("red_side")
         if red_side is not None and red_side not in RED_SIDES:
             raise ValueError(f"bad red_side in calibration JSON: {red_side!r}")

@@ -69,11 +69,17 @@ def _parse(lines: Iterable[str], source: str) -> tuple[ClockLog, str]:
     repeats = 0
     open_since: float | None = None  # a damaged stretch waiting for the next good press
     last_t = 0.0  # the time of the last press line read
+    passed: set[str] = set()  # the unknown events warned of (once each)
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:
             press = _press(line)
+        except _PassedOver as why:
+            if why.args[0] not in passed:
+                passed.add(why.args[0])
+                log.warning("%s line %d: %s", source, number, why)
+            continue
         except ValueError as error:
             if skipped < WARNED_LINES:
                 log.warning("%s line %d skipped: %s", source, number, error)
@@ -114,6 +120,15 @@ MAX_LOG_T_S = 7 * 24 * 3600.0  # a press later than this after the video's start
 MAX_CLOCK_MS = 100 * 3600 * 1000  # no clock shows more time left (a day is the longest time control in use)
 
 
+# events other than presses that a clock log may hold, passed over in silence (a flag fall, the clock
+# started, paused or its times set): anything else is passed over with a warning
+OTHER_EVENTS = frozenset({"flag", "start", "pause", "resume", "set", "stop"})
+
+
+class _PassedOver(Exception):
+    """A line of an event the log may hold but the recorder does not use: passed over, with a warning."""
+
+
 def _press(line: str) -> ClockPress | None:
     """One line as a press (``None``: another kind of event); ``ValueError`` saying what is wrong."""
     try:
@@ -122,7 +137,10 @@ def _press(line: str) -> ClockPress | None:
         raise ValueError(f"not a JSON object: {line.strip()[:40]!r}") from None
     if not isinstance(data, dict):
         raise ValueError(f"not a JSON object: {line.strip()[:40]!r}")
-    if data.get("event", "press") != "press":
+    event = data.get("event", "press")
+    if event != "press":
+        if event not in OTHER_EVENTS:  # passed over like the others, but said: a typo would lose presses
+            raise _PassedOver(f"event {event!r} is not a press (nor {', '.join(sorted(OTHER_EVENTS))}): passed over")
         return None
     missing = [name for name in _FIELDS if name not in data]
     if missing:
@@ -130,7 +148,7 @@ def _press(line: str) -> ClockPress | None:
     try:
         if any(isinstance(data[name], bool) for name in ("t", "red_ms", "black_ms")):
             raise TypeError
-        press = ClockPress(float(data["t"]), str(data["side"]), int(data["red_ms"]), int(data["black_ms"]))
+        press = ClockPress(float(data["t"]), str(data["side"]).strip().lower(), int(data["red_ms"]), int(data["black_ms"]))
     except (TypeError, ValueError, OverflowError):
         raise ValueError("t must be seconds and red_ms, black_ms whole milliseconds, "
                          f"not {data['t']!r}, {data['red_ms']!r}, {data['black_ms']!r}") from None

@@ -230,6 +230,11 @@ class PieceClassifier:
             self.metadata: dict[str, Any] = json.loads(meta_path.read_text(encoding="utf-8"))
         except (json.JSONDecodeError, UnicodeDecodeError) as error:
             raise ValueError(f"{meta_path}: not the classifier's metadata JSON ({error})") from None
+        if not isinstance(self.metadata, dict) or "sha256" not in self.metadata or "classes" not in self.metadata:
+            # a picture's truth file beside a picture given as the model was taken for its metadata (a tester)
+            raise ValueError(f"{meta_path} is not a classifier's metadata (no sha256 and classes): is "
+                             f"{self.model_path} a model? (a model is an .onnx file with its metadata .json "
+                             "beside it, as models/ holds them)")
         self.sha256 = file_sha256(self.model_path)
         if check_hash and self.metadata.get("sha256") != self.sha256:
             raise ValueError(f"{self.model_path} has sha256 {self.sha256}, metadata says {self.metadata.get('sha256')}")

@@ -147,8 +147,9 @@ def run_position(args: argparse.Namespace) -> int:
     except FontMissingError as error:  # reported like other bad input: one line naming the package
         raise ValueError(str(error)) from error
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    if not cv2.imwrite(str(args.out), image):
-        raise ValueError(f"cannot write image {args.out} (use .jpg or .png)")
+    if not cv2.imwrite(str(args.out), image):  # the suffix was checked above: the folder or disk refused it
+        raise ValueError(f"cannot write image {args.out}: the folder {args.out.parent} cannot be written to, or the "
+                         "disk is full")
     if args.truth:
         args.truth.parent.mkdir(parents=True, exist_ok=True)
         args.truth.write_text(json.dumps(truth.to_json(), indent=1), encoding="utf-8")

@@ -75,6 +75,8 @@ def load_pgn(path: Path, number: int | None = None, encoding: str | None = None)
     taken for missing."""
     from recorder.commands.games import decoded
 
+    if number is not None and number < 1:  # game 0 was game 1, game 2 of one refused
+        raise ValueError(f"--game must be 1 or more, not {number}")
     try:
         data = path.read_bytes()
         game, count = read_pgn_game(decoded(data, encoding) if encoding else data, number or 1)
@@ -87,10 +89,10 @@ def load_pgn(path: Path, number: int | None = None, encoding: str | None = None)
         raise ValueError(f"--game must be between 1 and {count}: {path} holds {count} game(s)")
     if number is None and count > 1:
         print(f"note: {path} holds {count} games; this is game 1 (--game N for another)", file=sys.stderr)
-    if game.errors:
+    if game.cut:  # a record cut short at a move it cannot read would pass for the whole game
         raise ValueError(f"{path}: " + "; ".join(game.errors))
-    for note in game.notes:  # the main line is whole: replayed, with what was left out named
-        print(f"note: {path}: {note}", file=sys.stderr)
+    for note in game.errors + game.notes:  # the moves all read (a bad tag line left out): replayed, as
+        print(f"note: {path}: {note}", file=sys.stderr)  # games --import stores it, with what was left out named
     headers = dict(game.headers)
     if game.result != "*":  # the result closing the movetext counts without a Result tag too
         headers["Result"] = game.result

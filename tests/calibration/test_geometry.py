@@ -154,6 +154,12 @@ def test_a_calibration_whose_grid_cannot_be_read_is_refused_naming_the_file(tmp_
         assert str(path) in str(refused.value), said
     good.save(path)
     assert BoardGeometry.load(path).unreadable() is None
+    # a tester's hand-edited size read "invalid literal for int() with base 10: 'b'"
+    for size in ("big", [1280], [1280.5, 960], [True, 960]):
+        data = {**good.to_json(), "image_size": size}
+        path.write_text(json.dumps(data), encoding="utf-8")
+        with pytest.raises(ValueError, match=r"'image_size' must be \[width, height\] in whole pixels"):
+            BoardGeometry.load(path)
 
 
 @pytest.mark.parametrize("lens", [None, RadialDistortion(k=0.08, image_size=(1280, 960))])

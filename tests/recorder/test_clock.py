@@ -49,6 +49,13 @@ def test_clock_log_warnings_say_what_is_wrong(caplog: pytest.LogCaptureFixture) 
     assert "clock.jsonl line 1 skipped: a press needs t, side, red_ms, black_ms; missing red_ms, black_ms" in caplog.text
     assert "line 2 skipped: not a JSON object" in caplog.text
     assert "line 3 skipped: t must be seconds" in caplog.text and "'soon'" in caplog.text
+    # a tester's side "RED" was refused; an event "reset" (or a typo of "press") was passed over unsaid
+    lines = ['{"t": 1.0, "event": "press", "side": "RED", "red_ms": 1, "black_ms": 2}',
+             '{"t": 2.0, "event": "prses", "side": "black", "red_ms": 1, "black_ms": 2}',
+             '{"t": 3.0, "event": "prses", "side": "red", "red_ms": 1, "black_ms": 2}']
+    presses, skipped = parse_clock_lines(lines, "typo.jsonl")
+    assert [p.side for p in presses] == ["red"] and skipped == 0
+    assert caplog.text.count("event 'prses' is not a press") == 1 and "typo.jsonl line 2" in caplog.text
 
 
 def test_a_wrong_file_given_as_clock_log_is_not_a_page_of_warnings(caplog: pytest.LogCaptureFixture) -> None:

@@ -112,6 +112,12 @@ def test_a_tampered_model_is_refused(tmp_path) -> None:  # type: ignore[no-untyp
     (tmp_path / "m.json").write_text(json.dumps(meta), encoding="utf-8")
     with pytest.raises(ValueError, match="sha256"):
         PieceClassifier(model)
+    # a picture given as the model, its truth file beside it taken for the metadata (a tester)
+    picture = tmp_path / "p1.jpg"
+    picture.write_bytes(b"\xff\xd8 not a model")
+    (tmp_path / "p1.json").write_text(json.dumps({"fen": "x", "points": {}}), encoding="utf-8")
+    with pytest.raises(ValueError, match="is not a classifier's metadata .*is .*p1.jpg a model"):
+        PieceClassifier(picture)
 
 
 def turned(probs: PointProbabilities) -> PointProbabilities:
