@@ -135,10 +135,16 @@ def hidden_segments(frame: np.ndarray, response: np.ndarray, h: np.ndarray, stre
     foreign = np.linalg.norm(colours - colour[None, :, None, :], axis=-1) > limit
     busy = sample(response, pixels) > 0.5 * strength
     # glare that saturates the sensor wipes the lines out: no evidence either way there
-    on_colours = sample(frame, board_to_image(h, lens, on))
+    on_pixels = board_to_image(h, lens, on)
+    on_colours = sample(frame, on_pixels)
     blown = (on_colours.min(axis=-1) >= 240)[None, :, :] | (colours.min(axis=-1) >= 240)
     hidden = (foreign | busy | blown).mean(axis=(0, 2)) > 0.5
-    return np.asarray(hidden)
+    # nor beyond the picture's edge: a board cut off by it was refused as a grid whose lines were not
+    # found there ("a sharper picture helps", a tester was told of a sharp picture two ranks short)
+    height, width = frame.shape[:2]
+    beyond = ((on_pixels[..., 0] < 0) | (on_pixels[..., 1] < 0) | (on_pixels[..., 0] > width - 1)
+              | (on_pixels[..., 1] > height - 1))
+    return np.asarray(hidden | (beyond.mean(axis=1) > 0.5))
 
 
 def score_lattice(response: np.ndarray, h: np.ndarray, strength: float | None = None,
