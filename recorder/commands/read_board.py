@@ -297,7 +297,9 @@ def read_board(image: np.ndarray, classifier: PieceClassifier, geometry: BoardGe
     made from the same mirrored camera names the points as the mirror shows them.
     """
     seen = _read(image, classifier, geometry, located=geometry is None)
-    if (seen.sureness() >= MIRROR_TRY or occupied_points(seen.probs).sum() < MIRROR_MIN_PIECES
+    # read surely, but with more of a kind than a side has (a tester's mirrored picture in a bold sans
+    # face read 4 black cannons, sure of each): tried flipped too
+    if ((seen.sureness() >= MIRROR_TRY and not seen.over_limit()) or occupied_points(seen.probs).sum() < MIRROR_MIN_PIECES
             or seen.geometry.spacing_px() < MIN_SPACING_PX):
         return seen  # a few pieces' sureness is too noisy to tell a mirror by
     started = time.perf_counter()
@@ -309,11 +311,13 @@ def read_board(image: np.ndarray, classifier: PieceClassifier, geometry: BoardGe
         flipped = None
     seen.timings["mirror_ms"] = (time.perf_counter() - started) * 1e3  # the stages are the first reading's
     seen.timings["total_ms"] += seen.timings["mirror_ms"]
-    if (flipped is not None and flipped.sureness() >= MIRROR_SURE
-            and flipped.sureness() > seen.sureness() + MIRROR_MARGIN
-            and len(flipped.overruled()) <= len(seen.overruled())):
-        return replace(flipped, mirrored=True, timings=seen.timings)
-    return seen
+    if flipped is None or flipped.sureness() < MIRROR_SURE:
+        return seen
+    surer = flipped.sureness() > seen.sureness() + MIRROR_MARGIN and len(flipped.overruled()) <= len(seen.overruled())
+    # or as sure, and within the pieces each side has where the reading as it is was not
+    counted = (bool(seen.over_limit()) and not flipped.over_limit() and flipped.sureness() >= seen.sureness()
+               and len(flipped.overruled()) < len(seen.overruled()))
+    return replace(flipped, mirrored=True, timings=seen.timings) if surer or counted else seen
 
 
 def _read(image: np.ndarray, classifier: PieceClassifier, geometry: BoardGeometry | None,

@@ -434,3 +434,36 @@ def test_a_piece_knocked_off_its_point_is_warned_of(classifier: PieceClassifier)
     assert set(knocked.off_point) | set(knocked.between) == {"c4", "e6"}
     told = " ".join(knocked.warnings())
     assert "c4 0.4" in told and "art. 5.9" in told and "between points" in told
+
+
+def test_a_reading_sure_of_each_piece_but_over_the_count_is_tried_flipped(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A tester's mirrored picture in a bold sans face read 4 black cannons, sure of each, and was
+    never read flipped (only unsure readings were). Read flipped, it held each side's pieces and no
+    point the rules overruled: taken as the mirror image it was. A sure reading within the counts
+    is not tried flipped (on 59 held-out renders none was taken as mirrored, before or after)."""
+    import recorder.commands.read_board as rb
+    from recorder.observer import CLASSES
+    from recorder.vision import PointProbabilities
+
+    geometry = BoardGeometry(homography=np.array([[40.0, 0, 100], [0, -40.0, 460], [0, 0, 1]]), image_size=(640, 480),
+                             confidence=1.0, red_side="bottom")
+    probs = PointProbabilities(np.full((90, len(CLASSES)), 1 / len(CLASSES), np.float32), tuple(CLASSES))
+    within = rb.BoardReading(probs=probs, labels=["empty"] * 90, geometry=geometry, timings={"total_ms": 1.0})
+    over = replace(within, labels=["c"] * 90)
+    readings = [over, within]  # as it is, then flipped
+    calls: list[int] = []
+
+    def fake_read(image: np.ndarray, classifier: object, grid: object, located: bool) -> rb.BoardReading:
+        calls.append(len(calls))
+        return readings[len(calls) - 1]
+
+    monkeypatch.setattr(rb, "_read", fake_read)
+    monkeypatch.setattr(rb, "occupied_points", lambda _: np.ones(90, bool))
+    monkeypatch.setattr(rb.BoardReading, "sureness", lambda self: -0.01)  # sure, both ways
+    monkeypatch.setattr(rb.BoardReading, "over_limit", lambda self: "4 black cannons" if self is over else "")
+    monkeypatch.setattr(rb.BoardReading, "overruled", lambda self: ["a9"] if self is over else [])
+    picture = np.zeros((480, 640, 3), np.uint8)
+    assert rb.read_board(picture, None).mirrored and len(calls) == 2  # type: ignore[arg-type]
+    calls.clear()
+    readings[0] = within
+    assert not rb.read_board(picture, None).mirrored and len(calls) == 1  # type: ignore[arg-type]
