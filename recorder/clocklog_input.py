@@ -138,6 +138,9 @@ def _press(line: str) -> ClockPress | None:
     if not isinstance(data, dict):
         raise ValueError(f"not a JSON object: {line.strip()[:40]!r}")
     event = data.get("event", "press")
+    if not isinstance(event, str):
+        raise ValueError(f"event {event!r} is not a name (press, flag, ...)")
+    event = event.strip().lower()
     if event != "press":
         if event not in OTHER_EVENTS:  # passed over like the others, but said: a typo would lose presses
             raise _PassedOver(f"event {event!r} is not a press (nor {', '.join(sorted(OTHER_EVENTS))}): passed over")

@@ -120,10 +120,12 @@ class FoulTally:
         # the presses a mismatch told with them puts in doubt count no more than those before it: the
         # fault that revealed another game's clock log had been advised as a loss, after the alert
         # saying its presses are no longer judged (a tester)
+        # (all of them before any foul of the batch is counted: an illegal move told first, then the
+        # mismatch, had a third foul advised from presses the mismatch puts in doubt, a reviewer found)
         mismatches = [event.ply for event in events if isinstance(event, Alert) and event.kind == "clock_log_mismatch"]
+        for ply in mismatches:
+            self._forget_presses_before(ply)  # another game's presses: not fouls (scoresheet.doubtful)
         for event in events:
-            if isinstance(event, Alert) and event.kind == "clock_log_mismatch":
-                self._forget_presses_before(event.ply)  # another game's presses: not fouls (scoresheet.doubtful)
             if not isinstance(event, Alert) or event.kind not in FOUL_KINDS:
                 continue
             side = offender(event)

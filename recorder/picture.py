@@ -16,7 +16,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from recorder.events import Alert, Event
-from recorder.vision import colourless
 
 log = logging.getLogger(__name__)
 
@@ -25,6 +24,10 @@ log = logging.getLogger(__name__)
 DARK = 60
 DARK_CLEARED = 72  # ... and one that was too dark is bright enough again above this (no flicker in and out)
 BRIGHTEST_PERCENTILE = 99.5
+# a frame has colour when this many of its pixels do (their channels this far apart): a grayscale
+# camera's compressed picture strays a level or two; one red piece's ink covers hundreds
+COLOURED_PIXELS = 20
+COLOURED_CHROMA = 16
 
 
 def brightest(image: np.ndarray) -> float:
@@ -32,6 +35,17 @@ def brightest(image: np.ndarray) -> float:
     pixels or a lamp's reflection do not count."""
     step = max(1, min(image.shape[:2]) // 240)
     return float(np.percentile(image[::step, ::step], BRIGHTEST_PERCENTILE))
+
+
+def colourless_frame(frame: np.ndarray) -> bool:
+    """Has a camera frame no colour? Judged by a few pixels, not a share of them: a grey board on a
+    grey table may show colour only in a red general's ink (a reviewer's endgame, under half a percent
+    of the board, read as no colour by ``vision.colourless``'s percentile)."""
+    if frame.ndim < 3 or frame.shape[2] < 3:
+        return True
+    pixels = frame[:, :, :3].astype(np.int16)
+    chroma = pixels.max(axis=2) - pixels.min(axis=2)
+    return int(np.count_nonzero(chroma > COLOURED_CHROMA)) < COLOURED_PIXELS
 
 
 @dataclass
@@ -43,8 +57,10 @@ class PictureQuality:
     dark_told: bool = False
     colour_told: bool = False
 
-    def judge(self, board: np.ndarray, t: float, ply: int) -> list[Event]:
-        """The alerts a still view of the board (``board``, BGR) calls for at ``t``."""
+    def judge(self, board: np.ndarray, frame: np.ndarray, t: float, ply: int) -> list[Event]:
+        """The alerts a still view calls for at ``t``: its board (rectified, BGR) too dark, the camera's
+        whole ``frame`` without colour (the board alone is not enough: a grey board's only colour may
+        be a red general's ink, under half a percent of it, in an endgame a reviewer rendered)."""
         events: list[Event] = []
         level = brightest(board)
         was_dark = self.dark
@@ -60,7 +76,7 @@ class PictureQuality:
             self.dark_told = False  # told again should it darken again
             log.info("t=%.2f: the picture is bright enough again (brightest parts at %.0f of 255): clock presses "
                      "are judged again", t, level)
-        if not self.colour_told and colourless(board):
+        if not self.colour_told and colourless_frame(frame):
             self.colour_told = True
             text = ("the camera gives no colour (a grayscale picture): red and black pieces are told apart by their "
                     "ink's colour, so a piece's side may be misread and a move missed or doubted; set the camera to "

@@ -463,6 +463,11 @@ class RecordingSession:
                 return self._not_found(t, blank_picture(image) or error)
         finally:
             self.timings["locate_ms"] += 1000 * (time.perf_counter() - started)
+        cut = geometry.points_off_frame(inset=0.0)
+        if cut:  # what stands there cannot be read: every piece on them would read as gone (a reviewer)
+            shown = ", ".join(cut[:6]) + (f" and {len(cut) - 6} more" if len(cut) > 6 else "")
+            return self._not_found(t, f"the board was found, but {len(cut)} of its points lie outside the picture "
+                                      f"({shown}): frame the whole board")
         return self._found(geometry, t, reason, min_shift, image)
 
     def _not_found(self, t: float, error: BoardNotFoundError | str) -> list[Event]:
@@ -616,7 +621,7 @@ class RecordingSession:
             turned = self._check_orientation(observation)
             if turned is not None:
                 return turned
-        quality = self.picture.judge(rectified, observation.t, self.resolver.game.ply) if rectified is not None else []
+        quality = self.picture.judge(rectified, image, observation.t, self.resolver.game.ply) if rectified is not None else []
         started = time.perf_counter()
         events = quality + self.resolver.observe(observation)
         self.timings["resolve_ms"] += 1000 * (time.perf_counter() - started)

@@ -106,7 +106,8 @@ def run_game(args: argparse.Namespace) -> int:
     out: Path = args.out
     truth = args.truth or out.with_suffix(".truth.json")
     clock = args.clock or out.with_suffix(".clock.jsonl")
-    distinct_outputs({"--out": out, "--truth": truth, "--clock": clock})
+    distinct_outputs({"--out": out, "--truth" if args.truth else "the truth file beside --out,": truth,
+                      "--clock" if args.clock else "the clock log beside --out,": clock})
     started = time.perf_counter()
     result = render_game(moves, args.seed, out=out, truth_path=truth, clock_path=clock, start_fen=args.start_fen,
                          inject=args.inject, fps=args.fps, width=args.width, height=args.height, split=args.split,

@@ -56,6 +56,10 @@ def test_clock_log_warnings_say_what_is_wrong(caplog: pytest.LogCaptureFixture) 
     presses, skipped = parse_clock_lines(lines, "typo.jsonl")
     assert [p.side for p in presses] == ["red"] and skipped == 0
     assert caplog.text.count("event 'prses' is not a press") == 1 and "typo.jsonl line 2" in caplog.text
+    # an event that is no name was a crash (a reviewer); "Press" in capitals is a press
+    lines = ['{"t": 1.0, "event": "Press", "side": "red", "red_ms": 1, "black_ms": 2}', '{"event": ["flag"], "t": 2.0}']
+    presses, skipped = parse_clock_lines(lines, "odd.jsonl")
+    assert [p.t for p in presses] == [1.0] and skipped == 1 and "is not a name" in caplog.text
 
 
 def test_a_wrong_file_given_as_clock_log_is_not_a_page_of_warnings(caplog: pytest.LogCaptureFixture) -> None:

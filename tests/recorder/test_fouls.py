@@ -79,6 +79,13 @@ def test_the_press_that_reveals_another_games_clock_log_is_not_advised_as_a_loss
     told: list[Event] = [press(57.3, "red", 11), Alert(57.3, "clock_log_mismatch", (), "", "the clock log is another game's", 11)]
     assert tally.after(told) == []
     assert tally.after([press(80.0, "red", 30)]) == []  # the presses before it are forgotten too
+    # an illegal move told in the same batch before the mismatch: the press it puts in doubt is no third
+    # foul (a reviewer), and the second illegal move's own loss is the one advised
+    tally = FoulTally()
+    assert tally.after([illegal(10.0, "R", 5)]) == [] and tally.after([press(20.0, "red", 9)]) == []
+    batch: list[Event] = [illegal(30.0, "N", 13), Alert(31.0, "clock_log_mismatch", (), "", "another game's log", 13)]
+    (advice,) = tally.after(batch)
+    assert advice.reason == MOVE_RULES and advice.article == "4.1.8"
 
 
 def test_a_resumed_game_counts_the_fouls_recorded_before_and_does_not_advise_again() -> None:

@@ -26,25 +26,39 @@ def _board(brightest: float) -> np.ndarray:
     return np.clip(picture * brightest, 0, 255).astype(np.uint8)
 
 
+def _views(brightest: float) -> tuple[np.ndarray, np.ndarray]:
+    board = _board(brightest)
+    return board, board
+
+
 def test_a_dark_picture_is_told_once_until_it_brightens_past_a_margin() -> None:
     quality = PictureQuality()
-    assert quality.judge(_board(220), 0.5, 0) == [] and not quality.dark
-    (told,) = quality.judge(_board(45), 3.0, 4)
+    assert quality.judge(*_views(220), 0.5, 0) == [] and not quality.dark
+    (told,) = quality.judge(*_views(45), 3.0, 4)
     assert isinstance(told, Alert) and told.kind == "picture_dark" and told.ply == 4
     assert "brightest parts at 4" in told.text and quality.dark
-    assert quality.judge(_board(45), 4.0, 4) == []  # once
-    assert quality.judge(_board((DARK + DARK_CLEARED) / 2), 5.0, 4) == [] and quality.dark  # no flicker out
-    assert quality.judge(_board(200), 6.0, 5) == [] and not quality.dark
-    (again,) = quality.judge(_board(40), 90.0, 30)  # dark again later: told again
+    assert quality.judge(*_views(45), 4.0, 4) == []  # once
+    assert quality.judge(*_views((DARK + DARK_CLEARED) / 2), 5.0, 4) == [] and quality.dark  # no flicker out
+    assert quality.judge(*_views(200), 6.0, 5) == [] and not quality.dark
+    (again,) = quality.judge(*_views(40), 90.0, 30)  # dark again later: told again
     assert again.kind == "picture_dark"
 
 
 def test_a_picture_without_colour_is_told_once() -> None:
     quality = PictureQuality()
     grey = cv2.cvtColor(cv2.cvtColor(_board(220), cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
-    (told,) = quality.judge(grey, 1.0, 0)
+    (told,) = quality.judge(grey, grey, 1.0, 0)
     assert isinstance(told, Alert) and told.kind == "picture_colourless" and "set the camera to colour" in told.text
-    assert quality.judge(grey, 2.0, 0) == [] and not quality.dark
+    assert quality.judge(grey, grey, 2.0, 0) == [] and not quality.dark
+
+
+def test_a_grey_board_whose_only_colour_is_a_red_generals_ink_has_colour() -> None:
+    # a reviewer's endgame on a grey board, grey pieces and table: the red general's ink, under 0.5 %
+    # of the board, was told to be no colour at all
+    frame = np.full((360, 640, 3), 150, np.uint8)
+    frame += np.random.default_rng(1).integers(0, 3, frame.shape, dtype=np.uint8)  # a sensor's grain, no colour
+    cv2.circle(frame, (320, 300), 4, (40, 40, 190), -1)  # the ink of one red piece, small and far
+    assert PictureQuality().judge(frame[100:, 150:500], frame, 1.0, 40) == []
 
 
 @pytest.mark.skipif(not (FIXTURES / "game_short.mp4").exists(), reason="fixture video missing")

@@ -675,3 +675,26 @@ def test_a_shaking_camera_is_recorded_and_told_of_once() -> None:
     assert rebuild(events).moves == truth["moves"]
     alerts = [e for e in events if isinstance(e, Alert)]
     assert [a.kind for a in alerts] == ["camera_shaking"]
+
+
+@pytest.mark.skipif(not (FIXTURES / "game_short.mp4").exists(), reason="fixture video missing")
+def test_a_board_partly_out_of_the_picture_is_not_recorded_and_the_arbiter_told_why() -> None:
+    """The locator finds a board two ranks short of the picture (read-board names the points cut
+    off), but the recorder cannot read pieces there: every one would read as gone (a reviewer's
+    cropped video: a false set-up alert, then 'lost the game', one move of 30)."""
+    truth = json.loads((FIXTURES / "game_short.truth.json").read_text(encoding="utf-8"))
+    ys = sorted(y for _, y in truth["points"].values())
+    spacing = (ys[-1] - ys[0]) / 9
+    cut = int(ys[0] + 1.5 * spacing)  # the two lines of points nearest the top out of the picture
+    oracle = OracleClassifier(truth)
+    session = RecordingSession(oracle, presses=read_clock_log(FIXTURES / "game_short.clock.jsonl"))
+    for item in open_source(str(FIXTURES / "game_short.mp4")):
+        if isinstance(item, Frame):
+            oracle.frame = item.index
+            item = replace(item, image=np.ascontiguousarray(item.image[cut:]))
+        session.feed(item)
+    session.finish()
+    events = session.log.events
+    alerts = [e for e in events if isinstance(e, Alert)]
+    assert [a.kind for a in alerts] == ["board_not_found"] and "of its points lie outside the picture" in alerts[0].text
+    assert not [e for e in events if isinstance(e, MoveRecorded)]
