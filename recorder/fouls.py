@@ -117,11 +117,9 @@ class FoulTally:
     def after(self, events: list[Event]) -> list[GameEnded]:
         """The advice the foul alerts among ``events`` call for (the events are counted)."""
         advice: list[GameEnded] = []
-        # the presses a mismatch told with them puts in doubt count no more than those before it: the
-        # fault that revealed another game's clock log had been advised as a loss, after the alert
-        # saying its presses are no longer judged (a tester)
-        # (all of them before any foul of the batch is counted: an illegal move told first, then the
-        # mismatch, had a third foul advised from presses the mismatch puts in doubt, a reviewer found)
+        # a mismatch's doubted presses are forgotten before any foul of its batch is counted, and those
+        # told with it are not counted: the press that revealed another game's log was advised as a
+        # loss (a tester), and an illegal move told just before the mismatch as a third foul (a reviewer)
         mismatches = [event.ply for event in events if isinstance(event, Alert) and event.kind == "clock_log_mismatch"]
         for ply in mismatches:
             self._forget_presses_before(ply)  # another game's presses: not fouls (scoresheet.doubtful)

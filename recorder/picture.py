@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 from recorder.events import Alert, Event
@@ -43,9 +44,10 @@ def colourless_frame(frame: np.ndarray) -> bool:
     of the board, read as no colour by ``vision.colourless``'s percentile)."""
     if frame.ndim < 3 or frame.shape[2] < 3:
         return True
-    pixels = frame[:, :, :3].astype(np.int16)
-    chroma = pixels.max(axis=2) - pixels.min(axis=2)
-    return int(np.count_nonzero(chroma > COLOURED_CHROMA)) < COLOURED_PIXELS
+    # per channel with OpenCV, in 8 bits: a whole frame on every still view (numpy's int16 took 55 ms at 1280x960)
+    blue, green, red = cv2.split(np.ascontiguousarray(frame[:, :, :3]))
+    chroma = cv2.subtract(cv2.max(cv2.max(blue, green), red), cv2.min(cv2.min(blue, green), red))
+    return int(cv2.countNonZero(cv2.compare(chroma, np.full_like(chroma, COLOURED_CHROMA), cv2.CMP_GT))) < COLOURED_PIXELS
 
 
 @dataclass
