@@ -39,13 +39,20 @@ What is implemented, and where the rule texts were simplified (documented per fu
 * Chases by the general or a soldier itself are allowed (26.1) and count as idle, unless the
   soldier's capture would give check by another piece (26.8), and never hide another piece's chase
   of the same target; a general's
-  move that answers check and so creates a chase or threat is idle (26.1.2). A soldier that has
+  move that answers check and so creates a chase or threat is idle (26.1.2). Another piece's
+  answer to a check is charged only with what it makes new (26.1.2 "新的"): not with a chase or
+  mate threat that stood before the check, or that the checking piece's leaving its post opened
+  (26.3 自毙, "做为根的子，自己离线断根将军...责由自负"), nor with winning by a check the checker
+  itself, left hanging where it landed. A soldier that has
   not crossed the river, or one that has just crossed, is not a piece to be chased (26.7).
 * The idle notions 兑 (exchange offer, 24.4 and 26.10), 献 (offer, 24.5) and 跟 (follow, 24.7)
   are recognised as notes on idle moves; 拦 (block, 24.6) is not told apart from other idle moves.
   An exchange offer that also wins the target if it is not taken up (a chariot backed by another
   lining up with a loose chariot) is a chase: 兑兼捉按捉 (26.4; the 1999 细则 5 says the same), and
   26.10 leaves idle only the offers that win nothing; the chase's notes say it is an offer too.
+  A horse (cannon) offered to a horse (cannon) with a chariot of the mover's in contact too is an
+  exchange offer when the target has a root and taking the offer is horse for horse and no more
+  (26.11.2, 车马同时与马); without a root it is a chase (26.11.1).
 """
 
 from __future__ import annotations
@@ -155,11 +162,13 @@ class MoveClass:
 
 
 def classify_move(before: Position, move: Move, ply: int = 0, previous: Move | None = None,
-                  mate_depth: int = 2) -> MoveClass:
-    """Classify ``move`` played in ``before``; ``previous`` is the opponent's move just before it.
+                  mate_depth: int = 2, earlier_position: Position | None = None) -> MoveClass:
+    """Classify ``move`` played in ``before``; ``previous`` is the opponent's move just before it,
+    played in ``earlier_position``.
 
     ``previous`` lets a soldier that has just crossed the river be left out of the chased
-    pieces (26.7). ``ply`` is only carried into the result.
+    pieces (26.7); with ``earlier_position`` too, a move answering a check is not charged with
+    what the checker's own move left open (26.3). ``ply`` is only carried into the result.
     """
     side = before.side_to_move
     after = before.play(move)
@@ -169,20 +178,37 @@ def classify_move(before: Position, move: Move, ply: int = 0, previous: Move | N
     moved = after.board[move.to_square]
     general_evasion = before.in_check() and moved.upper() == "K"
     attacker_view = after.with_side_to_move(side)
+    # a check answered by another piece: what the checker's leaving its post opened is the
+    # checker's side's own doing (26.3 自毙, "做为根的子，自己离线断根将军...责由自负")
+    vacated = (_checker_gone(earlier_position, previous, side)
+               if before.in_check() and not general_evasion else None)
     if mates_by_checks(attacker_view, mate_depth):
         if general_evasion:
             notes.append("general answering check: its threat counts as idle (26.1.2)")
+        elif vacated is not None and mates_by_checks(vacated, mate_depth):
+            notes.append("answering check: the threat is the one the checking move left open, the checker's "
+                         "own doing (自毙, 26.3), not a new one (26.1.2)")
         else:
             return MoveClass(ply, move, side, MoveKind.MATE_THREAT)
     fresh = _fresh_soldier(before, previous)
     earlier = chases(before, fresh, include_general_and_soldier=True)
     had = {c.target for c in earlier}
     had_real = {c.target for c in earlier if _counts(before, c)}  # a soldier's allowed chase may turn real
+    if vacated is not None:  # chases the answer takes no part in, open once the checker left its post
+        opened = [c for c in chases(vacated, fresh, include_general_and_soldier=True)
+                  if c.attacker != move.from_square and move.from_square not in c.partners]
+        had |= {c.target for c in opened}
+        had_real |= {c.target for c in opened if _counts(vacated, c)}
     found = chases(attacker_view, fresh, include_general_and_soldier=True)
     direct = {c.target for c in found if _counts(attacker_view, c)}  # a soldier's or general's is idle (26.1)
     by_check = [c for c in chases_by_check(attacker_view, fresh) if c.target not in direct | had_real]
     if by_check:  # a chase won by checking first must be new too (29.2): not one the position before allowed
         had_by_check = {c.target for c in chases_by_check(before, fresh)}
+        if vacated is not None and previous is not None:  # ... or the checker's leaving opened, or its
+            # landing left hanging, unless the answering piece wins it (26.3)
+            had_by_check |= {c.target for c in chases_by_check(vacated, fresh)}
+            had_by_check |= {c.target for c in by_check
+                             if c.target == previous.to_square and c.attacker != move.to_square}
         found += [c for c in by_check if c.target not in had_by_check]
     new: list[Chase] = []
     allowed: list[Chase] = []
@@ -191,9 +217,16 @@ def classify_move(before: Position, move: Move, ply: int = 0, previous: Move | N
         if chase.target in (had_real if real else had):
             continue
         (new if real else allowed).append(chase)
+    offers = [c for c in new if _offer_beside_chariot(after, move, c)]
+    for chase in offers:
+        new.remove(chase)
+        notes.append(f"offers to exchange (兑) the {piece_name(chase.attacker_piece)} for the "
+                     f"{piece_name(chase.target_piece)} on {square_name(chase.target)}, a chariot beside it: "
+                     "the target has a root, and taking the offer is an even exchange that costs it nothing "
+                     "(26.11.2)")
     for chase in allowed:
         notes.append(f"{chase.describe()}: the {piece_name(chase.attacker_piece)} may chase (26.1)")
-    described = {c.target for c in allowed} | {c.target for c in new}
+    described = {c.target for c in allowed} | {c.target for c in new} | {c.target for c in offers}
     if new and general_evasion:
         notes.append("general answering check: its chase counts as idle (26.1.2)")
         notes.extend(c.describe() for c in new)
@@ -806,6 +839,53 @@ def _can_recapture(position: Position, point: int) -> bool:
 def _has_protector(position: Position, point: int) -> bool:
     """Is anything of the side to move aimed at ``point`` (pseudo-legally)? Tells 假根 from no root."""
     return bool(position.attackers(point, position.side_to_move))
+
+
+def _offer_beside_chariot(after: Position, move: Move, chase: Chase) -> bool:
+    """Is ``chase``, made by the horse or cannon just moved against a horse or cannon like it with a
+    chariot of the mover's in contact too, an exchange offer (兑) by 26.11.2: the target has a root,
+    and taking the offered piece is retaken, a like piece for a like piece, and no more (its root
+    loses nothing)? (26.11.1: a target without a root is chased; 26.11.2: other pieces joining in
+    that make a new chase make it a chase; an offered piece taken for nothing is 献, and 献兼捉 is a
+    chase, 26.4.)"""
+    piece = chase.attacker_piece.upper()
+    if (chase.attacker != move.to_square or chase.check is not None or piece not in "NC"
+            or chase.target_piece.upper() != piece):
+        return False
+    board = after.board
+    chariots = {sq for sq in chase.partners if board[sq].upper() == "R"}
+    if not chariots or set(chase.partners) - chariots:
+        return False
+    side = after.side_to_move  # the target's side
+    if not _has_protector(after, chase.target):
+        return False
+    for take in after.legal_moves():  # the offer taken: the target takes the piece offered
+        if take.from_square != chase.target or take.to_square != chase.attacker:
+            continue
+        taken = after.play(take)
+        gained, lost = [board[chase.attacker]], list[str]()
+        _defend(taken, chase.attacker, gained, lost, depth=8)
+        # an exchange, horse for horse (cannon for cannon), and no more: the root is not lost to it
+        return side_of(board[chase.target]) == side and lost == [board[chase.target]] and len(gained) == 1
+    return False
+
+
+def _checker_gone(earlier: Position | None, previous: Move | None, side: str) -> Position | None:
+    """The position before the opponent's checking move ``previous``, without the piece that made it
+    and with ``side`` (the side checked) to move: what stood open to ``side`` once that piece left
+    its post, whether it gave the check itself or uncovered it (26.3). None where it cannot be told
+    (no earlier position, or the opponent's general would then stand in check: the piece shielded it).
+    """
+    if earlier is None or previous is None:
+        return None
+    piece = earlier.board[previous.from_square]
+    if piece == "." or side_of(piece) == side:
+        return None
+    board = earlier.board[:previous.from_square] + "." + earlier.board[previous.from_square + 1:]
+    gone = Position(board, side)
+    if gone.with_side_to_move(side_of(piece)).in_check() or gone.in_check():
+        return None
+    return gone
 
 
 def _fresh_soldier(before: Position, previous: Move | None) -> int | None:

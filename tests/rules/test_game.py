@@ -5,7 +5,7 @@ from __future__ import annotations
 import pyffish
 import pytest
 
-from rules import Game, IllegalMoveError, Move, Position
+from rules import Game, IllegalMoveError, Move, MoveKind, Position
 
 GameRecord = tuple[str, list[str]]
 
@@ -172,26 +172,19 @@ def test_line_2432_perpetual_chase_of_a_cannon(games: list[GameRecord]) -> None:
     assert ended and value < 0 and game.positions[episode.start_ply].side_to_move == "red"
 
 
-def test_a_side_is_not_lost_for_not_changing_when_both_sides_were_forbidden(games: list[GameRecord]) -> None:
-    # line 2204: both sides forbidden at ply 70 (a draw if neither changes, 26.9.4); red then
-    # changed and black's chase was left the only forbidden play: black must change (25.3), it has
-    # not yet been told to and failed
+def test_line_2204_a_chase_kept_standing_by_blocking_a_check_is_not_new(games: list[GameRecord]) -> None:
+    # line 2204: black's chariot chases red's chariot (ply 64); red checks (65) and black blocks with
+    # its horse (66), the chase standing as before: no new chase (26.1.2 "新的"), so black's cycle has
+    # an idle move and only red's (一将一杀一捉) is forbidden at ply 70: red must change (25.3). Red
+    # does; black's chase is then the only forbidden play (ply 74), and black, told then, loses only
+    # after two rounds without changing (23.5.2.2)
     _, moves = line(games, 2204)
     game = Game(moves=moves)
-    assert game.repetition(70).code == "draw_both_forbidden"  # type: ignore[union-attr]
-    told = game.repetition(74)
-    assert told is not None and (told.code, told.must_change) == ("must_change", "black")
-
-
-@pytest.mark.parametrize(("number", "lost_at", "until", "side"), [(2901, 55, 60, "red"), (2204, 78, 80, "black")])
-def test_a_loss_for_not_changing_holds_while_the_repetition_goes_on(games: list[GameRecord], number: int, lost_at: int,
-                                                                    until: int, side: str) -> None:
-    _, moves = line(games, number)
-    game = Game(moves=moves)
-    assert game.repetition(lost_at - 1) is None or game.repetition(lost_at - 1).code != "forbidden_not_changed"  # type: ignore[union-attr]
-    for ply in range(lost_at, until + 1):
-        verdict = game.repetition(ply)
-        assert verdict is not None and (verdict.code, verdict.must_change) == ("forbidden_not_changed", side), ply
+    assert game.classify(64).kind is MoveKind.CHASE and game.classify(66).kind is MoveKind.IDLE
+    told = [(ply, verdict.code, verdict.must_change) for ply in range(62, 81)
+            if (verdict := game.repetition(ply)) is not None]
+    assert told[:2] == [(70, "must_change", "red"), (74, "must_change", "black")]
+    assert min(ply for ply, code, _ in told if code == "forbidden_not_changed") == 78
 
 
 def test_line_2654_a_series_of_checks_makes_both_sides_forbidden(games: list[GameRecord]) -> None:

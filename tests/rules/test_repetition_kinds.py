@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rules import Move, MoveKind, Position, classify_move, move_kinds
+from rules import Game, Move, MoveKind, Position, classify_move, move_kinds
 from rules.move_kinds import SHORT_ROOT, chases, chases_by_check, mates_by_checks
 from rules.squares import parse_square, square_name
 
@@ -456,3 +456,48 @@ def test_a_piece_keeping_a_defenders_line_shut_is_a_partner() -> None:
     # without it the red chariot's capture loses the chariot for a cannon (24.17, read as written)
     (chase,) = chases(_placed({"e0": "K", "b2": "R", "b6": "c", "b8": "N", "b9": "r", "d9": "k"}))
     assert chase.partners == (parse_square("b8"),)
+
+
+def _cycle_kinds(fen: str, moves: list[str]) -> tuple[Game, list[MoveKind]]:
+    game = Game(Position.from_fen(fen), moves)
+    return game, [game.classify(ply).kind for ply in range(1, len(moves) + 1)]
+
+
+def test_a_root_leaving_to_check_is_the_checkers_doing() -> None:
+    # 26.3 "做为根的子，自己离线断根'将军'...造成被保护的子失根被捉，责由自负": red's chariot, the horse
+    # i1's only root, leaves to check; black's block lets its chariot i5 take the horse, but that is
+    # red's own doing: the block is idle, black alternates idle and chase, the repetition is drawn
+    game, kinds = _cycle_kinds("4k4/9/2n6/4C4/8r/9/9/4B4/R7N/4K4 w", ["a1a9", "c7d9", "a9a1", "d9c7"] * 2)
+    assert kinds[:4] == [MoveKind.CHECK, MoveKind.IDLE, MoveKind.IDLE, MoveKind.CHASE]
+    assert game.repetition().code == "draw_both_allowed"  # type: ignore[union-attr]
+
+
+def test_a_block_that_keeps_a_standing_chase_is_not_a_new_chase() -> None:
+    # 26.1.2: only a *new* chase made by answering check counts; black's chariot attacked the loose
+    # horse i1 before red's check, and the block only lets it stand
+    _, kinds = _cycle_kinds("4k4/9/2n6/4C4/8r/9/9/9/4A3N/R3K1B2 w", ["a0a9", "c7d9", "a9a0", "d9c7"] * 2)
+    assert kinds[1] is MoveKind.IDLE
+
+
+def test_a_mate_threat_the_check_left_open_is_self_inflicted() -> None:
+    # 24.18 自毙, 26.3: red's cannon checks from c9 and so leaves its back rank to black's chariots;
+    # the threat after black's block is red's own doing, not a new one (nor is winning the checker
+    # by checking, which its own landing left open)
+    game, kinds = _cycle_kinds("3ak4/r6N1/9/9/r8/9/9/4pp3/9/2C2K3 w", ["c0c9", "d9e8", "c9c0", "e8d9"] * 2)
+    assert kinds[1] is MoveKind.IDLE and "自毙" in game.classify(2).kind_text
+    assert game.repetition().code == "draw_both_allowed"  # type: ignore[union-attr]
+
+
+def test_a_block_making_a_chase_of_its_own_is_still_a_chase() -> None:
+    # 26.1.2: a chase the answer itself makes is new, with the earlier position known too
+    game = Game(Position.from_fen("4k4/9/9/r6N1/9/9/9/3R5/9/3K5 w"), ["d2e2", "a6e6"])
+    assert game.classify(2).kind is MoveKind.CHASE and "chases red chariot e2" in game.classify(2).kind_text
+
+
+def test_horse_offered_beside_a_chariot_to_a_rooted_horse_is_an_exchange_offer() -> None:
+    # 26.11.2 (车马同时与马): the black horse d7 has a root (the advisor); taken up, the offer is horse
+    # for horse (Nd7xc5 Rd5xc5) and the root loses nothing: 兑, idle. Red's cycle is one offer and
+    # one chase of the loose cannon: allowed, and the repetition is drawn
+    game, kinds = _cycle_kinds("5kb2/4a4/3n5/9/3R5/N8/2c6/9/9/3K5 w", ["a4c5", "g9i7", "c5a4", "i7g9"] * 2)
+    assert kinds[0] is MoveKind.IDLE and "26.11.2" in game.classify(1).kind_text
+    assert game.repetition().code == "draw_both_allowed"  # type: ignore[union-attr]
