@@ -452,6 +452,18 @@ class GameStore:
             found.append((seq, event))
         return found
 
+    def withdraw(self, game_id: int, seqs: Iterable[int]) -> None:
+        """Remove events a run appended to a game it was not recording (``record --resume`` with another
+        game's source, refused once its board showed so): they tell of another game, and left in they
+        were replayed into this one (another game's clock presses charged as fouls, its time read as
+        how far this game's source was recorded). The only removal the log knows."""
+        numbers = sorted(set(seqs))
+        if not numbers:
+            return
+        with self.locked():
+            self.db.executemany("DELETE FROM events WHERE game_id = ? AND seq = ?", [(game_id, n) for n in numbers])
+            self.db.execute("UPDATE games SET updated = ? WHERE id = ?", (_now(), game_id))
+
     def time_base(self, game_id: int) -> float | None:
         """The game's event time minus the wall-clock time it was stored, at most (``None`` when no
         event has a wall time: stored before schema 4). Events are stored a moment after their time,

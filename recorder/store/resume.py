@@ -464,15 +464,23 @@ class StoreRecording:
         closed again, as it was."""
         if self.moved:
             self.store.set_source(self.game_id, self.moved_from)
-        # the alerts this run raised were about another game's board: closed with the reason, so the
-        # game's sheets and console do not show them as trouble of its own (a reviewer)
-        raised = [(seq, event) for seq, event in self.store.events_after(self.game_id, 0)
+        # What this run wrote tells of another game: it is taken out (a tester's wrong resume left that
+        # game's clock presses in, and its time: the right resume then skipped moves and was told of
+        # presses without a move). Its alerts stay as a trace, at the time the game had reached, closed
+        # with the reason, so the game's sheets and console do not show them as trouble of its own.
+        raised = [event for seq, event in self.store.events_after(self.game_id, 0)
                   if seq in self._own and isinstance(event, Alert)]
+        reached = self.resume.t if self.resume is not None else 0.0
         at = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-        for seq, alert in raised:
-            self.store.append(self.game_id, AlertAcknowledged(alert.t, seq, alert.kind, "recorder",
-                                                              "raised on another game's board: the run that took "
-                                                              "this game up from it was stopped", at))
+        with self.store.locked():
+            self.store.withdraw(self.game_id, self._own)
+            self._own.clear()
+            for alert in raised:
+                seq = self.store.append(self.game_id, replace(alert, t=reached))
+                self.store.append(self.game_id, AlertAcknowledged(reached, seq, alert.kind, "recorder",
+                                                                  "raised on another game's board: the run that "
+                                                                  "took this game up from it was stopped, and what "
+                                                                  "it recorded was taken out", at))
         if self.reopened:
             self.store.close_game(self.game_id)
             self.reopened = False

@@ -927,8 +927,9 @@ def test_a_game_resumed_from_another_games_video_is_left_as_it_was(
     """A tester resumed game 1 from another game's video: it went on being recorded, its source
     rewritten, an alert at every press, status 0. The run now stops at the first board that is no
     position of the game, with status 1, and the game keeps its source and state."""
-    from recorder.events import MoveRecorded
+    from recorder.events import Alert, AlertAcknowledged, MoveRecorded
     from recorder.store.db import GameStore
+    from recorder.store.resume import resume_point
 
     truth = json.loads((FIXTURES / "game_short.truth.json").read_text(encoding="utf-8"))
     other = FIXTURES / "game_faults.mp4"
@@ -937,6 +938,8 @@ def test_a_game_resumed_from_another_games_video_is_left_as_it_was(
     assert main(["record", str(VIDEO), "--db", str(db), "--quiet"]) == 0
     (game,) = GameStore(db).games()
     assert game.state == "closed" and game.result == "*"
+    before = GameStore(db).events(game.id)
+    reached = resume_point(GameStore(db), game.id).t
     _reading(monkeypatch, json.loads((FIXTURES / "game_faults.truth.json").read_text(encoding="utf-8")))
     assert main(["record", str(other), "--db", str(db), "--resume", str(game.id), "--quiet"]) == 1
     err = capsys.readouterr().err
@@ -944,6 +947,15 @@ def test_a_game_resumed_from_another_games_video_is_left_as_it_was(
     after = GameStore(db).game(game.id)
     assert (after.source, after.state, after.plies) == (game.source, "closed", len(truth["moves"]))
     assert [e.iccs for e in GameStore(db).events(game.id) if isinstance(e, MoveRecorded)] == truth["moves"]
+    # a tester: the refused run's clock presses and its time stayed in, and the right resume then
+    # skipped moves and was told of presses without a move. Only its alerts stay, closed, at the time
+    # the game had reached
+    events = GameStore(db).events(game.id)
+    assert events[:len(before)] == before
+    added = events[len(before):]
+    assert added and all(isinstance(e, Alert | AlertAcknowledged) and e.t == reached for e in added)
+    assert all(e.by == "recorder" for e in added if isinstance(e, AlertAcknowledged))
+    assert resume_point(GameStore(db), game.id).t == reached
 
 
 def test_a_far_board_of_the_same_game_does_not_stop_a_resumed_run() -> None:
