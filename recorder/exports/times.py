@@ -29,7 +29,9 @@ give (:func:`clock_contradicts`: a time control typed wrong).
 from __future__ import annotations
 
 import logging
+import math
 import re
+from collections.abc import Sequence
 
 from recorder.events import ClockPressed
 from recorder.scoresheet import RecordedGame, hms
@@ -224,7 +226,8 @@ def _balance(game: RecordedGame, control: tuple[int, int] | None) -> dict[str, t
     base, increment = control
     last = max(game.presses, key=lambda p: p.t)
     first = "black" if game.start_fen.split()[1:2] == ["b"] else "red"
-    given = increments(sorted(game.presses, key=lambda p: p.t), first)
+    unpressed = [(entry.t, entry.side) for entry in game.plies if entry.press is None]
+    given = increments(sorted(game.presses, key=lambda p: p.t), first, unpressed)
     return {side: (base + increment * given[side], _left(last, side), given[side]) for side in SIDES}
 
 
@@ -296,32 +299,42 @@ def time_used_upto(game: RecordedGame) -> int | None:
 LOST_PRESS_MS = 1_500
 
 
-def increments(presses: list[ClockPressed], first: str = "red") -> dict[str, int]:
+def increments(presses: list[ClockPressed], first: str = "red",
+               unpressed: Sequence[tuple[float, str]] = ()) -> dict[str, int]:
     """How many increments each side's clock was given up to the last of ``presses`` (in time order;
     ``first`` runs from the start): the presses that flipped the clock, and those the line lost.
 
     A press the recorder did not hear still flipped the clock and gave its increment: the side it
     stopped then ran, so the next press heard finds a clock that should have stood still with its
-    time moved. Heard by that side, one press of the other was lost; heard by the other side, a
-    pair (one each). A player who moved without pressing leaves the stopped clock still: the next
+    time moved. Heard by that side, one press of the other was lost, or three, or more; heard by the
+    other side, a pair (one each), or two pairs... The moves made meanwhile whose presses were not
+    heard (``unpressed``: (time, side) of each, in order) tell how many, where they start with the
+    side whose clock ran and are as many as the clock's flips can be: a player presses after every
+    move (a tester's line silent over three moves had a side's time used 10 s short). Else the fewest
+    are counted. A player who moved without pressing leaves the stopped clock still: the next
     press changes nothing and counts for nobody. Before the first press heard nothing is inferred: a
     clock heard only from mid-game has run long before it (its times say nothing of lost presses).
     """
     given = {side: 0 for side in SIDES}
     last: dict[str, int] | None = None
     running = first
+    before = -math.inf
     for press in presses:
         stopped = opponent(running)
         if last is not None and abs(_left(press, stopped) - last[stopped]) > LOST_PRESS_MS:
-            given[running] += 1  # running's lost press started the stopped clock
-            if press.side == running:
-                given[stopped] += 1  # and stopped's lost press gave it back
-            else:
+            fewest = 2 if press.side == running else 1  # lost flips, running's first, alternating
+            moved = [side for t, side in unpressed if before < t <= press.t]
+            lost = len(moved) if moved[:1] == [running] and len(moved) >= fewest and (len(moved) - fewest) % 2 == 0 \
+                else fewest
+            given[running] += (lost + 1) // 2
+            given[stopped] += lost // 2
+            if lost % 2:
                 running = stopped
         if press.side == running:  # it flipped the clock
             given[running] += 1
             running = opponent(running)
         last = {"red": press.red_ms, "black": press.black_ms}
+        before = press.t
     return given
 
 

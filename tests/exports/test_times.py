@@ -126,10 +126,12 @@ def test_time_used_is_what_the_clock_shows() -> None:
     assert time_used(rebuild(events)) == {"red": None, "black": None}  # no base time: cannot be told
 
 
-@pytest.mark.parametrize("lost", [(3,), (4,), (3, 4), (9, 10)])
+@pytest.mark.parametrize("lost", [(3,), (4,), (3, 4), (9, 10), (2, 3, 4), (2, 3, 4, 5), (9, 10, 11)])
 def test_time_used_counts_the_increments_of_presses_the_line_lost(lost: tuple[int, ...]) -> None:
     """A tester found time used short by one increment for each press the clock's line lost (the
-    press flipped the clock all the same); a press lost, or a pair, shows in the next press's times."""
+    press flipped the clock all the same); a press lost, or a pair, shows in the next press's times,
+    and the moves made meanwhile tell how many more (another tester's line, silent over three
+    moves, left a side 10 s short)."""
     events, clock = _faults_game()
     heard = [e for e in events if not (isinstance(e, ClockPressed) and e.ply in lost)]
     assert time_used(rebuild(heard), INFO.time_control) == clock.ran
