@@ -15,7 +15,7 @@ import dataclasses
 import logging
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from recorder.events import (
     EQUIPMENT_KINDS,
@@ -79,6 +79,8 @@ def how_ended(game: RecordedGame) -> str:
     ended = game.ended
     if ended is None or not ended.result or ended.advisory:
         return ""
+    if isinstance(ended, ResultMarked) and not ended.text and ended.article:
+        return f"art. {ended.article}"  # marked with the article it was decided under, and no words
     if isinstance(ended, ResultMarked) or ended.reason in ("", "arbiter", "recorded") or not ended.article:
         # a person's words (an arbiter's reason, read back from a PGN too), or none (an imported result)
         return ended.text
@@ -267,8 +269,12 @@ def game_notes(events: Sequence[Event], game: RecordedGame, sheet: bool = False)
     notes = notes_of(events, sheet, Position.from_fen(game.start_fen)) + [(advice.ply, ended_comment(advice, sheet)
                                         + _withdrawn(game, advice) + acknowledged.get(place.get(id(advice), -1), ""))
                                        for advice in game.advice]
-    if game.ended is not None and game.ended.text:
-        ended = game.ended
+    ended = game.ended
+    if isinstance(ended, ResultMarked) and not ended.text and ended.result:
+        # marked with no words (an article, or none): who marked what still goes on the sheet (a tester's
+        # sheet said only "Result: 1-0", the PGN nothing of the arbiter)
+        ended = replace(ended, text=f"result {ended.result} marked")
+    if ended is not None and ended.text:
         marked = ""
         if sheet and isinstance(ended, ResultMarked) and ended.by:
             when = f", {ended.at[11:16]} UTC" if len(ended.at) >= 16 else ""

@@ -135,6 +135,19 @@ def test_a_sheet_says_when_the_arbiter_corrected_a_move_and_who_marked_the_resul
     assert "18:23" not in pgn and "marked by" not in pgn  # the PGN reads back as it was written
 
 
+def test_a_result_marked_with_an_article_and_no_words_still_says_how_and_who() -> None:
+    # an arbiter tester: `edit --result 1-0 --article 4.1.12 --by Arb` left "Result: 1-0" on the
+    # sheet, "无 none" in the PDF's notes and nothing in the PGN: not how it ended, nor who marked it
+    from recorder.events import ResultMarked
+
+    events, _, stop = _added_after_the_last(2, "2026-01-01T18:23:41Z")
+    marked = ResultMarked(stop.t - 1, 11, "1-0", "arbiter", "4.1.12", "", False, by="Arb", at="2026-01-01T18:40:02Z")
+    text = export_text(events + [marked, stop])
+    assert "Result:       1-0 (art. 4.1.12)" in text
+    assert "End: result 1-0 marked (art. 4.1.12) (marked by Arb, 18:40 UTC)" in text
+    assert "end (arbiter, art. 4.1.12): result 1-0 marked}" in " ".join(export_pgn(events + [marked, stop]).split())
+
+
 def test_a_sheet_says_who_acknowledged_an_alert_without_a_note() -> None:
     # an arbiter tester: an alert acknowledged with no note was on the sheet as if no one had dealt with it
     from recorder.events import Alert, AlertAcknowledged
