@@ -45,7 +45,7 @@ from recorder.events import (
 )
 from recorder.exports.pgn import correction_text, taken_back_text, termination
 from recorder.fouls import FOUL_KINDS, FOUL_REASONS
-from recorder.scoresheet import advice_withdrawn, rebuild
+from recorder.scoresheet import advice_withdrawn, rebuild, round_of
 from recorder.store.db import GameRow
 from rules import START_FEN, InvalidFenError, Move, Position, format_move
 from rules.squares import BLACK, RED
@@ -130,6 +130,7 @@ def game_state(game: GameRow, events: list[StoredEvent]) -> dict[str, Any]:
     advice: list[dict[str, Any]] = []
     actions: list[dict[str, Any]] = []
     comments: list[dict[str, Any]] = []  # an imported record's own words (an annotator's): shown, never alerts
+    standing: list[dict[str, Any]] = []  # the board's troubles raised since the last move or restoration
     marked: dict[int, tuple[str, Any]] = {}  # ply -> (iccs, rivals) of marked moves a later event replaced
     stopped = False
     imported = False  # read from a PGN file: its events' times are no recording's
@@ -144,6 +145,7 @@ def game_state(game: GameRow, events: list[StoredEvent]) -> dict[str, Any]:
             stopped = True
             imported = imported or event.reason == IMPORTED
         elif isinstance(event, MoveRecorded):
+            standing = []  # the board went on from there: no longer waiting to be put back
             marked.update({m["ply"]: (m["iccs"], m["rivals"]) for m in moves[event.ply - 1:] if "rivals" in m})
             del moves[event.ply - 1:]
             entry = {"ply": event.ply, "iccs": event.iccs, "chinese": event.chinese, "side": event.side,
@@ -178,6 +180,14 @@ def game_state(game: GameRow, events: list[StoredEvent]) -> dict[str, Any]:
             if event.by:  # taken back in the console (the recorder's own restorations are alerts' business)
                 actions.append({"seq": stored.seq, "type": "PositionRestored", "by": event.by, "at": event.at,
                                 "text": taken_back_text(event, _numbering(start))})
+            else:  # the board put right: the trouble standing on it says so (an arbiter tester saw the
+                # illegal move's alert stay as it was, with nothing of the position put back)
+                put_back = (f"the board was put back at {recording_time(event.t)} into the recording, as it stood "
+                            f"{round_of(event.ply, _numbering(start))}"
+                            + (f" ({len(event.taken_back)} recorded move(s) taken back)" if event.taken_back else ""))
+                for trouble in standing:
+                    trouble["back"] = put_back
+            standing = []
         elif isinstance(event, GameEnded):
             item: dict[str, Any] = {"ply": event.ply, "result": event.result, "reason": event.reason,
                                     "title": kind_title(event.reason), "article": event.article, "text": event.text,
@@ -203,6 +213,8 @@ def game_state(game: GameRow, events: list[StoredEvent]) -> dict[str, Any]:
             item = _alert(stored, fen, None)
             alerts.append(item)
             by_seq[stored.seq] = item
+            if event.kind in BOARD_TROUBLE:
+                standing.append(item)
         elif isinstance(event, SourceGap | ClockNoted):
             # the equipment came back: the alert that said it was gone says so too (still to be acknowledged)
             kinds, back = (("camera_lost",), f"the picture came back at {recording_time(event.t_resumed)} into the recording") \
@@ -296,6 +308,10 @@ def public_state(state: dict[str, Any]) -> dict[str, Any]:
     if ended is not None:  # how it ended, as the broadcast's Termination says (a result marked with an article alone)
         data["ended"]["termination"] = termination(ended["result"] or "", ended["reason"], ended["article"])
     return data
+
+
+# the alerts that stand on the board until it is put right (not the clock's, nor the equipment's)
+BOARD_TROUBLE = frozenset({"illegal_move", "wrong_side", "board_disturbed", "unexplained", "lost_track"})
 
 
 def _numbering(start_fen: str) -> Position | None:

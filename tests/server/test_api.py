@@ -145,6 +145,27 @@ def test_an_equipment_alert_says_when_the_camera_or_clock_came_back(console: Any
     assert all(a["acknowledged"] is None for a in alerts)  # the arbiter still sees them
 
 
+def test_a_board_trouble_says_when_the_board_was_put_back(console: Any) -> None:
+    # an arbiter tester: the recorder logged the position restored after an illegal move, but the
+    # console showed the alert as it was, with nothing of the board put right
+    from recorder.events import BoardDisturbed, IllegalMoveAlert, PositionRestored
+
+    start = Position.start()
+    with GameStore(console.db) as store:
+        game = store.create_game("camera-1", GameInfo(board=1))
+        store.append(game, RecordingStarted(0.0, "camera-1", start.fen()))
+        store.append(game, BoardDisturbed(3.0, "board_disturbed", ("a0",), "5.9", "a chariot knocked", 0))
+        store.append(game, MoveRecorded(6.0, 1, "h2e2", "炮二平五", "red", start.play("h2e2").fen(), 0.99))
+        store.append(game, IllegalMoveAlert(9.0, "illegal_move", ("a9", "b8"), "2.2", "the chariot moves straight",
+                                            1, piece="r", violation="geometry", iccs="a9b8"))
+        store.append(game, PositionRestored(12.5, 1, start.play("h2e2").fen()))
+    alerts = json.loads(get(console.url + f"/api/games/{game}")[1])["alerts"]
+    assert [(a["kind"], a.get("back")) for a in alerts] == [
+        ("board_disturbed", None),  # the game went on past it: not this restoration's
+        ("illegal_move", "the board was put back at 0:00:12.5 into the recording, as it stood after 1. (red)")]
+    assert all(a["acknowledged"] is None for a in alerts)  # the arbiter still rules on the foul
+
+
 def test_event_stream_sends_new_events_and_continues_after_last_event_id(console: Any) -> None:
     game = record(console.db, alert=False)
     _, body, _ = get(console.url + "/api/games")
