@@ -418,9 +418,11 @@ class GameStore:
                 now = _now()
                 self.db.execute("UPDATE sessions SET stopped = ? WHERE id = ?", (now, row["id"]))
                 self._insert(game_id, RecordingStopped(t, 0, "the recorder's process ended without closing the game"))
+                # the game's own source in the command (a tester was told "SOURCE", which the store knows)
+                source = shlex.quote(self.game(game_id).source) if self.game(game_id).source else "SOURCE"
                 text = (f"the recorder of this game (process {row['pid']}) ended without closing it, after "
                         f"{recording_time(t)} of its source (found at {now[11:19]} UTC): nothing records the game now; go on with "
-                        f"`xqrec record SOURCE {self.resume_option(game_id)}`")
+                        f"`xqrec record {source} {self.resume_option(game_id)}`")
                 # at the ply the game had reached: its sheets place the note after the moves recorded
                 self._insert(game_id, Alert(t, "recorder_lost", (), "", text, self.game(game_id).plies))
                 self.db.execute("UPDATE games SET updated = ? WHERE id = ?", (now, game_id))

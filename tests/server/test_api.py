@@ -7,6 +7,7 @@ import contextlib
 import http.client
 import json
 import os
+import shlex
 import socket
 import sqlite3
 import threading
@@ -505,6 +506,8 @@ def test_a_recorder_that_died_without_closing_its_game_is_an_alert_on_the_open_p
     assert [m["event"]["type"] for m in told] == ["RecordingStopped", "Alert"]
     alert = told[1]["event"]
     assert alert["kind"] == "recorder_lost" and f"--resume {game} --db {console.db}`" in alert["text"] and told[1]["game"] == game
+    with GameStore(console.db) as store:  # the game's own source, not "SOURCE" (a tester)
+        assert f"`xqrec record {shlex.quote(store.game(game).source)} --resume" in alert["text"]
     with GameStore(console.db) as store:  # after the moves it had recorded, not before the first (tester)
         assert alert["ply"] == store.game(game).plies > 0
     state = told[1]["state"]
