@@ -45,6 +45,9 @@ What is implemented, and where the rule texts were simplified (documented per fu
   (26.3 自毙, "做为根的子，自己离线断根将军...责由自负"), nor with winning by a check the checker
   itself, left hanging where it landed. A soldier that has
   not crossed the river, or one that has just crossed, is not a piece to be chased (26.7).
+* 守和要点 (26.2): a chase of an advisor or elephant by a side with one attacking piece left stays a
+  chase, with a note for the arbiter, who judges whether it stands on a key point for the draw
+  (then it is idle).
 * The idle notions 兑 (exchange offer, 24.4 and 26.10), 献 (offer, 24.5) and 跟 (follow, 24.7)
   are recognised as notes on idle moves; 拦 (block, 24.6) is not told apart from other idle moves.
   An exchange offer that also wins the target if it is not taken up (a chariot backed by another
@@ -239,6 +242,10 @@ def classify_move(before: Position, move: Move, ply: int = 0, previous: Move | N
                 notes.append(f"it also offers to exchange (兑) the {piece_name(chase.attacker_piece)} for the "
                              f"{piece_name(chase.target_piece)} on {square_name(chase.target)}: an offer that also "
                              "chases is a chase (兑兼捉, 26.4; 26.10 leaves idle only an offer that wins nothing)")
+        if all(c.target_piece.upper() in "AB" for c in new) and _lone_attacker(after, side):
+            notes.append("the side has one attacking piece left: if it stands on a key point for the draw, "
+                         "its chase of an advisor or elephant is incidental and idle (守和要点, 26.2): for the "
+                         "arbiter to judge")
         return MoveClass(ply, move, side, MoveKind.CHASE, tuple(new), tuple(notes))
     notes.extend(_idle_notes(before, after, move, described | had))
     return MoveClass(ply, move, side, MoveKind.IDLE, (), tuple(notes))
@@ -839,6 +846,13 @@ def _can_recapture(position: Position, point: int) -> bool:
 def _has_protector(position: Position, point: int) -> bool:
     """Is anything of the side to move aimed at ``point`` (pseudo-legally)? Tells 假根 from no root."""
     return bool(position.attackers(point, position.side_to_move))
+
+
+def _lone_attacker(position: Position, side: str) -> bool:
+    """Has ``side`` one attacking piece left (a chariot, horse, cannon or soldier across the river)?"""
+    attackers = [sq for sq, piece in position.pieces() if side_of(piece) == side and (
+        piece.upper() in "RNC" or (piece.upper() == "P" and not own_half(sq, side)))]
+    return len(attackers) == 1
 
 
 def _offer_beside_chariot(after: Position, move: Move, chase: Chase) -> bool:

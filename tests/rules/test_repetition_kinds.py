@@ -501,3 +501,12 @@ def test_horse_offered_beside_a_chariot_to_a_rooted_horse_is_an_exchange_offer()
     game, kinds = _cycle_kinds("5kb2/4a4/3n5/9/3R5/N8/2c6/9/9/3K5 w", ["a4c5", "g9i7", "c5a4", "i7g9"] * 2)
     assert kinds[0] is MoveKind.IDLE and "26.11.2" in game.classify(1).kind_text
     assert game.repetition().code == "draw_both_allowed"  # type: ignore[union-attr]
+
+
+def test_a_lone_attackers_chase_of_an_elephant_carries_the_key_point_note() -> None:
+    # 26.2 守和要点: with one attacking piece left, a chase of an advisor or elephant may be idle if the
+    # piece holds a key point for the draw: the arbiter judges; the move says so
+    kind, text = kind_of("2b1k4/9/9/9/9/9/9/9/9/R2K5 w", "a0a9")
+    assert kind is MoveKind.CHASE and "26.2" in text
+    kind, text = kind_of("2b1k4/9/9/9/9/9/9/9/9/R2KN4 w", "a0a9")  # two attackers: no such note
+    assert kind is MoveKind.CHASE and "26.2" not in text
