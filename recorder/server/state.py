@@ -131,6 +131,7 @@ def game_state(game: GameRow, events: list[StoredEvent]) -> dict[str, Any]:
     actions: list[dict[str, Any]] = []
     comments: list[dict[str, Any]] = []  # an imported record's own words (an annotator's): shown, never alerts
     standing: list[dict[str, Any]] = []  # the board's troubles raised since the last move or restoration
+    clocks_after: dict[int, dict[str, Any]] = {}  # the clocks as they stood once each ply was made and pressed
     marked: dict[int, tuple[str, Any]] = {}  # ply -> (iccs, rivals) of marked moves a later event replaced
     stopped = False
     imported = False  # read from a PGN file: its events' times are no recording's
@@ -163,6 +164,7 @@ def game_state(game: GameRow, events: list[StoredEvent]) -> dict[str, Any]:
             moves.append(entry)
             if event.red_ms is not None and event.black_ms is not None:
                 clocks.update(red_ms=event.red_ms, black_ms=event.black_ms, t=event.t, wall=stored.wall)
+            clocks_after[event.ply] = dict(clocks)
             if ended is not None and ended["ply"] >= event.ply and not ended["marked"]:
                 ended = None  # the position it was judged on is gone (the arbiter's own result stands)
         elif isinstance(event, ClockPressed):
@@ -170,8 +172,12 @@ def game_state(game: GameRow, events: list[StoredEvent]) -> dict[str, Any]:
                           running=BLACK if event.side == RED else RED)
             if event.ply is not None and 0 < event.ply <= len(moves) and moves[event.ply - 1]["side"] == event.side:
                 moves[event.ply - 1]["clock_ms"] = event.red_ms if event.side == RED else event.black_ms
+                clocks_after[event.ply] = dict(clocks)
         elif isinstance(event, PositionRestored):
             del moves[event.ply:]
+            if event.taken_back and event.ply in clocks_after:  # the times of the position gone back to (a
+                # tester's tiles kept showing the clocks of a move taken back)
+                clocks.update(clocks_after[event.ply])
             for note in (*alerts, *advice, *comments):  # about moves taken back: at the ply gone back to, as on
                 if note["ply"] is not None and note["ply"] > event.ply:  # the sheets (a later move is another one)
                     note.update(ply=event.ply, taken_back=True)

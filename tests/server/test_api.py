@@ -257,8 +257,13 @@ def test_the_arbiter_takes_back_plies_recorded_after_the_game(console: Any) -> N
     assert post(url + "/takeback", {"ply": "8"}, "Zhang")[0] == 400
     status, reply = post(url + "/takeback", {"ply": 8, "was": "a0a1"}, "Zhang")  # the page showed another record
     assert status == 409 and "has changed since your page showed it" in reply["error"]
+    before = json.loads(get(url)[1])["moves"]
     status, reply = post(url + "/takeback", {"ply": 8, "was": moves[-1]}, "Zhang")
     assert status == 200 and [m["iccs"] for m in reply["state"]["moves"]] == moves[:8]
+    # the clocks as they stood after ply 8, not the times of a move taken back (a tester's tiles)
+    clocks = reply["state"]["clocks"]
+    assert (clocks["red_ms"], clocks["black_ms"]) != (None, None)
+    assert {clocks["red_ms"], clocks["black_ms"]} & {m["clock_ms"] for m in before[6:8]}
     (act,) = [a for a in reply["state"]["actions"] if a["type"] == "PositionRestored"]
     assert act["by"] == "Zhang" and act["text"].startswith("move 5 (red) to move ")
     assert act["text"].endswith("the record goes on after move 4 (black)")  # numbered as on the sheet
