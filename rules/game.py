@@ -194,8 +194,7 @@ class Game:
         found = self._classes.get(ply)
         if found is None:
             previous = self._moves[ply - 2] if ply >= 2 else None
-            found = classify_move(self._positions[ply - 1], self._moves[ply - 1], ply, previous, self._mate_depth,
-                                  self._positions[ply - 2] if ply >= 2 else None)
+            found = classify_move(self._positions[ply - 1], self._moves[ply - 1], ply, previous, self._mate_depth)
             self._classes[ply] = found
         return found
 

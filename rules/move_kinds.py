@@ -165,13 +165,12 @@ class MoveClass:
 
 
 def classify_move(before: Position, move: Move, ply: int = 0, previous: Move | None = None,
-                  mate_depth: int = 2, earlier_position: Position | None = None) -> MoveClass:
-    """Classify ``move`` played in ``before``; ``previous`` is the opponent's move just before it,
-    played in ``earlier_position``.
+                  mate_depth: int = 2) -> MoveClass:
+    """Classify ``move`` played in ``before``; ``previous`` is the opponent's move just before it.
 
     ``previous`` lets a soldier that has just crossed the river be left out of the chased
-    pieces (26.7); with ``earlier_position`` too, a move answering a check is not charged with
-    what the checker's own move left open (26.3). ``ply`` is only carried into the result.
+    pieces (26.7), and a move answering a check not be charged with what the checking piece's
+    leaving its post left open (26.3). ``ply`` is only carried into the result.
     """
     side = before.side_to_move
     after = before.play(move)
@@ -183,8 +182,7 @@ def classify_move(before: Position, move: Move, ply: int = 0, previous: Move | N
     attacker_view = after.with_side_to_move(side)
     # a check answered by another piece: what the checker's leaving its post opened is the
     # checker's side's own doing (26.3 自毙, "做为根的子，自己离线断根将军...责由自负")
-    vacated = (_checker_gone(earlier_position, previous, side)
-               if before.in_check() and not general_evasion else None)
+    vacated = _checker_gone(before, previous) if before.in_check() and not general_evasion else None
     if mates_by_checks(attacker_view, mate_depth):
         if general_evasion:
             notes.append("general answering check: its threat counts as idle (26.1.2)")
@@ -884,20 +882,20 @@ def _offer_beside_chariot(after: Position, move: Move, chase: Chase) -> bool:
     return False
 
 
-def _checker_gone(earlier: Position | None, previous: Move | None, side: str) -> Position | None:
-    """The position before the opponent's checking move ``previous``, without the piece that made it
-    and with ``side`` (the side checked) to move: what stood open to ``side`` once that piece left
-    its post, whether it gave the check itself or uncovered it (26.3). None where it cannot be told
-    (no earlier position, or the opponent's general would then stand in check: the piece shielded it).
+def _checker_gone(before: Position, previous: Move | None) -> Position | None:
+    """``before`` (the side checked to move) without the opponent's piece that ``previous``, its
+    checking move, brought in: what stood open to the side checked once that piece left its post
+    (26.3), the piece it took, if any, gone too. None where it cannot be told: no previous move, a
+    general's move (the board needs it), or a check the piece uncovered (the side stays in check).
     """
-    if earlier is None or previous is None:
+    if previous is None:
         return None
-    piece = earlier.board[previous.from_square]
-    if piece == "." or side_of(piece) == side:
+    piece = before.board[previous.to_square]
+    if piece == "." or side_of(piece) == before.side_to_move or piece.upper() == "K":
         return None
-    board = earlier.board[:previous.from_square] + "." + earlier.board[previous.from_square + 1:]
-    gone = Position(board, side)
-    if gone.with_side_to_move(side_of(piece)).in_check() or gone.in_check():
+    board = before.board[:previous.to_square] + "." + before.board[previous.to_square + 1:]
+    gone = Position(board, before.side_to_move)
+    if gone.in_check() or gone.with_side_to_move(side_of(piece)).in_check():
         return None
     return gone
 

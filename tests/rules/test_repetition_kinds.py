@@ -510,3 +510,15 @@ def test_a_lone_attackers_chase_of_an_elephant_carries_the_key_point_note() -> N
     assert kind is MoveKind.CHASE and "26.2" in text
     kind, text = kind_of("2b1k4/9/9/9/9/9/9/9/9/R2KN4 w", "a0a9")  # two attackers: no such note
     assert kind is MoveKind.CHASE and "26.2" not in text
+
+
+def test_the_piece_a_check_took_excuses_nothing_and_a_general_uncovering_check_is_read() -> None:
+    # a reviewer: a capturing check left the piece it took on the board the answer was measured
+    # against, so a new chase (and a new mate threat) read as idle; a general stepping aside to
+    # uncover a cannon's check was taken off the board, and classifying the answer crashed
+    game = Game(Position.from_fen("4k4/9/4r4/9/C1p1r2N1/9/9/9/9/3K5 w"), ["a5e5", "e7h7"])
+    assert game.classify(2).kind is MoveKind.CHASE
+    game = Game(Position.from_fen("8N/5k3/4r4/9/9/9/7n1/3K5/9/5nR2 w"), ["g0f0", "h3f4"])
+    assert game.classify(2).kind is MoveKind.MATE_THREAT
+    game = Game(Position.from_fen("4k4/9/9/9/4r4/9/9/9/4K4/4C4 w"), ["e1d1", "e5a5"])
+    assert game.classify(2).kind is MoveKind.MATE_THREAT
