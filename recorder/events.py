@@ -397,13 +397,24 @@ class DetailsEdited(Event):
     at: str = ""
 
 
+@dataclass(frozen=True)
+class EventWithdrawn(Event):
+    """What stands in a game's log in place of an event a run wrote to a game it was not recording
+    (``record --resume`` with another game's source, refused once its board showed so): ``was`` is
+    the event's type, ``why`` says why. Kept in its place, at the time the game had reached, so the
+    log's numbering and the console's feed stay as they were; read by nothing else."""
+
+    was: str
+    why: str
+
+
 OLD_COMMENT_KIND = "comment"  # imported comments were once kept as alerts of this kind
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.__name__: cls
     for cls in (RecordingStarted, RecordingStopped, MoveRecorded, ClockPressed, PositionRestored,
                 CalibrationChanged, SourceGap, GameEnded, Alert, IllegalMoveAlert, BoardDisturbed,
                 ClockAlert, ClockNoted, TwoMovesSeen, AlertAcknowledged, MoveCorrected, ResultMarked, AlertFrame,
-                Comment, DetailsEdited)
+                Comment, DetailsEdited, EventWithdrawn)
 }
 
 

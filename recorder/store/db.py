@@ -454,16 +454,20 @@ class GameStore:
             found.append((seq, event))
         return found
 
-    def withdraw(self, game_id: int, seqs: Iterable[int]) -> None:
-        """Remove events a run appended to a game it was not recording (``record --resume`` with another
-        game's source, refused once its board showed so): they tell of another game, and left in they
-        were replayed into this one (another game's clock presses charged as fouls, its time read as
-        how far this game's source was recorded). The only removal the log knows."""
-        numbers = sorted(set(seqs))
-        if not numbers:
+    def withdraw(self, game_id: int, replacements: dict[int, Event]) -> None:
+        """Put ``replacements`` (number -> event) in place of events a run wrote to a game it was not
+        recording (``record --resume`` with another game's source, refused once its board showed so):
+        left as they were, they were replayed into this game (another game's clock presses charged as
+        fouls, its time read as how far this game's source was recorded). Rewritten in place, not
+        deleted: the log's numbering (acknowledgements name events by it) and the row ids the
+        console's feed follows stay as they were. The only rewrite the log knows."""
+        if not replacements:
             return
         with self.locked():
-            self.db.executemany("DELETE FROM events WHERE game_id = ? AND seq = ?", [(game_id, n) for n in numbers])
+            for seq, event in sorted(replacements.items()):
+                self.db.execute("UPDATE events SET type = ?, t = ?, data = ? WHERE game_id = ? AND seq = ?",
+                                (type(event).__name__, float(event.t),
+                                 json.dumps(event_to_json(event), ensure_ascii=False), game_id, seq))
             self.db.execute("UPDATE games SET updated = ? WHERE id = ?", (_now(), game_id))
 
     def time_base(self, game_id: int) -> float | None:

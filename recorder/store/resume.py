@@ -32,6 +32,7 @@ from recorder.events import (
     ClockAlert,
     ClockPressed,
     Event,
+    EventWithdrawn,
     MoveCorrected,
     MoveRecorded,
     PositionRestored,
@@ -468,19 +469,21 @@ class StoreRecording:
         # game's clock presses in, and its time: the right resume then skipped moves and was told of
         # presses without a move). Its alerts stay as a trace, at the time the game had reached, closed
         # with the reason, so the game's sheets and console do not show them as trouble of its own.
-        raised = [event for seq, event in self.store.events_after(self.game_id, 0)
-                  if seq in self._own and isinstance(event, Alert)]
+        own = [(seq, event) for seq, event in self.store.events_after(self.game_id, 0) if seq in self._own]
         reached = self.resume.t if self.resume is not None else 0.0
+        why = "another game's: the run that took this game up from its source was stopped"
         at = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
         with self.store.locked():
-            self.store.withdraw(self.game_id, self._own)
+            self.store.withdraw(self.game_id, {
+                seq: replace(event, t=reached) if isinstance(event, Alert) else
+                EventWithdrawn(reached, type(event).__name__, why) for seq, event in own})
             self._own.clear()
-            for alert in raised:
-                seq = self.store.append(self.game_id, replace(alert, t=reached))
-                self.store.append(self.game_id, AlertAcknowledged(reached, seq, alert.kind, "recorder",
-                                                                  "raised on another game's board: the run that "
-                                                                  "took this game up from it was stopped, and what "
-                                                                  "it recorded was taken out", at))
+            for seq, event in own:
+                if isinstance(event, Alert):
+                    self.store.append(self.game_id, AlertAcknowledged(reached, seq, event.kind, "recorder",
+                                                                      "raised on another game's board: the run that "
+                                                                      "took this game up from it was stopped, and what "
+                                                                      "it recorded was taken out", at))
         if self.reopened:
             self.store.close_game(self.game_id)
             self.reopened = False

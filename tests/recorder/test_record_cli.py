@@ -927,7 +927,7 @@ def test_a_game_resumed_from_another_games_video_is_left_as_it_was(
     """A tester resumed game 1 from another game's video: it went on being recorded, its source
     rewritten, an alert at every press, status 0. The run now stops at the first board that is no
     position of the game, with status 1, and the game keeps its source and state."""
-    from recorder.events import Alert, AlertAcknowledged, MoveRecorded
+    from recorder.events import Alert, AlertAcknowledged, EventWithdrawn, MoveRecorded
     from recorder.store.db import GameStore
     from recorder.store.resume import resume_point
 
@@ -950,12 +950,18 @@ def test_a_game_resumed_from_another_games_video_is_left_as_it_was(
     # a tester: the refused run's clock presses and its time stayed in, and the right resume then
     # skipped moves and was told of presses without a move. Only its alerts stay, closed, at the time
     # the game had reached
+    # (rewritten in place, not deleted: the log's numbering and the console feed's row ids stay, a reviewer)
     events = GameStore(db).events(game.id)
     assert events[:len(before)] == before
     added = events[len(before):]
-    assert added and all(isinstance(e, Alert | AlertAcknowledged) and e.t == reached for e in added)
-    assert all(e.by == "recorder" for e in added if isinstance(e, AlertAcknowledged))
+    assert added and all(isinstance(e, Alert | AlertAcknowledged | EventWithdrawn) and e.t == reached for e in added)
+    assert any(isinstance(e, EventWithdrawn) and e.was == "RecordingStarted" for e in added)
+    raised = {len(before) + 1 + i for i, e in enumerate(added) if isinstance(e, Alert)}
+    closed = {e.seq for e in added if isinstance(e, AlertAcknowledged)}
+    assert raised and closed == raised and all(e.by == "recorder" for e in added if isinstance(e, AlertAcknowledged))
     assert resume_point(GameStore(db), game.id).t == reached
+    rows = GameStore(db).db.execute("SELECT seq FROM events WHERE game_id = ? ORDER BY seq", (game.id,)).fetchall()
+    assert [row[0] for row in rows] == list(range(1, len(events) + 1))
 
 
 def test_a_far_board_of_the_same_game_does_not_stop_a_resumed_run() -> None:
