@@ -29,9 +29,7 @@ give (:func:`clock_contradicts`: a time control typed wrong).
 from __future__ import annotations
 
 import logging
-import math
 import re
-from collections.abc import Sequence
 
 from recorder.events import ClockPressed
 from recorder.scoresheet import RecordedGame, hms
@@ -226,8 +224,7 @@ def _balance(game: RecordedGame, control: tuple[int, int] | None) -> dict[str, t
     base, increment = control
     last = max(game.presses, key=lambda p: p.t)
     first = "black" if game.start_fen.split()[1:2] == ["b"] else "red"
-    unpressed = [(entry.t, entry.side) for entry in game.plies if entry.press is None]
-    given = increments(sorted(game.presses, key=lambda p: p.t), first, unpressed)
+    given = increments(sorted(game.presses, key=lambda p: p.t), first, increment)
     return {side: (base + increment * given[side], _left(last, side), given[side]) for side in SIDES}
 
 
@@ -297,35 +294,42 @@ def time_used_upto(game: RecordedGame) -> int | None:
 # a stopped clock whose time moved this much since the last press ran: a press was lost. A DGT clock
 # reports whole seconds, and a press inferred from a later report carries times up to a report late
 LOST_PRESS_MS = 1_500
+MIN_INCREMENT_MS = 3_000  # an increment this large tells the flips from the times (reports are whole seconds)
+MAX_LOST_FLIPS = 40  # more flips than this between two presses heard: the times are not one clock running
 
 
-def increments(presses: list[ClockPressed], first: str = "red",
-               unpressed: Sequence[tuple[float, str]] = ()) -> dict[str, int]:
+def increments(presses: list[ClockPressed], first: str = "red", increment_ms: int = 0) -> dict[str, int]:
     """How many increments each side's clock was given up to the last of ``presses`` (in time order;
     ``first`` runs from the start): the presses that flipped the clock, and those the line lost.
 
     A press the recorder did not hear still flipped the clock and gave its increment: the side it
     stopped then ran, so the next press heard finds a clock that should have stood still with its
-    time moved. Heard by that side, one press of the other was lost, or three, or more; heard by the
-    other side, a pair (one each), or two pairs... The moves made meanwhile whose presses were not
-    heard (``unpressed``: (time, side) of each, in order) tell how many, where they start with the
-    side whose clock ran and are as many as the clock's flips can be: a player presses after every
-    move (a tester's line silent over three moves had a side's time used 10 s short). Else the fewest
-    are counted. A player who moved without pressing leaves the stopped clock still: the next
-    press changes nothing and counts for nobody. Before the first press heard nothing is inferred: a
-    clock heard only from mid-game has run long before it (its times say nothing of lost presses).
+    time moved. How many flips came between is told by the times, given the increment: one clock
+    ran all along, so both clocks together lost the time between the two presses heard, less an
+    increment a flip (a tester's line silent over three moves had counted the fewest that fit the
+    times, one pair, and left each side's time used 10 s short; counting the moves made meanwhile
+    instead overcounted when a player had not pressed, a reviewer found). Without an increment the
+    fewest are counted: heard by the side whose clock ran, one press of the other was lost; heard
+    by the other side, a pair (one each). A player who moved without pressing leaves the stopped
+    clock still: the next press changes nothing and counts for nobody. Before the first press
+    heard nothing is inferred: a clock heard only from mid-game has run long before it.
     """
     given = {side: 0 for side in SIDES}
     last: dict[str, int] | None = None
     running = first
-    before = -math.inf
+    before = 0.0
     for press in presses:
         stopped = opponent(running)
         if last is not None and abs(_left(press, stopped) - last[stopped]) > LOST_PRESS_MS:
-            fewest = 2 if press.side == running else 1  # lost flips, running's first, alternating
-            moved = [side for t, side in unpressed if before < t <= press.t]
-            lost = len(moved) if moved[:1] == [running] and len(moved) >= fewest and (len(moved) - fewest) % 2 == 0 \
-                else fewest
+            lost = 2 if press.side == running else 1  # the fewest: running's first, alternating
+            if increment_ms >= MIN_INCREMENT_MS:
+                gained = press.red_ms - last["red"] + press.black_ms - last["black"] + round((press.t - before) * 1000)
+                flips = round(gained / increment_ms)  # this press's own among them, if it flipped the clock
+                # after ``flips - 1`` lost flips the side running is running's when they are even: this
+                # press flipped the clock if it was that side's, else all were lost
+                if 1 <= flips <= MAX_LOST_FLIPS:
+                    after_lost = running if (flips - 1) % 2 == 0 else stopped
+                    lost = flips - 1 if press.side == after_lost else flips
             given[running] += (lost + 1) // 2
             given[stopped] += lost // 2
             if lost % 2:

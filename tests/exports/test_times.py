@@ -338,3 +338,41 @@ def test_a_move_timed_across_a_change_of_source_takes_its_time_from_the_clocks_r
     spent = move_times(rebuild(events), INFO.time_control)
     assert spent == [5027, 5310, 3633, 4772]
     assert move_times(rebuild(events))[2] is None  # with no time control the increment is not known
+
+
+def test_lost_presses_are_counted_from_the_times_when_a_player_also_forgot_to_press() -> None:
+    """A reviewer: the line lost a press, and a player meanwhile moved without pressing; counted
+    from the moves made meanwhile, each side got an increment it never had. The clocks' times tell
+    the flips: one clock ran all along, less an increment each flip."""
+    from recorder.exports.times import increments
+
+    base, inc = 900_000, 10_000
+    left, running, last = {"red": base, "black": base}, "red", 0.0
+    heard: list[ClockPressed] = []
+    given = {"red": 0, "black": 0}
+
+    def move(t: float, side: str, press: bool, is_heard: bool = True) -> None:
+        nonlocal running, last
+        left[running] -= int((t - last) * 1000)
+        last = t
+        flipped = press and side == running
+        if flipped:
+            left[side] += inc
+            given[side] += 1
+            running = "black" if side == "red" else "red"
+        if press and is_heard:
+            heard.append(ClockPressed(t, side, left["red"], left["black"], effective=flipped))
+
+    move(10, "red", True)
+    move(22, "black", True, is_heard=False)  # lost on the line
+    move(31, "red", False)  # forgot to press
+    move(44, "black", True, is_heard=False)  # pressed a stopped clock: nothing
+    move(52, "red", True)
+    assert increments(heard, "red", inc) == given == {"red": 2, "black": 1}
+    # three presses lost in a row (two of red's, one of black's), heard again at black's press
+    left, running, last = {"red": base, "black": base}, "red", 0.0
+    heard, given = [], {"red": 0, "black": 0}
+    for t, side, is_heard in ((10, "red", True), (20, "black", True), (33, "red", False), (47, "black", False),
+                              (58, "red", False), (71, "black", True)):
+        move(t, side, True, is_heard)
+    assert increments(heard, "red", inc) == given == {"red": 3, "black": 3}
