@@ -131,7 +131,8 @@ def game_state(game: GameRow, events: list[StoredEvent]) -> dict[str, Any]:
     actions: list[dict[str, Any]] = []
     comments: list[dict[str, Any]] = []  # an imported record's own words (an annotator's): shown, never alerts
     standing: list[dict[str, Any]] = []  # the board's troubles raised since the last move or restoration
-    clocks_after: dict[int, dict[str, Any]] = {}  # the clocks as they stood once each ply was made and pressed
+    # the clocks as they stood once each ply was made and pressed (at the start: not known yet)
+    clocks_after: dict[int, dict[str, Any]] = {0: dict(clocks)}
     marked: dict[int, tuple[str, Any]] = {}  # ply -> (iccs, rivals) of marked moves a later event replaced
     stopped = False
     imported = False  # read from a PGN file: its events' times are no recording's
