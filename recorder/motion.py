@@ -73,6 +73,7 @@ class MotionDetector:
         self._settled: list[np.ndarray] = []  # small images of the last views the board stood still in (newest last)
         self._clear: np.ndarray | None = None  # the newest of them taken with nothing across the edge
         self.last_arm: np.ndarray | None = None  # where arm_points last found an arm (a mask of the small image)
+        self.arm_lying = False  # the newest settled view was forced in with something across the edge
         self._moved: np.ndarray | None = None  # where the last frame moved (None: it did not)
         self._anchor: np.ndarray | None = None  # the first frame of the still spell the last frame belongs to
         self.shaken = False  # the still spell holds a frame still only once the camera's shake is taken out
@@ -114,6 +115,7 @@ class MotionDetector:
         del self._settled[:-SETTLED_VIEWS]
         if not force:  # kept apart too: views forced in (a sleeve resting there) cannot push it out
             self._clear = self._previous
+        self.arm_lying = force  # until a view is taken with nothing across the edge
         return True
 
     def arm_points(self) -> np.ndarray:

@@ -53,6 +53,11 @@ class Observation:
     touched: np.ndarray | None = None  # (90,) something moved near the point since the last observation
     unreadable: np.ndarray | None = None  # (90,) blown out to white by glare: no reading there means much
     washed: np.ndarray | None = None  # (90,) share of each point's piece-sized square glare blows out (0-1)
+    # (90,) of the masked points, those something has lain on for seconds with no hand near (``accept_lying``)
+    lying: np.ndarray | None = None
+    # something across the board's edge was taken for lying there (an arm still for a while, a sleeve):
+    # a hand may be over the board though the view was handed over (MotionDetector.arm_lying)
+    arm_lying: bool = False
     # the grey rectified picture the view was read from: where pieces' pictures moved (recorder.offpoint)
     view: np.ndarray | None = field(default=None, compare=False, repr=False)
     meta: dict[str, Any] = field(default_factory=dict, compare=False)
@@ -269,4 +274,5 @@ class Observer:
         self.motion.clear_touched()
         moved_at, self._moved_at = self._moved_at, None
         return Observation(t=t, t_still=self._still_since, probs=mean, mask=mask, frames=len(self._samples),
-                           touched=touched, t_moved=moved_at)
+                           touched=touched, t_moved=moved_at, lying=self.lying.copy() if self.lying.any() else None,
+                           arm_lying=self.motion.arm_lying)

@@ -40,7 +40,7 @@ from recorder.events import (
     game_ended,
     recording_time,
 )
-from recorder.observer import COVERED_INDEX, Observation
+from recorder.observer import COVERED_INDEX, PIECE_CLASSES, Observation
 from recorder.offpoint import MIN_DISCS, PatchShift, off_point, parallax_field, patch_shifts, residual_offsets
 from recorder.resolver_catchup import CatchUp, catch_up
 from recorder.resolver_clock import ClockBook
@@ -144,6 +144,9 @@ class ResolverConfig:
     # the same points hidden on every view this long, moves or not: something lies there, not a hand
     # that may hold a piece; the rest of the board is judged without waiting for them
     lasting_hidden_s: float = 8.0
+    # ... this long, on views with no arm over the board's edge (the observer's): a piece the classifier
+    # reads as covered, not a hand; a move onto or off it that the rest of the view names clearly is judged
+    read_covered_s: float = 2.0
     remind_s: float = 20.0  # a trouble that still stands is raised again on a still view this long after
     # presses waiting for moves the board does not show, past which a trouble is the recorder having
     # lost the game (the players went on), told once as ``lost_track`` (0: never)
@@ -271,6 +274,11 @@ class Resolver:
         # Points the classifier read wrong with nothing near them: a wrong reading there raises
         # nothing until a move changes what stands there (a disc knocked off the point still does).
         self._misread: set[int] = set()
+        # Points the last whole view accepted as the record read clearly otherwise, and what they read
+        # (a class index): while a point reads that same wrong thing, its reading says nothing about
+        # what changed there, so it is left out of the judgement (a washed-out piece read as empty
+        # would otherwise vote for any move that empties its point).
+        self._stale: dict[int, int] = {}
         self._unexplained: list[tuple[Observation, Scorer]] = []  # views no continuation fitted, in order
         # The last whole view since a candidate was accepted that showed one legal move, fitting every
         # point but not clearly enough to record (glare over its target): the record's board, the view's
@@ -305,6 +313,8 @@ class Resolver:
         self._red_seen: np.ndarray | None = None  # (90,) ... and, if occupied, red
         self._hidden: np.ndarray | None = None  # the points hidden on the last views, the same since...
         self._hidden_since = -math.inf
+        self._calm_hidden: np.ndarray | None = None  # ... and, with nothing moving near them, since
+        self._calm_since = math.inf
         # A game taken up from another source (a backup camera's file) that starts earlier in the game:
         # its views are followed through the recorded plies (the ply shown, views that fit none of them)
         # instead of being taken for an arbiter's restore and recorded again.
@@ -341,7 +351,7 @@ class Resolver:
             self._revision_stale = False
             self._inconclusive = 0
         scorer = Scorer(observation.probs, observation.mask, cfg.floor, cfg.bad_p, cfg.type_floor,
-                        unreliable=observation.unreadable)
+                        unreliable=observation.unreadable, ignored=self._still_misread(observation))
         self._seen_off = self._seen_knocked = frozenset()
         self._note_glare(observation)
         followed = self._follow_earlier_source(scorer, observation)
@@ -367,6 +377,12 @@ class Resolver:
         self._move_hidden = unclear_move  # a press meanwhile may be that move's: it waits for it
         if unclear_move and self._move_hidden_since is None:
             self._move_hidden_since = observation.t_moved if observation.t_moved is not None else t
+        # the same points hidden, with nothing moving near them and no arm lying across the board's edge
+        # (an arm still for a while is taken into the views the observer hands over): since when
+        near_hidden = observation.touched is None or bool((touched & observation.mask).any())
+        if (self._calm_hidden is None or not np.array_equal(self._calm_hidden, observation.mask) or near_hidden
+                or observation.arm_lying):
+            self._calm_hidden, self._calm_since = np.array(observation.mask, dtype=bool), observation.t
         masked = int(observation.mask.sum()) > cfg.alert_with_hidden  # a hand may be there
         if self._hidden is None or not np.array_equal(self._hidden, observation.mask):
             self._hidden, self._hidden_since = np.array(observation.mask, dtype=bool), t
@@ -392,9 +408,11 @@ class Resolver:
             return events
         if acceptable and self._touches_mask(decision, observation):
             log.debug("t=%.2f: best candidate changes a point that could not be seen; waiting", t)
-            if decision.candidate.kind == "move" and decision.bad == 0 and self._glare_hides_all(observation):
-                # a move seen but for where it landed, under glare: the reply that shows it let go of is
-                # no second move made between still views
+            if decision.candidate.kind == "move" and decision.bad == 0 and (
+                    self._glare_hides_all(observation) or self._only_covered_changed(decision, observation)):
+                # a move seen but for where it landed, under glare, or on a point read as covered with no
+                # arm over the board's edge (a tester's fast game: two such moves told as made at once):
+                # the reply that shows it let go of is no second move made between still views
                 self._one_move_view = (self.game.position.board, scorer, self._touched.copy())
             self.wants_retry = True
             self._move_hidden = True  # a press meanwhile may be that move's: it waits for it
@@ -430,6 +448,7 @@ class Resolver:
                 self._board_seen_blind = frozenset(() if observation.unreadable is None
                                                    else np.flatnonzero(observation.unreadable).tolist())
                 self._occupied_seen, self._red_seen = scorer.occupied_p.copy(), scorer.red_share()
+                self._note_misread(observation)
             return events + self._raise_residual(residual, t, hold)
         if masked and not lasting:  # part of the board is hidden (a hand may hold a piece): look again before alerting
             log.debug("t=%.2f: no candidate fits and %d points are hidden; waiting", t, int(observation.mask.sum()))
@@ -476,6 +495,37 @@ class Resolver:
             # the set-up fault stands on its points (see ``_residual``)
             self._set_up_fault = frozenset(parse_square(name) for alert in confirmed for name in alert.squares)
         return list(confirmed)
+
+    def _still_misread(self, observation: Observation) -> np.ndarray:
+        """(90,) the points that read as wrongly as on the last whole view accepted as the record.
+
+        A point that reads otherwise now (a piece came or went, or the glare moved) counts again.
+        """
+        still = np.zeros(90, dtype=bool)
+        if not self._stale:
+            return still
+        reading = _piece_reading(observation.probs)
+        for sq, seen in list(self._stale.items()):
+            if observation.mask[sq]:
+                continue  # hidden now (a hand passing): what it reads says nothing either way
+            if reading[sq] == seen:
+                still[sq] = True
+            else:
+                del self._stale[sq]
+        return still
+
+    def _note_misread(self, observation: Observation) -> None:
+        """Remember the points this whole view, accepted as the record, reads clearly otherwise (or, if
+        they did before, still reads so)."""
+        reading = _piece_reading(observation.probs)
+        record = board_classes(self.game.position.board)
+        scorer = Scorer(observation.probs, observation.mask, self.config.floor, self.config.bad_p,
+                        self.config.type_floor, unreliable=observation.unreadable)
+        # clearly wrong now, or wrong as before (a reading may waver in how sure it is)
+        wrong = scorer.bad_points(record) | (np.isin(np.arange(90), list(self._stale))
+                                             & (_holds(reading) != _holds(record)) & ~observation.mask)
+        self._stale = {int(sq): int(reading[sq]) for sq in np.flatnonzero(wrong)
+                       if self._stale.get(int(sq), reading[sq]) == reading[sq]}
 
     def _note_glare(self, observation: Observation) -> None:
         """Note whether this view's glare could hide a whole move of the side to move (see ``__init__``)."""
@@ -1060,6 +1110,20 @@ class Resolver:
         hidden = self._hidden_points(observation)
         current = self.game.position.board
         changed = [sq for sq in range(90) if candidate.board[sq] != current[sq] and hidden[sq]]
+        lying = observation.lying if observation.lying is not None else np.zeros(90, dtype=bool)
+        steady = not observation.arm_lying and observation.t - self._calm_since >= self.config.read_covered_s
+        glare = observation.unreadable if observation.unreadable is not None else np.zeros(90, dtype=bool)
+        if changed and decision.bad == 0 and all(observation.mask[sq] and (lying[sq] or (steady and not glare[sq]))
+                                                 for sq in changed):
+            # read as covered for seconds with no hand near (views with an arm over the edge are not
+            # handed over), glare aside (judged below), and not merely at the edge of something (a
+            # point half hidden waits to be seen whole): a piece the classifier reads so, not a hand that
+            # may hold one (and no piece goes
+            # in or out from under a thing left lying there). A move the rest of the view names clearly is
+            # judged: a tester's cannon face, read as covered wherever it stood, stopped the record for good
+            log.debug("t=%.2f: %s changes %s, read as covered for seconds with no hand near: judged", observation.t,
+                      " ".join(m.iccs for m in candidate.moves), ", ".join(square_name(sq) for sq in changed))
+            return False
         if self._glare_hides_all(observation):
             if not any(candidate.board[sq] != "." for sq in changed):
                 return False
@@ -1069,6 +1133,14 @@ class Resolver:
             return (not self._named_without_glare(decision, observation, glare)
                     and not self._named_but_for_glare(decision, observation, glare))
         return bool(changed)
+
+    def _only_covered_changed(self, decision: _Decision, observation: Observation) -> bool:
+        """Does the move change, among the points hidden now, only points read as covered outright (none
+        merely at the edge of something), on a view handed over with no arm across the board's edge?"""
+        hidden = self._hidden_points(observation)
+        current, board = self.game.position.board, decision.candidate.board
+        changed = [sq for sq in range(90) if board[sq] != current[sq] and hidden[sq]]
+        return bool(changed) and all(observation.mask[sq] for sq in changed)
 
     def _illegal_onto_glare(self, decision: _Decision, residual: Sequence[Alert], scorer: Scorer,
                             observation: Observation) -> IllegalMoveAlert | None:
@@ -1861,6 +1933,7 @@ class Resolver:
         self._set_up_fault = frozenset()
         self._unreliable.clear()
         self._misread.clear()
+        self._stale.clear()
         self._rivals.clear()  # the arbiter has said what was played
         self._lost_at, self._raised = None, None  # judged afresh against the corrected record
         self._board_seen_at = self._moving_since = None
@@ -1916,6 +1989,7 @@ class Resolver:
         self._touched[:] = True
         self._unreliable.clear()
         self._misread.clear()
+        self._stale.clear()
 
     # --- the clock ------------------------------------------------------------------------
     def press(self, press: ClockPress) -> list[Event]:
@@ -1955,6 +2029,16 @@ class Resolver:
         # cannot see whole yet (a point under something left on the board), for the moves it then shows
         waiting = self.desynced or self._unseen_since is not None or self._move_hidden or self._glare_may_hide
         return self.clock.expire(t, self.last_trouble, waiting, self.game.ply)
+
+
+def _piece_reading(probs: np.ndarray) -> np.ndarray:
+    """(90,) what each point reads as most likely: empty or a piece (class index; "covered" left out)."""
+    return np.argmax(np.asarray(probs)[:, :PIECE_CLASSES], axis=1)
+
+
+def _holds(classes: np.ndarray) -> np.ndarray:
+    """(90,) what each point holds by class index: 0 empty, 1 a red piece, 2 a black one."""
+    return np.where(classes == 0, 0, np.where(classes < 8, 1, 2))
 
 
 def other_orders(start: Position, moves: Sequence[Move]) -> list[tuple[Move, ...]]:

@@ -35,7 +35,9 @@ class Scorer:
     ``piece_probs`` (90, 15) are the probabilities of empty and the 14 pieces, renormalised
     without "covered"; ``visible`` marks the points that count. ``unreliable`` points (blown
     out by glare) count in the scores but are never a clear contradiction (``trusted``): under
-    glare the classifier often reads an empty point surely as a piece, or a piece as empty. A point's probability is read
+    glare the classifier often reads an empty point surely as a piece, or a piece as empty. ``ignored``
+    points count neither in the scores nor as contradictions, but stay ``visible`` (their discs are
+    still measured): readings known to say nothing now. A point's probability is read
     in three parts: whether it is occupied (floored at ``floor``), the piece's colour given that
     (floored at ``colour_floor``) and its kind given the colour (floored at ``type_floor``, much
     higher): a classifier tells a piece from an empty point best and red from black next, and
@@ -44,7 +46,8 @@ class Scorer:
     """
 
     def __init__(self, probs: np.ndarray, mask: np.ndarray, floor: float = 1e-3, bad_p: float = 0.1,
-                 type_floor: float = 0.1, colour_floor: float = 0.02, unreliable: np.ndarray | None = None) -> None:
+                 type_floor: float = 0.1, colour_floor: float = 0.02, unreliable: np.ndarray | None = None,
+                 ignored: np.ndarray | None = None) -> None:
         piece = np.asarray(probs, dtype=np.float64)[:, :PIECE_CLASSES]
         piece = piece / np.maximum(piece.sum(axis=1, keepdims=True), 1e-12)
         self.piece_probs = piece
@@ -61,7 +64,9 @@ class Scorer:
             colour = np.log(np.maximum(side_p / occupied, colour_floor))[:, None]
             kind = np.log(np.maximum(piece[:, columns] / np.maximum(side_p, 1e-12)[:, None], type_floor))
             logp[:, columns] = occ + colour + kind
-        self.logp = logp * self.visible[:, None]
+        if ignored is not None:  # seen, but read as it was when known wrong: no score, no contradiction
+            self.trusted = self.trusted & ~np.asarray(ignored, dtype=bool)
+        self.logp = logp * (self.visible if ignored is None else self.visible & ~np.asarray(ignored, dtype=bool))[:, None]
         self.bad_p = bad_p
         self._rows = np.arange(90)
 

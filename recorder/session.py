@@ -387,6 +387,10 @@ class RecordingSession:
             if not np.array_equal(points, self.observer.lying):
                 self._lying_told = False  # something new lies there, or it moved: tell again
             self.observer.accept_lying(points, since)
+            # not read since ``since`` all the same (and not while other points, read as covered with no
+            # hand there, still hold the views back): presses meanwhile are not judged (a tester's
+            # wood read as covered on its river points drew three presses without a move and a loss)
+            self.resolver.blind(t)
             return []
         if self._covered_told is None:
             self.resolver.lost_sight(t, gone_since=since)

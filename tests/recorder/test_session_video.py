@@ -514,6 +514,35 @@ def test_something_left_lying_on_the_board_is_told_and_the_rest_of_the_board_is_
     assert not [e for e in events if isinstance(e, ClockAlert)]
 
 
+class _WoodReadAsCovered(_SomethingOnTheBoard):
+    """Two points read covered on every still view between two frames, and three more that change
+    every second (wood grain the classifier takes for a hand): what lies there is found, but the
+    views stay held back for the others."""
+
+    def classify(self, rectified: np.ndarray) -> Any:
+        rows = self.rows
+        self.rows = rows + ((61, 62, 52) if self.frame // 10 % 2 else (43, 44, 34))
+        try:
+            return super().classify(rectified)
+        finally:
+            self.rows = rows
+
+
+@pytest.mark.skipif(not (FIXTURES / "game_short.mp4").exists(), reason="fixture video missing")
+def test_presses_are_not_judged_while_no_view_can_be_read() -> None:
+    """A tester's orange wood read as covered on its river points, some on every view, others
+    changing: something was found lying there, yet no view was handed over, and the presses of the
+    moves made meanwhile were told as made without a move, with a loss advised."""
+    from recorder.events import BoardDisturbed, ClockAlert, GameEnded
+
+    truth = json.loads((FIXTURES / "game_short.truth.json").read_text(encoding="utf-8"))
+    oracle = _WoodReadAsCovered(truth, first=130, last=300, rows=(88, 89))
+    session = RecordingSession(oracle, presses=read_clock_log(FIXTURES / "game_short.clock.jsonl"))
+    events = _play(session, oracle)
+    assert [e for e in events if isinstance(e, BoardDisturbed) and e.kind == "board_covered"]
+    assert not [e for e in events if isinstance(e, ClockAlert | GameEnded)]
+
+
 @pytest.mark.skipif(not (FIXTURES / "game_short.mp4").exists(), reason="fixture video missing")
 def test_a_board_covered_where_the_grid_cannot_be_confirmed_is_read_when_it_shows_again() -> None:
     """Points read covered on every still view from 13 s to 30 s while the board cannot be found
