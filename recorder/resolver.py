@@ -519,11 +519,13 @@ class Resolver:
         they did before, still reads so)."""
         reading = _piece_reading(observation.probs)
         record = board_classes(self.game.position.board)
+        # the view's own scorer leaves the points already known out of its contradictions: judged afresh
         scorer = Scorer(observation.probs, observation.mask, self.config.floor, self.config.bad_p,
                         self.config.type_floor, unreliable=observation.unreadable)
+        known = np.zeros(90, dtype=bool)
+        known[list(self._stale)] = True
         # clearly wrong now, or wrong as before (a reading may waver in how sure it is)
-        wrong = scorer.bad_points(record) | (np.isin(np.arange(90), list(self._stale))
-                                             & (_holds(reading) != _holds(record)) & ~observation.mask)
+        wrong = scorer.bad_points(record) | (known & (_holds(reading) != _holds(record)) & ~observation.mask)
         self._stale = {int(sq): int(reading[sq]) for sq in np.flatnonzero(wrong)
                        if self._stale.get(int(sq), reading[sq]) == reading[sq]}
 
@@ -1112,15 +1114,15 @@ class Resolver:
         changed = [sq for sq in range(90) if candidate.board[sq] != current[sq] and hidden[sq]]
         lying = observation.lying if observation.lying is not None else np.zeros(90, dtype=bool)
         steady = not observation.arm_lying and observation.t - self._calm_since >= self.config.read_covered_s
-        glare = observation.unreadable if observation.unreadable is not None else np.zeros(90, dtype=bool)
-        if changed and decision.bad == 0 and all(observation.mask[sq] and (lying[sq] or (steady and not glare[sq]))
+        blown = observation.unreadable if observation.unreadable is not None else np.zeros(90, dtype=bool)
+        if changed and decision.bad == 0 and all(observation.mask[sq] and (lying[sq] or (steady and not blown[sq]))
                                                  for sq in changed):
-            # read as covered for seconds with no hand near (views with an arm over the edge are not
-            # handed over), glare aside (judged below), and not merely at the edge of something (a
-            # point half hidden waits to be seen whole): a piece the classifier reads so, not a hand that
-            # may hold one (and no piece goes
-            # in or out from under a thing left lying there). A move the rest of the view names clearly is
-            # judged: a tester's cannon face, read as covered wherever it stood, stopped the record for good
+            # read as covered outright (a point half hidden at the edge of something waits to be seen
+            # whole) for seconds, with nothing moving near and no arm lying across the board's edge, glare
+            # aside (judged below); or under something found lying there, from under which no piece goes
+            # in or out: a piece the classifier reads as covered, not a hand that may hold one. A move the
+            # rest of the view names clearly is judged (a tester's cannon face, read as covered wherever
+            # it stood, stopped the record for good)
             log.debug("t=%.2f: %s changes %s, read as covered for seconds with no hand near: judged", observation.t,
                       " ".join(m.iccs for m in candidate.moves), ", ".join(square_name(sq) for sq in changed))
             return False
