@@ -1110,8 +1110,7 @@ class Resolver:
             return False
         candidate = decision.candidate
         hidden = self._hidden_points(observation)
-        current = self.game.position.board
-        changed = [sq for sq in range(90) if candidate.board[sq] != current[sq] and hidden[sq]]
+        changed = self._hidden_changes(decision, observation)
         lying = observation.lying if observation.lying is not None else np.zeros(90, dtype=bool)
         steady = not observation.arm_lying and observation.t - self._calm_since >= self.config.read_covered_s
         blown = observation.unreadable if observation.unreadable is not None else np.zeros(90, dtype=bool)
@@ -1136,12 +1135,16 @@ class Resolver:
                     and not self._named_but_for_glare(decision, observation, glare))
         return bool(changed)
 
-    def _only_covered_changed(self, decision: _Decision, observation: Observation) -> bool:
-        """Does the move change, among the points hidden now, only points read as covered outright (none
-        merely at the edge of something), on a view handed over with no arm across the board's edge?"""
+    def _hidden_changes(self, decision: _Decision, observation: Observation) -> list[int]:
+        """The points hidden now (covered, or at the edge of what covers) that the best candidate changes."""
         hidden = self._hidden_points(observation)
         current, board = self.game.position.board, decision.candidate.board
-        changed = [sq for sq in range(90) if board[sq] != current[sq] and hidden[sq]]
+        return [sq for sq in range(90) if board[sq] != current[sq] and hidden[sq]]
+
+    def _only_covered_changed(self, decision: _Decision, observation: Observation) -> bool:
+        """Does the move change, among the points hidden now, only points read as covered outright (none
+        merely at the edge of something)?"""
+        changed = self._hidden_changes(decision, observation)
         return bool(changed) and all(observation.mask[sq] for sq in changed)
 
     def _illegal_onto_glare(self, decision: _Decision, residual: Sequence[Alert], scorer: Scorer,
