@@ -56,10 +56,23 @@ class RecordingStarted(Event):
 
 @dataclass(frozen=True)
 class RecordingStopped(Event):
-    """The recorder stopped (end of file, or told to stop); ``frames`` read in all."""
+    """The recorder stopped (end of file, or told to stop); ``frames`` read in all.
+
+    A ``reason`` that starts with "stopped" (:func:`stopped_on_purpose`) says the recorder was
+    stopped before the game ended but not by a fault: a signal, a file cut short; the game goes on
+    with ``record --resume``."""
 
     frames: int
     reason: str = "end of source"
+
+
+STOPPED_BY_ERROR = "stopped by an error of the recorder's"  # RecordingStopped.reason's start after a fault
+
+
+def stopped_on_purpose(reason: str) -> bool:
+    """Does a :class:`RecordingStopped` reason say the recorder was stopped (Ctrl-C, SIGTERM, a file
+    that ended early), not lost (a crash, an error of its own, a pulled cable)?"""
+    return reason.startswith("stopped") and not reason.startswith(STOPPED_BY_ERROR)
 
 
 @dataclass(frozen=True)

@@ -33,7 +33,7 @@ def open_existing_store(db: Path | None) -> GameStore:
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("games", help="list the recorded games in the store")
     add_db_argument(parser)
-    parser.add_argument("--open", action="store_true", help="only games not closed (recording or interrupted)")
+    parser.add_argument("--open", action="store_true", help="only games not closed (recording, stopped or interrupted)")
     parser.add_argument("--all", action="store_true", help="void games too (xqrec edit GAME --void)")
     parser.add_argument("--event", help="only games of this tournament")
     parser.add_argument("--round", help="only games of this round")

@@ -27,6 +27,7 @@ from recorder.clock.presses import log_time_faults
 from recorder.clocklog_input import LOG_BEYOND_S
 from recorder.commands import command_name, distinct_files
 from recorder.events import (
+    STOPPED_BY_ERROR,
     Alert,
     BoardDisturbed,
     CalibrationChanged,
@@ -500,7 +501,7 @@ def _board_seen_before(store: StoreRecording | None) -> bool:
 ENDED_EARLY = "stopped: the video ended early"
 FOLDER_GREW = "stopped: images were added to the folder while it was being read"
 NEVER_FOUND = "stopped: the board was never found in the picture"
-INTERNAL_ERROR = "stopped by an error of the recorder's"
+INTERNAL_ERROR = STOPPED_BY_ERROR
 MIN_FRAMES = 5  # fewer frames than this cannot show the board still, judged and seen again
 
 

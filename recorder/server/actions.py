@@ -288,7 +288,7 @@ def mark_result(store: GameStore, game_id: int, events: list[StoredEvent], body:
         store.set_result(game_id, "*")
         if game.status == "closed" and game.sessions:  # play goes on: to be gone on with (--resume), its sheet
             store.reopen_game(game_id)  # provisional; an imported game (never recorded here) stays as it is
-    elif game.state == "interrupted":
+    elif game.waiting:
         # no recorder is running to close it when it stops: the result ends the game, and its sheet is
         # one to sign (a tester stopped the recorder, marked 0-1, and printed a "provisional" sheet)
         store.close_game(game_id)

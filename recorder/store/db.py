@@ -35,6 +35,7 @@ from recorder.events import (
     event_from_stored,
     event_to_json,
     recording_time,
+    stopped_on_purpose,
 )
 from recorder.store.migrations import LATEST, check_store, migrate, schema_version
 from rules.pgn import one_line
@@ -122,7 +123,8 @@ class GameRow:
     created: str
     updated: str
     plies: int = 0
-    interrupted: bool = False  # open, and no live recorder holds it (a crash or a pulled cable)
+    interrupted: bool = False  # open, and no live recorder holds it (stopped, or lost: a crash, a pulled cable)
+    last_stop: str = ""  # the reason of its recorder's last stop (RecordingStopped), "" if none since it started
     sessions: int = 0
     void: str = ""  # why the arbiter voided it ("" when not): it is kept, but listed and published no more
 
@@ -134,17 +136,29 @@ class GameRow:
             return f"the game is void ({self.void})"
         if self.status == "closed":
             return ""
-        return ("its recorder stopped without closing it" if self.interrupted
-                else "it is still being recorded")
+        if not self.interrupted:
+            return "it is still being recorded"
+        return ("its recorder was stopped before the game ended" if self.state == "stopped"
+                else "its recorder stopped without closing it")
 
     @property
     def state(self) -> str:
-        """``void``, ``closed``, ``recording`` or ``interrupted`` (open with no recorder running)."""
+        """``void``, ``closed``, ``recording``, ``stopped`` (open, its recorder stopped on purpose:
+        Ctrl-C, SIGTERM, a video file cut short) or ``interrupted`` (open, its recorder lost: a crash,
+        a pulled cable, an error of its own). A stopped or interrupted game goes on with
+        ``record --resume``; an interrupted one is also worth a look at why."""
         if self.void:
             return "void"
         if self.status == "closed":
             return "closed"
-        return "interrupted" if self.interrupted else "recording"
+        if not self.interrupted:
+            return "recording"
+        return "stopped" if stopped_on_purpose(self.last_stop) else "interrupted"
+
+    @property
+    def waiting(self) -> bool:
+        """Open with no recorder running (``stopped`` or ``interrupted``): to be gone on with."""
+        return self.status == "open" and not self.void and self.interrupted
 
 
 def _alive(pid: int, host: str, process: str | None = None) -> bool:
@@ -538,7 +552,12 @@ class GameStore:
                (SELECT CAST(json_extract(e.data, '$.ply') AS INTEGER) FROM events e
                  WHERE e.game_id = g.id AND e.type IN ('MoveRecorded', 'MoveCorrected', 'PositionRestored')
                        AND CASE WHEN json_valid(e.data) THEN json_type(e.data, '$.ply') END = 'integer'
-                 ORDER BY e.seq DESC LIMIT 1) AS plies
+                 ORDER BY e.seq DESC LIMIT 1) AS plies,
+               CASE WHEN g.status = 'open' THEN
+                 (SELECT json_extract(e.data, '$.reason') FROM events e
+                   WHERE e.game_id = g.id AND e.type IN ('RecordingStarted', 'RecordingStopped')
+                         AND json_valid(e.data)
+                   ORDER BY e.seq DESC LIMIT 1) END AS last_stop
         FROM games g LEFT JOIN boards b ON b.id = g.board_id LEFT JOIN rounds r ON r.id = b.round_id
              LEFT JOIN tournaments t ON t.id = r.tournament_id
     """
@@ -562,7 +581,7 @@ class GameStore:
         plies = int(row["plies"] or 0)
         game = GameRow(row["id"], info, row["source"], row["status"], row["result"], row["start_fen"],
                        row["model_sha256"], row["created"], row["updated"], plies, sessions=int(row["session_count"]),
-                       void=row["void"])
+                       void=row["void"], last_stop=str(row["last_stop"] or ""))
         if game.status == "open":
             game.interrupted = not self._held(game.id)
         return game

@@ -38,7 +38,7 @@ def add_store_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--no-db", action="store_true", help="do not store the game")
     group.add_argument("--new-game", action="store_true", help="start a new game even if one is open for this board")
     group.add_argument("--resume", type=game_number, metavar="GAME",
-                       help="go on with this interrupted game (its number in `xqrec games`) from SOURCE, "
+                       help="go on with this stopped or interrupted game (its number in `xqrec games`) from SOURCE, "
                             "e.g. after the camera was replaced or its address changed")
     group.add_argument("--take-over", action="store_true",
                        help="with --resume: go on with a game a recorder on another machine seems to hold (the "

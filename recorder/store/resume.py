@@ -240,6 +240,11 @@ def _no_result(game: GameRow) -> bool:
     return game.result in ("", "*")
 
 
+def _a_game(state: str) -> str:
+    """An open game in ``state`` (:attr:`GameRow.state`), in words."""
+    return {"recording": "a game being recorded", "stopped": "a stopped game"}.get(state, "an interrupted game")
+
+
 def _board_name(info: GameInfo) -> str:
     where = ", ".join(part for part in (f"round {info.round}" if info.round else "", info.event) if part)
     return f"board {info.board}" + (f" ({where})" if where else "")
@@ -252,7 +257,7 @@ def _board_taken(game: GameRow) -> str:
     if game.state == "closed" and not _no_result(game):
         what, way_on = f"a finished game (game {game.id}, result {game.result})", ""
     else:
-        state = "a game closed when its file ended" if game.state == "closed" else "an interrupted game"
+        state = "a game closed when its file ended" if game.state == "closed" else _a_game(game.state)
         what = f"{state} (game {game.id}, from {game.source})"
         way_on = f"; to go on with it from this source, give --resume {game.id}"
     return (f"{_board_name(game.info)} already has {what}: check --event, --round and --board (left from the "
@@ -270,9 +275,9 @@ def _warn_of_earlier_games(others: list[GameRow], game_id: int) -> None:
                         "another game of that board (a replayed game; otherwise check --board and --round%s)",
                         _board_name(game.info), game.id, game.source, game.result or "*", game_id, goes_on)
         else:
-            log.warning("%s has an interrupted game (game %d from %s): game %d is a new game (to go on with "
-                        "game %d, record from its source, or give --resume %d)", _board_name(game.info), game.id,
-                        game.source, game_id, game.id, game.id)
+            log.warning("%s has %s (game %d from %s): game %d is a new game (to go on with "
+                        "game %d, record from its source, or give --resume %d)", _board_name(game.info),
+                        _a_game(game.state), game.id, game.source, game_id, game.id, game.id)
 
 
 def _warn_of_same_source(stored: list[GameRow], source: str, game_id: int) -> None:
@@ -286,11 +291,11 @@ def _warn_of_same_source(stored: list[GameRow], source: str, game_id: int) -> No
             log.warning("this file was recorded before as game %d (closed, %d plies, result %s): game %d records it "
                         "again (void the one not wanted: xqrec edit GAME --void REASON)", game.id, game.plies,
                         game.result or "*", game_id)
-        if game.state == "interrupted":
-            log.warning("game %d, recorded from this same source (%s), is interrupted: game %d is a new game, as "
+        if game.waiting:
+            log.warning("game %d, recorded from this same source (%s), is %s: game %d is a new game, as "
                         "--event/--round/--board name another board (to go on with game %d instead, give --resume %d)",
-                        game.id, _board_name(game.info) if game.info.board is not None else "no board", game_id,
-                        game.id, game.id)
+                        game.id, _board_name(game.info) if game.info.board is not None else "no board", game.state,
+                        game_id, game.id, game.id)
 
 
 def _alike(name: str) -> str:

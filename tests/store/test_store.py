@@ -135,6 +135,33 @@ def test_open_closed_and_interrupted_games(tmp_path: Path) -> None:
     assert StoreRecording.open(store, "video.mp4").game_id != run.game_id
 
 
+@pytest.mark.parametrize(("reason", "state"), [
+    ("stopped (SIGTERM)", "stopped"), ("stopped by the user", "stopped"), ("stopped: the video ended early", "stopped"),
+    ("stopped by an error of the recorder's (KeyError: 3)", "interrupted"),
+    ("the recorder's process ended without closing the game", "interrupted"), (None, "interrupted")])
+def test_a_game_stopped_on_purpose_is_told_from_one_whose_recorder_was_lost(
+        tmp_path: Path, reason: str | None, state: str) -> None:
+    # an arbiter's tester: a recorder stopped with SIGTERM was listed "interrupted", the word the docs
+    # use for a crash; both go on with --resume, but only a lost recorder is worth looking into
+    store = GameStore(tmp_path / "s.sqlite3")
+    run = StoreRecording.open(store, "video.mp4")
+    for event in game_events(OPENING[:4])[:-1]:
+        run.sink(event)
+    if reason is not None:
+        run.sink(RecordingStopped(50.0, 500, reason))
+        store.end_session(run.session_id)
+    else:  # the process died: nothing was written
+        dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+        store.db.execute("UPDATE sessions SET pid = ? WHERE id = ?", (int(dead.stdout), run.session_id))
+    game = store.game(run.game_id)
+    assert (game.status, game.state, game.waiting) == ("open", state, True)
+    assert game.not_over == ("its recorder was stopped before the game ended" if state == "stopped"
+                             else "its recorder stopped without closing it")
+    again = StoreRecording.open(store, "video.mp4")  # either goes on from where it was
+    assert again.game_id == run.game_id and again.resume is not None and again.resume.ply == 4
+    assert store.game(run.game_id).state == "recording"
+
+
 def test_a_recording_stopped_by_hand_closes_a_game_whose_result_is_known(tmp_path: Path) -> None:
     # the arbiter marked the result in the console; Ctrl-C is how a live recording ends: the game is
     # over, not an interrupted board waiting for its recorder (the console showed it INTERRUPTED)

@@ -159,7 +159,7 @@
     tile.dataset.order = String(order(state));
     const open = openAlerts(state).length + XQ.openAdvice(state).length;
     tile.className = "tile" + (open ? " alerting" : "") + ((state.result || "*") !== "*" ? " ended" : "")
-      + (state.state === "interrupted" ? " interrupted" : "");
+      + (state.state === "interrupted" || state.state === "stopped" ? " " + state.state : "");
     tile.dataset.alerts = String(open);
     tile.dataset.plies = String(state.moves.length);
     tile.classList.add("stale");  // drawn below unless its round is folded away (drawn when unfolded)

@@ -54,7 +54,8 @@
     // the recorder was cut off (to go on: a broadcaster could not tell a crashed recorder from a game over)
     if (state.state !== "recording") {
       if (!state.moves.length) return "not started";
-      const why = state.state === "interrupted" ? "recording interrupted, to go on" : "recording stopped, no result yet";
+      const why = {interrupted: "recording interrupted, to go on", stopped: "recording stopped, to go on"}[state.state]
+        || "recording ended, no result yet";
       return XQ.esc(`${state.moves.length} plies · ${why}`);
     }
     return `${state.moves.length} plies · ${XQBoard.notation(state.side_to_move === "red" ? "红方走" : "黑方走", XQ.prefs.script)}`;
