@@ -436,6 +436,32 @@ def test_a_piece_knocked_off_its_point_is_warned_of(classifier: PieceClassifier)
     assert "c4 0.4" in told and "art. 5.9" in told and "between points" in told
 
 
+def test_a_ring_in_the_boards_grain_between_points_is_no_piece(classifier: PieceClassifier,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """A tester's stills warned of a piece between points on 6 boards of 14: each was a circle in a
+    wood board's grain that the circle search took for a disc. Read centred on it, it is board."""
+    import recorder.commands.read_board as rb
+
+    image = _start_view()
+    points = BoardLocator().locate(image).points()
+    (ex, ey), (fx, fy) = points["e4"], points["f4"]
+    spacing = float(np.hypot(fx - ex, fy - ey))
+    centre = (round(ex + 0.47 * (fx - ex)), round(ey + 0.47 * (fy - ey)))  # 0.47 spacings from e4 to f4
+    cv2.circle(image, centre, round(0.45 * spacing), (60, 90, 130), 3)  # a dark ring of a piece's size
+    asked: list[list[int]] = []
+    checked = rb._pieces_at
+
+    def spy(*args: object) -> set[int]:
+        asked.append(list(args[-1]))  # type: ignore[call-overload]
+        return checked(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(rb, "_pieces_at", spy)
+    reading = read_board(image, classifier)
+    assert asked and asked[0]  # the ring was found as a disc no piece claims
+    assert not reading.between and not [w for w in reading.warnings() if "between points" in w]
+    assert reading.placement == START
+
+
 def test_a_reading_sure_of_each_piece_but_over_the_count_is_tried_flipped(monkeypatch: pytest.MonkeyPatch) -> None:
     """A tester's mirrored picture in a bold sans face read 4 black cannons, sure of each, and was
     never read flipped (only unsure readings were). Read flipped, it held each side's pieces and no
