@@ -8,6 +8,10 @@ the previous frame explains (lights flickering at mains frequency, rolling-shutt
 exposure step: :func:`relit_difference`) is not motion either. A frame costs about a millisecond,
 which is what lets the observer skip frames cheaply while nothing moves.
 
+An arm reaching in from beyond the board's edge (:meth:`MotionDetector.arm_points`) is told against
+the views the board last stood still in, by brightness and by tint (each channel's share of the
+brightness): skin over a pale board can be as bright as the board, but seldom of its colour.
+
 The detector also remembers *where* things changed (:meth:`MotionDetector.touched_points`): a piece
 cannot leave its point, or a new one appear, unless something moved over that point, so a reading
 that changes on a point nothing came near is the camera's misreading, not the board.
@@ -18,6 +22,7 @@ from __future__ import annotations
 import functools
 import logging
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -61,6 +66,8 @@ class MotionDetector:
         self.scale = min(1.0, self.config.spacing_px / max(spacing, 1e-6))
         self.size = (max(4, round((x1 - x0) * self.scale)), max(4, round((y1 - y0) * self.scale)))
         self._previous: np.ndarray | None = None
+        self._previous_colour: np.ndarray | None = None  # it in colour (None for grey frames) ...
+        self._tint_of_previous: np.ndarray | None = None  # ... and its tint, once asked for (:attr:`_previous_tint`)
         self.last_fraction = 0.0
         self._points: np.ndarray | None = None  # the board points in the small image (rules square order)
         if points is not None:
@@ -70,8 +77,8 @@ class MotionDetector:
         self._touch_px = max(1.0, self.config.touch_radius * spacing * self.scale)
         self._changed = np.zeros((self.size[1], self.size[0]), dtype=bool)
         self._changed_all = True  # nothing is known yet: every point counts as touched
-        self._settled: list[np.ndarray] = []  # small images of the last views the board stood still in (newest last)
-        self._clear: np.ndarray | None = None  # the newest of them taken with nothing across the edge
+        self._settled: list[_View] = []  # the last views the board stood still in (newest last)
+        self._clear: _View | None = None  # the newest of them taken with nothing across the edge
         self.last_arm: np.ndarray | None = None  # where arm_points last found an arm (a mask of the small image)
         self.arm_lying = False  # the newest settled view was forced in with something across the edge
         self._moved: np.ndarray | None = None  # where the last frame moved (None: it did not)
@@ -111,10 +118,11 @@ class MotionDetector:
             return False
         if not force and self.arm_points().any():
             return False
-        self._settled.append(self._previous)
+        view = _View(self._previous, self._previous_tint)
+        self._settled.append(view)
         del self._settled[:-SETTLED_VIEWS]
         if not force:  # kept apart too: views forced in (a sleeve resting there) cannot push it out
-            self._clear = self._previous
+            self._clear = view
         self.arm_lying = force  # until a view is taken with nothing across the edge
         return True
 
@@ -157,22 +165,39 @@ class MotionDetector:
         ys = np.clip(np.round(self._points[:, 1]).astype(int), 0, h - 1)
         return distance[ys, xs] <= self._touch_px
 
-    def _changed_from(self, reference: np.ndarray) -> np.ndarray | None:
-        """Where the last frame differs from ``reference`` (relit: the light's changes taken out), as
-        a mask of the small image; None where nothing of it runs across the band around the grid."""
-        if self._previous is None or self._band is None or reference.shape != self._previous.shape:
+    def _changed_from(self, reference: _View) -> np.ndarray | None:
+        """Where the last frame differs from ``reference`` in brightness (relit: the light's changes
+        taken out) or in tint, as a mask of the small image; None where nothing of it runs across the
+        band around the grid.
+
+        Tint tells skin from a pale board: a bare forearm over a white paper board's margin is within
+        the grey threshold of the paper in places, so the arm fell apart into pieces that did not run
+        across the band, and a move was read with the hand still resting on the piece (a tester's
+        footage, 3 moves in 148); there its tint differed from the paper's by 15-45 levels, the
+        codec's noise by 2 or 3. (Pale skin over cream paper differs by 5-11 levels only: not found.)"""
+        current, tinted = self._previous, self._previous_tint
+        if current is None or self._band is None or reference.grey.shape != current.shape:
             return None
-        relit, _ = relit_difference(self._previous, reference)
-        changed = np.abs(relit) > ARM_THRESHOLD
+        relit, _ = relit_difference(current, reference.grey)
+        tint_change = None if tinted is None or reference.tint is None else \
+            _tint_change(tinted, reference.tint, current, reference.grey)
+        changed = _differs(relit, tint_change, ARM_THRESHOLD, TINT_THRESHOLD)
         if self._crossing(changed) is None:
             return None
         # a camera bumped since the view was taken moves the board's edge against the table: that is
         # no arm (a bump of 4 pixels in 640 held every read back 2 s, a knock alert with it)
-        aligned = _moved_back(reference, self._previous)
-        if aligned is not None:
-            relit, _ = relit_difference(self._previous, aligned)
-            slope = _slope(self._previous.astype(np.float32))
-            changed = _explained_away(changed, np.abs(relit) > ARM_THRESHOLD + BUMP_SLACK * slope)
+        shift = _bump(reference.grey, current)
+        if shift is not None:
+            moved = _shifted(reference.grey.astype(np.float32), *shift)
+            relit, _ = relit_difference(current, moved)
+            if tint_change is not None and tinted is not None and reference.tint is not None:
+                tint_change = _tint_change(tinted, _shifted(reference.tint, *shift), current, moved)
+                tint_slack = TINT_THRESHOLD + BUMP_SLACK * _slope(tinted).max(axis=2)
+            else:
+                tint_slack = np.float32(TINT_THRESHOLD)
+            still_differs = _differs(relit, tint_change,
+                                     ARM_THRESHOLD + BUMP_SLACK * _slope(current.astype(np.float32)), tint_slack)
+            changed = _explained_away(changed, still_differs)
         return changed if self._crossing(changed) is not None else None
 
     def _crossing(self, changed: np.ndarray) -> np.ndarray | None:
@@ -214,16 +239,28 @@ class MotionDetector:
 
     def small(self, frame: np.ndarray) -> np.ndarray:
         """The shrunk grey board region of ``frame`` (int16)."""
+        return self._shrunk(frame)[0]
+
+    def _shrunk(self, frame: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+        """The shrunk board region of ``frame``: grey (int16), and in colour (None for a grey frame)."""
         x0, y0, x1, y1 = self.region
-        roi = frame[y0:y1, x0:x1]
-        small = cv2.resize(roi, self.size, interpolation=cv2.INTER_AREA)
-        if small.ndim == 3:
-            small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
-        return small.astype(np.int16)
+        small = cv2.resize(frame[y0:y1, x0:x1], self.size, interpolation=cv2.INTER_AREA)
+        if small.ndim == 3 and small.shape[2] >= 3:
+            small = np.ascontiguousarray(small[..., :3])  # BGRA: the alpha says nothing of the board
+            return cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.int16), small
+        return small.reshape(small.shape[:2]).astype(np.int16), None
+
+    @property
+    def _previous_tint(self) -> np.ndarray | None:
+        """The last frame's tint (:func:`tint`), worked out only for the frames the arm test looks at."""
+        if self._tint_of_previous is None and self._previous_colour is not None:
+            self._tint_of_previous = tint(self._previous_colour)
+        return self._tint_of_previous
 
     def moving(self, frame: np.ndarray) -> bool:
         """Did anything move since the previous frame? (The first frame after a reset counts as motion.)"""
-        current = self.small(frame)
+        current, self._previous_colour = self._shrunk(frame)
+        self._tint_of_previous = None
         previous, self._previous = self._previous, current
         if previous is None or previous.shape != current.shape:
             self.last_fraction = 1.0
@@ -321,7 +358,49 @@ BUMP_MAX = 2.0  # ... and at most this (a third of a spacing; a larger move is f
 BUMP_SLACK = 0.5  # small pixels the shift found may be off by (slope x this forgiven; it errs 0.3-0.45 on aliased edges)
 BUMP_KEEP = 0.7  # a changed blob this much of which still differs from the view moved back is kept whole
 SETTLED_VIEWS = 4  # settled views kept (one per still spell)
+TINT_THRESHOLD = 12.0  # a tint change (:func:`tint` levels) this large, against every settled view, is something too
+TINT_FLOOR = 48.0  # brightness (sum of the three channels) added before taking shares: dark pixels' noise is no tint
+TINT_MIN_GREY = 80  # tint is judged only where both views are this bright (and below NEAR_WHITE) ...
+# a dark table's tint moves with the exposure (a reviewer: x1.4 read 19 points of arm on a dark brown
+# table, none in grey), where grey sees any arm; a clipped channel shifts a pale board's tint
 SAME_ARM = 0.6  # overlap (intersection over union) of two arms' masks that makes them one thing lying there
+
+
+class _View(NamedTuple):
+    """A view the board stood still in, as :meth:`MotionDetector.arm_points` compares with it."""
+
+    grey: np.ndarray  # the small grey image (int16)
+    tint: np.ndarray | None  # its tint (:func:`tint`), None for grey frames
+
+
+def tint(small: np.ndarray) -> np.ndarray:
+    """Each channel's share of a BGR image's brightness, in levels of 255 (a grey pixel is 85 in
+    each): the colour with the light's strength taken out, so a brighter or dimmer room leaves it."""
+    colour = small.astype(np.float32)
+    return np.asarray(255.0 * colour / (colour.sum(axis=2, keepdims=True) + TINT_FLOOR), dtype=np.float32)
+
+
+def _tint_change(current: np.ndarray, before: np.ndarray, grey: np.ndarray, grey_before: np.ndarray) -> np.ndarray:
+    """How far each pixel's tint moved (the largest of the three channels), less the whole picture's
+    shift (a camera's white balance drifting); 0 where either view's ``grey`` is too dark or near
+    white for its tint to mean anything (:data:`TINT_MIN_GREY`, :data:`NEAR_WHITE`)."""
+    judged = ((grey >= TINT_MIN_GREY) & (grey < NEAR_WHITE) & (grey_before >= TINT_MIN_GREY)
+              & (grey_before < NEAR_WHITE))
+    change = current - before
+    if judged.any():
+        change -= np.median(change[judged], axis=0)
+    return np.asarray(np.where(judged, np.abs(change).max(axis=2), 0.0), dtype=np.float32)
+
+
+def _differs(relit: np.ndarray, tint_change: np.ndarray | None, grey_limit: np.ndarray | float,
+             tint_limit: np.ndarray | float) -> np.ndarray:
+    """Where a pixel changed, by brightness (``relit``) and tint together: each measured against its
+    limit, a change counts when the two shares' squares add up to more than 1 (half of each is not
+    nothing: a forearm a little darker and a little redder than the paper)."""
+    share = np.square(np.abs(relit) / grey_limit)
+    if tint_change is not None:
+        share = share + np.square(tint_change / tint_limit)
+    return np.asarray(share > 1.0)
 
 
 def same_arm(first: np.ndarray | None, second: np.ndarray | None) -> bool:
@@ -421,15 +500,16 @@ def _window(shape: tuple[int, ...]) -> np.ndarray:
     return np.asarray(cv2.createHanningWindow((shape[1], shape[0]), cv2.CV_64F))
 
 
-def _moved_back(view: np.ndarray, current: np.ndarray) -> np.ndarray | None:
-    """``view`` (an earlier small image) moved as the whole picture moved since, when it moved by
-    ``BUMP_MIN`` to ``BUMP_MAX`` small pixels (the camera bumped, less than a recalibration); else None."""
+def _bump(view: np.ndarray, current: np.ndarray) -> tuple[float, float] | None:
+    """How far (x, y, small-image pixels) the whole picture moved since ``view`` (an earlier small
+    grey image) was taken, when it moved by ``BUMP_MIN`` to ``BUMP_MAX`` small pixels (the camera
+    bumped, less than a recalibration); else None."""
     if view.shape != current.shape:
         return None
     dx, dy = _whole_shift(_softened(view), _softened(current))
     if not BUMP_MIN <= float(np.hypot(dx, dy)) <= BUMP_MAX:
         return None
-    return _shifted(view.astype(np.float32), dx, dy)
+    return dx, dy
 
 
 def _whole_shift(first: np.ndarray, second: np.ndarray) -> tuple[float, float]:

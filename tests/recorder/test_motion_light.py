@@ -154,6 +154,50 @@ def test_an_arm_is_seen_from_every_side_of_the_board(side: str) -> None:
     assert 4 * 9 in np.flatnonzero(detector.arm_points())
 
 
+PAPER = (190, 200, 205)  # a pale paper board (BGR), grey 200
+SKIN = (140, 172, 224)  # a bare forearm under the same light, grey 184: within the grey threshold of the paper
+
+
+def _bare_arm(frame: np.ndarray) -> np.ndarray:
+    """``frame`` with a bare forearm (no sleeve) from the frame's left edge to a hand over a4's point."""
+    frame = frame.copy()
+    cv2.rectangle(frame, (0, 192), (45, 213), SKIN, -1)
+    cv2.ellipse(frame, (52, 202), (16, 14), 0, 0, 360, SKIN, -1)
+    return frame
+
+
+@pytest.mark.parametrize("light", [1.0, 0.8])
+def test_a_bare_arm_over_a_pale_paper_board_is_an_arm_by_its_tint(light: float) -> None:
+    # a tester's footage: a forearm over a white paper board's margin differs from the paper by less
+    # than the grey threshold in places; the arm fell apart, did not run across the band, and a move
+    # was read with the hand still resting on the piece (3 moves in 148)
+    board = _board()
+    board[np.all(board == (150, 190, 220), axis=2)] = PAPER
+    detector = MotionDetector.for_points(_points(), SIZE)
+    detector.moving(board)
+    assert detector.settle()
+    detector.moving(_lit(_bare_arm(board), light))  # the room darker too: tint is the light's share taken out
+    assert detector.arm_points()[4 * 9]
+    grey_only = MotionDetector.for_points(_points(), SIZE)  # without colour the arm is not told
+    grey_only.moving(cv2.cvtColor(board, cv2.COLOR_BGR2GRAY))
+    assert grey_only.settle()
+    grey_only.moving(cv2.cvtColor(_lit(_bare_arm(board), light), cv2.COLOR_BGR2GRAY))
+    assert not grey_only.arm_points().any()
+
+
+def test_a_change_of_tint_that_stays_on_one_side_of_the_edge_is_no_arm() -> None:
+    # the white balance drifting, and a red piece laid beside the board: tint changes that do not
+    # run from outside the margin into the grid
+    board = _board()
+    detector = MotionDetector.for_points(_points(), SIZE)
+    detector.moving(board)
+    assert detector.settle()
+    frame = _lit(board, np.array([1.25, 1.0, 0.8], np.float32))  # another white balance over the whole picture
+    cv2.circle(frame, (9, 300), 9, (40, 40, 200), -1)
+    detector.moving(frame)
+    assert not detector.arm_points().any()
+
+
 def test_no_arm_is_looked_for_from_a_side_the_picture_cuts_close_to_the_grid() -> None:
     # a piece leaving a back-rank point (its top further out by the camera's angle) reached the
     # picture's edge where it cut the margin to 0.94 spacings, and read as an arm: the move waited 2 s
