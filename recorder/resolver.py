@@ -848,6 +848,33 @@ class Resolver:
         log.info("t=%.2f: %s", t, text)
         return [BoardDisturbed(t, "lost_track", squares, "", text, ply, _seen_placement(alerts))]
 
+    def unread_at_end(self, t: float) -> list[Event]:
+        """At the source's end (after the clock's grace ran out, :meth:`tick`): one ``lost_track``
+        alert when the clock still counts moves after the last one recorded that no view showed,
+        and nothing told the arbiter of them yet.
+
+        Presses made while glare blows out points a move can be made on wait for the move and are
+        never judged (the glare may hide it). A fresh rendered game whose last three moves were
+        made under a lamp's glare ended with a record three moves short and no alert at all: the
+        sheet would have passed for the whole game."""
+        if self.clock is None or self.desynced or self._lost_at == self.game.ply:
+            return []
+        waiting = self.clock.presses_waiting(since=self._recorded_at)
+        if not waiting:
+            return []
+        self._lost_at = self.game.ply
+        start, ply = self.game.start, self.game.ply
+        stops = f"after {start.move_name(ply)}" if ply else "before the first move"
+        blind = [square_name(sq) for sq in sorted(self._blind)]
+        why = ("" if not blind else f" (glare blows out {', '.join(blind)}, where moves can be made unseen)"
+               if len(blind) <= 8 else f" (glare blows out {len(blind)} points, where moves can be made unseen)")
+        moves = "move" if waiting == 1 else "moves"
+        text = (f"the source ended with the clock counting {waiting} {moves} after the last one recorded that "
+                f"the recorder did not read from the board{why}: the record stops {stops}. Add the {moves} from "
+                f"{start.move_name(ply + 1)} on the game page")
+        log.info("t=%.2f: %s", t, text)
+        return [BoardDisturbed(t, "lost_track", tuple(blind), "", text, ply)]
+
     def _sharpens(self, alerts: Sequence[Alert]) -> bool:
         """Is the trouble awaiting its second look a sharper reading of ``alerts``, a board no legal
         continuation explains that differs from the record at the same points and one more?

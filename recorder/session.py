@@ -766,6 +766,8 @@ class RecordingSession:
             for press in presses:
                 events += self.resolver.press(press)
         events += self.resolver.tick(self.last_t + (self.config.resolver.clock_grace_s if complete else 0.0))
+        if complete:
+            events += self.resolver.unread_at_end(self.last_t)
         events += self._picture_back(self.last_t)  # a picture blank to the end: its stretch logged too
         events.append(RecordingStopped(self.last_t, self.frames, reason))
         return self._emit(events)

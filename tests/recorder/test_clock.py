@@ -686,6 +686,26 @@ def test_a_press_waits_while_glare_may_hide_the_move_and_completes_it_once_seen(
     assert kinds[0] == "press_without_move"
 
 
+def test_presses_left_waiting_under_glare_at_the_sources_end_are_told() -> None:
+    """A fresh rendered game's last three moves were made under a lamp's glare: their presses waited
+    (the glare may hide the moves) and were never judged, and the video ended with a record three
+    moves short and no alert. At the end the arbiter is told once, with where the record stops."""
+    blown = _blown("h2", "e2")
+    resolver = Resolver(clock=True)
+    resolver.observe(replace(observe_board(P0.board, 3.0), t_moved=2.0, unreadable=blown))
+    resolver.press(ClockPress(3.3, "red", 905000, 900000))
+    assert _kinds(resolver.tick(20.0)) == []
+    told = resolver.unread_at_end(20.0)
+    assert [(e.kind, e.ply) for e in told if isinstance(e, Alert)] == [("lost_track", 0)]
+    assert isinstance(told[0], Alert)
+    assert "clock counting 1 move" in told[0].text and "before the first move" in told[0].text
+    assert "e2, h2" in told[0].text and "Add the move from move 1 (red)" in told[0].text
+    assert resolver.unread_at_end(21.0) == []  # once
+    nothing_waits = Resolver(clock=True)
+    nothing_waits.observe(replace(observe_board(P0.board, 3.0), t_moved=2.0, unreadable=blown))
+    assert nothing_waits.unread_at_end(20.0) == []
+
+
 def test_one_move_seen_when_the_presses_announce_more_under_glare_is_not_recorded_alone() -> None:
     """Red pressed and black pressed with glare over both their moves; red's next move is seen. It is
     not recorded as red's first move (a wrong record): the recorder waits until the board explains
