@@ -398,7 +398,7 @@ def record_source(source_spec: str, classifier: Any, *, source: FrameSource | No
         except Exception as error:  # a fault of the recorder's own: what it recorded is still written out
             source.stop()
             log.error("the recorder failed (please report this, with the lines below)", exc_info=True)
-            reason, complete = f"{INTERNAL_ERROR} ({type(error).__name__}: {error})", False
+            reason, complete = f"{STOPPED_BY_ERROR} ({type(error).__name__}: {error})", False
         progress.clear()
         try:
             if clock is not None:
@@ -410,8 +410,8 @@ def record_source(source_spec: str, classifier: Any, *, source: FrameSource | No
         except Exception as error:  # the end's own judgements (the last presses, the clock's grace) failed
             log.error("the recorder failed closing the record (please report this, with the lines below)",
                       exc_info=True)
-            if not reason.startswith(INTERNAL_ERROR):
-                reason = f"{INTERNAL_ERROR} ({type(error).__name__}: {error})"
+            if not reason.startswith(STOPPED_BY_ERROR):
+                reason = f"{STOPPED_BY_ERROR} ({type(error).__name__}: {error})"
             session.close_after_fault(reason)
         return store.events() if store is not None else list(events.events)
 
@@ -501,7 +501,6 @@ def _board_seen_before(store: StoreRecording | None) -> bool:
 ENDED_EARLY = "stopped: the video ended early"
 FOLDER_GREW = "stopped: images were added to the folder while it was being read"
 NEVER_FOUND = "stopped: the board was never found in the picture"
-INTERNAL_ERROR = STOPPED_BY_ERROR
 MIN_FRAMES = 5  # fewer frames than this cannot show the board still, judged and seen again
 
 
@@ -864,7 +863,7 @@ def _run(args: argparse.Namespace) -> int:
             print(f"xqrec record: game {stored.game_id} is left open, with no move: record it from a view "
                   f"that shows the board with {resume} (a calibration from an earlier frame "
                   "of the same camera: --calibration FILE)", file=sys.stderr)
-        elif stopped.reason.startswith(INTERNAL_ERROR):
+        elif stopped.reason.startswith(STOPPED_BY_ERROR):
             print(f"xqrec record: {stopped.reason}; the moves recorded are stored and game {stored.game_id} is left "
                   f"open: going on with {resume} may meet the same fault (record the rest from "
                   f"the next moves on, or add them on the game page)", file=sys.stderr)
@@ -880,7 +879,7 @@ def _run(args: argparse.Namespace) -> int:
         else:
             print(f"xqrec record: {stopped.reason}; game {stored.game_id} is left open: the same command goes on "
                   f"with it (from another camera or file: {resume})", file=sys.stderr)
-    elif stopped is not None and stopped.reason.startswith(INTERNAL_ERROR):
+    elif stopped is not None and stopped.reason.startswith(STOPPED_BY_ERROR):
         written = [str(path) for path in (args.pgn, args.scoresheet, args.events) if path is not None]
         where = f"in {', '.join(written)}" if written else "only in the scoresheet above (no store, no file asked for)"
         print(f"xqrec record: {stopped.reason}; the moves recorded are {where}", file=sys.stderr)
