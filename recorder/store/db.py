@@ -44,6 +44,7 @@ log = logging.getLogger(__name__)
 
 APP_DIR = "xiangqi-recorder"
 DB_NAME = "recorder.sqlite3"
+MAX_ID = 2**63 - 1  # SQLite's largest integer: no game, event or alert number is larger
 
 
 def default_db_path() -> Path:
@@ -319,25 +320,29 @@ class GameStore:
         self.close()
 
     # --- tournaments, rounds, boards ----------------------------------------------------
-    def _board_id(self, info: GameInfo) -> int | None:
+    def _board_id(self, info: GameInfo, *, fill: bool = True) -> int | None:
+        """The board ``info`` names (its event, round and number), made when new; None for a game with
+        none. With ``fill`` (a recorder's game) its site and date become the tournament's and the
+        round's where those are still empty; an arbiter's edit of one game (``fill`` False) never
+        changes what the other games of the round show."""
         if info.board is None and not info.event and not info.round:
             return None
         self.db.execute("INSERT OR IGNORE INTO tournaments (name, site, created) VALUES (?, ?, ?)",
-                        (info.event, info.site, _now()))
+                        (info.event, info.site if fill else "", _now()))
         tournament, site = self.db.execute("SELECT id, site FROM tournaments WHERE name = ?",
                                            (info.event,)).fetchone()
         self.db.execute("INSERT OR IGNORE INTO rounds (tournament_id, name, date) VALUES (?, ?, ?)",
-                        (tournament, info.round, info.date))
+                        (tournament, info.round, info.date if fill else ""))
         round_id, date = self.db.execute("SELECT id, date FROM rounds WHERE tournament_id = ? AND name = ?",
                                          (tournament, info.round)).fetchone()
         # the first recorder's details are the tournament's and the round's; a later recorder that names
         # them fills them where the first left them empty (its games keep their own, see create_game)
-        if info.site and not site:
+        if fill and info.site and not site:
             self.db.execute("UPDATE tournaments SET site = ? WHERE id = ?", (info.site, tournament))
-        elif info.site and site != info.site:
+        elif fill and info.site and site != info.site:
             log.info("game site %r differs from tournament %r's site %r; the game keeps its own",
                      info.site, info.event, site)
-        if info.date and not date:
+        if fill and info.date and not date:
             self.db.execute("UPDATE rounds SET date = ? WHERE id = ?", (info.date, round_id))
         self.db.execute("INSERT OR IGNORE INTO boards (round_id, number) VALUES (?, ?)",
                         (round_id, info.board if info.board is not None else 0))
@@ -514,9 +519,15 @@ class GameStore:
         """The arbiter's correction of a game's details (a mistyped round, board or name): the game
         moves to the board ``info`` names, its moves and events stay as they are."""
         with self.locked():
+            shown = self.game(game_id).info
+            own_site, own_date = self.db.execute("SELECT site, date FROM games WHERE id = ?", (game_id,)).fetchone()
+            # a site or date the game showed from its tournament or round, left as it was, stays theirs
+            # (written as the game's own, a later correction of the round's would pass it by)
+            site = info.site if own_site or info.site != shown.site else ""
+            date = info.date if own_date or info.date != shown.date else ""
             self.db.execute("UPDATE games SET board_id = ?, site = ?, date = ?, red = ?, black = ?, time_control = ?,"
                             " camera = ?, clock = ?, tags = ?, updated = ? WHERE id = ?",
-                            (self._board_id(info), info.site, info.date, info.red, info.black, info.time_control,
+                            (self._board_id(info, fill=False), site, date, info.red, info.black, info.time_control,
                              info.camera, info.clock, json.dumps(dict(info.tags), ensure_ascii=False), _now(),
                              game_id))
 

@@ -344,3 +344,25 @@ def test_a_result_against_a_mate_marked_with_a_reason_says_so(tmp_path: Path, ca
                  "--by", "x"]) == 0
     out = capsys.readouterr().out
     assert "the record ends in black checkmated (art. 4.1.1), 1-0 by the rules: marked otherwise" in out
+
+
+def test_one_games_site_and_date_put_right_leave_the_other_games_of_the_round_as_they_were(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A tester: a date given to one game of a round with none became the round's, so the other games
+    showed it, and the typo put right on that game stayed on theirs. An edit is of one game; and a
+    later edit of another detail of a game does not freeze the round's date into it."""
+    db = tmp_path / "round.sqlite3"
+    game, other = _round(db)
+    assert main(["edit", str(game), "--db", str(db), "--date", "2026-05-30", "--site", "Beijing"]) == 0
+    assert main(["edit", str(game), "--db", str(db), "--date", "2026-05-03", "--site", "Shanghai"]) == 0
+    assert main(["edit", str(other), "--db", str(db), "--black", "Sun Yu"]) == 0
+    capsys.readouterr()
+    with GameStore(db) as store:
+        assert (store.game(game).info.date, store.game(game).info.site) == ("2026.05.03", "Shanghai")
+        shown = store.game(other).info
+        assert shown.date != "2026.05.30" and shown.site == ""
+    with GameStore(db) as store:  # the round's date set by a later recorder reaches the game edited meanwhile
+        run = StoreRecording.open(store, "b13.mp4", GameInfo(event="City Open", round="3", board=13,
+                                                              date="2026.05.03", site="Shanghai"))
+        store.end_session(run.session_id)
+        assert (store.game(other).info.date, store.game(other).info.site) == ("2026.05.03", "Shanghai")
