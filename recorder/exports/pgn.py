@@ -290,10 +290,24 @@ def _withdrawn(game: RecordedGame, advice: GameEnded) -> str:
     return f" (it {reason})" if reason else ""
 
 
+_PGN_DATE = re.compile(r"(\d{4}|\?{4})\.(\d{2}|\?{2})\.(\d{2}|\?{2})")
+_YEAR = re.compile(r"(?<!\d)(1[5-9]\d{2}|2\d{3})(?!\d)")
+
+
+def pgn_date_tag(date: str) -> str:
+    """PGN's Date for a stored date: as stored when in PGN's form (YYYY.MM.DD, ``??`` for what is not
+    known); else only its year, where one year stands in it (an imported ``11/12/2001`` may be either
+    day first: ``2001.??.??``), else unknown. The store, the text and the PDF keep it as it came."""
+    if _PGN_DATE.fullmatch(date):
+        return date
+    years = set(_YEAR.findall(date))
+    return f"{years.pop()}.??.??" if len(years) == 1 else "????.??.??"
+
+
 def headers_for(info: GameInfo | None, result: str, extra: dict[str, str] | None = None) -> dict[str, str]:
     """PGN tags from the store's game information (``?`` where unknown, as PGN asks)."""
     info = info or GameInfo()
-    headers = {"Event": info.event or "?", "Site": info.site or "?", "Date": info.date or "????.??.??",
+    headers = {"Event": info.event or "?", "Site": info.site or "?", "Date": pgn_date_tag(info.date),
                "Round": info.round or "?", "Red": info.red or "?", "Black": info.black or "?",
                "Result": result}
     if info.time_control:
@@ -331,6 +345,11 @@ def to_pgn_game(events: Sequence[Event], info: GameInfo | None = None,
     termination = termination_of(game)
     if termination:  # a broadcast shows how the game ended, not only its result (an organiser's tester)
         pgn.headers["Termination"] = termination
+    elif game.result == "*" or any(isinstance(event, ResultMarked) for event in events):
+        # an imported game's own Termination told how the result it came with was reached: one the
+        # arbiter marked since, or an open game, has none of it (a tester's resignation went out as
+        # the time forfeit its file had said)
+        pgn.headers.pop("Termination", None)
     # the caller's own tags (the store's GameId) last: an import keeps the game's tags but not those,
     # and the file it exports again then has its tags in the same order (a player tester)
     pgn.headers.update(extra or {})

@@ -384,3 +384,39 @@ def test_an_imported_games_result_taken_back_does_not_make_it_a_stopped_recordin
                     ["h2e2", "h9g7"], "", "x")
     row = store.game(game)
     assert (row.state, row.result, row.not_over) == ("closed", "*", "")
+
+
+def test_an_imported_termination_goes_with_the_result_it_came_with(tmp_path: Path,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """A tester: a game imported as a time forfeit, reopened and then marked a resignation, went out
+    still tagged "time forfeit", and as "time forfeit" while open."""
+    from recorder.cli import main
+
+    db, pgn = tmp_path / "tf.sqlite3", tmp_path / "tf.pgn"
+    pgn.write_text('[Event "TF"]\n[Round "1"]\n[Result "1-0"]\n[Termination "time forfeit"]\n\n'
+                   '1. h2e2 h9g7 2. h0g2 1-0\n', encoding="utf-8")
+    assert main(["games", "--db", str(db), "--import", str(pgn)]) == 0
+    capsys.readouterr()
+
+    def exported() -> dict[str, str]:
+        capsys.readouterr()  # what the edits printed
+        assert main(["export", "1", "--db", str(db)]) == 0
+        (game,) = read_pgn(capsys.readouterr().out)
+        return {**game.headers, "Result": game.result}
+
+    assert exported()["Termination"] == "time forfeit"  # as it came
+    assert main(["edit", "1", "--db", str(db), "--result", "*"]) == 0
+    assert "Termination" not in exported()
+    assert main(["edit", "1", "--db", str(db), "--result", "0-1", "--reason", "red resigned"]) == 0
+    headers = exported()
+    assert headers["Result"] == "0-1" and headers.get("Termination", "normal") != "time forfeit"
+
+
+@pytest.mark.parametrize("stored, tag", [("2001.11.12", "2001.11.12"), ("2009.??.??", "2009.??.??"),
+                                         ("11/12/2001", "2001.??.??"), ("autumn", "????.??.??"), ("", "????.??.??")])
+def test_a_date_kept_as_it_came_is_written_as_pgn_dates_are(stored: str, tag: str) -> None:
+    # a tester: an imported "11/12/2001" (day or month first?) went out as PGN's Date as it came
+    from recorder.exports.pgn import headers_for
+    from recorder.store.db import GameInfo
+
+    assert headers_for(GameInfo(date=stored), "*")["Date"] == tag
