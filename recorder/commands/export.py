@@ -15,11 +15,12 @@ from recorder.commands.games import add_db_argument, open_existing_store
 from recorder.exports.pgn import export_pgn
 from recorder.exports.round_pgn import event_pgn, round_pgn, round_sheets_pdf, round_text
 from recorder.exports.text import export_text
+from recorder.store.recording import game_number
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("export", help="export a stored game: PGN, PDF scoresheet or text")
-    parser.add_argument("game", type=int, nargs="?", help="game id (see xqrec games)")
+    parser.add_argument("game", type=game_number, nargs="?", help="game id (see xqrec games)")
     parser.add_argument("--round", nargs=2, metavar=("EVENT", "ROUND"),
                         help="instead of one game: every game of this round (one PGN for broadcasters, with "
                              "moves, clocks, results and how each game ended, but no alert, note or comment; one PDF with a "

@@ -6,11 +6,12 @@ import argparse
 
 from recorder.commands.games import add_db_argument, open_existing_store
 from recorder.exports.text import export_text
+from recorder.store.recording import game_number
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("show", help="print a stored game's record with its alerts")
-    parser.add_argument("game", type=int, help="game id (see xqrec games)")
+    parser.add_argument("game", type=game_number, help="game id (see xqrec games)")
     add_db_argument(parser)
     parser.set_defaults(handler=run)
 

@@ -39,7 +39,7 @@ from recorder.server import actions
 from recorder.server.config import ServeConfig, is_loopback
 from recorder.server.feed import EventFeed, Message, messages_for, sse_text
 from recorder.server.state import events_after, game_state, last_event_id, public_state, read_game_events
-from recorder.store.db import GameRow, GameStore, event_rounds
+from recorder.store.db import MAX_ID, GameRow, GameStore, event_rounds
 
 log = logging.getLogger(__name__)
 
@@ -54,7 +54,6 @@ PUBLIC_PAGES = {"/watch", "/watch/", "/favicon.ico", "/favicon.svg"}
 PUBLIC_PREFIXES = ("/static/", "/broadcast/", "/api/public/", "/api/whoami")
 NOTATIONS = ("iccs", "wxf", "chinese")
 PAPERS = ("A4", "A5")  # the PDF scoresheet's (recorder.exports.pdf.PAPERS), not imported: fpdf loads on the first PDF
-MAX_ID = 2**63 - 1  # SQLite's largest integer
 FLAGS = {"1": True, "true": True, "yes": True, "0": False, "false": False, "no": False}
 DEFAULT_REALM = "xqrec arbiter"
 MAX_WRONG, GUESS_WINDOW_S = 10, 60.0  # wrong passwords from one address within the window: it waits

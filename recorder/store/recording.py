@@ -22,7 +22,7 @@ from typing import Any, TypeVar, cast
 from recorder.clock.model import DEFAULT_TIME_CONTROL, parse_time_control
 from recorder.events import recording_time
 from recorder.sources import public_name
-from recorder.store.db import GameInfo, GameStore
+from recorder.store.db import MAX_ID, GameInfo, GameStore
 from recorder.store.resume import StoreRecording, continue_times, prime_resolver, resume_gap, skip_seen
 
 log = logging.getLogger(__name__)
@@ -58,8 +58,9 @@ def add_store_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def game_number(text: str) -> int:
-    """``--resume``: a game number, 1 or more."""
-    if not text.strip().isdigit() or int(text) < 1:
+    """A game's number (``--resume``, ``show``, ``export``, ``edit``): 1 to ``MAX_ID``."""
+    digits = text.strip()
+    if not (digits.isascii() and digits.isdigit()) or not 1 <= int(digits) <= MAX_ID:
         raise argparse.ArgumentTypeError(f"{text!r} is not a game number (xqrec games lists them)")
     return int(text)
 

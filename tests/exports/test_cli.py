@@ -318,3 +318,14 @@ def test_a_whole_event_is_exported_round_by_round(db: Path, tmp_path: Path, caps
     out = tmp_path / "event.txt"
     assert main(["export", "--event", "Open", "--format", "txt", "--out", str(out), "--db", str(db)]) == 0
     assert out.read_text(encoding="utf-8").count("中国象棋比赛记录表") == 4
+
+
+@pytest.mark.parametrize("command", ["show", "export", "edit"])
+@pytest.mark.parametrize("number", ["99999999999999999999999", "9223372036854775808", "0", "-1", "²"])
+def test_a_game_number_no_store_can_hold_is_a_clear_error(db: Path, command: str, number: str,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    # a tester: a 23-digit id ended in an OverflowError traceback from SQLite
+    extra = ["--red", "A"] if command == "edit" else []
+    with pytest.raises(SystemExit) as raised:
+        main([command, number, "--db", str(db), *extra])
+    assert raised.value.code == 2 and "is not a game number" in capsys.readouterr().err
