@@ -317,8 +317,11 @@ class _Sheet:
         self.text_cell(x, y + 6 * s, box_w / 2, 7 * s, f" 红方 {red}", points=10, border=1, color=RED_INK)
         self.text_cell(x + box_w / 2, y + 6 * s, box_w / 2, 7 * s, f" 黑方 {black}", points=10, border=1)
         top = y + 15 * s
-        self.fitted_cell(x, top, box_w, 6 * s, " 犯规、警告与记录说明 Fouls, alerts and notes (回合 / move)", points=8,
-                         smallest=6, border=1, fill=(225, 225, 225))
+        title = " 犯规、警告与记录说明 Fouls, alerts and notes (回合 / move)"
+        self.font(6)
+        if self.pdf.get_string_width(title) > box_w - 2 * s:  # beside a start diagram: the box is narrower
+            title = " 犯规、警告与说明 Fouls, alerts, notes (回合 move)"
+        self.fitted_cell(x, top, box_w, 6 * s, title, points=8, smallest=6, border=1, fill=(225, 225, 225))
         pdf.set_line_width(0.25 * s)
         pdf.rect(x, top + 6 * s, box_w, box_h - 21 * s)
         line_h = NOTE_LINE * s * note_points / NOTE_POINTS
