@@ -280,6 +280,8 @@ class Resolver:
         # would otherwise vote for any move that empties its point).
         self._stale: dict[int, int] = {}
         self._unexplained: list[tuple[Observation, Scorer]] = []  # views no continuation fitted, in order
+        # the best path of legal moves through them, fitting each, when a rival as good kept it from being recorded
+        self._unclear_path: tuple[Move, ...] = ()
         # The last whole view since a candidate was accepted that showed one legal move, fitting every
         # point but not clearly enough to record (glare over its target): the record's board, the view's
         # scorer and the points something had moved near by then.
@@ -479,9 +481,18 @@ class Resolver:
             alerts = []
         illegal = any(isinstance(alert, IllegalMoveAlert) for alert in alerts)
         if not illegal:  # a move the rules forbid is no path
+            self._unclear_path = ()
             caught_up = self._catch_up(observation, scorer)
             if caught_up is not None:
                 return caught_up
+            if alerts and not self.desynced and self._explained_unclearly(alerts):
+                log.debug("t=%.2f: legal moves explain the board (%s, or a rival as good) but not clearly: "
+                          "looking again", t, _iccs(self._unclear_path))
+                alerts = []
+                self._move_hidden = True  # presses meanwhile are those moves': they wait for them
+                if self._move_hidden_since is None:
+                    first = self._unexplained[0][0]
+                    self._move_hidden_since = first.t_moved if first.t_moved is not None else first.t_still
         if not alerts:
             # a move whose points the camera reads poorly (glare, blur) often reads clearly a moment later
             self._inconclusive += 1
@@ -928,7 +939,7 @@ class Resolver:
             return None
         found = catch_up(self.game.position, [s for _, s in self._unexplained],
                          [view.touched for view, _ in self._unexplained])
-        if found is None or not found.moves or found.gap < cfg.catch_up_margin:
+        if found is None or not found.moves:
             return None
         if self._undoes_correction(found.moves):
             log.info("t=%.2f: the path %s would undo the arbiter's correction: not taken", observation.t,
@@ -943,6 +954,14 @@ class Resolver:
             allowed = cfg.max_bad_points if i == last else 90
             if not any(self._fits(p, view_scorer, view.touched, allowed) for p in found.positions[i:i + 2]):
                 return None
+        if found.gap < cfg.catch_up_margin:
+            # legal moves explain every view, the latest contradicting none of its points, only not
+            # clearly which (see ``_explained_unclearly``),
+            # and each move seen at one of its points at least (not moves made up where glare hides all)
+            seen = all(scorer.trusted[m.from_square] or scorer.trusted[m.to_square] for m in found.moves)
+            if seen and not scorer.bad_points(board_classes(found.positions[-1].board)).any():
+                self._unclear_path = found.moves
+            return None
         log.info("t=%.2f: caught up through %d unexplained views: %s", observation.t, len(self._unexplained),
                  " ".join(m.iccs for m in found.moves))
         views = [view for view, _ in self._unexplained]
@@ -1101,6 +1120,21 @@ class Resolver:
             return False
         squares = {square_name(sq) for move in candidate.moves for sq in (move.from_square, move.to_square)}
         return all(alert.kind in ("board_disturbed", "unexplained") and set(alert.squares) <= squares for alert in alerts)
+
+    def _explained_unclearly(self, alerts: Sequence[Alert]) -> bool:
+        """Do the views since the record last fitted follow a path of legal moves (``_unclear_path``,
+        each view fitting it) that only a rival path as good keeps from being recorded, with the
+        disturbances named all on the points those moves change? The board is then explained, not
+        disturbed: which move was made is what the camera cannot yet tell (s1300000-clean-010: a
+        cannon left a point glare then read as covered, for a point the horse beside it, blown out,
+        could reach too; the board was told as matching no legal continuation, twice, until the
+        point read clearly and the four moves were recorded together). Looked at again; a view a
+        path cannot explain is raised as before, and so is an illegal move or a move by the wrong side."""
+        if not self._unclear_path:
+            return False
+        squares = {square_name(sq) for move in self._unclear_path for sq in (move.from_square, move.to_square)}
+        return all(alert.kind in ("board_disturbed", "unexplained") and set(alert.squares) <= squares
+                   for alert in alerts)
 
     def _lands_on_other_colour(self, candidate: _Candidate, scorer: Scorer) -> bool:
         """Does a capture's destination still read, surely, as a piece of the captured side?
@@ -2061,6 +2095,11 @@ class Resolver:
         # cannot see whole yet (a point under something left on the board), for the moves it then shows
         waiting = self.desynced or self._unseen_since is not None or self._move_hidden or self._glare_may_hide
         return self.clock.expire(t, self.last_trouble, waiting, self.game.ply)
+
+
+def _iccs(moves: Sequence[Move]) -> str:
+    """The moves in ICCS, one space apart (for the log)."""
+    return " ".join(move.iccs for move in moves)
 
 
 def _piece_reading(probs: np.ndarray) -> np.ndarray:
