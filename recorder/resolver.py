@@ -955,9 +955,9 @@ class Resolver:
             if not any(self._fits(p, view_scorer, view.touched, allowed) for p in found.positions[i:i + 2]):
                 return None
         if found.gap < cfg.catch_up_margin:
-            # legal moves explain every view, the latest contradicting none of its points, only not
-            # clearly which (see ``_explained_unclearly``),
-            # and each move seen at one of its points at least (not moves made up where glare hides all)
+            # legal moves explain every view, the latest contradicting none of its points, each move
+            # seen at one of its points at least (not made up where glare hides all), only not clearly
+            # which (see ``_explained_unclearly``)
             seen = all(scorer.trusted[m.from_square] or scorer.trusted[m.to_square] for m in found.moves)
             if seen and not scorer.bad_points(board_classes(found.positions[-1].board)).any():
                 self._unclear_path = found.moves
@@ -1118,8 +1118,7 @@ class Resolver:
         staying = float(scorer.scores(board_classes(self.game.position.board)[None, :])[0])
         if decision.score <= staying:
             return False
-        squares = {square_name(sq) for move in candidate.moves for sq in (move.from_square, move.to_square)}
-        return all(alert.kind in ("board_disturbed", "unexplained") and set(alert.squares) <= squares for alert in alerts)
+        return _disturbances_on(alerts, candidate.moves)
 
     def _explained_unclearly(self, alerts: Sequence[Alert]) -> bool:
         """Do the views since the record last fitted follow a path of legal moves (``_unclear_path``,
@@ -1130,11 +1129,7 @@ class Resolver:
         could reach too; the board was told as matching no legal continuation, twice, until the
         point read clearly and the four moves were recorded together). Looked at again; a view a
         path cannot explain is raised as before, and so is an illegal move or a move by the wrong side."""
-        if not self._unclear_path:
-            return False
-        squares = {square_name(sq) for move in self._unclear_path for sq in (move.from_square, move.to_square)}
-        return all(alert.kind in ("board_disturbed", "unexplained") and set(alert.squares) <= squares
-                   for alert in alerts)
+        return bool(self._unclear_path) and _disturbances_on(alerts, self._unclear_path)
 
     def _lands_on_other_colour(self, candidate: _Candidate, scorer: Scorer) -> bool:
         """Does a capture's destination still read, surely, as a piece of the captured side?
@@ -2100,6 +2095,12 @@ class Resolver:
 def _iccs(moves: Sequence[Move]) -> str:
     """The moves in ICCS, one space apart (for the log)."""
     return " ".join(move.iccs for move in moves)
+
+
+def _disturbances_on(alerts: Sequence[Alert], moves: Sequence[Move]) -> bool:
+    """Are ``alerts`` all disturbances (a piece gone or come, a board no move explains) on points ``moves`` change?"""
+    squares = {square_name(sq) for move in moves for sq in (move.from_square, move.to_square)}
+    return all(alert.kind in ("board_disturbed", "unexplained") and set(alert.squares) <= squares for alert in alerts)
 
 
 def _piece_reading(probs: np.ndarray) -> np.ndarray:
