@@ -236,6 +236,37 @@ KIND_TITLES: dict[str, str] = {
 MISMATCH_PLIES = 10
 
 
+# The same in Chinese, for the printed scoresheet: a Chinese form, whose notes an arbiter reads by
+# their titles first. The 2011 rules' own words where they name the thing (未走棋先按钟 art. 4.1.9,
+# 违反行棋规定 4.1.8, 棋子意外挪动 5.8.2, 三次犯规 4.1.10, 长将, 将死, 困毙, 自然限着), plain words elsewhere.
+KIND_TITLES_ZH: dict[str, str] = {
+    "illegal_move": "违反行棋规定", "wrong_side": "非轮走方走棋", "board_disturbed": "棋子意外挪动",
+    "unexplained": "局面无法辨认", "two_moves": "连走两着", "moves_while_away": "未监看时走棋",
+    "press_without_move": "未走棋先按钟", "move_without_press": "走棋未按钟",
+    "flag_fallen": "超时", "clock_disconnected": "棋钟断开", "no_clock": "棋钟无应答",
+    "clock_times_changed": "钟面时间被改", "clock_restarted": "棋钟重新开始",
+    "clock_log_damaged": "棋钟记录损坏", "clock_log_mismatch": "棋钟记录不属本局",
+    "camera_lost": "摄像中断", "board_not_found": "未找到棋盘", "board_covered": "棋盘被遮挡",
+    "second_board": "画面中另有棋盘", "glare": "反光遮挡棋点", "source_ended_early": "录像提前结束",
+    "recorder_lost": "记录器停止", "clock_sides_swapped": "棋钟方向放错",
+    "record_damaged": "记录损坏", "set_up_again": "重新摆棋",
+    "moves_after_result": "结果后仍走棋", "lost_track": "记录器失去对局",
+    "camera_shaking": "摄像头晃动", "picture_dark": "画面过暗", "picture_colourless": "画面无彩色",
+    "perpetual_check": "长将", "must_change": "应变着", "forbidden_not_changed": "应变不变，判负",
+    "draw_both_forbidden": "双方禁止着法", "draw_both_allowed": "双方允许着法",
+    "draw_not_changed": "双方不变作和", "no_attacking_pieces": "双方无进攻子力",
+    "natural_limit": "自然限着", "checkmate": "将死", "stalemate": "困毙",
+    "second_press_without_move": "两次未走棋先按钟，判负", "move_rule_breaches": "两次违反行棋规定，判负",
+    "three_fouls": "三次犯规，判负", "arbiter": "裁判员判定结果",
+}
+
+
+def kind_title_zh(kind: str) -> str:
+    """The Chinese title of an alert kind or a ruling's reason ("" for a code with none: a kind written
+    by a later version, or read from someone's PGN; the English title then stands alone)."""
+    return KIND_TITLES_ZH.get(kind, "")
+
+
 def kind_title(kind: str) -> str:
     """What an alert kind or a ruling's reason is called on the pages and the sheets (its code in
     words when it has no title: a kind written by a later version, or read from someone's PGN)."""

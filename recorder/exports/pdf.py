@@ -346,7 +346,7 @@ class _Sheet:
         s = self.s
         start = Position.from_fen(game.start_fen)
         notes = []
-        for ply, text in game_notes(events, game, sheet=True):
+        for ply, text in game_notes(events, game, sheet=True, chinese=True):
             number, side = start.numbered(ply) if ply > 0 else (0, "")
             where = "开局前" if ply <= 0 else f"第{number}回合{'红' if side == 'red' else '黑'}后"
             if len(text) > MAX_NOTE:  # an imported game's essay of a comment: the PGN keeps it whole
@@ -447,7 +447,7 @@ def _draw(sheet: _Sheet, events: Sequence[Event], info: GameInfo, short: bool, n
     """Add one game's scoresheet to ``sheet``, from a new page."""
     game = rebuild(events)
     sheet.cover([info.event, info.site, info.round, info.date, info.red, info.black, info.time_control,
-                 *(text for _, text in game_notes(events, game, sheet=True))])
+                 *(text for _, text in game_notes(events, game, sheet=True, chinese=True))])
     s = sheet.s
     rows = _rounds(game, short)
     spacing = 6.2 * s

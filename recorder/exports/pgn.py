@@ -34,6 +34,7 @@ from recorder.events import (
     ResultMarked,
     SourceGap,
     kind_title,
+    kind_title_zh,
     recording_time,
 )
 from recorder.exports.times import clock_text, move_times, time_control_of
@@ -62,14 +63,21 @@ def _cited(article: str, text: str) -> str:
     return f" (art. {article})"
 
 
-def ended_comment(event: GameEnded, sheet: bool = False) -> str:
+def _zh(kind: str, chinese: bool) -> str:
+    """The Chinese title and a space to open a note of ``kind`` on a Chinese sheet ("" elsewhere)."""
+    title = kind_title_zh(kind) if chinese else ""
+    return f"{title} " if title else ""
+
+
+def ended_comment(event: GameEnded, sheet: bool = False, chinese: bool = False) -> str:
     """A game-end verdict or advice as a comment sentence (the article left out when it has none);
-    on a ``sheet``, the reason in words (``Advice, perpetual check: ...``), not its code."""
+    on a ``sheet``, the reason in words (``Advice, perpetual check: ...``), not its code, and on a
+    ``chinese`` one (the PDF's form) its Chinese title first (``长将 Advice, perpetual check: ...``)."""
     word = "advice" if event.advisory else "end"
     if not sheet:
         return f"{word} ({event.reason}{_article(event.article)}): {event.text}"
     named = "" if event.reason in ("", "arbiter") else f", {kind_title(event.reason).lower()}"
-    return f"{word.capitalize()}{named}: {event.text}{_cited(event.article, event.text)}"
+    return f"{_zh(event.reason, chinese)}{word.capitalize()}{named}: {event.text}{_cited(event.article, event.text)}"
 
 
 def how_ended(game: RecordedGame) -> str:
@@ -96,17 +104,18 @@ def alert_comment(alert: Alert) -> str:
     return f"{word} {alert.kind}{where}{article_tag(alert.article, alert.text)}: {alert.text}"
 
 
-def alert_sentence(alert: Alert) -> str:
+def alert_sentence(alert: Alert, chinese: bool = False) -> str:
     """One alert as a sheet's note says it: its kind in words, the squares unless its text names
-    them, the text, and the article unless the text cites it (``Clock pressed without a move: ...``);
+    them, the text, and the article unless the text cites it (``Clock pressed without a move: ...``;
+    on a ``chinese`` sheet, the PDF's form, its Chinese title first: ``未走棋先按钟 Clock pressed ...``);
     the equipment's troubles are marked so, so no one reads a camera outage as a foul."""
     squares = [square for square in alert.squares if not re.search(rf"(?<![a-z]){square}(?!\d)", alert.text)]
     where = f" ({' '.join(alert.squares)})" if squares else ""
     equipment = " (equipment)" if alert.kind in EQUIPMENT_KINDS else ""
     title, text = kind_title(alert.kind), alert.text
     if text.lower().startswith(title.lower() + " ") and not where + equipment:  # "Illegal move of the red horse ..."
-        return f"{text[:1].upper()}{text[1:]}{_cited(alert.article, text)}"
-    return f"{title}{equipment}{where}: {text}{_cited(alert.article, text)}"
+        return f"{_zh(alert.kind, chinese)}{text[:1].upper()}{text[1:]}{_cited(alert.article, text)}"
+    return f"{_zh(alert.kind, chinese)}{title}{equipment}{where}: {text}{_cited(alert.article, text)}"
 
 
 def ply_name(ply: int, start: Position | None = None) -> str:
@@ -187,7 +196,8 @@ def _acknowledged(events: Sequence[Event]) -> dict[int, str]:
     return said
 
 
-def notes_of(events: Sequence[Event], sheet: bool = False, start: Position | None = None) -> list[tuple[int, str]]:
+def notes_of(events: Sequence[Event], sheet: bool = False, start: Position | None = None,
+             chinese: bool = False) -> list[tuple[int, str]]:
     """(ply, sentence) of every alert (and the arbiter's note when acknowledging it), restoration,
     corrected move, camera gap, clock reconnection, press the clock could not be heard for and
     imported comment, in recorded order. ``events`` is a game's whole log as stored (an
@@ -198,7 +208,8 @@ def notes_of(events: Sequence[Event], sheet: bool = False, start: Position | Non
     back to the ply it went back to (before its own). On a ``sheet`` the moves are named as the
     sheet numbers them from the game's ``start`` (the standard one unless given), not by ply. An
     arbiter's note on an alert, or ruling it no foul, comes straight after the alert: the import
-    gives it to the latest alert of its kind before it (two presses without a move at one ply)."""
+    gives it to the latest alert of its kind before it (two presses without a move at one ply). On a
+    ``chinese`` sheet (the PDF's form) an alert opens with its Chinese title."""
     if sheet and start is None:
         start = Position.start()
     named_from = start if sheet else None
@@ -232,7 +243,7 @@ def notes_of(events: Sequence[Event], sheet: bool = False, start: Position | Non
             if event.taken_back:
                 add((event.ply, restored_comment(event, named_from) + (_when(event.at) if sheet else "")))
         elif isinstance(event, Alert):
-            add((event.ply, (alert_sentence(event) if sheet else alert_comment(event)) + acknowledged.get(index, "")))
+            add((event.ply, (alert_sentence(event, chinese) if sheet else alert_comment(event)) + acknowledged.get(index, "")))
         elif isinstance(event, Comment):
             add((event.ply, f"comment: {event.text}" if sheet else event.text))
         elif isinstance(event, MoveCorrected) and event.was != event.iccs:
@@ -260,13 +271,15 @@ def notes_of(events: Sequence[Event], sheet: bool = False, start: Position | Non
     return [notes[i] for i in sorted(range(len(notes)), key=lambda i: order[i])]
 
 
-def game_notes(events: Sequence[Event], game: RecordedGame, sheet: bool = False) -> list[tuple[int, str]]:
+def game_notes(events: Sequence[Event], game: RecordedGame, sheet: bool = False,
+               chinese: bool = False) -> list[tuple[int, str]]:
     """(ply, sentence) of every alert, restoration, correction and comment (:func:`notes_of`), then
     the advice and the game's end (on a ``sheet``, the result an arbiter marked says who and when,
-    and the notes go by ply, those of one ply in the order they were raised)."""
+    and the notes go by ply, those of one ply in the order they were raised; on a ``chinese`` one,
+    the PDF's form, alerts, advice and ends open with their Chinese titles)."""
     acknowledged = _acknowledged(events) if sheet else {}
     place = {id(event): index for index, event in enumerate(events)}
-    notes = notes_of(events, sheet, Position.from_fen(game.start_fen)) + [(advice.ply, ended_comment(advice, sheet)
+    notes = notes_of(events, sheet, Position.from_fen(game.start_fen), chinese) + [(advice.ply, ended_comment(advice, sheet, chinese)
                                         + _withdrawn(game, advice) + acknowledged.get(place.get(id(advice), -1), ""))
                                        for advice in game.advice]
     ended = game.ended
@@ -279,7 +292,7 @@ def game_notes(events: Sequence[Event], game: RecordedGame, sheet: bool = False)
         if sheet and isinstance(ended, ResultMarked) and ended.by:
             when = f", {ended.at[11:16]} UTC" if len(ended.at) >= 16 else ""
             marked = f" (marked by {ended.by}{when})"
-        notes.append((ended.ply, ended_comment(ended, sheet) + marked))
+        notes.append((ended.ply, ended_comment(ended, sheet, chinese) + marked))
     if sheet:  # in the order of the moves (a clock's notes told late went after later moves' alerts)
         notes.sort(key=lambda note: note[0])
     return notes

@@ -232,6 +232,24 @@ def test_a_sheet_names_an_alert_s_squares_unless_its_words_do() -> None:
     assert alert_sentence(later).startswith("Board disturbed (e2): ")
 
 
+def test_the_chinese_sheet_opens_each_alert_and_advice_with_the_rules_own_title() -> None:
+    # the PDF is a Chinese form: an arbiter there read only English notes ("Clock pressed without a move: ...")
+    from recorder.events import Alert, GameEnded, IllegalMoveAlert
+    from recorder.exports.pgn import alert_sentence, ended_comment
+
+    press = Alert(1.0, "press_without_move", (), "8.1.7", "black pressed the clock without a move", 3)
+    assert alert_sentence(press, chinese=True) == \
+        "未走棋先按钟 Clock pressed without a move: black pressed the clock without a move (art. 8.1.7)"
+    assert alert_sentence(press) == "Clock pressed without a move: black pressed the clock without a move (art. 8.1.7)"
+    horse = IllegalMoveAlert(1.0, "illegal_move", ("b0", "b3"), "2.2", "illegal move of the red horse b0b3: blocked", 3)
+    assert alert_sentence(horse, chinese=True).startswith("违反行棋规定 Illegal move of the red horse b0b3")
+    later = Alert(1.0, "kind_from_a_later_version", (), "", "something", 3)  # no title: the English stands alone
+    assert alert_sentence(later, chinese=True) == alert_sentence(later) == "Kind from a later version: something"
+    fouls = GameEnded(2.0, 18, "1-0", "three_fouls", "4.1.10", "black's third foul", advisory=True)
+    assert ended_comment(fouls, sheet=True, chinese=True).startswith("三次犯规，判负 Advice, third foul: loses: ")
+    assert ended_comment(fouls, sheet=False, chinese=True) == ended_comment(fouls)  # the PGN keeps its codes
+
+
 def test_a_game_decided_by_the_rules_says_how_in_a_few_words_and_the_article_once() -> None:
     # a new user: "Result: 1-0 (黑方被将死…(第3.2条、第4.1.1条)。 Black is checkmated … (art. 3.2, 4.1.1).)" and
     # the same sentence again in the end note, there followed by "(art. 4.1.1)" a third time

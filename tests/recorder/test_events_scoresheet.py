@@ -164,7 +164,7 @@ def test_every_alert_kind_and_every_reason_the_rules_give_has_words_for_people()
     import re
     from pathlib import Path
 
-    from recorder.events import ALERT_KINDS, KIND_TITLES, kind_title
+    from recorder.events import ALERT_KINDS, KIND_TITLES, KIND_TITLES_ZH, kind_title
 
     rules = Path(__file__).resolve().parents[2] / "rules"
     reasons = set()
@@ -174,6 +174,7 @@ def test_every_alert_kind_and_every_reason_the_rules_give_has_words_for_people()
         reasons |= set(re.findall(r"Outcome\([^()]*?, [^()]*?, \"([a-z_]+)\"", text))
     assert {"perpetual_check", "must_change", "natural_limit", "checkmate"} <= reasons
     assert ALERT_KINDS | reasons <= set(KIND_TITLES)
+    assert ALERT_KINDS | reasons <= set(KIND_TITLES_ZH)  # the PDF's Chinese form titles every one
     assert kind_title("press_without_move") == "Clock pressed without a move"
     assert kind_title("kind_from_a_later_version") == "Kind from a later version" and kind_title("") == "Alert"
 
