@@ -194,6 +194,15 @@ class _Sheet:
                 size -= 0.5
         return None
 
+    def _too_long(self, text: str, span: float) -> bool:
+        """Would ``text`` be cut in a header value box of ``span`` quarters of the row (two lines at
+        the smallest size)? A long site ("Shanghai International Convention Center, Hall 3") then
+        takes half the row from the event, rather than losing its end."""
+        width = self.inner / 4 * span
+        room = width - min(width * 0.5, 26 * self.s) - 2.0 * self.s
+        self.font(6.5)
+        return self.pdf.get_string_width(text.strip()) > 2 * room * 0.9  # two lines split where they may
+
     # --- parts of the form -----------------------------------------------------------------
     def title(self, y: float, continued: int, not_over: str = "") -> float:
         s = self.s
@@ -210,8 +219,10 @@ class _Sheet:
         s, pdf = self.s, self.pdf
         h = 7 * s
         board = "" if info.board is None else str(info.board)
-        rows = [
-            [("比赛名称 Event", info.event, 3), ("地点 Site", info.site, 1)],
+        site_span = next((span for span in (1.0, 1.5, 2.0) if not self._too_long(info.site, span)
+                          and not self._too_long(info.event, 4 - span)), 1.0)
+        rows: list[list[tuple[str, str, float]]] = [
+            [("比赛名称 Event", info.event, 4 - site_span), ("地点 Site", info.site, site_span)],
             [("轮次 Round", info.round, 1), ("台次 Board", board, 1), ("日期 Date", info.date, 1),
              ("用时 Time control", _time_control_box(game, info.time_control), 1)],
             [("红方 Red", info.red, 2), ("黑方 Black", info.black, 2)],

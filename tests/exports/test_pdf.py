@@ -89,6 +89,30 @@ def test_long_names_and_paths_stay_inside_their_header_cells(monkeypatch: pytest
     assert not any(text.endswith("…") for _, text, _ in drawn)
 
 
+def test_a_long_site_takes_room_from_a_short_event_rather_than_losing_its_end(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a tester's sheet read "Shanghai Internati…": the site box is a quarter of the row, the event's three
+    from recorder.exports import pdf as pdf_module
+
+    drawn: list[tuple[float, str]] = []
+    real = pdf_module._Sheet.text_cell
+
+    def spy(self: pdf_module._Sheet, x: float, y: float, w: float, h: float, text: str, **kwargs: object) -> None:
+        real(self, x, y, w, h, text, **kwargs)  # type: ignore[arg-type]
+        drawn.append((w, text.strip()))
+
+    monkeypatch.setattr(pdf_module._Sheet, "text_cell", spy)
+    events = game_events(["h2e2", "h9g7"], seed=1, faults=False, result=None)
+    site = "Shanghai International Convention Center, Hall 3"
+    scoresheet_pdf(events, GameInfo(event="第十八届全国象棋锦标赛（个人）", site=site))
+    shown = " ".join(text for _, text in drawn if text and text in site)
+    assert shown == site  # whole, on one line or two
+    wide = max(w for w, text in drawn if text and text in site)
+    drawn.clear()
+    scoresheet_pdf(events, GameInfo(event="第十八届全国象棋锦标赛（个人）", site="上海"))
+    (narrow,) = [w for w, text in drawn if text == "上海"]
+    assert narrow < wide  # a short site keeps its quarter of the row
+
+
 def test_a_name_too_long_even_for_two_lines_is_cut_and_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
     from recorder.exports import pdf as pdf_module
 
