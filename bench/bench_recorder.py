@@ -26,6 +26,11 @@ clock then shows the right side running, so only the board's timing tells). Hand
 Throughput: ``--boards`` recorders run at once in separate processes pinned to ``--cores`` cores,
 each on its own video as fast as it can; real time at 10 fps means every one keeps above 10 fps.
 
+A steep camera (``--tilt DEG``): every video's camera is tilted DEG degrees from overhead (the
+rendered looks tilt up to 25), as a camera on a tripod beside the table; the videos are a set of
+their own (named ``t<DEG>-...``); give them the camera lines the README asks for (``--width 1280
+--height 720``), since the far ranks shrink.
+
 A shaking camera (``--shake PX``): every frame is moved by up to PX pixels each way (uniform, seeded
 by the video) and JPEG-compressed again before the recorder sees it, as a camera on a stand that a
 table shakes; the figures are then those of the shaken set, scored against the same truth.
@@ -85,25 +90,30 @@ class VideoSpec:
     plies: int
     seed: int
     inject: tuple[str, ...] = ()
+    tilt_deg: float | None = None  # the camera's tilt from overhead, where not the look's own
 
     def path(self, suffix: str) -> Path:
         return VIDEOS / f"{self.name}{suffix}"
 
 
-def plan(games: int, cases: int, plies: int, seed_base: int = SEED_BASE) -> tuple[list[VideoSpec], list[VideoSpec]]:
+def plan(games: int, cases: int, plies: int, seed_base: int = SEED_BASE,
+         tilt_deg: float | None = None) -> tuple[list[VideoSpec], list[VideoSpec]]:
     """The clean and injected video sets (deterministic: same arguments, same videos).
 
     Another ``seed_base`` than the standing set's gives a fresh set: other looks, cameras, hands
     and games (lines shifted), in videos named ``s<seed_base>-...``, for figures on videos no
-    change was ever tuned against (the standing set has been recorded at every change since)."""
+    change was ever tuned against (the standing set has been recorded at every change since).
+    ``tilt_deg`` sets every camera's tilt from overhead (videos named ``t<DEG>-...``)."""
     prefix, shift = ("", 0) if seed_base == SEED_BASE else (f"s{seed_base}-", seed_base * 7919)
-    clean = [VideoSpec(f"{prefix}clean-{i:03d}-p{plies}", (1000 + 37 * i + shift) % GAME_LINES, plies, seed_base + i)
-             for i in range(games)]
+    if tilt_deg is not None:
+        prefix = f"t{tilt_deg:g}-{prefix}"
+    clean = [VideoSpec(f"{prefix}clean-{i:03d}-p{plies}", (1000 + 37 * i + shift) % GAME_LINES, plies, seed_base + i,
+                       tilt_deg=tilt_deg) for i in range(games)]
     injected = []
     for i in range(cases):  # the plies of the cases are drawn by synth from the seed
         line = 2000 + 41 * i if i < 24 else 11 + 19 * (i - 24)  # past the file's end: lines below the clean set's
         injected.append(VideoSpec(f"{prefix}inject-{i:03d}", (line + shift) % GAME_LINES, 26, seed_base + 5000 + i,
-                                  INJECT_KINDS))
+                                  INJECT_KINDS, tilt_deg))
     return clean, injected
 
 
@@ -112,12 +122,18 @@ def render(spec: VideoSpec, width: int, height: int) -> float:
     if spec.path(".truth.json").exists() and spec.path(".mp4").exists():
         return 0.0
     from synth.video import render_game
+    from synth.video_scene import RenderedScene, video_style
 
     moves = GAMES.read_text(encoding="utf-8").splitlines()[spec.line].split()[1:][:spec.plies]
     started = time.perf_counter()
     VIDEOS.mkdir(parents=True, exist_ok=True)
+    scene = None
+    if spec.tilt_deg is not None:  # the look drawn from the seed as ever, its camera tilted
+        style = replace(video_style(spec.seed, width, height, "test"), tilt_deg=spec.tilt_deg)
+        scene = RenderedScene(style, spec.seed)
     render_game(moves, spec.seed, out=spec.path(".mp4"), truth_path=spec.path(".tmp.json"),
-                clock_path=spec.path(".clock.jsonl"), inject=spec.inject, width=width, height=height, split="test")
+                clock_path=spec.path(".clock.jsonl"), inject=spec.inject, width=width, height=height, split="test",
+                scene=scene)
     spec.path(".tmp.json").rename(spec.path(".truth.json"))  # the truth last: a complete set
     return time.perf_counter() - started
 
@@ -416,11 +432,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--no-early", action="store_true", help="skip recording the clean games again with an early press")
     parser.add_argument("--seed-base", type=int, default=SEED_BASE,
                         help=f"seeds of the videos (default {SEED_BASE}, the standing set); another gives a fresh set")
+    parser.add_argument("--tilt", type=float, default=None, metavar="DEG",
+                        help="tilt every camera DEG degrees from overhead (a set of its own, t<DEG>-...; the looks "
+                             "tilt up to 25); give it --width 1280 --height 720")
     parser.add_argument("--shake", type=float, default=0.0, metavar="PX",
                         help="shake each frame by up to PX pixels each way, as a camera on a shaking stand (default 0)")
     args = parser.parse_args(sys.argv[1:] if argv is None and __name__ == "__main__" else (argv or []))
     logging.getLogger("recorder").setLevel(logging.WARNING)
-    clean, injected = plan(args.games, args.cases, args.plies, args.seed_base)
+    if args.tilt is not None and not 0 <= args.tilt <= 75:
+        parser.error("--tilt must be from 0 to 75 degrees (what the renderer can draw)")
+    clean, injected = plan(args.games, args.cases, args.plies, args.seed_base, args.tilt)
     order = [s for pair in zip(clean, injected, strict=False) for s in pair]
     order += clean[len(injected):] + injected[len(clean):]
     spent = 0.0

@@ -21,6 +21,26 @@ def test_the_standing_set_keeps_its_videos_and_a_fresh_seed_base_gives_other_one
     assert [spec.line for spec in fresh_clean] != [spec.line for spec in clean]
 
 
+def test_a_tilted_set_is_a_set_of_its_own_rendered_with_that_tilt(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    import bench.bench_recorder as bench
+    import synth.video
+
+    clean, injected = plan(2, 1, 30, seed_base=1700000, tilt_deg=45)
+    assert clean[0].name == "t45-s1700000-clean-000-p30" and injected[0].name.startswith("t45-s1700000-inject-")
+    plain, _ = plan(2, 1, 30, seed_base=1700000)
+    assert [spec.line for spec in clean] == [spec.line for spec in plain]  # the same games, only the camera moved
+    assert all(spec.tilt_deg == 45 for spec in clean + injected) and plain[0].tilt_deg is None
+    seen: list[float | None] = []
+    monkeypatch.setattr(bench, "VIDEOS", tmp_path)
+    monkeypatch.setattr(synth.video, "render_game", lambda *args, scene=None, **kwargs: seen.append(
+        None if scene is None else scene.style.tilt_deg))
+    for spec in (clean[0], plain[0]):
+        with pytest.raises(FileNotFoundError):  # the stand-in renders nothing
+            bench.render(spec, 320, 180)
+    assert seen == [45, None]
+
+
 def test_the_videos_digest_names_the_renders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # the same seeds rendered again gave other videos (session 40): a report names what it measured
     import json
