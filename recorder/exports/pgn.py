@@ -332,12 +332,45 @@ def headers_for(info: GameInfo | None, result: str, extra: dict[str, str] | None
     return headers
 
 
+# How a result the arbiter marked is told to the public: in the rules' words for the article it was
+# marked under (the console's "how"), never in the arbiter's own: a tester's override reason ("video
+# review shows...; see appeal form 3", which the server asks for in the note) went out to the hall's
+# screen and the relay sites word for word. The sheet, the log and the game's own exports keep them.
+_ARTICLE_WORDS = (
+    ("4.1.1", "被将死 checkmated"), ("4.1.2", "被困毙 stalemated"), ("4.1.3", "自杀 left its general en prise"),
+    ("4.1.4", "长将 perpetual check"), ("4.1.5", "禁例不变 did not change a forbidden repetition"),
+    ("4.1.6", "超时 lost on time"), ("4.1.7", "迟到 did not come in time"),
+    ("4.1.8", "违反行棋规定 moves against the rules"), ("4.1.9", "两次未走棋先按钟 two presses without a move"),
+    ("4.1.10", "三次犯规 three fouls"), ("4.1.11", "自然限着不实 a false claim of the natural limit"),
+    ("4.1.12", "认输 resigned"), ("4.1.13", "违纪 refused the rules or misconduct"),
+    ("4.2.1", "议和 draw agreed"), ("4.2.2", "双方无胜机 no winning chances"),
+    ("4.2.3", "不变作和 repetition, draw"), ("4.2.4", "自然限着 natural move limit"), ("21", "超时 lost on time"),
+)
+
+
+def article_words(article: str) -> str:
+    """The rules' words for how a game ended under ``article`` (``认输 resigned`` for 4.1.12, also for
+    a clause of it, ``art. 21.3`` as typed too); "" for an article without them."""
+    article = article.strip().removeprefix("art.").strip()
+    return next((words for head, words in _ARTICLE_WORDS if _under(article, (head,))), "")
+
+
+def public_ending(ended: GameEnded) -> str:
+    """How the game ended as spectators may read it: the rules' own sentence for an end they decided
+    (a mate), and for a result the arbiter marked the words of its article, never the arbiter's own;
+    "" where nothing may be said (a result marked with no article, or one without words)."""
+    return article_words(ended.article) if isinstance(ended, ResultMarked) else ended.text
+
+
 def public_notes(game: RecordedGame) -> list[tuple[int, str]]:
-    """(ply, sentence) of what spectators may read: how the game ended once it has, never the
-    arbiter's alerts, notes or repetition advice (advice is the arbiter's to rule on, art. 5.8)."""
-    if game.ended is not None and game.ended.text and not game.ended.advisory:
-        return [(game.ended.ply, ended_comment(game.ended))]
-    return []
+    """(ply, sentence) of what spectators may read: how the game ended once it has (:func:`public_ending`),
+    never the arbiter's alerts, notes, own words or repetition advice (advice is the arbiter's to rule
+    on, art. 5.8)."""
+    ended = game.ended
+    if ended is None or ended.advisory:
+        return []
+    said = public_ending(ended)
+    return [(ended.ply, ended_comment(replace(ended, text=said)))] if said else []
 
 
 def to_pgn_game(events: Sequence[Event], info: GameInfo | None = None,

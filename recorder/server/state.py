@@ -43,7 +43,7 @@ from recorder.events import (
     kind_title,
     recording_time,
 )
-from recorder.exports.pgn import correction_text, taken_back_text, termination
+from recorder.exports.pgn import article_words, correction_text, taken_back_text, termination
 from recorder.fouls import FOUL_KINDS, FOUL_REASONS
 from recorder.scoresheet import advice_withdrawn, rebuild, round_of
 from recorder.store.db import GameRow
@@ -314,6 +314,8 @@ def public_state(state: dict[str, Any]) -> dict[str, Any]:
     data["ended"] = None if ended is None else {name: ended[name] for name in ("ply", "result", "reason", "text", "article")}
     if ended is not None:  # how it ended, as the broadcast's Termination says (a result marked with an article alone)
         data["ended"]["termination"] = termination(ended["result"] or "", ended["reason"], ended["article"])
+        if ended["marked"]:  # the rules' words for its article, never the arbiter's own (recorder.exports.pgn)
+            data["ended"]["text"] = article_words(ended["article"] or "")
     return data
 
 

@@ -202,10 +202,18 @@ def test_the_broadcast_shows_spectators_how_a_game_ended_but_not_the_arbiters_al
     text = " ".join([live.comment, *live.move_comments])
     assert "[%clk" in text and "illegal_move" not in text and "判负" not in text and "warned" not in text
     assert len(live.moves) == 10 and live.headers["Result"] == "*"
-    assert post(url + "/result", {"result": "0-1", "text": "perpetual check, red did not change"}, "Zhang")[0] == 200
+    # how it ended in the rules' words for the article marked; the arbiter's own words stay in the console
+    # (a tester's override reason, "see appeal form 3", went out to the hall's screen word for word)
+    assert post(url + "/result", {"result": "0-1", "article": "4.1.4",
+                                  "text": "red did not change; the captain's appeal is on form 3"}, "Zhang")[0] == 200
     (ended,) = read_pgn(get(console.url + "/broadcast/round/Open/3.pgn")[1].decode())
-    assert ended.headers["Result"] == "0-1" and "perpetual check, red did not change" in ended.move_comments[-1]
+    assert ended.headers["Result"] == "0-1" and ended.headers["Termination"] == "rules infraction"
+    assert "长将 perpetual check" in ended.move_comments[-1] and "appeal" not in ended.move_comments[-1]
     assert "判负" not in " ".join(ended.move_comments)
+    public = json.loads(get(console.url + "/api/public/games")[1])
+    (shown,) = [state for state in public["games"] if state["id"] == game]
+    assert shown["ended"]["text"] == "长将 perpetual check" and "appeal" not in json.dumps(public)
+    assert "appeal" in get(f"{console.url}/games/{game}/export.pgn")[1].decode()  # the game's own record keeps them
 
 
 def test_alerts_on_moves_taken_back_stand_at_the_ply_gone_back_to(tmp_path: Path) -> None:

@@ -42,7 +42,7 @@
 
   function statusText(state) {
     if ((state.result || "*") !== "*") {
-      // the arbiter's words, else how it ended by the article marked (a loss on time marked as art. 21.6 alone)
+      // the rules' words for how it ended (the server never sends the arbiter's own), else the Termination's
       const ended = state.ended || {};
       const how = {"time forfeit": "on time", "rules infraction": "a rules infraction", abandoned: "not played"}[ended.termination];
       const article = (ended.article || "").replace(/^\s*art\.?\s*/i, "");  // typed "art. 21.6" or "21.6"
