@@ -248,6 +248,8 @@ def _clock_of(events: list[StoredEvent]) -> dict[int, tuple[int | None, int | No
 def mark_result(store: GameStore, game_id: int, events: list[StoredEvent], body: dict[str, Any], plies: list[str],
                 start_fen: str, by: str) -> list[Event]:
     """Mark the result (``1-0``, ``0-1``, ``1/2-1/2``, or ``*`` to reopen) with an optional reason.
+    ``body["was"]`` (optional) is the result as the arbiter's page showed it: refused when the game's
+    result is another by now (a second arbiter's stale page flipped a result marked a moment before).
     A game no recorder is running on is closed by a result and opened again by ``*`` (a running
     recorder closes its game when it stops).
 
@@ -270,10 +272,18 @@ def mark_result(store: GameStore, game_id: int, events: list[StoredEvent], body:
         raise MalformedAction(f"article {article!r} is not one of the rules' articles: give its number, "
                               "e.g. 4.1.12 (a resignation) or 4.2.1 (a draw agreed)")
     recorded = rebuild([stored.event for stored in events])
+    current = recorded.result
+    expected = body.get("was")
+    if expected is not None and expected not in RESULTS:
+        raise MalformedAction(f"was must be the result as the page showed it ({', '.join(RESULTS)}), not {expected!r}")
+    if expected is not None and expected != current:  # another arbiter marked one meanwhile
+        marked = recorded.ended if isinstance(recorded.ended, ResultMarked) else None
+        who = f" (marked by {marked.by})" if marked is not None and marked.by and current != "*" else ""
+        raise ActionError(f"the result is now {current}{who}, not {expected} as your page showed: someone changed "
+                          "it meanwhile; look at it again before marking")
     unfounded = _fouls_short(article, result, recorded) or _time_not_running(article, result, recorded)
     if unfounded and not text:
         raise ActionError(unfounded)
-    current = recorded.result
     if result == "*" and current == "*":
         raise ActionError("the game has no result to take back: it is open")
     last = events[-1].event if events else None

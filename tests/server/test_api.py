@@ -709,6 +709,21 @@ def test_a_void_game_takes_no_action_and_a_second_click_marks_no_second_result(c
     assert json.loads(body)["void"] == "test recording"
 
 
+def test_a_result_marked_from_a_stale_page_is_refused_not_put_over_another_arbiters(console: Any) -> None:
+    # a console tester: arbiter A marked 1-0 (black resigned); B's page, not yet updated, marked 0-1, and
+    # the sheet and the feed said 0-1 with no word to anyone (corrections and take-backs were refused so)
+    game = record(console.db, alert=False)
+    url = f"{console.url}/api/games/{game}"
+    assert post(url + "/result", {"result": "1-0", "article": "4.1.12", "was": "*"}, "Arbiter A")[0] == 200
+    status, reply = post(url + "/result", {"result": "0-1", "article": "4.1.12", "was": "*"}, "Arbiter B")
+    assert status == 409 and "now 1-0 (marked by Arbiter A), not * as your page showed" in reply["error"]
+    _, body, _ = get(url)
+    assert json.loads(body)["result"] == "1-0"
+    assert post(url + "/result", {"result": "0-1", "article": "4.1.12", "was": "1-0"}, "Arbiter B")[0] == 200  # seen
+    assert post(url + "/result", {"result": "*", "was": "draw"}, "Arbiter B")[0] == 400
+    assert post(url + "/result", {"result": "1/2-1/2", "article": "4.2.1"}, "Arbiter C")[0] == 200  # a script: as before
+
+
 def test_the_public_data_answers_a_board_by_itself_and_says_when_a_round_or_board_is_unknown(console: Any) -> None:
     # a spectators' page tester: a board link kept after its round ended showed the new round's boards,
     # and a round that does not exist answered 200 with no games (the broadcast feed answers 404)

@@ -243,7 +243,8 @@
   $("resultform").addEventListener("submit", async (e) => {
     e.preventDefault();
     const f = e.target.elements;
-    const done = await XQ.act(gameId, "result", {result: f.result.value, article: f.article.value, text: f.text.value.trim()});
+    const done = await XQ.act(gameId, "result", {result: f.result.value, article: f.article.value, text: f.text.value.trim(),
+                                                 was: state.result || "*"});
     if (done) { accept(done.state); XQ.toast("Result marked"); }
   });
 
