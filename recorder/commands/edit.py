@@ -43,8 +43,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--result", choices=("1-0", "0-1", "1/2-1/2", "*"),
                         help="mark the result as the arbiter (a resignation, a draw agreed, a loss on time; "
                              "* opens the game again), as the console's result button does")
-    parser.add_argument("--reason", metavar="TEXT", help="how the game ended, with --result (e.g. \"black resigned\")")
-    parser.add_argument("--article", metavar="ART", help="the rule the result follows, with --result (e.g. 4.1.12)")
+    parser.add_argument("--reason", metavar="TEXT", help="how the game ended, with --result (e.g. \"black resigned\"): "
+                        "on the scoresheet and in the game's record, not published")
+    parser.add_argument("--article", metavar="ART", help="the rule the result follows, with --result (e.g. 4.1.12): "
+                        "the broadcast and the spectators' page tell the result in its words (认输 resigned)")
     parser.add_argument("--by", metavar="NAME",
                         help="who makes the change, as the game's log records it (default: the login name)")
     voiding = parser.add_mutually_exclusive_group()
