@@ -112,6 +112,8 @@ class PressTracker:
         self._gains: list[int] = []  # what each press seen added to the presser's time (ms)
         self._last_pressed: str | None = None  # the physical side of the last press
         self._over_gain: int | None = None  # the last press's rise beyond the increment (see _increment_told)
+        self._held_rise: tuple[str, ClockNotice] | None = None  # its side and 'times changed', told if no second
+        # rise confirms it
         self._lever: str | None = None
         self._turn: str | None = None
         self._flags: set[str] = set()
@@ -235,45 +237,61 @@ class PressTracker:
             self._suspect = (sides, _Times(times, t, turn or base.turn))  # once, or two reports that disagree
             return []
         self._suspect = None
+        held: list[Item] = []
         if pressed is not None and not jumps and base.unheard_s == 0 and base.lost_messages == 0:
             self._gains.append(max(0, times[SIDES.index(pressed)] - base.times[SIDES.index(pressed)]))
+            if self._held_rise is not None and pressed == self._held_rise[0]:  # its next press added what it
+                held, self._held_rise, self._over_gain = [self._held_rise[1]], None, None  # should: set by hand
+                self.times_changed += 1
         prior = self._previous
         self._previous, self._trusted = base, _Times(times, t, turn or base.turn)
         if not jumps or (prior is not None and not self._jumps(prior, times, t, None, turn)):
-            return []
-        self.times_changed += 1
-        increment = self._increment_told(jumps, t)
-        if increment is not None:
-            return [increment]
+            return held
         said = "; ".join(f"{self.map.colour(side)}'s from {clock_text(before)} to {clock_text(now)}"
                          for side, before, now in jumps)
         text = (f"the clock's times changed with no press or running time to explain it ({said}): the clock "
                 "was reset or its times set by hand (art. 21.4: only the arbiter adjusts the clock)")
+        changed = ClockNotice(t, TIMES_CHANGED, text, self.map.colour(jumps[0][0]) if len(jumps) == 1 else "")
+        earlier, self._held_rise = self._held_rise, None
+        increment = self._increment_told(jumps, t, changed)
+        if increment:  # the second rise: the clock's increment, which the first one was too
+            return held + increment
+        if earlier is not None:  # a rise held before, which this change does not confirm
+            self.times_changed += 1
+            held.append(earlier[1])
+        if increment is not None:  # a first rise: held
+            return held
+        self.times_changed += 1
         log.info("clock: %s", text)  # told as a clock_times_changed alert
-        return [ClockNotice(t, TIMES_CHANGED, text, self.map.colour(jumps[0][0]) if len(jumps) == 1 else "")]
+        return held + [changed]
 
-    def _increment_told(self, jumps: list[tuple[str, int, int]], t: float) -> ClockNotice | None:
-        """The notice, once, that the clock's increment is not the time control's: a rise of the last
-        presser's time alone, as large as the rise before it (a tester's clock set to +10 s under a
-        given 15+5 raised 23 'times changed' alerts, one a press). From then on the clock's own
-        increment is what a press may add. None when the jump is not such a rise."""
+    def _increment_told(self, jumps: list[tuple[str, int, int]], t: float, changed: ClockNotice) -> list[Item] | None:
+        """What to tell of a rise that may be the clock's own increment, not the time control's: a rise
+        of the last presser's time alone, up to ``MAX_INCREMENT_MS``. The first is held (nothing said):
+        the second, as large, tells once that the clock's increment is another, and from then on the
+        clock's own increment is what a press may add (a tester's clock set to +10 s under a given 15+5
+        raised 23 'times changed' alerts, one a press; then one, at the first press, that said the
+        clock had been set by hand). A first rise that no second one confirms is told as ``changed``
+        after all, at that side's next press. None when the jump is not such a rise."""
         if len(jumps) != 1 or self.increment_ms is None:
             return None
         side, before, now = jumps[0]
         gain = now - before
-        if side != self._last_pressed or gain <= 0:
+        if side != self._last_pressed or not 0 < gain <= MAX_INCREMENT_MS:
             self._over_gain = None
             return None
         earlier, self._over_gain = self._over_gain, gain
         if earlier is None or abs(gain - earlier) > TIME_TOLERANCE_MS:
-            return None
+            self._held_rise = (side, changed)  # the first such rise (or one unlike the last): wait for the next
+            return []
         given, self.increment_ms = self.increment_ms, round(max(gain, earlier) / 1000) * 1000
         self._over_gain = None
+        self.times_changed += 1
         text = (f"the clock adds {self.increment_ms // 1000} s at each press, not the {given // 1000} s of the time "
                 "control given: check the clock's setting against the event's (and --time-control); its own "
                 "increment is taken from here")
         log.info("clock: %s", text)  # told as a clock_times_changed alert
-        return ClockNotice(t, TIMES_CHANGED, text, "")
+        return [ClockNotice(t, TIMES_CHANGED, text, "")]
 
     def _press(self, side: str, left_ms: int, right_ms: int, t: float) -> ClockPress:
         self._last_pressed = side

@@ -315,8 +315,37 @@ def test_a_clock_adding_more_than_the_time_control_says_is_told_once_and_its_inc
         left, right = (left + 10_000, right) if turn == LEFT else (left, right + 10_000)
         turn, t = other(turn), t + 0.5
         notices += _changed(tracker.reading(_dgt(left, right, turn), t))
-    assert len(notices) == 2 and "adds 10 s at each press, not the 5 s" in notices[1].text
+    assert len(notices) == 1 and "adds 10 s at each press, not the 5 s" in notices[0].text  # not "set by hand" first
     assert tracker.increment_ms == 10_000
+
+
+def _game(tracker: PressTracker, gains: list[int]) -> list[tuple[int, ClockNotice]]:
+    """Presses adding ``gains`` (ms) in turn, two seconds of thinking each reported each second:
+    the 'times changed' notices, each with the number of the press it came at (1 the first)."""
+    left, right, turn, t = 300_000, 300_000, LEFT, 0.0
+    told: list[tuple[int, ClockNotice]] = []
+    tracker.reading(_dgt(left, right, turn), t)
+    for number, gain in enumerate(gains, 1):
+        for _ in range(2):
+            t += 1.0
+            left, right = (left - 1_000, right) if turn == LEFT else (left, right - 1_000)
+            told += [(number, notice) for notice in _changed(tracker.reading(_dgt(left, right, turn), t))]
+        left, right = (left + gain, right) if turn == LEFT else (left, right + gain)
+        turn, t = other(turn), t + 0.5
+        told += [(number, notice) for notice in _changed(tracker.reading(_dgt(left, right, turn), t))]
+    return told
+
+
+def test_a_rise_at_one_press_that_the_next_does_not_repeat_is_told_as_set_by_hand_then() -> None:
+    # an increment told at the second press only held back the first: a time set by hand at a press
+    # (20 s added to the presser, the clock's 5 s at every other press) must still be told
+    told = _game(PressTracker(increment_ms=5_000), [5_000, 5_000, 25_000] + [5_000] * 6)
+    assert len(told) == 1 and "set by hand" in told[0][1].text and "from 5:01 to 5:26" in told[0][1].text
+    assert told[0][0] == 5  # at that side's next press, which added the 5 s it should
+    # two minutes added is no increment: told at once (once a second report agrees, before press 4)
+    told = _game(PressTracker(increment_ms=5_000), [5_000, 5_000, 125_000] + [5_000] * 6)
+    assert [number for number, _ in told] == [4] and "set by hand" in told[0][1].text
+    assert told[0][1].t < 11.0  # the reports of the thinking after press 3 (at 8.5 s)
 
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
