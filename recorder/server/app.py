@@ -470,13 +470,15 @@ class ConsoleHandler(BaseHTTPRequestHandler):
     def _get(self, path: str, query: dict[str, list[str]]) -> None:
         if self.server.config.password and path not in PUBLIC_PAGES and not path.startswith(PUBLIC_PREFIXES):
             self._check_password(challenge=True)  # the alerts and notes are not for the public
-        store = self.server.store()
         segments = [unquote(s) for s in path.strip("/").split("/")] if path.strip("/") else []
+        # the pages themselves need no store: a hall screen loads /watch and says "not live" while the
+        # store file is away (a tester's got a 503 for the page itself)
         if path in PAGES:
             return self._static(PAGES[path])
+        if segments[:1] == ["static"] and len(segments) > 1:
+            return self._static("/".join(segments[1:]))
+        store = self.server.store()
         match segments:
-            case ["static", *rest] if rest:
-                return self._static("/".join(rest))
             case ["games", gid] if _number(gid) is not None:
                 self._game_id(gid)
                 return self._static("game.html")

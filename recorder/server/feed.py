@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import logging
 import math
+import sqlite3
 import threading
 import time
 from collections import deque
@@ -135,14 +136,25 @@ class EventFeed:
 
     def _run(self) -> None:
         checked = -math.inf
+        failing = ""  # the trouble told, until a poll goes through (a store file away: one line, not one a poll)
         while not self._stop.wait(self.poll_s):
             try:
                 if self._check is not None and time.monotonic() - checked >= self.check_s:
                     checked = time.monotonic()
                     self._check()  # what it writes to the store is read by the poll that follows
                 self.poll()
-            except Exception:  # a busy or briefly locked store: try again at the next poll
-                log.exception("watching the store failed; trying again")
+            except Exception as error:  # a busy or briefly locked store, or one removed: try again at the next poll
+                said = f"{type(error).__name__}: {error}"
+                if said != failing:
+                    if isinstance(error, OSError | sqlite3.Error):
+                        log.warning("watching the store failed (%s); trying again until it answers", said)
+                    else:  # not the store's trouble: the traceback, once
+                        log.exception("watching the store failed; trying again")
+                failing = said
+                continue
+            if failing:
+                log.warning("watching the store again")
+                failing = ""
 
     def wait_after(self, after_id: int, timeout: float) -> list[Message] | None:
         """Messages with an id above ``after_id``, waiting up to ``timeout`` seconds for one.

@@ -558,7 +558,8 @@ def test_acknowledging_all_needs_true_and_odd_ids_are_not_found(console: Any) ->
     assert get(url + "/ack")[0] == 405
 
 
-def test_a_store_removed_or_replaced_while_serving_is_said_and_the_new_one_read(console: Any) -> None:
+def test_a_store_removed_or_replaced_while_serving_is_said_and_the_new_one_read(console: Any,
+                                                                                caplog: pytest.LogCaptureFixture) -> None:
     """Removed: requests say so (503), no empty store is made in its place. Replaced (a recorder made
     a new one there): the server reads it, and open pages are told to start again (a ``reset``
     message) instead of waiting for ids of the file that is gone."""
@@ -584,6 +585,11 @@ def test_a_store_removed_or_replaced_while_serving_is_said_and_the_new_one_read(
     time.sleep(2.5)  # the watcher looks every 2 s
     status, body, _ = get(console.url + "/api/games")
     assert status == 503 and b"removed while serving" in body and not console.db.exists()
+    # the pages still load and say "not live" (a tester's hall screen got a 503 for /watch itself), and
+    # the watcher says it once, not a traceback at each poll (14 in 3.5 s)
+    assert get(console.url + "/watch")[0] == 200 and get(console.url + "/static/watch.js")[0] == 200
+    watching = [r for r in caplog.records if r.getMessage().startswith("watching the store failed")]
+    assert len(watching) == 1 and watching[0].exc_info is None
     kept.request("GET", "/api/games")  # the connection kept open read the deleted file (a tester)
     assert kept.getresponse().status == 503
     kept.close()
