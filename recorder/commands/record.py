@@ -583,6 +583,8 @@ def _take_corrections(session: Any, store: StoreRecording, show: bool) -> None:
     store.rulings.clear()
     if not fixes:
         return
+    for fix in fixes:  # the run's event log holds them too (the store has them from the console): a log
+        session.log.append(fix)  # read alone had ply 2 as first recorded, and later plies played from the correction
     plies = [entry.iccs for entry in store.game().plies]
     taken = [fix for fix in fixes if isinstance(fix, PositionRestored)]
     session.adopt_record(plies, keep_later=not taken)  # plies taken back are not read back in
@@ -590,10 +592,14 @@ def _take_corrections(session: Any, store: StoreRecording, show: bool) -> None:
     log.info("ply %d %s in the console by %s: the record now has %d plies", first,
              "taken back to" if taken else "corrected", fixes[0].by, len(plies))
     if show:
-        fix = fixes[0]
-        said = (f"plies after {fix.ply} taken back by {fix.by or 'the arbiter'}" if isinstance(fix, PositionRestored)
-                else f"ply {first} corrected by {fix.by or 'the arbiter'}: {fix.iccs} (was {fix.was})")
-        print(f"          {said}; recording goes on from the corrected game", flush=True)
+        for fix in fixes:  # each (a tester's two quick corrections, the second putting the first back, showed one)
+            if isinstance(fix, MoveCorrected) and fix.was == fix.iccs:
+                continue  # a later ply recorded again after the correction, unchanged
+            said = (f"plies after {fix.ply} taken back by {fix.by or 'the arbiter'}"
+                    if isinstance(fix, PositionRestored) else
+                    f"ply {fix.ply} added by {fix.by or 'the arbiter'}: {fix.iccs}" if not fix.was else
+                    f"ply {fix.ply} corrected by {fix.by or 'the arbiter'}: {fix.iccs} (was {fix.was})")
+            print(f"          {said}; recording goes on from the corrected game", flush=True)
 
 
 @contextlib.contextmanager

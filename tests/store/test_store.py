@@ -309,6 +309,40 @@ def test_a_running_recording_hears_of_the_consoles_corrections(tmp_path: Path) -
         assert [m.iccs for m in resolver.game.moves] == ["h2e2", "b9c7"]
 
 
+def test_the_consoles_corrections_go_into_the_runs_event_log_and_each_is_shown(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # a tester's --events file had no MoveCorrected at all while plies after it were played from the
+    # correction; of two quick corrections (the second putting the first back) the terminal showed one
+    import json
+    from dataclasses import replace
+    from types import SimpleNamespace
+
+    from recorder.commands.record import _take_corrections
+    from recorder.events import EventLog, MoveCorrected
+
+    path = tmp_path / "store.sqlite3"
+    adopted: list[list[str]] = []
+    with GameStore(path) as store, GameStore(path) as console, EventLog(tmp_path / "run.jsonl") as log:
+        run = StoreRecording.open(store, "cam0")
+        for event in game_events(OPENING[:4])[:-1]:
+            run.sink(event)
+        session = SimpleNamespace(log=log, fouls=None,
+                                  adopt_record=lambda plies, keep_later: adopted.append(plies))
+        before = Position.start().play("h2e2")
+        wrong = MoveCorrected(9.0, 2, "h9i7", "马8进9", "black", before.play("h9i7").fen(), 1.0, by="Arbiter One",
+                              was="h9g7")
+        right = replace(wrong, iccs="h9g7", chinese="马8进7", fen_after=before.play("h9g7").fen(), was="h9i7")
+        console.append(run.game_id, wrong)
+        console.append(run.game_id, right)
+        _take_corrections(session, run, show=True)
+    written = [json.loads(line) for line in (tmp_path / "run.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert [(e["type"], e["iccs"], e["was"]) for e in written] == [("MoveCorrected", "h9i7", "h9g7"),
+                                                                   ("MoveCorrected", "h9g7", "h9i7")]
+    shown = capsys.readouterr().out
+    assert "ply 2 corrected by Arbiter One: h9i7 (was h9g7)" in shown and "h9g7 (was h9i7)" in shown
+    assert adopted and adopted[-1][:2] == ["h2e2", "h9g7"]
+
+
 def _round_trip(lines: list[str]) -> None:
     store = GameStore(":memory:")
     for number, line in enumerate(lines):
