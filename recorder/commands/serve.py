@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import errno
 import logging
+import os
 import sys
 from pathlib import Path
 
@@ -38,16 +40,21 @@ def run(args: argparse.Namespace) -> int:
     if not Path(db).parent.is_dir():
         raise ValueError(f"no folder {Path(db).parent} for the game store {Path(db).name}: create it first "
                          "(or is the drive not mounted?)")
-    if not Path(db).exists():
-        print(f"note: there is no game store at {db} yet: it is made now, and the console stays empty until a "
-              "recorder records into it (check the path if you meant an existing store)", file=sys.stderr)
+    fresh = not Path(db).exists()
     try:
         server = ConsoleServer((args.host, args.port), db, config)
     except OSError as error:
+        if fresh:  # no console came of it: no empty store left behind (a tester's busy port left one)
+            for suffix in ("", "-wal", "-shm"):
+                with contextlib.suppress(OSError):
+                    os.remove(f"{db}{suffix}")
         if error.errno == errno.EADDRINUSE:
             raise ValueError(f"port {args.port} on {args.host} is already in use (another xqrec serve, or another "
                              "program): give another --port") from None
         raise
+    if fresh:
+        print(f"note: there was no game store at {db}: it is made now, and the console stays empty until a "
+              "recorder records into it (check the path if you meant an existing store)", file=sys.stderr)
     print(f"arbiter console on {server.url}/  (store {db}; broadcast {server.url}/broadcast/live.pgn)",
           flush=True)
     if args.host in ("0.0.0.0", "::", ""):

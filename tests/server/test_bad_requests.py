@@ -156,3 +156,21 @@ def test_serve_makes_the_default_stores_folder_on_a_fresh_machine(tmp_path: Path
     assert "arbiter console on" in captured.out and "it is made now" in captured.err
     assert main(["serve", "--port", "0", "--db", str(tmp_path / "typo" / "games.sqlite3")]) == 2
     assert "create it first" in capsys.readouterr().err
+
+
+def test_serve_on_a_busy_port_leaves_no_empty_store_behind(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    # a console tester: `serve --db other.sqlite3` with the port taken said "it is made now", then that the
+    # port was in use, and left an empty store that a later serve or record took for a real one
+    import socket
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        db = tmp_path / "other.sqlite3"
+        assert main(["serve", "--port", str(port), "--db", str(db)]) == 2
+    err = capsys.readouterr().err
+    assert "already in use" in err and "made now" not in err
+    assert not list(tmp_path.glob("other.sqlite3*"))
