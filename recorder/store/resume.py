@@ -284,18 +284,25 @@ def _warn_of_same_source(stored: list[GameRow], source: str, game_id: int) -> No
     """Say so when the source has an interrupted game on another board, round or event: a run after
     Ctrl-C with a mistyped ``--round`` or ``--board`` is not taken for a new game in silence (tester);
     and when a file recorded whole before is recorded again (the same command run twice)."""
+    closed: list[GameRow] = []
     for game in stored:
         if game.id == game_id or _public_source(game.source) != _public_source(source):
             continue
         if game.state == "closed" and Path(source).is_file():  # a camera or stream films game after game
-            log.warning("this file was recorded before as game %d (closed, %d plies, result %s): game %d records it "
-                        "again (void the one not wanted: xqrec edit GAME --void REASON)", game.id, game.plies,
-                        game.result or "*", game_id)
+            closed.append(game)
         if game.waiting:
             log.warning("game %d, recorded from this same source (%s), is %s: game %d is a new game, as "
                         "--event/--round/--board name another board (to go on with game %d instead, give --resume %d)",
                         game.id, _board_name(game.info) if game.info.board is not None else "no board", game.state,
                         game_id, game.id, game.id)
+    if len(closed) == 1:
+        game = closed[0]
+        log.warning("this file was recorded before as game %d (closed, %d plies, result %s): game %d records it "
+                    "again (void the one not wanted: xqrec edit GAME --void REASON)", game.id, game.plies,
+                    game.result or "*", game_id)
+    elif closed:  # one line, not one an earlier run (a tester's ninth run printed nine)
+        log.warning("this file was recorded before as games %s (closed): game %d records it again (void those not "
+                    "wanted: xqrec edit GAME --void REASON)", ", ".join(str(game.id) for game in closed), game_id)
 
 
 def _alike(name: str) -> str:

@@ -795,6 +795,12 @@ def test_a_file_recorded_again_is_told_to_have_been_recorded(
     with caplog.at_level("WARNING"):
         assert main(argv) == 0
     assert "this file was recorded before as game 1" in caplog.text and "game 2 records it again" in caplog.text
+    caplog.clear()
+    with caplog.at_level("WARNING"):
+        assert main(argv) == 0
+    told = [r.getMessage() for r in caplog.records if "recorded before" in r.getMessage()]
+    assert told == ["this file was recorded before as games 1, 2 (closed): game 3 records it again (void those not "
+                    "wanted: xqrec edit GAME --void REASON)"]  # one line, not one a run before (a tester's nine)
 
 
 def test_a_game_whose_board_was_never_found_stays_open_when_its_file_is_run_again(
