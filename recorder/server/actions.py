@@ -276,7 +276,8 @@ def mark_result(store: GameStore, game_id: int, events: list[StoredEvent], body:
     expected = body.get("was")
     if expected is not None and expected not in RESULTS:
         raise MalformedAction(f"was must be the result as the page showed it ({', '.join(RESULTS)}), not {expected!r}")
-    if expected is not None and expected != current:  # another arbiter marked one meanwhile
+    if expected is not None and expected not in (current, store.game(game_id).result or "*"):  # another arbiter
+        # marked one meanwhile (the page shows the store's result where no event ends the game: an import's)
         marked = recorded.ended if isinstance(recorded.ended, ResultMarked) else None
         who = f" (marked by {marked.by})" if marked is not None and marked.by and current != "*" else ""
         raise ActionError(f"the result is now {current}{who}, not {expected} as your page showed: someone changed "
