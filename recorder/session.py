@@ -825,10 +825,8 @@ def _position_fit(probs: np.ndarray, expected: np.ndarray) -> float:
     back fit the start better by 0.12-2.2 on all 95 mirrored frames where the board was found, and
     worse by 0.12 or more on all 96 frames as filmed; a start with a horse and a chariot swapped,
     0.26 either way."""
-    pieces = expected != 0
-    squares = np.flatnonzero(pieces)
-    fits = [float(np.log(np.maximum(named[squares, expected[squares]], 0.05)).mean()) for named in (probs, probs[::-1])]
-    return max(fits) if squares.size else 0.0
+    squares = np.flatnonzero(expected != 0)
+    return max(_floored_log_fit(named, expected, squares) for named in (probs, probs[::-1])) if squares.size else 0.0
 
 
 def _apart(square: int, others: frozenset[int]) -> bool:
@@ -880,5 +878,10 @@ def _reading_fit(probs: np.ndarray, expected: np.ndarray) -> float:
     seen = probs.argmax(axis=1) != PIECE_CLASSES
     if not seen.any():
         return -math.inf
-    squares = np.flatnonzero(seen)
+    return _floored_log_fit(probs, expected, np.flatnonzero(seen))
+
+
+def _floored_log_fit(probs: np.ndarray, expected: np.ndarray, squares: np.ndarray) -> float:
+    """The mean over ``squares`` of the log-probability of the expected class, each at least
+    log 0.05: one misread point weighs as one point, never as the whole verdict."""
     return float(np.log(np.maximum(probs[squares, expected[squares]], 0.05)).mean())
