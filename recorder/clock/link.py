@@ -212,11 +212,14 @@ class SerialClockLink:
                                   "recording from the board alone until it answers"))
 
     def release_held(self) -> None:
-        """Queue a press the protocol holds for its next report (its time jumped): the recording ends."""
+        """Queue what the protocol holds for a report or press still to come, as the recording ends: a
+        press whose time jumped, and a rise of a player's time no later press of theirs judged."""
         tracker = getattr(self.protocol, "tracker", None)
         if tracker is not None:
             for press in tracker.release_held():
                 self._put(press)
+            for notice in tracker.rise_untold():
+                self._put(notice)
 
     def _times(self) -> tuple[int, int] | None:
         """(red, black) ms of the clock's last report on this connection, when the protocol keeps one."""

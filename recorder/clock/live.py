@@ -158,5 +158,7 @@ class LiveClock:
                          self.rate, origin=origin)
 
     def stop(self) -> None:
+        """Stop listening; what the link still holds back is queued, to be told with the last notices."""
         if self.link is not None:
             self.link.stop()
+            self.link.release_held()

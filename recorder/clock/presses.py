@@ -138,6 +138,19 @@ class PressTracker:
         held, self._held = self._held, None
         return out + ([held[0]] if held is not None else [])
 
+    def rise_untold(self) -> list[ClockNotice]:
+        """The rise held at a press (``_increment_told``) that no later press of that side judged, as
+        the recording ends: told, since it may be a time set by hand, with the doubt that stays."""
+        if self._held_rise is None:
+            return []
+        side, changed = self._held_rise
+        self._held_rise, self._over_gain = None, None
+        self.times_changed += 1
+        text = (f"{changed.text}; or the clock adds more at each press than the time control gives: this rise "
+                f"came at {self.map.colour(side)}'s last press heard, so no later press tells which")
+        log.info("clock: %s", text)  # told as a clock_times_changed alert
+        return [replace(changed, text=text)]
+
     def reset_link(self) -> None:
         """Forget the lever and turn (after a reconnect) so the first new report is not taken as a press."""
         self._let_go = self.release_held()  # a report after a reconnect may be a minute on: it says nothing of it

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from recorder.clock.link import SerialClockLink
 from recorder.clock.model import (
     FLAG_FALLEN,
     LEFT,
@@ -19,6 +20,7 @@ from recorder.clock.model import (
     other,
 )
 from recorder.clock.presses import PressTracker, log_time_faults, mapped_red_side, mapping_text
+from recorder.clock.protocols import make_protocol
 from recorder.clocklog_input import ClockPress, load_clock_log
 
 
@@ -346,6 +348,27 @@ def test_a_rise_at_one_press_that_the_next_does_not_repeat_is_told_as_set_by_han
     told = _game(PressTracker(increment_ms=5_000), [5_000, 5_000, 125_000] + [5_000] * 6)
     assert [number for number, _ in told] == [4] and "set by hand" in told[0][1].text
     assert told[0][1].t < 11.0  # the reports of the thinking after press 3 (at 8.5 s)
+
+
+def test_a_rise_at_a_sides_last_press_is_told_when_the_recording_ends() -> None:
+    # the rise waits for that side's next press to say whether it was set by hand or is the clock's
+    # increment; at the game's last press there is none, and it was never told at all
+    tracker = PressTracker(increment_ms=5_000)
+    told = _game(tracker, [5_000] * 6 + [25_000, 5_000])
+    assert told == []  # held: press 7 is red's last (black's press 8 the game's)
+    untold = tracker.rise_untold()
+    assert len(untold) == 1 and untold[0].kind == TIMES_CHANGED and "set by hand" in untold[0].text
+    assert "red's last press heard" in untold[0].text and "from 5:0" in untold[0].text
+    assert untold[0].t < 21.0  # dated when the rise came (press 7 at 20.5 s), not when the recording ended
+    assert tracker.rise_untold() == []  # told once
+    assert PressTracker(increment_ms=5_000).rise_untold() == []
+    # the serial link queues it with a held press as the recording ends (LiveClock.stop)
+    link = SerialClockLink("fake", make_protocol("dgt"))
+    link.protocol.tracker.increment_ms = 5_000
+    _game(link.protocol.tracker, [5_000] * 6 + [25_000, 5_000])
+    link.release_held()
+    (queued,) = list(link.items.queue)
+    assert isinstance(queued, ClockNotice) and queued.kind == TIMES_CHANGED and "last press heard" in queued.text
 
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
