@@ -883,19 +883,34 @@ def _offer_beside_chariot(after: Position, move: Move, chase: Chase) -> bool:
 
 
 def _checker_gone(before: Position, previous: Move | None) -> Position | None:
-    """``before`` (the side checked to move) without the opponent's piece that ``previous``, its
-    checking move, brought in: what stood open to the side checked once that piece left its post
-    (26.3), the piece it took, if any, gone too. None where it cannot be told: no previous move, a
-    general's move (the board needs it), or a check the piece uncovered (the side stays in check).
+    """``before`` (the side checked to move) without the opponent's pieces that give the check
+    ``previous`` made: what stood open to the side checked once the checking move's piece left its
+    post (26.3), the piece it took, if any, gone too. The checkers are the piece moved when it
+    checks itself and any whose line its leaving opened (a discovered check: the root that left its
+    line to uncover a check is the same desertion, 26.3's "自己离线断根'将军'"). None where it cannot be
+    told: no previous move, a general's move or check (the board needs it), or a check that stays.
     """
     if previous is None:
         return None
     piece = before.board[previous.to_square]
     if piece == "." or side_of(piece) == before.side_to_move or piece.upper() == "K":
         return None
-    board = before.board[:previous.to_square] + "." + before.board[previous.to_square + 1:]
-    gone = Position(board, before.side_to_move)
-    if gone.in_check() or gone.with_side_to_move(side_of(piece)).in_check():
+    checkers = before.attackers(before.general_square(before.side_to_move), side_of(piece))
+    if not checkers or any(before.board[sq].upper() == "K" for sq in checkers):
+        return None
+    board = list(before.board)
+    for square in checkers:
+        board[square] = "."
+    checking = side_of(piece)
+    own, their = before.general_square(checking), before.general_square(before.side_to_move)
+    low, high = sorted((own, their))
+    if own % 9 == their % 9 and all(board[sq] == "." for sq in range(low + 9, high, 9)):
+        # a checker on the generals' file kept them from facing: a stand-in on its own side's home
+        # half, before its general, keeps them apart (it attacks only the point before it and is no
+        # piece to chase, 26.7)
+        board[own + (9 if checking == RED else -9)] = "P" if checking == RED else "p"
+    gone = Position("".join(board), before.side_to_move)
+    if gone.in_check() or gone.with_side_to_move(checking).in_check():
         return None
     return gone
 

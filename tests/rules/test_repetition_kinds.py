@@ -488,6 +488,21 @@ def test_a_mate_threat_the_check_left_open_is_self_inflicted() -> None:
     assert game.repetition().code == "draw_both_allowed"  # type: ignore[union-attr]
 
 
+def test_an_answer_to_a_discovered_check_is_not_charged_with_the_roots_own_desertion() -> None:
+    # 26.3 "做为根的子，自己离线断根'将军'...责由自负" (a reviewer's case): black's horse e5 guards the
+    # cannon c4 (attacked by red's horse b2) and closes its chariot's e-file; ...Ne5-g6 uncovers check
+    # and leaves c4 rootless. Red's block Rh2-e2 takes no part in the attack on c4: idle, not a chase
+    # (the chariot, removed to judge what stood open, was all that kept the generals from facing)
+    game = Game(Position.from_fen("3ak4/4r4/7c1/9/4n4/2c6/9/1N5R1/9/4K4 b"), ["e5g6", "h2e2", "g6e5", "e2h2"] * 2)
+    assert game.classify(1).kind is MoveKind.CHECK
+    assert game.classify(2).kind is MoveKind.IDLE, game.classify(2).describe()
+    verdict = game.repetition()
+    assert verdict is not None and (verdict.code, verdict.result) == ("draw_both_allowed", "1/2-1/2")
+    # the same desertion by a direct check was judged so already
+    direct = Game(Position.from_fen("3k2b2/9/2r6/7c1/9/2c6/9/1N5R1/9/4K4 b"), ["c7e7", "h2e2", "e7c7", "e2h2"] * 2)
+    assert direct.classify(2).kind is MoveKind.IDLE and direct.repetition().code == "draw_both_allowed"  # type: ignore[union-attr]
+
+
 def test_a_block_making_a_chase_of_its_own_is_still_a_chase() -> None:
     # 26.1.2: a chase the answer itself makes is new, with the earlier position known too
     game = Game(Position.from_fen("4k4/9/9/r6N1/9/9/9/3R5/9/3K5 w"), ["d2e2", "a6e6"])
