@@ -95,7 +95,7 @@ class Game:
     """
 
     def __init__(self, start: Position | None = None, moves: Iterable[Move | str] = (),
-                 mate_depth: int = 2) -> None:
+                 mate_depth: int = 3) -> None:
         first = start if start is not None else Position.start()
         self._start = first
         self._mate_depth = mate_depth

@@ -8,7 +8,11 @@ What is implemented, and where the rule texts were simplified (documented per fu
 
 * 将 (24.1): the move leaves the opponent's general attacked.
 * 杀 (24.2): after the move, were the opponent to pass, the mover would mate by a move that
-  checks, or by consecutive checks within ``mate_depth`` of its own moves (default 2).
+  checks, or by consecutive checks within ``mate_depth`` of its own moves (default 3: the text
+  sets no limit; a reviewer's 长杀 needed three checks, which two missed, calling a forbidden cycle a
+  draw. Three changed no final verdict of the shared games; over 3 367 of their positions the search
+  took 0.9 ms on average (two checks 0.6 ms), over 400 random positions of six attacking pieces 2.7 ms,
+  at most 35 ms).
 * 捉 (24.3; 1999 art. 29): after the move the mover could, by a legal capture, win material
   that it could not win before the move (29.2 and the 1999 细则 2 and 6: a chase must be new).
   Material is counted through the whole exchange on the target's point (完整互吃交换, 24.3), so a
@@ -165,7 +169,7 @@ class MoveClass:
 
 
 def classify_move(before: Position, move: Move, ply: int = 0, previous: Move | None = None,
-                  mate_depth: int = 2) -> MoveClass:
+                  mate_depth: int = 3) -> MoveClass:
     """Classify ``move`` played in ``before``; ``previous`` is the opponent's move just before it.
 
     ``previous`` lets a soldier that has just crossed the river be left out of the chased

@@ -42,7 +42,8 @@ def test_horse_move_that_attacks_nothing_is_idle() -> None:
 
 def test_pinned_protector_is_a_false_root() -> None:
     # 24.16: the c9 rook is pinned to its general by the a9 rook, so the horse counts as unprotected.
-    kind, text = kind_of("R1r1k4/9/2n6/9/9/9/9/7R1/9/5K3 w", "h2h7")
+    # (the advisor e8 keeps the bare general from a mate by three checks, a 杀 that would outrank it)
+    kind, text = kind_of("R1r1k4/4a4/2n6/9/9/9/9/7R1/9/5K3 w", "h2h7")
     assert kind is MoveKind.CHASE
     assert "false root" in text and "假根" in text
 
@@ -80,7 +81,7 @@ def test_offering_an_exchange_of_chariots_is_idle_unless_the_target_is_unprotect
     # backed by another chariot, the offer could be taken up at no loss, but it also wins the loose
     # chariot if it is not: 兑兼捉 is a chase (26.4). A player tester took it for 兑 alone; the
     # replay now says why it is not
-    kind, text = kind_of("4k4/9/2r6/9/9/9/9/7RR/9/3K5 w", "h2h7")
+    kind, text = kind_of("4ka3/4a4/2r6/9/9/9/9/7RR/9/3K5 w", "h2h7")  # advisors: no 杀 by three checks
     assert kind is MoveKind.CHASE and "an offer that also chases is a chase (兑兼捉, 26.4" in text
 
 
@@ -486,6 +487,19 @@ def test_a_mate_threat_the_check_left_open_is_self_inflicted() -> None:
     game, kinds = _cycle_kinds("3ak4/r6N1/9/9/r8/9/9/4pp3/9/2C2K3 w", ["c0c9", "d9e8", "c9c0", "e8d9"] * 2)
     assert kinds[1] is MoveKind.IDLE and "自毙" in game.classify(2).kind_text
     assert game.repetition().code == "draw_both_allowed"  # type: ignore[union-attr]
+
+
+def test_a_mate_threat_by_three_checks_in_a_row_is_a_mate_threat() -> None:
+    # 24.2 杀 "...下一着将军或连续将军以将死对方" sets no limit on the checks (a reviewer's case): after
+    # Rd6-d7, Rh6-f6+ Ae8-f7 Rf6xf7+ Kf8-e8 Rd7-e7 mates; after Rd7-d6 (the general on f9) Rd6-f6+
+    # mates within three checks. Red's shuttle is 长杀, forbidden against black's idle parries (25.3)
+    start = Position.from_fen("9/4ak3/9/3R3R1/1C7/9/r8/9/3K1c3/9 w")
+    game = Game(start, ["d6d7", "f8f9", "d7d6", "f9f8"] * 2)
+    assert mates_by_checks(game.positions[1].with_side_to_move("red"), 3)
+    assert not mates_by_checks(game.positions[1].with_side_to_move("red"), 2)
+    assert [game.classify(ply).kind for ply in (1, 3)] == [MoveKind.MATE_THREAT] * 2
+    verdict = game.repetition()
+    assert verdict is not None and (verdict.code, verdict.must_change) == ("must_change", "red")
 
 
 def test_an_answer_to_a_discovered_check_is_not_charged_with_the_roots_own_desertion() -> None:
