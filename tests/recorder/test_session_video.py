@@ -347,6 +347,27 @@ def test_glare_is_told_once_per_spot_and_the_game_still_recorded() -> None:
     assert rebuild(session.log.events).moves == truth["moves"]
 
 
+def test_glare_read_as_covered_does_not_hold_its_own_warning_back() -> None:
+    from recorder.events import BoardDisturbed
+    from recorder.observer import Observation
+
+    # fresh s1800000-clean-038: points glare washed read "covered" on every view, and a view with a
+    # covered point was taken to have a hand over it: the warning came 100 s late, the game lost by then
+    truth = json.loads((FIXTURES / "game_short.truth.json").read_text(encoding="utf-8"))
+    session = RecordingSession(OracleClassifier(truth))
+    probs = np.zeros((90, len(CLASSES)))
+    probs[:, 0] = 1.0
+    washed, mask = np.zeros(90), np.zeros(90, dtype=bool)
+    washed[[27, 28, 29]] = [0.95, 0.97, 0.87]  # a3 b3 c3: two blown out, one read "covered"
+    mask[29] = True
+    view = Observation(t=10.0, t_still=9.8, probs=probs, mask=mask, unreadable=washed >= 0.9, washed=washed)
+    hand = mask.copy()
+    hand[40] = True  # a covered point glare does not touch: a hand may be over the board, judged later
+    assert session._glare_warning(replace(view, mask=hand)) == []
+    (told,) = session._glare_warning(replace(view, t=11.0))
+    assert isinstance(told, BoardDisturbed) and told.kind == "glare" and told.squares == ("a3", "b3")
+
+
 def _calibration_at_twice_the_size() -> object:
     """A grid located on the fixture's first frame shown at twice its size (another camera mode)."""
     import cv2
