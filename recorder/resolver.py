@@ -300,6 +300,9 @@ class Resolver:
         self._rivals: dict[int, _Rivals] = {}
         self._touched_at = np.full(90, -math.inf)  # when something last moved near each point
         self._moved_near = np.zeros(90, dtype=bool)  # something moved near the point since the last view
+        # something moved near the point since the record last changed (its key: ply and board)
+        self._moved_since_record = np.zeros(90, dtype=bool)
+        self._record_key: tuple[int, str] = (0, "")
         self._revision_seen: tuple[int, str, str] | None = None  # (ply, rival, board) waiting for a second look
         self._revision_stale = False  # no revision explained the last view, and nothing moved since
         # When the board was last seen whole and as recorded, and when motion over it first began
@@ -347,6 +350,10 @@ class Resolver:
         self._looked = True
         self._touched |= touched
         self._touched_at[touched] = observation.t
+        key = (self.game.ply, self.game.position.board)
+        if key != self._record_key:  # the record changed since the last view: what moved before is its moves'
+            self._record_key, self._moved_since_record = key, np.zeros(90, dtype=bool)
+        self._moved_since_record |= touched
         # what this view knows moved near each point since the last one (nothing, when it does not know)
         self._moved_near = touched if observation.touched is not None else np.zeros(90, dtype=bool)
         if touched.any():
@@ -949,10 +956,15 @@ class Resolver:
         # moves at once), with no misread points forming a move: a view showing another move (an
         # illegal one put right before the legal one was made) is not explained by the path and
         # must be alerted. The latest view must also fit within the misreads allowed.
+        # A point is a steady misread only if nothing moved near it since the record last changed, not
+        # merely in these views: a move made while the views waited on hidden points (glare read as
+        # covered) touched its points before the first of them (fresh s1800000-clean-038: b7b4 and h4g6
+        # made then, the path i9h9 a0b0 taken with b7 and h4 read empty against the record, as misreads)
         last = len(self._unexplained) - 1
         for i, (view, view_scorer) in enumerate(self._unexplained):
             allowed = cfg.max_bad_points if i == last else 90
-            if not any(self._fits(p, view_scorer, view.touched, allowed) for p in found.positions[i:i + 2]):
+            moved = self._moved_since_record if view.touched is None else self._moved_since_record | view.touched
+            if not any(self._fits(p, view_scorer, moved, allowed) for p in found.positions[i:i + 2]):
                 return None
         if found.gap < cfg.catch_up_margin:
             # legal moves explain every view, the latest contradicting none of its points, each move
