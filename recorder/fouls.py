@@ -26,6 +26,7 @@ from recorder.events import (
     GameEnded,
     IllegalMoveAlert,
 )
+from rules import Position
 from rules.squares import BLACK, RED, opponent, side_of
 
 # alerts of what art. 8.1 counts as fouls: a move against the rules of play (8.1.8; a move out of
@@ -86,8 +87,9 @@ class FoulTally:
     advice when a count decides the game: one advice for each alert at most, the surest rule first
     (``FOUL_LOSSES``)."""
 
-    def __init__(self) -> None:
+    def __init__(self, start: Position | None = None) -> None:
         self._fouls: dict[str, list[Alert]] = {RED: [], BLACK: []}
+        self._start = start or Position.start()  # the game's start: moves are named as its sheet numbers them
 
     def seed(self, events: Iterable[Event]) -> None:
         """Count the foul alerts of a game recorded so far (a resumed game: its stored events, in
@@ -145,7 +147,7 @@ class FoulTally:
             counted = [a for a in self._fouls[side] if a.kind in loss.kinds]
             if alert.kind in loss.kinds and len(counted) == loss.advised_at:
                 return GameEnded(alert.t, alert.ply, winner, loss.reason, loss.article,
-                                 _advice_text(loss, side, counted), advisory=True)
+                                 _advice_text(loss, side, counted, self._start), advisory=True)
         return None
 
 
@@ -173,11 +175,16 @@ def _key(alert: Alert) -> tuple[str, float, int]:
     return alert.kind, round(alert.t, 1), alert.ply
 
 
-def _advice_text(loss: FoulLoss, side: str, counted: list[Alert]) -> str:
-    listed = ", ".join(f"{_WHAT[a.kind]} after ply {a.ply}" for a in counted)
+def _advice_text(loss: FoulLoss, side: str, counted: list[Alert], start: Position) -> str:
+    """The advice's words; each foul is placed by the move it came after, named as the scoresheet
+    numbers it (the sheet that prints the advice has no plies: a reviewer)."""
+    def when(alert: Alert) -> str:
+        return f"after {start.move_name(alert.ply)}" if alert.ply > 0 else "before the first move"
+
+    listed = ", ".join(f"{_WHAT[a.kind]} {when(a)}" for a in counted)
     unless = "unless the arbiter rules one of them no foul: the decision is the arbiter's"
     if loss.reason == SECOND_PRESS:
-        listed = " and ".join(f"after ply {a.ply}" for a in counted)
+        listed = " and ".join(when(a) for a in counted)
         return (f"{side} pressed the clock without a move a second time ({listed}): two such presses lose the "
                 f"game (art. 4.1.9), {opponent(side)} wins, {unless}")
     if loss.reason == THREE_FOULS:

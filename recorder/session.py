@@ -144,7 +144,7 @@ class RecordingSession:
         self.clock = ClockFeed(presses, presses_lost) if presses is not None else None
         self.resolver = Resolver(self.start, self.config.resolver, clock=presses is not None)
         self.log = events or EventLog()
-        self.fouls = FoulTally()  # each side's fouls, for the losses they add up to (art. 4.1.8-4.1.10)
+        self.fouls = FoulTally(self.start)  # each side's fouls, for the losses they add up to (art. 4.1.8-4.1.10)
         self.on_event = on_event
         self.geometry: BoardGeometry | None = None
         self.observer: Observer | None = None

@@ -259,3 +259,24 @@ def test_a_game_decided_by_the_rules_says_how_in_a_few_words_and_the_article_onc
     text = export_text(events)
     assert "Result:       1-0 (checkmate, art. 4.1.1)" in text
     assert text.count("Black is checkmated") == 1 and "(art. 4.1.1)" not in text
+
+
+def test_a_foul_advice_on_the_sheet_names_its_fouls_as_the_sheet_numbers_moves() -> None:
+    # a reviewer: the third-foul advice said "after ply 5, ... after ply 17" on sheets numbered by round
+    from recorder.events import ClockAlert, IllegalMoveAlert
+    from recorder.fouls import FoulTally
+
+    moves = ["h2e2", "h9g7", "h0g2", "i9h9", "c3c4", "g6g5", "b0c2", "b9c7", "b2b4", "g9e7",
+             "i0h0", "a9a8", "a0a1", "h7h5", "c2d4", "a8f8", "e2c2", "h5h4", "g0e2", "h9h8"]
+    events = game_events(moves)
+    alerts = [ClockAlert(30.0, "press_without_move", (), "8.1.7", "black pressed the clock without a move", 5, "black"),
+              IllegalMoveAlert(60.0, "illegal_move", ("h5", "f5"), "2.2", "the black cannon cannot jump", 17, "c"),
+              IllegalMoveAlert(70.0, "wrong_side", ("h4", "h2"), "2.1", "black moved out of turn", 18, "c")]
+    tally = FoulTally()
+    advice = [found for alert in alerts for found in tally.after([alert])]
+    assert advice and "after move 3 (red), illegal move after move 9 (red), move out of turn after move 9 (black)" \
+        in advice[-1].text
+    events = events[:-1] + alerts + advice + events[-1:]
+    notes = [text for _, text in game_notes(events, rebuild(events), sheet=True)]
+    assert not [text for text in notes if "ply " in text], notes
+    assert "ply " not in export_text(events).split("Alerts, corrections and verdicts:")[1]

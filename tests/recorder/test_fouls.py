@@ -23,7 +23,7 @@ def test_a_second_press_without_a_move_is_advised_as_a_loss() -> None:
     (advice,) = tally.after([press(31.0, "black", 8)])
     assert isinstance(advice, GameEnded) and advice.advisory
     assert (advice.result, advice.reason, advice.article, advice.ply, advice.t) == ("1-0", SECOND_PRESS, "4.1.9", 8, 31.0)
-    assert "after ply 3 and after ply 8" in advice.text and "red wins" in advice.text
+    assert "after move 2 (red) and after move 4 (black)" in advice.text and "red wins" in advice.text
 
 
 def test_a_second_move_against_the_rules_and_a_third_foul_are_advised() -> None:
@@ -31,7 +31,7 @@ def test_a_second_move_against_the_rules_and_a_third_foul_are_advised() -> None:
     assert tally.after([illegal(5.0, "C", 6)]) == []
     (second,) = tally.after([illegal(9.0, "N", 9, "wrong_side")])
     assert (second.result, second.reason, second.article) == ("0-1", MOVE_RULES, "4.1.8")
-    assert "illegal move after ply 6, move out of turn after ply 9" in second.text
+    assert "illegal move after move 3 (black), move out of turn after move 5 (red)" in second.text
     (third,) = tally.after([press(20.0, "red", 12)])  # a third foul of another kind
     assert (third.result, third.reason, third.article) == ("0-1", THREE_FOULS, "4.1.10")
     assert tally.after([illegal(30.0, "k", 15)]) == []  # black's first
@@ -114,3 +114,14 @@ def test_a_ruling_made_in_the_console_reaches_the_recording() -> None:
     (seq,) = [seq for seq, event in store.events_after(run.game_id, 0) if event == alert]
     store.append(run.game_id, AlertAcknowledged(11.0, seq, alert.kind, "Liu", "", ruling=NO_FOUL))  # the console
     assert run.corrections() == [] and run.rulings == [(alert, NO_FOUL)]
+
+
+def test_an_advice_names_the_fouls_by_the_set_up_games_own_move_numbers() -> None:
+    from rules import Position
+
+    start = Position.from_fen("3k5/9/9/9/9/9/9/9/9/4K4 b - - 0 40")  # black to move at move 40
+    tally = FoulTally(start)
+    presses = [ClockAlert(t, "press_without_move", (), "8.1.7", "pressed without a move", ply, "black")
+               for t, ply in ((3.0, 0), (9.0, 3))]
+    (advice,) = [found for press in presses for found in tally.after([press])]
+    assert "(before the first move and after move 41 (black))" in advice.text
