@@ -274,7 +274,9 @@ def scoresheet_text(game: RecordedGame, *, title: str = "", with_clock: bool = T
             text += f" ({clock_left_text(entry.clock_ms)})"
         row.append(text)
         if len(row) == 2:
-            lines.append(f"{number:>3}. " + "  ".join(f"{cell:<16}" for cell in row).rstrip())
+            # padded by the columns a terminal gives it (a Chinese character takes two), not by characters:
+            # set up with black to move, the first row's "……" put black's move 4 columns left (a reviewer)
+            lines.append(f"{number:>3}. " + "  ".join(_padded(cell, 20) for cell in row).rstrip())
             row, number = [], number + 1
     if row:
         lines.append(f"{number:>3}. {row[0]}")
