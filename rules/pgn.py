@@ -461,7 +461,10 @@ EXPORT_WIDTH = 79  # PGN's export format keeps lines this short (255 at most), b
 
 def _wrapped(line: str, width: int = EXPORT_WIDTH) -> list[str]:
     """``line`` broken at spaces into lines of at most ``width`` characters where its words allow
-    (a comment's line breaks read back as the spaces they replace)."""
+    (a comment's line breaks read back as the spaces they replace); a ``;`` comment, which runs to
+    the line's end, is never broken."""
+    if line.startswith(";"):
+        return [line]
     lines: list[str] = []
     current = ""
     for word in line.split(" "):
@@ -480,8 +483,15 @@ def _joined(first: str, second: str) -> str:
 
 
 def _comment(text: str) -> str:
-    """A comment as written: spaces as one and none at either end (as it reads back), no ``}``."""
-    return " ".join(text.replace("}", ")").split())
+    """A comment as written: spaces as one and none at either end (as it reads back)."""
+    return " ".join(text.split())
+
+
+def _braced(comment: str) -> list[str]:
+    """How a comment is written after what it follows: ``{...}`` on that line, or, holding a ``}``
+    (which ends a brace comment, and PGN has no escape for it), a ``;`` comment on a line of its own,
+    which runs to the line's end and reads back the same (a reviewer's round trip)."""
+    return [" {" + comment + "}"] if "}" not in comment else ["", "; " + comment]
 
 
 _GLYPH_NAGS = {glyph: f"${number}" for number, glyph in _NAG_GLYPHS.items()}
@@ -528,7 +538,7 @@ def write_pgn(game: PgnGame, notation: str = CHINESE, *, traditional: bool = Fal
     body: list[str] = []
     opening = _comment(game.comment)
     if opening:
-        body.append("{" + opening + "}")
+        body += [part.strip() for part in _braced(opening) if part]
     line = ""
     for index, move in enumerate(game.moves):
         text = format_move(position, move, notation, traditional=traditional, fullwidth=fullwidth)
@@ -544,7 +554,8 @@ def write_pgn(game: PgnGame, notation: str = CHINESE, *, traditional: bool = Fal
         nags, comment = _nags(_comment(game.move_comments[index] if index < len(game.move_comments) else ""))
         line += "".join(f" {nag}" for nag in nags)
         if comment:
-            body.append(line + " {" + comment + "}")
+            first, *rest = _braced(comment)
+            body += [line + first, *rest]
             line = ""
         position = position.play(move)
     if line:

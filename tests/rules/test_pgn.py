@@ -357,3 +357,12 @@ def test_one_game_of_a_file_is_read_alone_with_the_count() -> None:
     assert read_pgn_game(text, 7) == (None, 6)
     last, _ = read_pgn_game(text, 6)  # a bad game is read only when asked for
     assert last is not None and last.errors
+
+
+def test_a_comment_holding_a_closing_brace_reads_back_the_same() -> None:
+    # a reviewer: a ';' comment holding '}' was written as a {...} comment with the '}' turned into ')'
+    (game,) = read_pgn("; an {opening} note\n1. h2e2 ; see {note} here\nh9g7 {plain} 2. h0g2 *\n")
+    assert (game.comment, game.move_comments[:2]) == ("an {opening} note", ["see {note} here", "plain"])
+    for notation in ("chinese", "iccs"):
+        (back,) = read_pgn(write_pgn(game, notation))
+        assert (back.comment, back.move_comments, back.moves) == (game.comment, game.move_comments, game.moves)
