@@ -521,12 +521,21 @@ def write_pgn(game: PgnGame, notation: str = CHINESE, *, traditional: bool = Fal
     """
     if notation not in NOTATIONS:
         raise ValueError(f"unknown notation {notation!r}; expected one of {', '.join(NOTATIONS)}")
-    position = game.start_position()
+    try:
+        position: Position | None = game.start_position()
+    except RulesError:
+        if game.moves:
+            raise
+        # read with a FEN tag that is no position (read_pgn keeps such a game, with no move and the
+        # problem in its errors): written as read, its tag as it was (a reviewer)
+        position = None
     tags: dict[str, str] = {"Game": "Chinese Chess"}
     for name in SEVEN_TAG_ROSTER:
         tags[name] = game.headers.get(name, "?")
     tags["Result"] = game.result
-    if position.board != Position.start().board or position.side_to_move != "red":
+    if position is None:
+        tags["SetUp"], tags["FEN"] = "1", game.start_fen
+    elif position.board != Position.start().board or position.side_to_move != "red":
         tags["SetUp"] = "1"  # PGN's companion of FEN: the game starts from a set-up position
         tags["FEN"] = position.fen()
     tags["Format"] = FORMAT_NAMES[notation]
@@ -541,6 +550,7 @@ def write_pgn(game: PgnGame, notation: str = CHINESE, *, traditional: bool = Fal
         body += [part.strip() for part in _braced(opening) if part]
     line = ""
     for index, move in enumerate(game.moves):
+        assert position is not None  # a game with moves has a start position (above)
         text = format_move(position, move, notation, traditional=traditional, fullwidth=fullwidth)
         if notation == ICCS:  # the form PGN files of the ICCS format use (WXF's file format draft)
             text = f"{text[:2].upper()}-{text[2:].upper()}"

@@ -366,3 +366,14 @@ def test_a_comment_holding_a_closing_brace_reads_back_the_same() -> None:
     for notation in ("chinese", "iccs"):
         (back,) = read_pgn(write_pgn(game, notation))
         assert (back.comment, back.move_comments, back.moves) == (game.comment, game.move_comments, game.moves)
+
+
+def test_a_game_read_with_a_bad_fen_tag_is_written_as_read() -> None:
+    # a reviewer: read_pgn keeps such a game (no move, the problem in its errors); write_pgn raised
+    text = '[FEN "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR x - - 0 1"]\n\n1. h2e2 *\n'
+    (game,) = read_pgn(text)
+    assert game.errors and "bad FEN tag" in game.errors[0] and not game.moves
+    written = write_pgn(game, "chinese")
+    assert '[FEN "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR x - - 0 1"]' in written
+    (back,) = read_pgn(written)
+    assert back.errors and "bad FEN tag" in back.errors[0]  # the same problem, told again on reading
