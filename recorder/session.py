@@ -508,8 +508,8 @@ class RecordingSession:
                               "nothing is recorded until it is", self.resolver.game.ply)
 
     def _confirmed_by_pieces(self, image: np.ndarray, candidates: list[BoardGeometry]) -> BoardGeometry | None:
-        """The first refused grid (either naming) on which the pieces read as the game's position
-        (see :func:`grid_confirmed_by_pieces`)."""
+        """Of the refused grids (either naming), the one on which the pieces read best as the game's
+        position (see :func:`grid_confirmed_by_pieces`)."""
         return grid_confirmed_by_pieces(image, self._candidates(image, candidates), self.classifier,
                                         self.resolver.game.position.board, self.config)
 
