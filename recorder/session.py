@@ -40,7 +40,7 @@ from recorder.events import (
     recording_time,
 )
 from recorder.fouls import FoulTally
-from recorder.glare import blown_out
+from recorder.glare import washed_out
 from recorder.motion import MotionConfig, MotionDetector
 from recorder.observer import (
     PIECE_CLASSES,
@@ -98,8 +98,6 @@ class SessionConfig:
     glare_no_patch: float = GLARE_NO_PATCH
     # points this much blown out cannot be read: the arbiter is told (once a spot), and they raise no disturbance
     glare_unreadable: float = 0.9
-    # a point's square with less grey spread than this share of a bare crossing's, and bright: blown out too
-    glare_flat: float = 0.3
     orientation_margin: float = 20.0  # nats by which the turned naming must fit the game's position better
     mirror_margin: float = 0.05  # mean log-probability by which the board read flipped must fit the game better
     mirror_looks: int = 30  # still views that may be spent telling a mirrored camera (an empty board cannot)
@@ -613,8 +611,7 @@ class RecordingSession:
         rectified = self._rectify(image) if self._rectify is not None else None
         if rectified is not None:
             spacing, margin = float(self.geometry.spacing), float(self.geometry.margin)
-            washed = blown_out(rectified, spacing, margin, np.argmax(observation.probs, axis=1) == 0,
-                               flat_share=self.config.glare_flat)
+            washed = washed_out(rectified, spacing, margin)
             blind = washed >= self.config.glare_blind
             grey = cv2.cvtColor(rectified, cv2.COLOR_BGR2GRAY) if rectified.ndim == 3 else rectified
             discs = find_discs(grey, spacing, margin, parallax=self._parallax, occupied=observation.occupied,

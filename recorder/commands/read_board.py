@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from calibration import BoardGeometry, BoardLocator, BoardNotFoundError
-from recorder.glare import blown_out
+from recorder.glare import washed_out
 from recorder.offpoint import GLARE_NO_PATCH, find_discs, loose_pieces, parallax_field, piece_offsets
 from recorder.picture import DARK
 from recorder.placement import legal_labels
@@ -348,9 +348,7 @@ def _read(image: np.ndarray, classifier: PieceClassifier, geometry: BoardGeometr
     timings["tops_ms"] = (time.perf_counter() - t2) * 1e3
     unseen = tuple(geometry.points_off_frame())
     probs = covering(probs, unseen)
-    read_empty = np.zeros(90, dtype=bool)
-    read_empty[_POINT_SQUARES] = [label == EMPTY for label in probs.labels()]
-    washed = blown_out(rectified, geometry.spacing, geometry.margin, read_empty)
+    washed = washed_out(rectified, geometry.spacing, geometry.margin)
     glared = tuple(name for name in POINT_NAMES
                    if name not in unseen and washed[_SQUARE_OF_NAME[name]] >= GLARE_WASHED)
     t3 = time.perf_counter()
