@@ -1286,7 +1286,9 @@ class Resolver:
         cfg = self.config
         scorer = Scorer(observation.probs, glare, cfg.floor, cfg.bad_p, cfg.type_floor)
         without = self._decide(scorer, with_pairs=decision.candidate.kind == "pair")
-        named = without.candidate.board == decision.candidate.board and self._acceptable(without, scorer)
+        named = ((without.candidate.board == decision.candidate.board
+                  or _lands_elsewhere_in(without.candidate, decision.candidate, self._blind))
+                 and self._acceptable(without, scorer))
         log.debug("%s lands where glare blows the board out; the rest of the view %s it (gap %.1f)",
                   " ".join(m.iccs for m in decision.candidate.moves), "names" if named else "does not name",
                   without.gap)
@@ -1377,10 +1379,24 @@ class Resolver:
             scores = scores + self._passed_through(candidates, classes, earlier)
         order = np.argsort(-scores, kind="stable")
         best = int(order[0])
-        best_board = candidates[best].board
         differs = (classes != classes[best][None, :]).any(axis=1) if blind is None else \
             ((classes != classes[best][None, :]) & ~blind[None, :]).any(axis=1)
-        runner = next((float(scores[i]) for i in order[1:] if differs[i]), -math.inf)
+        if self._blind and any(move.to_square in self._blind for move in candidates[best].moves):
+            # the same moves but for where one of them landed under glare: one story, not rivals. The
+            # view cannot tell those landings apart; which is taken (rivals kept, see ``_accept``) goes
+            # by where a piece reads likelier, a point read as covered scoring no better than one read
+            # empty (fresh s1800000-clean-038: b7b3 onto a blown-out point read covered, not b7b4)
+            landings = [i for i in range(len(candidates))
+                        if _lands_elsewhere_in(candidates[best], candidates[i], self._blind)]
+            if landings:
+                top = best
+                best = max([top, *landings], key=lambda i: (
+                    self._landing_read(candidates[i], candidates[top if i != top else landings[0]], scorer),
+                    float(scores[i])))
+                differs[landings] = False
+                differs[top] = False
+        best_board = candidates[best].board
+        runner = next((float(scores[i]) for i in order if differs[i] and i != best), -math.inf)
         distinct: dict[str, float] = {}
         for i in order:
             distinct.setdefault(candidates[i].board, float(scores[i]))
@@ -1389,6 +1405,15 @@ class Resolver:
         bad = int((scorer.bad_points(classes[best]) & ~self._settled(best_board, self._touched)).sum())
         ranked = [(float(scores[i]), candidates[i]) for i in order[:5]]
         return _Decision(candidates[best], float(scores[best]), float(scores[best]) - runner, bad, confidence, ranked)
+
+    @staticmethod
+    def _landing_read(candidate: _Candidate, other: _Candidate, scorer: Scorer) -> float:
+        """How surely a piece reads where ``candidate``'s move differing from ``other``'s landed (0 when
+        they do not differ), covered or not."""
+        for ours, theirs in zip(candidate.moves, other.moves, strict=True):
+            if ours != theirs:
+                return float(scorer.occupied_p[ours.to_square])
+        return 0.0
 
     def _passed_through(self, candidates: list[_Candidate], classes: np.ndarray,
                         earlier: tuple[Scorer, np.ndarray]) -> np.ndarray:
@@ -2107,6 +2132,18 @@ class Resolver:
 def _iccs(moves: Sequence[Move]) -> str:
     """The moves in ICCS, one space apart (for the log)."""
     return " ".join(move.iccs for move in moves)
+
+
+def _lands_elsewhere_in(one: _Candidate, other: _Candidate, blind: frozenset[int]) -> bool:
+    """Are ``one`` and ``other`` the same moves but for one of them, made by the same piece from the
+    same point, landing on another of the ``blind`` points (glare: the view cannot tell them apart)?"""
+    if one.kind not in ("move", "pair") or other.kind != one.kind or len(other.moves) != len(one.moves):
+        return False
+    differ = [(ours, theirs) for ours, theirs in zip(one.moves, other.moves, strict=True) if ours != theirs]
+    if len(differ) != 1:
+        return False
+    ours, theirs = differ[0]
+    return (ours.from_square == theirs.from_square and ours.to_square in blind and theirs.to_square in blind)
 
 
 def _disturbances_on(alerts: Sequence[Alert], moves: Sequence[Move]) -> bool:

@@ -994,15 +994,45 @@ def test_a_move_off_a_blown_out_point_reading_covered_is_not_held_for_a_hand_one
     assert _recorded(resolver.observe(landed)) == [] and resolver.wants_retry
     resolver.press(ClockPress(2.2, "red", 900_000, 900_000))
     assert _recorded(resolver.observe(replace(landed, t=2.4))) == ["b2b5"]
-    # ... and waits for a view that reads it when glare touches the point beside it too, which alone
-    # would tell b2b5 from b2b4 (standing inject-035: a chariot's b0b6 onto the glare read as b0b7)
+    # ... and so it is when glare touches the point beside it too, which alone would tell b2b5 from
+    # b2b4: the landing a piece reads likelier on is recorded with the other named as its rival, for
+    # a later view to correct (fresh s1800000-clean-016: waiting for a view that read it, the cannon's
+    # b2b6 was raised as the illegal b2b7 and caught up 46 s later as b2b5)
     b4 = parse_square("b4")
     blown[b4] = True
     washed = replace(observe_board(board, 2.0, covered=(b5,), misread={b4: ("C", 0.6)}), unreadable=blown)
     resolver = Resolver(clock=True)
     resolver.observe(observe_board(Position.start().board, 0.5))
     resolver.press(ClockPress(1.9, "red", 900_000, 900_000))
-    assert _recorded(resolver.observe(washed)) == []
+    events = resolver.observe(washed)
+    assert [(e.iccs, "b2b4" in e.rivals) for e in events if isinstance(e, MoveRecorded)] == [("b2b5", True)]
+
+
+def test_of_two_blown_out_landings_the_one_read_as_covered_is_no_likelier() -> None:
+    """Fresh s1800000-clean-038: the black cannon's b7b4 under a lamp over b3 and b4. b3 read
+    "covered" (0.74, the rest nearly all "empty"), so it was left out of the scores and b7b3 beat
+    b7b4, whose point read empty at 0.56: the move waited, then the game was lost. The two landings
+    are one story the view cannot tell apart; the one a piece reads likelier on, covered or not, is
+    taken, the other kept as its rival."""
+    position = Position.start().play("h2e2")
+    b3, b4 = parse_square("b3"), parse_square("b4")
+    blown = np.zeros(90, dtype=bool)
+    blown[[b3, b4]] = True
+    resolver = Resolver(clock=True)
+    resolver.observe(replace(observe_board(Position.start().board, 0.5), unreadable=blown))
+    resolver.observe(replace(observe_board(position.board, 2.0), unreadable=blown))
+    resolver.press(ClockPress(2.1, "red", 900_000, 900_000))
+    after = position.play("b7b4")
+    view = observe_board(after.board, 4.0, misread={b4: (".", 0.56)})
+    probs = view.probs.copy()
+    probs[b3] = 0.0
+    probs[b3, CLASSES.index("covered")], probs[b3, CLASSES.index("empty")], probs[b3, CLASSES.index("p")] = 0.74, 0.24, 0.02
+    resolver.press(ClockPress(4.1, "black", 900_000, 900_000))
+    events = resolver.observe(replace(view, probs=probs, mask=probs[:, CLASSES.index("covered")] >= 0.5,
+                                      unreadable=blown, t=4.2))
+    recorded = [e for e in events if isinstance(e, MoveRecorded)]
+    assert [(e.iccs, "b7b3" in e.rivals) for e in recorded] == [("b7b4", True)]
+    assert not [e for e in events if isinstance(e, Alert)]
 
 
 def test_a_steady_lamp_over_the_point_a_piece_lands_on_does_not_stop_the_record() -> None:
