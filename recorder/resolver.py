@@ -392,7 +392,8 @@ class Resolver:
         if (self._calm_hidden is None or not np.array_equal(self._calm_hidden, observation.mask) or near_hidden
                 or observation.arm_lying):
             self._calm_hidden, self._calm_since = np.array(observation.mask, dtype=bool), observation.t
-        masked = int(observation.mask.sum()) > cfg.alert_with_hidden  # a hand may be there
+        # a hand may be there (not where glare blows the board out: such points read "covered" as often as not)
+        masked = int((observation.mask & ~self._glare_of(observation)).sum()) > cfg.alert_with_hidden
         if self._hidden is None or not np.array_equal(self._hidden, observation.mask):
             self._hidden, self._hidden_since = np.array(observation.mask, dtype=bool), t
         lasting = observation.mask.any() and t - self._hidden_since >= cfg.lasting_hidden_s  # not a hand
@@ -449,15 +450,19 @@ class Resolver:
             self._move_hidden_since = None  # the board is judged: a move it hid is recorded, with its press
             if masked:  # not judged whole: touches keep counting
                 return events + self._confirm(residual, t)
-            if not residual and not observation.mask.any():  # a whole view, as recorded (but for glare)
+            glare = self._glare_of(observation)
+            if not residual and not (observation.mask & ~glare).any():
+                # a whole view, as recorded, but for glare: a point it blows out reads "covered" as often
+                # as not, with no hand there (fresh s1800000-clean-004: two such points under a steady
+                # lamp kept every view from counting, and a press made before a move went untold)
                 if self._board_seen_at is None:
                     self._board_first_seen_at = t
                 self._board_seen_at, self._moving_since = t, None
                 self.followed_or_seen = True
-                self._board_seen_blind = frozenset(() if observation.unreadable is None
-                                                   else np.flatnonzero(observation.unreadable).tolist())
-                self._occupied_seen, self._red_seen = scorer.occupied_p.copy(), scorer.red_share()
-                self._note_misread(observation)
+                self._board_seen_blind = frozenset(np.flatnonzero(glare).tolist())
+                if not observation.mask.any():
+                    self._occupied_seen, self._red_seen = scorer.occupied_p.copy(), scorer.red_share()
+                    self._note_misread(observation)
             return events + self._raise_residual(residual, t, hold)
         if masked and not lasting:  # part of the board is hidden (a hand may hold a piece): look again before alerting
             log.debug("t=%.2f: no candidate fits and %d points are hidden; waiting", t, int(observation.mask.sum()))
@@ -1262,6 +1267,11 @@ class Resolver:
         occupied, before = scorer.occupied_p >= 0.5, self._occupied_seen >= 0.5
         same_side = (scorer.red_share() >= 0.5) == (self._red_seen >= 0.5)
         return observation.unreadable & (occupied == before) & (~occupied | same_side)
+
+    @staticmethod
+    def _glare_of(observation: Observation) -> np.ndarray:
+        """(90,) the points glare blows out on ``observation`` (none when it cannot say)."""
+        return observation.unreadable if observation.unreadable is not None else np.zeros(90, dtype=bool)
 
     def _glare_hides_all(self, observation: Observation) -> bool:
         """Is every point of the view nobody can see blown out by glare (no hand may be there)?"""

@@ -264,6 +264,27 @@ def test_a_press_before_a_view_the_hand_hid_is_not_judged_early() -> None:
     assert [e.iccs for e in events if isinstance(e, MoveRecorded)] == ["h9g7"] and _kinds(events) == []
 
 
+def test_points_glare_blows_out_reading_covered_do_not_hide_an_early_press() -> None:
+    """Fresh s1800000-clean-004: under a steady lamp two blown-out points read "covered" on every
+    still view, so no view counted as showing the board whole, and black's press made before its
+    move went untold. Points glare blows out are no hand; two covered points elsewhere may be one."""
+
+    def black_presses_early(covered: tuple[str, ...], blown_points: tuple[str, ...]) -> list[str]:
+        resolver = Resolver(clock=True)
+        hidden = tuple(parse_square(name) for name in covered)
+        blown = _blown(*blown_points) if blown_points else None
+        resolver.observe(replace(observe_board(P1.board, 3.0, covered=hidden), t_moved=2.0, unreadable=blown))
+        resolver.press(ClockPress(3.3, "red", 905000, 900000))
+        resolver.press(ClockPress(4.5, "black", 905000, 898800))  # black pressed; the board is as red left it
+        events = resolver.observe(replace(observe_board(P2.board, 6.0, covered=hidden), t_moved=5.4,
+                                          unreadable=blown))
+        assert [e.iccs for e in events if isinstance(e, MoveRecorded)] == ["h9g7"]
+        return _kinds(events) + _kinds(resolver.tick(20.0))
+
+    assert black_presses_early(("d5", "f4"), ("d5", "f4")) == ["press_without_move"]
+    assert black_presses_early(("d5", "f4"), ()) == []  # a hand may lie there: the board was not seen whole
+
+
 def test_a_view_with_glare_shows_the_board_unchanged_only_where_the_move_could_be_seen() -> None:
     """Points blown out by glare may hide a move already made: a press after such a view is judged
     early only when the move's points were seen there (its piece still on its point, or its target
