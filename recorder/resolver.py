@@ -584,11 +584,16 @@ class Resolver:
         """Does ``candidate`` show fewer moves than the waiting presses announce, while glare may hide one?
 
         Red pressed and then black: two moves were made. A view showing one of them, with glare over
-        points where another could have been made, is not that one move alone.
+        points where another could have been made, is not that one move alone. Presses made around
+        board trouble do not count: after an illegal move put back, the mover's press and the
+        arbiter's press back announced a move glare might hide, and the next two moves were taken
+        as made at once, and then the game lost (standing inject-025, once a lamp's flat spot there
+        was known as glare).
         """
         if self.clock is None or not self._glare_may_hide or candidate.kind not in ("move", "pair"):
             return False
-        return self.clock.moves_pressed(self.game.position.side_to_move) > len(candidate.moves)
+        pressed = self.clock.moves_pressed(self.game.position.side_to_move, after_trouble=self.last_trouble)
+        return pressed > len(candidate.moves)
 
     def source_changed(self) -> None:
         """The game goes on from another source: its first views may show the game earlier than recorded."""

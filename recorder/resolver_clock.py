@@ -125,9 +125,13 @@ class ClockBook:
         self.pending.append(_Pending(press, effective))
         return ClockPressed(press.t, press.side, press.red_ms, press.black_ms, None, effective)
 
-    def moves_pressed(self, side_to_move: str) -> int:
-        """How many moves the waiting presses announce: 2 when the side to move pressed and then the other."""
-        sides = [p.press.side for p in self.pending if p.effective]
+    def moves_pressed(self, side_to_move: str, after_trouble: float | None = None) -> int:
+        """How many moves the waiting presses announce: 2 when the side to move pressed and then the other.
+
+        With ``after_trouble`` (the latest board trouble), presses up to ``grace_s`` after it are left
+        out: around trouble they are the players' or the arbiter's corrections (see ``expire``)."""
+        since = -math.inf if after_trouble is None else after_trouble + self.grace_s
+        sides = [p.press.side for p in self.pending if p.effective and p.press.t > since]
         if side_to_move in sides and opponent(side_to_move) in sides[sides.index(side_to_move) + 1:]:
             return 2
         return 1 if side_to_move in sides else 0

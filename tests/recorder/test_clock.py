@@ -681,6 +681,12 @@ def test_a_press_waits_for_a_move_the_board_shows_only_partly() -> None:
     assert resolver.tick(30.0) == []
 
 
+def _moved(board: str, src: str, dst: str) -> str:
+    cells = list(board)
+    cells[parse_square(dst)], cells[parse_square(src)] = cells[parse_square(src)], "."
+    return "".join(cells)
+
+
 def _blown(*names: str) -> np.ndarray:
     blown = np.zeros(90, dtype=bool)
     blown[[parse_square(name) for name in names]] = True
@@ -751,6 +757,28 @@ def test_one_move_seen_when_the_presses_announce_more_under_glare_is_not_recorde
     assert resolver.game.position.board == p3.board and _kinds(events) == []
     (told,) = [e for e in events if isinstance(e, Alert)]
     assert told.kind == "moves_while_away" and "glare hid them" in told.text
+
+
+def test_presses_around_a_position_put_back_announce_no_move_glare_may_hide() -> None:
+    """Standing inject-025 under a broad lamp: black's illegal move, its press, the position put
+    back and the arbiter's press back. With glare over points where a black move could lie whole,
+    the two presses were read as announcing two moves, so black's legal move waited for a second
+    and was recorded with the next one as made at once. Presses around board trouble are the
+    arbiter's and the players' corrections: the move is recorded when seen."""
+    blown = _blown("a9", "a8")  # black's a9a8 could be made unseen
+    resolver = Resolver(clock=True)
+    resolver.observe(replace(observe_board(P1.board, 3.0), t_moved=2.0, unreadable=blown))
+    resolver.press(ClockPress(3.3, "red", 905000, 900000))
+    illegal = _moved(P1.board, "b9", "d8")  # the horse's leg on c9 is blocked
+    events = resolver.observe(replace(observe_board(illegal, 5.0), t_moved=4.0, unreadable=blown))
+    events += resolver.observe(replace(observe_board(illegal, 5.3, seed=1), unreadable=blown))
+    events += resolver.press(ClockPress(5.5, "black", 905000, 898000))
+    assert [e.kind for e in events if isinstance(e, Alert)] == ["illegal_move"]
+    events = resolver.observe(replace(observe_board(P1.board, 8.0), t_moved=7.0, unreadable=blown))
+    assert [type(e).__name__ for e in events] == ["PositionRestored"]
+    resolver.press(ClockPress(8.4, "red", 905000, 898000))  # the arbiter presses the clock back
+    events = resolver.observe(replace(observe_board(P2.board, 11.0), t_moved=10.0, unreadable=blown))
+    assert [e.iccs for e in events if isinstance(e, MoveRecorded)] == ["h9g7"]
 
 
 def test_presses_by_both_sides_a_moment_apart_are_the_line_not_the_players() -> None:
