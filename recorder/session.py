@@ -73,6 +73,8 @@ class SessionConfig:
     locate_max_wait_s: float = 8.0  # ... up to this
     not_found_alert_s: float = 3.0  # the board unseen this long (video time) from the first try: tell the arbiter
     drift_min_shift: float = 0.15  # a grid found again within this many spacings: the board did not move
+    # ... and farther, but reading the game's position this much worse per point than the grid in use: not taken
+    regrid_worse: float = 0.3
     drift_quiet_s: float = 30.0  # after a drift check fooled by the pieces, wait this long (or for a move)
     # a view this many points unlike the game's position (empty, red, black): is the grid still on the
     # board? (checked once per move; a knock of a whole spacing fools the drift check)
@@ -538,6 +540,10 @@ class RecordingSession:
             if shift < min_shift:
                 self._grid_confirmed_at = t  # the board is where the grid in use says
                 return []
+            if self._reads_game_worse(geometry, image):
+                log.info("t=%.2f: a grid %.2f spacings from the one in use (confidence %.2f) reads the game "
+                         "worse than it: not taken", t, shift, geometry.confidence)
+                return []
         self._grid_given = False
         self._locate_reason = ""
         self._use(geometry)
@@ -549,6 +555,24 @@ class RecordingSession:
             self._looked_for_second = True
             events += self._second_board(image, geometry, t)
         return events
+
+    def _reads_game_worse(self, geometry: BoardGeometry, image: np.ndarray) -> bool:
+        """Do the pieces on ``image`` read as the game's position clearly worse through ``geometry`` than
+        through the grid in use (by ``regrid_worse`` in mean log-probability per point seen)?
+
+        A grid found again while a hand works over the board can lock onto the wrong lines: on fresh
+        s1800000-clean-033 one half a spacing off (confidence 0.59) was taken, its i-file fell on the
+        table and read covered, and a move waited 5.6 s for the next grid. A board that really moved
+        reads far worse through the old grid, so this keeps it from no true move. Grids the pieces
+        confirmed, and the first grid of a board not yet read, are not asked."""
+        if (self.geometry is None or self._rectify is None or CONFIRMED_BY_PIECES in geometry.details
+                or not self.resolver.followed_or_seen):
+            return False
+        expected = board_classes(self.resolver.game.position.board)
+        new = _reading_fit(self._square_probs(Rectifier(geometry)(image)), expected)
+        old = _reading_fit(self._square_probs(self._rectify(image)), expected)
+        log.debug("the game's position reads %.2f per point through the new grid, %.2f through the old", new, old)
+        return new < old - self.config.regrid_worse
 
     def _second_board(self, image: np.ndarray, geometry: BoardGeometry, t: float) -> list[Event]:
         """Tell the operator when the picture holds room for another board and one is there (a wide

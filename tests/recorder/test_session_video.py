@@ -748,3 +748,38 @@ def test_a_board_partly_out_of_the_picture_is_not_recorded_and_the_arbiter_told_
     alerts = [e for e in events if isinstance(e, Alert)]
     assert [a.kind for a in alerts] == ["board_not_found"] and "of its points lie outside the picture" in alerts[0].text
     assert not [e for e in events if isinstance(e, MoveRecorded)]
+
+
+@pytest.mark.skipif(not (FIXTURES / "game_short.mp4").exists() or not _model_present(),
+                    reason="fixture video or bundled model missing")
+def test_a_grid_found_again_off_the_board_is_not_taken_when_the_pieces_read_worse_through_it() -> None:
+    """Fresh s1800000-clean-033: with a hand over the board for 3 s the board was looked for again,
+    and a grid half a spacing off (confidence 0.59) was taken; its i-file lay on the table and read
+    covered, and a move waited 5.6 s for the next grid. A grid that reads the game's position worse
+    than the one in use is not taken; one found on a board that really moved is."""
+    import cv2
+
+    from recorder.events import CalibrationChanged
+    from recorder.vision import PieceClassifier
+
+    session = RecordingSession(PieceClassifier(threads=1), presses=read_clock_log(FIXTURES / "game_short.clock.jsonl"))
+    frame: np.ndarray | None = None
+    for item in open_source(str(FIXTURES / "game_short.mp4")):
+        if isinstance(item, Frame) and item.t > 12.0:
+            frame = item.image
+            break
+        session.feed(item)
+    assert frame is not None and session.resolver.game.ply >= 2 and session.geometry is not None
+    in_use = session.geometry
+    astray = replace(in_use, homography=in_use.homography @ np.array([[1.0, 0.0, 0.5], [0.0, 1.0, 0.3],
+                                                                       [0.0, 0.0, 1.0]]))
+    assert session._found(astray, 12.0, "board moved", 0.15, frame) == []
+    assert session.geometry is in_use
+    # the camera knocked by a third of a spacing: the grid found on the new picture is taken
+    step = np.subtract(in_use.points()["b0"], in_use.points()["a0"]) / 3.0
+    height, width = frame.shape[:2]
+    knocked = cv2.warpAffine(frame, np.array([[1, 0, step[0]], [0, 1, step[1]]], dtype=np.float32), (width, height),
+                             borderMode=cv2.BORDER_REPLICATE)
+    moved = BoardLocator().locate(knocked)
+    (changed,) = session._found(moved, 12.0, "board moved", 0.15, knocked)
+    assert isinstance(changed, CalibrationChanged) and session.geometry is not in_use
