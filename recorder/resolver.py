@@ -392,8 +392,11 @@ class Resolver:
         if (self._calm_hidden is None or not np.array_equal(self._calm_hidden, observation.mask) or near_hidden
                 or observation.arm_lying):
             self._calm_hidden, self._calm_since = np.array(observation.mask, dtype=bool), observation.t
-        # a hand may be there (not where glare blows the board out: such points read "covered" as often as not)
-        masked = int((observation.mask & ~self._glare_of(observation)).sum()) > cfg.alert_with_hidden
+        # a hand may be there; not where glare blows the board out, read "covered" for seconds with nothing
+        # moving near (such points read so as often as not), but a hand that came over them may hold a piece
+        steady = not observation.arm_lying and observation.t - self._calm_since >= cfg.read_covered_s
+        lamp = self._glare_of(observation) if steady else np.zeros(90, dtype=bool)
+        masked = int((observation.mask & ~lamp).sum()) > cfg.alert_with_hidden
         if self._hidden is None or not np.array_equal(self._hidden, observation.mask):
             self._hidden, self._hidden_since = np.array(observation.mask, dtype=bool), t
         lasting = observation.mask.any() and t - self._hidden_since >= cfg.lasting_hidden_s  # not a hand
@@ -450,8 +453,7 @@ class Resolver:
             self._move_hidden_since = None  # the board is judged: a move it hid is recorded, with its press
             if masked:  # not judged whole: touches keep counting
                 return events + self._confirm(residual, t)
-            glare = self._glare_of(observation)
-            if not residual and not (observation.mask & ~glare).any():
+            if not residual and not (observation.mask & ~lamp).any():
                 # a whole view, as recorded, but for glare: a point it blows out reads "covered" as often
                 # as not, with no hand there (fresh s1800000-clean-004: two such points under a steady
                 # lamp kept every view from counting, and a press made before a move went untold)
@@ -459,7 +461,7 @@ class Resolver:
                     self._board_first_seen_at = t
                 self._board_seen_at, self._moving_since = t, None
                 self.followed_or_seen = True
-                self._board_seen_blind = frozenset(np.flatnonzero(glare).tolist())
+                self._board_seen_blind = frozenset(np.flatnonzero(self._glare_of(observation)).tolist())
                 if not observation.mask.any():
                     self._occupied_seen, self._red_seen = scorer.occupied_p.copy(), scorer.red_share()
                     self._note_misread(observation)

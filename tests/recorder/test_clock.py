@@ -267,22 +267,28 @@ def test_a_press_before_a_view_the_hand_hid_is_not_judged_early() -> None:
 def test_points_glare_blows_out_reading_covered_do_not_hide_an_early_press() -> None:
     """Fresh s1800000-clean-004: under a steady lamp two blown-out points read "covered" on every
     still view, so no view counted as showing the board whole, and black's press made before its
-    move went untold. Points glare blows out are no hand; two covered points elsewhere may be one."""
+    move went untold. Points glare blows out, read so for seconds with nothing moving near, are no
+    hand; two covered points elsewhere may be one, and so may a lamp's points something just came
+    over (a hand holding a piece over the spot: a reviewer's probe)."""
+    h9, g7 = parse_square("h9"), parse_square("g7")
 
-    def black_presses_early(covered: tuple[str, ...], blown_points: tuple[str, ...]) -> list[str]:
+    def black_presses_early(covered: tuple[str, ...], blown_points: tuple[str, ...], calm: bool = True) -> list[str]:
         resolver = Resolver(clock=True)
         hidden = tuple(parse_square(name) for name in covered)
         blown = _blown(*blown_points) if blown_points else None
         resolver.observe(replace(observe_board(P1.board, 3.0, covered=hidden), t_moved=2.0, unreadable=blown))
         resolver.press(ClockPress(3.3, "red", 905000, 900000))
-        resolver.press(ClockPress(4.5, "black", 905000, 898800))  # black pressed; the board is as red left it
-        events = resolver.observe(replace(observe_board(P2.board, 6.0, covered=hidden), t_moved=5.4,
-                                          unreadable=blown))
+        near = () if calm else hidden
+        resolver.observe(replace(observe_board(P1.board, 5.2, covered=hidden, touched=near), unreadable=blown))
+        resolver.press(ClockPress(5.5, "black", 905000, 898800))  # black pressed; the board is as red left it
+        events = resolver.observe(replace(observe_board(P2.board, 8.0, covered=hidden, touched=(h9, g7) + near),
+                                          t_moved=7.0, unreadable=blown))
         assert [e.iccs for e in events if isinstance(e, MoveRecorded)] == ["h9g7"]
         return _kinds(events) + _kinds(resolver.tick(20.0))
 
     assert black_presses_early(("d5", "f4"), ("d5", "f4")) == ["press_without_move"]
     assert black_presses_early(("d5", "f4"), ()) == []  # a hand may lie there: the board was not seen whole
+    assert black_presses_early(("d5", "f4"), ("d5", "f4"), calm=False) == []  # something came over the spot
 
 
 def test_a_view_with_glare_shows_the_board_unchanged_only_where_the_move_could_be_seen() -> None:
