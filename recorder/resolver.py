@@ -292,6 +292,7 @@ class Resolver:
         # The move a one-ply take-back removed (ply, ICCS, its press): the same move made again next
         # is the position put back (by the arbiter or the player), not a new move awaiting a press.
         self._put_back: tuple[int, str, ClockPress | None] | None = None
+        self._restored_at: float | None = None  # a position was last put back then (art. 5.8)
         self._seen_off: frozenset[int] = frozenset()  # squares whose piece this view sees lying off its point
         # ... of them, those whose pictures moved so far and so clearly that one look is enough (_confirm)
         self._seen_knocked: frozenset[int] = frozenset()
@@ -587,14 +588,15 @@ class Resolver:
 
         Red pressed and then black: two moves were made. A view showing one of them, with glare over
         points where another could have been made, is not that one move alone. Presses made around
-        board trouble do not count: after an illegal move put back, the mover's press and the
+        a position put back do not count: after an illegal move put back, the mover's press and the
         arbiter's press back announced a move glare might hide, and the next two moves were taken
         as made at once, and then the game lost (standing inject-025, once a lamp's flat spot there
-        was known as glare).
+        was known as glare). Other trouble (the camera dark, the board not found) excuses no press:
+        a move made meanwhile is still to be read.
         """
         if self.clock is None or not self._glare_may_hide or candidate.kind not in ("move", "pair"):
             return False
-        pressed = self.clock.moves_pressed(self.game.position.side_to_move, after_trouble=self.last_trouble)
+        pressed = self.clock.moves_pressed(self.game.position.side_to_move, after_put_back=self._restored_at)
         return pressed > len(candidate.moves)
 
     def source_changed(self) -> None:
@@ -1509,6 +1511,7 @@ class Resolver:
         if candidate.kind == "current":
             if self.desynced:
                 events.append(PositionRestored(t, self.game.ply, self.game.position.fen()))
+                self._restored_at = t
                 if self._clock_trouble:  # a knock put right brings no press back
                     self.last_trouble = t
             self._in_sync()
@@ -1527,6 +1530,7 @@ class Resolver:
                 self.clock.taken_back(removed)
             self._rivals = {p: r for p, r in self._rivals.items() if p <= self.game.ply}
             events.append(PositionRestored(t, self.game.ply, self.game.position.fen(), tuple(taken)))
+            self._restored_at = t
             events += took_back
             self._in_sync()
             self.last_trouble = t

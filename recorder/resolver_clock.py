@@ -125,12 +125,13 @@ class ClockBook:
         self.pending.append(_Pending(press, effective))
         return ClockPressed(press.t, press.side, press.red_ms, press.black_ms, None, effective)
 
-    def moves_pressed(self, side_to_move: str, after_trouble: float | None = None) -> int:
+    def moves_pressed(self, side_to_move: str, after_put_back: float | None = None) -> int:
         """How many moves the waiting presses announce: 2 when the side to move pressed and then the other.
 
-        With ``after_trouble`` (the latest board trouble), presses up to ``grace_s`` after it are left
-        out: around trouble they are the players' or the arbiter's corrections (see ``expire``)."""
-        since = -math.inf if after_trouble is None else after_trouble + self.grace_s
+        With ``after_put_back`` (when a position was last put back), presses made before it or up to
+        ``grace_s`` after it are left out: the faulty move's press and the arbiter's press back (art.
+        5.8), which ``expire`` leaves unjudged too."""
+        since = -math.inf if after_put_back is None else after_put_back + self.grace_s
         sides = [p.press.side for p in self.pending if p.effective and p.press.t > since]
         if side_to_move in sides and opponent(side_to_move) in sides[sides.index(side_to_move) + 1:]:
             return 2

@@ -787,6 +787,23 @@ def test_presses_around_a_position_put_back_announce_no_move_glare_may_hide() ->
     assert [e.iccs for e in events if isinstance(e, MoveRecorded)] == ["h9g7"]
 
 
+def test_a_dark_moment_excuses_no_press_announcing_a_move_glare_may_hide() -> None:
+    """A reviewer's probe: as above (red and black pressed, both moves under glare, red's next move
+    seen), with the picture dark for a moment between. Only a position put back excuses presses;
+    counting from any trouble, the two presses were left out and b0c2 was recorded as red's first."""
+    blown = _blown("h2", "e2", "h9", "g7")
+    resolver = Resolver(clock=True)
+    events = resolver.observe(replace(observe_board(P0.board, 3.0), t_moved=2.0, unreadable=blown))
+    events += resolver.press(ClockPress(3.3, "red", 905000, 900000))
+    events += resolver.observe(replace(observe_board(P0.board, 6.0), t_moved=5.0, unreadable=blown))
+    resolver.blind(5.9)  # a dark frame, or the board not found for a moment
+    events += resolver.press(ClockPress(6.3, "black", 905000, 897000))
+    events += resolver.tick(8.5)
+    seen = P0.play("b0c2").board
+    events += resolver.observe(replace(observe_board(seen, 9.0), t_moved=8.0, unreadable=blown))
+    assert not [e for e in events if isinstance(e, MoveRecorded)]
+
+
 def test_presses_by_both_sides_a_moment_apart_are_the_line_not_the_players() -> None:
     """Tester: one DGT message with its status byte damaged (lever and turn swapped, times right) read
     as red's press and the next good report as black's, 0.1 s apart: two press_without_move alerts,
