@@ -1398,41 +1398,39 @@ class Resolver:
             scores = scores + self._passed_through(candidates, classes, earlier)
         order = np.argsort(-scores, kind="stable")
         best = int(order[0])
+        story = self._landing_siblings(candidates, best)
+        if story:
+            # the same moves but for where one of them landed under glare: one story, not rivals. The
+            # view cannot tell those landings apart by the scores (a point read as covered scores
+            # nothing: fresh s1800000-clean-038's b7b3 onto one beat b7b4, read empty at 0.56), so
+            # which is taken (the others kept as its rivals, see ``_accept``) goes by how the landing
+            # points read, covered or not; a capture's point reads occupied either way, so it counts
+            # by what it reads there, not by being occupied
+            points = sorted({m.to_square for i in story for m in candidates[i].moves if m.to_square in self._blind})
+            best = max(story, key=lambda i: (scorer.read_fit(classes[i], points), float(scores[i])))
         differs = (classes != classes[best][None, :]).any(axis=1) if blind is None else \
             ((classes != classes[best][None, :]) & ~blind[None, :]).any(axis=1)
-        if self._blind and any(move.to_square in self._blind for move in candidates[best].moves):
-            # the same moves but for where one of them landed under glare: one story, not rivals. The
-            # view cannot tell those landings apart; which is taken (rivals kept, see ``_accept``) goes
-            # by where a piece reads likelier, a point read as covered scoring no better than one read
-            # empty (fresh s1800000-clean-038: b7b3 onto a blown-out point read covered, not b7b4)
-            landings = [i for i in range(len(candidates))
-                        if _lands_elsewhere_in(candidates[best], candidates[i], self._blind)]
-            if landings:
-                top = best
-                best = max([top, *landings], key=lambda i: (
-                    self._landing_read(candidates[i], candidates[top if i != top else landings[0]], scorer),
-                    float(scores[i])))
-                differs[landings] = False
-                differs[top] = False
+        differs[story] = False
+        runner = next((float(scores[i]) for i in order if differs[i]), -math.inf)
         best_board = candidates[best].board
-        runner = next((float(scores[i]) for i in order if differs[i] and i != best), -math.inf)
         distinct: dict[str, float] = {}
         for i in order:
             distinct.setdefault(candidates[i].board, float(scores[i]))
         values = np.array(list(distinct.values()))
-        confidence = float(1.0 / np.exp(values - values.max()).sum())
+        weights = np.exp(values - values.max())
+        told = {candidates[i].board for i in story} | {best_board}
+        confidence = float(sum(w for board, w in zip(distinct, weights, strict=True) if board in told) / weights.sum())
         bad = int((scorer.bad_points(classes[best]) & ~self._settled(best_board, self._touched)).sum())
         ranked = [(float(scores[i]), candidates[i]) for i in order[:5]]
         return _Decision(candidates[best], float(scores[best]), float(scores[best]) - runner, bad, confidence, ranked)
 
-    @staticmethod
-    def _landing_read(candidate: _Candidate, other: _Candidate, scorer: Scorer) -> float:
-        """How surely a piece reads where ``candidate``'s move differing from ``other``'s landed (0 when
-        they do not differ), covered or not."""
-        for ours, theirs in zip(candidate.moves, other.moves, strict=True):
-            if ours != theirs:
-                return float(scorer.occupied_p[ours.to_square])
-        return 0.0
+    def _landing_siblings(self, candidates: list[_Candidate], top: int) -> list[int]:
+        """``top`` and the candidates that are its moves but for one landing elsewhere under glare
+        (``_lands_elsewhere_in``); empty when there are none."""
+        if not self._blind or not any(move.to_square in self._blind for move in candidates[top].moves):
+            return []
+        siblings = [i for i in range(len(candidates)) if _lands_elsewhere_in(candidates[top], candidates[i], self._blind)]
+        return [top, *siblings] if siblings else []
 
     def _passed_through(self, candidates: list[_Candidate], classes: np.ndarray,
                         earlier: tuple[Scorer, np.ndarray]) -> np.ndarray:

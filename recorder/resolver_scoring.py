@@ -8,6 +8,8 @@ clearly contradicts are counted as ``bad`` points.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from recorder.observer import CLASSES, PIECE_CLASSES
@@ -67,12 +69,19 @@ class Scorer:
         if ignored is not None:  # seen, but read as it was when known wrong: no score, no contradiction
             self.trusted = self.trusted & ~np.asarray(ignored, dtype=bool)
         self.logp = logp * (self.visible if ignored is None else self.visible & ~np.asarray(ignored, dtype=bool))[:, None]
+        self._read_logp = logp  # every point as read, hidden or not (what a covered point reads besides)
         self.bad_p = bad_p
         self._rows = np.arange(90)
 
     def scores(self, classes: np.ndarray) -> np.ndarray:
         """(N,) log-likelihoods of (N, 90) class boards."""
         return self.logp[self._rows[None, :], classes].sum(axis=1)
+
+    def read_fit(self, classes: np.ndarray, squares: Sequence[int]) -> float:
+        """Log-likelihood of the (90,) class board on ``squares`` as each reads, hidden or not: a point
+        read as "covered" counts by what it reads besides (often "empty", under glare)."""
+        rows = np.asarray(list(squares), dtype=np.int64)
+        return float(self._read_logp[rows, classes[rows]].sum())
 
     def bad_points(self, classes: np.ndarray) -> np.ndarray:
         """(90,) True where a trusted point clearly contradicts the occupancy of the (90,) class board."""

@@ -995,9 +995,10 @@ def test_a_move_off_a_blown_out_point_reading_covered_is_not_held_for_a_hand_one
     resolver.press(ClockPress(2.2, "red", 900_000, 900_000))
     assert _recorded(resolver.observe(replace(landed, t=2.4))) == ["b2b5"]
     # ... and so it is when glare touches the point beside it too, which alone would tell b2b5 from
-    # b2b4: the landing a piece reads likelier on is recorded with the other named as its rival, for
-    # a later view to correct (fresh s1800000-clean-016: waiting for a view that read it, the cannon's
-    # b2b6 was raised as the illegal b2b7 and caught up 46 s later as b2b5)
+    # b2b4: the landing the points read likelier is recorded (here b4, read as the cannon at 0.6,
+    # against b5 read only as covered), with the other named as its rival for a later view to correct
+    # (fresh s1800000-clean-016: waiting for a view that read it, the cannon's b2b6 was raised as the
+    # illegal b2b7 and caught up 46 s later as b2b5)
     b4 = parse_square("b4")
     blown[b4] = True
     washed = replace(observe_board(board, 2.0, covered=(b5,), misread={b4: ("C", 0.6)}), unreadable=blown)
@@ -1005,7 +1006,7 @@ def test_a_move_off_a_blown_out_point_reading_covered_is_not_held_for_a_hand_one
     resolver.observe(observe_board(Position.start().board, 0.5))
     resolver.press(ClockPress(1.9, "red", 900_000, 900_000))
     events = resolver.observe(washed)
-    assert [(e.iccs, "b2b4" in e.rivals) for e in events if isinstance(e, MoveRecorded)] == [("b2b5", True)]
+    assert [(e.iccs, "b2b5" in e.rivals) for e in events if isinstance(e, MoveRecorded)] == [("b2b4", True)]
 
 
 def test_of_two_blown_out_landings_the_one_read_as_covered_is_no_likelier() -> None:
@@ -1631,3 +1632,41 @@ def test_a_point_reading_covered_all_along_leaves_the_clean_view_to_measure_pict
     events = [e for dt in (0.0, 0.4) for e in resolver.observe(
         _pictured(position.board, t + dt, off, {g4: (0.35, 0.0)}, covered=(e5,), touched=(g4,)))]
     assert [e.squares for e in events if isinstance(e, BoardDisturbed)] == [("g4",)]
+
+
+def test_a_capture_under_glare_does_not_pass_for_a_quiet_landing_by_its_point_reading_occupied() -> None:
+    """A reviewer's probe: a lamp over b5 and b9, red's cannon b2b5, b5 reading the red cannon at
+    0.97 and b9 the black horse with its colour washed. A capture's point reads occupied whether it
+    was made or not; chosen by occupancy, the capture b2b9 was recorded. The landings count by what
+    their points read: b2b5, with b2b9 kept as its rival."""
+    start = Position.start()
+    b5, b9 = parse_square("b5"), parse_square("b9")
+    blown = np.zeros(90, dtype=bool)
+    blown[[b5, b9]] = True
+    resolver = Resolver()
+    resolver.observe(replace(observe_board(start.board, 0.5), unreadable=blown))
+    view = observe_board(start.play("b2b5").board, 2.0)
+    probs = view.probs.copy()
+    probs[b9] = 0.0
+    probs[b9, CLASSES.index("n")], probs[b9, CLASSES.index("C")], probs[b9, 0] = 0.6, 0.3999, 1e-4
+    events = resolver.observe(replace(view, probs=probs, unreadable=blown))
+    assert [(e.iccs, e.rivals) for e in events if isinstance(e, MoveRecorded)] == [("b2b5", ("b2b9",))]
+
+
+def test_a_hand_over_a_lamps_spot_may_hold_a_piece() -> None:
+    """A reviewer's probe: red lifts the b0 horse and holds it, the hand over a lamp's spot (d4 d5 e4
+    e5, read "covered"). Points glare blows out count as no hand only once read so for seconds with
+    nothing moving near; the piece lifted was raised as gone while the hand was still there."""
+    lamp = tuple(parse_square(n) for n in ("d4", "d5", "e4", "e5"))
+    blown = np.zeros(90, dtype=bool)
+    blown[list(lamp)] = True
+    resolver = Resolver()
+    resolver.observe(replace(observe_board(Position.start().board, 0.5), unreadable=blown))
+    cells = list(Position.start().board)
+    cells[parse_square("b0")] = "."
+    lifted = "".join(cells)
+    events = []
+    for k, t in enumerate(np.arange(2.0, 12.0, 0.5)):
+        view = observe_board(lifted, float(t), seed=k, covered=lamp, touched=(parse_square("b0"), *lamp))
+        events += resolver.observe(replace(view, unreadable=blown)) + resolver.tick(float(t) + 0.25)
+    assert not [e for e in events if isinstance(e, Alert | MoveRecorded)]
