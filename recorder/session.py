@@ -564,9 +564,10 @@ class RecordingSession:
         s1800000-clean-033 one half a spacing off (confidence 0.59) was taken, its i-file fell on the
         table and read covered, and a move waited 5.6 s for the next grid. A board that really moved
         reads far worse through the old grid, so this keeps it from no true move. Grids the pieces
-        confirmed, and the first grid of a board not yet read, are not asked."""
+        confirmed, the first grid of a board not yet read, and any grid while the board does not
+        match the record (the position read against may be the wrong one) are not asked."""
         if (self.geometry is None or self._rectify is None or CONFIRMED_BY_PIECES in geometry.details
-                or not self.resolver.followed_or_seen):
+                or not self.resolver.followed_or_seen or self.resolver.desynced):
             return False
         expected = board_classes(self.resolver.game.position.board)
         new = _reading_fit(self._square_probs(Rectifier(geometry)(image)), expected)
