@@ -1195,7 +1195,7 @@ class Resolver:
         changed = self._hidden_changes(decision, observation)
         lying = observation.lying if observation.lying is not None else np.zeros(90, dtype=bool)
         steady = not observation.arm_lying and observation.t - self._calm_since >= self.config.read_covered_s
-        blown = observation.unreadable if observation.unreadable is not None else np.zeros(90, dtype=bool)
+        blown = self._glare_of(observation)
         if changed and decision.bad == 0 and all(observation.mask[sq] and (lying[sq] or (steady and not blown[sq]))
                                                  for sq in changed):
             # read as covered outright (a point half hidden at the edge of something waits to be seen
