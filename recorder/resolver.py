@@ -395,8 +395,7 @@ class Resolver:
             self._calm_hidden, self._calm_since = np.array(observation.mask, dtype=bool), observation.t
         # a hand may be there; not where glare blows the board out, read "covered" for seconds with nothing
         # moving near (such points read so as often as not), but a hand that came over them may hold a piece
-        steady = not observation.arm_lying and observation.t - self._calm_since >= cfg.read_covered_s
-        lamp = self._glare_of(observation) if steady else np.zeros(90, dtype=bool)
+        lamp = self._glare_of(observation) if self._hidden_calmly(observation) else np.zeros(90, dtype=bool)
         masked = int((observation.mask & ~lamp).sum()) > cfg.alert_with_hidden
         if self._hidden is None or not np.array_equal(self._hidden, observation.mask):
             self._hidden, self._hidden_since = np.array(observation.mask, dtype=bool), t
@@ -1194,7 +1193,7 @@ class Resolver:
         hidden = self._hidden_points(observation)
         changed = self._hidden_changes(decision, observation)
         lying = observation.lying if observation.lying is not None else np.zeros(90, dtype=bool)
-        steady = not observation.arm_lying and observation.t - self._calm_since >= self.config.read_covered_s
+        steady = self._hidden_calmly(observation)
         blown = self._glare_of(observation)
         if changed and decision.bad == 0 and all(observation.mask[sq] and (lying[sq] or (steady and not blown[sq]))
                                                  for sq in changed):
@@ -1276,6 +1275,11 @@ class Resolver:
         occupied, before = scorer.occupied_p >= 0.5, self._occupied_seen >= 0.5
         same_side = (scorer.red_share() >= 0.5) == (self._red_seen >= 0.5)
         return observation.unreadable & (occupied == before) & (~occupied | same_side)
+
+    def _hidden_calmly(self, observation: Observation) -> bool:
+        """Have the points hidden now been hidden so for ``read_covered_s``, with nothing moving near
+        them and no arm across the board's edge (a thing lying there or glare, not a hand at work)?"""
+        return not observation.arm_lying and observation.t - self._calm_since >= self.config.read_covered_s
 
     @staticmethod
     def _glare_of(observation: Observation) -> np.ndarray:
