@@ -378,7 +378,7 @@ class Resolver:
             if decision.candidate.kind == "pair" and not self._acceptable(decision, scorer):
                 decision = self._with_one_move_view(decision, scorer, observation.t)
             if (one_move.candidate.kind == "move" and one_move.bad == 0
-                    and not observation.mask.any() and decision.candidate.kind != "pair"):
+                    and not (observation.mask & ~self._glare_of(observation)).any() and decision.candidate.kind != "pair"):
                 unclear_move = True
                 self._one_move_view = (self.game.position.board, scorer, self._touched.copy())
                 log.debug("t=%.2f: kept as the view of one move: %s", observation.t, one_move.candidate.moves[0].iccs)

@@ -933,6 +933,32 @@ def test_a_press_waits_for_a_move_seen_but_not_yet_read_clearly() -> None:
     assert not [k for k in _kinds(events) + _kinds(resolver.tick(30.0)) if k.endswith("_press") or k.startswith("press")]
 
 
+def test_a_press_waits_for_a_move_seen_unclearly_beside_points_glare_blows_out() -> None:
+    """Points glare blows out read "covered"; they do not stop a view from showing one move unclearly,
+    so the mover's press waits for it (fresh s1900000-clean-043: the recapture g2e3 off a blown-out g2
+    led by 3.2, its press was told as without a move and the move came with the reply as a false
+    two_moves)."""
+    from tests.recorder.test_resolver import _reading
+
+    resolver = Resolver(clock=True)
+    hidden = (parse_square("h1"), parse_square("i1"))
+    glare = _blown("h1", "i1")
+    resolver.observe(replace(observe_board(P0.board, 1.0, covered=hidden), unreadable=glare))
+    unclear = {"h2": {".": 0.55, "C": 0.35}, "e2": {"C": 0.5, ".": 0.4}}  # neither end surely read
+    kinds: list[str] = []
+    for i in range(12):  # 5.5 s of still views, the first after the hand
+        view = _reading(observe_board(P1.board, 3.0 + 0.5 * i, seed=i, covered=hidden,
+                                      touched=None if i == 0 else ()), unclear)
+        kinds += _kinds(resolver.observe(replace(view, t_moved=2.0 if i == 0 else None, unreadable=glare)))
+        if i == 1:
+            resolver.press(ClockPress(3.6, "red", 905000, 900000))
+        kinds += _kinds(resolver.tick(3.0 + 0.5 * i))
+    assert "press_without_move" not in kinds and "move_recorded" not in kinds
+    events = resolver.observe(replace(observe_board(P1.board, 10.0, seed=20, covered=hidden), unreadable=glare))
+    assert [(e.iccs, e.red_ms) for e in events if isinstance(e, MoveRecorded)] == [("h2e2", 905000)]
+    assert not [k for k in _kinds(events) + _kinds(resolver.tick(30.0)) if k.endswith("_press") or k.startswith("press")]
+
+
 def test_a_clock_log_line_written_twice_is_one_press(caplog: pytest.LogCaptureFixture) -> None:
     # a tester copied a press line: read twice, it was a press without a move, a foul against red
     from recorder.clocklog_input import parse_clock_lines
