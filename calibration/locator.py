@@ -82,6 +82,44 @@ def _confidence(score: LatticeScore, rms: float, margin: float) -> float:
     return float(clear * amount * river * palace * fit * lead)
 
 
+def refused_standing(geometry: BoardGeometry) -> float:
+    """How near a refused grid came to being found (0..1), to rank refused grids for other evidence.
+
+    The factors of ``_confidence`` with the bar on the share of visible lines found lowered: a board
+    full of pieces on faint, thin lines (a 640x360 frame, a board turned across the picture) shows
+    half its segments or fewer, and the grid lying on them then scored no better than a lattice of
+    half the spacing that also lay on most lines, though that one names its lines no better than its
+    one-line-shifted neighbours (a low ``margin``) and misses the river.
+    """
+    details = geometry.details
+    clear = np.clip((details.get("clear", 0.0) - 0.3) / 0.45, 0.0, 1.0)
+    amount = np.clip((details.get("supported", 0.0) - 40) / 50, 0.0, 1.0)
+    river = 0.5 + 0.5 * np.clip((details.get("river", 0.0) - 0.3) / 0.5, 0.0, 1.0)
+    palace = 0.5 + 0.5 * np.clip(details.get("palace", 0.0) / 0.25, 0.0, 1.0)
+    fit = np.clip((0.03 - details.get("rms", 1.0)) / 0.015, 0.0, 1.0)
+    lead = np.clip(details.get("margin", 0.0) / 0.15, 0.0, 1.0)
+    return float(clear * amount * river * palace * fit * lead)
+
+
+def _refused_order(geometry: BoardGeometry) -> tuple[float, float, float]:
+    """Sort key of refused grids: most confident first, then nearest to being found, then most lines."""
+    return -geometry.confidence, -refused_standing(geometry), -geometry.details.get("clear", 0.0)
+
+
+def _same_grid(a: BoardGeometry, b: BoardGeometry) -> bool:
+    """Do two grids put the board's points within a quarter spacing of each other (in either naming)?"""
+    grid = np.array([[u, v] for u in range(FILES) for v in range(10)], dtype=np.float64)
+    here = project(a.homography, grid)
+    spacing = max(spacing_px(a.homography), 1e-9)
+    for other in (b, b.turned()):
+        if np.linalg.norm(project(other.homography, grid) - here, axis=1).mean() < 0.25 * spacing:
+            return True
+    return False
+
+
+REFUSED_OFFERED = 4  # distinct refused grids a refusal carries for other evidence (the pieces) to confirm
+
+
 @dataclass
 class _Pass:
     """One detection pass after its cheap low-resolution stage."""
@@ -156,9 +194,8 @@ class BoardLocator:
         try:
             big = self._locate(cv2.resize(frame, None, fx=2.0, fy=2.0, interpolation=cv2.INTER_CUBIC))
         except BoardNotFoundError as error:
-            candidates = first.candidates + [_halved(c, frame) for c in error.candidates]
-            candidates.sort(key=lambda geometry: (-geometry.confidence, -geometry.details.get("clear", 0.0)))
-            raise BoardNotFoundError(first.reason, candidates) from None
+            candidates = _distinct(first.candidates + [_halved(c, frame) for c in error.candidates])
+            raise BoardNotFoundError(first.reason, candidates[:REFUSED_OFFERED]) from None
         log.info("board found on the frame at twice its size (%dx%d)", frame.shape[1], frame.shape[0])
         return _halved(big, frame)
 
@@ -200,6 +237,7 @@ class BoardLocator:
         work = frame
         gray = work  # colour when given: lines are sought in whichever channel shows them best
         best: _Fit | None = None
+        fits: list[_Fit] = []  # every pass's best: a refusal offers the distinct ones
         reason = "no grid-like line structure"
         # Cheap first: the low-resolution evidence of the dark-line passes (gray, colour channel) decides
         # which is refined first, and each gets only its leading hypotheses until one is confident; the
@@ -219,6 +257,7 @@ class BoardLocator:
                 if prepared is None:
                     continue
                 fit = self._refine_pass(prepared, work, stage)
+                fits += [fit] if fit is not None else []
                 if fit is not None and (best is None or _better(fit, best)):
                     best = fit
                 if best is not None and best.confidence >= self.min_confidence:
@@ -231,6 +270,7 @@ class BoardLocator:
                 starts = prepared.centred_starts(CENTRED_STARTS) if prepared is not None else []
                 if prepared is not None and starts:
                     fit = self._refine_pass(prepared, work, range(len(starts)), starts=starts)
+                    fits += [fit] if fit is not None else []
                     if fit is not None and (best is None or _better(fit, best)):
                         best = fit
                     if best is not None and best.confidence >= self.min_confidence:
@@ -240,6 +280,7 @@ class BoardLocator:
         if best is None or best.confidence < 0.3:  # light lines on a dark board only when dark ones gave nothing
             light, why = self._prepare(self._coarse(gray, False, False), gray, False, {})
             fit = self._refine_pass(light, work, range(self.max_hypotheses)) if light else None
+            fits += [fit] if fit is not None else []
             if fit is not None and (best is None or _better(fit, best)):
                 best = fit
             elif best is None:
@@ -251,15 +292,17 @@ class BoardLocator:
             # on it, 0.50 spacings on the thin kernel's, went unraised: bench inject-048)
             if soft is not None and soft.confidence >= self.min_confidence:
                 best = soft
+            fits += [soft] if soft is not None else []
         self.timings["fit_ms"] = 1000 * (time.perf_counter() - started)
         if best is None:
             raise BoardNotFoundError(reason)
         geometry = self._geometry(best, work)
         if best.confidence < self.min_confidence:
+            refused = _distinct([geometry] + [self._geometry(fit, work) for fit in fits if fit is not best])
             raise BoardNotFoundError(
                 f"lattice fit too weak (confidence {best.confidence:.2f} < {self.min_confidence:.2f}; "
                 f"{best.score.clear:.0%} of visible grid lines found, residual {best.rms:.3f} spacing)",
-                candidates=[geometry])
+                candidates=refused[:REFUSED_OFFERED])
         self.timings["total_ms"] = 1000 * (time.perf_counter() - started)
         return geometry
 
@@ -425,6 +468,15 @@ class BoardLocator:
         s_best = score_lattice(response, h_best, strength, lens, frame)
         return _Fit(h=h_best, lens=lens, score=s_best, rms=rms, margin=margin,
                     confidence=_confidence(s_best, rms, margin), relabelled=order[0] != 0)
+
+
+def _distinct(grids: list[BoardGeometry]) -> list[BoardGeometry]:
+    """``grids`` in ``_refused_order``, each kept only when no grid before it is the same grid."""
+    kept: list[BoardGeometry] = []
+    for grid in sorted(grids, key=_refused_order):
+        if not any(_same_grid(grid, other) for other in kept):
+            kept.append(grid)
+    return kept
 
 
 def _halved(big: BoardGeometry, frame: np.ndarray) -> BoardGeometry:

@@ -516,10 +516,10 @@ class RecordingSession:
                                         self.resolver.game.position.board, self.config)
 
     def _candidates(self, image: np.ndarray, refused: list[BoardGeometry]) -> Iterable[BoardGeometry]:
-        """The grids to confirm by the pieces: the locator's two best refused ones, then the grids
-        through the pieces' centres (found only if those fail: a blurred camera's grid lines can be
-        gone while its pieces still show where the board is)."""
-        yield from refused[:2]
+        """The grids to confirm by the pieces: the locator's refused ones (a few distinct grids, nearest
+        to found first), then the grids through the pieces' centres (found only if those fail: a
+        blurred camera's grid lines can be gone while its pieces still show where the board is)."""
+        yield from refused
         yield from self.locator.from_pieces(image)
 
     def _found(self, geometry: BoardGeometry, t: float, reason: str, min_shift: float,

@@ -210,6 +210,35 @@ def test_a_pale_board_under_glare_is_offered_on_its_own_grid() -> None:
     assert min(errors) < 0.1 * 27.0  # the spacing is 27 px
 
 
+def test_a_crowded_board_on_faint_lines_is_offered_on_its_own_grid_first() -> None:
+    """Fresh s1800000-clean-017's first frame (640x360, lossless): a board turned across the picture,
+    every piece on it, its thin lines faint. Half its visible segments show, too few for a confident
+    grid; the grid lying on them was refused in favour of lattices of half the spacing or beside the
+    board, which found more lines, and the pieces confirmed neither (a false board_not_found alert,
+    the board found 5 s later). A refusal now offers a few distinct grids, nearest to found first:
+    the one whose lines name themselves clearly and keep the river bare."""
+    from pathlib import Path
+
+    import cv2
+
+    from calibration.locator import REFUSED_OFFERED, refused_standing
+
+    boards = Path(__file__).resolve().parents[1] / "fixtures" / "boards"
+    image = cv2.imread(str(boards / "turned_crowded_frame.webp"))
+    assert image is not None
+    with pytest.raises(BoardNotFoundError) as caught:
+        BoardLocator().locate(image)
+    offered = caught.value.candidates
+    assert 1 < len(offered) <= REFUSED_OFFERED
+    standings = [refused_standing(grid) for grid in offered]
+    assert standings == sorted(standings, reverse=True)
+    truth = np.array([[163.8, 64.72], [189.5, 313.62], [426.15, 49.15], [449.12, 275.08]])  # a0 i0 a9 i9
+    best = offered[0]
+    errors = [np.hypot(*(np.array([g.point(*p) for p in ((0, 0), (8, 0), (0, 9), (8, 9))]) - truth).T).max()
+              for g in (best, best.turned())]
+    assert min(errors) < 0.2 * 29.0  # the spacing is 29 px; a fifth of one at worst, at rank 0 (1 px on average)
+
+
 def test_a_board_cut_off_by_the_pictures_edge_is_found_on_the_lines_it_shows() -> None:
     """Lines beyond the picture are no evidence against a grid: a tester's sharp picture two ranks
     short was refused ("lattice fit too weak ... a sharper picture helps")."""
