@@ -1502,13 +1502,25 @@ class Resolver:
                 return True
         return False
 
+    def _first_seen_alone(self, candidate: _Candidate) -> bool:
+        """Did the kept view of one move (``_one_move_view``) show ``candidate``'s first move made, with
+        no point clearly against it? A view kept for one move can show another: a hand over a lamp's
+        spot holding the lifted cannon fits the cannon set down under the spot, and the cannon then
+        set down elsewhere with a reply was no pair seen apart (a reviewer's probe: its two_moves
+        alert went missing)."""
+        if (self._one_move_view is None or self._one_move_view[0] != self.game.position.board
+                or not candidate.moves):
+            return False
+        after = board_classes(self.game.position.play(candidate.moves[0]).board)
+        return not self._one_move_view[1].bad_points(after).any()
+
     # --- accepting ------------------------------------------------------------------------
     def _accept(self, decision: _Decision, observation: Observation) -> list[Event]:
         candidate, t = decision.candidate, observation.t
         events: list[Event] = []
         self._unexplained.clear()
         # a still view showed the first move alone (read, not clearly): the two were not made between still views
-        first_seen_alone = self._one_move_view is not None and self._one_move_view[0] == self.game.position.board
+        first_seen_alone = self._first_seen_alone(candidate)
         self._one_move_view = None
         if candidate.kind == "current":
             if self.desynced:
