@@ -237,7 +237,9 @@ class BoardLocator:
         work = frame
         gray = work  # colour when given: lines are sought in whichever channel shows them best
         best: _Fit | None = None
-        fits: list[_Fit] = []  # every pass's best: a refusal offers the distinct ones
+        # every pass's best: a refusal offers the distinct ones (not the soft look's, which sits less
+        # exactly on a grid the pieces would confirm as well: see below)
+        fits: list[_Fit] = []
         reason = "no grid-like line structure"
         # Cheap first: the low-resolution evidence of the dark-line passes (gray, colour channel) decides
         # which is refined first, and each gets only its leading hypotheses until one is confident; the
@@ -292,7 +294,6 @@ class BoardLocator:
             # on it, 0.50 spacings on the thin kernel's, went unraised: bench inject-048)
             if soft is not None and soft.confidence >= self.min_confidence:
                 best = soft
-            fits += [soft] if soft is not None else []
         self.timings["fit_ms"] = 1000 * (time.perf_counter() - started)
         if best is None:
             raise BoardNotFoundError(reason)

@@ -134,7 +134,7 @@ def _placed_by_pieces(refused: list[tuple[np.ndarray, str, list[BoardGeometry]]]
     set up for a game do (the recorder takes such grids the same way)."""
     start = Position.start().board
     for frame, name, candidates in refused:
-        found = grid_confirmed_by_pieces(frame, [*candidates[:2], *locator.from_pieces(frame)], classifier, start)
+        found = grid_confirmed_by_pieces(frame, [*candidates, *locator.from_pieces(frame)], classifier, start)
         if found is not None and found.unreadable() is None:
             return found, frame, name
     return None
