@@ -73,13 +73,20 @@ def _confidence(score: LatticeScore, rms: float, margin: float) -> float:
     wrong spacing can sit on most lines of a faint grid, never on the diagonals), and the naming
     must beat every one-line shifted or transposed naming (``margin``).
     """
-    clear = np.clip((score.clear - 0.75) / 0.15, 0.0, 1.0)
-    amount = np.clip((score.supported - 40) / 50, 0.0, 1.0)
-    river = 0.5 + 0.5 * np.clip((score.river - 0.3) / 0.5, 0.0, 1.0)
-    palace = 0.5 + 0.5 * np.clip(score.palace / 0.25, 0.0, 1.0)
+    return _evidence(score.clear, score.supported, score.river, score.palace, rms, margin, clear_from=0.75, clear_span=0.15)
+
+
+def _evidence(clear: float, supported: float, river: float, palace: float, rms: float, margin: float, *,
+              clear_from: float, clear_span: float) -> float:
+    """The factors of ``_confidence``; the share of visible lines found counts from ``clear_from`` and
+    in full ``clear_span`` above it."""
+    found = np.clip((clear - clear_from) / clear_span, 0.0, 1.0)
+    amount = np.clip((supported - 40) / 50, 0.0, 1.0)
+    bare_river = 0.5 + 0.5 * np.clip((river - 0.3) / 0.5, 0.0, 1.0)
+    diagonals = 0.5 + 0.5 * np.clip(palace / 0.25, 0.0, 1.0)
     fit = np.clip((0.03 - rms) / 0.015, 0.0, 1.0)
     lead = np.clip(margin / 0.15, 0.0, 1.0)
-    return float(clear * amount * river * palace * fit * lead)
+    return float(found * amount * bare_river * diagonals * fit * lead)
 
 
 def refused_standing(geometry: BoardGeometry) -> float:
@@ -92,13 +99,9 @@ def refused_standing(geometry: BoardGeometry) -> float:
     one-line-shifted neighbours (a low ``margin``) and misses the river.
     """
     details = geometry.details
-    clear = np.clip((details.get("clear", 0.0) - 0.3) / 0.45, 0.0, 1.0)
-    amount = np.clip((details.get("supported", 0.0) - 40) / 50, 0.0, 1.0)
-    river = 0.5 + 0.5 * np.clip((details.get("river", 0.0) - 0.3) / 0.5, 0.0, 1.0)
-    palace = 0.5 + 0.5 * np.clip(details.get("palace", 0.0) / 0.25, 0.0, 1.0)
-    fit = np.clip((0.03 - details.get("rms", 1.0)) / 0.015, 0.0, 1.0)
-    lead = np.clip(details.get("margin", 0.0) / 0.15, 0.0, 1.0)
-    return float(clear * amount * river * palace * fit * lead)
+    return _evidence(details.get("clear", 0.0), details.get("supported", 0.0), details.get("river", 0.0),
+                     details.get("palace", 0.0), details.get("rms", 1.0), details.get("margin", 0.0),
+                     clear_from=0.3, clear_span=0.45)
 
 
 def _refused_order(geometry: BoardGeometry) -> tuple[float, float, float]:
