@@ -230,8 +230,8 @@ def test_a_crowded_board_on_faint_lines_is_offered_on_its_own_grid_first() -> No
         BoardLocator().locate(image)
     offered = caught.value.candidates
     assert 1 < len(offered) <= REFUSED_OFFERED
-    standings = [refused_standing(grid) for grid in offered]
-    assert standings == sorted(standings, reverse=True)
+    ranks = [(grid.confidence, refused_standing(grid)) for grid in offered]  # most confident, then nearest
+    assert ranks == sorted(ranks, reverse=True)
     truth = np.array([[163.8, 64.72], [189.5, 313.62], [426.15, 49.15], [449.12, 275.08]])  # a0 i0 a9 i9
     best = offered[0]
     errors = [np.hypot(*(np.array([g.point(*p) for p in ((0, 0), (8, 0), (0, 9), (8, 9))]) - truth).T).max()
