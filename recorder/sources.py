@@ -1032,6 +1032,8 @@ def open_source(spec: str, *, fps: float | None = None, opener: Opener = open_ca
     if path.is_dir():
         return ImageFolderSource(path, fps)
     if path.is_file():
+        if path.suffix.lower() in IMAGE_SUFFIXES:
+            read_picture(path)  # one that cannot be decoded is told so, not taken for a board never found
         return VideoFileSource(path, fps, opener)
     if not path.exists():
         raise ValueError(f"source {spec!r}: no such file or folder (a camera is a number such as 0, a stream "

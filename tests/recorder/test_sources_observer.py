@@ -122,6 +122,18 @@ def test_folder_and_file_sources(tmp_path: Path) -> None:
         open_source(str(tmp_path))
 
 
+def test_a_picture_file_that_cannot_be_decoded_is_told_so(tmp_path: Path) -> None:
+    # a new user's `record notes.png` (text named as a picture) printed an empty scoresheet and
+    # "the board was never found in the picture"; read-board and calibrate say it cannot be decoded
+    fake = tmp_path / "notes.png"
+    fake.write_text("not a picture")
+    with pytest.raises(ValueError, match=r"cannot decode \S+notes.png as a picture"):
+        open_source(str(fake))
+    real = tmp_path / "board.png"
+    cv2.imwrite(str(real), np.full((16, 16, 3), 90, np.uint8))
+    assert isinstance(open_source(str(real)), VideoFileSource)  # a single picture still opens as before
+
+
 def test_a_cut_picture_in_a_folder_is_skipped_and_named(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     # a tester's truncated JPEG printed the decoder's bare "Premature end of JPEG file" and was read
     # half grey: pieces gone from the board's lower part
