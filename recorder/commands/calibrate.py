@@ -172,7 +172,7 @@ def run(args: argparse.Namespace) -> int:
     by_pieces = ""
     if best is None and refused and Path(args.model or DEFAULT_MODEL).exists():
         best = _placed_by_pieces(refused, locator, PieceClassifier(args.model))
-        by_pieces = " by its pieces, which stand as at a game's start (the grid lines alone did not confirm it)"
+        by_pieces = " by its pieces, which stand as at a game's start, or nearly so (a few moves in; the grid lines alone did not confirm it)"
     if best is None:
         print(f"xqrec calibrate: {reason}", file=sys.stderr)
         return 1

@@ -112,7 +112,7 @@ def test_a_board_whose_lines_do_not_confirm_it_is_placed_by_pieces_set_up_for_a_
     monkeypatch.setattr(BoardLocator, "locate", refuse)
     out, overlay = tmp_path / "c.json", tmp_path / "o.png"
     assert main(["calibrate", str(video), "--out", str(out), "--overlay", str(overlay), "--frames", "3"]) == 0
-    assert "by its pieces, which stand as at a game's start" in capsys.readouterr().out
+    assert "by its pieces, which stand as at a game's start, or nearly so" in capsys.readouterr().out
     placed = BoardGeometry.load(out)
     assert placed.red_side == located.red_side
     moved = [np.hypot(*np.subtract(placed.point(f, r), located.point(f, r))) for f in range(9) for r in range(10)]
