@@ -32,7 +32,7 @@ from calibration import (
 )
 from calibration.geometry import BoardGeometry
 from recorder.commands import distinct_files
-from recorder.session import grid_confirmed_by_pieces
+from recorder.session import blank_picture, grid_confirmed_by_pieces
 from recorder.sources import (
     IMAGE_SUFFIXES,
     open_capture,
@@ -155,7 +155,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             geometry = locator.locate(frame)
         except BoardNotFoundError as error:
-            reason = f"board not found: {error.reason}"
+            reason = f"board not found: {blank_picture(frame) or error.reason}"
             if len(refused) < PIECE_FRAMES:
                 refused.append((frame, name, list(error.candidates)))
             continue

@@ -42,8 +42,12 @@ def test_calibrate_without_a_board_exits_nonzero(tmp_path: Path, capsys) -> None
     source = tmp_path / "table.png"
     cv2.imwrite(str(source), np.full((480, 640, 3), 90, np.uint8))
     assert main(["calibrate", str(source), "--out", str(tmp_path / "c.json")]) == 1
-    assert "board not found" in capsys.readouterr().err
+    assert "board not found: the picture is one flat grey" in capsys.readouterr().err
     assert not (tmp_path / "c.json").exists()
+    # a black picture is told as one, as record tells it (a tester: "no grid-like line structure")
+    cv2.imwrite(str(source), np.zeros((480, 640, 3), np.uint8))
+    assert main(["calibrate", str(source), "--out", str(tmp_path / "c.json")]) == 1
+    assert "board not found: the picture is black" in capsys.readouterr().err
 
 
 def test_lens_calibration_from_a_folder_of_chessboard_views(tmp_path: Path) -> None:
