@@ -33,6 +33,8 @@ from recorder.sources import read_picture
 from recorder.vision import (
     COVERED,
     EMPTY,
+    GOOD_SPACING_PX,
+    MIN_SPACING_PX,
     POINT_NAMES,
     SECOND_LOOK_BELOW,
     PieceClassifier,
@@ -70,12 +72,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=run)
 
 
-# A grid spacing in the picture below MIN_SPACING_PX is too small for the characters to be read, and
-# below GOOD_SPACING_PX they are often misread: of 35 held-out renders at 320x240-640x480, 8 of the 11
-# boards at 12-18 px had 1-10 points wrong, and of the 24 at 18 px or more one had one point wrong.
-MIN_SPACING_PX = 12
 TOPS_MIN_SHIFT = 0.1  # spacings the piece tops must stand off their points to be read there instead
-GOOD_SPACING_PX = 20
 SURE = 0.9  # a point read with less probability is named for a person to check (300 of 326 misread test points are)
 MIRROR_TRY = -0.03  # a located board read less surely than this is read flipped left to right too
 MIRROR_MARGIN = 0.03  # and the flipped reading taken when it is surer by this much

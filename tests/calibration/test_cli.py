@@ -27,6 +27,18 @@ def test_calibrate_image_writes_json_and_overlay(tmp_path: Path) -> None:
     assert drawn is not None and drawn.shape == view.image.shape
 
 
+def test_calibrate_warns_of_a_board_too_small_to_read_reliably(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # a new-user tester: a 320x180 picture was calibrated with no word that read-board would warn of
+    view = render_drawn(51, pieces=start_pieces())
+    source = tmp_path / "frame.png"
+    cv2.imwrite(str(source), view.image)
+    assert main(["calibrate", str(source), "--out", str(tmp_path / "big.json")]) == 0
+    assert "the board is small" not in capsys.readouterr().err
+    cv2.imwrite(str(source), cv2.resize(view.image, (320, 240), interpolation=cv2.INTER_AREA))
+    assert main(["calibrate", str(source), "--out", str(tmp_path / "small.json")]) == 0
+    assert "warning: the board is small in the picture" in capsys.readouterr().err
+
+
 def test_calibrate_with_explicit_red_side_on_an_empty_board(tmp_path: Path) -> None:
     view = render_drawn(52, rotation_deg=92.0, tilt_deg=10.0)
     source = tmp_path / "empty.jpg"
