@@ -115,6 +115,9 @@ def read_picture(path: str | Path) -> tuple[np.ndarray, str]:
     image, said = decode_picture(data)
     if image is None:
         kind = _UNSUPPORTED.get(path.suffix.lower())
+        if path.suffix.lower() in VIDEO_SUFFIXES:
+            raise ValueError(f"{path} is a video, not a picture: xqrec record records a game from it, and xqrec "
+                             "calibrate finds its board")
         if kind:
             raise ValueError(f"{path}: {kind} pictures cannot be read here; save or export the photo as JPEG")
         raise ValueError(f"cannot decode {path} as a picture (not one, or damaged); JPEG, PNG, BMP, TIFF and "

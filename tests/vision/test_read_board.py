@@ -364,6 +364,8 @@ def test_a_calibration_of_another_view_is_refused(tmp_path: Path, capsys: pytest
     ("empty.jpg", b"", "is empty"),
     ("text.jpg", b"not a picture at all", "cannot decode"),
     ("phone.heic", b"\x00\x00\x00\x18ftypheic", "HEIC pictures cannot be read here"),
+    # a new-user tester's read-board on a video was told it could not be decoded as a picture
+    ("game.mp4", b"\x00\x00\x00\x18ftypisom", "is a video, not a picture: xqrec record records a game"),
     ("cut.jpg", cv2.imencode(".jpg", np.full((48, 64, 3), 90, np.uint8))[1].tobytes()[:-200], "JPEG file is cut short"),
 ])
 def test_a_file_that_is_no_readable_picture_says_why(tmp_path: Path, capsys: pytest.CaptureFixture[str],
