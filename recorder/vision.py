@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import math
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -200,13 +201,23 @@ def file_sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
-# A point read less surely than this is read again at three quarter turns (PieceClassifier.predict_crops;
-# read-board's, not the recorder's).
 # A grid spacing in the picture below MIN_SPACING_PX is too small for the characters to be read, and
 # below GOOD_SPACING_PX they are often misread: of 35 held-out renders at 320x240-640x480, 8 of the 11
 # boards at 12-18 px had 1-10 points wrong, and of the 24 at 18 px or more one had one point wrong.
 MIN_SPACING_PX = 12
 GOOD_SPACING_PX = 20
+
+
+def small_board_note(spacing_px: float) -> str:
+    """What to tell of a board whose grid spacing in the picture is ``spacing_px`` ("" when large enough)."""
+    if spacing_px >= GOOD_SPACING_PX:
+        return ""
+    return (f"the board is small in the picture ({math.floor(spacing_px * 10) / 10:.1f} px per grid spacing): "
+            f"characters this small are often misread; {GOOD_SPACING_PX} px or more reads reliably")
+
+
+# A point read less surely than this is read again at three quarter turns (PieceClassifier.predict_crops;
+# read-board's, not the recorder's).
 SECOND_LOOK_BELOW = 0.99
 
 

@@ -42,7 +42,7 @@ from recorder.sources import (
     why_no_answer,
     why_unreadable,
 )
-from recorder.vision import DEFAULT_MODEL, GOOD_SPACING_PX, PieceClassifier, settle_red_side
+from recorder.vision import DEFAULT_MODEL, PieceClassifier, settle_red_side, small_board_note
 from rules import Position
 
 PIECE_FRAMES = 3  # frames whose refused grids are tried against the pieces when no frame gives a board
@@ -185,9 +185,9 @@ def run(args: argparse.Namespace) -> int:
     if cut:
         print(f"warning: {len(cut)} point(s) lie at or beyond the picture's edge ({', '.join(cut)}): pieces there "
               "cannot be read; frame the whole board", file=sys.stderr)
-    if geometry.spacing_px() < GOOD_SPACING_PX:  # as read-board warns of the same picture
-        print(f"warning: the board is small in the picture ({geometry.spacing_px():.1f} px per grid spacing): "
-              f"characters this small are often misread; {GOOD_SPACING_PX} px or more reads reliably", file=sys.stderr)
+    small = small_board_note(geometry.spacing_px())  # as read-board warns of the same picture
+    if small:
+        print(f"warning: {small}", file=sys.stderr)
     geometry.save(args.out)
     if args.overlay and not cv2.imwrite(str(args.overlay), draw_overlay(frame, geometry)):
         raise OSError(f"the overlay {args.overlay} could not be written (calibration written to {args.out})")

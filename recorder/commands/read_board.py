@@ -44,6 +44,7 @@ from recorder.vision import (
     occupied_points,
     point_index,
     settle_red_side,
+    small_board_note,
     sureness,
 )
 from rules import Position
@@ -156,10 +157,9 @@ class BoardReading:
         if self.mirrored:
             out.append("the picture looks mirrored (the characters read better flipped left to right): it was "
                        "read flipped back; a camera's mirror setting or a photo of a mirror does this")
-        spacing = self.geometry.spacing_px()
-        if spacing < GOOD_SPACING_PX:
-            out.append(f"the board is small in the picture ({math.floor(spacing * 10) / 10:.1f} px per grid spacing): characters this "
-                       f"small are often misread; {GOOD_SPACING_PX} px or more reads reliably")
+        small = small_board_note(self.geometry.spacing_px())
+        if small:
+            out.append(small)
         if self.off_point:
             out.append(f"{len(self.off_point)} piece(s) stand off their points ({_distances(self.off_point)} of a grid "
                        "spacing): each was read at its nearest point, which may not be where it belongs; set them "
