@@ -127,6 +127,13 @@ class BoardReading:
         return {name: (alone, legal) for name, alone, legal in zip(POINT_NAMES, self.probs.labels(), self.labels,
                                                                     strict=True) if alone != legal}
 
+    def covered(self) -> list[str]:
+        """Points the reading leaves covered (a hand, glare), the picture's cut-off ones aside: those the
+        classifier read so and those the rules set so because no piece they allow fits the point (under
+        glare a general that reads as nothing). The placement writes them empty, so they must be named."""
+        return [name for name, label in zip(POINT_NAMES, self.labels, strict=True)
+                if label == COVERED and name not in self.unseen]
+
     def over_limit(self, sure: float = OVER_LIMIT_SURE) -> str:
         """The piece kinds the classifier alone read more of than a side has, where the rules had to
         take one read at least ``sure`` for something else, with their points (``"4 red chariots
@@ -177,7 +184,7 @@ class BoardReading:
         ruled = self.set_by_rules()
         # glare is told where it touches the reading (a bright white board "washed out" everywhere but
         # read surely is no news): points under it read unsure, set by the rules, or read as covered
-        covered = [name for name in self.probs.covered_points() if name not in self.unseen]
+        covered = self.covered()
         hurt = [name for name in self.glared if name in doubtful or name in ruled or name in covered]
         if len(self.glared) >= GLARE_WARN_POINTS and hurt:
             out.append(f"glare washes out {len(self.glared)} point(s), and {len(hurt)} of them read unsure "
@@ -203,7 +210,7 @@ class BoardReading:
                        "compression or an unusual set make a picture read poorly)")
         if problem:
             out.append(f"no game can show this placement ({problem}); some points are misread"
-                       + (" or not seen" if self.unseen or self.probs.covered_mask().any() else ""))
+                       + (" or not seen" if self.unseen or self.covered() else ""))
         return out
 
     def doubtful(self, sure: float = SURE) -> dict[str, tuple[str, float, str, float]]:
@@ -489,7 +496,7 @@ def run(args: argparse.Namespace) -> int:
         return 1
     ruled = seen.set_by_rules()  # points the classifier alone read otherwise
     problem = impossible(placement)
-    covered = [name for name in probs.covered_points() if name not in seen.unseen]
+    covered = seen.covered()
     warnings = seen.warnings(problem)
     if brightest < DARK:
         warnings.insert(0, f"the picture is dark (its brightest parts at {brightest:.0f} of 255): colours and "

@@ -323,6 +323,23 @@ def test_unsure_readings_glare_and_hands_are_warned_of() -> None:
     assert any("2 point(s) are covered (c3, d0: a hand?)" in w for w in covered)
 
 
+def test_a_point_the_rules_leave_covered_is_named_covered() -> None:
+    """A tester's glare frame: the black general washed white read as a red elephant, which cannot
+    stand on e9; the rules left e9 covered and the placement wrote it empty, but the covered line
+    (and the JSON's list) named only what the classifier alone read as covered, so e9 went unmentioned."""
+    from recorder.commands.read_board import BoardReading
+    from recorder.placement import legal_labels
+    from tests.vision.test_placement import reading
+
+    geometry = BoardGeometry(homography=np.eye(3), image_size=(640, 480), confidence=1.0, red_side="bottom")
+    washed = reading(e9={"B": 0.7, "covered": 0.25, "k": 0.05})
+    seen = BoardReading(washed, legal_labels(washed), geometry, {})
+    assert washed.covered_points() == [] and seen.covered() == ["e9"]
+    assert any("1 point(s) are covered (e9: a hand?)" in w for w in seen.warnings())
+    cut = BoardReading(washed, legal_labels(washed), geometry, {}, unseen=("e9",))
+    assert cut.covered() == []  # a point cut off by the picture's edge is told as that
+
+
 def test_a_calibration_a_whole_spacing_off_the_board_is_refused(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Every line of a grid moved one spacing still lies on a board line but one: the line check
