@@ -81,7 +81,10 @@ def outline_quads(gray: np.ndarray, max_quads: int = 3) -> list[np.ndarray]:
     so the comb fits inside it find the lattice's scale where the surviving lines alone would not.
     """
     smooth = cv2.GaussianBlur(gray, (0, 0), 1.5)
-    edges = cv2.dilate(cv2.Canny(smooth, 20, 60), np.ones((3, 3), np.uint8))
+    # Canny's thinning breaks ties one way, so the picture turned half round gives edges a pixel
+    # apart where they are faint, and the board's outline closed or not: the edges of both ways round
+    turned = cv2.Canny(np.ascontiguousarray(smooth[::-1, ::-1]), 20, 60)[::-1, ::-1]
+    edges = cv2.dilate(np.maximum(cv2.Canny(smooth, 20, 60), turned), np.ones((3, 3), np.uint8))
     contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
     area_min = 0.05 * gray.shape[0] * gray.shape[1]
     found: list[tuple[float, np.ndarray]] = []
@@ -90,21 +93,16 @@ def outline_quads(gray: np.ndarray, max_quads: int = 3) -> list[np.ndarray]:
         area = float(cv2.contourArea(hull))
         if area < area_min:
             continue
-        perimeter = cv2.arcLength(hull, True)
-        for frac in (0.02, 0.04, 0.06):
-            approx = cv2.approxPolyDP(hull, frac * perimeter, True)
-            if len(approx) == 4:
-                quad = approx.reshape(4, 2).astype(np.float64)
-                if not any(np.abs(quad - q).max() < 4 for _, q in found):
-                    found.append((area, quad))
-                break
+        quad = _hull_quad(hull, (0.02, 0.04, 0.06))
+        if quad is not None and not any(np.abs(quad - q).max() < 4 for _, q in found):
+            found.append((area, quad))
     found.sort(key=lambda item: -item[0])
     return [quad for _, quad in found[:max_quads]]
 
 
 def _gridness_quads(gx: np.ndarray, gy: np.ndarray) -> list[np.ndarray]:
     """Quads around the largest region where strokes run two ways (structure tensor far from coherent)."""
-    sigma = max(4.0, gx.shape[1] / 80)
+    sigma = max(4.0, max(gx.shape) / 80)  # the long side: a turned picture gets the same smoothing
     # The tensor is smoothed over many pixels, so it is built on a copy reduced by ``step`` (area
     # averaging, then the rest of the blur): the same field sampled every ``step`` pixels, 10x cheaper.
     step = max(1, int(sigma // 2))
@@ -151,18 +149,39 @@ def _balance(angle: np.ndarray, magnitude: np.ndarray) -> float:
 
 def _quads_of_hull(hull: np.ndarray) -> list[np.ndarray]:
     """A 4-gon approximating ``hull`` (when one fits) and the hull's minimum-area rectangle."""
-    out = []
-    perimeter = cv2.arcLength(hull, True)
-    for frac in (0.02, 0.04, 0.06, 0.09, 0.12):
-        approx = cv2.approxPolyDP(hull, frac * perimeter, True)
-        if len(approx) == 4:
-            out.append(approx.reshape(4, 2).astype(np.float64))
-            break
-        if len(approx) < 4:
-            break
+    quad = _hull_quad(hull, (0.02, 0.04, 0.06, 0.09, 0.12))
     box = cv2.boxPoints(cv2.minAreaRect(hull)).astype(np.float64)
-    out.append(box)
-    return out
+    return ([] if quad is None else [quad]) + [box]
+
+
+HULL_STARTS = 24  # points of a hull the polygon approximation is started from
+
+
+def _hull_quad(hull: np.ndarray, fractions: tuple[float, ...]) -> np.ndarray | None:
+    """The 4-gon of largest area that ``cv2.approxPolyDP`` makes of ``hull`` at the first tolerance
+    (a fraction of its perimeter) that makes any, over several starting points; None when none does.
+
+    The approximation splits a closed curve first at its starting point, so from one start a hull
+    with a cut corner gives a 4-gon along the board's edge and from another five corners or three:
+    the start is wherever the contour search met the shape first, and a tester's faint-lined board
+    was outlined (and found) in one half of its turns and mirrors and not in the other. Corners are
+    put in one order, the first nearest the picture's top left."""
+    points = hull.reshape(-1, 2)
+    perimeter = cv2.arcLength(hull, True)
+    step = max(1, len(points) // HULL_STARTS)
+    for fraction in fractions:
+        quads, fewer = [], True
+        for start in range(0, len(points), step):
+            approx = cv2.approxPolyDP(np.roll(points, -start, axis=0).reshape(-1, 1, 2), fraction * perimeter, True)
+            fewer = fewer and len(approx) < 4
+            if len(approx) == 4:
+                quads.append(approx.reshape(4, 2).astype(np.float64))
+        if quads:
+            best = max(quads, key=lambda quad: (cv2.contourArea(quad.astype(np.float32)), -quad.sum()))
+            return np.roll(best, -int(np.argmin(best.sum(axis=1))), axis=0)
+        if fewer:  # coarser tolerances give fewer corners still
+            break
+    return None
 
 
 def _fit_1d(profile: np.ndarray, n: int, span: float, *, low: float | None = None,
