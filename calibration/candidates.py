@@ -66,11 +66,22 @@ def candidate_quads(response: np.ndarray, max_quads: int = 6) -> list[np.ndarray
     ranked.sort(key=lambda item: -item[0])
     quads: list[np.ndarray] = list(_gridness_quads(gx, gy))
     for _, quad in ranked:
-        if not any(np.abs(quad - q).max() < 4 for q in quads):
+        if not any(same_quad(quad, q) for q in quads):
             quads.append(quad)
         if len(quads) >= max_quads:
             break
     return quads
+
+
+def same_quad(a: np.ndarray, b: np.ndarray, tolerance: float = 4.0) -> bool:
+    """Whether quads ``a`` and ``b`` (4x2) have the same corners within ``tolerance`` pixels, whichever
+    corner each starts at and whichever way round it runs: the inner and outer edge of one outline,
+    or a hull's 4-gon and its bounding box, are one quad however their corners were listed."""
+    for turned in (b, b[::-1]):
+        for shift in range(4):
+            if np.abs(a - np.roll(turned, shift, axis=0)).max() < tolerance:
+                return True
+    return False
 
 
 def outline_quads(gray: np.ndarray, max_quads: int = 3) -> list[np.ndarray]:
@@ -94,7 +105,7 @@ def outline_quads(gray: np.ndarray, max_quads: int = 3) -> list[np.ndarray]:
         if area < area_min:
             continue
         quad = _hull_quad(hull, (0.02, 0.04, 0.06))
-        if quad is not None and not any(np.abs(quad - q).max() < 4 for _, q in found):
+        if quad is not None and not any(same_quad(quad, q) for _, q in found):
             found.append((area, quad))
     found.sort(key=lambda item: -item[0])
     return [quad for _, quad in found[:max_quads]]
@@ -164,8 +175,8 @@ def _hull_quad(hull: np.ndarray, fractions: tuple[float, ...]) -> np.ndarray | N
     The approximation splits a closed curve first at its starting point, so from one start a hull
     with a cut corner gives a 4-gon along the board's edge and from another five corners or three:
     the start is wherever the contour search met the shape first, and a tester's faint-lined board
-    was outlined (and found) in one half of its turns and mirrors and not in the other. Corners are
-    put in one order, the first nearest the picture's top left."""
+    was outlined (and found) in one half of its turns and mirrors and not in the other. The first
+    corner is the one of least x + y (compare quads with ``same_quad``, not corner by corner)."""
     points = hull.reshape(-1, 2)
     perimeter = cv2.arcLength(hull, True)
     step = max(1, len(points) // HULL_STARTS)

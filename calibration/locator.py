@@ -18,7 +18,14 @@ import cv2
 import numpy as np
 
 from calibration.board import FILES
-from calibration.candidates import Hypothesis, candidate_quads, hypotheses_from_quad, outline_quads, realign
+from calibration.candidates import (
+    Hypothesis,
+    candidate_quads,
+    hypotheses_from_quad,
+    outline_quads,
+    realign,
+    same_quad,
+)
 from calibration.discs import disc_lattices
 from calibration.errors import BoardNotFoundError
 from calibration.evidence import line_response, project, spacing_px, to_gray
@@ -362,7 +369,7 @@ class BoardLocator:
         if dark:  # the board's outline, in case glare or blur left too few lines to outline the grid
             small = cv2.resize(gray, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA) if factor < 1 else gray
             outlines = outline_quads(to_gray(small) if small.ndim == 3 else small)
-            quads += [q for q in outlines if not any(np.abs(q - other).max() < 4 for other in quads)]
+            quads += [q for q in outlines if not any(same_quad(q, other) for other in quads)]
         if not quads:
             return None, "no grid-like line structure"
         hyps: list[Hypothesis] = []

@@ -128,9 +128,10 @@ class BoardReading:
                                                                     strict=True) if alone != legal}
 
     def covered(self) -> list[str]:
-        """Points the reading leaves covered (a hand, glare), the picture's cut-off ones aside: those the
-        classifier read so and those the rules set so because no piece they allow fits the point (under
-        glare a general that reads as nothing). The placement writes them empty, so they must be named."""
+        """Points the reading leaves covered, the picture's cut-off ones aside: those the classifier read
+        so (a hand, glare) and those the rules set so because no reading they allow fits the point better
+        (under glare a general read as a red elephant on e9; a chariot over the count of two). The
+        placement writes them empty, so they must be named."""
         return [name for name, label in zip(POINT_NAMES, self.labels, strict=True)
                 if label == COVERED and name not in self.unseen]
 
@@ -190,10 +191,15 @@ class BoardReading:
             out.append(f"glare washes out {len(self.glared)} point(s), and {len(hurt)} of them read unsure "
                        f"({_names(hurt)}): a piece there may be misread (its colour above all) or missed; move the "
                        "light or the camera")
-        if covered:
-            why = "a hand, or glare?" if set(covered) <= set(self.glared) else "a hand?"
-            out.append(f"{len(covered)} point(s) are covered ({_names(covered)}: {why}): what stands there is "
-                       "not read and the placement shows them empty")
+        seen_covered = [name for name in covered if name not in ruled]  # the classifier's own reading
+        if seen_covered:
+            why = "a hand, or glare?" if set(seen_covered) <= set(self.glared) else "a hand?"
+            out.append(f"{len(seen_covered)} point(s) are covered ({_names(seen_covered)}: {why}): what stands "
+                       "there is not read and the placement shows them empty")
+        left = [name for name in covered if name in ruled]
+        if left:
+            out.append(f"{len(left)} point(s) read as no piece the rules allow there ({_names(left)}): the "
+                       "placement shows them empty; check what stands there")
         over = self.over_limit()
         if over:
             out.append(f"the camera read {over}: the rules kept the surest and read the others as their next "
@@ -244,7 +250,8 @@ TROUBLE_MARGIN = 2  # points overruled or covered that a given grid's reading mu
 
 def _trouble(seen: BoardReading) -> int:
     """Points the rules overruled or read covered: what a grid placed off the board makes of its pieces."""
-    return len(seen.overruled()) + len([name for name in seen.probs.covered_points() if name not in seen.unseen])
+    read_covered = {name for name in seen.probs.covered_points() if name not in seen.unseen}
+    return len(seen.overruled()) + len(read_covered | set(seen.covered()))
 
 
 def _grid_off_the_board(seen: BoardReading, image: np.ndarray, classifier: PieceClassifier) -> str:
@@ -361,7 +368,8 @@ def _read(image: np.ndarray, classifier: PieceClassifier, geometry: BoardGeometr
     t4 = time.perf_counter()
     occupied = np.zeros(90, dtype=bool)
     occupied[_POINT_SQUARES] = [label != EMPTY for label in labels]
-    hidden = {_SQUARE_OF_NAME[name] for name in (*unseen, *probs.covered_points())}
+    hidden = {_SQUARE_OF_NAME[name] for name, label in zip(POINT_NAMES, labels, strict=True)
+              if label == COVERED or name in unseen or name in probs.covered_points()}
     discs = find_discs(rectified, geometry.spacing, geometry.margin, occupied=occupied,
                        blind=washed >= GLARE_NO_PATCH)  # as the recorder: a washed patch's lines are no disc
     loose = loose_pieces(discs, occupied)
