@@ -36,8 +36,17 @@ def draw_overlay(frame: np.ndarray, geometry: BoardGeometry) -> np.ndarray:
     side = geometry.red_side or "undetermined"
     by_pieces = CONFIRMED_BY_PIECES in geometry.details  # the lines did not confirm it: its pieces did
     text = f"{'placed by the pieces' if by_pieces else f'confidence {geometry.confidence:.2f}'}  red side: {side}"
-    # white on a dark box: an outline drawn as thicker text does not line up with the text on OpenCV 5
-    (width, height), below = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, 0.8 * scale, scale)
-    cv2.rectangle(out, (4, 30 * scale - height - 6), (16 + width, 30 * scale + below + 4), (0, 0, 0), -1)
-    cv2.putText(out, text, (10, 30 * scale), cv2.FONT_HERSHEY_SIMPLEX, 0.8 * scale, (255, 255, 255), scale, cv2.LINE_AA)
+    # white on a dark box: an outline drawn as thicker text does not line up with the text on OpenCV 5;
+    # the text shrinks to fit a small picture's width (at 320x180 the side was cut off)
+    size = 0.8 * scale
+    (width, height), below = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, size, scale)
+    while width > out.shape[1] - 24 and size > MIN_TEXT_SCALE:  # text width is not quite linear in size
+        size = max(MIN_TEXT_SCALE, size * 0.9)
+        (width, height), below = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, size, scale)
+    base = 10 + height
+    cv2.rectangle(out, (4, base - height - 6), (16 + width, base + below + 4), (0, 0, 0), -1)
+    cv2.putText(out, text, (10, base), cv2.FONT_HERSHEY_SIMPLEX, size, (255, 255, 255), scale, cv2.LINE_AA)
     return out
+
+
+MIN_TEXT_SCALE = 0.3  # smaller is unreadable: a picture narrower than this text shows part of it

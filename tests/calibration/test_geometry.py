@@ -177,3 +177,18 @@ def test_a_mirrored_grid_keeps_each_name_on_its_point_of_the_flipped_picture(len
     seen = geometry.rectify(image)[:, ::-1, 2].astype(float)  # files the other way round
     in_mirror = mirrored.rectify(np.ascontiguousarray(image[:, ::-1]))[:, :, 2].astype(float)
     assert np.abs(seen - in_mirror).mean() < 1.0 and np.argmax(seen) == np.argmax(in_mirror)
+
+
+def test_the_overlays_label_fits_a_small_picture() -> None:
+    """At 320x180 the label ("confidence 1.00  red side: bottom") ran past the picture's edge, cut
+    off mid-word; it now shrinks to fit, and a large picture's is as large as before."""
+    from calibration import draw_overlay
+
+    for size, label_height in (((180, 320), 30), ((960, 1280), 40)):
+        frame = np.full((*size, 3), 200, dtype=np.uint8)
+        h = np.array([[size[1] / 16, 0.0, size[1] / 4], [0.0, -size[0] / 14, size[0] * 0.8], [0.0, 0.0, 1.0]])
+        geometry = BoardGeometry(homography=h, image_size=(size[1], size[0]), confidence=1.0, red_side="bottom")
+        out = draw_overlay(frame, geometry)
+        row = out[8]  # through the label's dark box
+        assert (row[4:9] == 0).all() and (row[-4:] != 0).any()
+        assert (out[: label_height + 10, 8] == 0).sum() >= label_height * 0.6
