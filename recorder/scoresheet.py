@@ -240,12 +240,12 @@ def move_label(ply: int, start: Position) -> str:
 
 
 def round_of(ply: int, start: Position | None = None) -> str:
-    """Where a ply count points: from the start position ply 3 -> ``after 2. (red)``, ply 4 ->
-    ``after 2... (black)``."""
+    """Where a ply count points: from the start position ply 3 -> ``after move 2 (red)``, ply 4 ->
+    ``after move 2 (black)``: the words the alerts and the foul advice use (``Position.move_name``),
+    so that a note on the sheet and the alert it came from name the move alike."""
     if ply <= 0:
         return "before the first move"
-    start = start or Position.start()
-    return f"after {move_label(ply, start)} ({start.numbered(ply)[1]})"
+    return f"after {(start or Position.start()).move_name(ply)}"
 
 
 def scoresheet_text(game: RecordedGame, *, title: str = "", with_clock: bool = True, verdicts: bool = True) -> str:

@@ -25,7 +25,7 @@ def _events() -> list[Event]:
 def test_text_export_has_the_advice_and_every_note_of_the_pgn() -> None:
     events = _events()
     text = export_text(events, GameInfo(event="Open", round="2", board=1))
-    assert PERPETUAL in text and "after 5... (black): Advice, perpetual check: 红方单方面长将，判负 (art. 25.1)" in text
+    assert PERPETUAL in text and "after move 5 (black): Advice, perpetual check: 红方单方面长将，判负 (art. 25.1)" in text
     assert "perpetual_check" not in text  # a sheet names the reason in words, the PGN by its code
     for _, note in game_notes(events, rebuild(events)):
         assert note in " ".join(export_pgn(events).split())  # the PGN wraps its lines at 79
@@ -38,7 +38,7 @@ def test_text_export_has_the_advice_and_every_note_of_the_pgn() -> None:
 def test_scoresheet_text_shows_the_advice_and_the_end() -> None:
     events = _events()
     sheet = scoresheet_text(rebuild(events))
-    assert f"after 5... (black): arbiter's ruling needed (perpetual check, art. 25.1, suggests 0-1): {PERPETUAL}" in sheet
+    assert f"after move 5 (black): arbiter's ruling needed (perpetual check, art. 25.1, suggests 0-1): {PERPETUAL}" in sheet
     assert PERPETUAL not in scoresheet_text(rebuild(events), verdicts=False)
 
 
@@ -104,12 +104,12 @@ def test_equipment_trouble_is_told_apart_from_fouls_and_the_arbiters_notes_are_k
 def test_notes_name_the_round_as_the_scoresheet_numbers_it_for_a_game_begun_from_a_position() -> None:
     from recorder.exports.text import round_of
 
-    assert (round_of(3), round_of(4)) == ("after 2. (red)", "after 2... (black)")
+    assert (round_of(3), round_of(4)) == ("after move 2 (red)", "after move 2 (black)")
     later = Position.from_fen("2Rrka3/4a4/6n2/8p/p1C6/2P6/c3cp2P/N3C4/4N4/2BAKAB2 w - - 18 31")
     assert (round_of(1, later), round_of(2, later), round_of(3, later)) == (
-        "after 31. (red)", "after 31... (black)", "after 32. (red)")
+        "after move 31 (red)", "after move 31 (black)", "after move 32 (red)")
     black_first = Position.from_fen("3k5/9/9/9/9/9/9/9/9/4K4 b - - 0 5")
-    assert (round_of(1, black_first), round_of(2, black_first)) == ("after 5... (black)", "after 6. (red)")
+    assert (round_of(1, black_first), round_of(2, black_first)) == ("after move 5 (black)", "after move 6 (red)")
 
 
 def test_a_sheet_says_when_the_arbiter_corrected_a_move_and_who_marked_the_result() -> None:
@@ -180,8 +180,8 @@ def test_sheet_notes_go_in_the_order_of_the_moves() -> None:
     notes = text.split("Alerts, corrections and verdicts:\n")[1].splitlines()
     plies = [ply for ply, _ in game_notes(events, rebuild(events), sheet=True)]
     assert plies == sorted(plies) and len(notes) == len(plies)
-    assert notes.index("  after 1. (red): clock: the press of ply 1 may not have been heard") < notes.index(
-        "  after 2. (red): clock: the press of ply 3 may not have been heard")
+    assert notes.index("  after move 1 (red): clock: the press of ply 1 may not have been heard") < notes.index(
+        "  after move 2 (red): clock: the press of ply 3 may not have been heard")
 
 
 def test_the_sheets_count_each_side_s_foul_alerts_and_say_how_the_game_ended() -> None:

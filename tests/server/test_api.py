@@ -163,7 +163,7 @@ def test_a_board_trouble_says_when_the_board_was_put_back(console: Any) -> None:
     alerts = json.loads(get(console.url + f"/api/games/{game}")[1])["alerts"]
     assert [(a["kind"], a.get("back")) for a in alerts] == [
         ("board_disturbed", None),  # the game went on past it: not this restoration's
-        ("illegal_move", "the board was put back at 0:00:12.5 into the recording, as it stood after 1. (red)")]
+        ("illegal_move", "the board was put back at 0:00:12.5 into the recording, as it stood after move 1 (red)")]
     assert all(a["acknowledged"] is None for a in alerts)  # the arbiter still rules on the foul
 
 

@@ -161,7 +161,7 @@ def test_comments_are_no_alerts_and_are_labelled_on_the_sheet() -> None:
     assert [(e.ply, e.text) for e in events if isinstance(e, Comment)] == [
         (0, "开局"), (1, "A classic opening"), (2, "written by an old export")]
     sheet = export_text(events, store.game(game_id).info)
-    assert "  after 1. (red): comment: A classic opening\n" in sheet and "alert" not in sheet
+    assert "  after move 1 (red): comment: A classic opening\n" in sheet and "alert" not in sheet
 
 
 def test_a_comment_stored_as_an_alert_by_an_older_version_is_read_as_a_comment() -> None:
