@@ -179,7 +179,7 @@ def _advice_text(loss: FoulLoss, side: str, counted: list[Alert], start: Positio
     """The advice's words; each foul is placed by the move it came after, named as the scoresheet
     numbers it (the sheet that prints the advice has no plies: a reviewer)."""
     def when(alert: Alert) -> str:
-        return f"after {start.move_name(alert.ply)}" if alert.ply > 0 else "before the first move"
+        return start.after(alert.ply)
 
     listed = ", ".join(f"{_WHAT[a.kind]} {when(a)}" for a in counted)
     unless = "unless the arbiter rules one of them no foul: the decision is the arbiter's"

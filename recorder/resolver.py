@@ -863,7 +863,7 @@ class Resolver:
         self._lost_at = self.game.ply
         squares = tuple(sorted({name for alert in alerts for name in alert.squares}, key=parse_square))
         start, ply = self.game.start, self.game.ply
-        stops = f"after {start.move_name(ply)}" if ply else "before the first move"
+        stops = start.after(ply)
         blind = [square_name(sq) for sq in sorted(self._blind)]
         why = ("the camera misread a move, or the board went wrong unseen" if not blind
                else f"glare blows out {', '.join(blind)}, where moves can be made unseen" if len(blind) <= 8
@@ -895,7 +895,7 @@ class Resolver:
             return []
         self._lost_at = self.game.ply
         start, ply = self.game.start, self.game.ply
-        stops = f"after {start.move_name(ply)}" if ply else "before the first move"
+        stops = start.after(ply)
         blind = [square_name(sq) for sq in sorted(self._blind)]
         why = ("" if not blind else f" (glare blows out {', '.join(blind)}, where moves can be made unseen)"
                if len(blind) <= 8 else f" (glare blows out {len(blind)} points, where moves can be made unseen)")

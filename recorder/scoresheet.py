@@ -243,9 +243,7 @@ def round_of(ply: int, start: Position | None = None) -> str:
     """Where a ply count points: from the start position ply 3 -> ``after move 2 (red)``, ply 4 ->
     ``after move 2 (black)``: the words the alerts and the foul advice use (``Position.move_name``),
     so that a note on the sheet and the alert it came from name the move alike."""
-    if ply <= 0:
-        return "before the first move"
-    return f"after {(start or Position.start()).move_name(ply)}"
+    return (start or Position.start()).after(ply)
 
 
 def scoresheet_text(game: RecordedGame, *, title: str = "", with_clock: bool = True, verdicts: bool = True) -> str:

@@ -324,6 +324,11 @@ class Position:
         number, side = self.numbered(ply)
         return f"move {number} ({side})"
 
+    def after(self, ply: int) -> str:
+        """Where a count of ``ply`` moves made from here stands, in words: ``after move 6 (black)``,
+        ``before the first move`` for none (alerts, advice and the sheet's notes all say it so)."""
+        return f"after {self.move_name(ply)}" if ply > 0 else "before the first move"
+
     def piece_at(self, sq: int | str) -> str | None:
         """The FEN letter on a square (number or ICCS name), or ``None`` if it is empty."""
         piece = self._board[_square(sq)]

@@ -368,8 +368,9 @@ def _read(image: np.ndarray, classifier: PieceClassifier, geometry: BoardGeometr
     t4 = time.perf_counter()
     occupied = np.zeros(90, dtype=bool)
     occupied[_POINT_SQUARES] = [label != EMPTY for label in labels]
+    read_covered = set(probs.covered_points())
     hidden = {_SQUARE_OF_NAME[name] for name, label in zip(POINT_NAMES, labels, strict=True)
-              if label == COVERED or name in unseen or name in probs.covered_points()}
+              if label == COVERED or name in unseen or name in read_covered}
     discs = find_discs(rectified, geometry.spacing, geometry.margin, occupied=occupied,
                        blind=washed >= GLARE_NO_PATCH)  # as the recorder: a washed patch's lines are no disc
     loose = loose_pieces(discs, occupied)

@@ -222,3 +222,5 @@ def test_moves_are_numbered_as_a_scoresheet_numbers_them() -> None:
     assert [Position.start().move_name(ply) for ply in (1, 2, 3)] == ["move 1 (red)", "move 1 (black)", "move 2 (red)"]
     black_first = Position.from_fen("3k5/9/9/9/9/9/9/9/9/4K4 b - - 0 5")
     assert [black_first.numbered(ply) for ply in (1, 2)] == [(5, "black"), (6, "red")]
+    assert [black_first.after(ply) for ply in (0, 1, 2)] == [
+        "before the first move", "after move 5 (black)", "after move 6 (red)"]
