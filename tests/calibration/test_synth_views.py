@@ -72,3 +72,17 @@ def test_a_board_a_little_out_of_focus_is_found_by_a_second_look(monkeypatch: py
     monkeypatch.setattr(Locator, "_soft_look", lambda *args: None)  # the thin-line kernel alone refuses it
     with pytest.raises(BoardNotFoundError, match="too weak"):
         BoardLocator().locate(image)
+
+
+def test_a_benchmark_view_turned_to_portrait_is_located_on_its_turned_points() -> None:
+    """``bench_calibration --portrait``: the view turned a quarter turn, its true points and red's
+    side turned with it, is found where the turned points say (a camera mounted on its side)."""
+    from bench.bench_calibration import make_view, turned_portrait
+
+    view = make_view(3)
+    portrait = turned_portrait(view)
+    assert portrait.image.shape[:2] == view.image.shape[1::-1]
+    geometry = BoardLocator().locate(portrait.image)
+    err = errors_pct(geometry, portrait.points)
+    assert err.max() < 5.0
+    assert geometry.red_side in (None, portrait.red_side) and portrait.red_side != view.red_side
