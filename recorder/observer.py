@@ -53,6 +53,8 @@ class Observation:
     touched: np.ndarray | None = None  # (90,) something moved near the point since the last observation
     unreadable: np.ndarray | None = None  # (90,) blown out to white by glare: no reading there means much
     washed: np.ndarray | None = None  # (90,) share of each point's piece-sized square glare blows out (0-1)
+    # (90,) bright, textureless squares: a lamp's spot that shows nothing there, clipped or not (recorder.glare)
+    flat: np.ndarray | None = None
     # (90,) of the masked points, those something has lain on for seconds with no hand near (``accept_lying``)
     lying: np.ndarray | None = None
     # something across the board's edge was taken for lying there (an arm still for a while, a sleeve):

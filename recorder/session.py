@@ -40,7 +40,7 @@ from recorder.events import (
     recording_time,
 )
 from recorder.fouls import FoulTally
-from recorder.glare import washed_out
+from recorder.glare import flat_plateaus, washed_out
 from recorder.motion import MotionConfig, MotionDetector
 from recorder.observer import (
     PIECE_CLASSES,
@@ -100,6 +100,9 @@ class SessionConfig:
     glare_no_patch: float = GLARE_NO_PATCH
     # points this much blown out cannot be read: the arbiter is told (once a spot), and they raise no disturbance
     glare_unreadable: float = 0.9
+    # a point's square with less grey spread than this share of a bare crossing's, and bright: a lamp's flat
+    # spot, clipped or not; its reading counts, but never as a sure contradiction
+    glare_flat: float = 0.3
     orientation_margin: float = 20.0  # nats by which the turned naming must fit the game's position better
     mirror_margin: float = 0.05  # mean log-probability by which the board read flipped must fit the game better
     mirror_looks: int = 30  # still views that may be spent telling a mirrored camera (an empty board cannot)
@@ -644,9 +647,11 @@ class RecordingSession:
             offsets = discs.offsets
             probs = fuse_discs(observation.probs, offsets, self.config.disc_evidence, blind=blind, faint=discs.faint,
                                field=discs.field)
+            flat = flat_plateaus(grey, spacing, margin, np.argmax(observation.probs, axis=1) == 0,
+                                 share=self.config.glare_flat)
             observation = replace(observation, offsets=offsets, probs=probs,
                                   unreadable=washed >= self.config.glare_unreadable, washed=washed,
-                                  view=grey)
+                                  flat=flat, view=grey)
         self.timings["offpoint_ms"] += 1000 * (time.perf_counter() - started)
         if self._mirror_looks > 0:
             mirrored = self._check_mirror(image, observation.t)

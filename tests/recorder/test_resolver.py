@@ -196,6 +196,30 @@ def test_knocked_piece_after_a_move_is_flagged_and_cleared() -> None:
     assert isinstance(restored, PositionRestored) and restored.ply == 1
 
 
+def test_a_point_in_a_lamps_flat_spot_is_no_sure_contradiction() -> None:
+    """s2100000-clean-028: after a capture beside it, a bare corner under a lamp that leaves it a
+    flat plateau without clipping read as a black cannon for two views and was raised as a piece
+    that appeared. Its square shows nothing: the reading counts, but never as a disturbance."""
+    after = Position.start().play("h2e2")
+    bare = parse_square("g8")
+    flat = np.zeros(90, dtype=bool)
+    flat[[bare, parse_square("h8"), parse_square("g7")]] = True
+    near = (parse_square("h2"), parse_square("e2"), bare)
+
+    def look(spot: np.ndarray | None) -> list:
+        resolver = Resolver()
+        resolver.observe(observe_board(Position.start().board, 0.5))
+        events = []
+        for t in (1.0, 1.4, 1.8):
+            view = observe_board(after.board, t, misread={bare: ("c", 0.95)}, touched=near if t == 1.0 else ())
+            events += resolver.observe(replace(view, flat=spot))
+        assert _recorded(events) == ["h2e2"]
+        return [e.kind for e in events if isinstance(e, Alert)]
+
+    assert look(None) == ["board_disturbed"]
+    assert look(flat) == []
+
+
 def test_missing_pieces_without_a_move_are_alerted_once_no_hand_can_be_holding_them() -> None:
     resolver = Resolver()
     cells = list(Position.start().board)
