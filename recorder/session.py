@@ -906,6 +906,19 @@ def grid_confirmed_by_pieces(image: np.ndarray, candidates: Iterable[BoardGeomet
     return replace(geometry, red_side=red_side, details={**geometry.details, CONFIRMED_BY_PIECES: agree})
 
 
+def grid_of_start_pieces(image: np.ndarray, refused: Iterable[BoardGeometry], locator: BoardLocator,
+                         classifier: Classifier) -> BoardGeometry | None:
+    """A grid the locator ``refused``, or one through the pieces' centres, on which the pieces stand
+    as in the start position (``grid_confirmed_by_pieces``) and that can be read; None when none.
+
+    Blur, glare or faint print can keep the lines from confirming a board that pieces set up for a
+    game show plainly (bench inject-044's first frame: faint red lines under two glare spots). It is
+    how ``calibrate`` and ``read-board`` place such a board, as the recorder does at a game's start."""
+    start = Position.start().board
+    found = grid_confirmed_by_pieces(image, [*refused, *locator.from_pieces(image)], classifier, start)
+    return found if found is not None and found.unreadable() is None else None
+
+
 def _reading_fit(probs: np.ndarray, expected: np.ndarray) -> float:
     """The mean log-probability of what the position puts on each point seen (empty or a piece of its
     kind), each at least log 0.05 (one misread point is one point, not the verdict)."""

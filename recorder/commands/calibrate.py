@@ -32,7 +32,7 @@ from calibration import (
 )
 from calibration.geometry import BoardGeometry
 from recorder.commands import distinct_files
-from recorder.session import blank_picture, grid_confirmed_by_pieces
+from recorder.session import blank_picture, grid_of_start_pieces
 from recorder.sources import (
     IMAGE_SUFFIXES,
     open_capture,
@@ -43,7 +43,6 @@ from recorder.sources import (
     why_unreadable,
 )
 from recorder.vision import DEFAULT_MODEL, PieceClassifier, settle_red_side, small_board_note
-from rules import Position
 
 PIECE_FRAMES = 3  # frames whose refused grids are tried against the pieces when no frame gives a board
 
@@ -132,10 +131,9 @@ def _placed_by_pieces(refused: list[tuple[np.ndarray, str, list[BoardGeometry]]]
     """A grid the locator refused, or one through the pieces' centres, on which the pieces stand as
     in the start position: a blurred or dim camera's lines may not confirm a grid that the pieces
     set up for a game do (the recorder takes such grids the same way)."""
-    start = Position.start().board
     for frame, name, candidates in refused:
-        found = grid_confirmed_by_pieces(frame, [*candidates, *locator.from_pieces(frame)], classifier, start)
-        if found is not None and found.unreadable() is None:
+        found = grid_of_start_pieces(frame, candidates, locator, classifier)
+        if found is not None:
             return found, frame, name
     return None
 

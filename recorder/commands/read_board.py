@@ -29,6 +29,7 @@ from recorder.glare import washed_out
 from recorder.offpoint import GLARE_NO_PATCH, find_discs, loose_pieces, parallax_field, piece_offsets
 from recorder.picture import DARK
 from recorder.placement import legal_labels
+from recorder.session import grid_of_start_pieces
 from recorder.sources import read_picture
 from recorder.vision import (
     COVERED,
@@ -112,6 +113,8 @@ class BoardReading:
     glared: tuple[str, ...] = ()  # points glare washes out (GLARE_WASHED)
     off_point: dict[str, float] = field(default_factory=dict)  # pieces standing off their points (spacings)
     between: dict[str, float] = field(default_factory=dict)  # empty points nearest a piece lying between points
+    # the grid lines did not confirm the board (why not): it was placed by pieces standing as at a game's start
+    by_pieces: str = ""
 
     @property
     def placement(self) -> str:
@@ -162,6 +165,10 @@ class BoardReading:
     def warnings(self, problem: str = "") -> list[str]:
         """What a person should know before trusting this reading, one sentence each."""
         out = []
+        if self.by_pieces:
+            out.append(f"the board's lines did not confirm it ({self.by_pieces}); it was placed by its pieces, which "
+                       "stand as at a game's start, or nearly so: a sharper picture, or a calibration "
+                       "(--calibration), reads any position")
         if self.mirrored:
             out.append("the picture looks mirrored (the characters read better flipped left to right): it was "
                        "read flipped back; a camera's mirror setting or a photo of a mirror does this")
@@ -466,9 +473,13 @@ def run(args: argparse.Namespace) -> int:
                   file=sys.stderr)
             return 1
     classifier = PieceClassifier(args.model, second_look=SECOND_LOOK_BELOW)  # one picture: unsure points read twice
+    seen: BoardReading | BoardNotFoundError
     try:
         seen = read_board(image, classifier, geometry)
-    except BoardNotFoundError as error:
+    except BoardNotFoundError as refusal:
+        seen = _placed_by_pieces(image, classifier, refusal)
+    if isinstance(seen, BoardNotFoundError):
+        error = seen
         if damage:  # the damage, not the camera, is the likelier cause
             print(f"xqrec read-board: no board found in {args.image}: {error.reason}. The file is damaged (see "
                   "above): a whole copy of the picture may read", file=sys.stderr)
@@ -521,6 +532,8 @@ def run(args: argparse.Namespace) -> int:
             "glared": list(seen.glared),  # washed out by glare: a piece there may read wrong
             "off_point": {name: round(d, 3) for name, d in seen.off_point.items()},  # spacings off its point
             "between_points": {name: round(d, 3) for name, d in seen.between.items()},  # a disc read as no piece
+            # what set the grid: its lines, a calibration given, or pieces standing as at a game's start
+            "placed_by": "pieces" if seen.by_pieces else "calibration" if args.calibration else "lines",
             "mirrored": seen.mirrored,  # read flipped left to right
             "geometry_of": "the picture flipped left to right" if seen.mirrored else "the picture",
             "doubtful": {name: {"read": read, "p": round(p, 4), "else": other, "p_else": round(q, 4)}
@@ -547,6 +560,22 @@ def run(args: argparse.Namespace) -> int:
     for warning in warnings:
         print(f"warning: {warning}", file=sys.stderr)
     return 0
+
+
+def _placed_by_pieces(image: np.ndarray, classifier: PieceClassifier,
+                      refusal: BoardNotFoundError) -> BoardReading | BoardNotFoundError:
+    """The board read on a grid its lines did not confirm, placed by pieces standing as at a game's
+    start (``grid_of_start_pieces``, as ``calibrate`` and the recorder place such a board: bench
+    inject-044's first frame, faint red lines under glare); the ``refusal`` when they do not."""
+    started = time.perf_counter()
+    placed = grid_of_start_pieces(image, refusal.candidates, BoardLocator(), classifier)
+    if placed is None:
+        return refusal
+    placing_ms = (time.perf_counter() - started) * 1e3  # the locator's refusal before it is not counted
+    seen = read_board(image, classifier, placed)
+    timings = {"by_pieces_ms": placing_ms, **seen.timings}
+    timings["total_ms"] = timings.get("total_ms", 0.0) + placing_ms
+    return replace(seen, by_pieces=refusal.reason, timings=timings)
 
 
 def impossible(placement: str) -> str:

@@ -161,6 +161,21 @@ def test_generals_in_their_palaces_overrule_a_colour_vote_misled_by_crossed_sold
     assert reading.placement == fen.split()[0] and reading.geometry.red_side not in (by_colour, None)
 
 
+def test_read_board_places_a_board_its_lines_do_not_confirm_by_pieces_set_up_for_a_game(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Bench inject-044's first frame: faint red lines under two glare spots, too few for a grid the
+    locator confirms. ``calibrate`` placed it by its pieces, set up for a game; read-board refused it
+    (a tester's finding). It is placed the same way now, and says so."""
+    frame = Path(__file__).resolve().parents[1] / "fixtures" / "boards" / "pale_glare_frame.jpg"
+    assert main(["read-board", str(frame), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["placed_by"] == "pieces"
+    assert any("placed by its pieces, which stand as at a game's start" in w for w in out["warnings"])
+    board = Position.from_fen(out["placement"] + " w - - 0 1").board
+    wrong = [sq for sq in range(90) if board[sq] != Position.start().board[sq]]
+    assert len(wrong) <= 2  # the black general and advisor under the glare (e9, f9) read wrong
+
+
 def test_read_board_refuses_an_image_without_a_board(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "blank.png"
     cv2.imwrite(str(path), np.full((480, 640, 3), 128, dtype=np.uint8))
