@@ -14,7 +14,7 @@ grid still fits the board) do not count towards that; they stay masked.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -106,6 +106,22 @@ def to_square_order(probs: np.ndarray, classes: tuple[str, ...] | list[str]) -> 
             out[:, 0] = probs[_SQUARE_ROWS, c]
     total = out.sum(axis=1, keepdims=True)
     return out / np.maximum(total, 1e-12)
+
+
+def crop_shifts(offsets: np.ndarray, squares: Iterable[int]) -> np.ndarray:
+    """(90, 2) crop shifts in the classifier's point order (spacings right and down, as
+    ``recorder.vision.point_crops`` takes them) that centre the crops of ``squares`` on their discs,
+    ``offsets`` (90, 2) in square order (spacings right and up, as ``recorder.offpoint.find_discs``
+    gives them); the other crops stay on their points."""
+    shifts = np.zeros((90, 2))
+    for sq in squares:
+        shifts[_SQUARE_ROWS[sq]] = (offsets[sq, 0], -offsets[sq, 1])
+    return shifts
+
+
+def point_rows(squares: Iterable[int]) -> np.ndarray:
+    """The rows of ``squares`` (``rules`` square numbers) in the classifier's point order."""
+    return np.asarray(_SQUARE_ROWS[np.asarray(list(squares), dtype=np.int64)], dtype=np.int64)
 
 
 class Classifier(Protocol):

@@ -43,11 +43,14 @@ from recorder.fouls import FoulTally
 from recorder.glare import flat_plateaus, washed_out
 from recorder.motion import MotionConfig, MotionDetector
 from recorder.observer import (
+    CLASSES,
     PIECE_CLASSES,
     Classifier,
     Observation,
     Observer,
     ObserverConfig,
+    crop_shifts,
+    point_rows,
     to_square_order,
 )
 from recorder.offpoint import GLARE_NO_PATCH, ParallaxMemory, find_discs, fuse_discs
@@ -56,6 +59,7 @@ from recorder.resolver import Resolver, ResolverConfig
 from recorder.resolver_scoring import Scorer, board_classes, colour_agreement
 from recorder.sources import Gap, Lost, SourceItem
 from recorder.stills import StillSaver
+from recorder.vision import PieceClassifier
 from rules import Move, Position
 from rules.squares import square_name
 
@@ -103,6 +107,11 @@ class SessionConfig:
     # a point's square with less grey spread than this share of a bare crossing's, and bright: a lamp's flat
     # spot, clipped or not; its reading counts, but never as a sure contradiction
     glare_flat: float = 0.3
+    # a disc this far off a point read this surely as a piece is read again with the crop centred on it, and
+    # set aside when it reads the piece less surely there (by more than the slack): no piece's own disc
+    disc_check_off: float = 0.3
+    disc_check_sure: float = 0.9
+    disc_centred_slack: float = 0.05
     orientation_margin: float = 20.0  # nats by which the turned naming must fit the game's position better
     mirror_margin: float = 0.05  # mean log-probability by which the board read flipped must fit the game better
     mirror_looks: int = 30  # still views that may be spent telling a mirrored camera (an empty board cannot)
@@ -233,6 +242,42 @@ class RecordingSession:
         probs = to_square_order(result.probs, result.classes)
         self.timings["classify_ms"] += 1000 * (time.perf_counter() - started)
         return probs
+
+    def _discs_of_pieces(self, rectified: np.ndarray, offsets: np.ndarray, probs: np.ndarray) -> np.ndarray:
+        """``offsets`` (90, 2) less the discs found well off a point read surely as a piece where a
+        crop centred on the disc reads that piece less surely than the crop on the point does: a
+        circle traced along a pale piece's shadow or between two pieces, not the piece.
+
+        Fresh s2200000-clean-020: a white advisor just set on e1, on white paper, read 1.00 on its
+        point; the circle search found its disc 0.69 spacings away, where a centred crop read it
+        0.75, and it was raised as lying off its point. A knocked piece reads surer centred on its
+        disc than on its point (standing inject-000 to -011: 1.00 on the disc every time, 0.94 or
+        less on the point, 11 of 12 knocks measured 0.36-0.60 off)."""
+        cfg = self.config
+        if not isinstance(self.classifier, PieceClassifier):
+            return offsets  # only a classifier that reads crops can read one centred on a disc
+        distance = np.hypot(offsets[:, 0], offsets[:, 1])
+        pieces = probs[:, 1:PIECE_CLASSES]
+        best = np.argmax(pieces, axis=1)
+        on_point = pieces[np.arange(90), best]
+        with np.errstate(invalid="ignore"):  # no disc found: NaN, never checked
+            looked = np.flatnonzero((distance >= cfg.disc_check_off) & (on_point >= cfg.disc_check_sure))
+        if looked.size == 0:
+            return offsets
+        geometry = self.geometry
+        assert geometry is not None
+        crops = self.classifier.crops(rectified, spacing=geometry.spacing, margin=geometry.margin,
+                                      shifts=crop_shifts(offsets, looked))
+        read = self.classifier.predict_crops(crops[point_rows(looked)])
+        classes = list(self.classifier.classes)
+        kept = np.array(offsets, dtype=np.float64)
+        for sq, reading in zip(looked, read, strict=True):
+            on_disc = float(reading[classes.index(CLASSES[1 + best[sq]])])
+            if on_disc < on_point[sq] - cfg.disc_centred_slack:
+                log.debug("the disc %.2f spacings off %s reads its piece %.2f centred on it, %.2f on the point: "
+                          "set aside", distance[sq], square_name(int(sq)), on_disc, on_point[sq])
+                kept[sq] = np.nan
+        return kept
 
     # --- the main step --------------------------------------------------------------------
     def feed(self, item: SourceItem) -> list[Event]:
@@ -644,7 +689,7 @@ class RecordingSession:
             grey = cv2.cvtColor(rectified, cv2.COLOR_BGR2GRAY) if rectified.ndim == 3 else rectified
             discs = find_discs(grey, spacing, margin, parallax=self._parallax, occupied=observation.occupied,
                                blind=washed >= self.config.glare_no_patch)
-            offsets = discs.offsets
+            offsets = self._discs_of_pieces(rectified, discs.offsets, observation.probs)
             probs = fuse_discs(observation.probs, offsets, self.config.disc_evidence, blind=blind, faint=discs.faint,
                                field=discs.field)
             flat = flat_plateaus(grey, spacing, margin, np.argmax(observation.probs, axis=1) == 0,

@@ -419,3 +419,54 @@ def test_a_peak_is_placed_between_pixels() -> None:
     after = drawn_view({**{sq: (0.0, 0.0) for sq in squares}, 31: (0.31, 0.0)})
     shift = patch_shifts(before, after, [31])[31]
     assert abs(shift.shift[0] - 0.31) < 0.015  # a whole pixel is 0.042 spacings
+
+
+def test_a_disc_found_off_a_piece_read_surely_on_its_point_is_set_aside_and_a_knocked_ones_kept() -> None:
+    """Fresh s2200000-clean-020: the circle search traced a white advisor's shadow 0.69 spacings
+    off e1 while the advisor, read 1.00 on its point, read 0.75 on a crop centred on that circle:
+    it was raised as lying off its point. A knocked piece reads surer centred on its disc."""
+    from calibration import BoardLocator
+    from recorder.observer import to_square_order
+    from recorder.offpoint import find_discs
+    from recorder.session import RecordingSession
+    from recorder.vision import PieceClassifier
+    from rules import Position
+    from rules.squares import parse_square
+    from synth.pieces import Placement
+    from synth.scene import Scene
+    from synth.style import ViewStyle
+    from synth.view import place_pieces
+
+    seed = 104
+    style = ViewStyle.sample(np.random.default_rng([seed, 1]), split="test")
+    scene = Scene(style, seed)
+    placements = place_pieces(Position.start().play("h2e2").play("h9g7"), style, np.random.default_rng([seed, 2]))
+    placements = {name: Placement(p.letter, p.rotation, (0.0, 0.0)) for name, p in placements.items()}
+    knocked = dict(placements)
+    knocked["c3"] = Placement(placements["c3"].letter, placements["c3"].rotation, (0.3, 0.32))  # 0.44 off
+    geometry = BoardLocator().locate(scene.render_frame(placements).image)
+    classifier = PieceClassifier(threads=1)
+    session = RecordingSession(classifier, geometry=geometry)
+
+    def measured(board: dict[str, Placement]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        rectified = geometry.rectify(scene.render_frame(board).image)
+        result = classifier.classify(rectified)
+        probs = to_square_order(result.probs, result.classes)
+        grey = cv2.cvtColor(rectified, cv2.COLOR_BGR2GRAY)
+        offsets = find_discs(grey, geometry.spacing, geometry.margin, occupied=probs[:, 1:15].sum(axis=1) > 0.5).offsets
+        return rectified, offsets, probs
+
+    c3, e2 = parse_square("c3"), parse_square("e2")
+    rectified, offsets, probs = measured(knocked)
+    assert np.hypot(*offsets[c3]) >= 0.35  # the knocked soldier's own disc
+    kept = session._discs_of_pieces(rectified, offsets, probs)
+    np.testing.assert_array_equal(kept[c3], offsets[c3])
+    # a circle 0.6 off the cannon on e2, read surely on its point, is no disc of that cannon
+    rectified, offsets, probs = measured(placements)
+    assert probs[e2, 1:15].max() >= 0.9
+    astray = offsets.copy()
+    astray[e2] = (-0.5, -0.33)
+    kept = session._discs_of_pieces(rectified, astray, probs)
+    assert np.isnan(kept[e2]).all()
+    others = [sq for sq in range(90) if sq != e2]
+    np.testing.assert_array_equal(kept[others], astray[others])
