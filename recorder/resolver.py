@@ -395,7 +395,11 @@ class Resolver:
             self._calm_hidden, self._calm_since = np.array(observation.mask, dtype=bool), observation.t
         # a hand may be there; not where glare blows the board out, read "covered" for seconds with nothing
         # moving near (such points read so as often as not), but a hand that came over them may hold a piece
-        lamp = self._glare_of(observation) if self._hidden_calmly(observation) else np.zeros(90, dtype=bool)
+        # A lamp's flat spot, unclipped, shows nothing at all, a hand least of all (its edges are texture): a
+        # point there read "covered" is no hand (fresh s2100000-clean-028: h8 and i9 in turn, each view after a
+        # move with one of them newly so; no view was judged whole, and an early press went untold)
+        lamp = ((self._glare_of(observation) if self._hidden_calmly(observation) else np.zeros(90, dtype=bool))
+                | _flat_of(observation))
         masked = int((observation.mask & ~lamp).sum()) > cfg.alert_with_hidden
         if self._hidden is None or not np.array_equal(self._hidden, observation.mask):
             self._hidden, self._hidden_since = np.array(observation.mask, dtype=bool), t
@@ -461,7 +465,8 @@ class Resolver:
                     self._board_first_seen_at = t
                 self._board_seen_at, self._moving_since = t, None
                 self.followed_or_seen = True
-                self._board_seen_blind = frozenset(np.flatnonzero(self._glare_of(observation)).tolist())
+                blind = self._glare_of(observation) | _flat_of(observation)
+                self._board_seen_blind = frozenset(np.flatnonzero(blind).tolist())
                 if not observation.mask.any():
                     self._occupied_seen, self._red_seen = scorer.occupied_p.copy(), scorer.red_share()
                     self._note_misread(observation)
@@ -2162,6 +2167,11 @@ class Resolver:
         # cannot see whole yet (a point under something left on the board), for the moves it then shows
         waiting = self.desynced or self._unseen_since is not None or self._move_hidden or self._glare_may_hide
         return self.clock.expire(t, self.last_trouble, waiting, self.game.ply)
+
+
+def _flat_of(observation: Observation) -> np.ndarray:
+    """(90,) the points of a lamp's flat spot on ``observation`` (none when it cannot say)."""
+    return np.zeros(90, dtype=bool) if observation.flat is None else np.asarray(observation.flat, dtype=bool)
 
 
 def _unreliable(observation: Observation) -> np.ndarray | None:

@@ -291,6 +291,29 @@ def test_points_glare_blows_out_reading_covered_do_not_hide_an_early_press() -> 
     assert black_presses_early(("d5", "f4"), ("d5", "f4"), calm=False) == []  # something came over the spot
 
 
+def test_points_of_a_lamps_flat_spot_reading_covered_do_not_hide_an_early_press() -> None:
+    """Fresh s2100000-clean-028: a lamp that never clipped left a flat spot where h8 and i9 read
+    "covered" in turn, one of them newly so on each view after a move: no view showed the board
+    whole, and black's press made before its move went untold. A flat square shows nothing, a
+    hand's edges least of all: such a point is no hand, calm or not. Elsewhere it may be."""
+    import numpy as np
+
+    def black_presses_early(covered: tuple[str, ...], flat_points: tuple[str, ...]) -> list[str]:
+        resolver = Resolver(clock=True)
+        hidden = tuple(parse_square(name) for name in covered)
+        flat = np.zeros(90, dtype=bool)
+        flat[[parse_square(name) for name in flat_points]] = True
+        resolver.observe(replace(observe_board(P1.board, 3.0, covered=hidden), t_moved=2.0, flat=flat))
+        resolver.press(ClockPress(3.3, "red", 905000, 900000))
+        resolver.press(ClockPress(4.5, "black", 905000, 898800))  # black pressed; the board is as red left it
+        events = resolver.observe(replace(observe_board(P2.board, 6.0), t_moved=5.4, flat=flat))
+        assert [e.iccs for e in events if isinstance(e, MoveRecorded)] == ["h9g7"]
+        return _kinds(events) + _kinds(resolver.tick(20.0))
+
+    assert black_presses_early(("a7", "b8"), ("a7", "b8", "a8")) == ["press_without_move"]
+    assert black_presses_early(("a7", "b8"), ()) == []  # a hand may lie there: the board was not seen whole
+
+
 def test_a_view_with_glare_shows_the_board_unchanged_only_where_the_move_could_be_seen() -> None:
     """Points blown out by glare may hide a move already made: a press after such a view is judged
     early only when the move's points were seen there (its piece still on its point, or its target
