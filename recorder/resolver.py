@@ -321,6 +321,7 @@ class Resolver:
         self._hidden_since = -math.inf
         self._calm_hidden: np.ndarray | None = None  # ... and, with nothing moving near them, since
         self._calm_since = math.inf
+        self._flat_before = np.zeros(90, dtype=bool)  # the points of a lamp's flat spot on the last view
         # A game taken up from another source (a backup camera's file) that starts earlier in the game:
         # its views are followed through the recorded plies (the ply shown, views that fit none of them)
         # instead of being taken for an arbiter's restore and recorded again.
@@ -395,11 +396,14 @@ class Resolver:
             self._calm_hidden, self._calm_since = np.array(observation.mask, dtype=bool), observation.t
         # a hand may be there; not where glare blows the board out, read "covered" for seconds with nothing
         # moving near (such points read so as often as not), but a hand that came over them may hold a piece
-        # A lamp's flat spot, unclipped, shows nothing at all, a hand least of all (its edges are texture): a
-        # point there read "covered" is no hand (fresh s2100000-clean-028: h8 and i9 in turn, each view after a
-        # move with one of them newly so; no view was judged whole, and an early press went untold)
+        # A lamp's flat spot, unclipped, shows nothing at all, a hand's edges least of all: a point there read
+        # "covered", flat on the view before as well (a lamp stays; a plain sleeve over the paper moves on), is
+        # no hand, calm or not (fresh s2100000-clean-028: h8 and i9 in turn, each view after a move with one of
+        # them newly so; no view was judged whole, and an early press went untold)
+        flat = _flat_of(observation)
         lamp = ((self._glare_of(observation) if self._hidden_calmly(observation) else np.zeros(90, dtype=bool))
-                | _flat_of(observation))
+                | (flat & self._flat_before))
+        self._flat_before = flat
         masked = int((observation.mask & ~lamp).sum()) > cfg.alert_with_hidden
         if self._hidden is None or not np.array_equal(self._hidden, observation.mask):
             self._hidden, self._hidden_since = np.array(observation.mask, dtype=bool), t
@@ -2174,15 +2178,11 @@ def _flat_of(observation: Observation) -> np.ndarray:
     return np.zeros(90, dtype=bool) if observation.flat is None else np.asarray(observation.flat, dtype=bool)
 
 
-def _unreliable(observation: Observation) -> np.ndarray | None:
+def _unreliable(observation: Observation) -> np.ndarray:
     """(90,) the points whose reading counts but is never a sure contradiction: blown out by glare, or
     in a lamp's flat spot that shows nothing (s2100000-clean-028: the bare corner i9, under a lamp that
     never clipped, read as a black cannon just after a capture beside it and was raised as disturbed)."""
-    if observation.flat is None:
-        return observation.unreadable
-    if observation.unreadable is None:
-        return np.asarray(observation.flat, dtype=bool)
-    return np.asarray(observation.unreadable, dtype=bool) | np.asarray(observation.flat, dtype=bool)
+    return Resolver._glare_of(observation) | _flat_of(observation)
 
 
 def _iccs(moves: Sequence[Move]) -> str:

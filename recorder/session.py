@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 import math
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -112,6 +112,7 @@ class SessionConfig:
     disc_check_off: float = 0.3
     disc_check_sure: float = 0.9
     disc_centred_slack: float = 0.05
+    disc_centred_sure: float = 0.9  # ... and only when it reads the piece less surely than this there
     orientation_margin: float = 20.0  # nats by which the turned naming must fit the game's position better
     mirror_margin: float = 0.05  # mean log-probability by which the board read flipped must fit the game better
     mirror_looks: int = 30  # still views that may be spent telling a mirrored camera (an empty board cannot)
@@ -243,27 +244,34 @@ class RecordingSession:
         self.timings["classify_ms"] += 1000 * (time.perf_counter() - started)
         return probs
 
-    def _discs_of_pieces(self, rectified: np.ndarray, offsets: np.ndarray, probs: np.ndarray) -> np.ndarray:
+    def _discs_of_pieces(self, rectified: np.ndarray, offsets: np.ndarray, probs: np.ndarray,
+                         field: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         """``offsets`` (90, 2) less the discs found well off a point read surely as a piece where a
-        crop centred on the disc reads that piece less surely than the crop on the point does: a
-        circle traced along a pale piece's shadow or between two pieces, not the piece.
+        crop centred on the disc reads that piece less surely than the crop on the point does, and
+        unsurely in itself: a circle traced along a pale piece's shadow or between two pieces, not
+        the piece; and the (90,) mask of those set aside (no evidence either way of a piece there).
 
         Fresh s2200000-clean-020: a white advisor just set on e1, on white paper, read 1.00 on its
         point; the circle search found its disc 0.69 spacings away, where a centred crop read it
-        0.75, and it was raised as lying off its point. A knocked piece reads surer centred on its
-        disc than on its point (standing inject-000 to -011: 1.00 on the disc every time, 0.94 or
-        less on the point, 11 of 12 knocks measured 0.36-0.60 off)."""
+        0.75 (0.80, 0.35 and 0.14 on the next views), and it was raised as lying off its point. A
+        knocked piece reads surer centred on its disc than on its point (standing inject-000 to
+        -011: 1.00 on the disc every time, 0.94 or less on the point), or, knocked towards a
+        neighbour whose edge the centred crop then holds, a little less surely but still surely (a
+        reviewer's probe: a cannon 0.5 off towards a soldier, 0.98 on its point, 0.92 on its disc).
+        The distance is judged from where the piece's top should stand (``field``, as ``fuse_discs``)."""
         cfg = self.config
+        aside = np.zeros(90, dtype=bool)
         if not isinstance(self.classifier, PieceClassifier):
-            return offsets  # only a classifier that reads crops can read one centred on a disc
-        distance = np.hypot(offsets[:, 0], offsets[:, 1])
+            return offsets, aside  # only a classifier that reads crops can read one centred on a disc
+        off = offsets if field is None else offsets - field
+        distance = np.hypot(off[:, 0], off[:, 1])
         pieces = probs[:, 1:PIECE_CLASSES]
         best = np.argmax(pieces, axis=1)
         on_point = pieces[np.arange(90), best]
         with np.errstate(invalid="ignore"):  # no disc found: NaN, never checked
             looked = np.flatnonzero((distance >= cfg.disc_check_off) & (on_point >= cfg.disc_check_sure))
         if looked.size == 0:
-            return offsets
+            return offsets, aside
         geometry = self.geometry
         assert geometry is not None
         crops = self.classifier.crops(rectified, spacing=geometry.spacing, margin=geometry.margin,
@@ -273,11 +281,12 @@ class RecordingSession:
         kept = np.array(offsets, dtype=np.float64)
         for sq, reading in zip(looked, read, strict=True):
             on_disc = float(reading[classes.index(CLASSES[1 + best[sq]])])
-            if on_disc < on_point[sq] - cfg.disc_centred_slack:
+            if on_disc < min(on_point[sq] - cfg.disc_centred_slack, cfg.disc_centred_sure):
                 log.debug("the disc %.2f spacings off %s reads its piece %.2f centred on it, %.2f on the point: "
                           "set aside", distance[sq], square_name(int(sq)), on_disc, on_point[sq])
                 kept[sq] = np.nan
-        return kept
+                aside[sq] = True
+        return kept, aside
 
     # --- the main step --------------------------------------------------------------------
     def feed(self, item: SourceItem) -> list[Event]:
@@ -560,15 +569,8 @@ class RecordingSession:
     def _confirmed_by_pieces(self, image: np.ndarray, candidates: list[BoardGeometry]) -> BoardGeometry | None:
         """Of the refused grids (either naming), the one on which the pieces read best as the game's
         position (see :func:`grid_confirmed_by_pieces`)."""
-        return grid_confirmed_by_pieces(image, self._candidates(image, candidates), self.classifier,
+        return grid_confirmed_by_pieces(image, grids_to_confirm(image, candidates, self.locator), self.classifier,
                                         self.resolver.game.position.board, self.config)
-
-    def _candidates(self, image: np.ndarray, refused: list[BoardGeometry]) -> Iterable[BoardGeometry]:
-        """The grids to confirm by the pieces: the locator's refused ones (a few distinct grids, nearest
-        to found first), then the grids through the pieces' centres (found only if those fail: a
-        blurred camera's grid lines can be gone while its pieces still show where the board is)."""
-        yield from refused
-        yield from self.locator.from_pieces(image)
 
     def _found(self, geometry: BoardGeometry, t: float, reason: str, min_shift: float,
                image: np.ndarray) -> list[Event]:
@@ -689,9 +691,9 @@ class RecordingSession:
             grey = cv2.cvtColor(rectified, cv2.COLOR_BGR2GRAY) if rectified.ndim == 3 else rectified
             discs = find_discs(grey, spacing, margin, parallax=self._parallax, occupied=observation.occupied,
                                blind=washed >= self.config.glare_no_patch)
-            offsets = self._discs_of_pieces(rectified, discs.offsets, observation.probs)
-            probs = fuse_discs(observation.probs, offsets, self.config.disc_evidence, blind=blind, faint=discs.faint,
-                               field=discs.field)
+            offsets, aside = self._discs_of_pieces(rectified, discs.offsets, observation.probs, discs.field)
+            probs = fuse_discs(observation.probs, offsets, self.config.disc_evidence, blind=blind,
+                               faint=discs.faint | aside, field=discs.field)
             flat = flat_plateaus(grey, spacing, margin, np.argmax(observation.probs, axis=1) == 0,
                                  share=self.config.glare_flat)
             observation = replace(observation, offsets=offsets, probs=probs,
@@ -951,16 +953,25 @@ def grid_confirmed_by_pieces(image: np.ndarray, candidates: Iterable[BoardGeomet
     return replace(geometry, red_side=red_side, details={**geometry.details, CONFIRMED_BY_PIECES: agree})
 
 
+def grids_to_confirm(image: np.ndarray, refused: Iterable[BoardGeometry], locator: BoardLocator) -> Iterator[BoardGeometry]:
+    """The grids to confirm by the pieces: the locator's ``refused`` ones (a few distinct grids,
+    nearest to found first), then the grids through the pieces' centres (looked for only if those
+    fail: a blurred camera's grid lines can be gone while its pieces still show where the board is)."""
+    yield from refused
+    yield from locator.from_pieces(image)
+
+
 def grid_of_start_pieces(image: np.ndarray, refused: Iterable[BoardGeometry], locator: BoardLocator,
                          classifier: Classifier) -> BoardGeometry | None:
-    """A grid the locator ``refused``, or one through the pieces' centres, on which the pieces stand
-    as in the start position (``grid_confirmed_by_pieces``) and that can be read; None when none.
+    """Of ``grids_to_confirm``, the grid on which the pieces stand as in the start position
+    (``grid_confirmed_by_pieces``) and that can be read; None when none.
 
     Blur, glare or faint print can keep the lines from confirming a board that pieces set up for a
     game show plainly (bench inject-044's first frame: faint red lines under two glare spots). It is
-    how ``calibrate`` and ``read-board`` place such a board, as the recorder does at a game's start."""
+    how ``calibrate`` and ``read-board`` place such a board; the recorder confirms the same grids
+    against the game's own position (``RecordingSession._confirmed_by_pieces``)."""
     start = Position.start().board
-    found = grid_confirmed_by_pieces(image, [*refused, *locator.from_pieces(image)], classifier, start)
+    found = grid_confirmed_by_pieces(image, grids_to_confirm(image, refused, locator), classifier, start)
     return found if found is not None and found.unreadable() is None else None
 
 

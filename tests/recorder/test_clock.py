@@ -303,6 +303,7 @@ def test_points_of_a_lamps_flat_spot_reading_covered_do_not_hide_an_early_press(
         hidden = tuple(parse_square(name) for name in covered)
         flat = np.zeros(90, dtype=bool)
         flat[[parse_square(name) for name in flat_points]] = True
+        resolver.observe(replace(observe_board(P0.board, 0.5), flat=flat))  # the lamp was there before
         resolver.observe(replace(observe_board(P1.board, 3.0, covered=hidden), t_moved=2.0, flat=flat))
         resolver.press(ClockPress(3.3, "red", 905000, 900000))
         resolver.press(ClockPress(4.5, "black", 905000, 898800))  # black pressed; the board is as red left it
@@ -312,6 +313,25 @@ def test_points_of_a_lamps_flat_spot_reading_covered_do_not_hide_an_early_press(
 
     assert black_presses_early(("a7", "b8"), ("a7", "b8", "a8")) == ["press_without_move"]
     assert black_presses_early(("a7", "b8"), ()) == []  # a hand may lie there: the board was not seen whole
+
+
+def test_points_newly_flat_reading_covered_may_be_a_hand() -> None:
+    """A plain sleeve the paper's tone over a few points can read as flat as a lamp's spot (a
+    reviewer's probe); a lamp stays, a sleeve moves on. Flat only on the view that reads them
+    "covered", they may hide a hand: the board was not seen whole, and the press is not judged."""
+    import numpy as np
+
+    flat = np.zeros(90, dtype=bool)
+    flat[[parse_square("a7"), parse_square("b8")]] = True
+    resolver = Resolver(clock=True)
+    resolver.observe(observe_board(P0.board, 0.5))
+    hidden = (parse_square("a7"), parse_square("b8"))
+    resolver.observe(replace(observe_board(P1.board, 3.0, covered=hidden), t_moved=2.0, flat=flat))
+    resolver.press(ClockPress(3.3, "red", 905000, 900000))
+    resolver.press(ClockPress(4.5, "black", 905000, 898800))
+    events = resolver.observe(replace(observe_board(P2.board, 6.0), t_moved=5.4))
+    assert [e.iccs for e in events if isinstance(e, MoveRecorded)] == ["h9g7"]
+    assert _kinds(events) + _kinds(resolver.tick(20.0)) == []
 
 
 def test_a_view_with_glare_shows_the_board_unchanged_only_where_the_move_could_be_seen() -> None:
