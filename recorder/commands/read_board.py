@@ -26,6 +26,7 @@ import numpy as np
 
 from calibration import BoardGeometry, BoardLocator, BoardNotFoundError
 from recorder.glare import washed_out
+from recorder.observer import crop_shifts, point_rows
 from recorder.offpoint import GLARE_NO_PATCH, find_discs, loose_pieces, parallax_field, piece_offsets
 from recorder.picture import DARK
 from recorder.placement import legal_labels
@@ -422,11 +423,8 @@ def _pieces_at(rectified: np.ndarray, classifier: PieceClassifier, geometry: Boa
     circle, the classifier reads a piece or the board as surely as it reads any point."""
     if not squares:
         return set()
-    shifts = np.zeros((90, 2))
-    rows = [point_index(_NAME_OF_SQUARE[sq]) for sq in squares]
-    for row, sq in zip(rows, squares, strict=True):
-        shifts[row] = (offsets[sq, 0], -offsets[sq, 1])  # right, down
-    crops = classifier.crops(rectified, spacing=geometry.spacing, margin=geometry.margin, shifts=shifts)[rows]
+    shifts = crop_shifts(offsets, squares)
+    crops = classifier.crops(rectified, spacing=geometry.spacing, margin=geometry.margin, shifts=shifts)[point_rows(squares)]
     probs = classifier.predict_crops(crops)
     piece = 1.0 - probs[:, classifier.classes.index(EMPTY)] - probs[:, classifier.classes.index(COVERED)]
     return {sq for sq, p in zip(squares, piece, strict=True) if p >= BETWEEN_PIECE}
