@@ -469,8 +469,7 @@ class Resolver:
                     self._board_first_seen_at = t
                 self._board_seen_at, self._moving_since = t, None
                 self.followed_or_seen = True
-                blind = self._glare_of(observation) | _flat_of(observation)
-                self._board_seen_blind = frozenset(np.flatnonzero(blind).tolist())
+                self._board_seen_blind = frozenset(np.flatnonzero(_unreliable(observation)).tolist())
                 if not observation.mask.any():
                     self._occupied_seen, self._red_seen = scorer.occupied_p.copy(), scorer.red_share()
                     self._note_misread(observation)
