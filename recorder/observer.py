@@ -8,7 +8,9 @@ rectifying or classifying it. After motion, the observer waits until the board h
 emits an :class:`Observation` unless a hand still covers the board ("covered" on more than
 ``max_covered`` points): a move is never taken from a frame with a hand over the board. Points
 the session has found something lying on (``accept_lying``: still covered for seconds while the
-grid still fits the board) do not count towards that; they stay masked.
+grid still fits the board) do not count towards that; they stay masked. Nor do the points of a
+lamp's spot the session has found on the last two views (``under_lamp``): a point that shows
+nothing reads "covered" as often as not, and a lamp stays where a hand moves on.
 """
 
 from __future__ import annotations
@@ -192,6 +194,7 @@ class Observer:
         self.covered_points = np.zeros(90, dtype=bool)  # the points read covered at the last such look
         self.lying = np.zeros(90, dtype=bool)  # points something left on the board hides (``accept_lying``)
         self.lying_since = -np.inf  # ... covered on every still view since then
+        self.lamp = np.zeros(90, dtype=bool)  # points a lamp's spot hides on the last views (``under_lamp``)
         self.motion.reset()
 
     def accept_lying(self, points: np.ndarray, since: float) -> None:
@@ -200,6 +203,13 @@ class Observer:
         of being waited out as a hand. A still view that shows one of them again frees it."""
         self.lying, self.lying_since = np.array(points, dtype=bool), since
         self._next_read = -np.inf
+
+    def under_lamp(self, points: np.ndarray) -> None:
+        """A lamp's spot hides ``points`` (blown out to white, or a flat plateau; the caller found them
+        so on the last two still views, where a hand does not stay): read "covered" there, they do not
+        hold a still view back as a hand would (fresh s2200000-clean-010: 3 to 7 points of a spot read
+        covered kept five moves from the record for 1.3 to 4.2 s). They stay masked in the views."""
+        self.lamp = np.array(points, dtype=bool)
 
     def retry_later(self, t: float) -> None:
         """Read the still board again in ``retry_s`` (the last observation had hidden points)."""
@@ -275,7 +285,7 @@ class Observer:
                 arm[:] = False
         if not arm.any():  # (and no stale mask to test every moving frame against)
             self._arm_since, self._arm_shape = None, None
-        if arm.any() or int((mask & ~self.lying).sum()) > cfg.max_covered:
+        if arm.any() or int((mask & ~self.lying & ~self.lamp).sum()) > cfg.max_covered:
             log.debug("t=%.2f: board still but %d points covered%s; waiting", t, int(mask.sum()),
                       " and an arm across its edge" if arm.any() else "")
             self._samples.clear()

@@ -166,6 +166,7 @@ class RecordingSession:
         self._rectify: Rectifier | None = None
         self._parallax = ParallaxMemory()  # piece-top parallax of recent views (recorder.offpoint)
         self._glare_told: frozenset[int] = frozenset()  # points a glare alert has named
+        self._lamp_before = np.zeros(90, dtype=bool)  # points glare blew out or flattened on the last still view
         self.picture = PictureQuality()  # too dark, or without colour (judged on still views)
         self._next_locate = -np.inf
         self._locate_wait = self.config.locate_every_s
@@ -223,6 +224,7 @@ class RecordingSession:
         self.resolver.forget_offsets()  # offsets under another grid do not compare
         self._parallax.clear()
         self._glare_told = frozenset()  # glare is judged afresh under a new grid
+        self._lamp_before = np.zeros(90, dtype=bool)
         self._rectify = Rectifier(geometry)
         named = geometry.points()
         square_points = np.array([named[square_name(sq)] for sq in range(90)])  # rules square order
@@ -699,6 +701,9 @@ class RecordingSession:
             observation = replace(observation, offsets=offsets, probs=probs,
                                   unreadable=washed >= self.config.glare_unreadable, washed=washed,
                                   flat=flat, view=grey)
+            lamp = flat | blind
+            self.observer.under_lamp(lamp & self._lamp_before)
+            self._lamp_before = lamp
         self.timings["offpoint_ms"] += 1000 * (time.perf_counter() - started)
         if self._mirror_looks > 0:
             mirrored = self._check_mirror(image, observation.t)

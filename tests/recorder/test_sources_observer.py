@@ -268,6 +268,34 @@ def test_points_accepted_as_lying_under_something_are_masked_not_waited_for() ->
     assert list(np.flatnonzero(seen.mask)) == [3, 4] and list(np.flatnonzero(observer.lying)) == [3, 4]
 
 
+def test_points_under_a_lamp_read_covered_do_not_hold_a_still_view_back_as_a_hand() -> None:
+    """A lamp's spot makes five points read "covered": once the caller names them as under the lamp
+    the still view is handed over at once, with them masked; a hand elsewhere is still waited for."""
+    hidden: dict[str, tuple[int, ...]] = {"rows": (60, 61, 69, 70, 79)}
+
+    def probabilities(frame: np.ndarray) -> np.ndarray:
+        probs = np.full((90, len(CLASSES)), 0.01)
+        probs[:, 0] = 0.9
+        for row in hidden["rows"]:
+            probs[row, CLASSES.index("covered")] = 5.0
+        return probs / probs.sum(axis=1, keepdims=True)
+
+    observer = Observer(probabilities, MotionDetector((0, 0, 160, 120), spacing=12.0),
+                        ObserverConfig(still_s=0.1, smooth_frames=2, retry_s=0.3))
+    assert all(observer.feed(_frame(False), i / 10) is None for i in range(3))  # waited for, as a hand
+    lamp = np.zeros(90, dtype=bool)
+    lamp[[60, 61, 62, 69, 70, 71, 79]] = True
+    observer.under_lamp(lamp)
+    observer.feed(_frame(True), 0.3)  # a move
+    seen = next(obs for i in range(3) if (obs := observer.feed(_frame(False), 0.4 + i / 10)) is not None)
+    assert seen.t < 0.65 and list(np.flatnonzero(seen.mask)) == [60, 61, 69, 70, 79]  # 0.1 s after the move
+    hidden["rows"] = (60, 61, 69, 70, 79, 3, 4, 5)  # a hand rests on three points the lamp leaves alone
+    observer.feed(_frame(True), 0.7)
+    assert all(observer.feed(_frame(True), 0.8 + i / 10) is None for i in range(5))
+    observer.reset()  # a new grid: the lamp's points are found afresh
+    assert not observer.lamp.any()
+
+
 def test_after_a_stalled_stream_the_move_is_dated_from_the_last_still_frame() -> None:
     """Frames stop at 3.0 s and come back at 5.0 s showing the hand: the move began some time after
     3.0 s, not at 5.0 s (a press at 4.0 s may well have followed it)."""
