@@ -322,6 +322,7 @@ class Resolver:
         self._calm_hidden: np.ndarray | None = None  # ... and, with nothing moving near them, since
         self._calm_since = math.inf
         self._flat_before = np.zeros(90, dtype=bool)  # the points of a lamp's flat spot on the last view
+        self._lamp = np.zeros(90, dtype=bool)  # the points of this view a lamp hides: "covered" there is no hand
         # A game taken up from another source (a backup camera's file) that starts earlier in the game:
         # its views are followed through the recorded plies (the ply shown, views that fit none of them)
         # instead of being taken for an arbiter's restore and recorded again.
@@ -365,6 +366,7 @@ class Resolver:
                         unreliable=_unreliable(observation), ignored=self._still_misread(observation))
         self._seen_off = self._seen_knocked = frozenset()
         self._note_glare(observation)
+        self._lamp = self._lamp_points(observation, touched)
         followed = self._follow_earlier_source(scorer, observation)
         if followed is not None:
             return followed
@@ -379,7 +381,7 @@ class Resolver:
             if decision.candidate.kind == "pair" and not self._acceptable(decision, scorer):
                 decision = self._with_one_move_view(decision, scorer, observation.t)
             if (one_move.candidate.kind == "move" and one_move.bad == 0
-                    and not (observation.mask & ~self._glare_of(observation)).any() and decision.candidate.kind != "pair"):
+                    and not (observation.mask & ~self._lamp).any() and decision.candidate.kind != "pair"):
                 unclear_move = True
                 self._one_move_view = (self.game.position.board, scorer, self._touched.copy())
                 log.debug("t=%.2f: kept as the view of one move: %s", observation.t, one_move.candidate.moves[0].iccs)
@@ -388,22 +390,7 @@ class Resolver:
         self._move_hidden = unclear_move  # a press meanwhile may be that move's: it waits for it
         if unclear_move and self._move_hidden_since is None:
             self._move_hidden_since = observation.t_moved if observation.t_moved is not None else t
-        # the same points hidden, with nothing moving near them and no arm lying across the board's edge
-        # (an arm still for a while is taken into the views the observer hands over): since when
-        near_hidden = observation.touched is None or bool((touched & observation.mask).any())
-        if (self._calm_hidden is None or not np.array_equal(self._calm_hidden, observation.mask) or near_hidden
-                or observation.arm_lying):
-            self._calm_hidden, self._calm_since = np.array(observation.mask, dtype=bool), observation.t
-        # a hand may be there; not where glare blows the board out, read "covered" for seconds with nothing
-        # moving near (such points read so as often as not), but a hand that came over them may hold a piece
-        # A lamp's flat spot, unclipped, shows nothing at all, a hand's edges least of all: a point there read
-        # "covered", flat on the view before as well (a lamp stays; a plain sleeve over the paper moves on), is
-        # no hand, calm or not (fresh s2100000-clean-028: h8 and i9 in turn, each view after a move with one of
-        # them newly so; no view was judged whole, and an early press went untold)
-        flat = _flat_of(observation)
-        lamp = ((self._glare_of(observation) if self._hidden_calmly(observation) else np.zeros(90, dtype=bool))
-                | (flat & self._flat_before))
-        self._flat_before = flat
+        lamp = self._lamp
         masked = int((observation.mask & ~lamp).sum()) > cfg.alert_with_hidden
         if self._hidden is None or not np.array_equal(self._hidden, observation.mask):
             self._hidden, self._hidden_since = np.array(observation.mask, dtype=bool), t
@@ -623,7 +610,7 @@ class Resolver:
         if not self._other_source and self._following is None:
             return None
         cfg = self.config
-        if int(observation.mask.sum()) > cfg.alert_with_hidden:  # a hand is over the board
+        if int((observation.mask & ~self._lamp).sum()) > cfg.alert_with_hidden:  # a hand is over the board
             return [] if self._following is not None else None
         max_bad = cfg.max_bad_points
         if self._fits(self.game.position, scorer, None, max_bad):
@@ -1283,6 +1270,26 @@ class Resolver:
         occupied, before = scorer.occupied_p >= 0.5, self._occupied_seen >= 0.5
         same_side = (scorer.red_share() >= 0.5) == (self._red_seen >= 0.5)
         return observation.unreadable & (occupied == before) & (~occupied | same_side)
+
+    def _lamp_points(self, observation: Observation, touched: np.ndarray) -> np.ndarray:
+        """(90,) the points of ``observation`` a lamp hides, where "covered" is no hand (see below)."""
+        # the same points hidden, with nothing moving near them and no arm lying across the board's edge
+        # (an arm still for a while is taken into the views the observer hands over): since when
+        near_hidden = observation.touched is None or bool((touched & observation.mask).any())
+        if (self._calm_hidden is None or not np.array_equal(self._calm_hidden, observation.mask) or near_hidden
+                or observation.arm_lying):
+            self._calm_hidden, self._calm_since = np.array(observation.mask, dtype=bool), observation.t
+        # a hand may be there; not where glare blows the board out, read "covered" for seconds with nothing
+        # moving near (such points read so as often as not), but a hand that came over them may hold a piece
+        # A lamp's flat spot, unclipped, shows nothing at all, a hand's edges least of all: a point there read
+        # "covered", flat on the view before as well (a lamp stays; a plain sleeve over the paper moves on), is
+        # no hand, calm or not (fresh s2100000-clean-028: h8 and i9 in turn, each view after a move with one of
+        # them newly so; no view was judged whole, and an early press went untold)
+        flat = _flat_of(observation)
+        lamp = ((self._glare_of(observation) if self._hidden_calmly(observation) else np.zeros(90, dtype=bool))
+                | (flat & self._flat_before))
+        self._flat_before = flat
+        return lamp
 
     def _hidden_calmly(self, observation: Observation) -> bool:
         """Have the points hidden now been hidden so for ``read_covered_s``, with nothing moving near
