@@ -126,6 +126,18 @@ def point_rows(squares: Iterable[int]) -> np.ndarray:
     return np.asarray(_SQUARE_ROWS[np.asarray(list(squares), dtype=np.int64)], dtype=np.int64)
 
 
+def _borders(these: np.ndarray, those: np.ndarray) -> bool:
+    """Does any of the (90,) points ``these`` lie next to one of ``those`` (diagonals too) on the board?"""
+    if not these.any() or not those.any():
+        return False
+    grown = np.asarray(these, dtype=bool).reshape(10, 9).copy()
+    grown[1:, :] |= grown[:-1, :].copy()
+    grown[:-1, :] |= grown[1:, :].copy()
+    grown[:, 1:] |= grown[:, :-1].copy()
+    grown[:, :-1] |= grown[:, 1:].copy()
+    return bool((grown.reshape(90) & np.asarray(those, dtype=bool)).any())
+
+
 class Classifier(Protocol):
     """What the observer needs of the vision stage (``recorder.vision.PieceClassifier`` fits)."""
 
@@ -208,7 +220,9 @@ class Observer:
         """A lamp's spot hides ``points`` (blown out to white, or a flat plateau; the caller found them
         so on the last two still views, where a hand does not stay): read "covered" there, they do not
         hold a still view back as a hand would (fresh s2200000-clean-010: 3 to 7 points of a spot read
-        covered kept five moves from the record for 1.3 to 4.2 s). They stay masked in the views."""
+        covered kept five moves from the record for 1.3 to 4.2 s). They stay masked in the views. Unless
+        a point read covered outside the spot lies next to one inside: a hand reaching over the spot
+        (or a spot gone elsewhere since) counts whole."""
         self.lamp = np.array(points, dtype=bool)
 
     def retry_later(self, t: float) -> None:
@@ -285,7 +299,10 @@ class Observer:
                 arm[:] = False
         if not arm.any():  # (and no stale mask to test every moving frame against)
             self._arm_since, self._arm_shape = None, None
-        if arm.any() or int((mask & ~self.lying & ~self.lamp).sum()) > cfg.max_covered:
+        hand = mask & ~self.lying
+        if not _borders(hand & self.lamp, hand & ~self.lamp):  # (a hand reaching over the spot: all of it counts)
+            hand &= ~self.lamp
+        if arm.any() or int(hand.sum()) > cfg.max_covered:
             log.debug("t=%.2f: board still but %d points covered%s; waiting", t, int(mask.sum()),
                       " and an arm across its edge" if arm.any() else "")
             self._samples.clear()

@@ -381,7 +381,8 @@ class Resolver:
             if decision.candidate.kind == "pair" and not self._acceptable(decision, scorer):
                 decision = self._with_one_move_view(decision, scorer, observation.t)
             if (one_move.candidate.kind == "move" and one_move.bad == 0
-                    and not (observation.mask & ~self._lamp).any() and decision.candidate.kind != "pair"):
+                    and not (observation.mask & ~(self._lamp | self._glare_of(observation))).any()
+                    and decision.candidate.kind != "pair"):
                 unclear_move = True
                 self._one_move_view = (self.game.position.board, scorer, self._touched.copy())
                 log.debug("t=%.2f: kept as the view of one move: %s", observation.t, one_move.candidate.moves[0].iccs)
@@ -390,8 +391,7 @@ class Resolver:
         self._move_hidden = unclear_move  # a press meanwhile may be that move's: it waits for it
         if unclear_move and self._move_hidden_since is None:
             self._move_hidden_since = observation.t_moved if observation.t_moved is not None else t
-        lamp = self._lamp
-        masked = int((observation.mask & ~lamp).sum()) > cfg.alert_with_hidden
+        masked = int((observation.mask & ~self._lamp).sum()) > cfg.alert_with_hidden
         if self._hidden is None or not np.array_equal(self._hidden, observation.mask):
             self._hidden, self._hidden_since = np.array(observation.mask, dtype=bool), t
         lasting = observation.mask.any() and t - self._hidden_since >= cfg.lasting_hidden_s  # not a hand
@@ -448,7 +448,7 @@ class Resolver:
             self._move_hidden_since = None  # the board is judged: a move it hid is recorded, with its press
             if masked:  # not judged whole: touches keep counting
                 return events + self._confirm(residual, t)
-            if not residual and not (observation.mask & ~lamp).any():
+            if not residual and not (observation.mask & ~self._lamp).any():
                 # a whole view, as recorded, but for glare: a point it blows out reads "covered" as often
                 # as not, with no hand there (fresh s1800000-clean-004: two such points under a steady
                 # lamp kept every view from counting, and a press made before a move went untold)
@@ -596,6 +596,7 @@ class Resolver:
     def source_changed(self) -> None:
         """The game goes on from another source: its first views may show the game earlier than recorded."""
         self._other_source = True
+        self._forget_lamp()
 
     def _follow_earlier_source(self, scorer: Scorer, observation: Observation) -> list[Event] | None:
         """While a source taken up from another one shows the game before its last recorded ply, the
@@ -2138,6 +2139,12 @@ class Resolver:
         self._unreliable.clear()
         self._misread.clear()
         self._stale.clear()
+        self._forget_lamp()
+
+    def _forget_lamp(self) -> None:
+        """Judge a lamp's points afresh: another grid or another camera shows another spot."""
+        self._calm_hidden, self._calm_since = None, math.inf
+        self._flat_before = np.zeros(90, dtype=bool)
 
     # --- the clock ------------------------------------------------------------------------
     def press(self, press: ClockPress) -> list[Event]:

@@ -963,6 +963,31 @@ def test_a_move_seen_still_but_unclear_then_read_with_the_reply_is_no_two_moves_
     assert not [e for e in events if isinstance(e, TwoMovesSeen)]
 
 
+def test_a_blown_out_point_beside_the_move_read_covered_still_lets_the_view_of_one_move_be_kept() -> None:
+    """As above, with g6 beside the move blown out by glare and read "covered", and the hand's move
+    passing over it (so it has not been hidden calmly): the view of one move is kept all the same,
+    and the pair recorded with the reply (a reviewer's probe: when only calm glare excused a hidden
+    point, no view was kept and nothing was recorded)."""
+    start = Position.from_fen("3k5/9/7c1/9/9/9/9/9/9/4K2R1 w - - 0 1")
+    g6, h6, h7 = parse_square("g6"), parse_square("h6"), parse_square("h7")
+    glare = np.zeros(90, dtype=bool)
+    glare[g6] = True
+    resolver = Resolver(start, clock=True)
+    resolver.observe(replace(observe_board(start.board, 0.5, covered=(g6,)), unreadable=glare))
+    washed = {h6: (".", 0.7), h7: ("R", 0.7)}
+    truth = start.play("h0h6")
+    for k in range(5):
+        touched = (parse_square("h0"), g6, h6, h7) if k == 0 else ()
+        view = observe_board(truth.board, 1.0 + 0.3 * k, misread=washed, covered=(g6,), touched=touched)
+        assert resolver.observe(replace(view, unreadable=glare)) == []
+    resolver.press(ClockPress(1.3, "red", 899_000, 900_000))
+    truth = truth.play("d9d8")
+    view = observe_board(truth.board, 3.0, misread=washed, covered=(g6,), touched=(parse_square("d9"), parse_square("d8")))
+    events = resolver.observe(replace(view, unreadable=glare))
+    assert [(e.iccs, e.rivals) for e in events if isinstance(e, MoveRecorded)] == [("h0h7", ("h0h6",)), ("d9d8", ())]
+    assert not [e for e in events if isinstance(e, TwoMovesSeen)]
+
+
 def test_a_view_kept_for_one_move_does_not_excuse_a_pair_whose_first_move_it_did_not_show() -> None:
     """A hand over a lamp's spot (e2) holds the cannon lifted from h2: the still views fit h2e2, the
     cannon set down under the spot, and one is kept as the view of one move. The cannon is then set

@@ -270,7 +270,8 @@ def test_points_accepted_as_lying_under_something_are_masked_not_waited_for() ->
 
 def test_points_under_a_lamp_read_covered_do_not_hold_a_still_view_back_as_a_hand() -> None:
     """A lamp's spot makes five points read "covered": once the caller names them as under the lamp
-    the still view is handed over at once, with them masked; a hand elsewhere is still waited for."""
+    the still view is handed over at once, with them masked; a hand elsewhere, or one reaching over
+    the spot, is still waited for."""
     hidden: dict[str, tuple[int, ...]] = {"rows": (60, 61, 69, 70, 79)}
 
     def probabilities(frame: np.ndarray) -> np.ndarray:
@@ -292,6 +293,9 @@ def test_points_under_a_lamp_read_covered_do_not_hold_a_still_view_back_as_a_han
     hidden["rows"] = (60, 61, 69, 70, 79, 3, 4, 5)  # a hand rests on three points the lamp leaves alone
     observer.feed(_frame(True), 0.7)
     assert all(observer.feed(_frame(True), 0.8 + i / 10) is None for i in range(5))
+    hidden["rows"] = (59, 68, 60, 61, 69, 70, 79)  # a hand over the spot and two points beside it
+    observer.feed(_frame(False), 1.3)
+    assert all(observer.feed(_frame(False), 1.4 + i / 10) is None for i in range(5))
     observer.reset()  # a new grid: the lamp's points are found afresh
     assert not observer.lamp.any()
 
