@@ -239,12 +239,8 @@ def test_observer_waits_for_a_still_uncovered_board_and_skips_still_frames() -> 
     assert observer.skipped > 0 and len(calls) < 20
 
 
-def test_points_accepted_as_lying_under_something_are_masked_not_waited_for() -> None:
-    """Something lies on four points: still views are waited out as a hand's until the caller
-    accepts those points as lying there; then they are handed over with the four masked, a fifth
-    covered point is still waited for, and a view showing them again frees them."""
-    hidden: dict[str, tuple[int, ...]] = {"rows": (3, 4, 5, 6)}
-
+def _observer_reading_covered(hidden: dict[str, tuple[int, ...]]) -> Observer:
+    """An observer whose classifier reads the points ``hidden["rows"]`` holds now as covered, the rest empty."""
     def probabilities(frame: np.ndarray) -> np.ndarray:
         probs = np.full((90, len(CLASSES)), 0.01)
         probs[:, 0] = 0.9
@@ -252,8 +248,16 @@ def test_points_accepted_as_lying_under_something_are_masked_not_waited_for() ->
             probs[row, CLASSES.index("covered")] = 5.0
         return probs / probs.sum(axis=1, keepdims=True)
 
-    observer = Observer(probabilities, MotionDetector((0, 0, 160, 120), spacing=12.0),
-                        ObserverConfig(still_s=0.1, smooth_frames=2, retry_s=0.3))
+    return Observer(probabilities, MotionDetector((0, 0, 160, 120), spacing=12.0),
+                    ObserverConfig(still_s=0.1, smooth_frames=2, retry_s=0.3))
+
+
+def test_points_accepted_as_lying_under_something_are_masked_not_waited_for() -> None:
+    """Something lies on four points: still views are waited out as a hand's until the caller
+    accepts those points as lying there; then they are handed over with the four masked, a fifth
+    covered point is still waited for, and a view showing them again frees them."""
+    hidden: dict[str, tuple[int, ...]] = {"rows": (3, 4, 5, 6)}
+    observer = _observer_reading_covered(hidden)
     assert all(observer.feed(_frame(False), i / 10) is None for i in range(10))
     assert observer.covered_since is not None and observer.covered_points.sum() == 4
     observer.accept_lying(observer.covered_points, observer.covered_since)
@@ -273,16 +277,7 @@ def test_points_under_a_lamp_read_covered_do_not_hold_a_still_view_back_as_a_han
     the still view is handed over at once, with them masked; a hand elsewhere, or one reaching over
     the spot, is still waited for."""
     hidden: dict[str, tuple[int, ...]] = {"rows": (60, 61, 69, 70, 79)}
-
-    def probabilities(frame: np.ndarray) -> np.ndarray:
-        probs = np.full((90, len(CLASSES)), 0.01)
-        probs[:, 0] = 0.9
-        for row in hidden["rows"]:
-            probs[row, CLASSES.index("covered")] = 5.0
-        return probs / probs.sum(axis=1, keepdims=True)
-
-    observer = Observer(probabilities, MotionDetector((0, 0, 160, 120), spacing=12.0),
-                        ObserverConfig(still_s=0.1, smooth_frames=2, retry_s=0.3))
+    observer = _observer_reading_covered(hidden)
     assert all(observer.feed(_frame(False), i / 10) is None for i in range(3))  # waited for, as a hand
     lamp = np.zeros(90, dtype=bool)
     lamp[[60, 61, 62, 69, 70, 71, 79]] = True
