@@ -126,16 +126,16 @@ def point_rows(squares: Iterable[int]) -> np.ndarray:
     return np.asarray(_SQUARE_ROWS[np.asarray(list(squares), dtype=np.int64)], dtype=np.int64)
 
 
-def _borders(these: np.ndarray, those: np.ndarray) -> bool:
-    """Does any of the (90,) points ``these`` lie next to one of ``those`` (diagonals too) on the board?"""
-    if not these.any() or not those.any():
-        return False
-    grown = np.asarray(these, dtype=bool).reshape(10, 9).copy()
-    grown[1:, :] |= grown[:-1, :].copy()
-    grown[:-1, :] |= grown[1:, :].copy()
-    grown[:, 1:] |= grown[:, :-1].copy()
-    grown[:, :-1] |= grown[:, 1:].copy()
-    return bool((grown.reshape(90) & np.asarray(those, dtype=bool)).any())
+def _next_to(points: np.ndarray) -> np.ndarray:
+    """(90,) the points next to one of the (90,) ``points`` on the board (diagonals too; not themselves)."""
+    board = np.asarray(points, dtype=bool).reshape(10, 9)  # ranks by files: no wrap from file i to file a
+    ranks = board.copy()
+    ranks[1:] |= board[:-1]
+    ranks[:-1] |= board[1:]
+    grown = ranks.copy()
+    grown[:, 1:] |= ranks[:, :-1]
+    grown[:, :-1] |= ranks[:, 1:]
+    return np.asarray(grown.reshape(90) & ~board.reshape(90))
 
 
 class Classifier(Protocol):
@@ -221,8 +221,9 @@ class Observer:
         so on the last two still views, where a hand does not stay): read "covered" there, they do not
         hold a still view back as a hand would (fresh s2200000-clean-010: 3 to 7 points of a spot read
         covered kept five moves from the record for 1.3 to 4.2 s). They stay masked in the views. Unless
-        a point read covered outside the spot lies next to one inside: a hand reaching over the spot
-        (or a spot gone elsewhere since) counts whole."""
+        two points or more read covered outside the spot lie next to one inside: a hand reaching over
+        the spot (or a spot gone elsewhere since) counts whole. One is the spot's rim, whose edge moves
+        from view to view (a reviewer's probe: one rim point held the views back 3.5 s again)."""
         self.lamp = np.array(points, dtype=bool)
 
     def retry_later(self, t: float) -> None:
@@ -300,7 +301,7 @@ class Observer:
         if not arm.any():  # (and no stale mask to test every moving frame against)
             self._arm_since, self._arm_shape = None, None
         hand = mask & ~self.lying
-        if not _borders(hand & self.lamp, hand & ~self.lamp):  # (a hand reaching over the spot: all of it counts)
+        if int((hand & ~self.lamp & _next_to(hand & self.lamp)).sum()) < 2:  # (else a hand reaching over it)
             hand &= ~self.lamp
         if arm.any() or int(hand.sum()) > cfg.max_covered:
             log.debug("t=%.2f: board still but %d points covered%s; waiting", t, int(mask.sum()),

@@ -274,8 +274,8 @@ def test_points_accepted_as_lying_under_something_are_masked_not_waited_for() ->
 
 def test_points_under_a_lamp_read_covered_do_not_hold_a_still_view_back_as_a_hand() -> None:
     """A lamp's spot makes five points read "covered": once the caller names them as under the lamp
-    the still view is handed over at once, with them masked; a hand elsewhere, or one reaching over
-    the spot, is still waited for."""
+    the still view is handed over at once, with them masked, and with one point of its rim read so as
+    well; a hand elsewhere, or one reaching over the spot, is still waited for."""
     hidden: dict[str, tuple[int, ...]] = {"rows": (60, 61, 69, 70, 79)}
     observer = _observer_reading_covered(hidden)
     assert all(observer.feed(_frame(False), i / 10) is None for i in range(3))  # waited for, as a hand
@@ -288,9 +288,13 @@ def test_points_under_a_lamp_read_covered_do_not_hold_a_still_view_back_as_a_han
     hidden["rows"] = (60, 61, 69, 70, 79, 3, 4, 5)  # a hand rests on three points the lamp leaves alone
     observer.feed(_frame(True), 0.7)
     assert all(observer.feed(_frame(True), 0.8 + i / 10) is None for i in range(5))
-    hidden["rows"] = (59, 68, 60, 61, 69, 70, 79)  # a hand over the spot and two points beside it
+    hidden["rows"] = (60, 61, 69, 70, 79, 52)  # and one point of its rim, next to it
     observer.feed(_frame(False), 1.3)
-    assert all(observer.feed(_frame(False), 1.4 + i / 10) is None for i in range(5))
+    seen = next(obs for i in range(3) if (obs := observer.feed(_frame(False), 1.4 + i / 10)) is not None)
+    assert list(np.flatnonzero(seen.mask)) == [52, 60, 61, 69, 70, 79]
+    hidden["rows"] = (59, 68, 60, 61, 69, 70, 79)  # a hand over the spot and two points beside it
+    observer.feed(_frame(True), 1.7)
+    assert all(observer.feed(_frame(True), 1.8 + i / 10) is None for i in range(5))
     observer.reset()  # a new grid: the lamp's points are found afresh
     assert not observer.lamp.any()
 
