@@ -72,13 +72,15 @@ START_BOARD = Position.start().board  # the standard start: made once, the set-u
 class _CleanView:
     """The last still view no piece was seen off its point on: the ``board`` then, its pieces'
     residual disc ``offsets`` (``residual_offsets``), its grey rectified picture (``view``, None
-    when the view had none), where its pieces' tops stood (``tops``, ``parallax_field``) and when (``t``)."""
+    when the view had none), where its pieces' tops stood (``tops``, ``parallax_field``), when
+    (``t``), and the points whose piece it was the first clean view to show (``arrived``)."""
 
     board: str
     offsets: np.ndarray
     view: np.ndarray | None
     tops: np.ndarray | None
     t: float
+    arrived: frozenset[int] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -1801,6 +1803,13 @@ class Resolver:
                 moves = patch_shifts(clean.view, observation.view, np.flatnonzero(occupied & same),
                                      centres=None if clean.tops is None else clean.tops / 2, steady=steady)
                 moves = {sq: shift for sq, shift in moves.items() if shift.score >= cfg.patch_match}
+                # a piece the clean view was the first to show, with a hand near it since: the view may
+                # have caught the fingers still setting it down (a frame that cuts the board's margin
+                # short shows no arm: fresh s2300000-clean-012, a chariot set on h0 was recorded with
+                # the fingers on it, and its picture, moved 0.33 spacings as they let go, raised it as
+                # lying off its point while its disc stood 0.18 off). Its disc decides.
+                settling = {sq for sq in clean.arrived if self._touched_at[sq] > clean.t}
+                moves = {sq: shift for sq, shift in moves.items() if sq not in settling}
 
         pictured: dict[int, PatchShift] = {}  # the pieces raised by how their pictures moved
 
@@ -1836,7 +1845,10 @@ class Resolver:
             fresh = residual_offsets(measured, occupied & scorer.visible)
             if reference is not None:  # a disc not found this time keeps the last place it was seen
                 fresh = np.where(np.isnan(fresh) & occupied[:, None], reference, fresh)
-            self._offsets_ref = _CleanView(board, fresh, observation.view, parallax_field(measured), observation.t)
+            arrived = frozenset() if clean is None else frozenset(
+                sq for sq in range(90) if board[sq] != "." and board[sq] != clean.board[sq])
+            self._offsets_ref = _CleanView(board, fresh, observation.view, parallax_field(measured), observation.t,
+                                           arrived)
         return shifted, pictured
 
     def _hidden_points(self, observation: Observation) -> np.ndarray:

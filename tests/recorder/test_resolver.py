@@ -603,6 +603,27 @@ def test_a_knocked_piece_whose_disc_went_unfound_is_raised_by_how_its_picture_mo
     assert abs(measured - np.hypot(0.36, 0.05)) < 0.05
 
 
+def test_a_piece_whose_picture_moved_as_the_fingers_let_go_of_it_is_judged_by_its_disc() -> None:
+    # fresh s2300000-clean-012: the view recording i0h0 caught the fingers still on the chariot
+    # (the frame cut the board's margin short, so no arm was seen); as they let go its picture moved
+    # 0.33 spacings, and it was raised as lying off its point while its disc stood 0.18 off
+    resolver, after, g3 = _seen_pictured_at_start()
+    e2, h2 = parse_square("e2"), parse_square("h2")
+    held = _on_points(after.board)
+    held[e2] = (0.1, 0.1)
+    assert _recorded(resolver.observe(_pictured(after.board, 2.0, held, {e2: (0.25, 0.2)}, touched=(h2, e2)))) == ["h2e2"]
+    let_go = _on_points(after.board)
+    let_go[e2] = (-0.1, -0.1)
+    events = [e for t, near in ((2.4, (e2,)), (2.8, ())) for e in resolver.observe(
+        _pictured(after.board, t, let_go, {e2: (-0.1, -0.1)}, touched=near))]
+    assert not [e for e in events if isinstance(e, Alert)]
+    knocked = _on_points(after.board)  # a piece standing since, knocked, is still raised by its picture
+    knocked[g3] = np.nan
+    events = [e for t in (3.4, 3.8) for e in resolver.observe(
+        _pictured(after.board, t, knocked, {e2: (-0.1, -0.1), g3: (0.36, 0.05)}, touched=(g3,)))]
+    assert [e.squares for e in events if isinstance(e, BoardDisturbed)] == [("g3",)]
+
+
 @pytest.mark.parametrize(("knock", "at_once"), [((0.45, 0.1), True), ((0.33, 0.1), False)])
 def test_a_piece_whose_picture_moved_well_off_its_point_is_raised_at_the_first_look(
         knock: tuple[float, float], at_once: bool) -> None:
