@@ -984,6 +984,21 @@ def test_a_move_seen_still_but_unclear_then_read_with_the_reply_is_no_two_moves_
     assert not [e for e in events if isinstance(e, TwoMovesSeen)]
 
 
+def test_a_new_grid_judges_a_lamps_flat_spot_afresh() -> None:
+    """A point flat on two views in a row is a lamp's (read "covered" there, no hand); under a new
+    grid the view before says nothing of it (a reviewer: nothing pinned the reset)."""
+    flat = np.zeros(90, dtype=bool)
+    flat[40] = True
+    view = replace(observe_board(Position.start().board, 0.5, covered=(40,)), flat=flat)
+    resolver = Resolver()
+    for t in (0.5, 1.0):
+        resolver.observe(replace(view, t=t))
+    assert list(np.flatnonzero(resolver._lamp)) == [40]
+    resolver.forget_offsets()
+    resolver.observe(replace(view, t=1.5))
+    assert not resolver._lamp.any()
+
+
 def test_a_blown_out_point_beside_the_move_read_covered_still_lets_the_view_of_one_move_be_kept() -> None:
     """As above, with g6 beside the move blown out by glare and read "covered", and the hand's move
     passing over it (so it has not been hidden calmly): the view of one move is kept all the same,
