@@ -43,9 +43,10 @@ def washed_out(rectified: np.ndarray, spacing: float, margin: float, *, clipped:
 
 
 def flat_plateaus(grey: np.ndarray, spacing: float, margin: float, read_empty: np.ndarray, *,
-                  share: float = 0.3) -> np.ndarray:
+                  share: float = 0.3) -> np.ndarray | None:
     """(90,) True where a point's piece-sized square is a bright, textureless plateau: a lamp's
-    spot that shows nothing there, at whatever level the camera left it.
+    spot that shows nothing there, at whatever level the camera left it; None when the view cannot
+    say (fewer than ten points read as bare crossings: a hand or an arm over most of the board).
 
     ``washed_out`` knows glare by clipped pixels, but a camera that lowers its gain after clipping
     (auto exposure, a dimming room) leaves the spot a flat grey near the paper's own brightness
@@ -61,7 +62,7 @@ def flat_plateaus(grey: np.ndarray, spacing: float, margin: float, read_empty: n
     """
     empty = np.asarray(read_empty, dtype=bool)
     if empty.sum() < 10:  # too few bare crossings to know what one looks like here
-        return np.zeros(90, dtype=bool)
+        return None
     picture = np.asarray(grey, dtype=np.float32)
     side = max(3, int(round(0.9 * spacing)))
     mean = cv2.blur(picture, (side, side), borderType=cv2.BORDER_REPLICATE)

@@ -1288,7 +1288,8 @@ class Resolver:
         # "covered", flat on the view before as well (a lamp stays; a plain sleeve over the paper moves on), is
         # no hand, calm or not (fresh s2100000-clean-028: h8 and i9 in turn, each view after a move with one of
         # them newly so; no view was judged whole, and an early press went untold)
-        flat = _flat_of(observation)
+        # (a view that cannot say, a hand over most of the board, keeps what the view before it showed)
+        flat = self._flat_before if observation.flat is None else _flat_of(observation)
         lamp = ((self._glare_of(observation) if self._hidden_calmly(observation) else np.zeros(90, dtype=bool))
                 | (flat & self._flat_before))
         self._flat_before = flat

@@ -701,7 +701,10 @@ class RecordingSession:
             observation = replace(observation, offsets=offsets, probs=probs,
                                   unreadable=washed >= self.config.glare_unreadable, washed=washed,
                                   flat=flat, view=grey)
-            lamp = flat | blind
+            # a view that cannot say where a lamp flattens the board (a hand over most of it) keeps
+            # what the views before it showed: with the spot's memory lost, its points read "covered"
+            # held the next views back as a hand's until two more had shown it
+            lamp = (self._lamp_before if flat is None else flat) | blind
             self.observer.under_lamp(lamp & self._lamp_before)
             self._lamp_before = lamp
         self.timings["offpoint_ms"] += 1000 * (time.perf_counter() - started)

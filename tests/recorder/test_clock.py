@@ -298,12 +298,15 @@ def test_points_of_a_lamps_flat_spot_reading_covered_do_not_hide_an_early_press(
     hand's edges least of all: such a point is no hand, calm or not. Elsewhere it may be."""
     import numpy as np
 
-    def black_presses_early(covered: tuple[str, ...], flat_points: tuple[str, ...]) -> list[str]:
+    def black_presses_early(covered: tuple[str, ...], flat_points: tuple[str, ...], unsure_between: bool = False
+                            ) -> list[str]:
         resolver = Resolver(clock=True)
         hidden = tuple(parse_square(name) for name in covered)
         flat = np.zeros(90, dtype=bool)
         flat[[parse_square(name) for name in flat_points]] = True
         resolver.observe(replace(observe_board(P0.board, 0.5), flat=flat))  # the lamp was there before
+        if unsure_between:  # a view that cannot say where the lamp is (a hand over most of the board)
+            resolver.observe(replace(observe_board(P0.board, 1.5), flat=None))
         resolver.observe(replace(observe_board(P1.board, 3.0, covered=hidden), t_moved=2.0, flat=flat))
         resolver.press(ClockPress(3.3, "red", 905000, 900000))
         resolver.press(ClockPress(4.5, "black", 905000, 898800))  # black pressed; the board is as red left it
@@ -313,6 +316,8 @@ def test_points_of_a_lamps_flat_spot_reading_covered_do_not_hide_an_early_press(
 
     assert black_presses_early(("a7", "b8"), ("a7", "b8", "a8")) == ["press_without_move"]
     assert black_presses_early(("a7", "b8"), ()) == []  # a hand may lie there: the board was not seen whole
+    # a view between that cannot say keeps what the view before it showed
+    assert black_presses_early(("a7", "b8"), ("a7", "b8", "a8"), unsure_between=True) == ["press_without_move"]
 
 
 def test_points_newly_flat_reading_covered_may_be_a_hand() -> None:

@@ -21,6 +21,13 @@ def _empty_of(fen: str) -> np.ndarray:
     return np.array([board[sq] == "." for sq in range(90)])
 
 
+def _flat(grey: np.ndarray, read_empty: np.ndarray) -> np.ndarray:
+    """The flat points of a view that can say (enough bare crossings)."""
+    flat = flat_plateaus(grey, SPACING, MARGIN, read_empty)
+    assert flat is not None
+    return flat
+
+
 def test_a_spot_the_camera_dimmed_after_clipping_is_found_by_its_flatness() -> None:
     """Fresh s1800000-clean-016 at 70.5 s: a lamp over b5-d8 clipped, then the room light fell, so
     the spot is a flat grey near 207, below any clipping level. The red cannon just set down on b6
@@ -30,7 +37,7 @@ def test_a_spot_the_camera_dimmed_after_clipping_is_found_by_its_flatness() -> N
     assert image is not None
     fen = "r1bak1b2/4a4/1cn1c1n2/pC2p1p1p/2p4r1/5NP2/P1P1P3P/2N1C4/3R5/R1BAKAB2 b - - 15 8"
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    flat = flat_plateaus(grey, SPACING, MARGIN, _empty_of(fen))
+    flat = _flat(grey, _empty_of(fen))
     assert not washed_out(image, SPACING, MARGIN)[flat].any()  # no clipped pixel left to find
     for name in ("b6", "b7", "a6", "d7", "b8"):
         assert flat[parse_square(name)], name
@@ -44,7 +51,7 @@ def test_an_ordinary_view_has_no_flat_point_whatever_its_light() -> None:
     empty = np.array([sq not in pieces for sq in range(90)])
     for gain, lift in ((1.0, 0.0), (0.6, 0.0), (1.2, 20.0)):
         view = drawn_view(pieces, gain=gain, lift=lift)
-        assert not flat_plateaus(view, SPACING, MARGIN, empty).any(), (gain, lift)
+        assert not _flat(view, empty).any(), (gain, lift)
 
 
 def test_a_flat_bright_plateau_is_blown_out_and_a_flat_dark_one_is_not() -> None:
@@ -57,15 +64,15 @@ def test_a_flat_bright_plateau_is_blown_out_and_a_flat_dark_one_is_not() -> None
     for sq in (parse_square("e6"), parse_square("f6")):
         x, y = int((MARGIN + sq % 9) * SPACING), int((MARGIN + 9 - sq // 9) * SPACING)
         lit[y - 26:y + 27, x - 26:x + 27] = 200
-    flat = flat_plateaus(lit, SPACING, MARGIN, empty)
+    flat = _flat(lit, empty)
     assert set(np.flatnonzero(flat).tolist()) == {parse_square("e6"), parse_square("f6")}
     # the same patch in deep shade is no glare (and shows no piece either way: not for this test)
     shaded = view.copy()
     x, y = int((MARGIN + 4) * SPACING), int((MARGIN + 3) * SPACING)
     shaded[y - 26:y + 27, x - 26:x + 27] = 60
-    assert not flat_plateaus(shaded, SPACING, MARGIN, empty).any()
+    assert not _flat(shaded, empty).any()
 
 
 def test_too_few_bare_crossings_tell_nothing() -> None:
-    view = drawn_view({})
-    assert not flat_plateaus(view, SPACING, MARGIN, np.zeros(90, dtype=bool)).any()
+    view = drawn_view({})  # (a view that cannot say is told apart from one that shows no spot)
+    assert flat_plateaus(view, SPACING, MARGIN, np.zeros(90, dtype=bool)) is None
