@@ -46,7 +46,7 @@ def flat_plateaus(grey: np.ndarray, spacing: float, margin: float, read_empty: n
                   share: float = 0.3) -> np.ndarray | None:
     """(90,) True where a point's piece-sized square is a bright, textureless plateau: a lamp's
     spot that shows nothing there, at whatever level the camera left it; None when the view cannot
-    say (fewer than ten points read as bare crossings: a hand or an arm over most of the board).
+    say (fewer than ten points read as bare crossings: a view read mostly "covered").
 
     ``washed_out`` knows glare by clipped pixels, but a camera that lowers its gain after clipping
     (auto exposure, a dimming room) leaves the spot a flat grey near the paper's own brightness

@@ -55,7 +55,8 @@ class Observation:
     touched: np.ndarray | None = None  # (90,) something moved near the point since the last observation
     unreadable: np.ndarray | None = None  # (90,) blown out to white by glare: no reading there means much
     washed: np.ndarray | None = None  # (90,) share of each point's piece-sized square glare blows out (0-1)
-    # (90,) bright, textureless squares: a lamp's spot that shows nothing there, clipped or not (recorder.glare)
+    # (90,) bright, textureless squares: a lamp's spot that shows nothing there, clipped or not (recorder.glare);
+    # None when the view cannot say (too few bare crossings to compare with) or nobody looked
     flat: np.ndarray | None = None
     # (90,) of the masked points, those something has lain on for seconds with no hand near (``accept_lying``)
     lying: np.ndarray | None = None
@@ -218,7 +219,7 @@ class Observer:
 
     def under_lamp(self, points: np.ndarray) -> None:
         """A lamp's spot hides ``points`` (blown out to white, or a flat plateau; the caller found them
-        so on the last two still views, where a hand does not stay): read "covered" there, they do not
+        so on the last two still views that could say, where a hand does not stay): read "covered" there, they do not
         hold a still view back as a hand would (fresh s2200000-clean-010: 3 to 7 points of a spot read
         covered kept five moves from the record for 1.3 to 4.2 s). They stay masked in the views. Unless
         two points or more read covered outside the spot lie next to one inside: a hand reaching over

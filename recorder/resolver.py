@@ -324,6 +324,7 @@ class Resolver:
         self._calm_hidden: np.ndarray | None = None  # ... and, with nothing moving near them, since
         self._calm_since = math.inf
         self._flat_before = np.zeros(90, dtype=bool)  # the points of a lamp's flat spot on the last view
+        self._flat_lamp = np.zeros(90, dtype=bool)  # ... of those, the ones flat on the view before it too
         self._lamp = np.zeros(90, dtype=bool)  # the points of this view a lamp hides: "covered" there is no hand
         # A game taken up from another source (a backup camera's file) that starts earlier in the game:
         # its views are followed through the recorded plies (the ply shown, views that fit none of them)
@@ -1288,11 +1289,16 @@ class Resolver:
         # "covered", flat on the view before as well (a lamp stays; a plain sleeve over the paper moves on), is
         # no hand, calm or not (fresh s2100000-clean-028: h8 and i9 in turn, each view after a move with one of
         # them newly so; no view was judged whole, and an early press went untold)
-        # (a view that cannot say, a hand over most of the board, keeps what the view before it showed)
-        flat = self._flat_before if observation.flat is None else _flat_of(observation)
+        # A view that cannot say (``flat`` None: too few points read as bare crossings) keeps what the
+        # views before it showed, and makes no lamp's of what only one view showed flat
+        if observation.flat is None:
+            flat, flat_lamp = self._flat_before, self._flat_lamp
+        else:
+            flat = _flat_of(observation)
+            flat_lamp = flat & self._flat_before
         lamp = ((self._glare_of(observation) if self._hidden_calmly(observation) else np.zeros(90, dtype=bool))
-                | (flat & self._flat_before))
-        self._flat_before = flat
+                | flat_lamp)
+        self._flat_before, self._flat_lamp = flat, flat_lamp
         return lamp
 
     def _hidden_calmly(self, observation: Observation) -> bool:
@@ -2158,6 +2164,7 @@ class Resolver:
         """Judge a lamp's points afresh: another grid or another camera shows another spot."""
         self._calm_hidden, self._calm_since = None, math.inf
         self._flat_before = np.zeros(90, dtype=bool)
+        self._flat_lamp = np.zeros(90, dtype=bool)
 
     # --- the clock ------------------------------------------------------------------------
     def press(self, press: ClockPress) -> list[Event]:
@@ -2200,7 +2207,8 @@ class Resolver:
 
 
 def _flat_of(observation: Observation) -> np.ndarray:
-    """(90,) the points of a lamp's flat spot on ``observation`` (none when it cannot say)."""
+    """(90,) the points of a lamp's flat spot on ``observation`` (none when it cannot say; the lamp's
+    memory, ``_lamp_points``, keeps what the views before showed then)."""
     return np.zeros(90, dtype=bool) if observation.flat is None else np.asarray(observation.flat, dtype=bool)
 
 

@@ -302,6 +302,9 @@ class RecordingSession:
             self.resolver.lost_sight(item.t_resumed, gone_since=item.t)
             if item.reason == SOURCE_CHANGED:
                 self.resolver.source_changed()
+                self._lamp_before = np.zeros(90, dtype=bool)  # another camera shows another spot
+                if self.observer is not None:
+                    self.observer.under_lamp(self._lamp_before)
             return self._emit([SourceGap(item.t, item.t_resumed, item.reason, item.attempts)])
         self.frames += 1
         t = item.t
@@ -701,11 +704,17 @@ class RecordingSession:
             observation = replace(observation, offsets=offsets, probs=probs,
                                   unreadable=washed >= self.config.glare_unreadable, washed=washed,
                                   flat=flat, view=grey)
-            # a view that cannot say where a lamp flattens the board (a hand over most of it) keeps
-            # what the views before it showed: with the spot's memory lost, its points read "covered"
-            # held the next views back as a hand's until two more had shown it
-            lamp = (self._lamp_before if flat is None else flat) | blind
-            self.observer.under_lamp(lamp & self._lamp_before)
+            # a view that cannot say where a lamp flattens the board (too few points read as bare
+            # crossings: read mostly "covered", as a hand left while it was taken) keeps what the
+            # views before it showed: with the spot's memory lost, its points read "covered" were
+            # held back as a hand's until two more views had shown it. It names nothing that was not
+            # named before (a point seen flat on one view only is no lamp's yet: a sleeve moves on)
+            if flat is None:
+                lamp = self._lamp_before | blind
+                self.observer.under_lamp(self.observer.lamp | (blind & self._lamp_before))
+            else:
+                lamp = flat | blind
+                self.observer.under_lamp(lamp & self._lamp_before)
             self._lamp_before = lamp
         self.timings["offpoint_ms"] += 1000 * (time.perf_counter() - started)
         if self._mirror_looks > 0:

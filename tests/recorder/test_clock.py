@@ -320,6 +320,26 @@ def test_points_of_a_lamps_flat_spot_reading_covered_do_not_hide_an_early_press(
     assert black_presses_early(("a7", "b8"), ("a7", "b8", "a8"), unsure_between=True) == ["press_without_move"]
 
 
+def test_a_view_that_cannot_say_makes_no_lamp_of_a_spot_seen_flat_once() -> None:
+    """Flat on one view, then a view that cannot say where a lamp is (``flat`` None) with two points
+    read "covered" there: seen flat once, they may be a sleeve's, and a hand may lie there; the board
+    was not seen whole, and black's early press is not judged (a reviewer's probe)."""
+    import numpy as np
+
+    flat = np.zeros(90, dtype=bool)
+    flat[[parse_square(name) for name in ("a7", "b8", "a8")]] = True
+    hidden = (parse_square("a7"), parse_square("b8"))
+    resolver = Resolver(clock=True)
+    resolver.observe(replace(observe_board(P0.board, 0.5), flat=np.zeros(90, dtype=bool)))
+    resolver.observe(replace(observe_board(P0.board, 1.5), flat=flat))  # seen flat once
+    resolver.observe(replace(observe_board(P1.board, 3.0, covered=hidden), t_moved=2.0, flat=None))
+    resolver.press(ClockPress(3.3, "red", 905000, 900000))
+    resolver.press(ClockPress(4.5, "black", 905000, 898800))
+    events = resolver.observe(replace(observe_board(P2.board, 6.0), t_moved=5.4, flat=np.zeros(90, dtype=bool)))
+    assert [e.iccs for e in events if isinstance(e, MoveRecorded)] == ["h9g7"]
+    assert _kinds(events) + _kinds(resolver.tick(20.0)) == []
+
+
 def test_points_newly_flat_reading_covered_may_be_a_hand() -> None:
     """A plain sleeve the paper's tone over a few points can read as flat as a lamp's spot (a
     reviewer's probe); a lamp stays, a sleeve moves on. Flat only on the view that reads them
