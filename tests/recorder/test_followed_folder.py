@@ -7,7 +7,7 @@ import json
 import os
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import numpy as np
@@ -239,8 +239,21 @@ def test_a_stopped_recording_of_a_followed_folder_goes_on_with_the_same_command(
     written.mkdir()
     _camera_frames(written, range(0, 200), origin)  # 20 s: plies 1-5 are made by 19.3 s
 
-    def camera_starts() -> None:  # after the recorder: it waits (a tester's first run timed from its own start)
-        time.sleep(0.5)
+    waiting = threading.Event()
+    real_wait = FollowedFolderSource.wait_for_first
+
+    def wait_for_first(self: FollowedFolderSource, wait_s: float = 0.0,
+                       told: Callable[[str], None] | None = None) -> None:
+        def telling(text: str) -> None:
+            if told is not None:
+                told(text)
+            waiting.set()
+        real_wait(self, wait_s, telling)
+
+    monkeypatch.setattr(FollowedFolderSource, "wait_for_first", wait_for_first)
+
+    def camera_starts() -> None:  # once the recorder waits for it (a tester's first run timed from its own start;
+        waiting.wait(60)  # a fixed half second raced the recorder's start on a busy machine)
         written.rename(folder)
 
     threading.Thread(target=camera_starts).start()
