@@ -487,8 +487,6 @@ class Resolver:
         if self._glare_may_hide and self.clock is not None and self.clock.moves_pressed(self.game.position.side_to_move):
             # the side to move pressed, and glare may hide its move: the other side's move seen is its reply
             alerts = [a for a in alerts if a.kind != "wrong_side"]
-        if any(self._capture_under_glare(alert, observation) for alert in alerts):
-            alerts = []
         if alerts and self._best_move_explains(decision, alerts, scorer, observation):
             log.debug("t=%.2f: %s explains the points of %s but does not lead clearly (gap %.1f): looking again",
                       t, decision.candidate.moves[0].iccs, ", ".join(a.kind for a in alerts), decision.gap)
@@ -1276,31 +1274,6 @@ class Resolver:
         occupied, before = scorer.occupied_p >= 0.5, self._occupied_seen >= 0.5
         same_side = (scorer.red_share() >= 0.5) == (self._red_seen >= 0.5)
         return observation.unreadable & (occupied == before) & (~occupied | same_side)
-
-    def _capture_under_glare(self, alert: Alert, observation: Observation) -> bool:
-        """Is ``alert`` an illegal capture told from a legal one only by colours glare has washed out?
-
-        A capture leaves both points occupied: which piece took which is read from their colours and
-        characters alone. Where glare blows out half a point's square or more, those read anything
-        (fresh s2400000-clean-038: under a lamp the black horse on c7 read red, and the red chariot
-        that took on b9 read black, so b6b9 was raised as the illegal b6c7). When the same piece has
-        a legal capture, onto another such point something came near, the view cannot tell them
-        apart: it waits for the reply or a clearer view instead of raising the one it reads.
-        """
-        if not isinstance(alert, IllegalMoveAlert) or alert.kind != "illegal_move" or observation.washed is None:
-            return False
-        position, washed = self.game.position, observation.washed
-        src, dst = (parse_square(name) for name in alert.squares)
-        partly = self.config.washed_partly
-        if position.board[dst] == "." or washed[dst] < partly:
-            return False
-        rivals = [m.iccs for m in position.legal_moves() if m.from_square == src and m.to_square != dst
-                  and position.board[m.to_square] != "." and washed[m.to_square] >= partly
-                  and self._touched[m.to_square]]
-        if rivals:
-            log.debug("t=%.2f: %s, a capture on a point glare washes out, as readable as the legal %s: looking again",
-                      observation.t, alert.iccs, " ".join(rivals))
-        return bool(rivals)
 
     def _lamp_points(self, observation: Observation, touched: np.ndarray) -> np.ndarray:
         """(90,) the points of ``observation`` a lamp hides, where "covered" is no hand (see below)."""
