@@ -220,8 +220,7 @@ def diagnose(position: Position, scorer: Scorer, *, t: float, ply: int, confiden
         src, dst, gain, bad = physical
         occupancy = changes(position, scorer, confident_p, substitutions=False)  # a misread kind is no move
         if (gain >= margin and bad <= max_bad and not set(occupancy.squares) - {src, dst}
-                and not other_side_there(position.board[src], dst, scorer, confident_p)
-                and not _capture_unseen(position, src, dst, scorer, confident_p)):
+                and not other_side_there(position.board[src], dst, scorer, confident_p)):
             alert = move_alert(position, src, dst, position.board[src], t, ply)
             if alert is not None:
                 return [alert]
@@ -248,23 +247,6 @@ def diagnose(position: Position, scorer: Scorer, *, t: float, ply: int, confiden
                  "position needs it given (record --fen)" if from_standard_start else
                  "; before the first move this board is far from the position given with --fen: check that position")
     return [BoardDisturbed(t, "unexplained", names, "5.8", text, ply, placement_read(position, scorer))]
-
-
-def _capture_unseen(position: Position, src: int, dst: int, scorer: Scorer, confident_p: float) -> bool:
-    """Is ``src``-``dst`` a capture whose landing point does not read surely as the mover's colour?
-
-    A capture leaves its point occupied: only the colour it reads now says the piece went there.
-    Read unsurely (fresh s2400000-clean-038: under a lamp the black horse on c7 read red at 0.53,
-    and the chariot that took on b9 read black), the view shows a piece gone from ``src`` and
-    nothing of where it went: the illegal move it names is the camera's guess, not the board's.
-    """
-    if position.board[dst] == ".":
-        return False
-    # read as it is, glare or not: a blown-out point whose colour changed surely may end a move
-    occupied = float(scorer.occupied_p[dst])
-    probs = scorer.piece_probs[dst]
-    mover = float((probs[1:8] if side_of(position.board[src]) == RED else probs[8:15]).sum())
-    return not (occupied >= 0.5 and mover / max(occupied, 1e-12) >= confident_p)
 
 
 def other_side_there(piece: str, square: int, scorer: Scorer, confident_p: float) -> bool:
