@@ -1222,3 +1222,27 @@ def test_presses_left_waiting_before_the_last_move_recorded_are_no_moves_lost() 
 def _look_again(resolver: Resolver, board: str, t: float) -> list:
     events = resolver.observe(observe_board(board, t, touched=()))
     return events + resolver.observe(observe_board(board, t + 0.4, touched=()))
+
+
+def test_presses_waiting_on_a_hidden_move_are_not_judged_while_a_trouble_waits_for_its_second_look() -> None:
+    """Fresh s2100000-clean-010: presses waited on moves read under a lamp but not clearly; a view
+    that matched nothing ended that wait, and in the 0.3 s before its second look raised the trouble
+    the waiting presses were judged: three told as presses without a move ("a second time loses the
+    game"). A press made while the board went wrong is not judged (the arbiter's correction, or the
+    move the board will show once it is explained)."""
+    resolver = Resolver(clock=True)
+    resolver.observe(observe_board(P0.board, 0.5))
+    resolver.observe(replace(observe_board(P1.board, 3.0), t_moved=2.0))
+    resolver.press(ClockPress(3.3, "red", 905000, 900000))
+    g7 = parse_square("g7")
+    # black's horse set down on g7 with the hand still over it: the move waits for the point to show
+    events = resolver.observe(replace(observe_board(P2.board, 5.5, covered=(g7,), touched=(g7, parse_square("h9"))),
+                                      t_moved=5.0))
+    events += resolver.press(ClockPress(6.0, "black", 905000, 898000))
+    events += resolver.tick(10.5)
+    wrong = P1.board[:parse_square("e5")] + "c" + P1.board[parse_square("e5") + 1:]  # a cannon where none can go
+    wrong = wrong[:parse_square("h7")] + "." + wrong[parse_square("h7") + 1:]
+    events += resolver.observe(replace(observe_board(wrong, 10.6, touched=(parse_square("e5"), parse_square("h7"))),
+                                       t_moved=10.0))
+    events += resolver.tick(10.7)  # the trouble waits for its second look
+    assert "press_without_move" not in _kinds(events)
