@@ -218,13 +218,19 @@ class RecordingSession:
                 self.on_event(event)
         return events
 
+    def _forget_lamp(self) -> None:
+        """Judge a lamp's spot afresh: another grid or another camera shows another spot."""
+        self._lamp_before = np.zeros(90, dtype=bool)
+        if self.observer is not None:
+            self.observer.under_lamp(self._lamp_before)
+
     def _use(self, geometry: BoardGeometry) -> None:
         self.geometry = geometry
         self._unlike_checked = False  # a board unlike the game is asked about again under this grid
         self.resolver.forget_offsets()  # offsets under another grid do not compare
         self._parallax.clear()
         self._glare_told = frozenset()  # glare is judged afresh under a new grid
-        self._lamp_before = np.zeros(90, dtype=bool)
+        self._forget_lamp()
         self._rectify = Rectifier(geometry)
         named = geometry.points()
         square_points = np.array([named[square_name(sq)] for sq in range(90)])  # rules square order
@@ -302,9 +308,7 @@ class RecordingSession:
             self.resolver.lost_sight(item.t_resumed, gone_since=item.t)
             if item.reason == SOURCE_CHANGED:
                 self.resolver.source_changed()
-                self._lamp_before = np.zeros(90, dtype=bool)  # another camera shows another spot
-                if self.observer is not None:
-                    self.observer.under_lamp(self._lamp_before)
+                self._forget_lamp()
             return self._emit([SourceGap(item.t, item.t_resumed, item.reason, item.attempts)])
         self.frames += 1
         t = item.t

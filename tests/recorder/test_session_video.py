@@ -348,6 +348,19 @@ def test_glare_is_told_once_per_spot_and_the_game_still_recorded() -> None:
     assert rebuild(session.log.events).moves == truth["moves"]
 
 
+def _lamp_points_named(monkeypatch: pytest.MonkeyPatch) -> list[set[str]]:
+    """The points a session names to its observer as a lamp's (``Observer.under_lamp``), call by call."""
+    named: list[set[str]] = []
+    under_lamp = Observer.under_lamp
+
+    def noting(observer: Observer, points: np.ndarray) -> None:
+        named.append({square_name(int(sq)) for sq in np.flatnonzero(points)})
+        under_lamp(observer, points)
+
+    monkeypatch.setattr(Observer, "under_lamp", noting)
+    return named
+
+
 @pytest.mark.skipif(not (FIXTURES / "game_short.mp4").exists(), reason="fixture video missing")
 @pytest.mark.parametrize(("colour", "radius"), [((238, 252, 253), 1.2), ((196, 204, 208), 1.45)], ids=["clipped", "flat"])
 def test_a_lamps_spot_read_as_covered_does_not_hold_moves_back(colour: tuple[int, int, int], radius: float,
@@ -384,14 +397,7 @@ def test_a_lamps_spot_read_as_covered_does_not_hold_moves_back(colour: tuple[int
 
     oracle = LampOracle(truth)
     session = RecordingSession(oracle, presses=read_clock_log(FIXTURES / "game_short.clock.jsonl"))
-    named: list[set[str]] = []  # the lamp's points the session names to the observer, view by view
-    under_lamp = Observer.under_lamp
-
-    def noting(observer: Observer, points: np.ndarray) -> None:
-        named.append({square_name(int(sq)) for sq in np.flatnonzero(points)})
-        under_lamp(observer, points)
-
-    monkeypatch.setattr(Observer, "under_lamp", noting)
+    named = _lamp_points_named(monkeypatch)  # the lamp's points the session names to the observer, view by view
     for item in open_source(str(FIXTURES / "game_short.mp4")):
         if isinstance(item, Frame):
             oracle.frame = item.index
@@ -428,14 +434,7 @@ def test_what_the_session_names_as_a_lamps_spot(case: str, monkeypatch: pytest.M
     views = iter(range(10_000))
     monkeypatch.setattr(session_module, "flat_plateaus",
                         lambda *args, **kwargs: script.get(next(views), np.zeros(90, dtype=bool)))
-    named: list[set[str]] = []
-    under_lamp = Observer.under_lamp
-
-    def noting(observer: Observer, points: np.ndarray) -> None:
-        named.append({square_name(int(sq)) for sq in np.flatnonzero(points)})
-        under_lamp(observer, points)
-
-    monkeypatch.setattr(Observer, "under_lamp", noting)
+    named = _lamp_points_named(monkeypatch)
     oracle = OracleClassifier(truth)
     session = RecordingSession(oracle, presses=read_clock_log(FIXTURES / "game_short.clock.jsonl"))
     changed_at = truth["stills"][5]["from_frame"] - 5  # between the fifth view and the sixth
