@@ -167,6 +167,7 @@ class RecordingSession:
         self._parallax = ParallaxMemory()  # piece-top parallax of recent views (recorder.offpoint)
         self._glare_told: frozenset[int] = frozenset()  # points a glare alert has named
         self._lamp_before = np.zeros(90, dtype=bool)  # points glare blew out or flattened on the last still view
+        self._flat_before = np.zeros(90, dtype=bool)  # the flat spot of the last still view that could say
         self.picture = PictureQuality()  # too dark, or without colour (judged on still views)
         self._next_locate = -np.inf
         self._locate_wait = self.config.locate_every_s
@@ -221,6 +222,7 @@ class RecordingSession:
     def _forget_lamp(self) -> None:
         """Judge a lamp's spot afresh: another grid or another camera shows another spot."""
         self._lamp_before = np.zeros(90, dtype=bool)
+        self._flat_before = np.zeros(90, dtype=bool)
         if self.observer is not None:
             self.observer.under_lamp(self._lamp_before)
 
@@ -712,13 +714,17 @@ class RecordingSession:
             # crossings: read mostly "covered", as a hand left while it was taken) keeps what the
             # views before it showed: with the spot's memory lost, its points read "covered" were
             # held back as a hand's until two more views had shown it. It names nothing that was not
-            # named before (a point seen flat on one view only is no lamp's yet: a sleeve moves on)
+            # named before (a point seen flat on one view only is no lamp's yet: a sleeve moves on).
+            # It keeps the flat spot, but only its own blown-out points: a run of such views would
+            # otherwise gather every point blown out on any of them, and name a point blown out on
+            # two views far apart as a steady lamp's (a reviewer's probe)
             if flat is None:
-                lamp = self._lamp_before | blind
+                lamp = self._flat_before | blind
                 self.observer.under_lamp(self.observer.lamp | (blind & self._lamp_before))
             else:
                 lamp = flat | blind
                 self.observer.under_lamp(lamp & self._lamp_before)
+                self._flat_before = flat
             self._lamp_before = lamp
         self.timings["offpoint_ms"] += 1000 * (time.perf_counter() - started)
         if self._mirror_looks > 0:

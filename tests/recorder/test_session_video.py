@@ -453,6 +453,43 @@ def test_what_the_session_names_as_a_lamps_spot(case: str, monkeypatch: pytest.M
         assert named.index(set(), 4) <= 6 and all(points == set() for points in named[named.index(set(), 4):])
 
 
+@pytest.mark.skipif(not (FIXTURES / "game_short.mp4").exists(), reason="fixture video missing")
+def test_a_point_blown_out_on_two_views_apart_is_no_lamps(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Views that cannot say where a lamp is (``flat`` None) keep the flat spot but not one another's
+    blown-out points: d5 blown out on one such view, then not on the next, then blown out again on a
+    view that can say is not named a steady lamp's (a reviewer's probe: a run of such views gathered
+    every point blown out on any of them)."""
+    import recorder.session as session_module
+    from recorder.session import washed_out
+
+    truth = json.loads((FIXTURES / "game_short.truth.json").read_text(encoding="utf-8"))
+    d5 = parse_square("d5")  # a bare point no move goes near
+    views = iter(range(10_000))
+    seen: list[int] = []
+
+    def scripted_washed(*args: Any, **kwargs: Any) -> np.ndarray:
+        washed = washed_out(*args, **kwargs)
+        seen.append(next(views))
+        if seen[-1] in (3, 5):
+            washed[d5] = 0.95
+        return washed
+
+    monkeypatch.setattr(session_module, "washed_out", scripted_washed)
+    monkeypatch.setattr(session_module, "flat_plateaus", lambda *args, **kwargs: None if seen[-1] in (3, 4)
+                        else np.zeros(90, dtype=bool))
+    named = _lamp_points_named(monkeypatch)
+    oracle = OracleClassifier(truth)
+    session = RecordingSession(oracle, presses=read_clock_log(FIXTURES / "game_short.clock.jsonl"))
+    for item in open_source(str(FIXTURES / "game_short.mp4")):
+        if isinstance(item, Frame):
+            oracle.frame = item.index
+        session.feed(item)
+    session.finish()
+    assert len(seen) > 6
+    assert all("d5" not in points for points in named), named[:8]
+    assert rebuild(session.log.events).moves == truth["moves"]
+
+
 def test_glare_read_as_covered_does_not_hold_its_own_warning_back() -> None:
     from recorder.events import BoardDisturbed
     from recorder.observer import Observation
