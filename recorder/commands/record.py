@@ -841,9 +841,11 @@ def _run(args: argparse.Namespace) -> int:
     if stored is not None and not args.quiet and not args.no_store_hint and any(
             isinstance(e, MoveRecorded) for e in events):  # where the game went (a new user: the output ended with the sheet)
         call, path = command_name(), shlex.quote(str(stored.store.path))
-        db = f" --db {path}" if args.db is not None else ""
+        db = f" --db {path}" if args.db is not None or stored.store_moved else ""
         print(f"\nStored as game {stored.game_id} in {path} ({call} show {stored.game_id}{db}; "
               f"{call} export {stored.game_id}{db} --format pdf --out sheet.pdf)")
+    if stored is not None and stored.store_rescued:  # told at the end too: the log scrolled away
+        print(f"xqrec record: {stored.store_rescued}", file=sys.stderr)
     stopped = next((e for e in reversed(events) if isinstance(e, RecordingStopped)), None)
     ended_early = stopped is not None and stopped.reason == ENDED_EARLY
     never_found = stopped is not None and stopped.reason == NEVER_FOUND
@@ -908,7 +910,7 @@ def _run(args: argparse.Namespace) -> int:
     if (stopped is not None and not closed and not (ended_early or never_found or grew)
             and stopped.reason.startswith("stopped")):
         return signal_status(stopped.reason)
-    if unwritten:
+    if unwritten or (stored is not None and stored.store_moved):  # a script must not look for it where it was
         return 2
     return 1 if ((ended_early or grew) and not closed) or nothing else 0
 

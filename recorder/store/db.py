@@ -224,6 +224,25 @@ def _write_ahead(db: sqlite3.Connection) -> None:
             time.sleep(0.1)
 
 
+def _ready_to_write(db: sqlite3.Connection, *, write_ahead: bool) -> None:
+    """Every write committed to the disk before it returns, foreign keys checked, and (a file) WAL mode."""
+    if write_ahead:
+        _write_ahead(db)
+    db.execute("PRAGMA synchronous=FULL")
+    db.execute("PRAGMA foreign_keys=ON")
+
+
+def _file_identity(path: Path | None) -> tuple[int, int] | None:
+    """The device and inode of the file at ``path`` (None: no path, or no file there)."""
+    if path is None:
+        return None
+    try:
+        found = os.stat(path)
+    except OSError:
+        return None
+    return found.st_dev, found.st_ino
+
+
 def _on_read_only_media(path: Path) -> bool:
     """Is the store's folder on a file system mounted read-only (a write-protected card, a CD, an
     archive mount)? SQLite cannot even read a store there the usual way: it needs its lock files."""
@@ -276,6 +295,7 @@ class GameStore:
                                       timeout=10.0)
         self.db.row_factory = sqlite3.Row
         self._writing = False  # inside ``locked``
+        self._identity = _file_identity(self.path)  # the file opened (see ``lost``)
         if self.read_only:
             try:
                 if not check_store(self.db, self.path):
@@ -291,10 +311,7 @@ class GameStore:
             if not check_store(self.db, self.path) and not create:  # before the journal mode is written
                 raise FileNotFoundError(f"no game store at {self.path} (an empty database"
                                         f"{_wal_left_behind(self.path) or ': record or games --import make one'})")
-            if self.path is not None:
-                _write_ahead(self.db)
-            self.db.execute("PRAGMA synchronous=FULL")
-            self.db.execute("PRAGMA foreign_keys=ON")
+            _ready_to_write(self.db, write_ahead=self.path is not None)
             migrate(self.db, self.path)
         except BaseException:
             self.db.close()
@@ -312,6 +329,38 @@ class GameStore:
 
     def close(self) -> None:
         self.db.close()
+
+    def lost(self) -> str:
+        """How the file this store opened left its path ("" while it is there): removed, or another
+        file put in its place. SQLite goes on writing to the file it holds open, so a store deleted
+        while a recorder ran took every move with it when the recorder ended (a tester's ``rm``)."""
+        if self._identity is None or self.read_only:
+            return ""
+        now = _file_identity(self.path)
+        if now is None:
+            return "removed"
+        return "" if now == self._identity else "replaced by another file"
+
+    def save_elsewhere(self) -> Path:
+        """Write what this store holds (every game, from the file it still holds open) back to its path,
+        or beside it where another file took the path, and go on writing there: the path written."""
+        assert self.path is not None
+        target = self.path
+        if target.exists():
+            stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+            target = self.path.with_name(f"{self.path.stem}.rescued-{stamp}{self.path.suffix}")
+        copy = sqlite3.connect(target)
+        try:
+            self.db.backup(copy)
+        finally:
+            copy.close()
+        self.db.close()
+        self.path = target
+        self.db = sqlite3.connect(target, isolation_level=None, timeout=10.0)
+        self.db.row_factory = sqlite3.Row
+        _ready_to_write(self.db, write_ahead=True)
+        self._identity = _file_identity(target)
+        return target
 
     def __enter__(self) -> GameStore:
         return self

@@ -412,6 +412,10 @@ class StoreRecording:
     backlog: list[Event] = field(default_factory=list)
     store_error: str = ""  # why the store last refused an event ("" once the backlog is written)
     _retry_at: float = 0.0  # the store is tried again from this (time.monotonic) on
+    # what became of a store file removed or replaced while this run wrote to it ("" if nothing did):
+    # its contents were written back from the file still held open (see ``_save_lost_store``)
+    store_rescued: str = ""
+    store_moved: bool = False  # ... and written to another path than the one it was opened at
 
     @classmethod
     def open(cls, store: GameStore, source: str, info: GameInfo | None = None,
@@ -533,6 +537,7 @@ class StoreRecording:
         if self.store_error and time.monotonic() < self._retry_at and not isinstance(event, RecordingStopped):
             return  # tried a moment ago: a store locked by another program makes each try wait its timeout
         try:
+            self._save_lost_store()
             while self.backlog:
                 waiting = self.backlog[0]
                 result = None
@@ -556,6 +561,22 @@ class StoreRecording:
         if self.store_error:
             log.warning("the game store %s is written again: nothing recorded meanwhile was lost", self.store.path)
             self.store_error = ""
+
+    def _save_lost_store(self) -> None:
+        """A store file removed (or another put in its place) while this run writes: SQLite goes on
+        writing to the file it holds open, which vanishes with the recorder. Its contents, every game,
+        are written back to the path (beside it, where another file took it) and the run goes on there
+        (a tester's ``rm`` of the store mid-game lost the game, and the recorder said it was stored)."""
+        lost = self.store.lost()
+        if not lost:
+            return
+        was = self.store.path
+        now = self.store.save_elsewhere()
+        self.store_moved = self.store_moved or now != was
+        where = "written back to it" if now == was else f"written to {now} (the file now at {was} is not touched)"
+        self.store_rescued = (f"the game store {was} was {lost} while recording: everything it held, this game "
+                              f"included, was {where}, and the recording went on there")
+        log.warning("%s", self.store_rescued)
 
     def events(self) -> list[Event]:
         """The game's whole log: what the store holds and what still waits to be written to it."""

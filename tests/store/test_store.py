@@ -725,3 +725,34 @@ def test_the_way_on_with_a_game_names_its_store_unless_it_is_the_default(
     default_db_path().parent.mkdir(parents=True)
     with GameStore(default_db_path()) as store:
         assert store.resume_option(2) == "--resume 2"
+
+
+@pytest.mark.parametrize("how", ["removed", "replaced"])
+def test_a_store_removed_while_recording_loses_no_game(tmp_path: Path, how: str) -> None:
+    # a tester removed the store (and its -wal file) mid-game: SQLite wrote on into the file it held
+    # open, the game vanished with the recorder, and the recorder said it was stored
+    events = game_events(["h2e2", "h9g7", "h0g2", "i9h9"])
+    path = tmp_path / "g.sqlite3"
+    with GameStore(path) as store:
+        earlier = store.create_game("earlier.mp4")  # another game the store held: kept too
+        store.append(earlier, events[0])
+        recording = StoreRecording.open(store, "table.mp4")
+        for event in events[:3]:
+            recording.sink(event)
+        for leftover in tmp_path.glob("g.sqlite3*"):
+            leftover.unlink()
+        if how == "replaced":
+            with GameStore(path) as other:  # another store put in its place
+                other.create_game("other.mp4")
+        assert store.lost() == ("removed" if how == "removed" else "replaced by another file")
+        for event in events[3:]:
+            recording.sink(event)
+        assert not recording.backlog and store.lost() == ""
+        assert (recording.store_moved, store.path == path) == ((False, True) if how == "removed" else (True, False))
+        assert str(path) in recording.store_rescued
+    with GameStore(store.path, create=False) as saved:  # a second process finds every event in the file
+        assert saved.events(recording.game_id) == events
+        assert saved.events(earlier) == events[:1]
+    if how == "replaced":
+        with GameStore(path, create=False) as other:
+            assert [game.source for game in other.games()] == ["other.mp4"]
