@@ -11,6 +11,7 @@ interleave them with the frames of the same clock.
 
 from __future__ import annotations
 
+import bisect
 import json
 import logging
 import math
@@ -62,6 +63,7 @@ def parse_clock_lines(lines: Iterable[str], source: str = "clock log") -> tuple[
 def _parse(lines: Iterable[str], source: str) -> tuple[ClockLog, str]:
     """The log read, and what was wrong with its first skipped line ("" when none)."""
     presses: list[ClockPress] = []
+    numbers: list[int] = []  # the line each press was read from
     skipped = 0
     first = ""
     damaged: list[tuple[float, float]] = []
@@ -105,14 +107,61 @@ def _parse(lines: Iterable[str], source: str) -> tuple[ClockLog, str]:
             continue
         read.add(press)
         presses.append(press)
+        numbers.append(number)
     if open_since is not None:
         damaged.append((open_since, math.inf))
+    # a press whose time goes back (or ahead) of the presses around it in the file is a time written
+    # wrong: skipped as a damaged line, the stretch between its neighbours unknown (a tester's press
+    # moved from 28.8 s to 2.8 s was read first, and the clock was said to have been set by hand)
+    out = _out_of_order([press.t for press in presses])
+    around = {at: (max((presses[i].t for i in range(at) if i not in out), default=0.0),
+                   min((presses[i].t for i in range(at + 1, len(presses)) if i not in out), default=math.inf))
+              for at in out}
+    out = {at for at, (before, after) in around.items()  # a moment's disorder is a logger's, not a wrong time
+           if before - presses[at].t > ORDER_SLACK_S or presses[at].t - after > ORDER_SLACK_S}
+    for at in sorted(out):
+        before, after = around[at]
+        if skipped < WARNED_LINES:
+            log.warning("%s line %d skipped: its time, %.3f s, is out of order with the presses around it "
+                        "(a time written wrong?)", source, numbers[at], presses[at].t)
+        skipped += 1
+        first = first or f"line {numbers[at]}: its time is out of order with the presses around it"
+        if (before, after) not in damaged:
+            damaged.append((before, after))
+    if out:
+        presses = [press for i, press in enumerate(presses) if i not in out]
+        damaged.sort()
     if skipped > WARNED_LINES and presses:  # (with none read, the caller's error says it all)
         log.warning("%s: %d more lines skipped", source, skipped - WARNED_LINES)
     if repeats > WARNED_LINES:
         log.warning("%s: %d more lines repeat earlier presses, each read once", source, repeats - WARNED_LINES)
     presses.sort(key=lambda p: p.t)
     return ClockLog(presses, skipped, damaged), first
+
+
+ORDER_SLACK_S = 0.5  # presses logged this close may come in either order (a logger's threads): sorted, not skipped
+
+
+def _out_of_order(times: list[float]) -> set[int]:
+    """The fewest entries to drop for ``times`` to run in order: those off one longest non-decreasing
+    run through them (one time written wrong, too early or too late, is the one dropped)."""
+    tails: list[float] = []  # the smallest last time of a run of each length found so far
+    ends: list[int] = []  # ... and the index it ends at
+    before = [-1] * len(times)  # the index before each one in its run
+    for i, t in enumerate(times):
+        length = bisect.bisect_right(tails, t)
+        before[i] = ends[length - 1] if length else -1
+        if length == len(tails):
+            tails.append(t)
+            ends.append(i)
+        else:
+            tails[length], ends[length] = t, i
+    kept: set[int] = set()
+    at = ends[-1] if ends else -1
+    while at >= 0:
+        kept.add(at)
+        at = before[at]
+    return set(range(len(times))) - kept
 
 
 _FIELDS = ("t", "side", "red_ms", "black_ms")
