@@ -47,6 +47,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "on the scoresheet and in the game's record, not published")
     parser.add_argument("--article", metavar="ART", help="the rule the result follows, with --result (e.g. 4.1.12): "
                         "the broadcast and the spectators' page tell the result in its words (认输 resigned)")
+    parser.add_argument("--anyway", action="store_true",
+                        help="with --result: mark it although the fouls recorded speak for the other side "
+                             "(the console asks to confirm the same)")
     parser.add_argument("--by", metavar="NAME",
                         help="who makes the change, as the game's log records it (default: the login name)")
     voiding = parser.add_mutually_exclusive_group()
@@ -82,7 +85,8 @@ def describe(game: GameRow) -> str:
     return f"game {game.id} ({where or 'no event, round or board'}; {players}; {game.plies} plies; {game.state}{void})"
 
 
-def _mark_result(store: GameStore, game_id: int, result: str, reason: str, article: str, by: str) -> str:
+def _mark_result(store: GameStore, game_id: int, result: str, reason: str, article: str, by: str,
+                 anyway: bool = False) -> str:
     """Mark the game's result as the console's result button does (the same checks: a record ending
     in mate or stalemate has its result by the rules unless a reason says otherwise); what changed."""
     from recorder.server.actions import decided_result, mark_result
@@ -91,7 +95,7 @@ def _mark_result(store: GameStore, game_id: int, result: str, reason: str, artic
     with store.locked():  # read and written in one transaction, as the console's actions are
         events = read_game_events(store.db, game_id)
         game = rebuild([stored.event for stored in events])
-        mark_result(store, game_id, events, {"result": result, "text": reason, "article": article},
+        mark_result(store, game_id, events, {"result": result, "text": reason, "article": article, "anyway": anyway},
                     game.moves, game.start_fen, by)
     said = f" ({reason})" if reason else ""
     if result == "*":
@@ -114,8 +118,8 @@ def _login() -> str:
 
 def run(args: argparse.Namespace) -> int:
     changes = {field: getattr(args, option) for option, field in _FIELDS if getattr(args, option) is not None}
-    if args.result is None and (args.reason is not None or args.article is not None):
-        raise ValueError("--reason and --article go with --result")
+    if args.result is None and (args.reason is not None or args.article is not None or args.anyway):
+        raise ValueError("--reason, --article and --anyway go with --result")
     if not changes and args.void is None and not args.unvoid and args.result is None:
         raise ValueError("nothing to change: give --event, --round, --board, --red, --black, --site, --date, "
                          "--tc, --result, --void REASON or --unvoid")
@@ -163,14 +167,14 @@ def run(args: argparse.Namespace) -> int:
         result_phrase = ""
         if args.result is not None:  # first: its own checks (marked already, a mate's result) may refuse it
             result_phrase = _mark_result(store, game.id, args.result, args.reason or "", args.article or "",
-                                         args.by or _login())
+                                         args.by or _login(), args.anyway)
         if changes:
             store.set_info(game.id, info)
             phrases += changed(game.info, info)
         if args.void is not None:
             reason = " ".join(args.void.split())
             store.set_void(game.id, reason)
-            phrases.append(f"voided: {reason}")
+            phrases.append(f"voided: {reason}" + (f" (was void: {game.void})" if game.void else ""))
         elif args.unvoid:
             store.set_void(game.id, "")
             phrases.append(f"void taken back (was: {game.void})")

@@ -90,8 +90,8 @@ def _export(args: argparse.Namespace) -> int:
                                      not_over=row.not_over)
             return 0
         if args.format == "txt":
-            return _emit(export_text(events, row.info), args.out)
-        return _emit(export_pgn(events, row.info, args.notation or "iccs", {"GameId": str(row.id)}), args.out)
+            return _emit(export_text(events, row.info, void=row.void), args.out)
+        return _emit(export_pgn(events, row.info, args.notation or "iccs", row.pgn_tags), args.out)
 
 
 def _stored_name(name: str) -> str:

@@ -23,5 +23,5 @@ def run(args: argparse.Namespace) -> int:
         except KeyError as error:
             raise ValueError(error.args[0]) from None
         print(f"game {row.id} ({row.state}, source {row.source}, model {(row.model_sha256 or '?')[:12]})")  # the model card's short form
-        print(export_text(store.events(row.id), row.info), end="")
+        print(export_text(store.events(row.id), row.info, void=row.void), end="")
     return 0

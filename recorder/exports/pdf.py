@@ -34,7 +34,7 @@ from recorder.exports.times import (
     time_used_upto,
 )
 from recorder.scoresheet import RecordedGame, clock_left_text, foul_alerts, rebuild
-from recorder.store.db import GameInfo
+from recorder.store.db import VOID_MARK, GameInfo
 from rules import Move, Position, format_move
 
 log = logging.getLogger(__name__)
@@ -208,7 +208,10 @@ class _Sheet:
         s = self.s
         self.text_cell(self.margin, y, self.inner, 9 * s, "中国象棋比赛记录表", points=18, align="C")
         sub = "Xiangqi scoresheet" + (f"  (续 {continued} / continued)" if continued else "")
-        if not_over:  # on every page: a sheet of a game not over must not be signed as the record
+        if not_over.startswith(VOID_MARK):  # on every page, as below
+            sub = f"作废对局，不作签字  VOID: {not_over.removeprefix(VOID_MARK)} (not a record of the round)"
+            self.text_cell(self.margin, y + 9 * s, self.inner, 5 * s, sub, points=9, align="C", color=RED_INK)
+        elif not_over:  # on every page: a sheet of a game not over must not be signed as the record
             sub = f"未完对局，临时记录，不作签字  PROVISIONAL: the game is not over ({not_over})"
             self.text_cell(self.margin, y + 9 * s, self.inner, 5 * s, sub, points=9, align="C", color=RED_INK)
         else:

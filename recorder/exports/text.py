@@ -19,14 +19,16 @@ from recorder.store.db import GameInfo
 from rules import START_FEN, Position
 
 
-def export_text(events: Sequence[Event], info: GameInfo | None = None, title: str = "") -> str:
-    """The game's record as text: header lines, scoresheet with clock times, alerts with move numbers."""
+def export_text(events: Sequence[Event], info: GameInfo | None = None, title: str = "", void: str = "") -> str:
+    """The game's record as text: header lines, scoresheet with clock times, alerts with move numbers;
+    ``void`` why the arbiter voided the game, if so (said under its result)."""
     info = info or GameInfo()
     game = rebuild(events)
     lines = [title or "中国象棋比赛记录表 / Xiangqi scoresheet"]
     pairs = [("Event", info.event), ("Site", info.site), ("Date", info.date), ("Round", info.round),
              ("Board", "" if info.board is None else str(info.board)), ("Red", info.red),
-             ("Black", info.black), ("Time control", time_control_line(game, info.time_control)), ("Result", game.result + (f" ({how})" if (how := how_ended(game)) else ""))]
+             ("Black", info.black), ("Time control", time_control_line(game, info.time_control)), ("Result", game.result + (f" ({how})" if (how := how_ended(game)) else "")),
+             ("Void", f"{void} (not a record of the round)" if void else "")]
     if game.start_fen.split()[:2] != START_FEN.split()[:2]:  # set up: the record replays from here only
         pairs.append(("Start (FEN)", game.start_fen))
     lines += [f"{name + ':':<14}{value}" for name, value in pairs if value]

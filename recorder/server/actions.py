@@ -45,6 +45,11 @@ class ActionError(ValueError):
     """An action the game's record does not allow (the message says why); the server answers 409."""
 
 
+class NeedsConfirming(ActionError):
+    """An action the record speaks against that the arbiter may still mean (a result the other way round
+    from the fouls recorded): refused until asked again with ``"anyway": true``; the console asks first."""
+
+
 class MalformedAction(ActionError):
     """A request that names no valid action at all (a ply that is no number, a text that is no move
     or result); the server answers 400: no state of the game would allow it."""
@@ -282,8 +287,14 @@ def mark_result(store: GameStore, game_id: int, events: list[StoredEvent], body:
         who = f" (marked by {marked.by})" if marked is not None and marked.by and current != "*" else ""
         raise ActionError(f"the result is now {current}{who}, not {expected} as your page showed: someone changed "
                           "it meanwhile; look at it again before marking")
-    unfounded = _fouls_short(article, result, recorded) or _time_not_running(article, result, recorded)
-    if unfounded and not text:
+    unfounded, turned = _fouls_short(article, result, recorded)
+    unfounded = unfounded or _time_not_running(article, result, recorded)
+    if turned and body.get("anyway") is not True:
+        # the side with the fouls is the one winning: a slip of the result's side, not fouls the camera
+        # missed; a reason does not pass it (an arbiter tester typed "black third foul" and gave black the
+        # win over red, who had one foul to black's two, without a word)
+        raise NeedsConfirming(f"{turned} If it is right all the same, mark it again and confirm (xqrec edit: --anyway)")
+    if unfounded and not text and not turned:
         raise ActionError(unfounded)
     if result == "*" and current == "*":
         raise ActionError("the game has no result to take back: it is open")
@@ -307,24 +318,26 @@ def mark_result(store: GameStore, game_id: int, events: list[StoredEvent], body:
     return [event]
 
 
-def _fouls_short(article: str, result: str, game: RecordedGame) -> str:
+def _fouls_short(article: str, result: str, game: RecordedGame) -> tuple[str, str]:
     """Why a loss marked under a foul article (4.1.8-4.1.10) is not what the record holds, or "":
     the loser has fewer foul alerts than the article needs (an arbiter tester marked 0-1 under 4.1.9
     for the side whose opponent had pressed twice). The arbiter may know of fouls the camera did
-    not see: with a reason in the note the result is marked."""
+    not see: with a reason in the note the result is marked. Second, the same said where the
+    winner holds the fouls the article needs (the result looks the other way round), or ""."""
     loss = next((loss for loss in FOUL_LOSSES if loss.article == article), None)
     if loss is None or result not in ("1-0", "0-1"):
-        return ""
+        return "", ""
     need, what = loss.fewest, loss.what
     loser = BLACK if result == "1-0" else RED
     counts = foul_alerts(game)
     held = {side: loss.held(counts, side) for side in (RED, BLACK)}
     if held[loser] >= need:
-        return ""
+        return "", ""
     other = opponent(loser)
-    turned = f"; {other} has {held[other]}: is the result the other way round?" if held[other] >= need else ""
-    return (f"art. {article} needs {need} {what} by {loser}, the side losing by {result}, and the record holds "
-            f"{held[loser]}{turned or '.'} To mark it so anyway (fouls the camera did not see), give the reason in the note")
+    short = f"art. {article} needs {need} {what} by {loser}, the side losing by {result}, and the record holds {held[loser]}"
+    if held[other] >= need:
+        return short, f"{short}; {other} has {held[other]}: is the result the other way round?"
+    return f"{short}. To mark it so anyway (fouls the camera did not see), give the reason in the note", ""
 
 
 def _time_not_running(article: str, result: str, game: RecordedGame) -> str:

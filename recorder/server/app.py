@@ -346,7 +346,7 @@ class ConsoleHandler(BaseHTTPRequestHandler):
         body = json.dumps(data, ensure_ascii=False).encode("utf-8")
         self._send(status, body, "application/json; charset=utf-8", {"Cache-Control": "no-store"})
 
-    def _error(self, error: HttpError, extra: dict[str, str] | None = None) -> None:
+    def _error(self, error: HttpError, extra: dict[str, str] | None = None, *, confirm: bool = False) -> None:
         headers: dict[str, str] = dict(extra or {})
         # no WWW-Authenticate challenge for fetch() calls: the page asks with its own form
         if error.status == HTTPStatus.UNAUTHORIZED and (error.challenge or "text/html" in self.headers.get("Accept", "")):
@@ -366,7 +366,9 @@ class ConsoleHandler(BaseHTTPRequestHandler):
                     f"<p style='padding:16px'>{text}</p>")
             self._send(error.status, page.encode("utf-8"), "text/html; charset=utf-8", headers)
             return
-        body = json.dumps({"error": str(error)}, ensure_ascii=False).encode("utf-8")
+        # "confirm": the action may be asked again with "anyway" (the console asks the arbiter first)
+        answer: dict[str, Any] = {"error": str(error), **({"confirm": True} if confirm else {})}
+        body = json.dumps(answer, ensure_ascii=False).encode("utf-8")
         self._send(error.status, body, "application/json; charset=utf-8", headers)
 
     @staticmethod
@@ -431,7 +433,7 @@ class ConsoleHandler(BaseHTTPRequestHandler):
             self._error(error)
         except actions.ActionError as error:
             status = HTTPStatus.BAD_REQUEST if isinstance(error, actions.MalformedAction) else HTTPStatus.CONFLICT
-            self._error(HttpError(status, str(error)))
+            self._error(HttpError(status, str(error)), confirm=isinstance(error, actions.NeedsConfirming))
         except (BrokenPipeError, ConnectionResetError):
             pass
         except Exception as error:
@@ -542,7 +544,7 @@ class ConsoleHandler(BaseHTTPRequestHandler):
         name = download_name(row)
         if kind == "pgn":
             notation = self._choice(query, "notation", NOTATIONS, "iccs")
-            body = export_pgn(events, row.info, notation, {"GameId": str(game_id)}).encode("utf-8")
+            body = export_pgn(events, row.info, notation, row.pgn_tags).encode("utf-8")
             content = "application/x-chess-pgn; charset=utf-8"
         elif kind == "pdf":
             from recorder.exports.pdf import scoresheet_pdf
@@ -555,7 +557,7 @@ class ConsoleHandler(BaseHTTPRequestHandler):
                 raise HttpError(HTTPStatus.INTERNAL_SERVER_ERROR, f"cannot make the PDF: {error}") from None
             content = "application/pdf"
         elif kind == "txt":
-            body = export_text(events, row.info).encode("utf-8")
+            body = export_text(events, row.info, void=row.void).encode("utf-8")
             content = "text/plain; charset=utf-8"
         else:
             raise HttpError(HTTPStatus.NOT_FOUND, f"no export {kind!r} (pgn, pdf, txt)")

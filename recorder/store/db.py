@@ -110,6 +110,9 @@ def in_round_order(rounds: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
     return sorted(rounds, key=lambda pair: (pair[0], round_order(pair[1]), pair[1]))
 
 
+VOID_MARK = "the game is void: "  # how ``GameRow.not_over`` begins for a void game (its sheets say so)
+
+
 @dataclass
 class GameRow:
     """One game as the store lists it."""
@@ -134,13 +137,19 @@ class GameRow:
         """Why the game's record is not a finished one ("" when it is closed): a sheet printed from it
         must not pass for one to sign."""
         if self.void:
-            return f"the game is void ({self.void})"
+            return f"{VOID_MARK}{self.void}"
         if self.status == "closed":
             return ""
         if not self.interrupted:
             return "it is still being recorded"
         return ("its recorder was stopped before the game ended" if self.state == "stopped"
                 else "its recorder stopped without closing it")
+
+    @property
+    def pgn_tags(self) -> dict[str, str]:
+        """The store's own tags on the game's PGN: its number, and why it is void where it is (a void
+        game's file, exported for a dispute, must not pass for a game of the round)."""
+        return {"GameId": str(self.id), **({"Void": self.void} if self.void else {})}
 
     @property
     def state(self) -> str:

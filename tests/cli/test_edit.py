@@ -98,6 +98,27 @@ def test_a_void_game_is_kept_but_no_longer_listed_published_or_resumed(
     assert [g.headers["Board"] for g in read_pgn(capsys.readouterr().out)] == ["11", "12"]
 
 
+def test_a_void_games_exports_say_it_is_void(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # an arbiter tester: the PGN of a void game looked like any other (only a warning on the terminal
+    # said otherwise), and its PDF read "PROVISIONAL: the game is not over (the game is void (again))"
+    import subprocess
+
+    db = tmp_path / "round.sqlite3"
+    _, test_run = _round(db)
+    assert main(["edit", str(test_run), "--db", str(db), "--void", "a test recording"]) == 0
+    assert main(["edit", str(test_run), "--db", str(db), "--void", "wrong board"]) == 0
+    assert "voided: wrong board (was void: a test recording)" in capsys.readouterr().out
+    assert main(["export", str(test_run), "--db", str(db)]) == 0
+    (game,) = read_pgn(capsys.readouterr().out)
+    assert game.headers["Void"] == "wrong board"
+    assert main(["export", str(test_run), "--db", str(db), "--format", "txt"]) == 0
+    assert "Void:         wrong board (not a record of the round)" in capsys.readouterr().out
+    pdf = tmp_path / "void.pdf"
+    assert main(["export", str(test_run), "--db", str(db), "--format", "pdf", "--out", str(pdf)]) == 0
+    text = subprocess.run(["pdftotext", "-raw", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+    assert "VOID: wrong board (not a record of the round)" in text and "PROVISIONAL" not in text
+
+
 def test_edit_refuses_what_it_cannot_do(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db = tmp_path / "round.sqlite3"
     game, _ = _round(db)
@@ -180,7 +201,7 @@ def test_the_result_is_marked_from_the_command_line_as_from_the_console(
     assert main(["edit", str(game), "--db", str(db), "--result", "1-0", "--reason", "black resigned"]) == 2
     assert "is marked already" in capsys.readouterr().err
     assert main(["edit", str(game), "--db", str(db), "--reason", "resigned"]) == 2
-    assert "--reason and --article go with --result" in capsys.readouterr().err
+    assert "--reason, --article and --anyway go with --result" in capsys.readouterr().err
     assert main(["edit", str(game), "--db", str(db), "--result", "*", "--by", "陈裁判"]) == 0
     with GameStore(db) as store:
         assert store.game(game).result == "*"
@@ -294,8 +315,15 @@ def test_a_loss_under_a_foul_article_must_match_the_fouls_recorded(
     assert main(["edit", str(game), "--db", str(db), "--result", "1-0", "--article", "4.1.9", "--by", "x"]) == 0
     assert main(["edit", str(game), "--db", str(db), "--result", "0-1", "--article", "4.1.10", "--by", "x",
                  "--reason", "two fouls on the arbiter's own sheet"]) == 0  # fouls the camera did not see
+    # the other way round from the fouls recorded: a reason is not enough (a tester's "black third
+    # foul" gave black the win over red without a word), --anyway is
+    turned = ["edit", str(game), "--db", str(db), "--result", "0-1", "--article", "4.1.9", "--by", "x",
+              "--reason", "red pressed twice"]
+    assert main(turned) == 2
+    assert "is the result the other way round? If it is right all the same" in capsys.readouterr().err
+    assert main([*turned, "--anyway"]) == 0
     with GameStore(db) as store:
-        assert [e.result for e in store.events(game) if isinstance(e, ResultMarked)] == ["1-0", "0-1"]
+        assert [e.result for e in store.events(game) if isinstance(e, ResultMarked)] == ["1-0", "0-1", "0-1"]
 
 
 def test_a_loss_on_time_for_the_side_whose_clock_stood_still_needs_a_reason(

@@ -1027,3 +1027,27 @@ def test_the_spectators_page_is_not_sent_again_for_what_it_does_not_show(console
     status, body, later = get(url, {"If-None-Match": headers["ETag"]})
     assert status == 200 and later["ETag"] != headers["ETag"]
     assert json.loads(body)["games"][0]["result"] == "1-0"
+
+
+def test_a_foul_loss_for_the_side_the_fouls_speak_for_asks_to_be_confirmed_whatever_the_reason(console: Any) -> None:
+    """An arbiter tester marked 0-1 under art. 4.1.10 "black third foul" where black held the fouls:
+    the reason, typed as arbiters always do, let the result through without a word. The result the
+    other way round from the fouls is refused, saying so, until confirmed ("anyway")."""
+    from recorder.events import ClockAlert
+
+    game = record(console.db, alert=False)
+    with GameStore(console.db) as store:
+        for t, ply in ((20.0, 3), (40.0, 7)):
+            store.append(game, ClockAlert(t, "press_without_move", (), "8.1.7", "black pressed without a move", ply,
+                                          "black"))
+    url = f"{console.url}/api/games/{game}/result"
+    asked = {"result": "0-1", "article": "4.1.9", "text": "second press without a move"}
+    status, reply = post(url, asked, "Zhang")
+    assert status == 409 and reply["confirm"] is True
+    assert "black has 2: is the result the other way round?" in reply["error"]
+    status, reply = post(url, {**asked, "anyway": True}, "Zhang")
+    assert status == 200 and reply["state"]["result"] == "0-1"
+    # fouls the camera did not see: a reason passes, with no question (neither side holds the fouls)
+    status, reply = post(url, {"result": "1-0", "article": "4.1.10", "text": "three fouls on the arbiter's sheet",
+                               "was": "0-1"}, "Zhang")
+    assert status == 200 and "confirm" not in reply

@@ -529,3 +529,46 @@ def test_an_advice_that_suggests_a_result_fills_the_result_form_in(console: Any,
     with GameStore(console.db) as store:
         ended = [e for e in store.events(game) if isinstance(e, GameEnded) and not e.advisory]
     assert ended and ended[-1].article == "25.1" and ended[-1].result == "0-1"
+
+
+def test_a_result_the_fouls_speak_against_is_marked_only_once_the_arbiter_confirms_it(console: Any) -> None:
+    # an arbiter tester's "black third foul" gave black the win over red, who held fewer fouls, without
+    # a word (a reason let it through): the page now asks, and a second thought marks nothing
+    from recorder.events import ResultMarked
+
+    events = list(recorder_events("game_short", upto=4))
+    with GameStore(console.db) as store:
+        game = store.create_game("camera-1", GameInfo(board=1, red="Red", black="Black", **ROUND))
+        for event in events:
+            store.append(game, event)
+        for t, ply in ((20.0, 3), (40.0, 4)):
+            store.append(game, ClockAlert(t, "press_without_move", (), "8.1.7", "black pressed without a move", ply,
+                                          "black"))
+    asked: list[str] = []
+    with _chromium() as browser:
+        page = browser.new_page(locale="en-GB")
+        page.goto(f"{console.url}/games/{game}")
+        page.wait_for_selector("#resultform", timeout=5000)
+        page.evaluate("() => { const f = document.getElementById('resultform').elements; f.result.value = '0-1'; "
+                      "f.article.value = '4.1.9'; }")
+        page.fill("#resultform input[name=text]", "second press without a move")
+        def second_thought(dialog: Any) -> None:
+            asked.append(dialog.message)
+            dialog.dismiss()
+
+        page.once("dialog", second_thought)
+        page.click("#resultform button")
+        page.wait_for_selector("#signin [name=name]", state="visible", timeout=5000)
+        page.fill("#signin [name=name]", "Zhang Wei")
+        page.click("#signin button[value=ok]")
+        deadline = time.monotonic() + 5.0  # the question comes once the server has answered
+        while not asked and time.monotonic() < deadline:
+            page.wait_for_timeout(100)
+        assert asked and "is the result the other way round?" in asked[0]
+        with GameStore(console.db) as store:
+            assert not [e for e in store.events(game) if isinstance(e, ResultMarked)]
+        page.once("dialog", lambda dialog: dialog.accept())  # marked all the same
+        page.click("#resultform button")
+        page.wait_for_selector("#result:has-text('0-1')", timeout=5000)
+    with GameStore(console.db) as store:
+        assert [e.result for e in store.events(game) if isinstance(e, ResultMarked)] == ["0-1"]

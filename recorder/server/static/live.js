@@ -118,6 +118,11 @@ const XQ = (() => {
         if (!(await askArbiter(data.error))) return null;
         continue;
       }
+      if (!r.ok && data.confirm && !body.anyway) {  // the record speaks against it: the arbiter decides
+        if (!window.confirm(`${data.error}\n\nMark it all the same?`)) return null;
+        body = Object.assign({}, body, {anyway: true});
+        continue;
+      }
       if (!r.ok) { toast(data.error || r.statusText, true); return null; }
       return data;
     }
