@@ -31,14 +31,14 @@ def test_clock_log_lines_are_read_leniently(tmp_path: Path) -> None:
     path = tmp_path / "clock.jsonl"
     path.write_text('{"t": 2.5, "event": "press", "side": "red", "red_ms": 1, "black_ms": 2}\n'
                     'not json\n\n'
-                    '{"t": 2.1, "event": "press", "side": "black", "red_ms": 3, "black_ms": 4}\n'
+                    '{"t": 1.0, "event": "press", "side": "black", "red_ms": 3, "black_ms": 4}\n'
                     '{"t": 3.0, "event": "press", "side": "blue", "red_ms": 3, "black_ms": 4}\n', encoding="utf-8")
-    presses = read_clock_log(path)  # (two presses a moment apart may be logged in either order)
-    assert [p.t for p in presses] == [2.1, 2.5]
+    presses = read_clock_log(path)
+    assert [p.t for p in presses] == [1.0, 2.5]
     _, skipped = parse_clock_lines(path.read_text().splitlines())
     assert skipped == 2
     feed = ClockFeed(presses)
-    assert feed.until(0.5) == [] and [p.t for p in feed.until(2.1)] == [2.1] and len(feed.remaining()) == 1
+    assert feed.until(0.5) == [] and [p.t for p in feed.until(1.0)] == [1.0] and len(feed.remaining()) == 1
 
 
 def test_clock_log_warnings_say_what_is_wrong(caplog: pytest.LogCaptureFixture) -> None:
@@ -615,22 +615,25 @@ def test_a_clock_log_says_where_its_unreadable_lines_lay() -> None:
 
 
 @pytest.mark.parametrize("wrong_t", [2.0, 90.0])
-def test_a_press_whose_time_is_out_of_order_in_its_log_is_a_damaged_line(wrong_t: float) -> None:
-    # a tester moved one press from 28.8 s to 2.8 s: read first, it had the clock "set by hand" and a
-    # move blamed for no press; a time written wrong too early or too late is now skipped, its stretch unknown
+def test_a_press_out_of_order_in_its_log_is_named_and_read_in_time_order(wrong_t: float,
+                                                                        caplog: pytest.LogCaptureFixture) -> None:
+    # a tester moved one press from 28.8 s to 2.8 s: read first, it had the clock "set by hand" with no
+    # word of the line; it is named now, and still read (lines swapped whole, each time right, are a
+    # genuine press: a reviewer's probe lost one when the odd line was dropped)
     good = '{{"t": {t}, "event": "press", "side": "{side}", "red_ms": 1, "black_ms": 2}}'
     times = [5.0, 9.0, 12.0, 15.0, 19.0]
     lines = [good.format(t=wrong_t if i == 2 else t, side="red" if i % 2 == 0 else "black") for i, t in enumerate(times)]
     from recorder.clocklog_input import _parse
 
     read, _ = _parse(lines, "log")
-    assert [p.t for p in read.presses] == [5.0, 9.0, 15.0, 19.0] and read.skipped == 1
-    assert read.damaged == [(9.0, 15.0)]
-    read, _ = _parse([good.format(t=t, side="red" if i % 2 == 0 else "black") for i, t in enumerate(times)], "log")
-    assert read.skipped == 0 and read.damaged == []  # a log in order loses nothing
+    assert sorted(p.t for p in read.presses) == sorted([*times[:2], wrong_t, *times[3:]]) and read.skipped == 0
+    assert "log line 3: its time, " in caplog.text and "is out of order with the presses around it" in caplog.text
+    caplog.clear()
+    _parse([lines[0], lines[1], good.format(t=9.2, side="red"), lines[3]], "log")  # a moment apart: not told
+    assert "out of order" not in caplog.text
 
 
-def test_the_times_dropped_as_out_of_order_are_the_fewest_that_leave_the_rest_in_order() -> None:
+def test_the_times_named_as_out_of_order_are_the_fewest_that_leave_the_rest_in_order() -> None:
     from itertools import combinations
 
     from hypothesis import given
