@@ -16,10 +16,12 @@ import re
 import shlex
 import socket
 import sqlite3
+import stat
+import tempfile
 import time
 import urllib.parse
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -252,6 +254,14 @@ def _file_identity(path: Path | None) -> tuple[int, int] | None:
     return found.st_dev, found.st_ino
 
 
+def _file_mode(path: Path | None) -> int:
+    """The permission bits of the file at ``path`` (read and write for its owner where unknown)."""
+    try:
+        return stat.S_IMODE(os.stat(path).st_mode) if path is not None else 0o600
+    except OSError:
+        return 0o600
+
+
 def _on_read_only_media(path: Path) -> bool:
     """Is the store's folder on a file system mounted read-only (a write-protected card, a CD, an
     archive mount)? SQLite cannot even read a store there the usual way: it needs its lock files."""
@@ -305,6 +315,7 @@ class GameStore:
         self.db.row_factory = sqlite3.Row
         self._writing = False  # inside ``locked``
         self._identity = _file_identity(self.path)  # the file opened (see ``lost``)
+        self._mode = _file_mode(self.path)  # its permissions, given to a copy written back (``save_elsewhere``)
         if self.read_only:
             try:
                 if not check_store(self.db, self.path):
@@ -352,17 +363,38 @@ class GameStore:
 
     def save_elsewhere(self) -> Path:
         """Write what this store holds (every game, from the file it still holds open) back to its path,
-        or beside it where another file took the path, and go on writing there: the path written."""
+        or, where another file took the path or its folder is gone or cannot be written, to a new
+        ``NAME.rescued-<time>-<process>`` file beside it, in the working folder or in the temporary
+        folder, the first that takes it; and go on writing there: the path written. Each file is claimed
+        before it is written, so two recorders rescuing the one store never write over each other."""
         assert self.path is not None
-        target = self.path
-        if target.exists():
-            stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
-            target = self.path.with_name(f"{self.path.stem}.rescued-{stamp}{self.path.suffix}")
-        copy = sqlite3.connect(target)
-        try:
-            self.db.backup(copy)
-        finally:
-            copy.close()
+        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+        names = [f"{self.path.stem}.rescued-{stamp}-{os.getpid()}{f'-{k}' if k else ''}{self.path.suffix}" for k in range(8)]
+        tried: list[str] = []
+        for target in [self.path, *(folder / name for folder in (self.path.parent, Path.cwd(), Path(tempfile.gettempdir()))
+                                    for name in names)]:
+            try:
+                os.close(os.open(target, os.O_CREAT | os.O_EXCL | os.O_WRONLY, self._mode))
+            except FileExistsError:  # the store written back by another recorder, or another rescue's copy
+                continue
+            except OSError as error:  # a folder gone or not writable
+                tried.append(f"{target}: {error.strerror or error}")
+                continue
+            try:
+                copy = sqlite3.connect(target)
+                try:
+                    self.db.backup(copy)
+                finally:
+                    copy.close()
+                os.chmod(target, self._mode)  # a store shared by a group stays so
+            except (sqlite3.Error, OSError) as error:
+                tried.append(f"{target}: {error}")
+                with suppress(OSError):
+                    os.unlink(target)
+                continue
+            break
+        else:
+            raise sqlite3.OperationalError(f"nowhere to write the store's contents back ({'; '.join(tried)})")
         self.db.close()
         self.path = target
         self.db = sqlite3.connect(target, isolation_level=None, timeout=10.0)

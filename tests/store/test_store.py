@@ -756,3 +756,46 @@ def test_a_store_removed_while_recording_loses_no_game(tmp_path: Path, how: str)
     if how == "replaced":
         with GameStore(path, create=False) as other:
             assert [game.source for game in other.games()] == ["other.mp4"]
+
+
+def test_recorders_rescuing_one_removed_store_write_over_none_and_a_gone_folder_goes_elsewhere(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a reviewer: three recorders on one store, removed; two rescued copies made in the same second
+    # were one file, and one recorder's later events were lost without a word. And a folder removed
+    # whole rescued nothing
+    events = game_events(["h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7"])
+    folder = tmp_path / "round"
+    folder.mkdir()
+    path = folder / "g.sqlite3"
+    stores = [GameStore(path) for _ in range(3)]
+    recordings = [StoreRecording.open(store, f"board{k}.mp4") for k, store in enumerate(stores)]
+    for recording in recordings:
+        for event in events[:3]:
+            recording.sink(event)
+    for leftover in folder.glob("g.sqlite3*"):
+        leftover.unlink()
+    for recording in recordings:
+        for event in events[3:]:
+            recording.sink(event)
+    places = [store.path for store in stores]
+    assert places[0] == path and len(set(places)) == 3  # written back once; each other one a copy of its own
+    for store, recording in zip(stores, recordings, strict=True):
+        store.close()
+        with GameStore(store.path, create=False) as saved:
+            assert saved.events(recording.game_id) == events
+    # the folder removed whole: the working folder takes the copy
+    elsewhere = tmp_path / "here"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    store = GameStore(folder / "h.sqlite3")
+    recording = StoreRecording.open(store, "board9.mp4")
+    recording.sink(events[0])
+    import shutil
+
+    shutil.rmtree(folder)
+    for event in events[1:]:
+        recording.sink(event)
+    assert store.path is not None and store.path.parent == elsewhere and "its folder could not take it" in recording.store_rescued
+    store.close()
+    with GameStore(store.path, create=False) as saved:
+        assert saved.events(recording.game_id) == events
