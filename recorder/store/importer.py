@@ -279,7 +279,7 @@ def _ply_before(events: list[Event]) -> int:
 
 # tags the store has columns for, or that the export writes itself (the result, the start, the notation, the id)
 KNOWN_TAGS = frozenset({"Event", "Site", "Round", "Date", "Board", "Red", "Black", "TimeControl", "Game", "Result",
-                        "FEN", "SetUp", "Format", "GameId"})
+                        "FEN", "SetUp", "Format", "GameId", "Void"})
 
 
 _DAY = re.compile(r"(\d{4})\s*[-./年。]\s*(\d{1,2}|\?\?)\s*[-./月。]\s*(\d{1,2}|\?\?)(?!\d)")
@@ -413,5 +413,10 @@ def import_pgn(store: GameStore, data: str | bytes, source: str = "") -> Importe
                                    f"{stored_result} (art. 4.1.1-4.1.2; xqrec edit GAME --result R --reason TEXT "
                                    "if the tag was right and the moves are not)")
         store.close_game(game_id, stored_result)
+        void = " ".join(game.headers.get("Void", "").split())
+        if void:  # a void game's file (exported for a dispute) stays void: not a game of the round
+            store.set_void(game_id, void)
+            result.problems.append(f"game {number} was void where it was exported ({void}): imported as game "
+                                   f"{game_id}, void (xqrec edit {game_id} --unvoid takes that back)")
         result.ids.append(game_id)
     return result

@@ -117,6 +117,15 @@ def test_a_void_games_exports_say_it_is_void(tmp_path: Path, capsys: pytest.Capt
     assert main(["export", str(test_run), "--db", str(db), "--format", "pdf", "--out", str(pdf)]) == 0
     text = subprocess.run(["pdftotext", "-raw", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
     assert "VOID: wrong board (not a record of the round)" in text and "PROVISIONAL" not in text
+    # imported again (a reviewer: the tag came in as a tag of a game the store listed as played)
+    pgn = tmp_path / "void.pgn"
+    assert main(["export", str(test_run), "--db", str(db), "--out", str(pgn)]) == 0
+    other = tmp_path / "other.sqlite3"
+    main(["games", "--db", str(other), "--import", str(pgn)])
+    assert "was void where it was exported (wrong board)" in capsys.readouterr().err
+    with GameStore(other) as store:
+        row = store.game(1)
+        assert row.void == "wrong board" and "Void" not in dict(row.info.tags)
 
 
 def test_edit_refuses_what_it_cannot_do(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

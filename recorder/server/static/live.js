@@ -120,8 +120,7 @@ const XQ = (() => {
       }
       if (!r.ok && data.confirm && !body.anyway) {  // the record speaks against it: the arbiter decides
         if (!window.confirm(`${data.error}\n\nMark it all the same?`)) return null;
-        body = Object.assign({}, body, {anyway: true});
-        continue;
+        return send(gameId, action, Object.assign({}, body, {anyway: true}));  // with tries of its own
       }
       if (!r.ok) { toast(data.error || r.statusText, true); return null; }
       return data;
