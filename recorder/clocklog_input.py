@@ -136,8 +136,8 @@ ORDER_SLACK_S = 0.5  # presses logged this close may come in either order (a log
 
 
 def _out_of_order(times: list[float]) -> set[int]:
-    """The fewest entries to drop for ``times`` to run in order: those off one longest non-decreasing
-    run through them (one time written wrong, too early or too late, is the one dropped)."""
+    """The fewest entries that keep ``times`` from running in order: those off one longest
+    non-decreasing run through them (one time written wrong, too early or too late, is the one named)."""
     tails: list[float] = []  # the smallest last time of a run of each length found so far
     ends: list[int] = []  # ... and the index it ends at
     before = [-1] * len(times)  # the index before each one in its run

@@ -208,14 +208,13 @@ class _Sheet:
         s = self.s
         self.text_cell(self.margin, y, self.inner, 9 * s, "中国象棋比赛记录表", points=18, align="C")
         sub = "Xiangqi scoresheet" + (f"  (续 {continued} / continued)" if continued else "")
-        if not_over.startswith(VOID_MARK):  # on every page, as below
+        # on every page: a sheet of a void game, or of one not over, must not be signed as the record
+        if not_over.startswith(VOID_MARK):
             sub = f"作废对局，不作签字  VOID: {not_over.removeprefix(VOID_MARK)} (not a record of the round)"
-            self.text_cell(self.margin, y + 9 * s, self.inner, 5 * s, sub, points=9, align="C", color=RED_INK)
-        elif not_over:  # on every page: a sheet of a game not over must not be signed as the record
+        elif not_over:
             sub = f"未完对局，临时记录，不作签字  PROVISIONAL: the game is not over ({not_over})"
-            self.text_cell(self.margin, y + 9 * s, self.inner, 5 * s, sub, points=9, align="C", color=RED_INK)
-        else:
-            self.text_cell(self.margin, y + 9 * s, self.inner, 5 * s, sub, points=9, align="C", color=(80, 80, 80))
+        self.text_cell(self.margin, y + 9 * s, self.inner, 5 * s, sub, points=9, align="C",
+                       color=RED_INK if not_over else (80, 80, 80))
         return y + 16 * s
 
     def header(self, y: float, info: GameInfo, game: RecordedGame) -> float:
