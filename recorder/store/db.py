@@ -363,45 +363,55 @@ class GameStore:
 
     def save_elsewhere(self) -> Path:
         """Write what this store holds (every game, from the file it still holds open) back to its path,
-        or, where another file took the path or its folder is gone or cannot be written, to a new
-        ``NAME.rescued-<time>-<process>`` file beside it, in the working folder or in the temporary
-        folder, the first that takes it; and go on writing there: the path written. Each file is claimed
-        before it is written, so two recorders rescuing the one store never write over each other."""
+        or, where another file took the path (or its write-ahead files stayed: another program holds
+        them) or its folder is gone or cannot be written, to a new ``NAME.rescued-<time>-<process>``
+        file beside it, in the working folder or in the temporary folder, the first that takes it; and
+        go on writing there: the path written. Each copy is written whole under a name of its own and
+        only then linked to its name, which fails if anything took that name meanwhile: two recorders
+        rescuing the one store never write over each other, and no recorder opens a half-written copy."""
         assert self.path is not None
         stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
         names = [f"{self.path.stem}.rescued-{stamp}-{os.getpid()}{f'-{k}' if k else ''}{self.path.suffix}" for k in range(8)]
         tried: list[str] = []
         for target in [self.path, *(folder / name for folder in (self.path.parent, Path.cwd(), Path(tempfile.gettempdir()))
                                     for name in names)]:
+            if any(Path(f"{target}{end}").exists() for end in ("", "-wal", "-shm")):
+                continue  # taken: the store written back by another recorder, another copy, or files still held
             try:
-                os.close(os.open(target, os.O_CREAT | os.O_EXCL | os.O_WRONLY, self._mode))
-            except FileExistsError:  # the store written back by another recorder, or another rescue's copy
+                db = self._written_to(target)
+            except (sqlite3.Error, OSError) as error:  # a folder gone or not writable, a name just taken
+                tried.append(f"{target}: {getattr(error, 'strerror', None) or error}")
                 continue
-            except OSError as error:  # a folder gone or not writable
-                tried.append(f"{target}: {error.strerror or error}")
-                continue
+            self.db.close()  # only now: until the copy is open, the old file is the one handle on the games
+            self.db, self.path, self._identity = db, target, _file_identity(target)
+            return target
+        shown = "; ".join(tried[:3]) + (f"; and {len(tried) - 3} more" if len(tried) > 3 else "")
+        raise sqlite3.OperationalError(f"nowhere to write the store's contents back ({shown})")
+
+    def _written_to(self, target: Path) -> sqlite3.Connection:
+        """A connection, ready to write, to a copy of this store made at ``target`` (see ``save_elsewhere``)."""
+        partial = target.with_name(f".{target.name}.{os.getpid()}.partial")
+        os.close(os.open(partial, os.O_CREAT | os.O_EXCL | os.O_WRONLY, self._mode))
+        try:
+            copy = sqlite3.connect(partial)
             try:
-                copy = sqlite3.connect(target)
-                try:
-                    self.db.backup(copy)
-                finally:
-                    copy.close()
-                os.chmod(target, self._mode)  # a store shared by a group stays so
-            except (sqlite3.Error, OSError) as error:
-                tried.append(f"{target}: {error}")
+                self.db.backup(copy)
+            finally:
+                copy.close()
+            os.chmod(partial, self._mode)  # a store shared by a group stays so
+            os.link(partial, target)  # (FileExistsError: taken meanwhile)
+        finally:
+            for leftover in (partial, Path(f"{partial}-wal"), Path(f"{partial}-shm"), Path(f"{partial}-journal")):
                 with suppress(OSError):
-                    os.unlink(target)
-                continue
-            break
-        else:
-            raise sqlite3.OperationalError(f"nowhere to write the store's contents back ({'; '.join(tried)})")
-        self.db.close()
-        self.path = target
-        self.db = sqlite3.connect(target, isolation_level=None, timeout=10.0)
-        self.db.row_factory = sqlite3.Row
-        _ready_to_write(self.db, write_ahead=True)
-        self._identity = _file_identity(target)
-        return target
+                    os.unlink(leftover)
+        db = sqlite3.connect(target, isolation_level=None, timeout=10.0)
+        try:
+            db.row_factory = sqlite3.Row
+            _ready_to_write(db, write_ahead=True)
+        except sqlite3.Error:
+            db.close()
+            raise
+        return db
 
     def __enter__(self) -> GameStore:
         return self

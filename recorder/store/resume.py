@@ -573,8 +573,10 @@ class StoreRecording:
         was = self.store.path
         now = self.store.save_elsewhere()
         self.store_moved = self.store_moved or now != was
+        held = was is not None and any(Path(f"{was}{end}").exists() for end in ("-wal", "-shm"))
         where = ("written back to it" if now == was else
                  f"written to {now} (the file now at {was} is not touched)" if was is not None and was.exists() else
+                 f"written to {now} (its write-ahead files are still there, held by another program)" if held else
                  f"written to {now} (its folder could not take it)")
         self.store_rescued = (f"the game store {was} was {lost} while recording: everything it held, this game "
                               f"included, was {where}, and the recording went on there")

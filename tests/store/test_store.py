@@ -799,3 +799,26 @@ def test_recorders_rescuing_one_removed_store_write_over_none_and_a_gone_folder_
     store.close()
     with GameStore(store.path, create=False) as saved:
         assert saved.events(recording.game_id) == events
+
+
+def test_a_store_whose_main_file_alone_is_removed_while_another_program_holds_it_loses_no_event(
+        tmp_path: Path) -> None:
+    # a reviewer: `rm games.sqlite3` left the -wal and -shm a console still held; the copy written back
+    # to the path took them up, its set-up failed after the old file was closed, and the recorder
+    # stopped with half the game
+    events = game_events(["h2e2", "h9g7", "h0g2", "i9h9"])
+    path = tmp_path / "g.sqlite3"
+    with GameStore(path) as store, GameStore(path) as console:
+        recording = StoreRecording.open(store, "table.mp4")
+        for event in events[:2]:
+            recording.sink(event)
+        console.games()  # (the console reads it: its connection holds the write-ahead files)
+        path.unlink()
+        assert Path(f"{path}-wal").exists()
+        for event in events[2:]:
+            recording.sink(event)
+        assert not recording.backlog and store.path != path and recording.store_moved
+        assert "held by another program" in recording.store_rescued
+        assert not list(tmp_path.glob(".*.partial*"))  # no half-written copy left behind
+        with GameStore(store.path, create=False) as saved:
+            assert saved.events(recording.game_id) == events
