@@ -94,8 +94,8 @@ def _parse(lines: Iterable[str], source: str) -> tuple[ClockLog, str]:
             continue
         # the stretch a damaged line spoiled runs between the presses either side of it in the file,
         # repeated ones too (in a log appended to itself, the copy's damaged line lies between copies)
-        if open_since is not None:
-            if press.t > open_since and (open_since, press.t) not in damaged:  # (a copy's: told once)
+        if open_since is not None and press.t > open_since:  # (a press out of order leaves it open)
+            if (open_since, press.t) not in damaged:  # (a copy's: told once)
                 damaged.append((open_since, press.t))
             open_since = None
         last_t = press.t
@@ -116,14 +116,24 @@ def _parse(lines: Iterable[str], source: str) -> tuple[ClockLog, str]:
     # in time order as before, and named: a tester's press moved from 28.8 s to 2.8 s had the clock
     # told as set by hand with no word of the line that did it
     out = _out_of_order([press.t for press in presses])
+    before_each, after_each = [0.0] * len(presses), [math.inf] * len(presses)  # the latest / earliest in order
+    for i in range(1, len(presses)):
+        before_each[i] = before_each[i - 1] if i - 1 in out else max(before_each[i - 1], presses[i - 1].t)
+    for i in range(len(presses) - 2, -1, -1):
+        after_each[i] = after_each[i + 1] if i + 1 in out else min(after_each[i + 1], presses[i + 1].t)
+    told = 0
     for at in sorted(out):
-        before = max((presses[i].t for i in range(at) if i not in out), default=0.0)
-        after = min((presses[i].t for i in range(at + 1, len(presses)) if i not in out), default=math.inf)
+        before, after = before_each[at], after_each[at]
         if before - presses[at].t > ORDER_SLACK_S or presses[at].t - after > ORDER_SLACK_S:
+            told += 1
+            if told > WARNED_LINES:
+                continue
             log.warning("%s line %d: its time, %.3f s, is out of order with the presses around it in the file "
                         "(%s): read in time order; if the time was written wrong, the clock times after it may be "
                         "told as changed", source, numbers[at], presses[at].t,
                         f"between {before:.3f} s and {after:.3f} s" if math.isfinite(after) else f"after {before:.3f} s")
+    if told > WARNED_LINES:
+        log.warning("%s: %d more presses out of order in the file, each read in time order", source, told - WARNED_LINES)
     if skipped > WARNED_LINES and presses:  # (with none read, the caller's error says it all)
         log.warning("%s: %d more lines skipped", source, skipped - WARNED_LINES)
     if repeats > WARNED_LINES:

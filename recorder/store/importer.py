@@ -359,7 +359,7 @@ def find_duplicate(store: GameStore, game: PgnGame) -> int | None:
     fen = game.start_position().fen()
     moves = [move.iccs for move in game.moves]
     comments: list[tuple[int, str]] | None = None
-    for row in store.games(event=info.event or None, round_name=info.round or None):
+    for row in store.games(event=info.event or None, round_name=info.round or None, void=None):  # void ones too
         if not (_same_details(row, info, game.result) and row.plies == len(moves) and row.start_fen == fen
                 and (not row.info.tags or row.info.tags == info.tags)):
             continue
@@ -393,7 +393,8 @@ def import_pgn(store: GameStore, data: str | bytes, source: str = "") -> Importe
                                      "(same tags, moves and comments)")
             continue
         info = info_from_headers(game.headers)
-        others = store.games_on_board(info) if info.round else []
+        void = " ".join(game.headers.get("Void", "").split())
+        others = store.games_on_board(info) if info.round and not void else []  # (a void one is shown nowhere)
         if others:  # stored still (a replayed game is legitimate), but never in silence
             result.problems.append(
                 f"game {number} is board {info.board} of round {info.round}, where game(s) "
@@ -413,7 +414,6 @@ def import_pgn(store: GameStore, data: str | bytes, source: str = "") -> Importe
                                    f"{stored_result} (art. 4.1.1-4.1.2; xqrec edit GAME --result R --reason TEXT "
                                    "if the tag was right and the moves are not)")
         store.close_game(game_id, stored_result)
-        void = " ".join(game.headers.get("Void", "").split())
         if void:  # a void game's file (exported for a dispute) stays void: not a game of the round
             store.set_void(game_id, void)
             result.problems.append(f"game {number} was void where it was exported ({void}): imported as game "

@@ -126,6 +126,8 @@ def test_a_void_games_exports_say_it_is_void(tmp_path: Path, capsys: pytest.Capt
     with GameStore(other) as store:
         row = store.game(1)
         assert row.void == "wrong board" and "Void" not in dict(row.info.tags)
+    main(["games", "--db", str(other), "--import", str(pgn)])  # the same file again: a void game is stored too
+    assert "game 1 is already stored as game 1" in capsys.readouterr().err
 
 
 def test_edit_refuses_what_it_cannot_do(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
