@@ -9,6 +9,7 @@ being recorded now from one left open by a crash.
 
 from __future__ import annotations
 
+import errno
 import json
 import logging
 import os
@@ -235,6 +236,22 @@ def _write_ahead(db: sqlite3.Connection) -> None:
             time.sleep(0.1)
 
 
+def _give_name(partial: Path, target: Path) -> None:
+    """Give the whole file ``partial`` the name ``target`` too, failing (``FileExistsError``) where
+    something has it: a hard link, or on a file system without them a rename made once the name was
+    seen free (a window of a moment where none can be closed)."""
+    try:
+        os.link(partial, target)
+    except FileExistsError:
+        raise
+    except OSError as error:
+        if error.errno not in (errno.EPERM, errno.EOPNOTSUPP, errno.ENOSYS, errno.EMLINK):
+            raise
+        if target.exists():
+            raise FileExistsError(errno.EEXIST, "taken", str(target)) from None
+        os.rename(partial, target)
+
+
 def _ready_to_write(db: sqlite3.Connection, *, write_ahead: bool) -> None:
     """Every write committed to the disk before it returns, foreign keys checked, and (a file) WAL mode."""
     if write_ahead:
@@ -363,55 +380,83 @@ class GameStore:
 
     def save_elsewhere(self) -> Path:
         """Write what this store holds (every game, from the file it still holds open) back to its path,
-        or, where another file took the path (or its write-ahead files stayed: another program holds
+        or, where another file took the path (or its write-ahead files stay: another program holds
         them) or its folder is gone or cannot be written, to a new ``NAME.rescued-<time>-<process>``
-        file beside it, in the working folder or in the temporary folder, the first that takes it; and
-        go on writing there: the path written. Each copy is written whole under a name of its own and
-        only then linked to its name, which fails if anything took that name meanwhile: two recorders
-        rescuing the one store never write over each other, and no recorder opens a half-written copy."""
+        file beside it, in the working folder or in the temporary folder; and go on writing there: the
+        path written. The copy is made whole under a hidden name first, and only then given its name,
+        which fails if anything took that name meanwhile: two recorders rescuing the one store never
+        write over each other, and no program opens a half-written copy."""
         assert self.path is not None
+        tried: list[str] = []
+        for folder in (self.path.parent, Path.cwd(), Path(tempfile.gettempdir())):
+            try:
+                partial = self._copied_into(folder)
+            except (sqlite3.Error, OSError) as error:  # a folder gone or not writable
+                tried.append(f"{folder}: {getattr(error, 'strerror', None) or error}")
+                continue
+            break
+        else:
+            raise sqlite3.OperationalError(f"nowhere to write the store's contents back ({'; '.join(tried)})")
+        # the whole store is in the copy: the old file is let go of. Write-ahead files left at the path with
+        # no store beside them are the removed file's (SQLite keeps them when its file was removed; a
+        # program still holding them keeps its own handles): a copy given the path must not take them up
+        # (a reviewer: a console's stale -shm failed the copy's set-up, and the recording stopped)
+        self.db.close()
+        if not self.path.exists():
+            for orphan in (Path(f"{self.path}-wal"), Path(f"{self.path}-shm")):
+                with suppress(OSError):
+                    os.unlink(orphan)
         stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
         names = [f"{self.path.stem}.rescued-{stamp}-{os.getpid()}{f'-{k}' if k else ''}{self.path.suffix}" for k in range(8)]
-        tried: list[str] = []
-        for target in [self.path, *(folder / name for folder in (self.path.parent, Path.cwd(), Path(tempfile.gettempdir()))
-                                    for name in names)]:
-            if any(Path(f"{target}{end}").exists() for end in ("", "-wal", "-shm")):
-                continue  # taken: the store written back by another recorder, another copy, or files still held
-            try:
-                db = self._written_to(target)
-            except (sqlite3.Error, OSError) as error:  # a folder gone or not writable, a name just taken
-                tried.append(f"{target}: {getattr(error, 'strerror', None) or error}")
-                continue
-            self.db.close()  # only now: until the copy is open, the old file is the one handle on the games
-            self.db, self.path, self._identity = db, target, _file_identity(target)
-            return target
-        shown = "; ".join(tried[:3]) + (f"; and {len(tried) - 3} more" if len(tried) > 3 else "")
-        raise sqlite3.OperationalError(f"nowhere to write the store's contents back ({shown})")
-
-    def _written_to(self, target: Path) -> sqlite3.Connection:
-        """A connection, ready to write, to a copy of this store made at ``target`` (see ``save_elsewhere``)."""
-        partial = target.with_name(f".{target.name}.{os.getpid()}.partial")
-        os.close(os.open(partial, os.O_CREAT | os.O_EXCL | os.O_WRONLY, self._mode))
+        targets = ([self.path] if partial.parent == self.path.parent else []) + [partial.parent / name for name in names]
+        placed = False
         try:
-            copy = sqlite3.connect(partial)
-            try:
-                self.db.backup(copy)
-            finally:
-                copy.close()
-            os.chmod(partial, self._mode)  # a store shared by a group stays so
-            os.link(partial, target)  # (FileExistsError: taken meanwhile)
+            for target in targets:
+                if any(Path(f"{target}{end}").exists() for end in ("", "-wal", "-shm")):
+                    continue  # taken: written back by another recorder, another copy, or files still held
+                try:
+                    _give_name(partial, target)
+                except OSError:  # taken meanwhile, or a name this folder will not give
+                    continue
+                placed = True
+                break
         finally:
-            for leftover in (partial, Path(f"{partial}-wal"), Path(f"{partial}-shm"), Path(f"{partial}-journal")):
+            for leftover in ([partial] if placed else []) + [Path(f"{partial}{end}") for end in ("-wal", "-shm", "-journal")]:
                 with suppress(OSError):
-                    os.unlink(leftover)
+                    os.unlink(leftover)  # (the copy itself stays where it could not be given a name)
+        if not placed:  # (every name taken: written on where it lies, under its hidden name)
+            log.warning("no name could be given to the store's copy: it is kept as %s", partial)
+            target = partial
         db = sqlite3.connect(target, isolation_level=None, timeout=10.0)
+        db.row_factory = sqlite3.Row
         try:
-            db.row_factory = sqlite3.Row
             _ready_to_write(db, write_ahead=True)
-        except sqlite3.Error:
-            db.close()
-            raise
-        return db
+        except sqlite3.Error as error:  # written on all the same, in SQLite's plain journal mode
+            log.warning("the store's copy %s is written without its write-ahead log: %s", target, error)
+        self.db, self.path, self._identity = db, target, _file_identity(target)
+        return target
+
+    def _copied_into(self, folder: Path) -> Path:
+        """A whole copy of this store under a hidden name in ``folder``: its path."""
+        for k in range(8):
+            partial = folder / f".{self.path.name if self.path else 'store'}.{os.getpid()}-{k}.partial"
+            try:
+                os.close(os.open(partial, os.O_CREAT | os.O_EXCL | os.O_WRONLY, self._mode))
+            except FileExistsError:  # (left by a killed process of the same number, or another store's)
+                continue
+            try:
+                copy = sqlite3.connect(partial)
+                try:
+                    self.db.backup(copy)
+                finally:
+                    copy.close()
+                os.chmod(partial, self._mode)  # a store shared by a group stays so
+            except BaseException:
+                with suppress(OSError):
+                    os.unlink(partial)
+                raise
+            return partial
+        raise FileExistsError(f"no free name for a copy in {folder}")
 
     def __enter__(self) -> GameStore:
         return self

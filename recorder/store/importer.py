@@ -359,7 +359,8 @@ def find_duplicate(store: GameStore, game: PgnGame) -> int | None:
     fen = game.start_position().fen()
     moves = [move.iccs for move in game.moves]
     comments: list[tuple[int, str]] | None = None
-    for row in store.games(event=info.event or None, round_name=info.round or None, void=None):  # void ones too
+    void = bool(game.headers.get("Void", "").strip())  # a void game's file is a copy of a void game only
+    for row in store.games(event=info.event or None, round_name=info.round or None, void=void):
         if not (_same_details(row, info, game.result) and row.plies == len(moves) and row.start_fen == fen
                 and (not row.info.tags or row.info.tags == info.tags)):
             continue

@@ -128,6 +128,14 @@ def test_a_void_games_exports_say_it_is_void(tmp_path: Path, capsys: pytest.Capt
         assert row.void == "wrong board" and "Void" not in dict(row.info.tags)
     main(["games", "--db", str(other), "--import", str(pgn)])  # the same file again: a void game is stored too
     assert "game 1 is already stored as game 1" in capsys.readouterr().err
+    # the played game's own file beside its void copy is a game of its own (a reviewer: it was skipped)
+    played = tmp_path / "played.pgn"
+    played.write_text("\n".join(line for line in pgn.read_text(encoding="utf-8").splitlines()
+                                if not line.startswith("[Void ")) + "\n", encoding="utf-8")
+    main(["games", "--db", str(other), "--import", str(played)])
+    assert "already stored" not in capsys.readouterr().err
+    with GameStore(other) as store:
+        assert [(row.id, row.void) for row in store.games(void=None)] == [(1, "wrong board"), (2, "")]
 
 
 def test_edit_refuses_what_it_cannot_do(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

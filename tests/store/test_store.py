@@ -817,8 +817,48 @@ def test_a_store_whose_main_file_alone_is_removed_while_another_program_holds_it
         assert Path(f"{path}-wal").exists()
         for event in events[2:]:
             recording.sink(event)
-        assert not recording.backlog and store.path != path and recording.store_moved
-        assert "held by another program" in recording.store_rescued
+        assert not recording.backlog and store.path == path and "written back to it" in recording.store_rescued
         assert not list(tmp_path.glob(".*.partial*"))  # no half-written copy left behind
-        with GameStore(store.path, create=False) as saved:
+        with GameStore(path, create=False) as saved:  # (a console opening it anew reads the copy)
             assert saved.events(recording.game_id) == events
+
+
+def test_a_store_whose_main_file_alone_is_removed_is_written_back_when_nothing_else_holds_it(tmp_path: Path) -> None:
+    # a reviewer: with the recorder alone, its own write-ahead files had counted as another program's,
+    # and the store went to a copy beside the path, with exit status 2
+    events = game_events(["h2e2", "h9g7", "h0g2", "i9h9"])
+    path = tmp_path / "g.sqlite3"
+    with GameStore(path) as store:
+        recording = StoreRecording.open(store, "table.mp4")
+        for event in events[:2]:
+            recording.sink(event)
+        path.unlink()
+        for event in events[2:]:
+            recording.sink(event)
+        assert store.path == path and not recording.store_moved and "written back to it" in recording.store_rescued
+    with GameStore(path, create=False) as saved:
+        assert saved.events(recording.game_id) == events
+    assert not list(tmp_path.glob(".*"))
+
+
+def test_a_rescue_on_a_file_system_without_hard_links_still_gives_the_copy_its_name(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import errno
+    import os
+
+    def no_links(*args: object) -> None:
+        raise OSError(errno.EPERM, "Operation not permitted")
+
+    monkeypatch.setattr(os, "link", no_links)
+    events = game_events(["h2e2", "h9g7", "h0g2", "i9h9"])
+    path = tmp_path / "g.sqlite3"
+    with GameStore(path) as store:
+        recording = StoreRecording.open(store, "table.mp4")
+        recording.sink(events[0])
+        for leftover in tmp_path.glob("g.sqlite3*"):
+            leftover.unlink()
+        for event in events[1:]:
+            recording.sink(event)
+        assert store.path == path and not recording.backlog
+    with GameStore(path, create=False) as saved:
+        assert saved.events(recording.game_id) == events
