@@ -380,10 +380,9 @@ class GameStore:
 
     def save_elsewhere(self) -> Path:
         """Write what this store holds (every game, from the file it still holds open) back to its path,
-        or, where another file took the path (or its write-ahead files stay: another program holds
-        them) or its folder is gone or cannot be written, to a new ``NAME.rescued-<time>-<process>``
-        file beside it, in the working folder or in the temporary folder; and go on writing there: the
-        path written. The copy is made whole under a hidden name first, and only then given its name,
+        or, where another file took the path or its folder is gone or cannot be written, to a new
+        ``NAME.rescued-<time>-<process>`` file beside it, in the working folder or in the temporary
+        folder; and go on writing there: the path written. The copy is made whole under a hidden name first, and only then given its name,
         which fails if anything took that name meanwhile: two recorders rescuing the one store never
         write over each other, and no program opens a half-written copy."""
         assert self.path is not None

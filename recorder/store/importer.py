@@ -329,6 +329,11 @@ def info_from_headers(headers: dict[str, str]) -> GameInfo:
                     time_control=tag("TimeControl"), tags=others)
 
 
+def _void_reason(headers: dict[str, str]) -> str:
+    """Why the game was void where it was exported (its ``Void`` tag, on one line), or ""."""
+    return " ".join(headers.get("Void", "").split())
+
+
 NOT_IMPORTED = " not imported)"  # ends each problem of a game left out whole (``Imported.problems``)
 
 
@@ -359,7 +364,7 @@ def find_duplicate(store: GameStore, game: PgnGame) -> int | None:
     fen = game.start_position().fen()
     moves = [move.iccs for move in game.moves]
     comments: list[tuple[int, str]] | None = None
-    void = bool(game.headers.get("Void", "").strip())  # a void game's file is a copy of a void game only
+    void = bool(_void_reason(game.headers))  # a void game's file is a copy of a void game only
     for row in store.games(event=info.event or None, round_name=info.round or None, void=void):
         if not (_same_details(row, info, game.result) and row.plies == len(moves) and row.start_fen == fen
                 and (not row.info.tags or row.info.tags == info.tags)):
@@ -394,7 +399,7 @@ def import_pgn(store: GameStore, data: str | bytes, source: str = "") -> Importe
                                      "(same tags, moves and comments)")
             continue
         info = info_from_headers(game.headers)
-        void = " ".join(game.headers.get("Void", "").split())
+        void = _void_reason(game.headers)
         others = store.games_on_board(info) if info.round and not void else []  # (a void one is shown nowhere)
         if others:  # stored still (a replayed game is legitimate), but never in silence
             result.problems.append(
